@@ -1,0 +1,1 @@
+"""generator (see the README)."""

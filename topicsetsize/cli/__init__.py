@@ -1,0 +1,49 @@
+"""The ``topicsetsize`` command line.
+
+Each sub-command lives in its own module, which exposes ``register(subparsers)``;
+this module only assembles them and turns every user error into a one-line
+message and exit status 2 (never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+from . import design, reliability, variance, workbook
+
+_MODULES = (design, variance, workbook, reliability)
+
+#: Exceptions that mean "the user's input is wrong": one line, exit status 2.
+USER_ERRORS = (ValueError, FileNotFoundError, IsADirectoryError, PermissionError, KeyError)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="topicsetsize",
+        description="Topic set size design: how many topics a test collection needs.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in _MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except USER_ERRORS as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"topicsetsize: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("topicsetsize: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

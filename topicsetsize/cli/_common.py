@@ -1,0 +1,63 @@
+"""Helpers shared by the sub-commands: list parsing, table output, progress bars."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+
+def float_list(text: str) -> list[float]:
+    """Parse ``"0.02,0.05,0.1"`` into floats, for argparse ``type=``."""
+    try:
+        values = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers")
+    if not values:
+        raise argparse.ArgumentTypeError("empty list")
+    return values
+
+
+def int_list(text: str) -> list[int]:
+    """Parse ``"2,10,20"`` (or ranges ``"2-10,20"``) into whole numbers."""
+    out: list[int] = []
+    try:
+        for part in (p.strip() for p in text.split(",")):
+            if not part:
+                continue
+            if "-" in part[1:]:
+                lo, hi = part.split("-", 1) if not part.startswith("-") else (part, part)
+                out.extend(range(int(lo), int(hi) + 1))
+            else:
+                value = float(part)
+                if not value.is_integer():
+                    raise ValueError
+                out.append(int(value))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of whole numbers")
+    if not out:
+        raise argparse.ArgumentTypeError("empty list")
+    return out
+
+
+def print_frame(frame: pd.DataFrame, *, csv: bool = False, index: bool = True,
+                title: str | None = None, file=None) -> None:
+    """Print a DataFrame as a readable table, or as CSV with ``csv=True``."""
+    file = file or sys.stdout
+    if csv:
+        frame.to_csv(file, index=index, lineterminator="\n")
+        return
+    if title:
+        print(title, file=file)
+    print(frame.to_string(index=index), file=file)
+
+
+def progress(total: int, desc: str, *, disable: bool | None = None):
+    """A tqdm progress bar on stderr (hidden when stderr is not a terminal, unless forced)."""
+    from tqdm.auto import tqdm
+
+    if disable is None:
+        disable = not sys.stderr.isatty()
+    return tqdm(total=total, desc=desc, unit="step", file=sys.stderr, disable=disable,
+                leave=False, dynamic_ncols=True)

@@ -1,0 +1,1 @@
+"""Data shipped with the package (see PROVENANCE.md in this folder)."""

@@ -1,0 +1,204 @@
+"""Valid parameter ranges, declared once and checked in one place.
+
+Every public function of the package validates its numeric arguments through
+:func:`check`, so every error names the argument, the value given and the
+allowed range in one line, e.g.::
+
+    ValueError: alpha=1.5 is out of range: allowed 0 < alpha < 1
+
+The registry :data:`PARAMS` is also what the command line, the Excel add-in
+and the workbook generator read to describe and guard their inputs.
+
+Examples
+--------
+>>> check("alpha", 0.05)
+0.05
+>>> check("m", 10.0)      # counts may arrive from Excel as floats
+10
+>>> check("alpha", 1.5)
+Traceback (most recent call last):
+...
+ValueError: alpha=1.5 is out of range: allowed 0 < alpha < 1
+>>> check("m", "ten")
+Traceback (most recent call last):
+...
+ValueError: m='ten' is not a number: allowed m >= 2 (a whole number)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Range", "PARAMS", "METHODS", "check", "check_method", "check_choice"]
+
+
+@dataclass(frozen=True)
+class Range:
+    """An interval of valid values for one parameter.
+
+    ``low``/``high`` are the bounds, ``low_open``/``high_open`` say whether the
+    bound itself is excluded, and ``integer`` asks for a whole number.
+    """
+
+    low: float = -math.inf
+    high: float = math.inf
+    low_open: bool = True
+    high_open: bool = True
+    integer: bool = False
+    doc: str = ""
+
+    def describe(self, name: str) -> str:
+        """Human-readable form of the range, e.g. ``0 < alpha < 1``."""
+        lo = None if self.low == -math.inf else _fmt(self.low)
+        hi = None if self.high == math.inf else _fmt(self.high)
+        lo_op = "<" if self.low_open else "<="
+        hi_op = "<" if self.high_open else "<="
+        if lo is not None and hi is not None:
+            text = f"{lo} {lo_op} {name} {hi_op} {hi}"
+        elif lo is not None:
+            text = f"{name} {'>' if self.low_open else '>='} {lo}"
+        elif hi is not None:
+            text = f"{name} {hi_op} {hi}"
+        else:
+            text = f"{name} finite"
+        return text + (" (a whole number)" if self.integer else "")
+
+    def contains(self, values: np.ndarray) -> np.ndarray:
+        """Boolean mask of the values that lie in the range."""
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(values)
+            ok &= (values > self.low) if self.low_open else (values >= self.low)
+            ok &= (values < self.high) if self.high_open else (values <= self.high)
+            if self.integer:
+                ok &= values == np.round(values)
+        return ok
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+#: Largest number of topics the searches consider (the issue asks for at least 1e8).
+N_MAX = 10**9
+
+_PROB = dict(low=0.0, high=1.0)
+_POS = dict(low=0.0)
+
+#: The registry: every numeric argument of the public API and its valid range.
+PARAMS: dict[str, Range] = {
+    "alpha": Range(**_PROB, doc="significance level (probability of a Type I error)"),
+    "beta": Range(**_PROB, doc="probability of a Type II error; the power is 1 - beta"),
+    "min_d": Range(**_POS, doc="minimum detectable range between the best and the worst system"),
+    "min_dt": Range(**_POS, doc="minimum detectable difference between two systems"),
+    "min_delta_t": Range(**_POS, doc="minimum detectable effect size minDt / sigma_t"),
+    "delta": Range(**_POS, doc="largest acceptable expected width of the confidence interval"),
+    "variance": Range(**_POS, doc="within-system variance estimate (V_E)"),
+    "variance_t": Range(**_POS, doc="variance of the per-topic score differences"),
+    "m": Range(low=2, low_open=False, integer=True, doc="number of systems to compare"),
+    "n": Range(low=2, high=N_MAX, low_open=False, high_open=False, integer=True,
+               doc="number of topics"),
+    "a": Range(**_POS, doc="std-AB spread A (the standard deviation after standardisation)"),
+    "b": Range(doc="std-AB centre B (the mean after standardisation)"),
+    "trials": Range(low=1, low_open=False, high=10**8, high_open=False, integer=True,
+                    doc="number of random trials"),
+    "fraction": Range(low=0.0, high=1.0, high_open=False, doc="a fraction of the runs"),
+}
+
+METHODS = ("legacy", "exact")
+
+
+def check(name: str, value, *, allow_array: bool = True):
+    """Validate ``value`` against ``PARAMS[name]`` and return it as a number.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`PARAMS`.
+    value : number or array-like
+        What the caller passed. Numeric strings are not accepted: a value that
+        is not a real number raises.
+    allow_array : bool
+        Whether an array-like is accepted (it is checked element by element).
+
+    Returns
+    -------
+    float, int or numpy.ndarray
+        A Python ``float`` (``int`` for whole-number parameters) for a scalar,
+        a float ndarray for an array-like.
+
+    Raises
+    ------
+    ValueError
+        One line naming the argument, the (first offending) value and the
+        allowed range.
+
+    Examples
+    --------
+    >>> check("variance", [0.01, 0.05])
+    array([0.01, 0.05])
+    >>> check("variance", [0.01, 0.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: variance=0 is out of range: allowed variance > 0
+    """
+    spec = PARAMS[name]
+    arr = _as_float_array(name, value, spec, allow_array)
+    ok = spec.contains(arr)
+    if not ok.all():
+        bad = arr[~ok].flat[0]
+        shown = _fmt(bad) if np.isfinite(bad) else str(bad)
+        if spec.integer and np.isfinite(bad) and bad != round(bad) and spec.contains(
+                np.array([math.floor(bad), math.ceil(bad)], float)).any():
+            raise ValueError(f"{name}={shown} is not a whole number: allowed {spec.describe(name)}")
+        raise ValueError(f"{name}={shown} is out of range: allowed {spec.describe(name)}")
+    if arr.ndim == 0:
+        return int(arr) if spec.integer else float(arr)
+    return arr
+
+
+def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndarray:
+    if isinstance(value, (str, bytes, bool, np.bool_)) or value is None:
+        raise ValueError(f"{name}={value!r} is not a number: allowed {spec.describe(name)}")
+    if isinstance(value, numbers.Real):
+        return np.asarray(float(value))
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{name}={_short(value)} is not a number: allowed {spec.describe(name)}") from None
+    if arr.ndim and not allow_array:
+        raise ValueError(f"{name}={_short(value)} must be a single number: allowed "
+                         f"{spec.describe(name)}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: allowed {spec.describe(name)}")
+    return arr
+
+
+def _short(value, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_method(method) -> str:
+    """Validate the ``method`` argument.
+
+    >>> check_method("exact")
+    'exact'
+    >>> check_method("fast")
+    Traceback (most recent call last):
+    ...
+    ValueError: method='fast' is not one of 'legacy', 'exact'
+    """
+    return check_choice("method", method, METHODS)
+
+
+def check_choice(name: str, value, choices) -> str:
+    """Validate that ``value`` is one of ``choices`` (case-insensitive for strings)."""
+    if isinstance(value, str) and value.lower() in choices:
+        return value.lower()
+    allowed = ", ".join(repr(c) for c in choices)
+    raise ValueError(f"{name}={value!r} is not one of {allowed}")

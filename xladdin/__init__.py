@@ -1,0 +1,1 @@
+"""xladdin (see the README)."""
