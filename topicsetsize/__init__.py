@@ -11,3 +11,18 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .params import PARAMS, check  # noqa: E402,F401
+# The design engine (issue 2).
+from .power import AnovaLegacyTerms, anova_legacy_terms, anova_power, ttest_power  # noqa: E402
+from .samplesize import (anova_initial_n, anova_n, ttest_initial_n, ttest_n,  # noqa: E402
+                         ttest_n_effect)
+from .detectable import anova_min_d, ttest_min_dt  # noqa: E402,F401
+from .ci import ci_delta, ci_n  # noqa: E402,F401
+from .tables import anova_table, ttest_table  # noqa: E402,F401
+from .search import SearchLimitError  # noqa: E402,F401
+# Score matrices in, variance estimates out (issue 3).
+from .readers import read_matrix, write_long, write_trec_eval  # noqa: E402,F401
+from .variance import pooled_variance, residual_variance, two_way_residual_variance  # noqa
+from .standardise import StandardisationFactors, standardisation_factors, std_ab, std_cdf  # noqa
+from .ranking import KendallTau, kendall_tau_ci  # noqa: E402,F401
+from .summary import VarianceSummary, summarise, summarise_many  # noqa: E402,F401
+from .examples import example_matrix  # noqa: E402,F401

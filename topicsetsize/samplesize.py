@@ -1,0 +1,278 @@
+"""Required number of topics n for the ANOVA and paired t-test designs.
+
+Every function searches for the smallest n ≥ 2 from which the power stays at or
+above 1 − β (FORMULAS §3), using :func:`topicsetsize.search.smallest_n`, and is
+vectorised: array arguments broadcast, and a whole table is one search.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+from .distributions import f_crit, z_upper
+from .params import check, check_method
+from .power import _anova_power, _effect, _result, _ttest_power
+from .detectable import _power_of_lambda
+from .search import smallest_n
+
+__all__ = ["anova_n", "ttest_n", "ttest_n_effect", "anova_initial_n", "ttest_initial_n",
+           "NAGATA_LAMBDA"]
+
+#: Nagata's λ̂ ≈ x1 + x2·√φA for the four (α, β) pairs of the samplesizeANOVA sheet
+#: (Nagata 2003; Sakai, IRJ 2016, Table 3).
+NAGATA_LAMBDA = {
+    (0.05, 0.20): (4.860, 3.584),
+    (0.01, 0.20): (7.736, 4.551),
+    (0.05, 0.10): (7.049, 4.244),
+    (0.01, 0.10): (10.439, 5.213),
+}
+
+def _monotone_from(design: str, method: str, alpha, target):
+    """Per cell, the n from which the power is non-decreasing in n.
+
+    The exact powers are monotone in n. The legacy approximations wobble at
+    tiny n, so every n below the returned value is checked. The thresholds come
+    from a numerical sweep over α ∈ [1e-10, .5], m ∈ [2, 1000] and effects over
+    six decades (``tests/topicsetsize/test_samplesize.py`` repeats it):
+
+    * legacy ANOVA: the last decrease in n is at n = 4 (α = .05), 6 (.01),
+      8 (1e-3), 15 (1e-6) and 24 (1e-10);
+    * legacy t-test: decreases reach n ≈ 600 at tiny α, but past n = 16
+      (α ≥ 1e-3), 64 (α ≥ 1e-6) and 128 (α ≥ 1e-10) only at power levels below
+      10α. Targets 1 − β ≤ 10α, or smaller α, are checked up to n = 2048.
+    """
+    alpha = np.asarray(alpha, float)
+    if method == "exact":
+        return np.full(alpha.shape, 2)
+    if design == "anova":
+        return np.select([alpha >= 1e-3, alpha >= 1e-6, alpha >= 1e-10], [9, 17, 33], 129)
+    high = np.asarray(target) > 10.0 * alpha
+    return np.select([high & (alpha >= 1e-3), high & (alpha >= 1e-6), high & (alpha >= 1e-10)],
+                     [17, 65, 129], 2049)
+
+
+def _probit(p):
+    return special.ndtri(np.clip(p, 1e-300, 1.0 - 2.0 ** -53))
+
+
+def _unique_rows(*columns):
+    """Distinct rows of broadcast columns and the inverse map (1-D keys when possible)."""
+    shape = np.broadcast(*columns).shape
+    keys = np.stack([np.broadcast_to(c, shape).ravel() for c in columns])
+    constant = [(k == k[0]).all() for k in keys[:-1]]
+    if all(constant):  # the usual table: alpha and beta fixed, only m varies
+        last, inverse = np.unique(keys[-1], return_inverse=True)
+        uniq = np.stack([np.full(last.shape, k[0]) for k in keys[:-1]] + [last], axis=1)
+    else:
+        uniq, inverse = np.unique(keys.T, axis=0, return_inverse=True)
+    return uniq, inverse.ravel(), shape
+
+
+def _lambda_curve(alpha, beta, phi_a, method: str):
+    """λ needed for power 1 − β as φE → ∞ (λ∞) and its 1/φE slope k, per distinct (α, β, φA).
+
+    The required noncentrality at finite φE is close to λ∞ + k/φE; k is taken from
+    one reference point, φE = 50·(φA + 1). Exact: scipy's noncentral χ² and F
+    inverses; legacy: the root of Nagata's approximation in λ.
+    """
+    uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
+    a, b, df = uniq.T
+    phi_ref = 50.0 * (df + 1.0)
+    lam = special.chndtrinc(special.chdtri(df, a), df, b)
+    lam_ref = special.ncfdtrinc(df, phi_ref, b, f_crit(a, df, phi_ref))
+    if method == "legacy":
+        # A few secant steps from the exact values, in (√λ, probit power) space where
+        # the power is close to a straight line; a guess needs no more.
+        n = np.concatenate([np.full(df.shape, 1e12), phi_ref / (df + 1.0) + 1.0])
+        args = (np.tile(a, 2), np.tile(df, 2), n)
+        both = _secant_lambda(np.concatenate([lam, lam_ref]), _probit(np.tile(1.0 - b, 2)),
+                              lambda x: _probit(_power_of_lambda("anova", "legacy", x, *args)))
+        lam, lam_ref = both[: df.size], both[df.size:]
+    slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
+    lam = np.where(np.isfinite(lam), lam, 1.0)
+    return lam[inverse].reshape(shape), slope[inverse].reshape(shape)
+
+
+def _secant_lambda(lam, target, probit_power, steps: int = 3):
+    """Refine λ so that ``probit_power(λ) ≈ target`` by secant steps in √λ."""
+    x0 = np.sqrt(lam)
+    x1 = x0 * 1.05
+    y0, y1 = probit_power(x0 * x0), probit_power(x1 * x1)
+    for _ in range(steps):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            x2 = x1 + (target - y1) * (x1 - x0) / (y1 - y0)
+        x2 = np.where(np.isfinite(x2) & (x2 > 0), x2, x1)
+        x0, y0, x1 = x1, y1, x2
+        y1 = probit_power(x1 * x1)
+    return x1 * x1
+
+
+def _anova_lambda_hat(alpha, beta, phi_a, method: str):
+    lam, _ = _lambda_curve(alpha, beta, phi_a, "exact")
+    if method == "legacy":
+        for (a, b), (x1, x2) in NAGATA_LAMBDA.items():
+            lam = np.where((alpha == a) & (beta == b), x1 + x2 * np.sqrt(phi_a), lam)
+    return lam
+
+
+def _anova_guess(alpha, beta, m, delta, method: str):
+    """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
+    lam, slope = _lambda_curve(alpha, beta, m - 1.0, method)
+    n = lam / delta
+    for _ in range(2):
+        n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / delta
+    return n
+
+
+def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
+    """Initial estimate n₀ = λ̂/Δ of the ANOVA topic set size (not rounded).
+
+    Δ = minD²/(2σ²). With ``method="legacy"`` and one of the four (α, β) pairs
+    of the legacy sheet, λ̂ = x1 + x2·√φA is Nagata's approximation (FORMULAS §3):
+    (.05,.20): 4.860 + 3.584√φA; (.01,.20): 7.736 + 4.551√φA;
+    (.05,.10): 7.049 + 4.244√φA; (.01,.10): 10.439 + 5.213√φA.
+    Otherwise λ̂ solves Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β, the φE → ∞ limit
+    of the exact design (scipy.special.chndtrinc).
+
+    Examples
+    --------
+    Nagata's estimate for m = 2, minD = .02, σ̂² = .0601 (the answer is 2301):
+
+    >>> round(anova_initial_n(0.05, 0.2, 0.02, 0.0601, 2), 1)
+    2537.4
+    """
+    method = check_method(method)
+    a, b, d, v, m_ = _checked(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    n0 = _anova_lambda_hat(a, b, m_ - 1.0, method) / _effect(d, v)
+    return _result(n0, alpha, beta, min_d, variance, m)
+
+
+def ttest_initial_n(alpha, beta, min_delta_t):
+    """Initial estimate n₀ = ((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2 (IRJ 2016, Eq. 6).
+
+    >>> round(ttest_initial_n(0.05, 0.2, 0.5), 1)
+    33.3
+    """
+    a, b, e = _checked(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
+    za = z_upper(a / 2.0)
+    n0 = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
+    return _result(n0, alpha, beta, min_delta_t)
+
+
+def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
+    """Topic set size for the one-way ANOVA design (m systems, minimum range minD).
+
+    n is the smallest n ≥ 2 from which the power of the F test stays at or
+    above 1 − β, given a difference of minD between the best and the worst of
+    m systems and a within-system variance σ̂² (Sakai, IRJ 2016, Section 5;
+    CIKM 2014). The power is :func:`topicsetsize.anova_power`: Nagata's
+    approximation (``"legacy"``, which reproduces samplesizeANOVA and the
+    published tables) or the noncentral F (``"exact"``).
+
+    Parameters
+    ----------
+    alpha, beta : float or array_like
+        Type I and Type II error probabilities, each in (0, 1), any pair.
+    min_d : float or array_like
+        Minimum detectable range (> 0), on the scale of the scores.
+    variance : float or array_like
+        Within-system variance σ̂² (> 0), e.g. V_E of a past matrix.
+    m : int or array_like
+        Number of systems (≥ 2).
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    int or ndarray of int
+
+    Raises
+    ------
+    ValueError
+        On an argument out of range; :class:`~topicsetsize.search.SearchLimitError`
+        (a ValueError) when no n up to 10⁹ topics is enough.
+
+    Examples
+    --------
+    The CIKM 2014 worked example (minΔ = minD²/(2σ²) = .5) and a cell of the
+    AIRS 2016 Table 2 (MedNLPDoc raw recall, m = 2, minD = .02):
+
+    >>> anova_n(0.05, 0.20, 0.5, 0.25, 3)
+    20
+    >>> anova_n(0.05, 0.20, 0.02, 0.0601, 2), anova_n(0.05, 0.20, 0.02, 0.0601, 2, method="exact")
+    (2301, 2360)
+    """
+    method = check_method(method)
+    a, b, d, v, m_ = _checked(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    a, b, d, v, m_ = np.broadcast_arrays(a, b, d, v, m_)
+    delta = _effect(d, v)
+    guess = _anova_guess(a, b, m_, delta, method)
+    fa, fm, fd = a.ravel(), m_.ravel(), delta.ravel()
+
+    def power(n, i):
+        return _anova_power(n, fm[i], fd[i], fa[i], method)
+
+    def describe(i):
+        return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_d={d.flat[i]:g}, "
+                f"variance={v.flat[i]:g}, m={int(fm[i])} ({method})")
+
+    n = smallest_n(power, 1.0 - b, guess, monotone_from=_monotone_from("anova", method, a, 1.0 - b),
+                   transform=_probit, describe=describe)
+    return _result(n, alpha, beta, min_d, variance, m)
+
+
+def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
+    """Topic set size for the paired t-test design, from the effect size minΔt.
+
+    n is the smallest n ≥ 2 from which the power of the two-sided paired t-test
+    stays at or above 1 − β for a standardised difference minΔt = minDt/σt
+    (Sakai, IRJ 2016, Section 3; the samplesizeTTEST sheet). The initial
+    estimate is Eq. 6, n₀ = ((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2; the power is
+    :func:`topicsetsize.ttest_power`.
+
+    Examples
+    --------
+    CIKM 2014: minΔt = .5 gives 34 topics and minΔt = .2 gives 199.
+
+    >>> ttest_n_effect(0.05, 0.20, 0.5), ttest_n_effect(0.05, 0.20, 0.2)
+    (34, 199)
+    """
+    method = check_method(method)
+    a, b, e = _checked(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
+    a, b, e = np.broadcast_arrays(a, b, e)
+    za = z_upper(a / 2.0)
+    guess = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
+    fa, fe = a.ravel(), e.ravel()
+
+    def power(n, i):
+        return _ttest_power(n, fe[i], fa[i], method)
+
+    def describe(i):
+        return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_delta_t={fe[i]:g} ({method})")
+
+    n = smallest_n(power, 1.0 - b, guess, monotone_from=_monotone_from("ttest", method, a, 1.0 - b),
+                   transform=_probit, describe=describe)
+    return _result(n, alpha, beta, min_delta_t)
+
+
+def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
+    """Topic set size for the paired t-test design (two systems, minDt, σ̂t²).
+
+    The same as :func:`ttest_n_effect` with minΔt = minDt/σ̂t, where σ̂t² is the
+    variance of the per-topic score differences (from a one-way V_E, σ̂t² = 2σ̂²).
+
+    Examples
+    --------
+    >>> ttest_n(0.05, 0.20, 0.1, 0.04)      # minΔt = .1/.2 = .5
+    34
+    """
+    d, v = _checked(min_dt=min_dt, variance_t=variance_t)
+    with np.errstate(all="ignore"):
+        effect = np.asarray(d, float) / np.sqrt(np.asarray(v, float))
+    return ttest_n_effect(alpha, beta, effect if np.ndim(effect) else float(effect),
+                          method=method)
+
+
+def _checked(**kwargs):
+    """Validate keyword arguments against the registry, in order, as float arrays."""
+    return [np.asarray(check(k, x), float) for k, x in kwargs.items()]
