@@ -56,13 +56,18 @@ def t_crit(alpha, df):
 def f_power(alpha, dfn, dfd, nc):
     """Exact power of the F test: Pr{F'(φ1, φ2, λ) ≥ F(φ1, φ2; α)}.
 
-    Uses ``scipy.stats.ncf.sf`` (Boost's noncentral beta).
+    Uses ``scipy.stats.ncf.sf`` (Boost's noncentral beta), and the central F
+    where λ = 0: scipy 1.17 returns ``ncf.sf(2, 2, 27, 0) = -0.845``.
 
     >>> round(float(f_power(0.05, 2, 57, 10.0)), 4)
     0.7933
+    >>> float(f_power(0.05, 2, 27, 0.0))   # no effect: the power is the level
+    0.05
     """
+    alpha, dfn, dfd, nc = np.broadcast_arrays(*(np.asarray(x, float)
+                                                for x in (alpha, dfn, dfd, nc)))
     w = f_crit(alpha, dfn, dfd)
-    return stats.ncf.sf(w, dfn, dfd, nc)
+    return np.where(nc > 0, stats.ncf.sf(w, dfn, dfd, nc), stats.f.sf(w, dfn, dfd))
 
 
 def t_power(alpha, df, nc):

@@ -115,14 +115,7 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
 
     active = np.flatnonzero(hi - lo > 1)
     for _ in range(_MAX_STEPS):
-        # cells that fail at n_max can never be met
-        stuck = active[lo[active] >= n_max]
-        if stuck.size:
-            i = int(stuck[0])
-            what = describe(i) if describe else f"cell {i}"
-            raise SearchLimitError(
-                f"no n up to the search limit of {n_max:,} topics reaches the target for "
-                f"{what}: the effect is too small to detect with any practical topic set")
+        _raise_if_unreachable(lo, n_max, describe)
         if active.size == 0:
             break
         x = _next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max)
@@ -132,9 +125,21 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     else:  # pragma: no cover - the bracket shrinks by at least one every step
         raise RuntimeError("the topic set size search did not converge")
 
+    _raise_if_unreachable(lo, n_max, describe)
     n = hi.copy()
     _scan_below(n, start, n_min, evaluate)
     return n.reshape(shape)
+
+
+def _raise_if_unreachable(lo, n_max, describe):
+    """Cells that fail at n_max can never be met: say so, naming the first one."""
+    stuck = np.flatnonzero(lo >= n_max)
+    if stuck.size:
+        i = int(stuck[0])
+        what = describe(i) if describe else f"cell {i}"
+        raise SearchLimitError(
+            f"no n up to the search limit of {n_max:,} topics reaches the target for {what}: "
+            "the difference is too small to detect with any practical topic set")
 
 
 def _update(idx, x, ok, y, lo, hi, ylo, yhi, streak, last):

@@ -19,8 +19,15 @@ _MODULES = (design, variance, workbook, reliability)
 USER_ERRORS = (ValueError, FileNotFoundError, IsADirectoryError, PermissionError, KeyError)
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line (no usage dump), exit status 2."""
+
+    def error(self, message):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="topicsetsize",
         description="Topic set size design: how many topics a test collection needs.",
     )

@@ -7,6 +7,20 @@ import sys
 
 import pandas as pd
 
+from ..params import PARAMS
+
+
+def number(name: str):
+    """An argparse ``type=`` for the registered parameter ``name`` (one-line errors)."""
+    def convert(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{name}={text!r} is not a number: allowed {PARAMS[name].describe(name)}")
+    convert.__name__ = name
+    return convert
+
 
 def float_list(text: str) -> list[float]:
     """Parse ``"0.02,0.05,0.1"`` into floats, for argparse ``type=``."""

@@ -1,7 +1,173 @@
-"""`topicsetsize n ...` and `topicsetsize table ...` (filled in with the engine)."""
+"""`topicsetsize n`, `topicsetsize table` and `topicsetsize min-d`: the design engine."""
 
 from __future__ import annotations
 
+import argparse
+
+import pandas as pd
+
+from .. import ci, detectable, power, samplesize, tables
+from ._common import float_list, int_list, number, print_frame
+
+_METHODS = ("legacy", "exact", "both")
+
 
 def register(sub) -> None:
-    """Add this module's sub-commands to the parser."""
+    """Add the `n`, `table` and `min-d` sub-commands."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--alpha", type=number("alpha"), default=0.05, help="significance level (default .05)")
+    common.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    errors = argparse.ArgumentParser(add_help=False, parents=[common])
+    errors.add_argument("--beta", type=number("beta"), default=0.20,
+                        help="Type II error probability; power = 1 - beta (default .20)")
+    methods = argparse.ArgumentParser(add_help=False)
+    methods.add_argument("--method", choices=_METHODS, default="legacy",
+                         help="legacy = the legacy Excel tools' approximations (default); "
+                              "exact = noncentral t and F; both = show both")
+
+    n = sub.add_parser("n", help="required number of topics for one design",
+                       description="Required number of topics (n) for one design.")
+    n_sub = n.add_subparsers(dest="design", metavar="DESIGN", required=True)
+    p = n_sub.add_parser("anova", parents=[errors, methods],
+                         help="one-way ANOVA over m systems (minimum range minD)")
+    p.add_argument("--min-d", type=number("min_d"), required=True, help="minimum detectable range")
+    p.add_argument("--variance", type=number("variance"), required=True, help="within-system variance")
+    p.add_argument("--m", type=number("m"), required=True, help="number of systems")
+    p.set_defaults(handler=_n_anova)
+    p = n_sub.add_parser("ttest", parents=[errors, methods],
+                         help="paired t-test between two systems")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--min-dt", type=number("min_dt"), help="minimum detectable difference")
+    group.add_argument("--min-delta-t", type=number("min_delta_t"), help="minimum detectable effect size")
+    p.add_argument("--variance-t", type=number("variance_t"),
+                   help="variance of per-topic differences (with --min-dt)")
+    p.set_defaults(handler=_n_ttest)
+    p = n_sub.add_parser("ci", parents=[common], help="expected CI width of a difference")
+    p.add_argument("--delta", type=number("delta"), required=True, help="largest expected CI width")
+    p.add_argument("--variance-t", type=number("variance_t"), required=True,
+                   help="variance of per-topic differences")
+    p.set_defaults(handler=_n_ci)
+
+    t = sub.add_parser("table", help="a table of topic set sizes over a grid",
+                       description="A table of topic set sizes over a grid of designs.")
+    t_sub = t.add_subparsers(dest="design", metavar="DESIGN", required=True)
+    p = t_sub.add_parser("anova", parents=[errors, methods], help="rows m, columns minD")
+    p.add_argument("--m", type=int_list, required=True, help="e.g. 2,10,20 or 2-10")
+    p.add_argument("--min-d", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
+    p.add_argument("--variance", type=number("variance"), required=True, help="within-system variance")
+    p.set_defaults(handler=_table_anova)
+    p = t_sub.add_parser("ttest", parents=[errors, methods], help="rows variance_t, columns minDt")
+    p.add_argument("--min-dt", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
+    p.add_argument("--variance-t", type=float_list, required=True, help="one or more, e.g. 0.1,0.2")
+    p.set_defaults(handler=_table_ttest)
+
+    d = sub.add_parser("min-d", help="what n topics guarantee: the minimum detectable difference",
+                       description="The minimum detectable difference that n topics guarantee.")
+    d_sub = d.add_subparsers(dest="design", metavar="DESIGN", required=True)
+    p = d_sub.add_parser("anova", parents=[errors, methods], help="minimum detectable range minD")
+    p.add_argument("--n", type=number("n"), required=True, help="number of topics")
+    p.add_argument("--m", type=number("m"), required=True, help="number of systems")
+    p.add_argument("--variance", type=number("variance"), required=True, help="within-system variance")
+    p.set_defaults(handler=_min_d_anova)
+    p = d_sub.add_parser("ttest", parents=[errors, methods], help="minimum detectable minDt")
+    p.add_argument("--n", type=number("n"), required=True, help="number of topics")
+    p.add_argument("--variance-t", type=number("variance_t"), required=True,
+                   help="variance of per-topic differences")
+    p.set_defaults(handler=_min_d_ttest)
+
+
+def _methods(args) -> tuple[str, ...]:
+    return ("legacy", "exact") if args.method == "both" else (args.method,)
+
+
+def _report(title: str, rows: list[dict], args) -> None:
+    frame = pd.DataFrame(rows).set_index("method")
+    print_frame(frame, csv=args.csv, title=None if args.csv else title)
+
+
+def _power_rows(n_of, power_of, args):
+    rows = []
+    for method in _methods(args):
+        n = n_of(method)
+        rows.append({"method": method, "n": n,
+                     "power(n-1)": round(power_of(n - 1, method), 4) if n > 2 else None,
+                     "power(n)": round(power_of(n, method), 4)})
+    return rows
+
+
+def _n_anova(args) -> None:
+    rows = _power_rows(
+        lambda meth: samplesize.anova_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
+                                        method=meth),
+        lambda n, meth: power.anova_power(n, args.m, args.min_d, args.variance, args.alpha,
+                                          method=meth), args)
+    _report(f"One-way ANOVA: m={args.m:g} systems, minD={args.min_d:g}, variance={args.variance:g},"
+            f" alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+
+
+def _n_ttest(args) -> None:
+    if args.min_dt is not None:
+        if args.variance_t is None:
+            raise ValueError("--min-dt needs --variance-t (or give --min-delta-t instead)")
+        min_dt, var_t = args.min_dt, args.variance_t
+        label = f"minDt={min_dt:g}, variance_t={var_t:g}"
+    else:
+        if args.variance_t is not None:
+            raise ValueError("--variance-t goes with --min-dt, not with --min-delta-t")
+        min_dt, var_t = args.min_delta_t, 1.0
+        label = f"minDeltaT={min_dt:g}"
+    rows = _power_rows(
+        lambda meth: samplesize.ttest_n(args.alpha, args.beta, min_dt, var_t, method=meth),
+        lambda n, meth: power.ttest_power(n, min_dt, var_t, args.alpha, method=meth), args)
+    _report(f"Paired t-test: {label}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+
+
+def _n_ci(args) -> None:
+    n = ci.ci_n(args.alpha, args.delta, args.variance_t)
+    rows = [{"method": "expected width", "n": n,
+             "width(n-1)": round(ci.ci_delta(n - 1, args.variance_t, args.alpha), 5)
+             if n > 2 else None,
+             "width(n)": round(ci.ci_delta(n, args.variance_t, args.alpha), 5)}]
+    _report(f"CI width: delta={args.delta:g}, variance_t={args.variance_t:g}, "
+            f"alpha={args.alpha:g}", rows, args)
+
+
+def _print_tables(build, title: str, args) -> None:
+    for method in _methods(args):
+        frame = build(method)
+        if args.csv:
+            print_frame(frame.stack().rename("n").reset_index().assign(method=method),
+                        csv=True, index=False)
+        else:
+            print_frame(frame, title=f"{title} ({method})")
+            print()
+
+
+def _table_anova(args) -> None:
+    _print_tables(lambda meth: tables.anova_table(args.alpha, args.beta, args.variance, args.m,
+                                                  args.min_d, method=meth),
+                  f"ANOVA topic set sizes: variance={args.variance:g}, alpha={args.alpha:g}, "
+                  f"beta={args.beta:g}; rows m, columns minD", args)
+
+
+def _table_ttest(args) -> None:
+    _print_tables(lambda meth: tables.ttest_table(args.alpha, args.beta, args.variance_t,
+                                                  args.min_dt, method=meth),
+                  f"Paired t-test topic set sizes: alpha={args.alpha:g}, beta={args.beta:g}; "
+                  "rows variance_t, columns minDt", args)
+
+
+def _min_d_anova(args) -> None:
+    rows = [{"method": meth, "min_d": round(detectable.anova_min_d(
+        args.n, args.m, args.variance, args.alpha, args.beta, method=meth), 6)}
+        for meth in _methods(args)]
+    _report(f"Minimum detectable range: n={args.n:g} topics, m={args.m:g} systems, "
+            f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+
+
+def _min_d_ttest(args) -> None:
+    rows = [{"method": meth, "min_dt": round(detectable.ttest_min_dt(
+        args.n, args.variance_t, args.alpha, args.beta, method=meth), 6)}
+        for meth in _methods(args)]
+    _report(f"Minimum detectable difference: n={args.n:g} topics, "
+            f"variance_t={args.variance_t:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)

@@ -1,0 +1,97 @@
+"""`topicsetsize n | table | min-d`: output, CSV, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_readme_command(capsys):
+    code, out, _ = run(capsys, "n", "anova", "--alpha", "0.05", "--beta", "0.2", "--min-d", "0.1",
+                       "--variance", "0.0601", "--m", "10")
+    assert code == 0
+    # AIRS 2016 Table 2 part I: m=10, minD=.1, raw recall var .0601 -> 188 (legacy)
+    assert " 188 " in out and "legacy" in out
+
+
+def test_both_methods_and_csv(capsys):
+    code, out, _ = run(capsys, "n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m", "2",
+                       "--method", "both", "--csv")
+    frame = pd.read_csv(io.StringIO(out), index_col="method")
+    assert code == 0 and frame.loc["legacy", "n"] == 2301 and frame.loc["exact", "n"] == 2360
+    assert frame.loc["exact", "power(n-1)"] < 0.8 <= frame.loc["exact", "power(n)"]
+
+
+def test_ttest_and_ci(capsys):
+    assert run(capsys, "n", "ttest", "--min-delta-t", "0.2")[1].count(" 199 ") == 1
+    code, out, _ = run(capsys, "n", "ttest", "--min-dt", "0.1", "--variance-t", "0.04", "--csv")
+    assert pd.read_csv(io.StringIO(out)).n.tolist() == [34]
+    code, out, _ = run(capsys, "n", "ci", "--alpha", "0.01", "--delta", "0.1", "--variance-t", "0.1",
+                       "--csv")
+    assert pd.read_csv(io.StringIO(out)).n.tolist() == [269]
+
+
+def test_table_csv_equals_api(capsys):
+    code, out, _ = run(capsys, "table", "anova", "--m", "2,10", "--min-d", "0.02,0.1",
+                       "--variance", "0.0127", "--method", "exact", "--csv")
+    got = pd.read_csv(io.StringIO(out))
+    api = tss.anova_table(0.05, 0.2, 0.0127, [2, 10], [0.02, 0.1], method="exact")
+    assert code == 0
+    for row in got.itertuples():
+        assert row.n == api.loc[row.m, row.min_d]
+    code, out, _ = run(capsys, "table", "ttest", "--min-dt", "0.05,0.1", "--variance-t", "0.04")
+    assert "128" in out and "34" in out
+
+
+def test_min_d(capsys):
+    code, out, _ = run(capsys, "min-d", "anova", "--n", "188", "--m", "10", "--variance", "0.0601",
+                       "--csv")
+    assert code == 0 and pd.read_csv(io.StringIO(out)).min_d.iloc[0] <= 0.1
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["n", "anova", "--alpha", "1.5", "--min-d", "0.1", "--variance", "0.06", "--m", "10"],
+     "alpha=1.5 is out of range: allowed 0 < alpha < 1"),
+    (["n", "anova", "--min-d", "0.1", "--variance", "0.06", "--m", "1"], "m=1 is out of range"),
+    (["n", "anova", "--min-d", "abc", "--variance", "0.06", "--m", "10"],
+     "min_d='abc' is not a number: allowed min_d > 0"),
+    (["n", "anova", "--min-d", "1e-9", "--variance", "0.06", "--m", "10"], "search limit"),
+    (["table", "anova", "--m", "2,x", "--min-d", "0.1", "--variance", "0.06"], "whole numbers"),
+    (["n", "ttest", "--min-dt", "0.1"], "--min-dt needs --variance-t"),
+    (["n", "anova", "--variance", "0.06", "--m", "10"], "required: --min-d"),
+])
+def test_bad_input_exit_2_one_line(capsys, argv, fragment):
+    try:
+        code = main(argv)
+    except SystemExit as exc:      # argparse errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert fragment in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("launcher", [["topicsetsize"], [sys.executable, "-m", "topicsetsize"]])
+def test_installed_command_runs(launcher):
+    if launcher == ["topicsetsize"] and not shutil.which("topicsetsize"):
+        pytest.skip("the console script is not on PATH (package not installed)")
+    args = ["n", "anova", "--min-d", "0.1", "--variance", "0.0601", "--m", "10"]
+    ok = subprocess.run(launcher + args, capture_output=True, text=True)
+    assert ok.returncode == 0 and " 188 " in ok.stdout
+    bad = subprocess.run(launcher + args + ["--alpha", "2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip() == (
+        "topicsetsize: error: alpha=2 is out of range: allowed 0 < alpha < 1")

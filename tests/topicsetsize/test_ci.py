@@ -1,0 +1,57 @@
+"""CI-width design: worked examples, an independent Gamma computation, properties."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats
+
+import topicsetsize as tss
+
+
+@pytest.mark.parametrize("alpha,delta,variance_t,n", [
+    # FORMULAS §5 / examples.md (verified values)
+    (0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125), (0.01, 0.10, 0.10, 269)])
+def test_worked_examples(alpha, delta, variance_t, n):
+    assert tss.ci_n(alpha, delta, variance_t) == n
+
+
+def _width_plain(n, variance_t, alpha):
+    # independent: the Gamma ratio in 40-digit mpmath and scipy.stats.t, written out from
+    # the formula (math.lgamma differences lose ~1e-8 at n = 1e7)
+    mpmath.mp.dps = 40
+    ratio = float(mpmath.gamma(mpmath.mpf(n) / 2) / mpmath.gamma((mpmath.mpf(n) - 1) / 2))
+    return 2 * stats.t.isf(alpha / 2, n - 1) * math.sqrt(variance_t) * math.sqrt(2 / (n - 1)) \
+        * ratio / math.sqrt(n)
+
+
+@pytest.mark.parametrize("n", [2, 3, 50, 341, 5000, 10**7, 10**9])
+def test_width_matches_independent_formula(n):
+    assert tss.ci_delta(n, 0.05, 0.05) == pytest.approx(_width_plain(n, 0.05, 0.05), rel=1e-11)
+
+
+def test_approximate_form_agrees_on_the_examples():
+    # FORMULAS §5: t(n-1)(1 - 1/(4(n-1)))/sqrt(n) <= delta/(2 sigma) gives the same n here
+    for alpha, delta, v, n in [(0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125)]:
+        f = lambda k: stats.t.isf(alpha / 2, k - 1) * (1 - 1 / (4 * (k - 1))) / math.sqrt(k)
+        assert f(n) <= delta / (2 * math.sqrt(v)) < f(n - 1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(alpha=st.floats(1e-4, 0.5), delta=st.floats(0.001, 2.0), variance_t=st.floats(1e-4, 1.0))
+def test_smallest_n_with_width_at_most_delta(alpha, delta, variance_t):
+    try:
+        n = tss.ci_n(alpha, delta, variance_t)
+    except tss.SearchLimitError:
+        return
+    assert tss.ci_delta(n, variance_t, alpha) <= delta
+    if n > 2:
+        assert tss.ci_delta(n - 1, variance_t, alpha) > delta
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match=r"^delta=-0.1 is out of range: allowed delta > 0$"):
+        tss.ci_n(0.05, -0.1, 0.05)

@@ -1,0 +1,53 @@
+"""Minimum detectable differences: the inverse of the power in the effect."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import topicsetsize as tss
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+@pytest.mark.parametrize("n,m", [(3, 3), (20, 3), (100, 10), (5000, 50), (10**8, 2)])
+def test_min_d_reaches_exactly_the_power(method, n, m):
+    d = tss.anova_min_d(n, m, 0.0601, 0.05, 0.2, method=method)
+    assert tss.anova_power(n, m, d, 0.0601, 0.05, method=method) == pytest.approx(0.8, abs=1e-9)
+    assert tss.anova_power(n, m, d, 0.0601, 0.05, method=method) >= 0.8
+    assert tss.anova_power(n, m, d * (1 - 1e-6), 0.0601, 0.05, method=method) < 0.8
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_min_d_of_table2_sizes_is_at_most_the_asked_min_d(data_dir, method):
+    import pandas as pd
+    t = pd.read_csv(data_dir / "anova_table2_parts_I_II.csv")
+    col = "n_legacy" if method == "legacy" else "n_exact"
+    d = tss.anova_min_d(t[col].to_numpy(), t.m.to_numpy(), t.variance.to_numpy(), 0.05, 0.2,
+                        method=method)
+    assert (d <= t.min_d.to_numpy() * (1 + 1e-12)).all()
+    # ... and one topic fewer would not guarantee it
+    d_less = tss.anova_min_d(t[col].to_numpy() - 1, t.m.to_numpy(), t.variance.to_numpy(),
+                             0.05, 0.2, method=method)
+    assert (d_less > t.min_d.to_numpy()).all()
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_min_dt_inverts_ttest_n(method):
+    n = tss.ttest_n(0.05, 0.2, 0.05, 0.02, method=method)
+    assert tss.ttest_min_dt(n, 0.02, 0.05, 0.2, method=method) <= 0.05
+    assert tss.ttest_min_dt(n - 1, 0.02, 0.05, 0.2, method=method) > 0.05
+
+
+def test_trivial_target_gives_zero():
+    # with 1 - beta <= alpha any difference has the power (exact power >= alpha)
+    assert tss.anova_min_d(10, 3, 0.05, 0.3, 0.8, method="exact") == 0.0
+
+
+def test_legacy_unreachable_at_tiny_n():
+    with pytest.raises(ValueError, match=r"^n=2 is too small for the legacy approximation"):
+        tss.anova_min_d(2, 2, 0.06, 0.05, 0.2)
+
+
+def test_vectorised():
+    d = tss.anova_min_d([50, 100, 200], 10, 0.0601, 0.05, 0.2)
+    assert d.shape == (3,) and (np.diff(d) < 0).all()

@@ -1,0 +1,76 @@
+"""Critical values and exact power against independent references (mpmath, scipy.stats)."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+from scipy import stats
+
+from topicsetsize.distributions import f_crit, f_power, t_crit, t_power
+
+
+@pytest.mark.parametrize("alpha,d1,d2", [(0.05, 2, 57), (1e-6, 3, 40), (1e-12, 9, 500),
+                                         (0.01, 99, 1e11), (0.5, 1, 1)])
+def test_f_crit_against_mpmath(alpha, d1, d2):
+    # independent reference: solve I_x(d1/2, d2/2) upper tail = alpha at 40 digits
+    mpmath.mp.dps = 40
+    w = f_crit(alpha, d1, d2)
+    # Pr{F >= w} computed by mpmath must be alpha
+    y = d1 * w / (d1 * w + d2)
+    upper = mpmath.betainc(d1 / 2, d2 / 2, mpmath.mpf(y), 1, regularized=True)
+    assert float(upper) == pytest.approx(alpha, rel=1e-9)
+
+
+def test_f_crit_agrees_with_scipy_where_scipy_is_accurate():
+    assert f_crit(0.05, 2, 57) == pytest.approx(stats.f.isf(0.05, 2, 57), rel=1e-13)
+
+
+def test_t_crit_two_sided():
+    assert t_crit(0.05, 10) == pytest.approx(stats.t.isf(0.025, 10), rel=1e-13)
+
+
+def test_nct_lower_tail_nan_regression():
+    # FORMULAS §4: scipy 1.17's nct.cdf(-3.30, 1199, 5.58) is NaN (true value ~1e-17).
+    with np.errstate(invalid="ignore"):
+        raw = stats.nct.cdf(-3.30, 1199, 5.58)
+    p = t_power(0.001, 1199, 5.58)          # t(1199; .001) = 3.30
+    assert np.isfinite(p)
+    assert p == pytest.approx(stats.nct.sf(t_crit(0.001, 1199), 1199, 5.58), abs=1e-15)
+    assert np.isnan(raw) or raw < 1e-15      # documents why the guard exists
+
+
+def test_t_power_finite_over_a_wide_grid():
+    df = np.unique(np.geomspace(1, 1e9, 120).astype(int)).astype(float)
+    for nc in (0.0, 0.5, 5.58, 40.0, 200.0):
+        for alpha in (0.05, 1e-3, 1e-6):
+            p = t_power(alpha, df, nc)
+            assert np.isfinite(p).all() and ((p >= alpha * (1 - 1e-6)) & (p <= 1 + 1e-12)).all()
+
+
+def test_t_power_against_mpmath_integral():
+    # Independent reference: Pr{|t'| >= w} by numerical integration over the chi distribution.
+    mpmath.mp.dps = 30
+    df, nc, alpha = 9, 1.7, 0.05
+    w = float(t_crit(alpha, df))
+
+    def integrand(v):  # density of V ~ chi2(df) times Pr{|Z + nc| >= w * sqrt(V/df)}
+        c = w * mpmath.sqrt(v / df)
+        tail = mpmath.ncdf(-c - nc) + 1 - mpmath.ncdf(c - nc)
+        return tail * v ** (df / 2 - 1) * mpmath.exp(-v / 2) / (2 ** (df / 2) * mpmath.gamma(df / 2))
+
+    ref = mpmath.quad(integrand, [0, df, 10 * df, mpmath.inf])
+    assert t_power(alpha, df, nc) == pytest.approx(float(ref), rel=1e-10)
+
+
+def test_f_power_equals_noncentral_chi2_limit():
+    # As the denominator df grows, the noncentral F power tends to the noncentral chi-square one.
+    lim = stats.ncx2.sf(stats.chi2.isf(0.05, 9), 9, 12.0)
+    assert f_power(0.05, 9, 1e10, 12.0) == pytest.approx(lim, rel=1e-7)
+
+
+def test_zero_noncentrality_is_the_level():
+    # scipy 1.17: stats.ncf.sf(2.0, 2, 27, 0.0) == -0.845; f_power falls back to the central F
+    assert f_power(0.05, 2, 27, 0.0) == pytest.approx(0.05, rel=1e-12)
+    assert f_power(0.01, [1, 5], [10, 100], [0.0, 3.0]) == pytest.approx(
+        [0.01, stats.ncf.sf(f_crit(0.01, 5, 100), 5, 100, 3.0)], rel=1e-12)

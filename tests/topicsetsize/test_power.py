@@ -1,0 +1,78 @@
+"""Power: worked examples, and Monte Carlo checks that the exact power is right."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import topicsetsize as tss
+
+
+def test_scalar_in_python_out_arrays_broadcast():
+    p = tss.anova_power(20, 3, 0.5, 0.25, 0.05)
+    assert type(p) is float
+    arr = tss.anova_power(np.array([19, 20]), 3, 0.5, 0.25, 0.05)
+    assert isinstance(arr, np.ndarray) and arr.shape == (2,)
+    assert arr[1] == p
+
+
+def test_legacy_anova_undefined_is_nan():
+    # cA - a <= 0 at tiny n: the legacy sheet shows #NUM!
+    t = tss.anova_legacy_terms(2, 2, 0.1, 0.06, 0.05)
+    assert t.c_a - t.a <= 0 and np.isnan(t.power)
+
+
+def _simulated_anova_rejection(n, m, min_d, variance, alpha, trials, rng):
+    """One-way ANOVA F test on normal scores: two systems minD apart, the rest at the mean."""
+    means = np.zeros(m)
+    means[0], means[1] = min_d / 2, -min_d / 2
+    x = rng.normal(means, np.sqrt(variance), size=(trials, n, m))
+    run_means = x.mean(axis=1)
+    grand = run_means.mean(axis=1, keepdims=True)
+    ss_between = n * ((run_means - grand) ** 2).sum(axis=1)
+    ss_within = ((x - run_means[:, None, :]) ** 2).sum(axis=(1, 2))
+    f = (ss_between / (m - 1)) / (ss_within / (m * (n - 1)))
+    return np.mean(stats.f.sf(f, m - 1, m * (n - 1)) <= alpha)
+
+
+@pytest.mark.parametrize("n,m,min_d,variance,alpha", [
+    (20, 3, 0.5, 0.25, 0.05),      # CIKM 2014 worked example
+    (48, 10, 0.2, 0.0601, 0.05),   # an AIRS 2016 Table 2 cell (legacy n = 48)
+    (8, 2, 0.2, 0.0127, 0.01),
+])
+def test_exact_anova_power_monte_carlo(n, m, min_d, variance, alpha):
+    rng = np.random.default_rng(20161130 + n)
+    trials = 20000
+    rate = _simulated_anova_rejection(n, m, min_d, variance, alpha, trials, rng)
+    p = tss.anova_power(n, m, min_d, variance, alpha, method="exact")
+    se = np.sqrt(p * (1 - p) / trials)
+    assert abs(rate - p) < 3 * se, (rate, p, se)
+
+
+@pytest.mark.parametrize("n,min_dt,variance_t,alpha", [
+    (34, 0.5, 1.0, 0.05),          # CIKM 2014 worked example
+    (10, 0.1, 0.01, 0.01),
+    (4, 2.0, 1.0, 0.05),           # tiny n, where the approximations are worst
+])
+def test_exact_ttest_power_monte_carlo(n, min_dt, variance_t, alpha):
+    rng = np.random.default_rng(34 + n)
+    trials = 40000
+    d = rng.normal(min_dt, np.sqrt(variance_t), size=(trials, n))
+    t = d.mean(axis=1) / (d.std(axis=1, ddof=1) / np.sqrt(n))
+    rate = np.mean(2 * stats.t.sf(np.abs(t), n - 1) <= alpha)
+    p = tss.ttest_power(n, min_dt, variance_t, alpha, method="exact")
+    se = np.sqrt(p * (1 - p) / trials)
+    assert abs(rate - p) < 3 * se, (rate, p, se)
+
+
+def test_exact_against_statsmodels_where_it_works():
+    sm = pytest.importorskip("statsmodels.stats.power")
+    # statsmodels' FTestAnovaPower uses Cohen's f with nobs = total; effect f^2 = lambda / N.
+    n, m, min_d, variance = 20, 3, 0.5, 0.25
+    lam = n * min_d ** 2 / (2 * variance)
+    f = np.sqrt(lam / (n * m))
+    ref = sm.FTestAnovaPower().power(effect_size=f, nobs=n * m, alpha=0.05, k_groups=m)
+    assert tss.anova_power(n, m, min_d, variance, 0.05, method="exact") == pytest.approx(ref, rel=1e-9)
+    ref_t = sm.TTestPower().power(effect_size=0.5, nobs=34, alpha=0.05)
+    assert tss.ttest_power(34, 0.5, 1.0, 0.05, method="exact") == pytest.approx(ref_t, rel=1e-9)
