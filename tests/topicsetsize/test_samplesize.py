@@ -129,7 +129,11 @@ def test_anova_power_condition_and_monotonicity(alpha, beta, m, min_d, variance,
         assert not below >= 1 - beta          # NaN (undefined legacy) also counts as "not met"
     # n falls as min_d grows; rises with m, variance and 1/alpha
     assert tss.anova_n(alpha, beta, min_d * 1.5, variance, m, method=method) <= n
-    assert tss.anova_n(alpha, beta, min_d, variance, m + 3, method=method) >= n
+    if method == "exact" or n >= 20:
+        # Legacy only past tiny n: there Nagata's approximation is undefined (cA - a <= 0)
+        # over a range of n that shrinks as m grows, e.g. alpha=.0039, beta=.5, minD=.5,
+        # var=.03125 gives n=6 for m=2 but n=5 for m=5; the legacy sheet does the same.
+        assert tss.anova_n(alpha, beta, min_d, variance, m + 3, method=method) >= n
     assert tss.anova_n(alpha, beta, min_d, variance * 1.5, m, method=method) >= n
     assert tss.anova_n(alpha / 2, beta, min_d, variance, m, method=method) >= n
     # what n guarantees is at least as good as asked for

@@ -1,0 +1,240 @@
+"""The Excel functions through xlwings' own Office.js custom-function path.
+
+This is the code path of xlwings Lite and xlwings Server (Excel on Windows, Mac and the web):
+``xlwings.server.custom_functions_meta`` registers the functions, and
+``xlwings.server.custom_functions_call`` converts Office.js arguments (every argument a 2-D
+array; counts as JSON numbers; empty cells as "" or null), calls the function and converts the
+result back to a 2-D array. It runs in a worker process with ``XLWINGS_ON_SERVER=true`` (see
+tests/xladdin/conftest.py), so this test process keeps its ordinary xlwings import.
+
+Expected values: the engine called directly in this process, and the published numbers
+(examples.md; Tables 1 and 2 of the AIRS 2016 std-AB paper, tests/data/PROVENANCE.md).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import pytest
+
+import topicsetsize as tss
+from xladdin import udfs
+from xladdin._register import ARG_DOCS
+
+from ._table1 import KENDALL_ROWS, ranks_with_tau
+
+METHODS = ["legacy", "exact"]
+
+
+def _result(answer: dict):
+    assert "error" not in answer, answer
+    return answer["result"]
+
+
+def _scalar(answer: dict):
+    value = _result(answer)
+    assert len(value) == 1 and len(value[0]) == 1, value
+    return value[0][0]
+
+
+def _error(answer: dict) -> str:
+    assert "result" not in answer, answer
+    error = answer["error"]
+    # An xlwings.XlwingsError: xlwings Server shows its message even in production; Office.js
+    # shows #VALUE! in the cell with the message in the cell's error flag.
+    assert error["xlwings_error"] and error["type"] == "ExcelArgumentError", error
+    assert "\n" not in error["message"]
+    return error["message"]
+
+
+# --- Registration -----------------------------------------------------------------------------
+
+def test_the_decorators_are_the_office_js_ones_and_nothing_windows_only_is_imported(officejs):
+    environment = officejs.environment()
+    assert environment["func_module"] == "xlwings.pro.udfs_officejs"
+    assert environment["errors"] == "raise"
+    assert environment["windows_modules"] == []
+
+
+@pytest.mark.parametrize("module", ["udfs", "lite_main"])
+def test_meta_describes_every_function_with_its_parameters_and_docs(officejs, module):
+    # "lite_main" is a module holding only `from xladdin.udfs import *`, as in Lite's main.py.
+    functions = {f["id"]: f for f in officejs.meta(module)["functions"]}
+    assert sorted(functions) == sorted(udfs.__all__)
+    for name in udfs.__all__:
+        fn, meta = getattr(udfs, name), functions[name]
+        assert meta["name"] == name
+        assert meta["description"] == fn.__doc__ and len(meta["description"]) > 40
+        params = inspect.signature(fn).parameters.values()
+        assert [p["name"] for p in meta["parameters"]] == [p.name for p in params]
+        for param, described in zip(params, meta["parameters"]):
+            assert described["description"] == ARG_DOCS[param.name]
+            assert described.get("optional", False) == (param.default is not param.empty)
+            assert described.get("repeating", False) == (param.kind is param.VAR_POSITIONAL)
+
+
+def test_meta_uses_the_argument_names_of_the_issue(officejs):
+    signatures = {f["id"]: [p["name"] for p in f["parameters"]]
+                  for f in officejs.meta()["functions"]}
+    assert signatures == {
+        "TSS_ANOVA": ["alpha", "beta", "minD", "var", "m", "method"],
+        "TSS_TTEST": ["alpha", "beta", "minDt", "var_t", "method"],
+        "TSS_TTEST_ES": ["alpha", "beta", "minDeltaT", "method"],
+        "TSS_CI": ["alpha", "delta", "var_t"],
+        "TSS_CI_WIDTH": ["n", "var_t", "alpha"],
+        "TSS_POWER_ANOVA": ["n", "m", "minD", "var", "alpha", "method"],
+        "TSS_POWER_TTEST": ["n", "minDt", "var_t", "alpha", "method"],
+        "TSS_MIND_ANOVA": ["n", "m", "var", "alpha", "beta", "method"],
+        "TSS_MINDT_TTEST": ["n", "var_t", "alpha", "beta", "method"],
+        "TSS_TABLE_ANOVA": ["alpha", "beta", "var", "ms", "minDs", "method"],
+        "TSS_VAR": ["range"], "TSS_VAR2": ["range"], "TSS_POOLED_VAR": ["range1", "range2"],
+        "STDAB": ["range", "A", "B", "clip"], "STDAB_VAR": ["range", "A", "B", "clip"],
+        "STDCDF": ["range"], "TSS_KENDALL": ["x", "y"],
+    }
+
+
+# --- Worked examples and published tables -------------------------------------------------------
+
+def test_readme_example(officejs):
+    # =TSS_ANOVA(0.05,0.2,0.1,0.0601,10): Table 2, MedNLPDoc raw recall, m=10, minD=.1 -> 188.
+    assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10)) == 188
+    assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10, None)) == 188
+    assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10.0, "exact")) == 189
+    # The same through a module that only does `from xladdin.udfs import *` (xlwings Lite).
+    assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10,
+                                 module="lite_main")) == 188
+
+
+def test_worked_examples(officejs):
+    # examples.md (CIKM 2014 and the CI examples).
+    assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.5, 0.25, 3)) == 20
+    assert round(_scalar(officejs.call("TSS_POWER_ANOVA", 19, 3, 0.5, 0.25, 0.05)), 3) == 0.791
+    assert round(_scalar(officejs.call("TSS_POWER_ANOVA", 20, 3, 0.5, 0.25, 0.05)), 3) == 0.813
+    assert _scalar(officejs.call("TSS_TTEST", 0.05, 0.2, 0.5, 1)) == 34
+    assert _scalar(officejs.call("TSS_TTEST_ES", 0.05, 0.2, 0.5)) == 34
+    assert _scalar(officejs.call("TSS_TTEST_ES", 0.05, 0.2, 0.2)) == 199
+    assert round(_scalar(officejs.call("TSS_POWER_TTEST", 33, 0.5, 1, 0.05)), 3) == 0.795
+    assert round(_scalar(officejs.call("TSS_POWER_TTEST", 34, 0.5, 1, 0.05)), 3) == 0.808
+    for alpha, delta, var_t, n in [(0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125),
+                                   (0.01, 0.10, 0.10, 269)]:
+        assert _scalar(officejs.call("TSS_CI", alpha, delta, var_t)) == n
+        assert _scalar(officejs.call("TSS_CI_WIDTH", n, var_t, alpha)) == \
+            tss.ci_delta(n, var_t, alpha)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_table2_every_cell(officejs, table2, method):
+    # All 100 cells of Table 2 (parts I and II), each as one =TSS_ANOVA(...) formula.
+    for r in table2.itertuples():
+        got = _scalar(officejs.call("TSS_ANOVA", r.alpha, r.beta, r.min_d, r.variance, int(r.m),
+                                    method))
+        assert got == getattr(r, f"n_{method}"), r
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_table_anova_fills_each_published_table(officejs, table2, method):
+    for variance, rows in table2.groupby("variance", sort=False):
+        ms, min_ds = sorted(rows.m.unique()), sorted(rows.min_d.unique())
+        block = _result(officejs.call("TSS_TABLE_ANOVA", 0.05, 0.2, variance,
+                                      [[int(m)] for m in ms], [min_ds], method))
+        published = rows.pivot(index="m", columns="min_d", values=f"n_{method}")
+        assert block[0] == [udfs.TABLE_CORNER, *min_ds]
+        assert [row[0] for row in block[1:]] == ms
+        assert [row[1:] for row in block[1:]] == published.loc[ms, min_ds].values.tolist()
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_power_and_minimum_detectable_match_the_engine(officejs, method):
+    assert _scalar(officejs.call("TSS_POWER_ANOVA", 100, 10, 0.15, 0.0601, 0.05, method)) == \
+        tss.anova_power(100, 10, 0.15, 0.0601, 0.05, method=method)
+    assert _scalar(officejs.call("TSS_POWER_TTEST", 50, 0.1, 0.1202, 0.05, method)) == \
+        tss.ttest_power(50, 0.1, 0.1202, 0.05, method=method)
+    assert _scalar(officejs.call("TSS_MIND_ANOVA", 100, 10, 0.0601, 0.05, 0.2, method)) == \
+        tss.anova_min_d(100, 10, 0.0601, 0.05, 0.2, method=method)
+    assert _scalar(officejs.call("TSS_MINDT_TTEST", 100, 0.1202, 0.05, 0.2, method)) == \
+        tss.ttest_min_dt(100, 0.1202, 0.05, 0.2, method=method)
+
+
+def test_variances_of_the_book_example(officejs, book_matrix):
+    # Sakai's book, Table 5.1 (examples.md): one-way .0326491228..., two-way .0218859649...
+    assert _scalar(officejs.call("TSS_VAR", book_matrix)) == pytest.approx(0.0326491228, abs=1e-10)
+    assert _scalar(officejs.call("TSS_VAR2", book_matrix)) == \
+        pytest.approx(0.0218859649, abs=1e-10)
+    assert _scalar(officejs.call("TSS_POOLED_VAR", book_matrix, repeating=[])) == \
+        tss.residual_variance(book_matrix)
+
+
+def test_pooled_variance_over_several_ranges(officejs, book_matrix, web2010):
+    web = web2010.values.tolist()
+    assert _scalar(officejs.call("TSS_POOLED_VAR", book_matrix, repeating=[web, book_matrix])) \
+        == tss.pooled_variance([book_matrix, web, book_matrix])
+
+
+def test_standardisation_returns_a_matrix_like_the_engine(officejs, web2010):
+    cells = web2010.values.tolist()
+    assert _result(officejs.call("STDAB", cells)) == tss.std_ab(cells).tolist()
+    assert _result(officejs.call("STDAB", cells, 1.0, None, False)) == \
+        tss.std_ab(cells, a=1.0, clip=False).tolist()
+    assert _scalar(officejs.call("STDAB_VAR", cells)) == tss.residual_variance(tss.std_ab(cells))
+    assert _result(officejs.call("STDCDF", cells)) == tss.std_cdf(cells).tolist()
+
+
+@pytest.mark.parametrize("row", KENDALL_ROWS[:4], ids=lambda r: f"{r[0]}-{r[1]}")
+def test_kendall_returns_one_row(officejs, row):
+    _, _, m, tau, low, high = row
+    x, y = ranks_with_tau(m, tau)
+    got = _result(officejs.call("TSS_KENDALL", [[v] for v in x], y))    # a column and a row
+    assert got == [list(tss.kendall_tau_ci(x, y))]
+    assert round(got[0][0], 3) == tau
+    assert got[0][2] - got[0][0] == pytest.approx(high - tau, abs=6e-4)
+
+
+def test_results_are_numbers_never_nan(officejs, book_matrix):
+    for answer in (officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10),
+                   officejs.call("TSS_POWER_ANOVA", 2, 2, 0.1, 0.0601, 0.05, "exact"),
+                   officejs.call("STDAB", book_matrix)):
+        for value in (v for row in _result(answer) for v in row):
+            assert type(value) in (int, float) and math.isfinite(value)
+
+
+# --- Bad input through Office.js ----------------------------------------------------------------
+
+def test_bad_parameters(officejs):
+    assert _error(officejs.call("TSS_ANOVA", 1.5, 0.2, 0.1, 0.0601, 10)) == \
+        "alpha=1.5 is out of range: allowed 0 < alpha < 1"
+    assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 1)) == \
+        "m=1 is out of range: allowed m >= 2 (a whole number)"
+    assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10, "fast")) == \
+        "method='fast' is not one of 'legacy', 'exact'"
+    # An empty cell given for a required number arrives as "" and is read as blank.
+    assert _error(officejs.call("TSS_CI", "", 0.1, 0.05)) == "alpha is blank: allowed 0 < alpha < 1"
+
+
+def test_blank_and_text_cells_in_a_range(officejs, book_matrix):
+    blank = [row[:] for row in book_matrix]
+    blank[2][1] = ""                               # Office.js sends an empty cell as ""
+    assert _error(officejs.call("TSS_VAR", blank)) == (
+        "range: blank cell at row 3, column 2 (a blank is not read as 0: fill it in or leave "
+        "the topic out)")
+    null = [row[:] for row in book_matrix]
+    null[0][0] = None
+    assert _error(officejs.call("STDAB", null)).startswith("range: blank cell at row 1, column 1")
+    text = [row[:] for row in book_matrix]
+    text[7][2] = "n/a"
+    assert _error(officejs.call("STDAB_VAR", text)) == \
+        "range: text 'n/a' at row 8, column 3 is not a number"
+    assert _error(officejs.call("TSS_POOLED_VAR", book_matrix, repeating=[text])) == \
+        "range2: text 'n/a' at row 8, column 3 is not a number"
+
+
+def test_undefined_legacy_power(officejs):
+    message = _error(officejs.call("TSS_POWER_ANOVA", 2, 2, 0.1, 0.0601, 0.05))
+    assert message.startswith("the legacy power is undefined at n=2, m=2")
+
+
+def test_unreachable_design(officejs):
+    message = _error(officejs.call("TSS_TTEST_ES", 0.05, 0.2, 1e-9))
+    with pytest.raises(ValueError) as engine:
+        tss.ttest_n_effect(0.05, 0.2, 1e-9)
+    assert message == str(engine.value) and "search limit" in message

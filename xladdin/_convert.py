@@ -1,0 +1,186 @@
+"""Excel-shaped values in, plain Python values out: the conversions every add-in function shares.
+
+Through xlwings, Excel hands a function numbers as floats (a count m = 10 arrives as ``10.0``),
+blank cells as ``None`` (or ``""``), TRUE/FALSE as ``bool`` and ranges as lists of lists. The
+engine wants numbers and float matrices, and Excel wants plain ``int``/``float`` back, never
+numpy types and never NaN.
+
+The *values* are validated by the engine (:mod:`topicsetsize.params`,
+:func:`topicsetsize.readers.check_matrix` and the functions themselves), so every message is
+the engine's one line. This module adds only what is particular to cells: a blank, text or
+logical cell inside a score range is an error that names its row and column within the range
+(a blank is never read as 0), and a range given where one number is expected is refused.
+
+>>> matrix("range", [[0.1, 0.2], [0.3, None]])
+Traceback (most recent call last):
+...
+ValueError: range: blank cell at row 2, column 2 (a blank is not read as 0: fill it in or
+leave the topic out)
+>>> number("m", 10.0)
+10
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from topicsetsize.params import PARAMS, check, check_method
+from topicsetsize.readers import check_matrix
+
+__all__ = ["number", "optional_number", "method", "flag", "matrix", "vector", "plain", "table"]
+
+
+def _blank(value) -> bool:
+    """An empty cell: None in classic xlwings and from Office.js, "" from some paths."""
+    return value is None or (isinstance(value, str) and value == "")
+
+
+def number(name: str, value):
+    """One number for the engine parameter ``name``, checked against :data:`PARAMS`.
+
+    Whole-number parameters (m, n) come back as ``int`` (``10.0`` -> ``10``). A blank cell or a
+    range of several cells is an error naming the parameter.
+
+    >>> number("n", 100.0), number("alpha", 0.05)
+    (100, 0.05)
+    >>> number("alpha", None)
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha is blank: allowed 0 < alpha < 1
+    """
+    if _blank(value):
+        raise ValueError(f"{name} is blank: allowed {PARAMS[name].describe(name)}")
+    return check(name, value, allow_array=False)
+
+
+def optional_number(name: str, value):
+    """Like :func:`number`, but a blank or omitted argument gives None (the engine's default)."""
+    return None if _blank(value) else number(name, value)
+
+
+def method(value) -> str:
+    """The optional ``method`` argument: blank or omitted means "legacy".
+
+    >>> method(None), method("Exact")
+    ('legacy', 'exact')
+    """
+    return "legacy" if _blank(value) else check_method(value)
+
+
+def flag(name: str, value):
+    """An optional TRUE/FALSE argument: a bool, or None when blank or omitted (engine default).
+
+    Excel may hand a logical as 1/0, so those are accepted too; anything else is an error.
+
+    >>> flag("clip", False), flag("clip", 1.0), flag("clip", None)
+    (False, True, None)
+    """
+    if _blank(value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Real) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"{name}={value!r} is not TRUE or FALSE")
+
+
+def _cells(name: str, value) -> list[list]:
+    """The cells of a range as rows (a list of lists), whatever shape Excel handed over."""
+    if _blank(value):
+        raise ValueError(f"{name} is empty: give a range of numbers")
+    if hasattr(value, "shape"):                    # numpy array or pandas DataFrame
+        value = np.asarray(value, dtype=object).tolist()
+    if not isinstance(value, (list, tuple)):       # a single cell
+        return [[value]]
+    nested = [isinstance(row, (list, tuple)) for row in value]
+    if not any(nested):                            # one row (a 1-D list)
+        return [list(value)]
+    if not all(nested) or len({len(row) for row in value}) > 1:
+        raise ValueError(f"{name} must be a rectangular range (every row as long as the first)")
+    return [list(row) for row in value]
+
+
+def _numbers(name: str, rows: list[list]) -> np.ndarray:
+    """A float matrix of the cells; a blank, text or logical cell is an error with its place."""
+    for i, row in enumerate(rows, 1):
+        for j, cell in enumerate(row, 1):
+            if isinstance(cell, numbers.Real) and not isinstance(cell, (bool, np.bool_)):
+                continue
+            where = f"at row {i}, column {j}"
+            if _blank(cell):
+                raise ValueError(f"{name}: blank cell {where} (a blank is not read as 0: "
+                                 "fill it in or leave the topic out)")
+            if isinstance(cell, str):
+                raise ValueError(f"{name}: text {cell!r} {where} is not a number")
+            if isinstance(cell, (bool, np.bool_)):
+                raise ValueError(f"{name}: logical value {str(bool(cell)).upper()} {where} "
+                                 "is not a number")
+            raise ValueError(f"{name}: {cell!r} {where} is not a number")
+    return np.asarray(rows, dtype=float)
+
+
+def matrix(name: str, value) -> np.ndarray:
+    """A topics × runs score range as a float matrix, checked cell by cell and by the engine.
+
+    Topics are the rows and runs the columns, as in the papers. Beyond the cell check, the
+    engine's :func:`~topicsetsize.readers.check_matrix` refuses non-finite values and a range
+    with fewer than 2 topics or 2 runs, naming the range by ``name``.
+
+    >>> matrix("range", [[0.1, 0.2], [0.3, "n/a"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: range: text 'n/a' at row 2, column 2 is not a number
+    """
+    return check_matrix(_numbers(name, _cells(name, value)), name=name).values
+
+
+def vector(name: str, value) -> np.ndarray:
+    """A single row or column of numbers (or one number) as a 1-D float array.
+
+    >>> vector("ms", [[2.0], [10.0]])
+    array([ 2., 10.])
+    """
+    values = _numbers(name, _cells(name, value))
+    if min(values.shape) > 1:
+        rows, cols = values.shape
+        raise ValueError(f"{name} must be a single row or column of numbers, "
+                         f"got {rows} rows × {cols} columns")
+    return values.reshape(-1)
+
+
+def plain(value, *, undefined: str | None = None):
+    """A result as Excel wants it: Python int/float, or nested lists of them; never NaN.
+
+    ``undefined`` is the message for a result that is not a finite number (by default a
+    generic one); numpy scalars, arrays, DataFrames and tuples are converted.
+
+    >>> plain(np.int64(188)), plain(np.array([[0.5, 1.0]]))
+    (188, [[0.5, 1.0]])
+    >>> plain(float("nan"), undefined="power is undefined here")
+    Traceback (most recent call last):
+    ...
+    ValueError: power is undefined here
+    """
+    if hasattr(value, "to_numpy"):
+        value = value.to_numpy()
+    if isinstance(value, (np.ndarray, list, tuple)):
+        return [plain(v, undefined=undefined) for v in value]
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, numbers.Real) and math.isfinite(value):
+        return float(value)
+    raise ValueError(undefined or f"the result {value!r} is not a finite number")
+
+
+def table(frame, corner: str) -> list[list]:
+    """A DataFrame as a 2-D block: a header row (the columns) and a header column (the index).
+
+    >>> import pandas as pd
+    >>> table(pd.DataFrame([[93, 24]], index=[2], columns=[0.1, 0.2]), "m \\\\ minD")
+    [['m \\\\ minD', 0.1, 0.2], [2, 93, 24]]
+    """
+    header = [corner, *plain(list(frame.columns))]
+    return [header, *([plain(m), *plain(row)] for m, row in zip(frame.index, frame.to_numpy()))]
