@@ -106,6 +106,8 @@ PARAMS: dict[str, Range] = {
     "trials": Range(low=1, low_open=False, high=10**8, high_open=False, integer=True,
                     doc="number of random trials"),
     "fraction": Range(low=0.0, high=1.0, high_open=False, doc="a fraction of the runs"),
+    "half": Range(low=2, low_open=False, integer=True,
+                  doc="topics per half in a split-half trial (at most half the topics)"),
 }
 
 METHODS = ("legacy", "exact")

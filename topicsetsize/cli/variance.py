@@ -1,7 +1,88 @@
-"""`topicsetsize` sub-commands of this module (filled in by its issue)."""
+"""``topicsetsize variance FILE...``: one Table-1-style row per score matrix (Sakai, AIRS 2016).
+
+Each FILE (a CSV/TSV, an .xlsx workbook, a long-format file, or a folder of ``trec_eval -q``
+files, one per run) is one matrix. The row gives its runs and topics, the one-way residual
+variance V_E of the raw and of the std-AB scores, and Kendall's τ [95% CI] between the run
+rankings by mean raw and by mean std-AB score. ``--example`` adds the bundled TREC 2010 Web AP
+matrix.
+"""
 
 from __future__ import annotations
 
+import sys
+import warnings
+
+import pandas as pd
+
+from ..examples import example_matrix
+from ..params import check
+from ..readers import FORMATS, read_matrix
+from ..summary import summarise_many
+from ._common import print_frame
+
+#: Row label of the bundled matrix.
+EXAMPLE_NAME = "example: TREC 2010 Web AP"
+
 
 def register(sub) -> None:
-    """Add this module's sub-commands to the parser."""
+    """Add the ``variance`` sub-command to the parser."""
+    parser = sub.add_parser(
+        "variance",
+        help="V_E raw and std-AB, and Kendall's tau, of past score matrices (AIRS 2016 Table 1)",
+        description=__doc__.split("\n\n")[1].replace("``", ""),
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="a score matrix file, or a folder of trec_eval -q files")
+    parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
+                        "(e.g. map, P_10); for .xlsx, the sheet name")
+    parser.add_argument("--format", dest="fmt", choices=FORMATS,
+                        help="file format (default: detected from the content)")
+    parser.add_argument("--transpose", action="store_true",
+                        help="wide files: the runs are the rows")
+    parser.add_argument("--drop-incomplete-topics", action="store_true",
+                        help="drop topics that lack a score for some run (and say how many)")
+    parser.add_argument("--a", type=float, default=0.15, help="std-AB spread A (default 0.15)")
+    parser.add_argument("--b", type=float, default=0.5, help="std-AB centre B (default 0.5)")
+    parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
+    parser.add_argument("--example", action="store_true",
+                        help="also summarise the bundled TREC 2010 Web AP matrix (48 x 88)")
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Read every matrix, summarise it and print the table."""
+    check("a", args.a)
+    check("b", args.b)
+    if not args.files and not args.example:
+        raise ValueError("give at least one FILE (or --example for the bundled matrix)")
+    matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
+    for name in args.files:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            matrices[name] = read_matrix(name, measure=args.measure, fmt=args.fmt,
+                                         transpose=args.transpose,
+                                         drop_incomplete_topics=args.drop_incomplete_topics)
+        for warning in caught:
+            print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+    table = summarise_many(matrices, a=args.a, b=args.b)
+    if args.csv:
+        print_frame(table, csv=True)
+    else:
+        print_frame(_readable(table), title=(
+            f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
+            f"(A={args.a:g}, B={args.b:g}) scores\n"
+            "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
+            "score"))
+    return 0
+
+
+def _readable(table: pd.DataFrame) -> pd.DataFrame:
+    """The paper's layout: V_E to 4 decimals, tau and its CI to 3."""
+    return pd.DataFrame({
+        "runs": table["runs"],
+        "topics": table["topics"],
+        "V_E raw": table["var_raw"].map("{:.4f}".format),
+        "V_E std-AB": table["var_std_ab"].map("{:.4f}".format),
+        "tau [95% CI]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" for t, lo, hi in
+                         table[["tau", "tau_ci_low", "tau_ci_high"]].itertuples(index=False)],
+    }, index=table.index.rename(None))

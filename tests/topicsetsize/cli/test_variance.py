@@ -1,0 +1,94 @@
+"""``topicsetsize variance``: the Table-1 row, CSV output, one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+
+import pandas as pd
+import pytest
+
+from tests.topicsetsize.test_summary import independent_row as expected_row
+from topicsetsize.cli import main
+from topicsetsize.readers import write_trec_eval
+
+
+@pytest.fixture(scope="module")
+def web(data_dir) -> pd.DataFrame:
+    return pd.read_csv(data_dir / "trec2010web_ap.csv", index_col=0)
+
+
+def test_example_prints_the_row(capsys, web):
+    assert main(["variance", "--example"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("example: TREC 2010 Web AP"))
+    e = expected_row(web)
+    assert row.split()[5:9] == ["88", "48", f"{e['var_raw']:.4f}", f"{e['var_std_ab']:.4f}"]
+    assert f"{e['tau']:.3f} [" in row
+
+
+def test_csv_output_full_precision(capsys, web):
+    assert main(["variance", "--example", "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+    assert table.columns.tolist() == ["runs", "topics", "var_raw", "var_std_ab", "tau",
+                                      "tau_ci_low", "tau_ci_high"]
+    for key, value in expected_row(web).items():      # pandas/scipy only, see test_summary
+        assert table.iloc[0][key] == pytest.approx(value, rel=1e-12), key
+
+
+def test_one_row_per_file_and_a_trec_eval_folder(capsys, tmp_path, data_dir):
+    book = pd.read_csv(data_dir / "sakai_book_table5_1.csv", index_col=0)
+    write_trec_eval(book, tmp_path / "runs", "AP")
+    wide = data_dir / "sakai_book_table5_1.csv"
+    assert main(["variance", str(wide), str(tmp_path / "runs"), "--csv", "--a", "0.2"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+    assert table.index.tolist() == [str(wide), str(tmp_path / "runs")]
+    # examples.md: V_E = 0.0326491228... for both (the same matrix, two formats)
+    assert table["var_raw"].tolist() == pytest.approx([0.0326491228] * 2, abs=1e-10)
+    assert table["runs"].tolist() == [3, 3] and table["topics"].tolist() == [20, 20]
+
+
+def test_drop_incomplete_topics_reports_on_stderr(capsys, tmp_path):
+    path = tmp_path / "holes.csv"
+    path.write_text("topic,a,b,c\n1,0.1,0.2,0.4\n2,0.5,,0.3\n3,0.2,0.6,0.1\n4,0.3,0.3,0.9\n")
+    assert main(["variance", str(path), "--csv", "--drop-incomplete-topics"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (f"topicsetsize: warning: {path}: dropped 1 of 4 topics with "
+                                    "missing scores: 2")
+    assert pd.read_csv(io.StringIO(captured.out)).loc[0, "topics"] == 3
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["variance"], "give at least one FILE (or --example for the bundled matrix)"),
+    (["variance", "--example", "--a", "-1"], "a=-1 is out of range: allowed a > 0"),
+    (["variance", "no/such/file.csv"], "no/such/file.csv: no such file or folder"),
+])
+def test_user_errors_exit_2_with_one_line(capsys, argv, message):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"topicsetsize: error: {message}\n"
+
+
+def test_bad_file_exit_2(capsys, tmp_path):
+    path = tmp_path / "ragged.csv"
+    path.write_text("topic,a,b\n1,0.1,0.2\n2,0.3\n")
+    assert main(["variance", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"topicsetsize: error: {path}: ragged rows: line 3 has 2 fields but line 1 "
+                   "has 3\n")
+
+
+def test_installed_command(web):
+    exe = shutil.which("topicsetsize")
+    assert exe, "the topicsetsize command is not installed (pip install -e .)"
+    done = subprocess.run([exe, "variance", "--example", "--csv"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(io.StringIO(done.stdout), index_col=0)
+    assert table.iloc[0]["var_raw"] == pytest.approx(expected_row(web)["var_raw"], rel=1e-12)
+    bad = subprocess.run([exe, "variance", "missing.csv"], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 2
+    assert bad.stderr == "topicsetsize: error: missing.csv: no such file or folder\n"

@@ -1,0 +1,34 @@
+"""The bundled example matrix is the TREC 2010 Web AP matrix of the test data, unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+import topicsetsize
+from topicsetsize.examples import example_matrix
+
+
+def test_bundled_matrix_equals_the_source_file(data_dir):
+    # tests/data/trec2010web_ap.csv and the bundled copy come from the same source (PROVENANCE.md)
+    expected = pd.read_csv(data_dir / "trec2010web_ap.csv", index_col=0)
+    frame = example_matrix()
+    assert frame.shape == (48, 88)
+    assert frame.index.tolist() == [f"q{k:02d}" for k in range(1, 49)]
+    assert frame.columns.tolist() == [f"sys{k}" for k in range(1, 89)]
+    np.testing.assert_array_equal(frame.to_numpy(), expected.to_numpy())
+    assert frame.attrs["measure"] == "AP"
+
+
+def test_exported_and_fresh_on_each_call():
+    first = topicsetsize.example_matrix()
+    first.iloc[0, 0] = -1.0
+    assert topicsetsize.example_matrix().iloc[0, 0] != -1.0
+
+
+def test_public_names_are_exported():
+    for name in ("read_matrix", "write_trec_eval", "write_long", "residual_variance",
+                 "two_way_residual_variance", "pooled_variance", "standardisation_factors",
+                 "std_ab", "std_cdf", "kendall_tau_ci", "summarise", "summarise_many",
+                 "example_matrix"):
+        assert callable(getattr(topicsetsize, name)), name

@@ -1,0 +1,388 @@
+"""Readers: the real matrices load through every format; every bad file gives its one-line error."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from topicsetsize.readers import (IncompleteTopicsWarning, check_matrix, read_matrix, write_long,
+                                  write_trec_eval)
+
+REAL = ["trec2010web_ap.csv", "trec2004robust_ap.csv"]
+
+
+def expected_matrix(data_dir, name) -> pd.DataFrame:
+    """The file as pandas reads it, with text labels: the independent reference."""
+    frame = pd.read_csv(data_dir / name, index_col=0)
+    frame.index = frame.index.astype(str)
+    frame.columns = frame.columns.astype(str)
+    return frame
+
+
+def same(frame: pd.DataFrame, expected: pd.DataFrame) -> None:
+    assert frame.index.tolist() == expected.index.tolist()
+    assert frame.columns.tolist() == expected.columns.tolist()
+    assert frame.dtypes.eq(float).all()
+    np.testing.assert_array_equal(frame.to_numpy(), expected.to_numpy())
+
+
+def one_line_error(exc_info, *fragments: str) -> str:
+    message = str(exc_info.value)
+    assert "\n" not in message
+    for fragment in fragments:
+        assert fragment in message, message
+    return message
+
+
+@pytest.fixture(scope="module", params=REAL)
+def real(request, data_dir):
+    return request.param, expected_matrix(data_dir, request.param)
+
+
+@pytest.fixture(scope="module")
+def written(real, tmp_path_factory):
+    """The real matrix written out in every format the readers take."""
+    name, frame = real
+    out = tmp_path_factory.mktemp(name.split(".")[0])
+    frame.to_csv(out / "wide.tsv", sep="\t")
+    frame.T.to_csv(out / "runs_as_rows.csv")
+    frame.to_excel(out / "wide.xlsx", sheet_name="AP")
+    write_trec_eval(frame, out / "trec_eval", "map")
+    write_long(frame, out / "long.csv", "map")
+    write_long(frame, out / "long.tsv", "map")
+    # headerless long, as a script might write it
+    long = frame.T.stack().reset_index()
+    long.insert(2, "measure", "map")
+    long.to_csv(out / "long_no_header.csv", header=False, index=False)
+    return out
+
+
+# ---- every reader gives the same numbers ------------------------------------------------------
+
+def test_wide_csv(real, data_dir):
+    name, expected = real
+    frame = read_matrix(data_dir / name)
+    same(frame, expected)
+    assert frame.attrs["format"] == "wide" and frame.attrs["dropped_topics"] == []
+    assert frame.index.name == "topic" and frame.columns.name == "run"
+
+
+@pytest.mark.parametrize("file, kwargs", [
+    ("wide.tsv", {}),
+    ("runs_as_rows.csv", {"transpose": True}),
+    ("wide.xlsx", {}),
+    ("wide.xlsx", {"measure": "AP"}),
+    ("trec_eval", {"measure": "map"}),
+    ("trec_eval", {}),                    # the only measure: no need to name it
+    ("long.csv", {"measure": "map"}),
+    ("long.tsv", {}),
+    ("long_no_header.csv", {}),
+])
+def test_every_reader_reads_the_same_numbers(real, written, file, kwargs):
+    same(read_matrix(written / file, **kwargs), real[1])
+
+
+def test_trec_eval_list_of_files(real, written):
+    files = sorted((written / "trec_eval").iterdir())          # sys1, sys10, sys11, ...
+    same(read_matrix(files, measure="map"), real[1][[f.stem for f in files]])
+
+
+@pytest.mark.parametrize("file, fmt", [("wide.tsv", "wide"), ("wide.xlsx", "xlsx"),
+                                       ("trec_eval", "trec_eval"), ("long.csv", "long"),
+                                       ("long_no_header.csv", "long")])
+def test_format_is_detected(written, file, fmt):
+    assert read_matrix(written / file).attrs["format"] == fmt
+    assert read_matrix(written / file, fmt=fmt).attrs["format"] == fmt
+
+
+def test_two_run_tsv_is_not_taken_for_trec_eval(tmp_path):
+    # three blank-separated fields per line, like trec_eval output, but a header and unique ids
+    path = tmp_path / "two.tsv"
+    path.write_text("topic\tbm25\tdfr\n401\t0.25\t0.5\n402\t0.125\t0.75\n")
+    frame = read_matrix(path)
+    assert frame.attrs["format"] == "wide" and frame.columns.tolist() == ["bm25", "dfr"]
+
+
+def test_r_write_table_layout(tmp_path):
+    # R: write.table(m) writes blank-separated, quoted names, and no corner cell in the header
+    path = tmp_path / "scores.txt"
+    path.write_text('"bm25" "dfr"\n"401" 0.25 0.5\n"402" 0.125 0.75\n')
+    frame = read_matrix(path)
+    assert frame.columns.tolist() == ["bm25", "dfr"] and frame.index.tolist() == ["401", "402"]
+    assert frame.to_numpy().tolist() == [[0.25, 0.5], [0.125, 0.75]]
+
+
+# ---- realistic trec_eval -q output -----------------------------------------------------------
+
+TREC_EVAL = """runid                 	all	{run}
+num_q                 	all	2
+num_ret               	401	1000
+num_ret               	402	1000
+num_ret               	all	2000
+map                   	401	0.2500
+map                   	402	0.1250
+map                   	all	0.1875
+P_10                  	401	0.3000
+P_10                  	402	0.1000
+P_10                  	all	0.2000
+"""
+
+
+def write_trec_eval_files(folder, runs: dict[str, str]):
+    folder.mkdir()
+    for file, run in runs.items():
+        (folder / file).write_text(TREC_EVAL.format(run=run))
+    return folder
+
+
+def test_trec_eval_measures_all_rows_and_runid(tmp_path):
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
+    frame = read_matrix(folder, measure="P_10")
+    assert frame.columns.tolist() == ["bm25", "dfr"]          # from the runid lines
+    assert frame.index.tolist() == ["401", "402"]             # the "all" rows are dropped
+    assert frame.to_numpy().tolist() == [[0.3, 0.3], [0.1, 0.1]]
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder, measure="ndcg_cut_10")
+    one_line_error(exc, "a.txt", "no measure 'ndcg_cut_10'", "num_ret, map, P_10")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder)
+    one_line_error(exc, "several measures", "--measure", "num_ret, map, P_10")
+
+
+def test_trec_eval_run_named_by_file_without_runid(tmp_path):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for run in ("first", "second"):
+        (folder / f"{run}.eval").write_text("map\t1\t0.5\nmap\t2\t0.25\nmap\tall\t0.375\n")
+    assert read_matrix(folder).columns.tolist() == ["first", "second"]
+
+
+def test_trec_eval_duplicate_run_name(tmp_path):
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "bm25"})
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder, measure="map")
+    one_line_error(exc, "duplicate run name 'bm25' in a.txt and b.txt")
+
+
+def test_trec_eval_missing_topic_names_the_file(tmp_path):
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
+    text = (folder / "b.txt").read_text().replace("map                   \t402\t0.1250\n", "")
+    (folder / "b.txt").write_text(text)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder, measure="map")
+    one_line_error(exc, "missing scores at topic '402', run 'dfr' (no line for it in b.txt)",
+                   "drop_incomplete_topics=True")
+
+
+def test_single_trec_eval_file_is_one_run(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text(TREC_EVAL.format(run="bm25"))
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path, measure="map")
+    one_line_error(exc, "has 1 run ('bm25')", "give the folder (or list) of run files")
+
+
+def test_empty_folder(tmp_path):
+    with pytest.raises(ValueError) as exc:
+        read_matrix(tmp_path)
+    one_line_error(exc, "the folder has no files")
+
+
+# ---- long format -----------------------------------------------------------------------------
+
+def test_long_with_pandas_index_column_and_other_order(tmp_path):
+    path = tmp_path / "long.csv"
+    pd.DataFrame({"query_id": ["1", "2", "1", "2", "1"], "score": [0.5, 0.25, 0.75, 0.5, 9.0],
+                  "system": ["x", "x", "y", "y", "y"],
+                  "metric": ["ndcg", "ndcg", "ndcg", "ndcg", "P_10"]}).to_csv(path)
+    frame = read_matrix(path, measure="ndcg")
+    assert frame.columns.tolist() == ["x", "y"] and frame.index.tolist() == ["1", "2"]
+    assert frame.to_numpy().tolist() == [[0.5, 0.75], [0.25, 0.5]]
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path, measure="map")
+    one_line_error(exc, "no measure 'map'", "ndcg, P_10")
+
+
+def test_long_without_measure_column(tmp_path):
+    path = tmp_path / "long.tsv"
+    path.write_text("run\ttopic\tscore\nx\t1\t0.5\nx\t2\t0.25\ny\t1\t0.75\ny\t2\t0.5\n")
+    frame = read_matrix(path)
+    assert frame.to_numpy().tolist() == [[0.5, 0.75], [0.25, 0.5]]
+    assert frame.attrs["format"] == "long" and frame.attrs["measure"] is None
+
+
+def test_long_duplicate_score(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("run,topic,measure,value\nx,1,map,0.5\nx,2,map,0.5\nx,1,map,0.6\n")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "duplicate score for run 'x', topic '1', measure 'map' (line 2 and line 4)")
+
+
+# ---- bad files: each gives its clear one-line error ---------------------------------------
+
+BAD_FILES = {
+    "ragged.csv": ("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.1,0.2\n3,0.1,0.2,0.3\n",
+                   ["ragged.csv", "ragged rows: line 3 has 3 fields but line 1 has 4"]),
+    "too_many.csv": ("topic,a,b\n1,0.1,0.2\n2,0.1,0.2,0.3\n",
+                     ["too_many.csv", "ragged rows: line 1 has 3 fields but line 3 has 4"]),
+    "text.csv": ("topic,a,b\n1,0.1,0.2\n2,0.1,good\n",
+                 ["text.csv", "non-numeric score 'good' at topic '2', run 'b' (line 3, field 3)"]),
+    "duplicate_run.csv": ("topic,a,b,a\n1,0.1,0.2,0.3\n2,0.1,0.2,0.3\n",
+                          ["duplicate_run.csv", "duplicate run name 'a' at line 1, field 2 and "
+                           "line 1, field 4"]),
+    "duplicate_topic.csv": ("topic,a,b\n1,0.1,0.2\n1,0.1,0.2\n",
+                            ["duplicate topic id '1' at line 2, field 1 and line 3, field 1"]),
+    "empty.csv": ("", ["empty.csv", "the file is empty"]),
+    "blank.csv": ("\n  \n", ["blank.csv", "the file is empty"]),
+    "infinite.csv": ("topic,a,b\n1,0.1,inf\n2,0.1,0.2\n",
+                     ["non-finite score 'inf' at topic '1', run 'b' (line 2, field 3)"]),
+    "one_run.csv": ("topic,a\n1,0.1\n2,0.2\n",
+                    ["one_run.csv has 1 run ('a')", "at least 2 runs",
+                     "if the runs are the rows, use transpose=True"]),
+    "one_topic.csv": ("topic,a,b\n1,0.1,0.2\n", ["one_topic.csv has 1 topic ('1')",
+                                                  "at least 2 topics"]),
+    "empty_run_name.csv": ("topic,a,\n1,0.1,0.2\n2,0.1,0.2\n",
+                           ["empty run name at line 1, field 3"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_text_files(tmp_path, name):
+    text, fragments = BAD_FILES[name]
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, *fragments)
+
+
+@pytest.mark.parametrize("head", [b"\x00\x01\x02binary\xff\xfe" * 20,
+                                  b"\x1f\x8b\x08\x00" + bytes(50),     # gzip
+                                  bytes(range(256))])
+def test_binary_file(tmp_path, head):
+    path = tmp_path / "scores.csv"
+    path.write_bytes(head)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "scores.csv: a binary file, not a score matrix")
+
+
+def test_missing_cells_listed_then_dropped_on_request(tmp_path):
+    path = tmp_path / "holes.csv"
+    path.write_text("topic,a,b\n1,0.1,\n2,0.1,0.2\n3,NA,0.3\n4,0.4,0.5\n5,,\n")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    message = one_line_error(exc, "holes.csv: missing scores at topic '1', run 'b' (line 2, "
+                             "field 3)",
+                             "topic '3', run 'a' (line 4, field 2)", "and 1 more",
+                             "drop the 3 incomplete topic(s)")
+    assert message.count("topic '") == 3
+    with pytest.warns(IncompleteTopicsWarning, match=r"dropped 3 of 5 topics .*: 1, 3, 5"):
+        frame = read_matrix(path, drop_incomplete_topics=True)
+    assert frame.attrs["dropped_topics"] == ["1", "3", "5"]
+    assert frame.to_numpy().tolist() == [[0.1, 0.2], [0.4, 0.5]]      # the rest unchanged
+
+
+def test_complete_file_gives_no_warning(data_dir):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_matrix(data_dir / "trec2010web_ap.csv", drop_incomplete_topics=True)
+
+
+def test_xlsx_errors_name_the_cell(tmp_path):
+    path = tmp_path / "book.xlsx"
+    pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, "n/a?"]}, index=["t1", "t2"]).to_excel(path)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "book.xlsx: non-numeric score 'n/a?' at topic 't2', run 'b' (row 3, "
+                   "column C)")
+    with pytest.raises(ValueError) as exc:
+        with pd.ExcelWriter(path) as writer:
+            pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="one")
+            pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="two")
+        read_matrix(path, measure="three")
+    one_line_error(exc, "no sheet named 'three'; sheets: one, two")
+
+
+def test_xlsx_table_away_from_a1(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["topic", "a", "b"], ["t1", 0.1, 0.2], ["t2", 0.3, "x"]):
+        sheet.append([None, None] + row)
+    sheet.insert_rows(1, 2)                                   # the table starts at C3
+    book.save(tmp_path / "offset.xlsx")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(tmp_path / "offset.xlsx")
+    one_line_error(exc, "non-numeric score 'x' at topic 't2', run 'b' (row 5, column E)")
+
+
+def test_damaged_xlsx(tmp_path):
+    path = tmp_path / "broken.xlsx"
+    path.write_bytes(b"PK\x03\x04" + b"not really a zip" * 10)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "broken.xlsx: not a readable .xlsx workbook")
+
+
+def test_not_found_and_bad_options(tmp_path, data_dir):
+    with pytest.raises(FileNotFoundError, match="nope.csv: no such file or folder"):
+        read_matrix(tmp_path / "nope.csv")
+    with pytest.raises(ValueError, match=r"^fmt='json' is not one of 'wide', 'xlsx'"):
+        read_matrix(data_dir / "trec2010web_ap.csv", fmt="json")
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
+    with pytest.raises(ValueError, match="transpose applies to wide CSV/TSV and .xlsx files"):
+        read_matrix(folder, measure="map", transpose=True)
+    with pytest.raises(ValueError, match="only trec_eval output is read from a folder"):
+        read_matrix(folder, fmt="long")
+
+
+# ---- writers -----------------------------------------------------------------------------------
+
+def test_writers_leave_no_temporary_files(tmp_path):
+    scores = pd.DataFrame({"bm25": [0.1, 0.2], "dfr": [0.3, 0.4]}, index=["401", "402"])
+    paths = write_trec_eval(scores, tmp_path / "out", "ndcg_cut_10")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bm25.txt", "dfr.txt"]
+    assert [p.name for p in paths] == ["bm25.txt", "dfr.txt"]
+    lines = paths[0].read_text().splitlines()
+    assert [line.split() for line in lines] == [["runid", "all", "bm25"],
+                                                ["ndcg_cut_10", "401", "0.1"],
+                                                ["ndcg_cut_10", "402", "0.2"],
+                                                ["ndcg_cut_10", "all", repr((0.1 + 0.2) / 2)]]
+    long = write_long(scores, tmp_path / "long.tsv", "map")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.tsv", "out"]
+    assert long.read_text().splitlines()[:2] == ["run\ttopic\tmeasure\tvalue",
+                                                 "bm25\t401\tmap\t0.1"]
+
+
+def test_trec_eval_writer_rejects_unwritable_labels(tmp_path):
+    with pytest.raises(ValueError, match=r"topic/run label 'my run' cannot be written"):
+        write_trec_eval(pd.DataFrame({"my run": [0.1, 0.2]}), tmp_path, "map")
+    with pytest.raises(ValueError, match=r"measure 'P 10' cannot be written"):
+        write_trec_eval([[0.1, 0.2]], tmp_path, "P 10")
+
+
+# ---- in-memory matrices -------------------------------------------------------------------------
+
+def test_check_matrix_messages():
+    frame = pd.DataFrame({"a": [0.1, "x"], "b": [0.2, 0.3]}, index=["t1", "t2"])
+    with pytest.raises(ValueError, match=re.escape("scores: non-numeric value 'x' at topic 't2', "
+                                                   "run 'a'")):
+        check_matrix(frame)
+    with pytest.raises(ValueError, match=re.escape("scores: missing or non-finite value None at "
+                                                   "row 1, column 2")):
+        check_matrix([[0.1, None], [0.2, 0.3]])
+    with pytest.raises(ValueError, match=re.escape("scores: missing or non-finite value nan at "
+                                                   "row 1, column 2")):
+        check_matrix(np.array([[0.1, np.nan], [0.2, 0.3]]))
+    # numbers stored as text are refused, not parsed: the data is never silently changed
+    with pytest.raises(ValueError, match=re.escape("scores: non-numeric value '0.5' at row 1, "
+                                                   "column 1")):
+        check_matrix([["0.5", 0.2], [0.3, 0.4]])
+    assert check_matrix([[0.1], [0.2]], min_runs=1).values.shape == (2, 1)

@@ -1,0 +1,46 @@
+"""The bundled example: per-topic AP of the TREC 2010 Web track ad hoc runs (48 topics × 88 runs).
+
+Shipped as ``topicsetsize/data/trec2010web_ap.csv`` (MIT, from the R package simIReff by Julián
+Urbano; see ``topicsetsize/data/PROVENANCE.md``), so that a new user can see real output
+(``topicsetsize variance --example``) before they have data of their own.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pandas as pd
+
+from .readers import read_matrix
+
+__all__ = ["EXAMPLE_FILE", "example_matrix"]
+
+#: The bundled file, inside the package ``topicsetsize.data``.
+EXAMPLE_FILE = "trec2010web_ap.csv"
+
+
+def example_matrix() -> pd.DataFrame:
+    """The bundled TREC 2010 Web track AP matrix: 48 topics (q01..q48) × 88 runs (sys1..sys88).
+
+    Read with :func:`~topicsetsize.readers.read_matrix` from the package data
+    (:mod:`importlib.resources`). Quirks kept on purpose: several runs are identical (e.g. sys4
+    and sys5) and sys28 and sys34 have a mean AP below 0.01.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Topics as the index, runs as the columns, AP values in [0, 1].
+
+    Examples
+    --------
+    >>> scores = example_matrix()
+    >>> scores.shape
+    (48, 88)
+    >>> scores.index[:3].tolist(), scores.columns[:3].tolist()
+    (['q01', 'q02', 'q03'], ['sys1', 'sys2', 'sys3'])
+    """
+    source = resources.files("topicsetsize.data") / EXAMPLE_FILE
+    with resources.as_file(source) as path:
+        frame = read_matrix(path, fmt="wide")
+    frame.attrs.update(source=f"topicsetsize.data/{EXAMPLE_FILE}", measure="AP")
+    return frame
