@@ -26,3 +26,7 @@ from .standardise import StandardisationFactors, standardisation_factors, std_ab
 from .ranking import KendallTau, kendall_tau_ci  # noqa: E402,F401
 from .summary import VarianceSummary, summarise, summarise_many  # noqa: E402,F401
 from .examples import example_matrix  # noqa: E402,F401
+# Empirical checks of a design: split-half reliability, resampled power (issue 6).
+from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
+                          split_half, split_half_curve, top_runs, transform_scores)
+from .resampling import ResampledPower, resampled_power  # noqa: E402,F401

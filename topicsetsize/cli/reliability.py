@@ -1,7 +1,196 @@
-"""`topicsetsize` sub-commands of this module (filled in by its issue)."""
+"""``topicsetsize reliability`` and ``topicsetsize check-power``: empirical checks of a design.
+
+``reliability`` splits the topics of a score matrix at random into two halves, many times, runs a
+paired t-test on every run pair in each half and counts the conflicts between the halves
+(Voorhees, SIGIR 2009). ``check-power`` resamples n topics from the matrix and compares the
+rejection rate of the ANOVA or the paired t-test with the exact theoretical power. Both read FILE
+with the package's reader (or use the bundled TREC 2010 Web AP matrix with ``--example``), show a
+progress bar and print a summary table; ``--seed`` makes them reproducible.
+"""
 
 from __future__ import annotations
 
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from ..examples import example_matrix
+from ..readers import FORMATS, read_matrix
+from ..reliability import SCORE_KINDS, select_topics, split_half_curve, top_runs, \
+    transform_scores
+from ..resampling import TESTS, resampled_power
+from ..params import check
+from ._common import int_list, number, print_frame, progress
+
 
 def register(sub) -> None:
-    """Add this module's sub-commands to the parser."""
+    """Add the ``reliability`` and ``check-power`` sub-commands to the parser."""
+    rel = sub.add_parser(
+        "reliability",
+        help="split-half conflicts of paired t-tests over all run pairs (Voorhees, SIGIR 2009)",
+        description="Split the topics at random into two halves, --trials times; run a "
+                    "two-sided paired t-test on every run pair in each half and count the "
+                    "significant results and the major (both halves significant, opposite "
+                    "directions) and minor (one significant, the other favouring the other run) "
+                    "conflicts. %% conflicted = (2 major + minor) / significant.")
+    _input_arguments(rel)
+    rel.add_argument("--topics", metavar="SPEC",
+                     help="topics to use, e.g. 351-450 or 301-350,601-700 (ids or ranges)")
+    rel.add_argument("--top-runs", type=number("fraction"), metavar="FRACTION",
+                     help="keep the best FRACTION of the runs by mean raw score over all topics "
+                          "(rounded up: 0.75 of 110 runs keeps 83)")
+    rel.add_argument("--scores", choices=SCORE_KINDS, default="raw",
+                     help="score transform, with per-topic factors from all runs (default raw)")
+    rel.add_argument("--half", type=int_list, metavar="N[,N...]",
+                     help="topics per half (default: half the topics); several give the "
+                          "conflict rate against the topic set size")
+    _common_arguments(rel)
+    rel.set_defaults(handler=run_reliability)
+
+    chk = sub.add_parser(
+        "check-power",
+        help="empirical power at n topics by resampling topics, next to the theoretical power",
+        description="Draw N topics with replacement from the matrix, --trials times, and run "
+                    "the one-way ANOVA over the M best runs (or the paired t-test of the best "
+                    "against the M-th best run); the full-matrix means are the truth. Prints the "
+                    "rejection rate next to the exact noncentral F / t power for that effect.")
+    _input_arguments(chk)
+    chk.add_argument("--n", type=int_list, required=True, metavar="N[,N...]",
+                     help="topics per resampled matrix (several: one row each)")
+    chk.add_argument("--m", type=number("m"), help="runs compared: the M best by mean score (ANOVA "
+                     "default: all distinct runs; t-test default 2: the two best)")
+    chk.add_argument("--test", choices=TESTS, default="anova", help="default anova")
+    chk.add_argument("--pair", metavar="RUN,RUN",
+                     help="t-test: the two runs to compare (instead of --m)")
+    _common_arguments(chk)
+    chk.set_defaults(handler=run_check_power)
+
+
+def _input_arguments(parser) -> None:
+    parser.add_argument("file", nargs="?", metavar="FILE",
+                        help="a score matrix file (topics x runs), or a folder of trec_eval -q "
+                             "files")
+    parser.add_argument("--example", action="store_true",
+                        help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
+    parser.add_argument("--measure", help="measure to read from trec_eval / long-format files; "
+                        "for .xlsx, the sheet name")
+    parser.add_argument("--format", dest="fmt", choices=FORMATS,
+                        help="file format (default: detected from the content)")
+    parser.add_argument("--transpose", action="store_true",
+                        help="wide files: the runs are the rows")
+    parser.add_argument("--drop-incomplete-topics", action="store_true",
+                        help="drop topics that lack a score for some run (and say how many)")
+
+
+def _common_arguments(parser) -> None:
+    parser.add_argument("--trials", type=number("trials"), default=1000, help="default 1000")
+    parser.add_argument("--alpha", type=number("alpha"), default=0.05,
+                        help="significance level (default 0.05)")
+    parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
+
+
+def _load(args) -> tuple[pd.DataFrame, str]:
+    """The score matrix of FILE or of ``--example``, and a name for it."""
+    if args.example == (args.file is not None):
+        raise ValueError("give either FILE or --example")
+    if args.example:
+        return example_matrix(), "example: TREC 2010 Web AP"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = read_matrix(args.file, measure=args.measure, fmt=args.fmt,
+                            transpose=args.transpose,
+                            drop_incomplete_topics=args.drop_incomplete_topics)
+    for warning in caught:
+        print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+    return frame, args.file
+
+
+def _seed(args) -> int:
+    """``--seed``, or a fresh seed to print so that the run can be repeated."""
+    if args.seed is not None:
+        return args.seed
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
+def run_reliability(args) -> int:
+    """Split-half conflicts of the matrix, one row per half size."""
+    trials = check("trials", args.trials)
+    raw, name = _load(args)
+    runs = raw.columns if args.top_runs is None else top_runs(raw, args.top_runs).columns
+    scores = transform_scores(raw, args.scores)[runs]
+    if args.topics:
+        scores = select_topics(scores, args.topics)
+    n, m = scores.shape
+    halves = args.half or [n // 2]
+    seed = _seed(args)
+    with progress(trials * len(halves), "split-half trials") as bar:
+        table = split_half_curve(scores, halves, trials=trials, alpha=args.alpha,
+                                 seed=seed, progress=bar.update)
+    if args.csv:
+        print_frame(table, csv=True)
+        return 0
+    kept = (f" (the best {100 * args.top_runs:g}% of {raw.shape[1]} by mean raw score over all "
+            f"{raw.shape[0]} topics)" if args.top_runs is not None else "")
+    picked = f" ({args.topics})" if args.topics else ""
+    readable = pd.DataFrame({
+        "trials": table["trials"],
+        "comparisons": table["comparisons"].map("{:,}".format),
+        "significant": table["significant"].map("{:,}".format),
+        "major": table["major"].map("{:,}".format),
+        "minor": table["minor"].map("{:,}".format),
+        "% conflicted": table["conflicted_pct"].map("{:.2f}".format),
+    }, index=table.index)
+    print_frame(readable, title=f"Split-half reliability (Voorhees 2009) of {name}: {n} topics"
+                f"{picked} x {m} runs{kept}, {args.scores} scores, two-sided paired t-tests at "
+                f"alpha={args.alpha:g}, seed={seed}\ncomparisons = trials x run pairs x 2 halves;"
+                " % conflicted = 100 (2 major + minor) / significant")
+    return 0
+
+
+def run_check_power(args) -> int:
+    """Empirical against theoretical power, one row per n."""
+    trials = check("trials", args.trials)
+    scores, name = _load(args)
+    pair = None
+    if args.pair is not None:
+        pair = [p.strip() for p in args.pair.split(",")]
+        if args.test != "ttest":
+            raise ValueError("--pair is only for --test ttest")
+    seed = _seed(args)
+    results = []
+    with progress(trials * len(args.n), "resampled trials") as bar:
+        for n in args.n:
+            results.append(resampled_power(scores, n, trials=trials, alpha=args.alpha,
+                                           test=args.test, m=args.m, pair=pair, seed=seed,
+                                           progress=bar.update))
+    table = pd.DataFrame({
+        "n": [r.n for r in results],
+        "empirical": [r.empirical for r in results],
+        "se": [r.se for r in results],
+        "theoretical": [r.theoretical for r in results],
+        "gap": [r.gap for r in results],
+        "z": [r.z for r in results],
+        "noncentrality": [r.noncentrality for r in results],
+    }).set_index("n")
+    first = results[0]
+    if args.csv:
+        print_frame(table, csv=True)
+        return 0
+    if first.test == "anova":
+        what = (f"one-way ANOVA over the {first.m} runs {_runs(first.runs)}: range of means "
+                f"{first.difference:.4f}, V_E {first.variance:.4f}")
+    else:
+        what = (f"paired t-test {first.runs[0]} vs {first.runs[1]}: |mean difference| "
+                f"{first.difference:.4f}, variance of differences {first.variance:.4f}")
+    print_frame(table.round(4), title=f"Resampled power on {name} ({first.topics} topics, "
+                f"drawn with replacement), {what}, alpha={args.alpha:g}, {trials} trials, "
+                f"seed={seed}\n|z| > 3: the gap is more than Monte Carlo error")
+    return 0
+
+
+def _runs(runs: tuple) -> str:
+    shown = ", ".join(str(r) for r in runs[:4])
+    return f"({shown}{', ...' if len(runs) > 4 else ''})"

@@ -1,0 +1,82 @@
+"""CLI `reliability` and `check-power`: the library's numbers, one-line errors."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+from topicsetsize.cli import main
+from topicsetsize.examples import example_matrix
+from topicsetsize.reliability import select_topics, split_half, top_runs
+from topicsetsize.resampling import resampled_power
+
+
+def run_csv(capsys, argv) -> pd.DataFrame:
+    assert main(argv + ["--csv"]) == 0
+    return pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+
+
+def test_reliability_voorhees_setup_on_robust04(capsys, data_dir):
+    path = data_dir / "trec2004robust_ap.csv"
+    table = run_csv(capsys, ["reliability", str(path), "--topics", "351-450", "--top-runs",
+                             "0.75", "--trials", "200", "--seed", "5"])
+    # the library on the same set-up (the CLI reads topic ids as text, pandas here as numbers)
+    scores = select_topics(top_runs(pd.read_csv(path, index_col=0), 0.75), "351-450")
+    want = split_half(scores, trials=200, seed=5)
+    row = table.loc[50]
+    assert row["comparisons"] == 200 * 3403 * 2 == want.comparisons
+    assert (row["significant"], row["major"], row["minor"]) == (want.significant, want.major,
+                                                                 want.minor)
+    assert row["conflicted_pct"] == pytest.approx(want.conflicted_pct, rel=1e-12)
+
+
+def test_reliability_curve_on_example_is_reproducible(capsys):
+    argv = ["reliability", "--example", "--half", "6,12,24", "--trials", "40", "--seed", "3"]
+    first = run_csv(capsys, argv)
+    assert first.index.tolist() == [6, 12, 24]
+    assert (first["comparisons"] == 40 * (88 * 87 // 2) * 2).all()
+    assert run_csv(capsys, argv).equals(first)
+
+
+def test_reliability_table_and_std_scores(capsys):
+    assert main(["reliability", "--example", "--scores", "std-cdf", "--trials", "20",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "48 topics x 88 runs, std-cdf scores" in out and "seed=1" in out
+    assert "% conflicted" in out and "153,120" in out           # 20 x 3828 pairs x 2
+
+
+def test_check_power_matches_library(capsys):
+    table = run_csv(capsys, ["check-power", "--example", "--n", "10,30", "--m", "5",
+                             "--trials", "150", "--seed", "2"])
+    for n in (10, 30):
+        r = resampled_power(example_matrix(), n, trials=150, m=5, seed=2)
+        assert table.loc[n, "empirical"] == r.empirical
+        assert table.loc[n, "theoretical"] == pytest.approx(r.theoretical, rel=1e-12)
+
+
+def test_check_power_ttest_pair_table(capsys, data_dir):
+    path = str(data_dir / "trec2004robust_ap.csv")
+    assert main(["check-power", path, "--n", "25", "--test", "ttest", "--pair", "sys1,sys2",
+                 "--trials", "100", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "paired t-test sys1 vs sys2" in out and "empirical" in out and "seed=4" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["reliability"], "give either FILE or --example"),
+    (["reliability", "no/such/file.csv"], "no such file"),
+    (["reliability", "--example", "--half", "30"], "half=30 is out of range"),
+    (["reliability", "--example", "--topics", "351-450"], "matches no topic"),
+    (["reliability", "--example", "--top-runs", "1.5"], "fraction=1.5 is out of range"),
+    (["reliability", "--example", "--alpha", "0"], "alpha=0 is out of range"),
+    (["check-power", "--example", "--n", "10", "--m", "500"], "m=500 is out of range"),
+    (["check-power", "--example", "--n", "10", "--pair", "sys1,sys2"], "only for --test ttest"),
+    (["check-power", "--example", "--n", "1"], "n=1 is out of range"),
+])
+def test_user_errors_are_one_line_with_status_2(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
