@@ -67,6 +67,39 @@ def print_frame(frame: pd.DataFrame, *, csv: bool = False, index: bool = True,
     print(frame.to_string(index=index), file=file)
 
 
+#: How the bundled example matrix is labelled in output.
+EXAMPLE_NAME = "example: TREC 2010 Web AP"
+
+
+def add_reader_options(parser) -> None:
+    """The options of :func:`topicsetsize.readers.read_matrix` (shared by every FILE command)."""
+    from ..readers import FORMATS
+
+    parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
+                        "(e.g. map, P_10); for .xlsx, the sheet name")
+    parser.add_argument("--format", dest="fmt", choices=FORMATS,
+                        help="file format (default: detected from the content)")
+    parser.add_argument("--transpose", action="store_true",
+                        help="wide files: the runs are the rows")
+    parser.add_argument("--drop-incomplete-topics", action="store_true",
+                        help="drop topics that lack a score for some run (and say how many)")
+
+
+def read_matrix_reporting(path, args) -> pd.DataFrame:
+    """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
+    import warnings
+
+    from ..readers import read_matrix
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,
+                            drop_incomplete_topics=args.drop_incomplete_topics)
+    for warning in caught:
+        print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+    return frame
+
+
 def progress(total: int, desc: str, *, disable: bool | None = None):
     """A tqdm progress bar on stderr (hidden when stderr is not a terminal, unless forced)."""
     from tqdm.auto import tqdm

@@ -10,19 +10,17 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-import sys
-import warnings
 
 import numpy as np
 import pandas as pd
 
 from ..examples import example_matrix
-from ..readers import FORMATS, read_matrix
 from ..reliability import SCORE_KINDS, select_topics, split_half_curve, top_runs, \
     transform_scores
 from ..resampling import TESTS, resampled_power
 from ..params import check
-from ._common import int_list, number, print_frame, progress
+from ._common import (EXAMPLE_NAME, add_reader_options, int_list, number, print_frame, progress,
+                      read_matrix_reporting)
 
 
 def register(sub) -> None:
@@ -74,14 +72,7 @@ def _input_arguments(parser) -> None:
                              "files")
     parser.add_argument("--example", action="store_true",
                         help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
-    parser.add_argument("--measure", help="measure to read from trec_eval / long-format files; "
-                        "for .xlsx, the sheet name")
-    parser.add_argument("--format", dest="fmt", choices=FORMATS,
-                        help="file format (default: detected from the content)")
-    parser.add_argument("--transpose", action="store_true",
-                        help="wide files: the runs are the rows")
-    parser.add_argument("--drop-incomplete-topics", action="store_true",
-                        help="drop topics that lack a score for some run (and say how many)")
+    add_reader_options(parser)
 
 
 def _common_arguments(parser) -> None:
@@ -97,15 +88,8 @@ def _load(args) -> tuple[pd.DataFrame, str]:
     if args.example == (args.file is not None):
         raise ValueError("give either FILE or --example")
     if args.example:
-        return example_matrix(), "example: TREC 2010 Web AP"
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        frame = read_matrix(args.file, measure=args.measure, fmt=args.fmt,
-                            transpose=args.transpose,
-                            drop_incomplete_topics=args.drop_incomplete_topics)
-    for warning in caught:
-        print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
-    return frame, args.file
+        return example_matrix(), EXAMPLE_NAME
+    return read_matrix_reporting(args.file, args), args.file
 
 
 def _seed(args) -> int:

@@ -9,19 +9,12 @@ matrix.
 
 from __future__ import annotations
 
-import sys
-import warnings
-
 import pandas as pd
 
 from ..examples import example_matrix
 from ..params import check
-from ..readers import FORMATS, read_matrix
 from ..summary import summarise_many
-from ._common import print_frame
-
-#: Row label of the bundled matrix.
-EXAMPLE_NAME = "example: TREC 2010 Web AP"
+from ._common import EXAMPLE_NAME, add_reader_options, print_frame, read_matrix_reporting
 
 
 def register(sub) -> None:
@@ -33,14 +26,7 @@ def register(sub) -> None:
     )
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="a score matrix file, or a folder of trec_eval -q files")
-    parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
-                        "(e.g. map, P_10); for .xlsx, the sheet name")
-    parser.add_argument("--format", dest="fmt", choices=FORMATS,
-                        help="file format (default: detected from the content)")
-    parser.add_argument("--transpose", action="store_true",
-                        help="wide files: the runs are the rows")
-    parser.add_argument("--drop-incomplete-topics", action="store_true",
-                        help="drop topics that lack a score for some run (and say how many)")
+    add_reader_options(parser)
     parser.add_argument("--a", type=float, default=0.15, help="std-AB spread A (default 0.15)")
     parser.add_argument("--b", type=float, default=0.5, help="std-AB centre B (default 0.5)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
@@ -57,13 +43,7 @@ def run(args) -> int:
         raise ValueError("give at least one FILE (or --example for the bundled matrix)")
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     for name in args.files:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            matrices[name] = read_matrix(name, measure=args.measure, fmt=args.fmt,
-                                         transpose=args.transpose,
-                                         drop_incomplete_topics=args.drop_incomplete_topics)
-        for warning in caught:
-            print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+        matrices[name] = read_matrix_reporting(name, args)
     table = summarise_many(matrices, a=args.a, b=args.b)
     if args.csv:
         print_frame(table, csv=True)
