@@ -30,3 +30,19 @@ from .examples import example_matrix  # noqa: E402,F401
 from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
                           split_half, split_half_curve, top_runs, transform_scores)
 from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
+
+__all__ = [
+    "__version__", "PARAMS", "check",
+    # design engine
+    "anova_n", "anova_power", "anova_min_d", "anova_initial_n", "anova_legacy_terms",
+    "AnovaLegacyTerms", "ttest_n", "ttest_n_effect", "ttest_power", "ttest_min_dt",
+    "ttest_initial_n", "ci_n", "ci_delta", "anova_table", "ttest_table", "SearchLimitError",
+    # score matrices and variances
+    "read_matrix", "write_long", "write_trec_eval", "residual_variance",
+    "two_way_residual_variance", "pooled_variance", "StandardisationFactors",
+    "standardisation_factors", "std_ab", "std_cdf", "KendallTau", "kendall_tau_ci",
+    "VarianceSummary", "summarise", "summarise_many", "example_matrix",
+    # empirical checks
+    "SplitHalfResult", "random_splits", "select_topics", "split_half", "split_half_curve",
+    "top_runs", "transform_scores", "ResampledPower", "resampled_power",
+]
