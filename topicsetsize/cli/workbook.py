@@ -1,7 +1,79 @@
-"""`topicsetsize` sub-commands of this module (filled in by its issue)."""
+"""`topicsetsize workbook [SPEC] [--matrix FILE ...] [--out FILE]`: write a standalone workbook.
+
+The workbook has live calculators (ANOVA, paired t-test, CI), the topic set size tables of the
+spec's measures with charts, and a Variance sheet for score matrices. With no SPEC it builds the
+bundled NTCIR-12 spec (Table 2 of the AIRS 2016 paper).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ._common import progress
+
+__all__ = ["register", "run"]
+
 
 def register(sub) -> None:
-    """Add this module's sub-commands to the parser."""
+    """Add the ``workbook`` sub-command to the parser (imports nothing heavy)."""
+    p = sub.add_parser(
+        "workbook",
+        help="write a standalone .xlsx workbook: live calculators, tables, charts",
+        description="Write a standalone .xlsx workbook with live calculators (ANOVA, paired "
+                    "t-test, CI; legacy and exact), the topic set size tables of a spec's "
+                    "measures, charts, and a Variance sheet for score matrices. It needs no "
+                    "Python or add-in to use.",
+    )
+    p.add_argument("spec", nargs="?", default=None, metavar="SPEC",
+                   help="a spec file (TOML) or the name of a bundled spec (see --list-specs); "
+                        "default: the bundled NTCIR-12 spec, ntcir12_std_ab")
+    p.add_argument("--matrix", action="extend", nargs="+", default=[], metavar="FILE",
+                   help="also estimate V_E (raw and std-AB) from this score matrix and add "
+                        "its tables (CSV/TSV, .xlsx, trec_eval -q files or a folder of them)")
+    p.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="where to write the workbook (default: the spec's output name in the "
+                        "current folder)")
+    p.add_argument("--list-specs", action="store_true",
+                   help="list the bundled specs and exit")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Build the workbook described by ``args``; print where it was written."""
+    from generator import count_steps, load_spec, with_matrices, write_workbook
+    from generator.bundled import DEFAULT_SPEC, bundled_specs, templates_dir
+
+    if args.list_specs:
+        for name in bundled_specs():
+            print(f"{name}\t{templates_dir() / (name + '.toml')}")
+        return 0
+    spec = load_spec(_spec_path(args.spec or DEFAULT_SPEC))
+    if args.matrix:
+        spec = with_matrices(spec, args.matrix)
+    out = args.out if args.out is not None else Path(spec.output)
+    with progress(count_steps(spec), "workbook") as bar:
+        def tick(text: str) -> None:
+            bar.set_postfix_str(text[:40], refresh=False)
+            bar.update(1)
+
+        path = write_workbook(spec, out, tick=tick)
+    measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
+    what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
+    print(f"wrote {path.resolve()} ({what})")
+    return 0
+
+
+def _spec_path(spec: str) -> Path:
+    """A spec file, or a bundled spec's name."""
+    from generator.bundled import bundled_spec, bundled_specs
+
+    path = Path(spec)
+    if path.is_file():
+        return path
+    if path.suffix.lower() in ("", ".toml") and path.parent == Path("."):
+        try:
+            return bundled_spec(path.name)
+        except FileNotFoundError:
+            pass
+    raise FileNotFoundError(f"{spec}: no such spec file, and not a bundled spec "
+                            f"({', '.join(bundled_specs())})")

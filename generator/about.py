@@ -1,0 +1,111 @@
+"""The About sheet: what the workbook holds, how it computes, and where the methods come from."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+
+from topicsetsize import __version__
+from topicsetsize.params import N_MAX
+
+from .cells import STYLE, put_label, put_text
+from .formulas import POISSON_TERMS
+from .inputs import INPUTS, allowed
+from .layout import SCAN_TOP
+from .spec import Spec
+
+__all__ = ["add_about_sheet", "SHEET", "REFERENCES", "NAMED_ANSWERS"]
+
+SHEET = "About"
+
+#: Workbook-level names of the calculators' answers.
+NAMED_ANSWERS = {
+    "anova_n_legacy": "ANOVA: required n, legacy method",
+    "anova_n_exact": "ANOVA: required n, exact method",
+    "ttest_n_legacy": "TTEST: required n (minDt, σ̂t² inputs), legacy method",
+    "ttest_n_exact": "TTEST: required n (minDt, σ̂t² inputs), exact method",
+    "ci_n": "CI: required n",
+}
+
+REFERENCES = (
+    "T. Sakai. Topic set size design. Information Retrieval Journal 19(3), 256–283, 2016.",
+    "T. Sakai. The effect of score standardisation on topic set size design. AIRS 2016, "
+    "LNCS 9994 (std-AB and NTCIR-12; its Tables 1 and 2 are the bundled NTCIR-12 spec).",
+    "T. Sakai. A simple and effective approach to score standardisation. ICTIR 2016 "
+    "(std-AB itself).",
+    "T. Sakai. Designing test collections for comparing many systems. CIKM 2014 "
+    "(ANOVA-based design; Figures 1–3: n against m).",
+    "T. Nagata. How to design the sample size (in Japanese). Asakura Shoten, 2003 "
+    "(the normal approximation and λ̂ of the legacy ANOVA sheet).",
+)
+
+_METHOD = (
+    "Required n: the smallest n ≥ 2 from which the power stays at or above 1 − β "
+    "(for the CI: the smallest n whose expected width is at most δ).",
+    "Legacy: the approximations of Sakai's Excel tools (samplesizeANOVA, samplesizeTTEST), "
+    "reproduced number for number, including the ANOVA sheet's √(cA − a). They are not "
+    f"monotone at small n, so n = 2..{SCAN_TOP} is scanned and larger n are bisected.",
+    "Exact: the noncentral F (ANOVA) and noncentral t (paired t-test) as Poisson mixtures of "
+    f"beta tails (SUMPRODUCT over {POISSON_TERMS} terms around λ/2), searched by bisection.",
+    f"Search range: n up to {N_MAX:,}; an answer beyond says so instead of giving a number.",
+    "Precision (checked in LibreOffice against the Python engine): the powers agree to about "
+    "1e-10 while m(n − 1) ≤ 10⁷. Beyond, the spreadsheet's t, F and beta functions lose "
+    "digits (about 1e-7 near n = 10⁹), so an answer in the hundreds of millions of topics "
+    "may be off by a few: check it with the topicsetsize package.",
+)
+
+
+def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
+                    generated: _dt.date | None = None) -> None:
+    """Write the About sheet (as the first sheet).
+
+    ``sheets`` maps the other sheets' titles to one-line descriptions.
+    """
+    ws = wb.create_sheet(SHEET, 0)
+    ws.column_dimensions["A"].width = 22
+    ws.column_dimensions["B"].width = 16
+    ws.column_dimensions["C"].width = 80
+    put_label(ws, 1, 1, "Topic set size design workbook", font=STYLE.title)
+    put_text(ws, 2, 1, spec.title, font=STYLE.heading)
+    row = 3
+    if spec.description:
+        put_text(ws, row, 1, spec.description, font=STYLE.note)
+        row += 1
+    date = (generated or _dt.date.today()).isoformat()
+    put_label(ws, row, 1, f"Generated {date} by topicsetsize {__version__} from the spec "
+                          f"{Path(spec.source).name}")
+    row += 1
+    put_label(ws, row, 1, "No Python or add-in is needed: the calculator sheets are live "
+                          "formulas. Type in the yellow cells.", font=STYLE.note)
+    row += 2
+
+    row = _section(ws, row, "Sheets", [(name, "", text) for name, text in sheets.items()])
+    inputs = []
+    for calc, items in INPUTS.items():
+        sheet = "TTEST" if calc == "ttest_effect" else calc.upper()
+        for item in items:
+            inputs.append((item.name or f"{sheet} (unnamed)", item.symbol,
+                           f"{item.label}; allowed {allowed(item.key).describe(item.key)}"))
+    row = _section(ws, row, "Inputs (workbook-level names)", inputs)
+    row = _section(ws, row, "Answers (workbook-level names)",
+                   [(name, "", text) for name, text in NAMED_ANSWERS.items()])
+    row = _section(ws, row, "Method", [("", "", text) for text in _METHOD])
+    tables = (f"Tables: α = {spec.alpha:g}, β = {spec.beta:g}, m ∈ "
+              f"{{{', '.join(str(m) for m in spec.m)}}}, minD ∈ "
+              f"{{{', '.join(f'{d:g}' for d in spec.min_d)}}}; charts from the "
+              f"{spec.chart_method} tables." if spec.m else "This spec has no tables.")
+    row = _section(ws, row, "This spec", [("", "", tables)])
+    _section(ws, row, "References", [("", "", text) for text in REFERENCES])
+
+
+def _section(ws, row: int, title: str, lines) -> int:
+    put_label(ws, row, 1, title, font=STYLE.heading)
+    row += 1
+    for a, b, c in lines:
+        if a:
+            put_text(ws, row, 1, a, font=STYLE.bold)
+        if b:
+            put_text(ws, row, 2, b)
+        put_text(ws, row, 3, c).alignment = STYLE.wrap
+        row += 1
+    return row + 1

@@ -1,0 +1,106 @@
+"""Assemble a workbook from a spec and write it atomically.
+
+Sheets, in order: About, ANOVA, TTEST, CI (live calculators), Tables and Charts (when the spec
+has measures or matrices), Variance (when it has matrices), and a hidden Helpers sheet.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+from typing import Callable
+
+from openpyxl import Workbook
+
+from topicsetsize._atomic import atomic_path
+
+from .about import add_about_sheet
+from .calculators import add_calculators, helper_sheet
+from .charts import add_charts_sheet
+from .estimates import estimate, measures_of
+from .formulas import POISSON_TERMS
+from .spec import Spec
+from .tables import add_tables_sheet, compute_tables
+from .variance_sheet import add_variance_sheet
+
+__all__ = ["build_workbook", "write_workbook", "count_steps"]
+
+_DESCRIPTIONS = {
+    "ANOVA": "calculator: one-way ANOVA topic set size (α, β, minD, σ̂², m), legacy and exact",
+    "TTEST": "calculator: paired t-test topic set size (α, β, minDt and σ̂t², or minΔt)",
+    "CI": "calculator: topic set size for a confidence interval of width δ (α, δ, σ̂t²)",
+    "Tables": "topic set size tables per measure (rows m, columns minD), legacy and exact",
+    "Charts": "n against m (one line per minD) and n against minD (one line per m)",
+    "Variance": "one Table-1 row per score matrix: runs, topics, V_E raw and std-AB, τ [CI]",
+}
+
+
+def count_steps(spec: Spec) -> int:
+    """Progress steps of :func:`build_workbook` (for a progress bar)."""
+    measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
+    return len(spec.matrices) + 2 * measures + 2
+
+
+def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
+                   generated: _dt.date | None = None) -> Workbook:
+    """Build the workbook of ``spec`` in memory.
+
+    Parameters
+    ----------
+    spec : Spec
+        From :func:`generator.load_spec` or :func:`generator.spec_from_dict`.
+    tick : callable, optional
+        Called with a short description after each step (see :func:`count_steps`).
+    generated : datetime.date, optional
+        The date the About sheet shows (default today).
+
+    Returns
+    -------
+    openpyxl.Workbook
+
+    Examples
+    --------
+    >>> from generator import spec_from_dict
+    >>> wb = build_workbook(spec_from_dict({"title": "calculators only"}))
+    >>> wb.sheetnames
+    ['About', 'ANOVA', 'TTEST', 'CI', 'Helpers']
+    """
+    tick = tick or (lambda text: None)
+    estimates = []
+    for matrix in spec.matrices:
+        estimates.append(estimate(matrix))
+        tick(f"read {matrix.name}")
+    measures = list(spec.measures) + [m for e in estimates for m in measures_of(e)]
+    tables = compute_tables(spec, measures, tick)
+
+    wb = Workbook()
+    wb.remove(wb.active)
+    k_range = helper_sheet(wb, POISSON_TERMS)
+    add_calculators(wb, spec.calculators, k_range)
+    tick("calculators")
+    if tables:
+        places = add_tables_sheet(wb, spec, tables)
+        add_charts_sheet(wb, tables, places, spec.chart_method)
+    if estimates:
+        add_variance_sheet(wb, estimates)
+    wb.move_sheet("Helpers", offset=len(wb.sheetnames) - 1)
+    add_about_sheet(wb, spec, {s: _DESCRIPTIONS[s] for s in wb.sheetnames if s in _DESCRIPTIONS},
+                    generated=generated)
+    wb.active = 1                     # open on the ANOVA calculator
+    wb["ANOVA"].sheet_view.tabSelected = True
+    wb.calculation.fullCalcOnLoad = True
+    return wb
+
+
+def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None,
+                   generated: _dt.date | None = None) -> Path:
+    """Build the workbook of ``spec`` and write it to ``out`` atomically; return the path."""
+    out = Path(out)
+    if out.suffix.lower() != ".xlsx":
+        raise ValueError(f"{out}: the workbook must be written to an .xlsx file")
+    wb = build_workbook(spec, tick=tick, generated=generated)
+    with atomic_path(out) as tmp:
+        wb.save(tmp)
+    if tick:
+        tick("saved")
+    return out

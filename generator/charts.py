@@ -1,0 +1,74 @@
+"""The Charts sheet: native spreadsheet charts drawn from the Tables sheet.
+
+For every measure, two scatter charts with lines, as in the CIKM 2014 paper's Figures 1–3:
+n against m with one series per minD, and n against minD with one series per m (n on a log
+scale, since it spans orders of magnitude). The series
+refer to the cells of the Tables sheet, so the charts follow the tables.
+"""
+
+from __future__ import annotations
+
+from openpyxl.chart import Reference, ScatterChart, Series
+
+from .cells import STYLE, clean_text, put_label
+from .tables import SHEET as TABLES, MeasureTables, TablePlace
+
+__all__ = ["add_charts_sheet", "SHEET", "CHART_ROWS"]
+
+SHEET = "Charts"
+#: Rows between the tops of two measures' charts.
+CHART_ROWS = 20
+
+
+def add_charts_sheet(wb, tables: list[MeasureTables], places: list[TablePlace],
+                     method: str) -> None:
+    """Two charts per measure, from the ``method`` ("legacy" or "exact") table."""
+    ws = wb.create_sheet(SHEET)
+    src = wb[TABLES]
+    put_label(ws, 1, 1, f"Topic set size n against m and against minD ({method} method; data "
+                        f"on the {TABLES} sheet)", font=STYLE.title)
+    for k, (t, place) in enumerate(zip(tables, places)):
+        c0 = place.first_col[method]
+        n_d, n_m = len(t.legacy.columns), len(t.legacy.index)
+        name = clean_text(t.measure.name)
+
+        by_m = _chart(f"{name}: n against m", "m (number of systems)", "n (topics)")
+        xs = Reference(src, min_col=c0, min_row=place.first_row, max_row=place.last_row)
+        for j in range(n_d):
+            ys = Reference(src, min_col=c0 + 1 + j, min_row=place.first_row,
+                           max_row=place.last_row)
+            by_m.series.append(_series(ys, xs, f"minD = {t.legacy.columns[j]:g}"))
+
+        by_d = _chart(f"{name}: n against minD", "minD (minimum detectable range)", "n (topics)")
+        xs = Reference(src, min_col=c0 + 1, max_col=c0 + n_d, min_row=place.header_row)
+        for i in range(n_m):
+            row = place.first_row + i
+            ys = Reference(src, min_col=c0 + 1, max_col=c0 + n_d, min_row=row)
+            by_d.series.append(_series(ys, xs, f"m = {t.legacy.index[i]}"))
+
+        top = 3 + k * CHART_ROWS
+        ws.add_chart(by_m, f"A{top}")
+        ws.add_chart(by_d, f"J{top}")
+
+
+def _chart(title: str, x_title: str, y_title: str) -> ScatterChart:
+    chart = ScatterChart()
+    chart.title = title
+    chart.style = 13
+    chart.x_axis.title = x_title
+    chart.y_axis.title = y_title
+    chart.height, chart.width = 9, 15.5          # cm
+    chart.legend.position = "r"
+    # openpyxl >= 3.1 hides axes unless told otherwise
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    chart.y_axis.scaling.logBase = 10          # n spans orders of magnitude
+    chart.y_axis.majorGridlines = None
+    return chart
+
+
+def _series(values: Reference, xvalues: Reference, title: str) -> Series:
+    series = Series(values, xvalues, title=title)
+    series.marker.symbol = "circle"
+    series.smooth = False
+    return series

@@ -1,0 +1,76 @@
+"""Score matrices named by a spec: read them, estimate V_E raw and std-AB, make measures.
+
+Everything statistical comes from the engine (:func:`topicsetsize.summarise`,
+:func:`topicsetsize.std_ab`, :func:`topicsetsize.standardisation_factors`); this module only
+gathers what the Variance sheet and the Tables sheet show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from topicsetsize import (VarianceSummary, example_matrix, read_matrix, standardisation_factors,
+                          std_ab, summarise)
+from topicsetsize.examples import EXAMPLE_FILE
+
+from .spec import MatrixSpec, Measure
+
+__all__ = ["MatrixEstimate", "estimate", "measures_of"]
+
+
+@dataclass(frozen=True)
+class MatrixEstimate:
+    """One score matrix and what the workbook shows about it."""
+
+    spec: MatrixSpec
+    file: str                        # where it came from, for the Variance sheet
+    summary: VarianceSummary         # one row of the AIRS 2016 Table 1
+    runs: pd.DataFrame               # per run: mean raw, mean std-AB, ranks
+    topics: pd.DataFrame             # per topic: the std-AB factors (mean, sd)
+
+
+def estimate(spec: MatrixSpec) -> MatrixEstimate:
+    """Read the matrix of ``spec`` and summarise it.
+
+    Raises FileNotFoundError / ValueError (one line naming the file) from the reader.
+
+    Examples
+    --------
+    >>> from generator.spec import MatrixSpec
+    >>> e = estimate(MatrixSpec(name="web", path="example"))
+    >>> e.summary.runs, e.summary.topics, round(e.summary.var_raw, 4)
+    (88, 48, 0.0084)
+    """
+    path = spec.resolved_path()
+    if path is None:
+        scores, file = example_matrix(), f"bundled example ({EXAMPLE_FILE})"
+    else:
+        scores, file = read_matrix(path, measure=spec.measure), str(path)
+    summary = summarise(scores)
+    standardised = std_ab(scores)
+    raw_mean, std_mean = scores.mean(axis=0), standardised.mean(axis=0)
+    runs = pd.DataFrame({
+        "mean_raw": raw_mean,
+        "mean_std_ab": std_mean,
+        "rank_raw": raw_mean.rank(ascending=False, method="min").astype(int),
+        "rank_std_ab": std_mean.rank(ascending=False, method="min").astype(int),
+    })
+    factors = standardisation_factors(scores)
+    topics = pd.DataFrame({"mean": factors.mean, "sd": factors.sd})
+    return MatrixEstimate(spec, file, summary, runs, topics)
+
+
+def measures_of(est: MatrixEstimate) -> list[Measure]:
+    """The measures (one table each) that a matrix yields: raw and/or std-AB."""
+    out = []
+    for scores in est.spec.scores:
+        raw = scores == "raw"
+        variance = est.summary.var_raw if raw else est.summary.var_std_ab
+        label = "raw" if raw else "std-AB"
+        out.append(Measure(name=f"{est.spec.name}, {label}", variance=float(variance),
+                           group=est.spec.group,
+                           source=f"V_E of the {label} matrix ({est.summary.runs} runs × "
+                                  f"{est.summary.topics} topics), {est.file}"))
+    return out

@@ -1,0 +1,169 @@
+"""The statistics of the calculators as spreadsheet formulas (Excel 2010+ and LibreOffice 7.4).
+
+Each model is a list of :class:`~generator.rows.Col` that turns a candidate n (column ``n``)
+into a power, a width, and a verdict ``ok``: 1 where the criterion holds at n, else 0. The
+formulas mirror the engine (:mod:`topicsetsize.power`, :mod:`topicsetsize.ci`) term for term:
+
+* **legacy ANOVA** (Nagata's approximation, with the legacy sheet's ``√(cA − a)``; text
+  ``"undefined"`` where cA − a ≤ 0, never an error value);
+* **legacy t-test** (the normal approximation of the samplesizeTTEST sheet);
+* **exact** powers: the noncentral F as a Poisson mixture of beta tails,
+  Pr{F'(φA, φE, λ) ≥ w} = Σ_j Pois(j; λ/2)·Pr{Beta(φA/2 + j, φE/2) > x}, x = φA·w/(φA·w + φE).
+  The two-sided paired t-test is the case φA = 1 with noncentrality λ = n·minΔt², because
+  t'² is a noncentral F(1, φ, λ²): its power is Pr{|t'| ≥ w} = Pr{t'² ≥ w²}.
+  The sum runs over :data:`POISSON_TERMS` indices j = j0 + s·k around λ/2 (a moving window
+  of ±12 standard deviations; for λ/2 ≥ 256 a stride s ≤ √(λ/2)/8 with weight s, the midpoint
+  rule on a smooth bell, whose error is far below double precision), so any noncentrality
+  up to n = 10⁹ is covered;
+* the **CI** width with Γ(n/2)/Γ((n−1)/2) from GAMMALN below n = 1000 and its asymptotic
+  series √z(1 − 1/(8z) + 1/(128z²) + 5/(1024z³) − 21/(32768z⁴)), z = (n−1)/2, above
+  (a difference of log-gammas loses digits at large n).
+
+Functions introduced after Excel 2007 carry the ``_xlfn.`` prefix. No LET, LAMBDA or dynamic
+arrays; the only array expression is inside SUMPRODUCT, which evaluates arrays in every
+version of Excel and in LibreOffice.
+"""
+
+from __future__ import annotations
+
+from .rows import Col
+
+__all__ = ["POISSON_TERMS", "UNDEFINED", "anova_models", "ttest_models", "ci_models",
+           "chi2_lambda_model", "f_crit"]
+
+#: Terms of the Poisson mixture (the helper range holds k = 0 .. POISSON_TERMS − 1).
+POISSON_TERMS = 400
+#: What a legacy power shows where Nagata's approximation is undefined (cA − a ≤ 0).
+UNDEFINED = "undefined"
+
+P_FMT = "0.000000"
+#: Verdict columns hold 1 (the criterion holds) or 0 and read "yes"/"no" in every spreadsheet.
+OK_FMT = '"yes";"yes";"no"'
+N_FMT = "#,##0"
+X_FMT = "0.0000E+00"
+_HALF = POISSON_TERMS // 2
+
+
+def f_crit(alpha: str, dfa: str, dfe: str) -> str:
+    """Upper α point of F(φA, φE) as an expression.
+
+    F.INV.RT is accurate to ~1e-13 for ordinary degrees of freedom, but LibreOffice refuses
+    φE ≥ 10¹⁰ (#VALUE!); there the beta quantile gives it (F = φE·y/(φA(1 − y))).
+    """
+    y = f"_xlfn.BETA.INV(1-{alpha},{dfa}/2,{dfe}/2)"
+    return (f"IF({dfe}<1E+10,_xlfn.F.INV.RT({alpha},{dfa},{dfe}),"
+            f"{dfe}*{y}/({dfa}*(1-{y})))")
+
+
+def _window() -> list[Col]:
+    """Mean, stride and first index of the Poisson window (noncentrality column ``lam``)."""
+    return [
+        Col("mu", "λ/2", "={lam}/2", X_FMT),
+        Col("stride", "stride s", "=MAX(1,INT(SQRT({mu})/8))", "0"),
+        Col("j0", "first j", f"=MAX(0,ROUND({{mu}}-{_HALF}*{{stride}},0))", "0"),
+    ]
+
+
+def _mixture(k: str, a0: str) -> str:
+    """Poisson(λ/2) mixture of Pr{Beta(a0 + j, φE/2) > x} over the window (template)."""
+    j = f"({{j0}}+{{stride}}*{k})"
+    weight = f"{{stride}}*EXP(-{{mu}}+{j}*LN({{mu}})-GAMMALN({j}+1))"
+    tail = f"1-_xlfn.BETA.DIST({{x}},{a0}+{j},{{dfe}}/2,TRUE)"
+    return f"=MIN(1,SUMPRODUCT({weight},{tail}))"
+
+
+def anova_models(alpha: str, beta: str, m: str, delta: str, k: str):
+    """Columns of the one-way ANOVA power: (shared, legacy, exact).
+
+    ``alpha``, ``beta``, ``m`` are names or absolute references of the inputs, ``delta`` the
+    cell of Δ = minD²/(2σ²) and ``k`` the helper range 0..POISSON_TERMS−1. Every model
+    reads column ``n``.
+    """
+    shared = [
+        Col("dfa", "φA = m−1", f"={m}-1", "0"),
+        Col("dfe", "φE = m(n−1)", f"={m}*({{n}}-1)", N_FMT),
+        Col("lam", "λ = nΔ", f"={{n}}*{delta}", "0.0000"),
+        Col("w", "w = F(φA,φE;α)", "=" + f_crit(alpha, "{dfa}", "{dfe}"), "0.000000"),
+    ]
+    legacy = [
+        Col("a", "a = wφA/φE", "={w}*{dfa}/{dfe}", "0.000000"),
+        Col("ca", "cA", "=({dfa}+2*{lam})/({dfa}+{lam})", "0.000000"),
+        Col("phis", "φA*", "=({dfa}+{lam})^2/({dfa}+2*{lam})", "0.0000"),
+        Col("u", "u", f'=IF({{ca}}-{{a}}>0,(SQRT({{a}}*(2*{{dfe}}-1))-SQRT({{ca}}*(2*{{phis}}-1)))'
+                      f'/SQRT({{ca}}-{{a}}),"{UNDEFINED}")', "0.000000"),
+        Col("p_legacy", "legacy power", f'=IF(ISNUMBER({{u}}),_xlfn.NORM.S.DIST(-{{u}},TRUE),'
+                                        f'"{UNDEFINED}")', P_FMT),
+        Col("ok_legacy", "legacy ≥ 1−β",
+            f"=IF(ISNUMBER({{p_legacy}}),IF({{p_legacy}}>=1-{beta},1,0),0)", OK_FMT),
+    ]
+    exact = [
+        Col("x", "x = φA·w/(φA·w+φE)", "={dfa}*{w}/({dfa}*{w}+{dfe})", X_FMT),
+        *_window(),
+        Col("p_exact", "exact power", _mixture(k, "{dfa}/2"), P_FMT),
+        Col("ok_exact", "exact ≥ 1−β", f"=IF({{p_exact}}>=1-{beta},1,0)", OK_FMT),
+    ]
+    return shared, legacy, exact
+
+
+def ttest_models(alpha: str, beta: str, effect: str, k: str):
+    """Columns of the paired t-test power for minΔt in cell ``effect``: (shared, legacy, exact)."""
+    shared = [
+        Col("dfe", "φ = n−1", "={n}-1", N_FMT),
+        Col("w", "w = t(φ;α)", f"=_xlfn.T.INV.2T({alpha},{{dfe}})", "0.000000"),
+    ]
+    legacy = [
+        Col("nc", "λ = √n·minΔt", f"=SQRT({{n}})*{effect}", "0.000000"),
+        Col("c", "w(1−1/(4φ))", "={w}*(1-1/(4*{dfe}))", "0.000000"),
+        Col("s", "√(1+w²/(2φ))", "=SQRT(1+{w}^2/(2*{dfe}))", "0.000000"),
+        Col("p_legacy", "legacy power", "=_xlfn.NORM.S.DIST((-{c}-{nc})/{s},TRUE)"
+                                        "+_xlfn.NORM.S.DIST(({nc}-{c})/{s},TRUE)", P_FMT),
+        Col("ok_legacy", "legacy ≥ 1−β", f"=IF({{p_legacy}}>=1-{beta},1,0)", OK_FMT),
+    ]
+    exact = [
+        Col("lam", "λ² = n·minΔt²", f"={{n}}*{effect}^2", "0.0000"),
+        Col("x", "x = w²/(w²+φ)", "={w}^2/({w}^2+{dfe})", X_FMT),
+        *_window(),
+        Col("p_exact", "exact power", _mixture(k, "0.5"), P_FMT),
+        Col("ok_exact", "exact ≥ 1−β", f"=IF({{p_exact}}>=1-{beta},1,0)", OK_FMT),
+    ]
+    return shared, legacy, exact
+
+
+def ci_models(alpha: str, delta: str, variance_t: str):
+    """Columns of the expected CI width: (shared, exact, approximate)."""
+    ratio = ("=IF({n}<1000,EXP(GAMMALN({n}/2)-GAMMALN({dfe}/2)),"
+             "SQRT({dfe}/2)*(1-1/(4*{dfe})+1/(32*{dfe}^2)+5/(128*{dfe}^3)-21/(2048*{dfe}^4)))")
+    shared = [
+        Col("dfe", "φ = n−1", "={n}-1", N_FMT),
+        Col("t", "t(φ;α)", f"=_xlfn.T.INV.2T({alpha},{{dfe}})", "0.000000"),
+    ]
+    exact = [
+        Col("ratio", "Γ(n/2)/Γ((n−1)/2)", ratio, "0.000000"),
+        Col("width", "expected width", f"=2*SQRT(2)*SQRT({variance_t})*{{t}}*{{ratio}}"
+                                       "/SQRT({n}*{dfe})", P_FMT),
+        Col("ok", "width ≤ δ", f"=IF({{width}}<={delta},1,0)", OK_FMT),
+    ]
+    approx = [
+        Col("width_approx", "approximate width", f"=2*SQRT({variance_t})*{{t}}*(1-1/(4*{{dfe}}))"
+                                                "/SQRT({n})", P_FMT),
+        Col("ok_approx", "approx. ≤ δ", f"=IF({{width_approx}}<={delta},1,0)", OK_FMT),
+    ]
+    return shared, exact, approx
+
+
+def chi2_lambda_model(beta: str, dfa: str, crit: str, k: str) -> list[Col]:
+    """Power Pr{χ'²(φA, λ) ≥ c} at λ = column ``n`` (the φE → ∞ limit of the ANOVA design).
+
+    A Poisson(λ/2) mixture of central χ² tails with φA + 2j degrees of freedom (whole numbers,
+    so CHISQ.DIST.RT's truncation does not bite). Used to solve for Nagata's λ̂ where the legacy
+    sheet has no coefficients.
+    """
+    j = "({j0}+{stride}*" + k + ")"
+    weight = f"{{stride}}*EXP(-{{mu}}+{j}*LN({{mu}})-GAMMALN({j}+1))"
+    return [
+        Col("lam", "λ", "={n}", "0.000000"),
+        *_window(),
+        Col("p", "power", f"=MIN(1,SUMPRODUCT({weight},_xlfn.CHISQ.DIST.RT({crit},{dfa}+2*{j})))",
+            P_FMT),
+        Col("ok", "≥ 1−β", f"=IF({{p}}>=1-{beta},1,0)", OK_FMT),
+    ]

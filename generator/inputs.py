@@ -1,0 +1,114 @@
+"""The calculators' inputs: names, labels, starting values and the ranges the workbook accepts.
+
+The ranges start from the package registry (:data:`topicsetsize.params.PARAMS`). A few are
+narrower in the workbook, where the formulas have been verified against the engine:
+
+* α ∈ [1e-6, 0.5] and β ∈ (0, 0.5]: the legacy approximations wobble at small n, and the
+  workbook scans n = 2..128 and bisects above; above n = 128 the legacy criterion
+  "power ≥ 1 − β" rises monotonically for these α and β (the engine's own sweep and the
+  tests agree).
+* m ≤ 1000 systems.
+
+The same ranges drive the data validation of the input cells and the checks of a spec's
+``[calculators]`` table, so a workbook never starts from a value its own validation rejects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from topicsetsize.params import PARAMS, Range, check
+
+__all__ = ["Input", "INPUTS", "WORKBOOK_RANGES", "allowed", "check_input"]
+
+#: Where the workbook is narrower than the package registry.
+WORKBOOK_RANGES: dict[str, Range] = {
+    "alpha": Range(low=1e-6, high=0.5, low_open=False, high_open=False,
+                   doc=PARAMS["alpha"].doc),
+    "beta": Range(low=0.0, high=0.5, high_open=False, doc=PARAMS["beta"].doc),
+    "m": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,
+               doc=PARAMS["m"].doc),
+}
+
+
+def allowed(key: str) -> Range:
+    """The range the workbook accepts for parameter ``key``.
+
+    >>> allowed("alpha").describe("alpha")
+    '1e-06 <= alpha <= 0.5'
+    >>> allowed("variance").describe("variance")
+    'variance > 0'
+    """
+    return WORKBOOK_RANGES.get(key, PARAMS[key])
+
+
+def check_input(key: str, value):
+    """Validate a calculator input: the registry's range, then the workbook's.
+
+    Returns the value as a number; raises ``ValueError`` with one line naming the key, the
+    value and the allowed range.
+
+    >>> check_input("m", 10)
+    10
+    >>> check_input("beta", 0.8)
+    Traceback (most recent call last):
+    ...
+    ValueError: beta=0.8 is outside the workbook's range: allowed 0 < beta <= 0.5
+    """
+    number = check(key, value, allow_array=False)
+    rng = allowed(key)
+    if not rng.contains(np.asarray(float(number))):
+        raise ValueError(f"{key}={number!r} is outside the workbook's range: allowed "
+                         f"{rng.describe(key)}")
+    return number
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input cell of a calculator.
+
+    ``name`` is the workbook-level defined name, ``key`` the registry parameter, ``symbol``
+    and ``label`` what the sheet shows, ``default`` the starting value.
+    """
+
+    name: str
+    key: str
+    symbol: str
+    label: str
+    default: float
+
+
+#: The inputs of each calculator, in sheet order. The named answers are added by the sheets.
+INPUTS: dict[str, tuple[Input, ...]] = {
+    "anova": (
+        Input("anova_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
+        Input("anova_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β", 0.20),
+        Input("anova_min_d", "min_d", "minD",
+              "minimum detectable range: the best and the worst of the m systems differ by this",
+              0.02),
+        Input("anova_variance", "variance", "σ̂²",
+              "within-system variance (V_E of a past score matrix)", 0.0601),
+        Input("anova_m", "m", "m", "number of systems to compare", 2),
+    ),
+    "ttest": (
+        Input("ttest_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
+        Input("ttest_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β", 0.20),
+        Input("ttest_min_dt", "min_dt", "minDt",
+              "minimum detectable difference between the two systems", 0.1),
+        Input("ttest_variance_t", "variance_t", "σ̂t²",
+              "variance of the per-topic score differences (σ̂t² = 2σ̂² from a one-way V_E)",
+              0.04),
+    ),
+    "ttest_effect": (
+        Input("", "min_delta_t", "minΔt",
+              "minimum detectable effect size minDt/σ̂t (second input style)", 0.2),
+    ),
+    "ci": (
+        Input("ci_alpha", "alpha", "α", "1 − confidence level of the interval", 0.05),
+        Input("ci_delta", "delta", "δ", "largest acceptable expected width of the CI", 0.10),
+        Input("ci_variance_t", "variance_t", "σ̂t²",
+              "variance of the per-topic score differences", 0.05),
+    ),
+}

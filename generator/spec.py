@@ -1,0 +1,343 @@
+"""Workbook specs: declarative TOML files that say what a generated workbook contains.
+
+A spec names the measures (each with a variance, or a score matrix to estimate it from), the
+grids of m and minD for the topic set size tables, α and β, and optionally the starting values
+of the calculators. Example (the bundled ``ntcir12_std_ab.toml`` is a full one)::
+
+    title = "My track: topic set sizes"
+    alpha = 0.05
+    beta = 0.20
+    m = [2, 10, 20]
+    min_d = [0.05, 0.1]
+
+    [[measures]]
+    name = "nDCG@10, raw"
+    variance = 0.0259
+
+    [[matrices]]              # estimate V_E raw and std-AB from a score matrix
+    name = "Web 2010 AP"
+    path = "example"          # the bundled example, or a file relative to the spec
+    scores = ["raw", "std-ab"]
+
+    [calculators.anova]       # where the ANOVA calculator starts
+    min_d = 0.1
+
+Every error is one line that names the file and the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from topicsetsize.params import METHODS, check
+
+from .inputs import INPUTS, check_input
+
+__all__ = ["Spec", "Measure", "MatrixSpec", "load_spec", "spec_from_dict", "SCORES",
+           "EXAMPLE", "with_matrices"]
+
+#: The ``path`` of a matrix that means the bundled TREC 2010 Web example.
+EXAMPLE = "example"
+#: Which variance estimates a matrix yields.
+SCORES = ("raw", "std-ab")
+
+_TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method", "output",
+             "measures", "matrices", "calculators")
+_MEASURE_KEYS = ("name", "variance", "group", "source")
+_MATRIX_KEYS = ("name", "path", "measure", "scores", "group")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A measure with a known variance: one topic set size table (rows m, columns minD)."""
+
+    name: str
+    variance: float
+    group: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class MatrixSpec:
+    """A score matrix to estimate variances from (``path`` may be :data:`EXAMPLE`)."""
+
+    name: str
+    path: str
+    measure: str | None = None
+    scores: tuple[str, ...] = SCORES
+    group: str = ""
+    base: Path | None = None          # folder that a relative path is taken from
+
+    def resolved_path(self) -> Path | None:
+        """The file to read, or None for the bundled example."""
+        if self.path == EXAMPLE:
+            return None
+        path = Path(self.path).expanduser()
+        return path if path.is_absolute() or self.base is None else self.base / path
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed, validated workbook spec."""
+
+    title: str
+    alpha: float = 0.05
+    beta: float = 0.20
+    m: tuple[int, ...] = ()
+    min_d: tuple[float, ...] = ()
+    measures: tuple[Measure, ...] = ()
+    matrices: tuple[MatrixSpec, ...] = ()
+    calculators: dict = field(default_factory=dict)   # {"anova": {"alpha": .05, ...}, ...}
+    description: str = ""
+    chart_method: str = "legacy"
+    output: str = "topicsetsize.xlsx"
+    source: str = "<spec>"
+
+    def calculator_value(self, calculator: str, key: str):
+        """Starting value of a calculator input (the spec's, else the built-in default)."""
+        values = self.calculators.get(calculator, {})
+        if key in values:
+            return values[key]
+        return next(i.default for i in INPUTS[calculator] if i.key == key)
+
+
+def load_spec(path) -> Spec:
+    """Read and validate a spec file.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A TOML file.
+
+    Returns
+    -------
+    Spec
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    ValueError
+        One line naming the file and the offending key.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "s.toml"
+    >>> _ = p.write_text('title = "t"\\nm = [2, 10]\\nmin_d = [0.1]\\n'
+    ...                  '[[measures]]\\nname = "x"\\nvariance = 0.05\\n')
+    >>> load_spec(p).measures
+    (Measure(name='x', variance=0.05, group='', source=''),)
+    >>> _ = p.write_text('title = "t"\\nbeta = 2\\n')
+    >>> load_spec(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../s.toml: beta: beta=2 is out of range: allowed 0 < beta < 1
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such spec file")
+    toml = _toml_module(path)
+    try:
+        data = toml.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text (UTF-8) TOML file") from None
+    except toml.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+    spec = spec_from_dict(data, source=str(path), base=path.parent)
+    return spec if "output" in data else replace(spec, output=path.stem + ".xlsx")
+
+
+def _toml_module(path):
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ModuleNotFoundError:
+            raise ValueError(f"{path}: reading a spec needs Python 3.11+ (tomllib) or the "
+                             "'tomli' package") from None
+    return tomllib
+
+
+def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = None) -> Spec:
+    """Validate a spec given as a dict (the parsed TOML).
+
+    ``source`` names the spec in error messages; ``base`` is the folder that relative matrix
+    paths are taken from.
+
+    >>> spec_from_dict({"title": "t", "m": [2], "min_d": [0.1],
+    ...                 "measures": [{"name": "x", "variance": -1}]}, source="s.toml")
+    Traceback (most recent call last):
+    ...
+    ValueError: s.toml: measures[1].variance: variance=-1 is out of range: allowed variance > 0
+    """
+    where = _Where(source)
+    if not isinstance(data, dict):
+        raise ValueError(f"{source}: a spec is a table of keys, got {type(data).__name__}")
+    where.keys(data, _TOP_KEYS, "")
+    title = where.text(data, "title", required=True)
+    measures = tuple(_measure(where, k, item) for k, item in
+                     enumerate(where.table_list(data, "measures"), start=1))
+    matrices = tuple(_matrix(where, k, item, base) for k, item in
+                     enumerate(where.table_list(data, "matrices"), start=1))
+    names = [x.name for x in measures] + [x.name for x in matrices]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise ValueError(f"{source}: name {dup!r} is used twice (measure and matrix names "
+                         "must be unique)")
+    tables = bool(measures or matrices)
+    spec = Spec(
+        title=title,
+        description=where.text(data, "description"),
+        alpha=where.number(data, "alpha", "alpha", default=0.05),
+        beta=where.number(data, "beta", "beta", default=0.20),
+        m=tuple(int(x) for x in where.grid(data, "m", "m", required=tables)),
+        min_d=tuple(float(x) for x in where.grid(data, "min_d", "min_d", required=tables)),
+        measures=measures,
+        matrices=matrices,
+        calculators=_calculators(where, data.get("calculators", {})),
+        chart_method=where.choice(data, "chart_method", METHODS, default="legacy"),
+        output=where.text(data, "output") or "topicsetsize.xlsx",
+        source=source,
+    )
+    return spec
+
+
+def with_matrices(spec: Spec, paths) -> Spec:
+    """``spec`` with a score matrix added per path (``--matrix FILE``), raw and std-AB."""
+    used = {x.name for x in spec.measures} | {x.name for x in spec.matrices}
+    extra = []
+    for p in paths:
+        path = Path(p)
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: no such score matrix file or folder")
+        name = path.stem or str(path)
+        k = 2
+        while name in used:
+            name, k = f"{path.stem} ({k})", k + 1
+        used.add(name)
+        extra.append(MatrixSpec(name=name, path=str(path.resolve())))
+    if extra and not spec.m:
+        spec = replace(spec, m=(2, 10, 20, 30, 50), min_d=(0.02, 0.05, 0.1, 0.2))
+    return replace(spec, matrices=spec.matrices + tuple(extra))
+
+
+def _measure(where, k, item) -> Measure:
+    key = f"measures[{k}]"
+    where.is_table(item, key)
+    where.keys(item, _MEASURE_KEYS, key)
+    return Measure(name=where.text(item, "name", required=True, prefix=key),
+                   variance=where.number(item, "variance", "variance", required=True, prefix=key),
+                   group=where.text(item, "group", prefix=key),
+                   source=where.text(item, "source", prefix=key))
+
+
+def _matrix(where, k, item, base) -> MatrixSpec:
+    key = f"matrices[{k}]"
+    where.is_table(item, key)
+    where.keys(item, _MATRIX_KEYS, key)
+    path = where.text(item, "path", required=True, prefix=key)
+    scores = item.get("scores", list(SCORES))
+    if isinstance(scores, str):
+        scores = [scores]
+    if not isinstance(scores, list) or not scores or any(
+            not isinstance(s, str) or s.lower() not in SCORES for s in scores):
+        raise ValueError(f"{where.source}: {key}.scores={scores!r} is not allowed: give a "
+                         f"list of {', '.join(repr(s) for s in SCORES)}")
+    default_name = "TREC 2010 Web AP (example)" if path == EXAMPLE else Path(path).stem
+    return MatrixSpec(name=where.text(item, "name", prefix=key) or default_name,
+                      path=path, measure=where.text(item, "measure", prefix=key) or None,
+                      scores=tuple(dict.fromkeys(s.lower() for s in scores)),
+                      group=where.text(item, "group", prefix=key), base=base)
+
+
+def _calculators(where, data) -> dict:
+    where.is_table(data, "calculators")
+    where.keys(data, ("anova", "ttest", "ci"), "calculators")
+    out = {}
+    for calc, values in data.items():
+        key = f"calculators.{calc}"
+        where.is_table(values, key)
+        inputs = INPUTS[calc] + (INPUTS["ttest_effect"] if calc == "ttest" else ())
+        where.keys(values, tuple(i.key for i in inputs), key)
+        out[calc] = {}
+        for name, value in values.items():
+            try:
+                out[calc][name] = check_input(name, value)
+            except ValueError as exc:
+                raise ValueError(f"{where.source}: {key}.{name}: {exc}") from None
+    return out
+
+
+class _Where:
+    """Typed getters that put the spec file and the key in front of every error."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, key: str, text: str):
+        raise ValueError(f"{self.source}: {key}: {text}")
+
+    def keys(self, table: dict, allowed, prefix: str):
+        for k in table:
+            if k not in allowed:
+                name = f"{prefix}.{k}" if prefix else k
+                raise ValueError(f"{self.source}: unknown key {name!r} (allowed: "
+                                 f"{', '.join(allowed)})")
+
+    def is_table(self, value, key: str):
+        if not isinstance(value, dict):
+            self.fail(key, f"must be a table of keys, got {value!r}")
+
+    def table_list(self, data: dict, key: str) -> list:
+        value = data.get(key, [])
+        if not isinstance(value, list) or any(not isinstance(x, dict) for x in value):
+            self.fail(key, f"must be an array of tables ([[{key}]])")
+        return value
+
+    def text(self, data: dict, key: str, *, required: bool = False, prefix: str = "") -> str:
+        name = f"{prefix}.{key}" if prefix else key
+        if key not in data:
+            if required:
+                self.fail(name, "is missing")
+            return ""
+        value = data[key]
+        if not isinstance(value, str) or (required and not value.strip()):
+            self.fail(name, f"{value!r} must be a non-empty string")
+        return value
+
+    def number(self, data: dict, key: str, param: str, *, default=None, required: bool = False,
+               prefix: str = ""):
+        name = f"{prefix}.{key}" if prefix else key
+        if key not in data:
+            if required:
+                self.fail(name, "is missing")
+            return default
+        try:
+            return check(param, data[key], allow_array=False)
+        except ValueError as exc:
+            self.fail(name, str(exc))
+
+    def grid(self, data: dict, key: str, param: str, *, required: bool):
+        if key not in data:
+            if required:
+                self.fail(key, "is missing: the tables need a list of values")
+            return []
+        value = data[key]
+        if not isinstance(value, list) or not value:
+            self.fail(key, f"{value!r} must be a non-empty list of numbers")
+        try:
+            values = check(param, value)
+        except ValueError as exc:
+            self.fail(key, str(exc))
+        if len(set(values.tolist())) != len(values):
+            self.fail(key, f"{value!r} repeats a value")
+        return values.tolist()
+
+    def choice(self, data: dict, key: str, choices, *, default: str) -> str:
+        value = data.get(key, default)
+        if value not in choices:
+            self.fail(key, f"{value!r} is not one of {', '.join(repr(c) for c in choices)}")
+        return value

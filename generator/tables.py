@@ -1,0 +1,109 @@
+"""The Tables sheet: for every measure, the ANOVA topic set size table, legacy and exact.
+
+Rows m, columns minD, as in Table 2 of the AIRS 2016 paper. The numbers are values from the
+engine (:func:`topicsetsize.anova_table`), not formulas: the ANOVA calculator reproduces any
+cell live. Cells where the two methods disagree are shaded in both tables and carry a note
+with both values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from topicsetsize import anova_table
+
+from .cells import STYLE, put_label, put_number, put_text
+from .spec import Measure, Spec
+
+__all__ = ["MeasureTables", "TablePlace", "compute_tables", "add_tables_sheet", "SHEET"]
+
+SHEET = "Tables"
+
+
+@dataclass(frozen=True)
+class MeasureTables:
+    """A measure and its two tables (index m, columns minD)."""
+
+    measure: Measure
+    legacy: pd.DataFrame
+    exact: pd.DataFrame
+
+    def table(self, method: str) -> pd.DataFrame:
+        return self.legacy if method == "legacy" else self.exact
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """Where a measure's tables sit on the sheet (for the charts)."""
+
+    header_row: int                 # the row of minD values
+    first_row: int                  # first row of m values
+    last_row: int
+    first_col: dict                 # method -> column of the m labels
+
+
+def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
+    """The legacy and exact tables of every measure (``tick(text)`` after each)."""
+    out = []
+    for measure in measures:
+        frames = {}
+        for method in ("legacy", "exact"):
+            frames[method] = anova_table(spec.alpha, spec.beta, measure.variance, list(spec.m),
+                                         list(spec.min_d), method=method)
+            if tick:
+                tick(f"{method} table: {measure.name}")
+        out.append(MeasureTables(measure, frames["legacy"], frames["exact"]))
+    return out
+
+
+def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TablePlace]:
+    """Write the Tables sheet; return where each measure's tables are."""
+    ws = wb.create_sheet(SHEET)
+    ws.column_dimensions["A"].width = 14
+    put_label(ws, 1, 1, "Topic set size tables: one-way ANOVA, rows m, columns minD",
+              font=STYLE.title)
+    put_label(ws, 2, 1, f"α = {spec.alpha:g}, β = {spec.beta:g}. Values computed by the "
+                        "topicsetsize engine when the workbook was generated (the ANOVA sheet "
+                        "recomputes any cell live).", font=STYLE.note)
+    put_label(ws, 3, 1, "Legacy = Nagata's approximation (reproduces the published tables); "
+                        "exact = noncentral F. Shaded cells: the methods disagree (hover for "
+                        "both values).", font=STYLE.note)
+    row = 5
+    width = len(spec.min_d) + 1
+    places = []
+    for t in tables:
+        put_text(ws, row, 1, t.measure.name, font=STYLE.heading)
+        detail = f"σ̂² = {t.measure.variance:.6g}"
+        if t.measure.group:
+            detail += f"; part {t.measure.group}"
+        if t.measure.source:
+            detail += f"; {t.measure.source}"
+        put_text(ws, row + 1, 1, detail, font=STYLE.note)
+        differ = t.legacy.to_numpy() != t.exact.to_numpy()
+        cols = {"legacy": 1, "exact": width + 2}
+        titles = {"legacy": "Legacy (Nagata's approximation)",
+                  "exact": "Exact (noncentral F)"}
+        for method, c0 in cols.items():
+            frame = t.table(method)
+            put_label(ws, row + 2, c0, titles[method], font=STYLE.bold)
+            put_label(ws, row + 3, c0, "m \\ minD", font=STYLE.bold, fill=STYLE.header_fill)
+            for j, d in enumerate(frame.columns, start=1):
+                put_number(ws, row + 3, c0 + j, float(d), font=STYLE.bold,
+                           fill=STYLE.header_fill)
+            for i, m in enumerate(frame.index):
+                put_number(ws, row + 4 + i, c0, int(m), font=STYLE.bold)
+                for j in range(len(frame.columns)):
+                    note = (f"legacy n = {t.legacy.iat[i, j]}, exact n = {t.exact.iat[i, j]}"
+                            if differ[i, j] else None)
+                    put_number(ws, row + 4 + i, c0 + 1 + j, int(frame.iat[i, j]),
+                               number_format="#,##0",
+                               fill=STYLE.differ_fill if differ[i, j] else None,
+                               comment=note if method == "exact" else None)
+        last = row + 3 + len(t.legacy.index)
+        put_label(ws, last + 1, 1, f"{int(differ.sum())} of {differ.size} cells differ "
+                                   "between the methods (shaded).", font=STYLE.note)
+        places.append(TablePlace(row + 3, row + 4, last, cols))
+        row = last + 3
+    return places

@@ -1,0 +1,186 @@
+"""The batch of generated workbooks that the spreadsheet tests recalculate in LibreOffice.
+
+All of them are built once per session and recalculated by a single LibreOffice run (see
+``_libreoffice.py``), so the whole module costs one soffice launch.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from functools import cached_property
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from generator import bundled_spec, load_spec, spec_from_dict, write_workbook
+from generator.calculators import helper_sheet
+from generator.formulas import POISSON_TERMS, anova_models, ttest_models
+from generator.inputs import INPUTS, allowed
+from generator.layout import validation_formula
+from generator.rows import Col, write_block
+
+from ._cases import grid_workbooks
+from ._libreoffice import recalculate_batch
+
+#: Names that would be formulas if written carelessly (FORMULAS: injection test).
+INJECTION_RUNS = ['=HYPERLINK("http://evil.example/x","click")', "+1", "-1", "@SUM(A1)"]
+INJECTION_TOPICS = ["=1+1", "+A1", "-2", "@A1"]
+INJECTION_MEASURE = '=HYPERLINK("http://evil.example/m","measure")'
+INJECTION_TITLE = "@SUM(A1) title"
+
+#: Inputs typed into the bundled workbook's calculators for the "edit and recalculate" test:
+#: AIRS 2016 Table 2 part I (m = 10, minD = .1: legacy 188, exact 189), CIKM 2014 (minΔt = .2
+#: from minDt = .04 and σ̂t² = .04: 199), FORMULAS §5 (δ = .05, σ̂t² = .02: 125).
+EDITS = {"anova_m": 10, "anova_min_d": 0.1, "ttest_min_dt": 0.04, "ci_delta": 0.05,
+         "ci_variance_t": 0.02}
+
+DATE = dt.date(2024, 1, 2)
+
+#: (dfa, dfe, λ) where the probe workbook evaluates the exact noncentral-F mixture directly:
+#: small and huge noncentralities (the strided Poisson window), φE up to 10⁷.
+MIXTURE_POINTS = [(1, 2, 0.01), (1, 10, 5.0), (4, 45, 30.0), (9, 90, 250.0), (9, 900, 600.0),
+                  (29, 3000, 2000.0), (99, 10_000, 5e4), (1, 100_000, 3e5),
+                  (999, 1_000_000, 1500.0), (2, 9_999_999, 12.0), (1, 9_999_998, 7.85),
+                  (49, 450_000, 70.0)]
+MIXTURE_ALPHAS = (0.05, 1e-6, 0.5)
+
+#: Values the input validations are probed with, per registry key (accepted?, value).
+VALIDATION_PROBES = {
+    "alpha": [(True, 0.05), (True, 1e-6), (True, 0.5), (False, 0.0), (False, 0.5001),
+              (False, 9e-7), (False, "0.05")],
+    "beta": [(True, 0.2), (True, 0.5), (True, 1e-9), (False, 0.0), (False, 0.6), (False, -0.1)],
+    "m": [(True, 2), (True, 1000), (False, 1), (False, 2.5), (False, 1001)],
+    "min_d": [(True, 0.02), (True, 100.0), (False, 0.0), (False, -1.0)],
+    "variance": [(True, 1e-9), (False, 0.0)],
+    "min_dt": [(True, 0.1), (False, 0.0)],
+    "variance_t": [(True, 0.04), (False, -0.04)],
+    "min_delta_t": [(True, 0.5), (False, 0.0)],
+    "delta": [(True, 0.1), (False, 0.0)],
+}
+
+
+class Batch:
+    """Generated workbooks (``source``) and their LibreOffice-recalculated copies."""
+
+    def __init__(self, source: dict[str, Path], recalculated: dict[str, Path], console: str):
+        self.source = source
+        self.recalculated = recalculated
+        self.console = console
+        self._values = {}
+
+    def values(self, name: str) -> openpyxl.Workbook:
+        """The recalculated workbook ``name`` as read by openpyxl (cached values)."""
+        if name not in self._values:
+            self._values[name] = openpyxl.load_workbook(self.recalculated[name], data_only=True)
+        return self._values[name]
+
+    @cached_property
+    def grid_names(self) -> list[str]:
+        return sorted(n for n in self.source if n.startswith("grid_"))
+
+
+def named(wb: openpyxl.Workbook, name: str):
+    """The value of the one-cell workbook-level name ``name``."""
+    sheet, coord = next(iter(wb.defined_names[name].destinations))
+    return wb[sheet][coord.replace("$", "")].value
+
+
+def _injection_spec(folder: Path):
+    path = folder / "injection_scores.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["topic", *INJECTION_RUNS])
+        for i, topic in enumerate(INJECTION_TOPICS):
+            out.writerow([topic] + [(i * 7 + j * 3) % 10 / 10 for j in range(4)])
+    return spec_from_dict({
+        "title": INJECTION_TITLE,
+        "description": "-description that starts like a formula",
+        "m": [2, 10], "min_d": [0.1, 0.2],
+        "measures": [{"name": INJECTION_MEASURE, "variance": 0.05, "source": "+source"}],
+        "matrices": [{"name": "-matrix", "path": str(path)}],
+    }, source=str(folder / "=spec.toml"))
+
+
+def _probe_workbook(path: Path) -> Path:
+    """Formulas of the generator evaluated directly: the noncentral-F mixture at the points
+    of MIXTURE_POINTS (sheet "mixture", one row per point and α, in order) and every input's
+    validation formula on VALIDATION_PROBES (sheet "validation": key, expected, value, verdict).
+    """
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    k = helper_sheet(wb, POISSON_TERMS)
+    ws = wb.create_sheet("mixture")
+    row = 1
+    for alpha in MIXTURE_ALPHAS:
+        for dfa, dfe, lam in MIXTURE_POINTS:
+            # one block per point: m = dfa + 1, n with m(n − 1) = dfe, and Δ = λ/n
+            assert dfe % (dfa + 1) == 0
+            n = dfe // (dfa + 1) + 1
+            ws.cell(row, 20, dfa + 1)
+            ws.cell(row, 21, lam / n)
+            ws.cell(row, 22, alpha)
+            m, delta, a = (f"$T${row}", f"$U${row}", f"$V${row}")
+            shared, _, exact = anova_models(a, "0.5", m, delta, k)
+            write_block(ws, row, 1, [Col("n", "n", lambda i, n=n: n), *shared, *exact], 1,
+                        header=False)
+            row += 1
+    ws = wb.create_sheet("validation")
+    keys = {i.key for items in INPUTS.values() for i in items}
+    assert keys == set(VALIDATION_PROBES)
+    row = 1
+    for key, probes in VALIDATION_PROBES.items():
+        for expected, value in probes:
+            ws.cell(row, 1, key)
+            ws.cell(row, 2, expected)
+            ws.cell(row, 3, value)
+            ws.cell(row, 4, "=" + validation_formula(f"C{row}", allowed(key)))
+            row += 1
+    # the t-test model too, at a few points (n, effect, alpha)
+    ws = wb.create_sheet("ttest")
+    for row, (n, effect, alpha) in enumerate([(2, 3.0, 0.05), (34, 0.5, 0.05), (5000, 0.05, 1e-6),
+                                              (2_000_000, 0.002, 0.05)], start=1):
+        ws.cell(row, 20, effect)
+        ws.cell(row, 21, alpha)
+        shared, legacy, exact = ttest_models(f"$U${row}", "0.5", f"$T${row}", k)
+        write_block(ws, row, 1, [Col("n", "n", lambda i, n=n: n), *shared, *legacy, *exact], 1,
+                    header=False)
+    wb.save(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Batch:
+    """Every workbook of the batch, generated (no LibreOffice needed)."""
+    src = tmp_path_factory.mktemp("workbooks")
+    source = {}
+    for k, calculators in enumerate(grid_workbooks()):
+        name = f"grid_{k:02d}"
+        spec = spec_from_dict({"title": f"grid {k}", "calculators": calculators})
+        source[name] = write_workbook(spec, src / f"{name}.xlsx", generated=DATE)
+    source["ntcir"] = write_workbook(load_spec(bundled_spec()), src / "ntcir.xlsx",
+                                     generated=DATE)
+    source["example"] = write_workbook(load_spec(bundled_spec("trec2010_web_example")),
+                                       src / "example.xlsx", generated=DATE)
+    source["inject"] = write_workbook(_injection_spec(src), src / "inject.xlsx", generated=DATE)
+    wb = openpyxl.load_workbook(source["ntcir"])
+    for name, value in EDITS.items():
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        wb[sheet][coord.replace("$", "")].value = value
+    source["ntcir_edited"] = src / "ntcir_edited.xlsx"
+    wb.save(source["ntcir_edited"])
+    source["probe"] = _probe_workbook(src / "probe.xlsx")
+    return Batch(source, {}, "")
+
+
+@pytest.fixture(scope="session")
+def batch(built, tmp_path_factory) -> Batch:
+    """The same workbooks, recalculated by one LibreOffice run (skipped without it, not in CI)."""
+    if not built.recalculated:
+        done, console = recalculate_batch(list(built.source.values()),
+                                          tmp_path_factory.mktemp("recalculated"))
+        built.recalculated.update({name: done[path.resolve()]
+                                   for name, path in built.source.items()})
+        built.console = console
+    return built

@@ -1,0 +1,47 @@
+"""The About sheet: sheets, inputs, method, version, date, references."""
+
+from __future__ import annotations
+
+import openpyxl
+
+from generator.about import NAMED_ANSWERS
+from generator.inputs import INPUTS
+from topicsetsize import __version__
+
+from .conftest import DATE
+
+
+def _texts(ws) -> list[str]:
+    return [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+
+
+def test_about_sheet(built):
+    wb = openpyxl.load_workbook(built.source["ntcir"])
+    assert wb.sheetnames[0] == "About"
+    texts = _texts(wb["About"])
+    joined = "\n".join(texts)
+    assert f"Generated {DATE.isoformat()} by topicsetsize {__version__}" in joined
+    assert "ntcir12_std_ab.toml" in joined
+    for sheet in ("ANOVA", "TTEST", "CI", "Tables", "Charts"):
+        assert sheet in texts
+    for items in INPUTS.values():
+        for item in items:
+            if item.name:
+                assert item.name in texts
+    for name in NAMED_ANSWERS:
+        assert name in texts
+    for ref in ("Topic set size design. Information Retrieval Journal",
+                "The effect of score standardisation on topic set size design. AIRS 2016",
+                "Designing test collections for comparing many systems. CIKM 2014",
+                "Nagata", "2003"):
+        assert ref in joined, ref
+    assert "Legacy:" in joined and "Exact:" in joined and "Precision" in joined
+    assert "m ∈ {2, 10, 20, 30, 50}, minD ∈ {0.02, 0.05, 0.1, 0.2}" in joined
+
+
+def test_about_lists_only_existing_sheets(built):
+    wb = openpyxl.load_workbook(built.source["grid_00"])
+    texts = _texts(wb["About"])
+    assert "Tables" not in texts and "Variance" not in texts and "This spec has no tables." in texts
+    wb = openpyxl.load_workbook(built.source["example"])
+    assert "Variance" in _texts(wb["About"])

@@ -1,0 +1,107 @@
+"""Assembling and writing a workbook: sheets, names, atomic writes, progress, LibreOffice."""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+
+from generator import build_workbook, count_steps, load_spec, bundled_spec, spec_from_dict
+from generator import write_workbook
+
+NAMES = {"anova_alpha", "anova_beta", "anova_min_d", "anova_variance", "anova_m",
+         "anova_n_legacy", "anova_n_exact", "ttest_alpha", "ttest_beta", "ttest_min_dt",
+         "ttest_variance_t", "ttest_n_legacy", "ttest_n_exact", "ci_alpha", "ci_delta",
+         "ci_variance_t", "ci_n"}
+
+
+def test_sheets_and_workbook_level_names(built):
+    wb = openpyxl.load_workbook(built.source["ntcir"])
+    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "Tables", "Charts", "Helpers"]
+    assert wb["Helpers"].sheet_state == "hidden" and wb.active.title == "ANOVA"
+    assert set(wb.defined_names.keys()) == NAMES            # exactly these, workbook level
+    for ws in wb.worksheets:
+        assert not ws.defined_names
+    wb = openpyxl.load_workbook(built.source["example"])
+    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "Tables", "Charts", "Variance",
+                             "Helpers"]
+
+
+@pytest.mark.libreoffice
+def test_libreoffice_opens_every_workbook_without_complaint(batch):
+    lines = [line for line in batch.console.splitlines() if line.strip()]
+    converted = [line for line in lines if line.startswith("convert ")]
+    assert len(converted) == len(batch.source)
+    others = [line for line in lines if not line.startswith("convert ")
+              and "javaldx" not in line]              # a harmless Java notice on Debian
+    assert others == []
+    wb = openpyxl.load_workbook(batch.recalculated["ntcir"])
+    assert set(wb.defined_names.keys()) >= NAMES
+    dv = wb["ANOVA"].data_validations.dataValidation
+    assert len(dv) == 5 and all(v.type == "custom" for v in dv)
+
+
+def test_write_is_atomic(tmp_path, monkeypatch):
+    spec = spec_from_dict({"title": "t"})
+    out = tmp_path / "w.xlsx"
+    out.write_bytes(b"old")
+
+    def boom(self, filename):
+        with open(filename, "wb") as f:
+            f.write(b"half")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(openpyxl.Workbook, "save", boom)
+    with pytest.raises(OSError, match="disk full"):
+        write_workbook(spec, out)
+    assert out.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]
+    monkeypatch.undo()
+    assert write_workbook(spec, out) == out
+    assert openpyxl.load_workbook(out).sheetnames[0] == "About"
+    assert [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]
+
+
+def test_progress_ticks_match_count_steps(tmp_path):
+    spec = load_spec(bundled_spec("trec2010_web_example"))
+    ticks = []
+    write_workbook(spec, tmp_path / "e.xlsx", tick=ticks.append)
+    assert len(ticks) == count_steps(spec) == 1 + 2 * 2 + 2
+    assert ticks[0] == "read TREC 2010 Web AP" and ticks[-1] == "saved"
+
+
+def test_only_xlsx(tmp_path):
+    with pytest.raises(ValueError, match="must be written to an .xlsx file"):
+        write_workbook(spec_from_dict({"title": "t"}), tmp_path / "w.xls")
+
+
+def test_formulas_recalculate_on_load():
+    wb = build_workbook(spec_from_dict({"title": "t"}))
+    assert wb.calculation.fullCalcOnLoad
+
+
+def _functions(formula: str) -> set[str]:
+    import re
+
+    text = re.sub(r'"[^"]*"', '""', formula)             # drop string literals
+    return set(re.findall(r"((?:_xlfn\.)?[A-Z][A-Z0-9.]*)\(", text))
+
+
+def test_formulas_use_only_functions_excel_2010_and_libreoffice_know(built):
+    """Post-2007 functions need the _xlfn. prefix (else #NAME?); nothing newer than 2010."""
+    from openpyxl.utils import FORMULAE
+
+    wb = openpyxl.load_workbook(built.source["ntcir"])
+    seen = set()
+    for ws in wb.worksheets:
+        texts = [c.value for row in ws.iter_rows() for c in row if c.data_type == "f"]
+        texts += [dv.formula1 for dv in ws.data_validations.dataValidation]
+        texts += [f for rng in ws.conditional_formatting for rule in rng.rules
+                  for f in rule.formula]
+        for text in texts:
+            seen |= _functions(str(text))
+    excel_2010 = {"_xlfn.F.INV.RT", "_xlfn.BETA.DIST", "_xlfn.BETA.INV", "_xlfn.NORM.S.DIST",
+                  "_xlfn.NORM.S.INV", "_xlfn.T.INV.2T", "_xlfn.CHISQ.INV.RT",
+                  "_xlfn.CHISQ.DIST.RT"}
+    for name in seen:
+        assert name in FORMULAE or name in excel_2010, name
+    assert excel_2010 <= seen and {"SUMPRODUCT", "GAMMALN", "IF", "FIXED"} <= seen
+    assert not {"_xlfn.LET", "_xlfn.LAMBDA", "_xlfn.SEQUENCE"} & seen

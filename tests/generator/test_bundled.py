@@ -1,0 +1,29 @@
+"""The bundled specs are found from a clone and are packaged into a wheel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.bundled import DEFAULT_SPEC, bundled_spec, bundled_specs, templates_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bundled_specs_are_found():
+    assert templates_dir() == ROOT / "workbook_templates"
+    assert bundled_specs() == ["ntcir12_std_ab", "trec2010_web_example"]
+    assert bundled_spec() == bundled_spec(DEFAULT_SPEC + ".toml") == \
+        ROOT / "workbook_templates" / "ntcir12_std_ab.toml"
+    with pytest.raises(FileNotFoundError, match="the bundled specs are ntcir12_std_ab, "):
+        bundled_spec("nope")
+
+
+def test_wheel_maps_workbook_templates_into_the_generator_package():
+    """pyproject installs workbook_templates/*.toml as generator/templates/ (see bundled.py)."""
+    tomllib = pytest.importorskip("tomllib")                 # Python 3.11+
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "generator.templates" in setup["packages"]
+    assert setup["package-dir"]["generator.templates"] == "workbook_templates"
+    assert setup["package-data"]["generator.templates"] == ["*.toml"]

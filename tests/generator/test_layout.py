@@ -1,0 +1,53 @@
+"""Input cells: data validation that accepts exactly the allowed range (checked in LibreOffice)."""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+
+from generator.inputs import INPUTS, allowed
+from generator.layout import validation_formula
+
+from .conftest import VALIDATION_PROBES
+
+
+@pytest.mark.libreoffice
+def test_validation_formulas_accept_exactly_the_allowed_values(batch):
+    ws = batch.values("probe")["validation"]
+    rows = 0
+    for row in ws.iter_rows(min_row=1, values_only=True):
+        key, expected, value, verdict = row[:4]
+        assert verdict is expected, (key, value, verdict)
+        if isinstance(value, (int, float)):   # and the registry range agrees
+            import numpy as np
+
+            assert bool(allowed(key).contains(np.asarray(float(value)))) is expected
+        rows += 1
+    assert rows == sum(len(v) for v in VALIDATION_PROBES.values())
+
+
+def test_every_input_cell_is_validated_and_named(built):
+    wb = openpyxl.load_workbook(built.source["ntcir"])
+    for calc, items in INPUTS.items():
+        ws = wb["TTEST" if calc == "ttest_effect" else calc.upper()]
+        validations = {str(dv.sqref): dv for dv in ws.data_validations.dataValidation}
+        for item in items:
+            row = next(r for r in range(1, 20) if ws.cell(r, 1).value == item.symbol
+                       and ws.cell(r, 2).fill.fgColor.rgb == "00FFF2CC")
+            coord = f"B{row}"
+            dv = validations[coord]
+            assert dv.type == "custom" and dv.showErrorMessage and not dv.allow_blank
+            assert dv.formula1 == validation_formula(coord, allowed(item.key))
+            assert allowed(item.key).describe(item.key) in dv.error
+            if item.name:
+                dest = next(iter(wb.defined_names[item.name].destinations))
+                assert dest == (ws.title, f"$B${row}")
+
+
+def test_validation_formula_text():
+    from topicsetsize.params import Range
+
+    assert validation_formula("C3", Range(low=0, high=1)) == "AND(ISNUMBER(C3),C3>0,C3<1)"
+    assert validation_formula("C3", Range(low=1e-6, high=0.5, low_open=False,
+                                          high_open=False)) == \
+        "AND(ISNUMBER(C3),C3>=1e-06,C3<=0.5)"

@@ -1,0 +1,26 @@
+"""The README screenshot: a sheet rendered to PNG by LibreOffice and pdftoppm."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from generator import screenshot
+
+
+def test_missing_tools_are_named(monkeypatch, tmp_path):
+    monkeypatch.setattr(screenshot.shutil, "which", lambda name: None)
+    with pytest.raises(FileNotFoundError, match="soffice, pdftoppm not found"):
+        screenshot.render_sheet(tmp_path / "x.png")
+
+
+@pytest.mark.libreoffice
+@pytest.mark.skipif(not (shutil.which("soffice") and shutil.which("pdftoppm")),
+                    reason="needs LibreOffice (soffice) and poppler-utils (pdftoppm)")
+def test_render_a_sheet(tmp_path):
+    out = screenshot.main([str(tmp_path / "shot.png"), "--sheet", "CI", "--range", "A1:D12",
+                           "--dpi", "40"])
+    data = (tmp_path / "shot.png").read_bytes()
+    assert out == 0 and data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000
+    assert [p.name for p in tmp_path.iterdir()] == ["shot.png"]

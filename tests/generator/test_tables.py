@@ -1,0 +1,86 @@
+"""The Tables sheet of the bundled NTCIR-12 workbook against the published Table 2."""
+
+from __future__ import annotations
+
+import csv
+
+import openpyxl
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from generator import bundled_spec, load_spec
+from generator.cells import STYLE
+
+
+def _table(ws, name: str, method: str, n_m: int = 5, n_d: int = 4) -> pd.DataFrame:
+    """Read back the ``method`` table of measure ``name`` (rows m, columns minD)."""
+    top = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == name)
+    c0 = 1 if method == "legacy" else n_d + 3
+    assert ws.cell(top + 3, c0).value == "m \\ minD"
+    cols = [ws.cell(top + 3, c0 + 1 + j).value for j in range(n_d)]
+    idx = [ws.cell(top + 4 + i, c0).value for i in range(n_m)]
+    data = [[ws.cell(top + 4 + i, c0 + 1 + j).value for j in range(n_d)] for i in range(n_m)]
+    return pd.DataFrame(data, index=idx, columns=cols)
+
+
+@pytest.fixture(scope="module")
+def published(data_dir):
+    # AIRS 2016 Table 2 parts I-II (tests/data/PROVENANCE.md): n_legacy = published,
+    # n_exact = smallest n with exact noncentral-F power >= .80
+    with open(data_dir / "anova_table2_parts_I_II.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _check_published(ws, published):
+    for row in published:
+        for method, column in (("legacy", "n_legacy"), ("exact", "n_exact")):
+            table = _table(ws, row["measure"], method)
+            got = table.loc[int(row["m"]), float(row["min_d"])]
+            assert got == int(row[column]), (row["measure"], row["m"], row["min_d"], method)
+
+
+def test_bundled_tables_equal_published_table2_parts_I_II(built, published):
+    assert len(published) == 100
+    _check_published(openpyxl.load_workbook(built.source["ntcir"])["Tables"], published)
+
+
+@pytest.mark.libreoffice
+def test_tables_survive_libreoffice(batch, published):
+    _check_published(batch.values("ntcir")["Tables"], published)
+
+
+def test_every_measure_has_both_engine_tables(built):
+    spec = load_spec(bundled_spec())
+    ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
+    assert len(spec.measures) == 12                          # 240 cells, as in the paper
+    for measure in spec.measures:
+        for method in ("legacy", "exact"):
+            want = tss.anova_table(0.05, 0.20, measure.variance, list(spec.m), list(spec.min_d),
+                                   method=method)
+            got = _table(ws, measure.name, method)
+            assert got.to_numpy().tolist() == want.to_numpy().tolist(), (measure.name, method)
+            assert got.index.tolist() == list(spec.m)
+            assert got.columns.tolist() == list(spec.min_d)
+
+
+def test_cells_where_methods_differ_are_shaded_with_a_note(built):
+    ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
+    top = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value ==
+               "MedNLPDoc raw recall")
+    shaded = 0
+    for i in range(5):
+        for j in range(4):
+            legacy = ws.cell(top + 4 + i, 2 + j)
+            exact = ws.cell(top + 4 + i, 8 + j)
+            differ = legacy.value != exact.value
+            for cell in (legacy, exact):
+                assert (cell.fill.fgColor.rgb == STYLE.differ_fill.fgColor.rgb) == differ
+            assert (exact.comment is not None) == differ
+            if differ:
+                assert exact.comment.text == f"legacy n = {legacy.value}, exact n = {exact.value}"
+            shaded += differ
+    # m = 2, minD = .02: 2301 vs 2360 (FORMULAS §7)
+    assert ws.cell(top + 4, 2).value == 2301 and ws.cell(top + 4, 8).value == 2360
+    note = ws.cell(top + 9, 1).value
+    assert note == f"{shaded} of 20 cells differ between the methods (shaded)." and shaded == 18

@@ -1,0 +1,86 @@
+"""`topicsetsize workbook [SPEC] [--matrix FILE ...] [--out FILE]`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import openpyxl
+
+from generator.bundled import templates_dir
+from topicsetsize.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp_path,
+                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "workbook")
+    path = tmp_path / "ntcir12_std_ab.xlsx"
+    assert code == 0 and err == ""
+    assert out == f"wrote {path} (12 measures)\n"
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "Tables", "Charts", "Helpers"]
+    ws = wb["Tables"]
+    assert ws["A5"].value == "MedNLPDoc raw recall" and ws["B9"].value == 2301   # Table 2, I
+    assert [p.name for p in tmp_path.iterdir()] == ["ntcir12_std_ab.xlsx"]      # no temp left
+
+
+def test_spec_by_name_or_file_with_matrices_and_out(capsys, tmp_path, data_dir):
+    out_file = tmp_path / "sub" / "w.xlsx"
+    matrix = data_dir / "trec2010web_ap.csv"
+    code, out, _ = run(capsys, "workbook", "trec2010_web_example", "--matrix", str(matrix),
+                       "--out", str(out_file))
+    assert code == 0 and out == f"wrote {out_file} (4 measures)\n"
+    wb = openpyxl.load_workbook(out_file)
+    ws = wb["Variance"]
+    assert [ws.cell(r, 1).value for r in (5, 6)] == ["TREC 2010 Web AP", "trec2010web_ap"]
+    code, out, _ = run(capsys, "workbook", str(templates_dir() / "trec2010_web_example.toml"),
+                       "--out", str(tmp_path / "x.xlsx"))
+    assert code == 0 and "(2 measures)" in out
+
+
+def test_list_specs(capsys):
+    code, out, _ = run(capsys, "workbook", "--list-specs")
+    assert code == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["ntcir12_std_ab",
+                                                                  "trec2010_web_example"]
+
+
+def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "t"\nbeta = 2\n')
+    cases = [
+        (["workbook", "nope"], "topicsetsize: error: nope: no such spec file, and not a bundled "
+                               "spec (ntcir12_std_ab, trec2010_web_example)"),
+        (["workbook", str(bad)], f"topicsetsize: error: {bad}: beta: beta=2 is out of range: "
+                                 "allowed 0 < beta < 1"),
+        (["workbook", "--out", str(tmp_path / "w.csv")],
+         f"topicsetsize: error: {tmp_path / 'w.csv'}: the workbook must be written to an .xlsx "
+         "file"),
+        (["workbook", "--matrix", str(tmp_path / "none.csv")],
+         f"topicsetsize: error: {tmp_path / 'none.csv'}: no such score matrix file or folder"),
+    ]
+    for argv, message in cases:
+        code, out, err = run(capsys, *argv)
+        assert (code, out, err) == (2, "", message + "\n"), argv
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("topic,a,b\nt1,0.1\nt2,0.2,0.3\n")
+    code, _, err = run(capsys, "workbook", "--matrix", str(ragged), "--out",
+                       str(tmp_path / "r.xlsx"))
+    assert code == 2 and err.count("\n") == 1 and str(ragged) in err
+    assert not (tmp_path / "r.xlsx").exists()
+
+
+def test_console_script(tmp_path):
+    exe = shutil.which("topicsetsize")
+    cmd = [exe] if exe else [sys.executable, "-m", "topicsetsize"]
+    res = subprocess.run([*cmd, "workbook", "--out", str(tmp_path / "w.xlsx")],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout == f"wrote {tmp_path / 'w.xlsx'} (12 measures)\n"
