@@ -28,6 +28,9 @@ def atomic_path(path, *, suffix: str | None = None):
                                dir=path.parent)
     os.close(fd)
     tmp = Path(tmp)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes the file private; give it the usual mode
     try:
         yield tmp
         os.replace(tmp, path)

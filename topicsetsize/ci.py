@@ -24,7 +24,7 @@ __all__ = ["ci_delta", "ci_n"]
 
 
 def _expected_width(n, sd_t, alpha):
-    ratio = special.poch((n - 1.0) / 2.0, 0.5)      # Γ(n/2)/Γ((n−1)/2), accurate at any n
+    ratio = special.poch((n - 1.0) / 2.0, 0.5)      # Γ(n/2)/Γ((n−1)/2), to ~1e-11 at any n
     return 2.0 * np.sqrt(2.0) * sd_t * t_crit(alpha, n - 1.0) * ratio / np.sqrt(n * (n - 1.0))
 
 

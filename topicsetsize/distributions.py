@@ -26,8 +26,7 @@ def z_upper(p):
     >>> round(float(z_upper(0.025)), 4)
     1.96
     """
-    return special.ndtri(1.0 - np.asarray(p, float)) if np.all(np.asarray(p) > 0.5) \
-        else -special.ndtri(np.asarray(p, float))
+    return -special.ndtri(np.asarray(p, float))
 
 
 def f_crit(alpha, dfn, dfd):
@@ -50,7 +49,8 @@ def t_crit(alpha, df):
     >>> round(float(t_crit(0.05, 10)), 6)      # TINV(0.05, 10) in Excel
     2.228139
     """
-    return special.stdtrit(np.asarray(df, float), 1.0 - np.asarray(alpha, float) / 2.0)
+    # -t_{α/2} rather than t_{1-α/2}: 1 - α/2 rounds away the digits of a tiny α
+    return -special.stdtrit(np.asarray(df, float), np.asarray(alpha, float) / 2.0)
 
 
 def f_power(alpha, dfn, dfd, nc):
