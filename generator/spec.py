@@ -205,8 +205,11 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
     return spec
 
 
-def with_matrices(spec: Spec, paths) -> Spec:
-    """``spec`` with a score matrix added per path (``--matrix FILE``), raw and std-AB."""
+def with_matrices(spec: Spec, paths, *, measure: str | None = None) -> Spec:
+    """``spec`` with a score matrix added per path (``--matrix FILE``), raw and std-AB.
+
+    ``measure`` picks the measure of trec_eval / long-format files (``--measure``).
+    """
     used = {x.name for x in spec.measures} | {x.name for x in spec.matrices}
     extra = []
     for p in paths:
@@ -218,7 +221,7 @@ def with_matrices(spec: Spec, paths) -> Spec:
         while name in used:
             name, k = f"{path.stem} ({k})", k + 1
         used.add(name)
-        extra.append(MatrixSpec(name=name, path=str(path.resolve())))
+        extra.append(MatrixSpec(name=name, path=str(path.resolve()), measure=measure))
     if extra and not spec.m:
         spec = replace(spec, m=(2, 10, 20, 30, 50), min_d=(0.02, 0.05, 0.1, 0.2))
     return replace(spec, matrices=spec.matrices + tuple(extra))

@@ -30,6 +30,8 @@ def register(sub) -> None:
     p.add_argument("--matrix", action="extend", nargs="+", default=[], metavar="FILE",
                    help="also estimate V_E (raw and std-AB) from this score matrix and add "
                         "its tables (CSV/TSV, .xlsx, trec_eval -q files or a folder of them)")
+    p.add_argument("--measure", help="the measure to read from trec_eval -q or long-format "
+                   "--matrix files (e.g. map, P_10); for .xlsx, the sheet name")
     p.add_argument("--out", type=Path, default=None, metavar="FILE",
                    help="where to write the workbook (default: the spec's output name in the "
                         "current folder)")
@@ -49,7 +51,7 @@ def run(args) -> int:
         return 0
     spec = load_spec(_spec_path(args.spec or DEFAULT_SPEC))
     if args.matrix:
-        spec = with_matrices(spec, args.matrix)
+        spec = with_matrices(spec, args.matrix, measure=args.measure)
     out = args.out if args.out is not None else Path(spec.output)
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:

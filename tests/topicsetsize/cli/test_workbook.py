@@ -84,3 +84,26 @@ def test_console_script(tmp_path):
     res = subprocess.run([*cmd, "workbook", "--out", str(tmp_path / "w.xlsx")],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0 and res.stdout == f"wrote {tmp_path / 'w.xlsx'} (12 measures)\n"
+
+
+def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
+    """--measure reaches the reader: a folder of trec_eval -q files with two measures."""
+    import openpyxl
+
+    from topicsetsize import example_matrix, residual_variance, write_trec_eval
+
+    scores = example_matrix().iloc[:, :6]
+    folder = tmp_path / "runs"
+    write_trec_eval(scores, folder, "map")
+    for path in folder.iterdir():      # a second measure in every file, with other values
+        lines = path.read_text().splitlines()
+        extra = [line.replace("map", "P_10", 1).rsplit(None, 1)[0] + "\t0.5000"
+                 for line in lines if line.startswith("map")]
+        path.write_text("\n".join(lines + extra) + "\n")
+    out = tmp_path / "w.xlsx"
+    assert main(["workbook", "--matrix", str(folder), "--measure", "map", "--out", str(out)]) == 0
+    values = [c for row in openpyxl.load_workbook(out)["Variance"].iter_rows(values_only=True)
+              for c in row if isinstance(c, float)]
+    expected = residual_variance(scores)
+    assert any(abs(v - expected) < 1e-12 for v in values)
+    assert main(["workbook", "--matrix", str(folder), "--out", str(out)]) == 2   # ambiguous
