@@ -70,7 +70,7 @@ def validation_formula(cell: str, rng: Range) -> str:
 
     >>> from topicsetsize.params import PARAMS
     >>> validation_formula("B5", PARAMS["m"])
-    'AND(ISNUMBER(B5),B5>=2,B5=INT(B5))'
+    'AND(ISNUMBER(B5),B5>=2,B5<=1000000000,B5=INT(B5))'
     """
     parts = [f"ISNUMBER({cell})"]
     if rng.low != float("-inf"):

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import special
 
 from .distributions import t_crit, z_upper
-from .params import check
+from .params import check_all
 from .power import _result
 from .search import smallest_n
 
@@ -52,8 +52,7 @@ def ci_delta(n, variance_t, alpha):
     >>> round(ci_delta(79, 0.05, 0.05), 4), round(ci_delta(78, 0.05, 0.05), 4)
     (0.0998, 0.1005)
     """
-    n_, v, a = (np.asarray(check(k, x), float) for k, x in
-                (("n", n), ("variance_t", variance_t), ("alpha", alpha)))
+    n_, v, a = check_all(n=n, variance_t=variance_t, alpha=alpha)
     return _result(_expected_width(n_, np.sqrt(v), a), n, variance_t, alpha)
 
 
@@ -84,9 +83,7 @@ def ci_n(alpha, delta, variance_t):
     >>> ci_n(0.05, 0.10, 0.05), ci_n(0.05, 0.05, 0.02), ci_n(0.01, 0.10, 0.10)
     (79, 125, 269)
     """
-    a, d, v = (np.asarray(check(k, x), float) for k, x in
-               (("alpha", alpha), ("delta", delta), ("variance_t", variance_t)))
-    a, d, v = np.broadcast_arrays(a, d, v)
+    a, d, v = check_all(alpha=alpha, delta=delta, variance_t=variance_t)
     sd = np.sqrt(v)
     guess = 4.0 * z_upper(a / 2.0) ** 2 * v / (d * d)
     fa, fs = a.ravel(), sd.ravel()

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import elementwise
 
-from .params import check, check_method
-from .power import _anova_power, _result, _ttest_power
+from .params import check_all, check_method
+from .power import _anova_power, _effect, _result, _ttest_power
 
 __all__ = ["anova_min_d", "ttest_min_dt"]
 
@@ -45,18 +45,31 @@ def _lambda_required(design: str, method: str, alpha, beta, df_a, n, *, tol: flo
     def f(lam, a, t, d, nn):
         return _power_of_lambda(design, method, lam, a, d, nn) - t
 
-    args = (alpha, target, df_a, n)
-    zero_ok = f(np.zeros_like(n), *args) >= 0
-    bracket = elementwise.bracket_root(f, np.zeros_like(n), np.full_like(n, 8.0) + df_a,
-                                       xmin=0.0, args=args)
-    lo, hi = bracket.bracket
-    root = elementwise.find_root(f, (lo, hi), args=args,
-                                 tolerances=dict(xrtol=tol, xatol=tol))
-    # find_root returns a point within tolerance of the crossing; nudge it to the side
-    # where the power is reached, so that the answer really has power >= 1 - beta.
-    lam = np.where(f(root.x, *args) >= 0, root.x, root.bracket[1])
-    lam = np.where(bracket.success & root.success, lam, np.nan)
-    return np.where(zero_ok, 0.0, lam)
+    lam = np.zeros_like(n)
+    todo = ~(f(lam, alpha, target, df_a, n) >= 0)       # cells that λ = 0 does not satisfy
+    if todo.any():
+        args = (alpha[todo], target[todo], df_a[todo], n[todo])
+        start = np.zeros(int(todo.sum()))
+        bracket = elementwise.bracket_root(f, start, start + 8.0 + args[2], xmin=0.0,
+                                           args=args)
+        root = elementwise.find_root(f, bracket.bracket, args=args,
+                                     tolerances=dict(xrtol=tol, xatol=tol))
+        # find_root returns a point within tolerance of the crossing: take the bracket end
+        # where the power is reached.
+        found = np.where(f(root.x, *args) >= 0, root.x, root.bracket[1])
+        lam[todo] = np.where(bracket.success & root.success, found, np.nan)
+    return lam
+
+
+def _at_least(value, reaches):
+    """Step each value up by one ulp at a time until ``reaches(value)`` holds (at most 64)."""
+    value = np.array(value, float, copy=True)
+    for _ in range(64):
+        short = np.isfinite(value) & ~reaches(value)
+        if not short.any():
+            break
+        value[short] = np.nextafter(value[short], np.inf)
+    return value
 
 
 def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
@@ -95,12 +108,14 @@ def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
     True
     """
     method = check_method(method)
-    n_, m_, v, a, b = (np.asarray(check(k, x), float) for k, x in
-                       (("n", n), ("m", m), ("variance", variance), ("alpha", alpha),
-                        ("beta", beta)))
+    n_, m_, v, a, b = check_all(n=n, m=m, variance=variance, alpha=alpha, beta=beta)
     lam = _lambda_required("anova", method, a, b, m_ - 1.0, n_)
     _raise_unreachable(lam, n_, method)
-    return _result(np.sqrt(2.0 * v * lam / n_), n, m, variance, alpha, beta)
+    # λ was solved to the last bit; the conversion to minD can lose it, so make sure the
+    # returned minD itself has the power (zero stays zero: it needs no effect at all).
+    d = _at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(_anova_power(
+        n_, m_, _effect(x, v), a, method)) >= 1.0 - b))
+    return _result(d, n, m, variance, alpha, beta)
 
 
 def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
@@ -117,11 +132,13 @@ def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
     0.4951
     """
     method = check_method(method)
-    n_, v, a, b = (np.asarray(check(k, x), float) for k, x in
-                   (("n", n), ("variance_t", variance_t), ("alpha", alpha), ("beta", beta)))
+    n_, v, a, b = check_all(n=n, variance_t=variance_t, alpha=alpha, beta=beta)
     lam = _lambda_required("ttest", method, a, b, 0.0, n_)
     _raise_unreachable(lam, n_, method)
-    return _result(np.sqrt(v) * lam / np.sqrt(n_), n, variance_t, alpha, beta)
+    sd = np.sqrt(v)
+    d = _at_least(sd * lam / np.sqrt(n_), lambda x: (x == 0) | (
+        _ttest_power(n_, x / sd, a, method) >= 1.0 - b))
+    return _result(d, n, variance_t, alpha, beta)
 
 
 def _raise_unreachable(lam, n, method):

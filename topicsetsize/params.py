@@ -22,7 +22,7 @@ ValueError: alpha=1.5 is out of range: allowed 0 < alpha < 1
 >>> check("m", "ten")
 Traceback (most recent call last):
 ...
-ValueError: m='ten' is not a number: allowed m >= 2 (a whole number)
+ValueError: m='ten' is not a number: allowed 2 <= m <= 1000000000 (a whole number)
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Range", "PARAMS", "METHODS", "check", "check_method", "check_choice"]
+__all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_method", "check_choice"]
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,8 @@ PARAMS: dict[str, Range] = {
     "delta": Range(**_POS, doc="largest acceptable expected width of the confidence interval"),
     "variance": Range(**_POS, doc="within-system variance estimate (V_E)"),
     "variance_t": Range(**_POS, doc="variance of the per-topic score differences"),
-    "m": Range(low=2, low_open=False, integer=True, doc="number of systems to compare"),
+    "m": Range(low=2, high=10**9, low_open=False, high_open=False, integer=True,
+               doc="number of systems to compare"),
     "n": Range(low=2, high=N_MAX, low_open=False, high_open=False, integer=True,
                doc="number of topics"),
     "a": Range(**_POS, doc="std-AB spread A (the standard deviation after standardisation)"),
@@ -160,6 +161,33 @@ def check(name: str, value, *, allow_array: bool = True):
     if arr.ndim == 0:
         return int(arr) if spec.integer else float(arr)
     return arr
+
+
+def check_all(**arguments) -> list[np.ndarray]:
+    """Validate several arguments with :func:`check` and broadcast them together.
+
+    Returns float ndarrays of one common shape, in the order given. Arguments whose
+    shapes do not broadcast raise one line that names them.
+
+    >>> [a.shape for a in check_all(alpha=0.05, m=[2, 10])]
+    [(2,), (2,)]
+    >>> check_all(min_d=[0.1, 0.2], m=[2, 3, 4])
+    Traceback (most recent call last):
+    ...
+    ValueError: the arguments do not fit together: min_d has 2 values, m has 3 values (give one value or the same number of values)
+    """
+    values = [np.asarray(check(name, value), float) for name, value in arguments.items()]
+    try:
+        return list(np.broadcast_arrays(*values))
+    except ValueError:
+        shapes = ", ".join(f"{name} has {_count(v)}" for name, v in zip(arguments, values)
+                           if v.ndim)
+        raise ValueError(f"the arguments do not fit together: {shapes} "
+                         "(give one value or the same number of values)") from None
+
+
+def _count(values: np.ndarray) -> str:
+    return f"{values.size} values" if values.ndim == 1 else f"shape {values.shape}"
 
 
 def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndarray:

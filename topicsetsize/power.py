@@ -20,7 +20,7 @@ import numpy as np
 from scipy import special
 
 from .distributions import f_crit, f_power, t_crit, t_power
-from .params import check, check_method
+from .params import check_all, check_method
 
 __all__ = ["anova_power", "ttest_power", "anova_legacy_terms", "AnovaLegacyTerms"]
 
@@ -141,11 +141,8 @@ def anova_power(n, m, min_d, variance, alpha, *, method="legacy"):
     0.793
     """
     method = check_method(method)
-    n_, m_, d_, v_, a_ = (check(k, x) for k, x in
-                          (("n", n), ("m", m), ("min_d", min_d), ("variance", variance),
-                           ("alpha", alpha)))
-    power = _anova_power(np.asarray(n_, float), np.asarray(m_, float), _effect(
-        np.asarray(d_, float), np.asarray(v_, float)), np.asarray(a_, float), method)
+    n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
+    power = _anova_power(n_, m_, _effect(d_, v_), a_, method)
     return _result(power, n, m, min_d, variance, alpha)
 
 
@@ -165,12 +162,8 @@ def anova_legacy_terms(n, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     >>> round(t.c_a, 3), round(t.phi_a_star, 3), round(t.u, 3), round(t.power, 3)
     (1.826, 6.298, -0.809, 0.791)
     """
-    n_, m_, d_, v_, a_ = (check(k, x) for k, x in
-                          (("n", n), ("m", m), ("min_d", min_d), ("variance", variance),
-                           ("alpha", alpha)))
-    terms = _anova_legacy(np.asarray(n_, float), np.asarray(m_, float),
-                          _effect(np.asarray(d_, float), np.asarray(v_, float)),
-                          np.asarray(a_, float))
+    n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
+    terms = _anova_legacy(n_, m_, _effect(d_, v_), a_)
     return AnovaLegacyTerms(*(_result(t, n, m, min_d, variance, alpha) for t in terms))
 
 
@@ -211,9 +204,6 @@ def ttest_power(n, min_dt, variance_t, alpha, *, method="legacy"):
     (0.795, 0.808)
     """
     method = check_method(method)
-    n_, d_, v_, a_ = (check(k, x) for k, x in
-                      (("n", n), ("min_dt", min_dt), ("variance_t", variance_t),
-                       ("alpha", alpha)))
-    effect = np.asarray(d_, float) / np.sqrt(np.asarray(v_, float))
-    power = _ttest_power(np.asarray(n_, float), effect, np.asarray(a_, float), method)
+    n_, d_, v_, a_ = check_all(n=n, min_dt=min_dt, variance_t=variance_t, alpha=alpha)
+    power = _ttest_power(n_, d_ / np.sqrt(v_), a_, method)
     return _result(power, n, min_dt, variance_t, alpha)

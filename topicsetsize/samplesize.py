@@ -11,7 +11,7 @@ import numpy as np
 from scipy import special
 
 from .distributions import f_crit, z_upper
-from .params import check, check_method
+from .params import check_all, check_method
 from .power import _anova_power, _effect, _result, _ttest_power
 from .detectable import _power_of_lambda
 from .search import smallest_n
@@ -143,7 +143,7 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     2537.4
     """
     method = check_method(method)
-    a, b, d, v, m_ = _checked(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     n0 = _anova_lambda_hat(a, b, m_ - 1.0, method) / _effect(d, v)
     return _result(n0, alpha, beta, min_d, variance, m)
 
@@ -154,7 +154,7 @@ def ttest_initial_n(alpha, beta, min_delta_t):
     >>> round(ttest_initial_n(0.05, 0.2, 0.5), 1)
     33.3
     """
-    a, b, e = _checked(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
+    a, b, e = check_all(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
     za = z_upper(a / 2.0)
     n0 = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
     return _result(n0, alpha, beta, min_delta_t)
@@ -203,8 +203,7 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     (2301, 2360)
     """
     method = check_method(method)
-    a, b, d, v, m_ = _checked(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    a, b, d, v, m_ = np.broadcast_arrays(a, b, d, v, m_)
+    a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     delta = _effect(d, v)
     guess = _anova_guess(a, b, m_, delta, method)
     fa, fm, fd = a.ravel(), m_.ravel(), delta.ravel()
@@ -238,10 +237,10 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     (34, 199)
     """
     method = check_method(method)
-    a, b, e = _checked(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
-    a, b, e = np.broadcast_arrays(a, b, e)
+    a, b, e = check_all(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
     za = z_upper(a / 2.0)
-    guess = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
+    with np.errstate(over="ignore"):
+        guess = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
     fa, fe = a.ravel(), e.ravel()
 
     def power(n, i):
@@ -266,13 +265,14 @@ def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
     >>> ttest_n(0.05, 0.20, 0.1, 0.04)      # minΔt = .1/.2 = .5
     34
     """
-    d, v = _checked(min_dt=min_dt, variance_t=variance_t)
+    d, v = check_all(min_dt=min_dt, variance_t=variance_t)
     with np.errstate(all="ignore"):
-        effect = np.asarray(d, float) / np.sqrt(np.asarray(v, float))
+        effect = d / np.sqrt(v)
+    bad = ~(np.isfinite(effect) & (effect > 0))
+    if bad.any():
+        raise ValueError(f"min_dt/sqrt(variance_t)={effect[bad].flat[0]:g} is out of range: "
+                         "allowed a positive, finite effect size (min_dt and variance_t are "
+                         "too far apart in scale)")
     return ttest_n_effect(alpha, beta, effect if np.ndim(effect) else float(effect),
                           method=method)
 
-
-def _checked(**kwargs):
-    """Validate keyword arguments against the registry, in order, as float arrays."""
-    return [np.asarray(check(k, x), float) for k, x in kwargs.items()]

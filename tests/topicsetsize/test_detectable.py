@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import topicsetsize as tss
 
@@ -51,3 +52,36 @@ def test_legacy_unreachable_at_tiny_n():
 def test_vectorised():
     d = tss.anova_min_d([50, 100, 200], 10, 0.0601, 0.05, 0.2)
     assert d.shape == (3,) and (np.diff(d) < 0).all()
+
+
+# --- regressions from the engine review ---------------------------------------------------
+
+def test_exact_ttest_trivial_target_is_zero_not_a_crash():
+    # 1 - beta <= alpha: used to expand lambda until Boost failed (FloatingPointError)
+    assert tss.ttest_min_dt(10, 1.0, 0.3, 0.8, method="exact") == 0.0
+    assert tss.ttest_min_dt(2, 1.0, 1.5e-10, 0.62, method="exact") >= 0.0
+
+
+def test_ttest_min_dt_at_huge_noncentrality():
+    # n = 2, alpha = 1e-6: the exact minDt needs lambda ~ 8e5, where Boost's nct is wrong;
+    # the returned minDt must have the power (checked by the quadrature path) ...
+    d = tss.ttest_min_dt(2, 1.0, 1e-6, 0.2, method="exact")
+    assert tss.ttest_power(2, d, 1.0, 1e-6, method="exact") >= 0.8
+    assert tss.ttest_power(2, d * (1 - 1e-6), 1.0, 1e-6, method="exact") < 0.8
+
+
+@settings(max_examples=60, deadline=None)
+@given(alpha=st.floats(1e-4, 0.3), beta=st.floats(0.02, 0.9), n=st.integers(3, 5000),
+       m=st.integers(2, 50), method=st.sampled_from(["legacy", "exact"]))
+def test_min_d_has_the_power_to_the_last_bit(alpha, beta, n, m, method):
+    try:
+        d = tss.anova_min_d(n, m, 1.0, alpha, beta, method=method)
+    except ValueError:                 # legacy approximation undefined at this n
+        return
+    if d == 0:
+        return
+    assert tss.anova_power(n, m, d, 1.0, alpha, method=method) >= 1 - beta
+    if method == "exact" or n >= 33:
+        # where the power is monotone in n (the legacy curves wobble below the scan threshold,
+        # e.g. alpha=.0547, beta=.0625, m=2: minD(3) has the power at n=3, not at n=4)
+        assert tss.anova_n(alpha, beta, d, 1.0, m, method=method) <= n

@@ -30,6 +30,15 @@ def test_t_crit_two_sided():
     assert t_crit(0.05, 10) == pytest.approx(stats.t.isf(0.025, 10), rel=1e-13)
 
 
+@pytest.mark.parametrize("alpha,df", [(1e-10, 1), (1e-10, 100), (1e-6, 5), (0.05, 1e6), (0.99, 3)])
+def test_t_crit_against_mpmath(alpha, df):
+    # independent: Pr{|t| >= w} = I_{df/(df+w^2)}(df/2, 1/2) = alpha, at 40 digits
+    mpmath.mp.dps = 40
+    w = t_crit(alpha, df)
+    tail = mpmath.betainc(df / 2, 0.5, 0, df / (df + mpmath.mpf(w) ** 2), regularized=True)
+    assert float(tail) == pytest.approx(alpha, rel=1e-12)
+
+
 def test_nct_lower_tail_nan_regression():
     # FORMULAS §4: scipy 1.17's nct.cdf(-3.30, 1199, 5.58) is NaN (true value ~1e-17).
     with np.errstate(invalid="ignore"):
@@ -74,3 +83,37 @@ def test_zero_noncentrality_is_the_level():
     assert f_power(0.05, 2, 27, 0.0) == pytest.approx(0.05, rel=1e-12)
     assert f_power(0.01, [1, 5], [10, 100], [0.0, 3.0]) == pytest.approx(
         [0.01, stats.ncf.sf(f_crit(0.01, 5, 100), 5, 100, 3.0)], rel=1e-12)
+
+
+# --- regressions from the engine review ---------------------------------------------------
+
+def test_t_power_large_noncentrality_against_mpmath():
+    # Boost's nct.sf drifts from lambda ~ 1e4 and is 25-100 % off from ~3e5 (0.4815 here);
+    # reference: 30-digit mpmath integral of Pr{chi2_1 <= (z + lam)^2 / w^2} over z ~ N(0, 1).
+    mpmath.mp.dps = 30
+    w, nc = t_crit(1e-6, 1), 6e5
+    ref = mpmath.quad(lambda z: mpmath.npdf(z) * mpmath.gammainc(
+        0.5, 0, (z + nc) ** 2 / (2 * mpmath.mpf(w) ** 2), regularized=True), [-30, 0, 30])
+    assert t_power(1e-6, 1, nc) == pytest.approx(float(ref), rel=1e-12)
+
+
+@pytest.mark.parametrize("df", [1, 5, 30, 1000])
+def test_t_power_quadrature_meets_boost_where_boost_is_good(df):
+    # both sides of the switch at lambda = 1000 agree with scipy's own nct
+    w = t_crit(0.05, df)
+    for nc in (999.0, 1000.0, 2000.0):
+        assert t_power(0.05, df, nc) == pytest.approx(stats.nct.sf(w, df, nc), abs=1e-12)
+
+
+def test_huge_effects_give_power_one_not_nan():
+    assert t_power(0.05, 100, 1e10) == 1.0
+    assert f_power(0.05, 9, 10, 1e25) == 1.0          # Boost's ncf returns NaN from ~1e20
+
+
+@pytest.mark.parametrize("alpha,d1,d2", [(1e-12, 1, 2), (1e-12, 9, 2), (1e-9, 3, 4)])
+def test_f_crit_tiny_alpha_few_denominator_df(alpha, d1, d2):
+    mpmath.mp.dps = 40
+    w = float(f_crit(alpha, d1, d2))
+    upper = mpmath.betainc(d1 / 2, d2 / 2, d1 * mpmath.mpf(w) / (d1 * mpmath.mpf(w) + d2), 1,
+                           regularized=True)
+    assert float(upper) == pytest.approx(alpha, rel=1e-9)

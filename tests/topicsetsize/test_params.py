@@ -17,7 +17,7 @@ def test_every_parameter_has_a_description():
     ("alpha", 0, "alpha=0 is out of range: allowed 0 < alpha < 1"),
     ("alpha", True, "alpha=True is not a number: allowed 0 < alpha < 1"),
     ("n", 10**10, "n=10000000000 is out of range: allowed 2 <= n <= 1000000000 (a whole number)"),
-    ("m", 3.5, "m=3.5 is not a whole number: allowed m >= 2 (a whole number)"),
+    ("m", 3.5, "m=3.5 is not a whole number: allowed 2 <= m <= 1000000000 (a whole number)"),
     ("variance", [0.1, "x"], "variance=[0.1, 'x'] is not a number: allowed variance > 0"),
     ("variance", [], "variance is empty: allowed variance > 0"),
     ("min_d", float("inf"), "min_d=inf is out of range: allowed min_d > 0"),

@@ -129,10 +129,11 @@ def test_anova_power_condition_and_monotonicity(alpha, beta, m, min_d, variance,
         assert not below >= 1 - beta          # NaN (undefined legacy) also counts as "not met"
     # n falls as min_d grows; rises with m, variance and 1/alpha
     assert tss.anova_n(alpha, beta, min_d * 1.5, variance, m, method=method) <= n
-    if method == "exact" or n >= 20:
-        # Legacy only past tiny n: there Nagata's approximation is undefined (cA - a <= 0)
-        # over a range of n that shrinks as m grows, e.g. alpha=.0039, beta=.5, minD=.5,
-        # var=.03125 gives n=6 for m=2 but n=5 for m=5; the legacy sheet does the same.
+    if n >= 20:
+        # Only past tiny n, for both methods: there more systems also mean more error df
+        # m(n - 1), which can outweigh the larger phi_A (see test_n_can_fall_with_m_at_tiny_n),
+        # and the legacy approximation is undefined (cA - a <= 0) over a range of n that
+        # shrinks as m grows.
         assert tss.anova_n(alpha, beta, min_d, variance, m + 3, method=method) >= n
     assert tss.anova_n(alpha, beta, min_d, variance * 1.5, m, method=method) >= n
     assert tss.anova_n(alpha / 2, beta, min_d, variance, m, method=method) >= n
@@ -188,7 +189,7 @@ def test_unreachable_raises_and_names_inputs():
 @pytest.mark.parametrize("call,match", [
     (lambda: tss.anova_n(1.5, 0.2, 0.1, 0.06, 10), r"^alpha=1.5 is out of range: allowed 0 < alpha < 1$"),
     (lambda: tss.anova_n(0.05, 0.0, 0.1, 0.06, 10), r"^beta=0 is out of range"),
-    (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 1), r"^m=1 is out of range: allowed m >= 2"),
+    (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 1), r"^m=1 is out of range: allowed 2 <= m <= 1000000000"),
     (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 2.5), r"^m=2.5 is not a whole number"),
     (lambda: tss.anova_n(0.05, 0.2, 0.1, -1, 10), r"^variance=-1 is out of range: allowed variance > 0"),
     (lambda: tss.anova_n(0.05, 0.2, 0.0, 0.06, 10), r"^min_d=0 is out of range"),
@@ -233,3 +234,29 @@ def test_monotone_thresholds_hold():
             drops = np.flatnonzero(np.diff(p) < 0) + 1
             drops = drops[n[drops] > start]
             assert (p[drops - 1] <= 10 * alpha).all(), (alpha, es)
+
+
+def test_huge_effects_do_not_look_unreachable():
+    # review: Boost's NaN at lambda >= 1e20 used to read as "not met" -> SearchLimitError
+    assert tss.anova_n(0.05, 0.2, 1.0, 1e-20, 10, method="exact") == 2
+    assert tss.ttest_n(0.05, 0.2, 1.0, 1e-20, method="exact") == 2
+    assert tss.anova_power(2, 10, 1.0, 1e-20, 0.05, method="exact") == 1.0
+
+
+def test_shape_mismatch_and_scale_messages():
+    with pytest.raises(ValueError, match=r"^the arguments do not fit together: min_d has 2 "
+                                         r"values, m has 3 values"):
+        tss.anova_n(0.05, 0.2, [0.1, 0.2], 0.06, [2, 3, 4])
+    with pytest.raises(ValueError, match=r"^min_dt/sqrt\(variance_t\)=0 is out of range"):
+        tss.ttest_n(0.05, 0.2, 1e-300, 1e300)
+
+
+def test_n_can_fall_with_m_at_tiny_n():
+    """More systems, same worst-case lambda = n*Delta, but more error df: at n = 5 and
+    alpha = 1e-4 the m = 5 design already has the power the m = 2 design lacks. Checked
+    independently with scipy.stats.ncf (Delta = .5^2 / (2 * .015625) = 8, lambda = 40)."""
+    from scipy import stats
+    power = {m: stats.ncf.sf(stats.f.isf(1e-4, m - 1, m * 4), m - 1, m * 4, 40.0) for m in (2, 5)}
+    assert power[2] < 0.5 <= power[5]
+    assert tss.anova_n(1e-4, 0.5, 0.5, 0.015625, 2, method="exact") == 6
+    assert tss.anova_n(1e-4, 0.5, 0.5, 0.015625, 5, method="exact") == 5

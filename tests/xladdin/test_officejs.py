@@ -204,7 +204,7 @@ def test_bad_parameters(officejs):
     assert _error(officejs.call("TSS_ANOVA", 1.5, 0.2, 0.1, 0.0601, 10)) == \
         "alpha=1.5 is out of range: allowed 0 < alpha < 1"
     assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 1)) == \
-        "m=1 is out of range: allowed m >= 2 (a whole number)"
+        "m=1 is out of range: allowed 2 <= m <= 1000000000 (a whole number)"
     assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10, "fast")) == \
         "method='fast' is not one of 'legacy', 'exact'"
     # An empty cell given for a required number arrives as "" and is read as blank.

@@ -219,7 +219,7 @@ def test_bad_parameters_give_the_engine_message():
         "alpha=1.5 is out of range: allowed 0 < alpha < 1"
     assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, 0.0601, 1.0) == \
         _engine_message(tss.anova_n, 0.05, 0.2, 0.1, 0.0601, 1) == \
-        "m=1 is out of range: allowed m >= 2 (a whole number)"
+        "m=1 is out of range: allowed 2 <= m <= 1000000000 (a whole number)"
     assert _message(udfs.TSS_POWER_ANOVA, 10.5, 3.0, 0.5, 0.25, 0.05) == \
         "n=10.5 is not a whole number: allowed 2 <= n <= 1000000000 (a whole number)"
     assert _message(udfs.TSS_CI, 0.05, -0.1, 0.05).startswith("delta=-0.1 is out of range")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 
 from .. import __version__
 from . import design, reliability, variance, workbook
@@ -42,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        with warnings.catch_warnings():
+            # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
+            # fallbacks); they must not break the one-line contract of stderr.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return int(args.handler(args) or 0)
     except USER_ERRORS as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"topicsetsize: error: {message}", file=sys.stderr)

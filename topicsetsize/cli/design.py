@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 import pandas as pd
 
@@ -76,6 +77,23 @@ def register(sub) -> None:
     p.set_defaults(handler=_min_d_ttest)
 
 
+def _ceil_sig(x: float, digits: int = 6) -> float:
+    """Round up to ``digits`` significant figures: a shown minD is never below the true one.
+
+    >>> _ceil_sig(3.0305e-05), _ceil_sig(0.1370471)
+    (3.0305e-05, 0.137048)
+    """
+    if x <= 0 or not math.isfinite(x):
+        return x
+    quantum = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+    return float(f"{math.ceil(x / quantum - 1e-9) * quantum:.{digits}g}")
+
+
+def _floor6(p: float) -> float:
+    """Truncate a power to 6 decimals: 0.7999996 shows as 0.799999, never as 0.8."""
+    return math.floor(p * 1e6) / 1e6
+
+
 def _methods(args) -> tuple[str, ...]:
     return ("legacy", "exact") if args.method == "both" else (args.method,)
 
@@ -90,8 +108,8 @@ def _power_rows(n_of, power_of, args):
     for method in _methods(args):
         n = n_of(method)
         rows.append({"method": method, "n": n,
-                     "power(n-1)": round(power_of(n - 1, method), 4) if n > 2 else None,
-                     "power(n)": round(power_of(n, method), 4)})
+                     "power(n-1)": _floor6(power_of(n - 1, method)) if n > 2 else None,
+                     "power(n)": _floor6(power_of(n, method))})
     return rows
 
 
@@ -125,22 +143,22 @@ def _n_ttest(args) -> None:
 def _n_ci(args) -> None:
     n = ci.ci_n(args.alpha, args.delta, args.variance_t)
     rows = [{"method": "expected width", "n": n,
-             "width(n-1)": round(ci.ci_delta(n - 1, args.variance_t, args.alpha), 5)
-             if n > 2 else None,
-             "width(n)": round(ci.ci_delta(n, args.variance_t, args.alpha), 5)}]
+             "width(n-1)": ci.ci_delta(n - 1, args.variance_t, args.alpha) if n > 2 else None,
+             "width(n)": ci.ci_delta(n, args.variance_t, args.alpha)}]
     _report(f"CI width: delta={args.delta:g}, variance_t={args.variance_t:g}, "
             f"alpha={args.alpha:g}", rows, args)
 
 
 def _print_tables(build, title: str, args) -> None:
-    for method in _methods(args):
-        frame = build(method)
-        if args.csv:
-            print_frame(frame.stack().rename("n").reset_index().assign(method=method),
-                        csv=True, index=False)
-        else:
-            print_frame(frame, title=f"{title} ({method})")
-            print()
+    frames = {method: build(method) for method in _methods(args)}
+    if args.csv:        # one long table (one header), a row per cell and method
+        long = pd.concat([frame.stack().rename("n").reset_index().assign(method=method)
+                          for method, frame in frames.items()], ignore_index=True)
+        print_frame(long, csv=True, index=False)
+        return
+    for method, frame in frames.items():
+        print_frame(frame, title=f"{title} ({method})")
+        print()
 
 
 def _table_anova(args) -> None:
@@ -158,16 +176,16 @@ def _table_ttest(args) -> None:
 
 
 def _min_d_anova(args) -> None:
-    rows = [{"method": meth, "min_d": round(detectable.anova_min_d(
-        args.n, args.m, args.variance, args.alpha, args.beta, method=meth), 6)}
+    rows = [{"method": meth, "min_d": _ceil_sig(detectable.anova_min_d(
+        args.n, args.m, args.variance, args.alpha, args.beta, method=meth))}
         for meth in _methods(args)]
     _report(f"Minimum detectable range: n={args.n:g} topics, m={args.m:g} systems, "
             f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
 
 
 def _min_d_ttest(args) -> None:
-    rows = [{"method": meth, "min_dt": round(detectable.ttest_min_dt(
-        args.n, args.variance_t, args.alpha, args.beta, method=meth), 6)}
+    rows = [{"method": meth, "min_dt": _ceil_sig(detectable.ttest_min_dt(
+        args.n, args.variance_t, args.alpha, args.beta, method=meth))}
         for meth in _methods(args)]
     _report(f"Minimum detectable difference: n={args.n:g} topics, "
             f"variance_t={args.variance_t:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)

@@ -53,8 +53,12 @@ def test_table_csv_equals_api(capsys):
     assert code == 0
     for row in got.itertuples():
         assert row.n == api.loc[row.m, row.min_d]
-    code, out, _ = run(capsys, "table", "ttest", "--min-dt", "0.05,0.1", "--variance-t", "0.04")
-    assert "128" in out and "34" in out
+    code, out, _ = run(capsys, "table", "ttest", "--min-dt", "0.05,0.1", "--variance-t", "0.04",
+                       "--csv")
+    got = pd.read_csv(io.StringIO(out))
+    for row in got.itertuples():
+        assert row.n == tss.ttest_n(0.05, 0.2, row.min_dt, row.variance_t)
+    assert got.n.tolist()[-1] == 34        # minDt/sigma_t = .5: CIKM 2014 example
 
 
 def test_min_d(capsys):
@@ -95,3 +99,30 @@ def test_installed_command_runs(launcher):
     bad = subprocess.run(launcher + args + ["--alpha", "2"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.strip() == (
         "topicsetsize: error: alpha=2 is out of range: allowed 0 < alpha < 1")
+
+
+def test_min_d_is_rounded_up_never_overstating_the_guarantee(capsys):
+    # review: round(x, 6) printed 3e-05 for 3.0305e-05, whose power is only .79
+    code, out, _ = run(capsys, "min-d", "anova", "--n", "1000000000", "--m", "2",
+                       "--variance", "0.06", "--csv")
+    shown = pd.read_csv(io.StringIO(out)).min_d.iloc[0]
+    assert code == 0
+    assert tss.anova_power(10**9, 2, shown, 0.06, 0.05) >= 0.8
+    assert shown == pytest.approx(tss.anova_min_d(10**9, 2, 0.06, 0.05, 0.2), rel=1e-5)
+
+
+def test_power_columns_never_round_up_to_the_target(capsys):
+    code, out, _ = run(capsys, "n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m", "2",
+                       "--method", "exact", "--csv")
+    frame = pd.read_csv(io.StringIO(out))
+    assert frame["power(n-1)"].iloc[0] < 0.8 <= frame["power(n)"].iloc[0]
+
+
+def test_min_d_ttest_and_table_both(capsys):
+    code, out, err = run(capsys, "min-d", "ttest", "--n", "10", "--variance-t", "1", "--alpha",
+                         "0.3", "--beta", "0.8", "--method", "exact", "--csv")
+    assert code == 0 and err == "" and pd.read_csv(io.StringIO(out)).min_dt.iloc[0] == 0.0
+    code, out, _ = run(capsys, "table", "anova", "--m", "2", "--min-d", "0.02", "--variance",
+                       "0.0601", "--method", "both", "--csv")
+    got = pd.read_csv(io.StringIO(out)).set_index("method").n
+    assert got["legacy"] == 2301 and got["exact"] == 2360     # AIRS 2016 Table 2, part I
