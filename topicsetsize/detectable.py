@@ -93,8 +93,14 @@ def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
     Returns
     -------
     float or ndarray
-        0.0 where any difference already has the power (1 − β ≤ α); raises
-        ValueError where the legacy approximation cannot reach it at this n.
+        The smallest minD whose power is at least 1 − β (checked to the last
+        bit); 0.0 where any difference has it already (1 − β ≤ α).
+
+    Raises
+    ------
+    ValueError
+        On an argument out of range, or where the legacy approximation cannot
+        reach the power at this n (Nagata's formula is undefined at tiny n).
 
     Examples
     --------
@@ -125,6 +131,28 @@ def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
     (:func:`topicsetsize.ttest_power`) is at least 1 − β: minDt = σt·λ/√n,
     where λ = √n·minΔt solves power(λ; φ = n − 1, α) = 1 − β (Sakai, IRJ 2016,
     Section 3).
+
+    Parameters
+    ----------
+    n : int or array_like
+        Number of topics (≥ 2).
+    variance_t : float or array_like
+        Variance σ̂t² of the per-topic score differences (> 0).
+    alpha, beta : float or array_like
+        Error probabilities in (0, 1).
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    float or ndarray
+        The smallest minDt whose power is at least 1 − β (checked to the last
+        bit); 0.0 where any difference has it already (1 − β ≤ α).
+
+    Raises
+    ------
+    ValueError
+        On an argument out of range, or where the legacy approximation cannot
+        reach the power at this n.
 
     Examples
     --------

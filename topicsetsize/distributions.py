@@ -23,6 +23,18 @@ __all__ = ["f_crit", "t_crit", "z_upper", "f_power", "t_power"]
 def z_upper(p):
     """Upper ``p`` point of N(0, 1): z_P with Pr{Z ≥ z_P} = P.
 
+    Parameters
+    ----------
+    p : float or array_like
+        Upper-tail probability in (0, 1).
+
+    Returns
+    -------
+    float or ndarray
+        z_P (FORMULAS notation; Sakai, IRJ 2016, Section 2).
+
+    Examples
+    --------
     >>> round(float(z_upper(0.025)), 4)
     1.96
     """
@@ -32,9 +44,26 @@ def z_upper(p):
 def f_crit(alpha, dfn, dfd):
     """Upper ``alpha`` point F(φ1, φ2; α) of the F distribution.
 
-    Computed as F = (φ2/φ1)·y/(1 - y) with y = I⁻¹_c(φ1/2, φ2/2; α), the inverse of
-    the complemented regularised incomplete beta function.
+    Computed as F = (φ2/φ1)·y/(1 − y) with y = I⁻¹_c(φ1/2, φ2/2; α), the inverse of
+    the complemented regularised incomplete beta function; where y > 1/2, 1 − y is
+    taken from the inverse of the other tail so that nothing cancels. This is
+    w = F(φA, φE; α) of the ANOVA design (Sakai, IRJ 2016, Section 5).
 
+    Parameters
+    ----------
+    alpha : float or array_like
+        Upper-tail probability in (0, 1).
+    dfn, dfd : float or array_like
+        Numerator and denominator degrees of freedom (> 0).
+
+    Returns
+    -------
+    ndarray
+        The critical values, accurate to ~1e-13 relative for α down to 1e-12 and
+        φ2 from 1 to 1e11 (checked against mpmath in the tests).
+
+    Examples
+    --------
     >>> round(float(f_crit(0.05, 2, 57)), 6)   # FINV(0.05, 2, 57) in Excel
     3.158843
     """
@@ -50,6 +79,22 @@ def f_crit(alpha, dfn, dfd):
 def t_crit(alpha, df):
     """Two-sided critical t(φ; α): Pr{|t| ≥ t(φ; α)} = α.
 
+    The w = t(φ; α) of the paired t-test design (Sakai, IRJ 2016, Section 3),
+    computed as −t_{α/2} so that a tiny α keeps all its digits.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Two-sided significance level in (0, 1).
+    df : float or array_like
+        Degrees of freedom φ (> 0).
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
     >>> round(float(t_crit(0.05, 10)), 6)      # TINV(0.05, 10) in Excel
     2.228139
     """
@@ -59,6 +104,21 @@ def t_crit(alpha, df):
 
 def f_power(alpha, dfn, dfd, nc):
     """Exact power of the F test: Pr{F'(φ1, φ2, λ) ≥ F(φ1, φ2; α)}.
+
+    The exact ANOVA power of Sakai (IRJ 2016, Section 5) with φ1 = φA, φ2 = φE.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Significance level in (0, 1).
+    dfn, dfd : float or array_like
+        Numerator and denominator degrees of freedom.
+    nc : float or array_like
+        Noncentrality λ ≥ 0.
+
+    Returns
+    -------
+    ndarray
 
     Uses ``scipy.stats.ncf.sf`` (Boost's noncentral beta), and the central F
     where λ = 0: scipy 1.17 returns ``ncf.sf(2, 2, 27, 0) = -0.845``.
@@ -85,6 +145,24 @@ def f_power(alpha, dfn, dfd, nc):
 
 def t_power(alpha, df, nc):
     """Exact power of the two-sided t test: Pr{t' ≥ w} + Pr{t' ≤ -w}, w = t(φ; α).
+
+    The exact paired t-test power of Sakai (IRJ 2016, Eq. 3), with t' ~ t'(φ, λ).
+    From λ = 1000 on, the upper tail is integrated instead (Gauss–Hermite over
+    Z, Pr{χ²_φ ≤ φ(Z + λ)²/w²}) because Boost's noncentral t drifts there, and
+    the lower tail, at most Φ(−λ), is zero.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Two-sided significance level in (0, 1).
+    df : float or array_like
+        Degrees of freedom φ = n − 1.
+    nc : float or array_like
+        Noncentrality λ = √n·minΔt (its sign does not matter).
+
+    Returns
+    -------
+    ndarray
 
     Both tails come from ``scipy.stats.nct.sf``, the lower one by reflection,
     Pr{t'(φ, λ) ≤ -w} = Pr{t'(φ, -λ) ≥ w}: ``nct.cdf`` returns NaN there for

@@ -149,6 +149,15 @@ def anova_power(n, m, min_d, variance, alpha, *, method="legacy"):
 def anova_legacy_terms(n, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     """The intermediate values of the legacy ANOVA power (see :func:`anova_power`).
 
+    Parameters
+    ----------
+    n, m : int or array_like
+        Topics (≥ 2) and systems (≥ 2).
+    min_d, variance : float or array_like
+        Minimum detectable range and within-system variance (both > 0).
+    alpha : float or array_like
+        Significance level in (0, 1).
+
     Returns
     -------
     AnovaLegacyTerms

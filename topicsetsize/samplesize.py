@@ -135,6 +135,20 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     Otherwise λ̂ solves Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β, the φE → ∞ limit
     of the exact design (scipy.special.chndtrinc).
 
+    Parameters
+    ----------
+    alpha, beta : float or array_like
+        Error probabilities in (0, 1).
+    min_d, variance, m : float or array_like
+        As in :func:`anova_n`.
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    float or ndarray
+        n₀ (Sakai, IRJ 2016, Section 5; CIKM 2014, Eq. 9). It only starts the
+        search: the required n may lie on either side of it.
+
     Examples
     --------
     Nagata's estimate for m = 2, minD = .02, σ̂² = .0601 (the answer is 2301):
@@ -151,6 +165,19 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
 def ttest_initial_n(alpha, beta, min_delta_t):
     """Initial estimate n₀ = ((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2 (IRJ 2016, Eq. 6).
 
+    Parameters
+    ----------
+    alpha, beta : float or array_like
+        Error probabilities in (0, 1).
+    min_delta_t : float or array_like
+        Effect size minΔt = minDt/σt (> 0).
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
     >>> round(ttest_initial_n(0.05, 0.2, 0.5), 1)
     33.3
     """
@@ -229,6 +256,29 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     estimate is Eq. 6, n₀ = ((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2; the power is
     :func:`topicsetsize.ttest_power`.
 
+    Parameters
+    ----------
+    alpha, beta : float or array_like
+        Type I and Type II error probabilities, each in (0, 1).
+    min_delta_t : float or array_like
+        Minimum detectable effect size minΔt = minDt/σt (> 0).
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    int or ndarray of int
+
+    Raises
+    ------
+    ValueError
+        On an argument out of range; :class:`~topicsetsize.search.SearchLimitError`
+        when no n up to 10⁹ topics is enough.
+
+    References
+    ----------
+    T. Sakai, "Topic set size design", Information Retrieval Journal 19(3), 2016.
+    T. Sakai, "Statistical power in retrieval experimentation", CIKM 2014 (paired t-test).
+
     Examples
     --------
     CIKM 2014: minΔt = .5 gives 34 topics and minΔt = .2 gives 199.
@@ -258,7 +308,29 @@ def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
     """Topic set size for the paired t-test design (two systems, minDt, σ̂t²).
 
     The same as :func:`ttest_n_effect` with minΔt = minDt/σ̂t, where σ̂t² is the
-    variance of the per-topic score differences (from a one-way V_E, σ̂t² = 2σ̂²).
+    variance of the per-topic score differences (from a one-way V_E, σ̂t² = 2σ̂²;
+    Sakai, IRJ 2016, Section 3).
+
+    Parameters
+    ----------
+    alpha, beta : float or array_like
+        Type I and Type II error probabilities, each in (0, 1).
+    min_dt : float or array_like
+        Minimum detectable difference between the two systems (> 0).
+    variance_t : float or array_like
+        Variance σ̂t² of the per-topic score differences (> 0).
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    int or ndarray of int
+
+    Raises
+    ------
+    ValueError
+        On an argument out of range, or a ratio minDt/σ̂t that is not a positive
+        finite number; :class:`~topicsetsize.search.SearchLimitError` when no n up
+        to 10⁹ topics is enough.
 
     Examples
     --------

@@ -68,7 +68,18 @@ def ttest_table(alpha, beta, variance_t, min_dts, *, method="legacy") -> pd.Data
     """Table of paired t-test topic set sizes: rows σ̂t², columns minDt.
 
     Each cell is :func:`topicsetsize.ttest_n`, computed in one vectorised
-    search. ``variance_t`` may be one value or a list (one row each).
+    search (Sakai, IRJ 2016, Section 3). ``variance_t`` may be one value or a
+    list (one row each).
+
+    Parameters
+    ----------
+    alpha, beta : float
+        Error probabilities in (0, 1).
+    variance_t : float or sequence of float
+        Variances σ̂t² of the per-topic differences (each > 0), the rows.
+    min_dts : sequence of float
+        Minimum detectable differences (each > 0), the columns.
+    method : {"legacy", "exact"}
 
     Returns
     -------
