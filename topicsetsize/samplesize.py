@@ -277,7 +277,7 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     References
     ----------
     T. Sakai, "Topic set size design", Information Retrieval Journal 19(3), 2016.
-    T. Sakai, "Statistical power in retrieval experimentation", CIKM 2014 (paired t-test).
+    T. Sakai, "Designing test collections for comparing many systems", CIKM 2014.
 
     Examples
     --------
