@@ -71,9 +71,13 @@ def f_crit(alpha, dfn, dfd):
     y = special.betainccinv(dfn / 2.0, dfd / 2.0, alpha)
     # Where y is close to 1 (tiny α with few denominator df), 1 - y cancels: take
     # z = 1 - y directly from the inverse of the other tail instead.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(y > 0.5, special.betaincinv(dfd / 2.0, dfn / 2.0, alpha), 1.0 - y)
-        return np.where(y > 0.5, dfd / dfn * (1.0 - z) / z, dfd / dfn * y / z)
+    z = np.array(1.0 - y, dtype=float)         # an array even for scalar input
+    near_one = y > 0.5
+    if near_one.any():
+        z[near_one] = special.betaincinv(dfd[near_one] / 2.0, dfn[near_one] / 2.0,
+                                         alpha[near_one])
+        y = np.where(near_one, 1.0 - z, y)
+    return dfd / dfn * y / z
 
 
 def t_crit(alpha, df):
