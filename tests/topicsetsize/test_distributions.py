@@ -10,16 +10,25 @@ from scipy import stats
 from topicsetsize.distributions import f_crit, f_power, t_crit, t_power
 
 
+def _mp_f_root(alpha, d1, d2, start):
+    """Independent upper-alpha point of F(d1, d2): mpmath root of the beta tail at 40 digits."""
+    mpmath.mp.dps = 40
+    return mpmath.findroot(lambda x: mpmath.betainc(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2), 1,
+                                                    regularized=True) - alpha, mpmath.mpf(start))
+
+
 @pytest.mark.parametrize("alpha,d1,d2", [(0.05, 2, 57), (1e-6, 3, 40), (1e-12, 9, 500),
                                          (0.01, 99, 1e11), (0.5, 1, 1)])
 def test_f_crit_against_mpmath(alpha, d1, d2):
     # independent reference: solve I_x(d1/2, d2/2) upper tail = alpha at 40 digits
     mpmath.mp.dps = 40
     w = f_crit(alpha, d1, d2)
-    # Pr{F >= w} computed by mpmath must be alpha
+    # Pr{F >= w} computed by mpmath must be alpha ...
     y = d1 * w / (d1 * w + d2)
     upper = mpmath.betainc(d1 / 2, d2 / 2, mpmath.mpf(y), 1, regularized=True)
     assert float(upper) == pytest.approx(alpha, rel=1e-9)
+    # ... and w itself must be the 40-digit root (the docstring claims ~1e-13 relative)
+    assert w == pytest.approx(float(_mp_f_root(alpha, d1, d2, w)), rel=1e-12)
 
 
 def test_f_crit_agrees_with_scipy_where_scipy_is_accurate():
@@ -117,3 +126,4 @@ def test_f_crit_tiny_alpha_few_denominator_df(alpha, d1, d2):
     upper = mpmath.betainc(d1 / 2, d2 / 2, d1 * mpmath.mpf(w) / (d1 * mpmath.mpf(w) + d2), 1,
                            regularized=True)
     assert float(upper) == pytest.approx(alpha, rel=1e-9)
+    assert w == pytest.approx(float(_mp_f_root(alpha, d1, d2, w)), rel=1e-12)
