@@ -17,7 +17,7 @@ from scipy import special
 
 from .distributions import t_crit, z_upper
 from .params import check_all
-from .power import _result
+from .shapes import as_output
 from .search import smallest_n
 
 __all__ = ["ci_delta", "ci_n"]
@@ -53,7 +53,7 @@ def ci_delta(n, variance_t, alpha):
     (0.0998, 0.1005)
     """
     n_, v, a = check_all(n=n, variance_t=variance_t, alpha=alpha)
-    return _result(_expected_width(n_, np.sqrt(v), a), n, variance_t, alpha)
+    return as_output(_expected_width(n_, np.sqrt(v), a), n, variance_t, alpha)
 
 
 def ci_n(alpha, delta, variance_t):
@@ -95,4 +95,4 @@ def ci_n(alpha, delta, variance_t):
         return f"alpha={fa[i]:g}, delta={d.flat[i]:g}, variance_t={v.flat[i]:g}"
 
     n = smallest_n(precision, 1.0 / d, guess, describe=describe)
-    return _result(n, alpha, delta, variance_t)
+    return as_output(n, alpha, delta, variance_t)

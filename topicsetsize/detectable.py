@@ -16,17 +16,18 @@ import numpy as np
 from scipy.optimize import elementwise
 
 from .params import check_all, check_method
-from .power import _anova_power, _effect, _result, _ttest_power
+from .power import anova_effect, anova_power_at, ttest_power_at
+from .shapes import as_output
 
 __all__ = ["anova_min_d", "ttest_min_dt"]
 
 
-def _power_of_lambda(design: str, method: str, lam, alpha, df_a, n):
+def power_of_lambda(design: str, method: str, lam, alpha, df_a, n):
     """Power as a function of the noncentrality λ; an undefined approximation counts as 0."""
     if design == "anova":
-        p = _anova_power(n, df_a + 1.0, lam / n, alpha, method)
+        p = anova_power_at(n, df_a + 1.0, lam / n, alpha, method)
     else:
-        p = _ttest_power(n, lam / np.sqrt(n), alpha, method)
+        p = ttest_power_at(n, lam / np.sqrt(n), alpha, method)
     return np.where(np.isnan(p), 0.0, p)
 
 
@@ -43,7 +44,7 @@ def _lambda_required(design: str, method: str, alpha, beta, df_a, n, *, tol: flo
     target = 1.0 - beta
 
     def f(lam, a, t, d, nn):
-        return _power_of_lambda(design, method, lam, a, d, nn) - t
+        return power_of_lambda(design, method, lam, a, d, nn) - t
 
     lam = np.zeros_like(n)
     todo = ~(f(lam, alpha, target, df_a, n) >= 0)       # cells that λ = 0 does not satisfy
@@ -119,9 +120,9 @@ def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
     _raise_unreachable(lam, n_, method)
     # λ was solved to the last bit; the conversion to minD can lose it, so make sure the
     # returned minD itself has the power (zero stays zero: it needs no effect at all).
-    d = _at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(_anova_power(
-        n_, m_, _effect(x, v), a, method)) >= 1.0 - b))
-    return _result(d, n, m, variance, alpha, beta)
+    d = _at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(anova_power_at(
+        n_, m_, anova_effect(x, v), a, method)) >= 1.0 - b))
+    return as_output(d, n, m, variance, alpha, beta)
 
 
 def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
@@ -165,8 +166,8 @@ def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
     _raise_unreachable(lam, n_, method)
     sd = np.sqrt(v)
     d = _at_least(sd * lam / np.sqrt(n_), lambda x: (x == 0) | (
-        _ttest_power(n_, x / sd, a, method) >= 1.0 - b))
-    return _result(d, n, variance_t, alpha, beta)
+        ttest_power_at(n_, x / sd, a, method) >= 1.0 - b))
+    return as_output(d, n, variance_t, alpha, beta)
 
 
 def _raise_unreachable(lam, n, method):

@@ -21,6 +21,7 @@ from scipy import special
 
 from .distributions import f_crit, f_power, t_crit, t_power
 from .params import check_all, check_method
+from .shapes import as_output
 
 __all__ = ["anova_power", "ttest_power", "anova_legacy_terms", "AnovaLegacyTerms"]
 
@@ -42,15 +43,15 @@ class AnovaLegacyTerms(NamedTuple):
     power: float
 
 
-def _effect(min_d, variance):
+def anova_effect(min_d, variance):
     """Δ = minD² / (2σ²), the worst-case noncentrality per topic (CIKM 2014, Eq. 7)."""
     return min_d * min_d / (2.0 * variance)
 
 
-def _anova_legacy(n, m, delta, alpha) -> AnovaLegacyTerms:
+def _anova_legacy(n, m, effect, alpha) -> AnovaLegacyTerms:
     phi_a = m - 1.0
     phi_e = m * (n - 1.0)
-    lam = n * delta
+    lam = n * effect
     w = f_crit(alpha, phi_a, phi_e)
     c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
     phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
@@ -64,14 +65,14 @@ def _anova_legacy(n, m, delta, alpha) -> AnovaLegacyTerms:
     return AnovaLegacyTerms(lam, w, c_a, phi_a_star, a, u, power)
 
 
-def _anova_power(n, m, delta, alpha, method: str):
-    """Vectorised ANOVA power for validated arrays; ``delta`` = Δ = minD²/(2σ²)."""
+def anova_power_at(n, m, effect, alpha, method: str):
+    """Vectorised ANOVA power for validated arrays; ``effect`` = Δ = minD²/(2σ²)."""
     if method == "legacy":
-        return _anova_legacy(n, m, delta, alpha).power
-    return f_power(alpha, m - 1.0, m * (n - 1.0), n * delta)
+        return _anova_legacy(n, m, effect, alpha).power
+    return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect)
 
 
-def _ttest_power(n, effect, alpha, method: str):
+def ttest_power_at(n, effect, alpha, method: str):
     """Vectorised paired t-test power for validated arrays; ``effect`` = minΔt = minDt/σt."""
     phi = n - 1.0
     lam = np.sqrt(n) * effect
@@ -81,13 +82,6 @@ def _ttest_power(n, effect, alpha, method: str):
     corrected = w * (1.0 - 1.0 / (4.0 * phi))
     scale = np.sqrt(1.0 + w * w / (2.0 * phi))
     return special.ndtr((-corrected - lam) / scale) + special.ndtr((lam - corrected) / scale)
-
-
-def _result(value, *inputs):
-    """Python scalar when every input was scalar, else an ndarray."""
-    if all(np.ndim(x) == 0 for x in inputs):
-        return np.asarray(value).item()
-    return np.asarray(value)
 
 
 def anova_power(n, m, min_d, variance, alpha, *, method="legacy"):
@@ -142,8 +136,8 @@ def anova_power(n, m, min_d, variance, alpha, *, method="legacy"):
     """
     method = check_method(method)
     n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
-    power = _anova_power(n_, m_, _effect(d_, v_), a_, method)
-    return _result(power, n, m, min_d, variance, alpha)
+    power = anova_power_at(n_, m_, anova_effect(d_, v_), a_, method)
+    return as_output(power, n, m, min_d, variance, alpha)
 
 
 def anova_legacy_terms(n, m, min_d, variance, alpha) -> AnovaLegacyTerms:
@@ -172,8 +166,8 @@ def anova_legacy_terms(n, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     (1.826, 6.298, -0.809, 0.791)
     """
     n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
-    terms = _anova_legacy(n_, m_, _effect(d_, v_), a_)
-    return AnovaLegacyTerms(*(_result(t, n, m, min_d, variance, alpha) for t in terms))
+    terms = _anova_legacy(n_, m_, anova_effect(d_, v_), a_)
+    return AnovaLegacyTerms(*(as_output(t, n, m, min_d, variance, alpha) for t in terms))
 
 
 def ttest_power(n, min_dt, variance_t, alpha, *, method="legacy"):
@@ -214,5 +208,5 @@ def ttest_power(n, min_dt, variance_t, alpha, *, method="legacy"):
     """
     method = check_method(method)
     n_, d_, v_, a_ = check_all(n=n, min_dt=min_dt, variance_t=variance_t, alpha=alpha)
-    power = _ttest_power(n_, d_ / np.sqrt(v_), a_, method)
-    return _result(power, n, min_dt, variance_t, alpha)
+    power = ttest_power_at(n_, d_ / np.sqrt(v_), a_, method)
+    return as_output(power, n, min_dt, variance_t, alpha)

@@ -12,8 +12,9 @@ from scipy import special
 
 from .distributions import f_crit, z_upper
 from .params import check_all, check_method
-from .power import _anova_power, _effect, _result, _ttest_power
-from .detectable import _power_of_lambda
+from .power import anova_effect, anova_power_at, ttest_power_at
+from .shapes import as_output
+from .detectable import power_of_lambda
 from .search import smallest_n
 
 __all__ = ["anova_n", "ttest_n", "ttest_n_effect", "anova_initial_n", "ttest_initial_n",
@@ -87,7 +88,7 @@ def _lambda_curve(alpha, beta, phi_a, method: str):
         n = np.concatenate([np.full(df.shape, 1e12), phi_ref / (df + 1.0) + 1.0])
         args = (np.tile(a, 2), np.tile(df, 2), n)
         both = _secant_lambda(np.concatenate([lam, lam_ref]), _probit(np.tile(1.0 - b, 2)),
-                              lambda x: _probit(_power_of_lambda("anova", "legacy", x, *args)))
+                              lambda x: _probit(power_of_lambda("anova", "legacy", x, *args)))
         lam, lam_ref = both[: df.size], both[df.size:]
     slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
     lam = np.where(np.isfinite(lam), lam, 1.0)
@@ -116,12 +117,12 @@ def _anova_lambda_hat(alpha, beta, phi_a, method: str):
     return lam
 
 
-def _anova_guess(alpha, beta, m, delta, method: str):
+def _anova_guess(alpha, beta, m, effect, method: str):
     """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
     lam, slope = _lambda_curve(alpha, beta, m - 1.0, method)
-    n = lam / delta
+    n = lam / effect
     for _ in range(2):
-        n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / delta
+        n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / effect
     return n
 
 
@@ -158,8 +159,8 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     """
     method = check_method(method)
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    n0 = _anova_lambda_hat(a, b, m_ - 1.0, method) / _effect(d, v)
-    return _result(n0, alpha, beta, min_d, variance, m)
+    n0 = _anova_lambda_hat(a, b, m_ - 1.0, method) / anova_effect(d, v)
+    return as_output(n0, alpha, beta, min_d, variance, m)
 
 
 def ttest_initial_n(alpha, beta, min_delta_t):
@@ -184,7 +185,7 @@ def ttest_initial_n(alpha, beta, min_delta_t):
     a, b, e = check_all(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
     za = z_upper(a / 2.0)
     n0 = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
-    return _result(n0, alpha, beta, min_delta_t)
+    return as_output(n0, alpha, beta, min_delta_t)
 
 
 def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
@@ -231,12 +232,12 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     """
     method = check_method(method)
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    delta = _effect(d, v)
-    guess = _anova_guess(a, b, m_, delta, method)
-    fa, fm, fd = a.ravel(), m_.ravel(), delta.ravel()
+    effect = anova_effect(d, v)
+    guess = _anova_guess(a, b, m_, effect, method)
+    fa, fm, fd = a.ravel(), m_.ravel(), effect.ravel()
 
     def power(n, i):
-        return _anova_power(n, fm[i], fd[i], fa[i], method)
+        return anova_power_at(n, fm[i], fd[i], fa[i], method)
 
     def describe(i):
         return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_d={d.flat[i]:g}, "
@@ -244,7 +245,7 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
 
     n = smallest_n(power, 1.0 - b, guess, monotone_from=_monotone_from("anova", method, a, 1.0 - b),
                    transform=_probit, describe=describe)
-    return _result(n, alpha, beta, min_d, variance, m)
+    return as_output(n, alpha, beta, min_d, variance, m)
 
 
 def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
@@ -294,14 +295,14 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     fa, fe = a.ravel(), e.ravel()
 
     def power(n, i):
-        return _ttest_power(n, fe[i], fa[i], method)
+        return ttest_power_at(n, fe[i], fa[i], method)
 
     def describe(i):
         return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_delta_t={fe[i]:g} ({method})")
 
     n = smallest_n(power, 1.0 - b, guess, monotone_from=_monotone_from("ttest", method, a, 1.0 - b),
                    transform=_probit, describe=describe)
-    return _result(n, alpha, beta, min_delta_t)
+    return as_output(n, alpha, beta, min_delta_t)
 
 
 def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import topicsetsize as tss
-from topicsetsize.power import _anova_power, _ttest_power
+from topicsetsize.power import anova_power_at, ttest_power_at
 from topicsetsize.samplesize import _monotone_from
 
 
@@ -96,12 +96,12 @@ def _brute_force(power, target, upto):
 
 @settings(max_examples=60, deadline=None)
 @given(alpha=st.sampled_from([0.2, 0.1, 0.05, 0.01, 1e-3, 1e-5]), beta=st.floats(0.02, 0.7),
-       m=st.sampled_from([2, 3, 5, 10, 40]), log_delta=st.floats(np.log(5e-3), np.log(30)),
+       m=st.sampled_from([2, 3, 5, 10, 40]), log_effect=st.floats(np.log(5e-3), np.log(30)),
        method=st.sampled_from(["legacy", "exact"]))
-def test_anova_n_matches_brute_force(alpha, beta, m, log_delta, method):
-    delta = float(np.exp(log_delta))
-    n = tss.anova_n(alpha, beta, np.sqrt(2 * delta), 1.0, m, method=method)
-    brute = _brute_force(lambda nn: _anova_power(nn, m, delta, alpha, method), 1 - beta,
+def test_anova_n_matches_brute_force(alpha, beta, m, log_effect, method):
+    effect = float(np.exp(log_effect))
+    n = tss.anova_n(alpha, beta, np.sqrt(2 * effect), 1.0, m, method=method)
+    brute = _brute_force(lambda nn: anova_power_at(nn, m, effect, alpha, method), 1 - beta,
                          max(3 * n, 300))
     assert n == brute
 
@@ -112,7 +112,7 @@ def test_anova_n_matches_brute_force(alpha, beta, m, log_delta, method):
 def test_ttest_n_matches_brute_force(alpha, beta, log_es, method):
     es = float(np.exp(log_es))
     n = tss.ttest_n_effect(alpha, beta, es, method=method)
-    brute = _brute_force(lambda nn: _ttest_power(nn, es, alpha, method), 1 - beta,
+    brute = _brute_force(lambda nn: ttest_power_at(nn, es, alpha, method), 1 - beta,
                          max(3 * n, 2500))
     assert n == brute
 
@@ -225,12 +225,12 @@ def test_monotone_thresholds_hold():
     for alpha in (0.5, 0.05, 0.01, 1e-3, 1e-5, 1e-8):
         start = int(_monotone_from("anova", "legacy", alpha, 0.8))
         for m in (2, 3, 10, 100):
-            for delta in np.geomspace(1e-3, 50, 40):
-                p = np.nan_to_num(_anova_power(n, m, delta, alpha, "legacy"), nan=-1.0)
-                assert not (np.diff(p[start - 2:]) < -1e-13).any(), (alpha, m, delta)
+            for effect in np.geomspace(1e-3, 50, 40):
+                p = np.nan_to_num(anova_power_at(n, m, effect, alpha, "legacy"), nan=-1.0)
+                assert not (np.diff(p[start - 2:]) < -1e-13).any(), (alpha, m, effect)
         start = int(_monotone_from("ttest", "legacy", alpha, 0.8))
         for es in np.geomspace(1e-3, 20, 60):
-            p = _ttest_power(n, es, alpha, "legacy")
+            p = ttest_power_at(n, es, alpha, "legacy")
             drops = np.flatnonzero(np.diff(p) < 0) + 1
             drops = drops[n[drops] > start]
             assert (p[drops - 1] <= 10 * alpha).all(), (alpha, es)

@@ -1,7 +1,9 @@
 """The ``topicsetsize`` command line.
 
-Each sub-command lives in its own module, which exposes ``register(subparsers)``;
-this module only assembles them and turns every user error into a one-line
+Each sub-command lives in its own module, which exposes ``register(subparsers, designs)``.
+``designs`` maps the design groups ``"n"``, ``"table"`` and ``"min-d"`` to their sub-parsers, so
+that a module can add a design (``topicsetsize n DESIGN``) without editing another module. This
+module only assembles them and turns every user error into a one-line
 message and exit status 2 (never a traceback).
 """
 
@@ -15,6 +17,13 @@ from .. import __version__
 from . import design, reliability, variance, workbook
 
 _MODULES = (design, variance, workbook, reliability)
+
+#: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
+_DESIGN_GROUPS = {
+    "n": "required number of topics for one design",
+    "table": "a table of topic set sizes over a grid",
+    "min-d": "what n topics guarantee: the minimum detectable difference",
+}
 
 #: Exceptions that mean "the user's input is wrong": one line, exit status 2.
 USER_ERRORS = (ValueError, FileNotFoundError, IsADirectoryError, PermissionError, KeyError)
@@ -34,8 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    designs = {name: sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+               .add_subparsers(dest="design", metavar="DESIGN", required=True)
+               for name, text in _DESIGN_GROUPS.items()}
     for module in _MODULES:
-        module.register(sub)
+        module.register(sub, designs)
     return parser
 
 

@@ -13,8 +13,8 @@ from ._common import float_list, int_list, number, print_frame
 _METHODS = ("legacy", "exact", "both")
 
 
-def register(sub) -> None:
-    """Add the `n`, `table` and `min-d` sub-commands."""
+def register(sub, designs) -> None:
+    """Add the ANOVA, t-test and CI designs to the `n`, `table` and `min-d` groups."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--alpha", type=number("alpha"), default=0.05, help="significance level (default .05)")
     common.add_argument("--csv", action="store_true", help="print CSV instead of a table")
@@ -26,9 +26,7 @@ def register(sub) -> None:
                          help="legacy = the legacy Excel tools' approximations (default); "
                               "exact = noncentral t and F; both = show both")
 
-    n = sub.add_parser("n", help="required number of topics for one design",
-                       description="Required number of topics (n) for one design.")
-    n_sub = n.add_subparsers(dest="design", metavar="DESIGN", required=True)
+    n_sub = designs["n"]
     p = n_sub.add_parser("anova", parents=[errors, methods],
                          help="one-way ANOVA over m systems (minimum range minD)")
     p.add_argument("--min-d", type=number("min_d"), required=True, help="minimum detectable range")
@@ -49,9 +47,7 @@ def register(sub) -> None:
                    help="variance of per-topic differences")
     p.set_defaults(handler=_n_ci)
 
-    t = sub.add_parser("table", help="a table of topic set sizes over a grid",
-                       description="A table of topic set sizes over a grid of designs.")
-    t_sub = t.add_subparsers(dest="design", metavar="DESIGN", required=True)
+    t_sub = designs["table"]
     p = t_sub.add_parser("anova", parents=[errors, methods], help="rows m, columns minD")
     p.add_argument("--m", type=int_list, required=True, help="e.g. 2,10,20 or 2-10")
     p.add_argument("--min-d", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
@@ -62,9 +58,7 @@ def register(sub) -> None:
     p.add_argument("--variance-t", type=float_list, required=True, help="one or more, e.g. 0.1,0.2")
     p.set_defaults(handler=_table_ttest)
 
-    d = sub.add_parser("min-d", help="what n topics guarantee: the minimum detectable difference",
-                       description="The minimum detectable difference that n topics guarantee.")
-    d_sub = d.add_subparsers(dest="design", metavar="DESIGN", required=True)
+    d_sub = designs["min-d"]
     p = d_sub.add_parser("anova", parents=[errors, methods], help="minimum detectable range minD")
     p.add_argument("--n", type=number("n"), required=True, help="number of topics")
     p.add_argument("--m", type=number("m"), required=True, help="number of systems")

@@ -23,7 +23,7 @@ from ._common import (EXAMPLE_NAME, add_reader_options, int_list, number, print_
                       read_matrix_reporting)
 
 
-def register(sub) -> None:
+def register(sub, designs) -> None:
     """Add the ``reliability`` and ``check-power`` sub-commands to the parser."""
     rel = sub.add_parser(
         "reliability",

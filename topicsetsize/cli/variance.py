@@ -17,7 +17,7 @@ from ..summary import summarise_many
 from ._common import EXAMPLE_NAME, add_reader_options, print_frame, read_matrix_reporting
 
 
-def register(sub) -> None:
+def register(sub, designs) -> None:
     """Add the ``variance`` sub-command to the parser."""
     parser = sub.add_parser(
         "variance",

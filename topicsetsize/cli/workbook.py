@@ -14,7 +14,7 @@ from ._common import progress
 __all__ = ["register", "run"]
 
 
-def register(sub) -> None:
+def register(sub, designs) -> None:
     """Add the ``workbook`` sub-command to the parser (imports nothing heavy)."""
     p = sub.add_parser(
         "workbook",
