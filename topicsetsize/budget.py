@@ -20,9 +20,15 @@ import numpy as np
 import pandas as pd
 
 from .params import check, check_method
+
+#: Top-level keys of a plan file (TOML), with whether they are required.
+PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
+             "method": False}
+#: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
+ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
 from .samplesize import anova_n
 
-__all__ = ["BudgetPlan", "budget_plan"]
+__all__ = ["BudgetPlan", "budget_plan", "cheapest_row", "read_plan", "PLAN_KEYS"]
 
 
 class BudgetPlan(NamedTuple):
@@ -146,3 +152,99 @@ def _as_list(values, name: str) -> list:
 
 def _whole_if_possible(values: np.ndarray) -> np.ndarray:
     return values.astype("int64") if np.all(values == np.round(values)) else values
+
+
+def read_plan(path) -> dict:
+    """Read a budget plan (TOML) into the keyword arguments of :func:`budget_plan`.
+
+    The file has top-level ``m``, ``min_d`` and optionally ``alpha``, ``beta``, ``budget`` and
+    ``method``, and one ``[[pool_depths]]`` table per depth with ``pd``, ``docs_per_topic`` and
+    ``variance``::
+
+        m = 10
+        min_d = 0.10
+        budget = 150000
+
+        [[pool_depths]]
+        pd = 30
+        docs_per_topic = 253
+        variance = 0.1525
+
+    Returns
+    -------
+    dict
+        ``depths``, ``docs_per_topic``, ``variances`` and the top-level keys given.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and the key: a missing or unknown key, a value out of range
+        (e.g. a negative budget, a depth of 0), or a file that is not TOML.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "plan.toml"
+    >>> _ = f.write_text("m = 10\\nmin_d = 0.1\\n[[pool_depths]]\\npd = 30\\n"
+    ...                  "docs_per_topic = 253\\nvariance = 0.1525\\n")
+    >>> read_plan(f)["depths"]
+    [30]
+    >>> _ = f.write_text("m = 10\\nmin_d = 0.1\\nbudget = -5\\n")
+    >>> read_plan(f)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../plan.toml: budget=-5 is out of range: allowed budget > 0
+    """
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    from pathlib import Path
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a valid TOML file: {exc}") from None
+    unknown = sorted(set(data) - set(PLAN_KEYS) - {"pool_depths"})
+    if unknown:
+        raise ValueError(f"{path}: unknown key {unknown[0]!r} (allowed: "
+                         f"{', '.join(list(PLAN_KEYS) + ['pool_depths'])})")
+    out: dict = {}
+    for key, required in PLAN_KEYS.items():
+        if key not in data:
+            if required:
+                raise ValueError(f"{path}: missing key {key!r}")
+            continue
+        try:
+            out[key] = check_method(data[key]) if key == "method" else check(
+                key, data[key], allow_array=False)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+    rows = data.get("pool_depths")
+    if not rows:
+        raise ValueError(f"{path}: missing key 'pool_depths' (one [[pool_depths]] table per "
+                         "depth, with pd, docs_per_topic and variance)")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise ValueError(f"{path}: 'pool_depths' must be [[pool_depths]] tables")
+    columns: dict = {key: [] for key in ROW_KEYS}
+    for k, row in enumerate(rows):
+        where = f"pool_depths[{k}]"
+        extra = sorted(set(row) - set(ROW_KEYS))
+        if extra:
+            raise ValueError(f"{path}: {where}: unknown key {extra[0]!r} (allowed: "
+                             f"{', '.join(ROW_KEYS)})")
+        for key, param in ROW_KEYS.items():
+            if key not in row:
+                raise ValueError(f"{path}: {where}: missing key {key!r}")
+            try:
+                columns[key].append(check(param, row[key], allow_array=False))
+            except ValueError as exc:
+                message = str(exc).replace(param, key) if param != key else str(exc)
+                raise ValueError(f"{path}: {where}.{message}") from None
+    if len(set(columns["pd"])) != len(columns["pd"]):
+        raise ValueError(f"{path}: pool_depths: depth pd is repeated: {columns['pd']}")
+    return dict(out, depths=columns["pd"], docs_per_topic=columns["docs_per_topic"],
+                variances=columns["variance"])
