@@ -68,7 +68,7 @@ def test_pool_by_hand():
                  ("2", "y", 0.5)])
     r2 = _frame([("1", "d", 9.0), ("1", "a", 1.0), ("2", "y", 5.0), ("2", "z", 4.0)])
     runs = {"r1": r1, "r2": r2}
-    pool = lambda d: sorted(map(tuple, depth_pool(runs, d).to_numpy()))  # noqa: E731
+    pool = lambda d: sorted(map(tuple, depth_pool(runs, d).to_numpy()))
     # depth 1: r1 -> 1:a, 2:x ; r2 -> 1:d, 2:y
     assert pool(1) == [("1", "a"), ("1", "d"), ("2", "x"), ("2", "y")]
     # depth 2: r1 adds 1:c (tie with b, c > b) and 2:y ; r2 adds 1:a, 2:z
