@@ -30,6 +30,10 @@ from .examples import example_matrix  # noqa: E402,F401
 from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
                           split_half, split_half_curve, top_runs, transform_scores)
 from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
+# Assessment budget and pool depth (CIKM 2014, 6.3).
+from .budget import BudgetPlan, budget_plan  # noqa: E402,F401
+from .pooling import PoolDepthStudy, depth_pool, pool_depth_study  # noqa: E402,F401
+from .runfiles import read_qrels, read_run, read_runs  # noqa: E402,F401
 
 __all__ = [
     "__version__", "PARAMS", "check",
@@ -45,4 +49,7 @@ __all__ = [
     # empirical checks
     "SplitHalfResult", "random_splits", "select_topics", "split_half", "split_half_curve",
     "top_runs", "transform_scores", "ResampledPower", "resampled_power",
+    # assessment budget and pool depth
+    "BudgetPlan", "budget_plan", "PoolDepthStudy", "depth_pool", "pool_depth_study",
+    "read_run", "read_runs", "read_qrels",
 ]

@@ -109,6 +109,10 @@ PARAMS: dict[str, Range] = {
     "fraction": Range(low=0.0, high=1.0, high_open=False, doc="a fraction of the runs"),
     "half": Range(low=2, low_open=False, integer=True,
                   doc="topics per half in a split-half trial (at most half the topics)"),
+    "depth": Range(low=1, low_open=False, high=10**9, high_open=False, integer=True,
+                   doc="pool depth pd: every run's top pd documents per topic are judged"),
+    "docs_per_topic": Range(**_POS, doc="mean number of documents judged per topic"),
+    "budget": Range(**_POS, doc="assessment budget: the number of documents that can be judged"),
 }
 
 METHODS = ("legacy", "exact")

@@ -1,0 +1,90 @@
+"""``topicsetsize pool-depth``: the study table, CSV, the PNG plot, one-line errors."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pandas as pd
+import pytest
+
+from topicsetsize.cli import main
+from topicsetsize.pooling import pool_depth_study
+
+A = ["--runs", "tests/data/pool_runs/A/runs", "--qrels", "tests/data/pool_runs/A/qrels.txt"]
+B = ["--runs", "tests/data/pool_runs/B/runs", "--qrels", "tests/data/pool_runs/B/qrels.txt"]
+
+
+@pytest.fixture(autouse=True)
+def _root(monkeypatch, data_dir):
+    monkeypatch.chdir(data_dir.parent.parent)
+
+
+def test_csv_equals_the_engine(capsys):
+    assert main(["pool-depth", *A, *B, "--depths", "60,10", "--measure", "AP", "--m", "8",
+                 "--min-d", "0.05", "--budget", "10000", "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+    study = pool_depth_study(["tests/data/pool_runs/A/runs", "tests/data/pool_runs/B/runs"],
+                             ["tests/data/pool_runs/A/qrels.txt",
+                              "tests/data/pool_runs/B/qrels.txt"],
+                             [60, 10], "AP", m=8, min_d=0.05, budget=10000)
+    assert table["n"].tolist() == study.table["n"].tolist()
+    assert table["v_e_raw"].to_numpy() == pytest.approx(study.table["v_e_raw"].to_numpy())
+    assert table["judged"].tolist() == [8217, 1916]
+
+
+def test_readable_output_without_design(capsys):
+    assert main(["pool-depth", *A, "--depths", "60,5", "--measure", "map"]) == 0
+    out = capsys.readouterr().out
+    assert "AP by ir_measures, 25 topics" in out and "cost" not in out
+
+
+def test_plot_writes_png(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "fig.png"
+    assert main(["pool-depth", *A, "--depths", "60,20,5", "--m", "8", "--min-d", "0.05",
+                 "--budget", "5000", "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["fig.png"]     # no temporary left over
+    assert f"wrote {png}" in capsys.readouterr().out
+
+
+def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    png = tmp_path / "fig.png"
+    assert main(["pool-depth", *A, "--depths", "10", "--m", "8", "--min-d", "0.05",
+                 "--plot", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'topicsetsize[plot]'" in err and err.count("\n") == 1
+    assert not png.exists()
+
+
+@pytest.mark.parametrize("argv, match", [
+    ([*A, "--depths", "0,10"], "depth=0 is out of range"),
+    (["--runs", "no/such", "--qrels", "tests/data/pool_runs/A/qrels.txt", "--depths", "10"],
+     "no/such: no such folder"),
+    ([*A, "--qrels", "x", "--depths", "10"], "one --qrels per --runs"),
+    ([*A, "--depths", "10", "--m", "8"], "--m and --min-d"),
+    ([*A, "--depths", "10", "--plot", "f.png"], "--plot needs --m and --min-d"),
+    ([*A, "--depths", "10", "--m", "8", "--min-d", ".1", "--plot", "f.pdf"], "must end in .png"),
+    ([*A, "--depths", "10", "--measure", "Bogus"], "measure='Bogus'"),
+    ([*A, "--depths", "10", "--budget", "-1", "--m", "8", "--min-d", ".1"], "budget"),
+])
+def test_bad_input(capsys, argv, match):
+    assert main(["pool-depth", *argv]) == 2
+    err = capsys.readouterr().err
+    assert match in err and err.count("\n") == 1
+
+
+def test_bad_run_file(capsys, tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "r1").write_text("401 Q0 A401-0001 1 2.0 r1\n")
+    (runs / "r2").write_text("401 Q0 A401-0001 1 2.0 r2\n401 Q0 A401-0002 2 r2\n")
+    png = tmp_path / "out.png"
+    assert main(["pool-depth", "--runs", str(runs), "--qrels", "tests/data/pool_runs/A/qrels.txt",
+                 "--depths", "10", "--m", "2", "--min-d", ".1", "--plot", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert f"{runs / 'r2'}, line 2: expected 6 fields" in err and err.count("\n") == 1
+    assert not png.exists()

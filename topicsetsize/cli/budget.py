@@ -1,0 +1,91 @@
+"""``topicsetsize budget``: topic set size and assessment cost per pool depth (CIKM 2014 §6.3).
+
+From summary figures: for each pool depth pd, the mean number of documents judged per topic and
+the within-system variance observed at that depth. Prints the required n (one-way ANOVA), the
+cost n x documents per topic, whether it fits the budget, and the cheapest depth that does.
+The figures come from a TOML plan (--plan FILE) or from the options.
+"""
+
+from __future__ import annotations
+
+from ._common import float_list, int_list, number, print_frame
+
+
+def register(sub, designs) -> None:
+    """Add the ``budget`` sub-command to the parser."""
+    parser = sub.add_parser(
+        "budget",
+        help="required n and assessment cost at each pool depth, and the cheapest depth "
+             "within a budget (Sakai, CIKM 2014)",
+        description=__doc__.split("\n\n")[1].replace("\n", " "))
+    parser.add_argument("--plan", metavar="FILE.toml",
+                        help="TOML: top-level m, min_d, alpha, beta, budget, method and one "
+                             "[[pool_depths]] table per depth with pd, docs_per_topic, variance")
+    parser.add_argument("--depths", type=int_list, metavar="PD[,PD...]", help="pool depths")
+    parser.add_argument("--docs-per-topic", type=float_list, metavar="J[,J...]",
+                        help="mean documents judged per topic, one per depth")
+    parser.add_argument("--variance", type=float_list, metavar="V[,V...]",
+                        help="within-system variance V_E at each depth")
+    parser.add_argument("--m", type=number("m"), help="number of systems")
+    parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
+    parser.add_argument("--alpha", type=number("alpha"), help="default 0.05")
+    parser.add_argument("--beta", type=number("beta"), help="default 0.20")
+    parser.add_argument("--budget", type=number("budget"),
+                        help="documents that can be judged in all")
+    parser.add_argument("--method", choices=("legacy", "exact"), help="default legacy")
+    parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
+    parser.set_defaults(handler=run)
+
+
+_FIGURES = ("depths", "docs_per_topic", "variance")
+
+
+def run(args) -> int:
+    """Read the plan (file or options; options override the file) and print it."""
+    from ..budget import budget_plan, read_plan
+
+    given = {k: getattr(args, k) for k in _FIGURES if getattr(args, k) is not None}
+    if args.plan is not None:
+        if given:
+            raise ValueError(f"give the per-depth figures either in --plan {args.plan} or as "
+                             f"--{next(iter(given)).replace('_', '-')} options, not both")
+        kwargs = read_plan(args.plan)
+    else:
+        missing = [f"--{k.replace('_', '-')}" for k in _FIGURES if k not in given]
+        if missing:
+            raise ValueError(f"give --plan FILE.toml, or {', '.join(missing)}")
+        kwargs = {"depths": args.depths, "docs_per_topic": args.docs_per_topic,
+                  "variances": args.variance}
+    for key in ("m", "min_d", "alpha", "beta", "budget", "method"):
+        if getattr(args, key) is not None:
+            kwargs[key] = getattr(args, key)
+    for key in ("m", "min_d"):
+        if key not in kwargs:
+            raise ValueError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
+    if kwargs.get("m") is not None:
+        kwargs["m"] = int(kwargs["m"])
+    depths = kwargs.pop("depths")
+    plan = budget_plan(depths, **kwargs)
+    if args.csv:
+        print_frame(plan.table, csv=True)
+        return 0
+    show = plan.table.copy()
+    show["cost"] = show["cost"].map("{:,.0f}".format)
+    show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
+    budget = f", budget={plan.budget:,.0f}" if plan.budget is not None else ""
+    print_frame(show, title=(
+        f"Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): one-way ANOVA, "
+        f"m={kwargs['m']}, minD={kwargs['min_d']:g}, alpha={kwargs.get('alpha', 0.05):g}, "
+        f"beta={kwargs.get('beta', 0.20):g}, {kwargs.get('method', 'legacy')}{budget}\n"
+        "cost = n x docs_per_topic"))
+    print(_verdict(plan))
+    return 0
+
+
+def _verdict(plan) -> str:
+    if plan.cheapest is None:
+        return f"no pool depth fits the budget of {plan.budget:,.0f} documents"
+    row = plan.cheapest
+    within = " within the budget" if plan.budget is not None else ""
+    return (f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])} topics, "
+            f"{row['cost']:,.0f} documents judged")

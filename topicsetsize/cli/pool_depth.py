@@ -1,0 +1,117 @@
+"""``topicsetsize pool-depth``: V_E, required n and assessment cost at shallower pool depths.
+
+Re-judges past runs with the depth-pd pool (the union of every run's top pd documents per topic;
+documents outside it count as non-relevant), re-evaluates every run with ir_measures, and
+prints, per depth, the documents judged per topic, V_E raw and std-AB and, with --m and --min-d,
+the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3). Give --runs and
+--qrels once per collection (e.g. two years of a track) to pool them.
+"""
+
+from __future__ import annotations
+
+from ._common import int_list, number, print_frame, progress
+
+
+def register(sub, designs) -> None:
+    """Add the ``pool-depth`` sub-command to the parser."""
+    parser = sub.add_parser(
+        "pool-depth",
+        help="V_E, required n and assessment cost at shallower pool depths, from past runs "
+             "and qrels (Sakai, CIKM 2014)",
+        description=__doc__.split("\n\n")[1].replace("\n", " "))
+    parser.add_argument("--runs", action="append", required=True, metavar="DIR",
+                        help="a folder of TREC run files (qid Q0 docno rank score tag); repeat "
+                             "with --qrels for each collection")
+    parser.add_argument("--qrels", action="append", required=True, metavar="FILE",
+                        help="TREC qrels (qid 0 docno rel), one per --runs, in the same order")
+    parser.add_argument("--depths", type=int_list, required=True, metavar="PD[,PD...]",
+                        help="pool depths, e.g. 100,50,30,10")
+    parser.add_argument("--measure", default="AP",
+                        help="an ir_measures measure: AP, nDCG@10, P@10, ... (default AP)")
+    parser.add_argument("--m", type=number("m"), help="number of systems (with --min-d)")
+    parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
+    parser.add_argument("--alpha", type=number("alpha"), default=0.05, help="default 0.05")
+    parser.add_argument("--beta", type=number("beta"), default=0.20, help="default 0.20")
+    parser.add_argument("--budget", type=number("budget"),
+                        help="documents that can be judged in all")
+    parser.add_argument("--method", choices=("legacy", "exact"), default="legacy",
+                        help="default legacy")
+    parser.add_argument("--variance-from", choices=("raw", "std-ab"), default="raw",
+                        help="which V_E gives n (default raw)")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="write required n against judged documents per topic as a PNG "
+                             "(needs matplotlib: pip install 'topicsetsize[plot]')")
+    parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Read the collections, run the study with a progress bar, print and plot."""
+    from ..params import check
+    from ..pooling import load_collection, parse_measure, pool_depth_study
+
+    if len(args.runs) != len(args.qrels):
+        raise ValueError(f"give one --qrels per --runs: got {len(args.runs)} --runs and "
+                         f"{len(args.qrels)} --qrels")
+    if (args.m is None) != (args.min_d is None):
+        raise ValueError("give both --m and --min-d (the ANOVA design) or neither")
+    if args.plot is not None:
+        if args.m is None:
+            raise ValueError("--plot needs --m and --min-d (it plots the required n)")
+        if not args.plot.lower().endswith(".png"):
+            raise ValueError(f"--plot {args.plot}: the file name must end in .png")
+        from ..plots import require_matplotlib
+        require_matplotlib()   # fail before the long work
+
+    for d in args.depths:
+        check("depth", d)
+    measure = parse_measure(args.measure)
+    collections = [load_collection(r, q, name=q) for r, q in zip(args.runs, args.qrels)]
+    total = len(args.depths) * sum(len(runs) for runs, _ in collections)
+    m = int(args.m) if args.m is not None else None
+    with progress(total, f"evaluating runs ({measure})") as bar:
+        study = pool_depth_study([c[0] for c in collections], [c[1] for c in collections],
+                                 args.depths, measure, m=m, min_d=args.min_d, alpha=args.alpha,
+                                 beta=args.beta, budget=args.budget, method=args.method,
+                                 variance_from=args.variance_from, progress=bar.update)
+    if args.plot is not None:
+        from ..plots import plot_pool_depth
+
+        plot_pool_depth(study, args.plot, title=(
+            f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:g}, alpha={args.alpha:g}, "
+            f"beta={args.beta:g}, V_E {args.variance_from}"))
+    if args.csv:
+        print_frame(study.table, csv=True)
+        return 0
+    show = study.table.copy()
+    show["docs_per_topic"] = show["docs_per_topic"].map("{:.1f}".format)
+    show["judged"] = show["judged"].map("{:,}".format)
+    for column in ("v_e_raw", "v_e_std_ab"):
+        show[column] = show[column].map("{:.4f}".format)
+    design = ""
+    if m is not None:
+        show["cost"] = show["cost"].map("{:,.0f}".format)
+        show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
+        budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
+        design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:g}, alpha={args.alpha:g}, "
+                  f"beta={args.beta:g}, {args.method}, from V_E {args.variance_from}{budget}; "
+                  "cost = n x docs_per_topic")
+    print_frame(show, title=(
+        f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "
+        f"ir_measures, {int(study.table['topics'].iloc[0])} topics; unjudged = non-relevant"
+        f"{design}"))
+    if m is not None:
+        if study.cheapest is None:
+            print(f"no pool depth fits the budget of {args.budget:,.0f} documents")
+        else:
+            row = study.cheapest
+            within = " within the budget" if args.budget is not None else ""
+            print(f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])} topics, "
+                  f"{row['cost']:,.0f} documents judged")
+    if args.plot is not None:
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _sources(args) -> str:
+    return " + ".join(args.runs)

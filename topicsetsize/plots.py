@@ -1,0 +1,86 @@
+"""Figures (optional: needs matplotlib, ``pip install 'topicsetsize[plot]'``).
+
+matplotlib is imported only when a figure is drawn, with the non-interactive ``Figure`` API (no
+pyplot state, no display needed), and the file is written atomically.
+"""
+
+from __future__ import annotations
+
+__all__ = ["plot_pool_depth", "require_matplotlib"]
+
+
+def require_matplotlib():
+    """matplotlib's Figure class, or a one-line ValueError telling how to install it."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ValueError("plotting needs matplotlib: pip install 'topicsetsize[plot]' "
+                         "(or pip install matplotlib)") from None
+    return Figure
+
+
+def plot_pool_depth(study, path, *, title: str | None = None):
+    """Required n against judged documents per topic, one point per pool depth (PNG).
+
+    As in Sakai, CIKM 2014, Figures 4–5: x is the mean number of documents judged per topic at
+    pool depth pd, y the topic set size n at the V_E observed at that depth; each point is
+    labelled with its pd. With a budget B, the curve n = B / x bounds the affordable region
+    (below it), and the cheapest affordable depth is circled.
+
+    Parameters
+    ----------
+    study : PoolDepthStudy or BudgetPlan
+        A result whose ``table`` has ``docs_per_topic`` and ``n`` (index ``pd``).
+    path : str or Path
+        The PNG to write (atomically).
+    title : str, optional
+        The figure title.
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    import numpy as np
+
+    from ._atomic import atomic_path
+
+    Figure = require_matplotlib()
+    table = study.table
+    if "n" not in table.columns:
+        raise ValueError("the plot needs the required n: give m and min_d")
+    table = table.sort_values("docs_per_topic")
+    x, n = table["docs_per_topic"].to_numpy(float), table["n"].to_numpy(float)
+    fig = Figure(figsize=(7.5, 5.0), dpi=120, layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot(x, n, "o-", color="tab:blue", lw=1.8, ms=6, label="required n")
+    for depth, xi, ni in zip(table.index, x, n):
+        ax.annotate(f"pd={depth}", (xi, ni), textcoords="offset points", xytext=(6, 6),
+                    fontsize=9)
+    budget = getattr(study, "budget", None)
+    cheapest = getattr(study, "cheapest", None)
+    lo, hi = ax.get_xlim()
+    if budget:
+        grid = np.linspace(max(lo, x.min() * 0.5, 1e-9), hi, 200)
+        ax.plot(grid, budget / grid, "--", color="tab:red", lw=1.2,
+                label=f"budget {budget:,.0f} documents (n = budget / x)")
+        ax.fill_between(grid, 0, budget / grid, color="tab:red", alpha=0.06)
+        ax.set_xlim(lo, hi)
+    if cheapest is not None and "cost" in table:
+        ax.plot([cheapest["docs_per_topic"]], [cheapest["n"]], "o", ms=14, mfc="none",
+                mec="tab:green", mew=2,
+                label=f"cheapest: pd={cheapest.name}, cost {cheapest['cost']:,.0f}")
+    ax.set_ylim(0, n.max() * 1.25)
+    ax.set_xlabel("documents judged per topic (mean over topics)")
+    ax.set_ylabel("required number of topics n")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper right", fontsize=9)
+    ax.set_xlim(right=ax.get_xlim()[1] + 0.08 * (x.max() - x.min() + 1))
+    if title:
+        import textwrap
+
+        ax.set_title("\n".join(textwrap.wrap(title, 90)), fontsize=9)
+    from pathlib import Path
+
+    with atomic_path(path, suffix=".png") as tmp:
+        fig.savefig(tmp, format="png")
+    return Path(path)
