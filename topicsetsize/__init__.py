@@ -30,6 +30,9 @@ from .examples import example_matrix  # noqa: E402,F401
 from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
                           split_half, split_half_curve, top_runs, transform_scores)
 from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
+# Designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI.
+from .twoway import anova2_min_d, anova2_n, anova2_power, anova2_table  # noqa: E402,F401
+from .unpaired import ci2_delta, ci2_n, ttest2_n, ttest2_power  # noqa: E402,F401
 
 __all__ = [
     "__version__", "PARAMS", "check",
@@ -45,4 +48,7 @@ __all__ = [
     # empirical checks
     "SplitHalfResult", "random_splits", "select_topics", "split_half", "split_half_curve",
     "top_runs", "transform_scores", "ResampledPower", "resampled_power",
+    # designs the legacy tools lack
+    "anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "ttest2_n", "ttest2_power",
+    "ci2_n", "ci2_delta",
 ]

@@ -111,8 +111,9 @@ def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
 
     Examples
     --------
-    Cohen's d = .5 needs 64 per group; unpaired comparisons need about twice the topics of
-    the paired design with σ̂t² = 2σ̂² (34):
+    Cohen's d = .5 needs 64 per group. Per group that is about what the paired design needs
+    with σ̂t² = 2σ̂² (uncorrelated systems; ``ttest_n(0.05, 0.2, 0.5, 2.0, method="exact")`` is
+    65), so 2n = 128 topics in all, twice as many:
 
     >>> ttest2_n(0.05, 0.20, 0.5, 1.0)
     64
