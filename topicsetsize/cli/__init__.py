@@ -15,8 +15,10 @@ import warnings
 
 from .. import __version__
 from . import design, reliability, variance, workbook
+from . import twoway, unpaired
 
 _MODULES = (design, variance, workbook, reliability)
+_MODULES += (twoway, unpaired)
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {
