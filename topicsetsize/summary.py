@@ -12,10 +12,9 @@ run rankings by mean raw and by mean std-AB score.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import NamedTuple
-
-import math
 
 import pandas as pd
 

@@ -204,7 +204,7 @@ def _required_lambda(alpha, beta, dfn, dfd, *, tol: float = 1e-13):
         start = np.zeros(int(todo.sum()))
         bracket = elementwise.bracket_root(f, start, start + 8.0 + args[2], xmin=0.0, args=args)
         root = elementwise.find_root(f, bracket.bracket, args=args,
-                                     tolerances=dict(xrtol=tol, xatol=tol))
+                                     tolerances={"xrtol": tol, "xatol": tol})
         found = np.where(f(root.x, *args) >= 0, root.x, root.bracket[1])
         lam[todo] = np.where(bracket.success & root.success, found, np.nan)
     return lam

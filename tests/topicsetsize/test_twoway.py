@@ -11,7 +11,13 @@ import pytest
 from scipy import stats
 
 import topicsetsize as tss
-from topicsetsize.twoway import anova2_df, anova2_min_d, anova2_n, anova2_power, anova2_table
+from topicsetsize.twoway import (
+    anova2_df,
+    anova2_min_d,
+    anova2_n,
+    anova2_power,
+    anova2_table,
+)
 
 
 def brute_force_power(n, m, min_d, variance, alpha):
