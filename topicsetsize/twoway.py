@@ -13,9 +13,9 @@ its noncentrality in the least favourable configuration (two systems minD apart,
 the grand mean; Sakai, CIKM 2014, Eq. 7) is λ = n·minD²/(2σ²), as in the one-way design. The
 power is Pr{F'(φA, φE, λ) ≥ F(φA, φE; α)}. The randomised block ANOVA is the textbook
 two-factor design without replication (e.g. D. C. Montgomery, *Design and Analysis of
-Experiments*, Section 4.1; T. Sakai, *Statistical Significance Testing in Information
-Retrieval*, Morgan & Claypool 2018, Chapter on two-way ANOVA without replication, and its
-topic set size design). With m = 2 the F statistic is the square of the paired t statistic, so
+Experiments*, Section 4.1, the randomized complete block design; T. Sakai, *Laboratory
+Experiments in Information Retrieval: Sample Sizes, Effect Sizes, and Statistical Power*,
+Springer, 2018, Chapter 3, two-way ANOVA without replication). With m = 2 the F statistic is the square of the paired t statistic, so
 the design equals the paired t-test design with σ̂t² = 2σ̂².
 
 Only the exact method exists: the legacy Excel tools have no two-way design, and no
@@ -80,7 +80,7 @@ def anova2_power(n, *, m, min_d, variance, alpha):
               \quad \phi_A = m - 1,\ \phi_E = (m - 1)(n - 1),\ \lambda = n\,minD^2/(2\sigma^2)
 
     the least favourable configuration of Sakai (CIKM 2014, Eq. 7) in the randomised block
-    design (systems × topics; Sakai, *Statistical Significance Testing in IR*, 2018), with σ²
+    design (systems × topics; Sakai, *Laboratory Experiments in IR*, 2018, Ch. 3), with σ²
     the two-way residual variance.
 
     Parameters
@@ -151,8 +151,10 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     References
     ----------
     T. Sakai, "Designing test collections for comparing many systems", CIKM 2014.
-    T. Sakai, *Statistical Significance Testing in Information Retrieval*, Morgan & Claypool,
-    2018 (two-way ANOVA without replication).
+    T. Sakai, *Laboratory Experiments in Information Retrieval: Sample Sizes, Effect Sizes, and
+    Statistical Power*, Springer, 2018, Chapter 3 (two-way ANOVA without replication).
+    D. C. Montgomery, *Design and Analysis of Experiments*, Section 4.1 (randomized complete
+    block design).
 
     Examples
     --------

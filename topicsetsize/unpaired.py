@@ -15,7 +15,9 @@ of a past matrix, which pools the runs' variances):
 These are the standard textbook results (e.g. J. Cohen, *Statistical Power Analysis for the
 Behavioral Sciences*, 2nd ed., 1988, Chapter 2; T. Nagata, *How to design the sample size*,
 Asakura, 2003, the two-sample chapters), the unpaired counterparts of the paired t-test and CI
-designs of Sakai (IRJ 2016, Sections 3 and 6). The Gamma ratio comes from the Pochhammer
+designs of Sakai (IRJ 2016, Sections 3 and 6); T. Sakai, *Laboratory Experiments in Information
+Retrieval: Sample Sizes, Effect Sizes, and Statistical Power*, Springer, 2018, Chapter 6, also
+sizes a two-sample t-test design. The Gamma ratio comes from the Pochhammer
 symbol as in :mod:`topicsetsize.ci`, finite and accurate at any n.
 """
 
