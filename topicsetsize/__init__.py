@@ -34,6 +34,9 @@ from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
 from .budget import BudgetPlan, budget_plan  # noqa: E402,F401
 from .pooling import PoolDepthStudy, depth_pool, pool_depth_study  # noqa: E402,F401
 from .runfiles import read_qrels, read_run, read_runs  # noqa: E402,F401
+# Designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI.
+from .twoway import anova2_min_d, anova2_n, anova2_power, anova2_table  # noqa: E402,F401
+from .unpaired import ci2_delta, ci2_n, ttest2_n, ttest2_power  # noqa: E402,F401
 
 __all__ = [
     "__version__", "PARAMS", "check",
@@ -52,4 +55,7 @@ __all__ = [
     # assessment budget and pool depth
     "BudgetPlan", "budget_plan", "PoolDepthStudy", "depth_pool", "pool_depth_study",
     "read_run", "read_runs", "read_qrels",
+    # designs the legacy tools lack
+    "anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "ttest2_n", "ttest2_power",
+    "ci2_n", "ci2_delta",
 ]

@@ -26,12 +26,12 @@ from .distributions import f_crit, f_power, t_crit, t_power
 from .params import check, check_choice
 from .readers import check_matrix
 from .reliability import _paired_t, _reject, _tolerance
-from .variance import residual_variance
+from .variance import residual_variance, two_way_residual_variance
 
 __all__ = ["TESTS", "ResampledPower", "resampled_power"]
 
 #: The tests :func:`resampled_power` can check.
-TESTS = ("anova", "ttest")
+TESTS = ("anova", "ttest", "anova2")
 
 #: Bound on the elements of one chunk's (trials × topics) counts and (trials × runs) sums.
 _CHUNK_ELEMENTS = 2 ** 19
@@ -51,10 +51,11 @@ class ResampledPower:
     theoretical : float
         Exact power (noncentral F or t) for the full-matrix effect.
     noncentrality : float
-        λ = n·Σ(μ_i − μ̄)²/V_E (ANOVA) or √n·|d̄|/σ_t (t-test).
+        λ = n·Σ(μ_i − μ̄)²/V_E (ANOVA, two-way ANOVA) or √n·|d̄|/σ_t (t-test).
     variance : float
-        V_E, the one-way residual variance of the m runs (ANOVA), or σ_t², the variance of the
-        per-topic differences of the pair (t-test), over all topics of the matrix.
+        V_E, the one-way residual variance of the m runs (ANOVA), the two-way residual variance
+        (two-way ANOVA), or σ_t², the variance of the per-topic differences of the pair
+        (t-test), over all topics of the matrix.
     difference : float
         Range of the m run means, max μ − min μ (ANOVA), or |d̄| = |μ_a − μ_b| (t-test): the
         minD / minDt a design would use.
@@ -135,6 +136,28 @@ def _anova_reject(counts: np.ndarray, centred: np.ndarray, means: np.ndarray, n:
     return _reject(ss_b, ss_w, crit, tol, tol)
 
 
+def _anova2_reject(counts: np.ndarray, centred: np.ndarray, means: np.ndarray, n: int,
+                   crit: float) -> np.ndarray:
+    """Two-way ANOVA (without replication) F tests, one per row of ``counts``.
+
+    As :func:`_anova_reject`, with the topic sum of squares taken out of the residual: with
+    r_j the mean of centred row j over the m runs, R = Σ_j c_j r_j and R2 = Σ_j c_j r_j²,
+    SS_T = m(R2 − R²/n) and SS_E = SS_W − SS_T; F = (SS_B/φA)/(SS_E/φE) with φA = m − 1,
+    φE = (m − 1)(n − 1) (the critical F times φA/φE is passed as ``crit``).
+    """
+    m = centred.shape[1]
+    rows = centred.mean(axis=1)
+    s = counts @ centred
+    q = counts @ (centred * centred)
+    r = counts @ rows
+    ss_e = (q - s * s / n).sum(axis=1) - m * (counts @ (rows * rows) - r * r / n)
+    np.maximum(ss_e, 0.0, out=ss_e)
+    group = means + s / n
+    ss_b = n * ((group - group.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+    tol = _tolerance(n * m, q.sum(axis=1))
+    return _reject(ss_b, ss_e, crit, tol, tol)
+
+
 def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
     """Column positions of the runs compared (see :func:`resampled_power`)."""
     x = matrix.values
@@ -151,13 +174,13 @@ def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
         return np.array([labels.index(p) for p in pair])
     distinct = np.sort(np.unique(x, axis=1, return_index=True)[1])  # first of each duplicate
     if m is None:
-        m = distinct.size if test == "anova" else 2
+        m = distinct.size if test != "ttest" else 2
     m = check("m", m, allow_array=False)
     if m > distinct.size:
         raise ValueError(f"m={m} is out of range: allowed 2 <= m <= {distinct.size} (the "
                          f"distinct runs of the matrix)")
     best = distinct[np.argsort(-x[:, distinct].mean(axis=0), kind="stable")[:m]]
-    return np.sort(best) if test == "anova" else best[[0, m - 1]]
+    return np.sort(best) if test != "ttest" else best[[0, m - 1]]
 
 
 def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
@@ -174,6 +197,11 @@ def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
       and λ = n·Σ_i (μ_i − μ̄)²/V_E, V_E the one-way residual variance of the m runs over all
       topics (the quantities of T. Sakai, AIRS 2016, Eq. 1, with the observed means in place of
       the least favourable configuration).
+    * ``test="anova2"``: the two-way ANOVA without replication (runs × topics, the topics as
+      blocks; the randomised block design of :mod:`topicsetsize.twoway`). Theoretical power as
+      for the ANOVA with φE = (m − 1)(n − 1) and V_E the two-way residual variance of the m runs
+      over all topics (:func:`~topicsetsize.variance.two_way_residual_variance`). A resample
+      that draws a topic twice has it as two blocks.
     * ``test="ttest"``: the two-sided paired t-test of a pair (a, b). Theoretical power
       Pr{|t'(n − 1, λ)| ≥ t(n − 1; α)} with λ = √n·|d̄|/σ_t, d̄ = μ_a − μ_b and σ_t² the sample
       variance of the per-topic differences over all topics.
@@ -193,11 +221,11 @@ def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
         Number of resampled matrices.
     alpha : float, default 0.05
         Significance level.
-    test : {"anova", "ttest"}
+    test : {"anova", "ttest", "anova2"}
     m : int, optional
         How many runs take part: the m best by mean score over all topics, counting a run
         that duplicates an earlier column exactly only once (such a pair has no t-test).
-        ANOVA: all m (default: every distinct run). t-test: the best against the m-th best
+        ANOVA and two-way ANOVA: all m (default: every distinct run). t-test: the best against the m-th best
         (default m = 2, the two best runs).
     pair : (run, run), optional
         For the t-test, the two runs to compare (column labels, or positions for an array),
@@ -230,18 +258,23 @@ def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
     x = x[:, cols]
     topics = x.shape[0]
 
-    if test == "anova":
+    if test in ("anova", "anova2"):
         k = x.shape[1]
         means = x.mean(axis=0)
-        variance = _nonzero(residual_variance(x), "V_E", labels)
+        if test == "anova":
+            variance = _nonzero(residual_variance(x), "V_E", labels)
+            df_e, statistic = k * (n - 1), _anova_reject
+        else:
+            variance = _nonzero(two_way_residual_variance(x), "the two-way V_E", labels)
+            df_e, statistic = (k - 1) * (n - 1), _anova2_reject
         difference = float(means.max() - means.min())
         lam = n * float(((means - means.mean()) ** 2).sum()) / variance
-        theoretical = float(f_power(alpha, k - 1, k * (n - 1), lam))
+        theoretical = float(f_power(alpha, k - 1, df_e, lam))
         centred = x - means
-        crit = float(f_crit(alpha, k - 1, k * (n - 1))) * (k - 1) / (k * (n - 1))
+        crit = float(f_crit(alpha, k - 1, df_e)) * (k - 1) / df_e
 
         def reject(counts):
-            return _anova_reject(counts, centred, means, n, crit)
+            return statistic(counts, centred, means, n, crit)
     else:
         k = 2
         d = x[:, 0] - x[:, 1]

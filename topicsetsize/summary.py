@@ -1,5 +1,9 @@
 """One row of Table 1 of the std-AB paper per score matrix: size, V_E raw and std-AB, and τ.
 
+Beside the paper's one-way V_E, each row also gives the two-way (runs × topics) residual
+variance of the raw and of the std-AB matrix, the σ̂² of the randomised block design
+(:mod:`topicsetsize.twoway`).
+
 T. Sakai, "A simple and effective approach to score standardisation", AIRS 2016, Table 1: for
 each past data set, the number of runs and topics, the one-way residual variance V_E of the raw
 and of the std-AB matrix (Eq. 1), and Kendall's τ, with its 95% confidence interval, between the
@@ -8,6 +12,7 @@ run rankings by mean raw and by mean std-AB score.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -16,13 +21,16 @@ import pandas as pd
 from .ranking import kendall_tau_ci
 from .readers import check_matrix
 from .standardise import std_ab
-from .variance import residual_variance
+from .variance import residual_variance, two_way_residual_variance
 
 __all__ = ["VarianceSummary", "summarise", "summarise_many"]
 
 
 class VarianceSummary(NamedTuple):
     """One row of Table 1 of the AIRS 2016 paper (field names as in its transcription).
+
+    ``var2_raw`` and ``var2_std_ab`` are the two-way residual variances (not in the paper;
+    NaN when not computed).
 
     Examples
     --------
@@ -42,6 +50,8 @@ class VarianceSummary(NamedTuple):
     tau: float
     tau_ci_low: float
     tau_ci_high: float
+    var2_raw: float = math.nan
+    var2_std_ab: float = math.nan
 
     def as_dict(self) -> dict:
         """The fields as a plain ``dict``."""
@@ -61,7 +71,11 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
       (Eqs. 2–3, clipped, :func:`~topicsetsize.standardise.std_ab`);
     * ``tau, tau_ci_low, tau_ci_high``: Kendall's τ between the run rankings by mean raw and by
       mean std-AB score, τ ± z_{α/2}√(2(2m+5)/(9m(m−1))) with α = .05, not clipped
-      (:func:`~topicsetsize.ranking.kendall_tau_ci`; Table 1 column g).
+      (:func:`~topicsetsize.ranking.kendall_tau_ci`; Table 1 column g);
+    * ``var2_raw, var2_std_ab``: the two-way (runs × topics, without replication) residual
+      variance of the raw and of the std-AB matrix
+      (:func:`~topicsetsize.variance.two_way_residual_variance`), for the randomised block
+      design of :mod:`topicsetsize.twoway`.
 
     Parameters
     ----------
@@ -73,7 +87,8 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     Returns
     -------
     VarianceSummary
-        ``(runs, topics, var_raw, var_std_ab, tau, tau_ci_low, tau_ci_high)``, with
+        ``(runs, topics, var_raw, var_std_ab, tau, tau_ci_low, tau_ci_high, var2_raw,
+        var2_std_ab)``, with
         ``as_dict()`` and ``to_frame()``.
 
     Examples
@@ -82,6 +97,8 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     >>> row = summarise(example_matrix())
     >>> row.runs, row.topics, round(row.var_raw, 4), round(row.var_std_ab, 4), round(row.tau, 3)
     (88, 48, 0.0084, 0.0165, 0.888)
+    >>> round(row.var2_raw, 4), round(row.var2_std_ab, 4)
+    (0.0045, 0.0167)
     """
     matrix = check_matrix(scores)
     raw = matrix.values
@@ -89,7 +106,8 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     tau = kendall_tau_ci(raw.mean(axis=0), standardised.mean(axis=0))
     topics, runs = raw.shape
     return VarianceSummary(runs, topics, residual_variance(raw), residual_variance(standardised),
-                           *tau)
+                           *tau, two_way_residual_variance(raw),
+                           two_way_residual_variance(standardised))
 
 
 def summarise_many(matrices, *, a: float = 0.15, b: float = 0.5) -> pd.DataFrame:

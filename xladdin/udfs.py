@@ -35,6 +35,8 @@ __all__ = [
     "TSS_POWER_ANOVA", "TSS_POWER_TTEST", "TSS_MIND_ANOVA", "TSS_MINDT_TTEST",
     "TSS_TABLE_ANOVA", "TSS_VAR", "TSS_VAR2", "TSS_POOLED_VAR",
     "STDAB", "STDAB_VAR", "STDCDF", "TSS_KENDALL",
+    "TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2", "TSS_TTEST2", "TSS_POWER_TTEST2",
+    "TSS_CI2", "TSS_CI2_WIDTH",
 ]
 
 #: The top-left cell of TSS_TABLE_ANOVA's block: m down the first column, minD along the top.
@@ -195,3 +197,67 @@ def TSS_KENDALL(x, y):
     """Kendall's tau between two rankings of the same runs (one score per run in x and in y),
     with its 95% confidence interval as in the std-AB paper: a row tau, low, high."""
     return plain(list(tss.kendall_tau_ci(vector("x", x), vector("y", y))))
+
+
+# --- Designs the legacy tools lack: two-way ANOVA, unpaired t-test and CI -----------------------
+
+@excel_function
+def TSS_ANOVA2(alpha, beta, minD, var, m):
+    """Topics n for a two-way ANOVA (runs x topics, topics as blocks) of m systems to detect a
+    range minD with power 1-beta at level alpha, given the two-way residual variance var
+    (TSS_VAR2 of a past score range); exact noncentral F."""
+    return plain(tss.anova2_n(number("alpha", alpha), number("beta", beta),
+                              number("min_d", minD), number("variance", var), number("m", m)))
+
+
+@excel_function
+def TSS_POWER_ANOVA2(n, m, minD, var, alpha):
+    """Power of a two-way ANOVA (runs x topics) of m systems with n topics to detect a range
+    minD at level alpha, given the two-way residual variance var."""
+    return plain(tss.anova2_power(number("n", n), m=number("m", m), min_d=number("min_d", minD),
+                                  variance=number("variance", var),
+                                  alpha=number("alpha", alpha)))
+
+
+@excel_function
+def TSS_MIND_ANOVA2(n, m, var, alpha, beta):
+    """Minimum detectable range minD of a two-way ANOVA (runs x topics) of m systems with n
+    topics, at level alpha with power 1-beta, given the two-way residual variance var."""
+    return plain(tss.anova2_min_d(number("n", n), m=number("m", m),
+                                  variance=number("variance", var),
+                                  alpha=number("alpha", alpha), beta=number("beta", beta)))
+
+
+@excel_function
+def TSS_TTEST2(alpha, beta, minD, var):
+    """Topics n PER SYSTEM for a two-sample (unpaired) t-test to detect a difference minD with
+    power 1-beta at level alpha, when the two systems are evaluated on different topics and
+    each has the variance var."""
+    return plain(tss.ttest2_n(number("alpha", alpha), number("beta", beta),
+                              number("min_d", minD), number("variance", var)))
+
+
+@excel_function
+def TSS_POWER_TTEST2(n, minD, var, alpha):
+    """Power of a two-sample (unpaired) t-test with n topics per system to detect a difference
+    minD at level alpha, given the variance var of either system."""
+    return plain(tss.ttest2_power(number("n", n), min_d=number("min_d", minD),
+                                  variance=number("variance", var),
+                                  alpha=number("alpha", alpha)))
+
+
+@excel_function
+def TSS_CI2(alpha, delta, var):
+    """Topics n PER SYSTEM for which the expected width of the 100(1-alpha)% confidence
+    interval of a difference of two independent means is at most delta, given the variance
+    var of either system."""
+    return plain(tss.ci2_n(number("alpha", alpha), number("delta", delta),
+                           number("variance", var)))
+
+
+@excel_function
+def TSS_CI2_WIDTH(n, var, alpha):
+    """Expected width of the 100(1-alpha)% confidence interval of a difference of two
+    independent means with n topics per system, given the variance var of either system."""
+    return plain(tss.ci2_delta(number("n", n), variance=number("variance", var),
+                               alpha=number("alpha", alpha)))

@@ -223,3 +223,67 @@ def test_result_fields():
     assert r.z == pytest.approx(0.05 / r.null_se)
     with pytest.raises(AttributeError):
         r.n = 3
+
+
+# --------------------------------------------------------------------------------------------
+# Two-way ANOVA (runs x topics, topics as blocks)
+# --------------------------------------------------------------------------------------------
+
+def block_matrix(topics: int, means, seed: int, block_sd: float = 2.0) -> np.ndarray:
+    """N(mean_i + b_j, 1) scores with a shared topic effect b_j ~ N(0, block_sd²)."""
+    rng = np.random.default_rng(seed)
+    return normal_matrix(topics, means, seed) + rng.normal(0, block_sd, size=(topics, 1))
+
+
+def two_way_pvalue(y: np.ndarray) -> float:
+    """p-value of the runs in a two-way ANOVA without replication, from scipy's F only."""
+    n, m = y.shape
+    resid = y - y.mean(axis=0) - y.mean(axis=1, keepdims=True) + y.mean()
+    ss_a = n * ((y.mean(axis=0) - y.mean()) ** 2).sum()
+    f = (ss_a / (m - 1)) / ((resid ** 2).sum() / ((m - 1) * (n - 1)))
+    return stats.f.sf(f, m - 1, (m - 1) * (n - 1))
+
+
+def test_anova2_rejections_equal_a_loop_of_two_way_anovas(web):
+    x = web[:, [0, 9, 20, 33, 60]]
+    n = 8
+    counts = draws(48, n, 150, seed=5)
+    means = x.mean(axis=0)
+    crit = float(f_crit(0.05, 4, 4 * (n - 1))) * 4 / (4 * (n - 1))
+    fast = res._anova2_reject(counts, x - means, means, n, crit)
+    loop = [two_way_pvalue(x[np.repeat(np.arange(48), c.astype(int))]) < 0.05 for c in counts]
+    np.testing.assert_array_equal(fast, loop)
+    assert 0 < fast.sum() < 150
+
+
+def test_two_way_pvalue_equals_statsmodels():
+    from statsmodels.formula.api import ols
+    from statsmodels.stats.anova import anova_lm
+
+    y = block_matrix(10, [0.0, 0.5, 0.8], seed=6)
+    long = pd.DataFrame({"y": y.ravel(), "topic": np.repeat(np.arange(10), 3).astype(str),
+                         "run": np.tile(np.arange(3), 10).astype(str)})
+    table = anova_lm(ols("y ~ C(run) + C(topic)", data=long).fit())
+    assert two_way_pvalue(y) == pytest.approx(table.loc["C(run)", "PR(>F)"], rel=1e-9)
+
+
+def test_anova2_on_block_scores_matches_exact_power_and_one_way_does_not():
+    x = block_matrix(3000, [0.0, 0.4, 0.9, 1.0], seed=7)
+    two = resampled_power(x, 8, trials=3000, test="anova2", seed=8)
+    one = resampled_power(x, 8, trials=3000, test="anova", seed=8)
+    assert 0.3 < two.theoretical < 0.9
+    assert abs(two.z) < 3, (two.empirical, two.theoretical, two.null_se)
+    # the one-way test counts the topic effect as noise: it rejects far less than its theory
+    assert one.z < -10 and one.empirical < two.empirical
+
+
+def test_anova2_noncentrality_from_the_two_way_variance():
+    x = block_matrix(400, [0.0, 0.2, 0.5], seed=9)
+    r = resampled_power(x, 10, trials=10, test="anova2", seed=0)
+    resid = x - x.mean(axis=0) - x.mean(axis=1, keepdims=True) + x.mean()
+    v_e2 = (resid ** 2).sum() / (2 * 399)
+    mu = x.mean(axis=0)
+    assert r.variance == pytest.approx(v_e2, rel=1e-12) and r.test == "anova2" and r.m == 3
+    assert r.noncentrality == pytest.approx(10 * ((mu - mu.mean()) ** 2).sum() / v_e2, rel=1e-12)
+    w = stats.f.isf(0.05, 2, 18)
+    assert r.theoretical == pytest.approx(stats.ncf.sf(w, 2, 18, r.noncentrality), rel=1e-9)

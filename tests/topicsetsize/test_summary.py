@@ -85,3 +85,24 @@ def test_summarise_many(web, data_dir):
         summarise_many({})
     with pytest.raises(ValueError, match=r"^a=0 is out of range: allowed a > 0$"):
         summarise(book, a=0)
+
+
+def test_two_way_variances_against_statsmodels(web):
+    # the residual mean square of statsmodels' two-way ANOVA (runs + topics, no interaction)
+    from statsmodels.formula.api import ols
+    from statsmodels.stats.anova import anova_lm
+
+    from topicsetsize.standardise import std_ab
+
+    row = summarise(web)
+    for frame, value in [(web, row.var2_raw), (std_ab(web), row.var2_std_ab)]:
+        frame = pd.DataFrame(frame, index=web.index, columns=web.columns)
+        long = frame.stack().rename("y").rename_axis(["topic", "run"]).reset_index()
+        table = anova_lm(ols("y ~ C(run) + C(topic)", data=long).fit())
+        assert value == pytest.approx(table.loc["Residual", "mean_sq"], rel=1e-9)
+    assert row.var2_raw < row.var_raw          # AP: topics differ much in difficulty
+
+
+def test_old_seven_field_rows_still_construct():
+    row = VarianceSummary(14, 78, 0.0597, 0.0139, 0.978, 0.585, 1.371)
+    assert math.isnan(row.var2_raw) and math.isnan(row.var2_std_ab)

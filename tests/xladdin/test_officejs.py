@@ -91,6 +91,12 @@ def test_meta_uses_the_argument_names_of_the_issue(officejs):
         "TSS_VAR": ["range"], "TSS_VAR2": ["range"], "TSS_POOLED_VAR": ["range1", "range2"],
         "STDAB": ["range", "A", "B", "clip"], "STDAB_VAR": ["range", "A", "B", "clip"],
         "STDCDF": ["range"], "TSS_KENDALL": ["x", "y"],
+        "TSS_ANOVA2": ["alpha", "beta", "minD", "var", "m"],
+        "TSS_POWER_ANOVA2": ["n", "m", "minD", "var", "alpha"],
+        "TSS_MIND_ANOVA2": ["n", "m", "var", "alpha", "beta"],
+        "TSS_TTEST2": ["alpha", "beta", "minD", "var"],
+        "TSS_POWER_TTEST2": ["n", "minD", "var", "alpha"],
+        "TSS_CI2": ["alpha", "delta", "var"], "TSS_CI2_WIDTH": ["n", "var", "alpha"],
     }
 
 

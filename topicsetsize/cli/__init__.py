@@ -14,9 +14,9 @@ import sys
 import warnings
 
 from .. import __version__
-from . import budget, design, pool_depth, reliability, variance, workbook
+from . import budget, design, pool_depth, reliability, twoway, unpaired, variance, workbook
 
-_MODULES = (design, variance, workbook, reliability, budget, pool_depth)
+_MODULES = (design, twoway, unpaired, variance, workbook, reliability, budget, pool_depth)
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {

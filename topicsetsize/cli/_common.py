@@ -108,3 +108,29 @@ def progress(total: int, desc: str, *, disable: bool | None = None):
         disable = not sys.stderr.isatty()
     return tqdm(total=total, desc=desc, unit="step", file=sys.stderr, disable=disable,
                 leave=False, dynamic_ncols=True)
+
+
+def ceil_sig(x: float, digits: int = 6) -> float:
+    """Round up to ``digits`` significant figures: a shown minimum difference is never below
+    the true one.
+
+    >>> ceil_sig(3.0305e-05), ceil_sig(0.1370471)
+    (3.0305e-05, 0.137048)
+    """
+    import math
+
+    if x <= 0 or not math.isfinite(x):
+        return x
+    quantum = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+    return float(f"{math.ceil(x / quantum - 1e-9) * quantum:.{digits}g}")
+
+
+def floor_power(p: float) -> float:
+    """Truncate a power to 6 decimals: 0.7999996 shows as 0.799999, never as 0.8.
+
+    >>> floor_power(0.7999996)
+    0.799999
+    """
+    import math
+
+    return math.floor(p * 1e6) / 1e6

@@ -51,7 +51,8 @@ def register(sub, designs) -> None:
         "check-power",
         help="empirical power at n topics by resampling topics, next to the theoretical power",
         description="Draw N topics with replacement from the matrix, --trials times, and run "
-                    "the one-way ANOVA over the M best runs (or the paired t-test of the best "
+                    "the one-way ANOVA over the M best runs (--test anova2: the two-way ANOVA "
+                    "with the topics as blocks; --test ttest: the paired t-test of the best "
                     "against the M-th best run); the full-matrix means are the truth. Prints the "
                     "rejection rate next to the exact noncentral F / t power for that effect.")
     _input_arguments(chk)
@@ -166,6 +167,9 @@ def run_check_power(args) -> int:
     if first.test == "anova":
         what = (f"one-way ANOVA over the {first.m} runs {_runs(first.runs)}: range of means "
                 f"{first.difference:.4f}, V_E {first.variance:.4f}")
+    elif first.test == "anova2":
+        what = (f"two-way ANOVA (runs x topics) over the {first.m} runs {_runs(first.runs)}: "
+                f"range of means {first.difference:.4f}, two-way V_E {first.variance:.4f}")
     else:
         what = (f"paired t-test {first.runs[0]} vs {first.runs[1]}: |mean difference| "
                 f"{first.difference:.4f}, variance of differences {first.variance:.4f}")

@@ -2,8 +2,9 @@
 
 Each FILE (a CSV/TSV, an .xlsx workbook, a long-format file, or a folder of ``trec_eval -q``
 files, one per run) is one matrix. The row gives its runs and topics, the one-way residual
-variance V_E of the raw and of the std-AB scores, and Kendall's τ [95% CI] between the run
-rankings by mean raw and by mean std-AB score. ``--example`` adds the bundled TREC 2010 Web AP
+variance V_E of the raw and of the std-AB scores, the two-way (runs x topics) residual variance
+V_E2 of both (the variance of the two-way ANOVA design, ``topicsetsize n anova2``), and Kendall's
+τ [95% CI] between the run rankings by mean raw and by mean std-AB score. ``--example`` adds the bundled TREC 2010 Web AP
 matrix.
 """
 
@@ -52,7 +53,9 @@ def run(args) -> int:
             f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
             f"(A={args.a:g}, B={args.b:g}) scores\n"
             "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
-            "score"))
+            "score\n"
+            "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
+            "(topicsetsize n anova2)"))
     return 0
 
 
@@ -63,6 +66,8 @@ def _readable(table: pd.DataFrame) -> pd.DataFrame:
         "topics": table["topics"],
         "V_E raw": table["var_raw"].map("{:.4f}".format),
         "V_E std-AB": table["var_std_ab"].map("{:.4f}".format),
+        "V_E2 raw": table["var2_raw"].map("{:.4f}".format),
+        "V_E2 std-AB": table["var2_std_ab"].map("{:.4f}".format),
         "tau [95% CI]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" for t, lo, hi in
                          table[["tau", "tau_ci_low", "tau_ci_high"]].itertuples(index=False)],
     }, index=table.index.rename(None))

@@ -26,13 +26,16 @@ def test_example_prints_the_row(capsys, web):
     e = expected_row(web)
     assert row.split()[5:9] == ["88", "48", f"{e['var_raw']:.4f}", f"{e['var_std_ab']:.4f}"]
     assert f"{e['tau']:.3f} [" in row
+    # the two-way V_E beside them, raw and std-AB (test_summary checks them against statsmodels)
+    assert row.split()[9:11] == ["0.0045", "0.0167"]
+    assert "V_E2 raw" in out and "V_E2 std-AB" in out
 
 
 def test_csv_output_full_precision(capsys, web):
     assert main(["variance", "--example", "--csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
     assert table.columns.tolist() == ["runs", "topics", "var_raw", "var_std_ab", "tau",
-                                      "tau_ci_low", "tau_ci_high"]
+                                      "tau_ci_low", "tau_ci_high", "var2_raw", "var2_std_ab"]
     for key, value in expected_row(web).items():      # pandas/scipy only, see test_summary
         assert table.iloc[0][key] == pytest.approx(value, rel=1e-12), key
 

@@ -1,0 +1,67 @@
+"""`topicsetsize n ttest2` and `topicsetsize n ci2`: unpaired designs, n topics per system."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import floor_power, number, print_frame
+
+
+def register(sub, designs) -> None:
+    """Add ``ttest2`` and ``ci2`` to the ``n`` design group."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--alpha", type=number("alpha"), default=0.05,
+                        help="significance level (default .05)")
+    common.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    variance = "within-system variance of either system (assumed equal), e.g. a one-way V_E"
+
+    p = designs["n"].add_parser("ttest2", parents=[common],
+                                help="two-sample (unpaired) t-test: n topics per system")
+    p.add_argument("--beta", type=number("beta"), default=0.20,
+                   help="Type II error probability; power = 1 - beta (default .20)")
+    p.add_argument("--min-d", type=number("min_d"), required=True,
+                   help="minimum detectable difference between the two systems")
+    p.add_argument("--variance", type=number("variance"), required=True, help=variance)
+    p.set_defaults(handler=_n_ttest2)
+
+    p = designs["n"].add_parser("ci2", parents=[common],
+                                help="expected CI width of a difference of two independent "
+                                     "means: n topics per system")
+    p.add_argument("--delta", type=number("delta"), required=True, help="largest expected CI width")
+    p.add_argument("--variance", type=number("variance"), required=True, help=variance)
+    p.set_defaults(handler=_n_ci2)
+
+
+def _n_ttest2(args) -> None:
+    import pandas as pd
+
+    from ..unpaired import ttest2_n, ttest2_power
+
+    n = ttest2_n(args.alpha, args.beta, args.min_d, args.variance)
+
+    def power(k):
+        return floor_power(ttest2_power(k, min_d=args.min_d, variance=args.variance,
+                                        alpha=args.alpha))
+    frame = pd.DataFrame([{"method": "exact", "n per system": n, "topics in all": 2 * n,
+                           "power(n-1)": power(n - 1) if n > 2 else None,
+                           "power(n)": power(n)}]).set_index("method")
+    print_frame(frame, csv=args.csv, title=None if args.csv else (
+        f"Two-sample (unpaired) t-test: minD={args.min_d:g}, variance={args.variance:g}, "
+        f"alpha={args.alpha:g}, beta={args.beta:g}"))
+
+
+def _n_ci2(args) -> None:
+    import pandas as pd
+
+    from ..unpaired import ci2_delta, ci2_n
+
+    n = ci2_n(args.alpha, args.delta, args.variance)
+
+    def width(k):
+        return ci2_delta(k, variance=args.variance, alpha=args.alpha)
+    frame = pd.DataFrame([{"method": "expected width", "n per system": n, "topics in all": 2 * n,
+                           "width(n-1)": width(n - 1) if n > 2 else None,
+                           "width(n)": width(n)}]).set_index("method")
+    print_frame(frame, csv=args.csv, title=None if args.csv else (
+        f"CI of a difference of two independent means: delta={args.delta:g}, "
+        f"variance={args.variance:g}, alpha={args.alpha:g}"))
