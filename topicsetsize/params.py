@@ -109,6 +109,10 @@ PARAMS: dict[str, Range] = {
     "fraction": Range(low=0.0, high=1.0, high_open=False, doc="a fraction of the runs"),
     "half": Range(low=2, low_open=False, integer=True,
                   doc="topics per half in a split-half trial (at most half the topics)"),
+    "round_to": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
+                      doc="the recommended number of topics is rounded up to a multiple of this"),
+    "decimals": Range(low=0, high=15, low_open=False, high_open=False, integer=True,
+                      doc="decimal places shown (values are rounded up, never down)"),
 }
 
 METHODS = ("legacy", "exact")
