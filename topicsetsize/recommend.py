@@ -28,7 +28,8 @@ from .params import check, check_method
 from .power import anova_power
 from .samplesize import anova_n
 
-__all__ = ["Recommendation", "recommend", "read_requirements", "REQUIREMENT_KEYS"]
+__all__ = ["Recommendation", "recommend", "check_requirement", "read_requirements",
+           "REQUIREMENT_KEYS"]
 
 #: The keys of a requirement: ``label`` is optional, the others are required.
 REQUIREMENT_KEYS = ("label", "variance", "m", "min_d")
@@ -67,16 +68,56 @@ class Recommendation:
         return self.sentence
 
 
-def _where(index: int, label) -> str:
-    return f"requirement {index}" + ("" if label is None else f" ({label!r})")
+def _where(place: str, label) -> str:
+    """How a message names a requirement: its place, and its label where it has one."""
+    return place if label is None else f"{place} ({label!r})"
 
 
 def _label(value):
-    """A requirement's label as plain text (whitespace collapsed), or None when absent."""
+    """A requirement's label as one line of plain text, or None when absent or blank.
+
+    Control characters (newlines, escape sequences) become spaces and runs of whitespace
+    collapse, so a label can never break a one-line message or a table row.
+    """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
-    text = " ".join(str(value).split())
-    return text or None
+    text = "".join(c if c.isprintable() else " " for c in str(value))
+    return " ".join(text.split()) or None
+
+
+def check_requirement(requirement, *, where: str = "requirement") -> dict:
+    """Validate one requirement and return it as ``{label, variance, m, min_d}``.
+
+    Parameters
+    ----------
+    requirement : mapping
+        The keys ``variance``, ``m``, ``min_d`` and optionally ``label`` (any other key is
+        an error). Numbers are checked against :data:`topicsetsize.PARAMS`; the label is
+        kept as one line of text (None when absent).
+    where : str
+        How error messages name the requirement (e.g. "requirement 2 ('EN nDCG@3')" or
+        "needs.csv, line 3").
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        One line: ``where`` (with the label, where there is one), then the key and what is
+        wrong with it.
+
+    Examples
+    --------
+    >>> check_requirement({"label": "EN nDCG@3", "variance": 0.0259, "m": 10.0, "min_d": 0.1})
+    {'label': 'EN nDCG@3', 'variance': 0.0259, 'm': 10, 'min_d': 0.1}
+    >>> check_requirement({"variance": 0.0259, "m": 10}, where="--require 1")
+    Traceback (most recent call last):
+    ...
+    ValueError: --require 1: missing key 'min_d' (needs variance, m, min_d; label is optional)
+    """
+    return _requirement(requirement, where)
 
 
 def _requirement(raw, where: str) -> dict:
@@ -85,6 +126,7 @@ def _requirement(raw, where: str) -> dict:
         raise ValueError(f"{where}: {type(raw).__name__} is not a mapping with the keys "
                          f"{', '.join(_REQUIRED)} (and optionally label)")
     keys = {str(k): v for k, v in raw.items()}
+    where = _where(where, _label(keys.get("label")))
     unknown = [k for k in keys if k not in REQUIREMENT_KEYS]
     if unknown:
         raise ValueError(f"{where}: unknown key {unknown[0]!r} (allowed: "
@@ -125,8 +167,7 @@ def _requirements(requirements) -> list[dict]:
                          f"{', '.join(_REQUIRED)}")
     out = []
     for i, raw in enumerate(items, 1):
-        label = _label(raw.get("label")) if isinstance(raw, Mapping) else None
-        out.append(_requirement(raw, _where(i, label)))
+        out.append(_requirement(raw, f"requirement {i}"))
     return out
 
 
@@ -226,7 +267,8 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
             try:
                 anova_n(alpha, beta, row.min_d, row.variance, row.m, method=method)
             except ValueError as error:
-                raise ValueError(f"{_where(row.Index, row.label)}: {error}") from None
+                where = _where(f"requirement {row.Index}", row.label)
+                raise ValueError(f"{where}: {error}") from None
         raise
     frame["n"] = need.astype(np.int64)
     n = int(-(-int(need.max()) // round_to) * round_to)
@@ -307,9 +349,7 @@ def _read_toml(path: Path, text: str) -> list[dict]:
         raise ValueError(f"{path}: no [[requirements]] tables")
     out = []
     for i, table in enumerate(tables, 1):
-        label = _label(table.get("label")) if isinstance(table, Mapping) else None
-        where = f"{path}: [[requirements]] table {i}" + ("" if label is None else f" ({label!r})")
-        out.append(_requirement(table, where))
+        out.append(_requirement(table, f"{path}: [[requirements]] table {i}"))
     return out
 
 
@@ -351,12 +391,12 @@ def _read_csv(path: Path, text: str) -> list[dict]:
                                  f"{len(header)}")
             cells = dict(zip(header, row))
             label = _label(cells.pop("label", None))
-            where = f"{path}, line {line}" + ("" if label is None else f" ({label!r})")
+            where = _where(f"{path}, line {line}", label)
             for key, value in cells.items():
                 if not value.strip():
                     raise ValueError(f"{where}: {key} is blank")
             out.append(_requirement({"label": label, **{k: _cell(v) for k, v in cells.items()}},
-                                    where))
+                                    f"{path}, line {line}"))
     except csv.Error as error:
         raise ValueError(f"{path}, line {reader.line_num}: {error}") from None
     return out

@@ -15,8 +15,9 @@ import warnings
 
 from .. import __version__
 from . import design, reliability, variance, workbook
+from . import guarantees, recommend
 
-_MODULES = (design, variance, workbook, reliability)
+_MODULES = (design, variance, workbook, reliability, guarantees, recommend)
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {
