@@ -30,6 +30,10 @@ from .examples import example_matrix  # noqa: E402,F401
 from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
                           split_half, split_half_curve, top_runs, transform_scores)
 from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
+# Deciding n: what a topic set guarantees, one size over several requirements.
+from .guarantee import Guarantees, guarantees  # noqa: E402,F401
+from .recommendation import (Recommendation, check_requirement, read_requirements,  # noqa
+                             recommend)
 
 __all__ = [
     "__version__", "PARAMS", "check",
@@ -45,4 +49,7 @@ __all__ = [
     # empirical checks
     "SplitHalfResult", "random_splits", "select_topics", "split_half", "split_half_curve",
     "top_runs", "transform_scores", "ResampledPower", "resampled_power",
+    # deciding n
+    "Guarantees", "guarantees", "Recommendation", "recommend", "check_requirement",
+    "read_requirements",
 ]

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
-from topicsetsize.recommend import (REQUIREMENT_KEYS, Recommendation, check_requirement,
+from topicsetsize.recommendation import (REQUIREMENT_KEYS, Recommendation, check_requirement,
                                     read_requirements, recommend)
 
 PAPER = ("Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a "

@@ -10,7 +10,7 @@ import pytest
 from scipy import optimize, special, stats
 
 import topicsetsize as tss
-from topicsetsize.guarantees import DEFAULT_MS, Guarantees, guarantees, round_up
+from topicsetsize.guarantee import DEFAULT_MS, Guarantees, guarantees, round_up
 
 METHODS = ["legacy", "exact"]
 
