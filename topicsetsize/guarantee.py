@@ -107,8 +107,10 @@ class Guarantees:
         --------
         >>> g = guarantees(100, variance=0.0601, ms=(10,))
         >>> print("\\n".join(g.statements()))
-        With 100 topics, m = 10 systems: minimum detectable range 0.14 (one-way ANOVA, alpha = 0.05, 80% power).
-        With 100 topics, m = 2 systems: minimum detectable difference 0.10 (paired t-test, alpha = 0.05, 80% power).
+        With 100 topics, m = 10 systems: minimum detectable range 0.14 (one-way ANOVA,
+        alpha = 0.05, 80% power).
+        With 100 topics, m = 2 systems: minimum detectable difference 0.10 (paired t-test,
+        alpha = 0.05, 80% power).
         With 100 topics: expected width of the 95% confidence interval of a difference 0.14.
         """
         decimals = check("decimals", decimals, allow_array=False)

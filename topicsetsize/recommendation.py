@@ -238,7 +238,9 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
     >>> r.n
     100
     >>> print(r.sentence)
-    Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a minD of 0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a minD of 0.20 (91 topics are sufficient).
+    Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a minD of
+    0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a minD of 0.20
+    (91 topics are sufficient).
     >>> r.requirements[["m", "min_d", "n"]]
                   m  min_d   n
     requirement
@@ -314,7 +316,8 @@ def read_requirements(path) -> list[dict]:
     >>> read_requirements(path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../needs.csv, line 2 ('EN nDCG@3'): m='ten' is not a number: allowed 2 <= m <= 1000000000 (a whole number)
+    ValueError: .../needs.csv, line 2 ('EN nDCG@3'): m='ten' is not a number:
+    allowed 2 <= m <= 1000000000 (a whole number)
     """
     path = Path(path)
     if not path.exists():

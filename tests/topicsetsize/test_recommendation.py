@@ -265,7 +265,8 @@ def test_bad_files(tmp_path, name, text, message):
 def test_toml_syntax_error_names_the_line(tmp_path):
     path = tmp_path / "a.toml"
     path.write_text(TOML + "[[requirements]]\nvariance = = 1\n")
-    with pytest.raises(ValueError, match=r"a\.toml: not valid TOML: .*line 13"):      # the 13th line of the file
+    # The bad line is the 13th line of the file.
+    with pytest.raises(ValueError, match=r"a\.toml: not valid TOML: .*line 13"):
         read_requirements(path)
 
 
