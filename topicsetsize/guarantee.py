@@ -87,6 +87,17 @@ class Guarantees:
         The inputs (``variance_t`` after its default 2·variance is applied).
     method : str
         "legacy" or "exact".
+
+    Examples
+    --------
+    >>> g = guarantees([50, 100], variance=0.0601, ms=[2, 10])
+    >>> g.table.set_index(["n", "m"])["min_d"].round(3)
+    n    m
+    50   2     0.136
+         10    0.194
+    100  2     0.096
+         10    0.137
+    Name: min_d, dtype: float64
     """
 
     table: pd.DataFrame

@@ -54,6 +54,12 @@ class Recommendation:
     alpha, beta : float
     round_to : int
     method : str
+
+    Examples
+    --------
+    >>> r = recommend([{"label": "EN nDCG@3", "variance": 0.0259, "m": 10, "min_d": 0.1}])
+    >>> r.n, int(r.requirements.loc[1, "n"]), round(float(r.requirements.loc[1, "power"]), 3)
+    (90, 82, 0.848)
     """
 
     n: int
