@@ -37,6 +37,10 @@ from .runfiles import read_qrels, read_run, read_runs  # noqa: E402,F401
 # Designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI.
 from .twoway import anova2_min_d, anova2_n, anova2_power, anova2_table  # noqa: E402,F401
 from .unpaired import ci2_delta, ci2_n, ttest2_n, ttest2_power  # noqa: E402,F401
+# Deciding n: what a topic set guarantees, one size over several requirements.
+from .guarantee import Guarantees, guarantees  # noqa: E402,F401
+from .recommendation import (Recommendation, check_requirement, read_requirements,  # noqa
+                             recommend)
 
 __all__ = [
     "__version__", "PARAMS", "check",
@@ -58,4 +62,7 @@ __all__ = [
     # designs the legacy tools lack
     "anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "ttest2_n", "ttest2_power",
     "ci2_n", "ci2_delta",
+    # deciding n
+    "Guarantees", "guarantees", "Recommendation", "recommend", "check_requirement",
+    "read_requirements",
 ]

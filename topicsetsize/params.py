@@ -113,6 +113,10 @@ PARAMS: dict[str, Range] = {
                    doc="pool depth pd: every run's top pd documents per topic are judged"),
     "docs_per_topic": Range(**_POS, doc="mean number of documents judged per topic"),
     "budget": Range(**_POS, doc="assessment budget: the number of documents that can be judged"),
+    "round_to": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
+                      doc="the recommended number of topics is rounded up to a multiple of this"),
+    "decimals": Range(low=0, high=15, low_open=False, high_open=False, integer=True,
+                      doc="decimal places shown (values are rounded up, never down)"),
 }
 
 METHODS = ("legacy", "exact")

@@ -37,6 +37,7 @@ __all__ = [
     "STDAB", "STDAB_VAR", "STDCDF", "TSS_KENDALL",
     "TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2", "TSS_TTEST2", "TSS_POWER_TTEST2",
     "TSS_CI2", "TSS_CI2_WIDTH",
+    "TSS_GUARANTEES",
 ]
 
 #: The top-left cell of TSS_TABLE_ANOVA's block: m down the first column, minD along the top.
@@ -136,6 +137,34 @@ def TSS_TABLE_ANOVA(alpha, beta, var, ms, minDs, method=None):
                             number("variance", var), vector("ms", ms), vector("minDs", minDs),
                             method=_method(method))
     return table(frame, TABLE_CORNER)
+
+
+def _omitted(value) -> bool:
+    """An optional range argument left out: None, or only blank cells."""
+    if isinstance(value, (list, tuple)):
+        return all(_omitted(v) for v in value)
+    return value is None or value == ""
+
+
+#: The header row of TSS_GUARANTEES's block.
+GUARANTEES_HEADER = ["n", "m", "minD", "minDt", "CI width"]
+
+
+@excel_function
+def TSS_GUARANTEES(n, var, ms=None, alpha=None, beta=None, method=None):
+    """What n topics guarantee (a block with a header row): per n and m, the ANOVA's minimum
+    detectable range minD; per n, the paired t-test's minDt (var_t = 2 var) and the expected
+    width of the 100(1-alpha)% CI."""
+    from topicsetsize.guarantee import DEFAULT_MS, guarantees
+
+    options = {k: v for k, v in (("alpha", optional_number("alpha", alpha)),
+                                 ("beta", optional_number("beta", beta))) if v is not None}
+    result = guarantees(vector("n", n), variance=number("variance", var),
+                        ms=DEFAULT_MS if _omitted(ms) else vector("ms", ms),
+                        method=_method(method), **options)
+    rows = [[int(r.n), int(r.m), *plain([r.min_d, r.min_dt, r.ci_delta])]
+            for r in result.table.itertuples()]
+    return [list(GUARANTEES_HEADER), *rows]
 
 
 # --- Variance estimates and standardisation ------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 import xlwings
 
 WORKER = Path(__file__).with_name("_officejs_worker.py")
+ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def book_matrix(data_dir) -> list[list[float]]:
@@ -39,9 +40,9 @@ class OfficeJs:
 
     def __init__(self):
         env = dict(os.environ, XLWINGS_ON_SERVER="true", XLWINGS_LICENSE_KEY="noncommercial")
-        # the worker imports this checkout's xladdin, not whichever copy is installed
-        root = str(Path(__file__).resolve().parents[2])
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+        # The worker runs a script from tests/xladdin: put this checkout first on its path, so
+        # that it imports this checkout's xladdin, not whichever one is installed.
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         self._process = subprocess.Popen(
             [sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             text=True, env=env)

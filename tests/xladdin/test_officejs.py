@@ -97,6 +97,7 @@ def test_meta_uses_the_argument_names_of_the_issue(officejs):
         "TSS_TTEST2": ["alpha", "beta", "minD", "var"],
         "TSS_POWER_TTEST2": ["n", "minD", "var", "alpha"],
         "TSS_CI2": ["alpha", "delta", "var"], "TSS_CI2_WIDTH": ["n", "var", "alpha"],
+        "TSS_GUARANTEES": ["n", "var", "ms", "alpha", "beta", "method"],
     }
 
 
@@ -148,6 +149,17 @@ def test_table_anova_fills_each_published_table(officejs, table2, method):
         assert block[0] == [udfs.TABLE_CORNER, *min_ds]
         assert [row[0] for row in block[1:]] == ms
         assert [row[1:] for row in block[1:]] == published.loc[ms, min_ds].values.tolist()
+
+
+def test_guarantees_block(officejs):
+    # n as a column, ms omitted (the default 2, 5, ..., 100), alpha/beta/method left blank.
+    block = _result(officejs.call("TSS_GUARANTEES", [[93], [100]], 0.0601, None, None, None,
+                                  None))
+    engine = tss.guarantees([93, 100], variance=0.0601).table
+    assert block[0] == udfs.GUARANTEES_HEADER
+    assert block[1:] == engine.values.tolist()
+    # AIRS 2016 Table 2 part I: 93 topics for m = 2, minD = .10.
+    assert block[1][:2] == [93, 2] and block[1][2] <= 0.10
 
 
 @pytest.mark.parametrize("method", METHODS)

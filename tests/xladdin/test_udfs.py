@@ -174,6 +174,45 @@ def test_kendall_reproduces_table1_column_g(row):
     assert got[0] - got[1] == pytest.approx(tau - low, abs=6e-4)
 
 
+@pytest.mark.parametrize("method", METHODS)
+def test_guarantees_block_matches_the_engine(method):
+    # n as a column range, ms as a row range; the block has a header row, then one row per
+    # (n, m), n-major.
+    block = udfs.TSS_GUARANTEES([[93.0], [100.0]], 0.0601, [2.0, 50.0], 0.05, 0.2, method)
+    assert block[0] == udfs.GUARANTEES_HEADER == ["n", "m", "minD", "minDt", "CI width"]
+    engine = tss.guarantees([93, 100], variance=0.0601, ms=[2, 50], method=method).table
+    assert block[1:] == engine.values.tolist()
+    assert [row[:2] for row in block[1:]] == [[93, 2], [93, 50], [100, 2], [100, 50]]
+    assert _is_plain(block[1:]) and type(block[1][0]) is int and type(block[1][1]) is int
+    if method == "legacy":
+        # AIRS 2016 Table 2 part I: 93 topics for m = 2, minD = .10 and 91 for m = 50,
+        # minD = .20, so 93 topics detect both.
+        assert block[1][2] <= 0.10 and block[2][2] <= 0.20
+
+
+def test_guarantees_defaults_and_blanks():
+    block = udfs.TSS_GUARANTEES(100.0, 0.0601)
+    assert [row[1] for row in block[1:]] == [2, 5, 10, 20, 50, 100]
+    assert udfs.TSS_GUARANTEES(100.0, 0.0601, [[None]], None, "", None) == block
+    assert udfs.TSS_GUARANTEES(100, 0.0601, None, 0.05, 0.2, "legacy") == block
+    # CI width at n = 79 with var_t = 2 var = .05: .0998 (IRJ 2016 Section 6: n = 79 for δ = .1).
+    assert round(udfs.TSS_GUARANTEES(79.0, 0.025, 2.0)[1][4], 4) == 0.0998
+
+
+def test_guarantees_bad_input():
+    assert _message(udfs.TSS_GUARANTEES, 1.0, 0.0601) == \
+        "n=1 is out of range: allowed 2 <= n <= 1000000000 (a whole number)"
+    assert _message(udfs.TSS_GUARANTEES, 100.0, None) == \
+        "variance is blank: allowed variance > 0"
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.06, [2.0, 1.0]).startswith("m=1 is out")
+    assert _message(udfs.TSS_GUARANTEES, [[50.0, 60.0], [70.0, 80.0]], 0.06) == \
+        "n must be a single row or column of numbers, got 2 rows × 2 columns"
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.06, None, 1.5).startswith("alpha=1.5 ")
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.06, None, None, None, "fast") == \
+        "method='fast' is not one of 'legacy', 'exact'"
+    assert _message(udfs.TSS_GUARANTEES, 2.0, 0.06).startswith("n=2 is too small for the legacy")
+
+
 # --- Excel-shaped input -----------------------------------------------------------------------
 
 def test_counts_arrive_as_floats_and_blank_optionals_mean_the_default():
@@ -327,7 +366,7 @@ def test_the_module_exports_exactly_the_issue_functions():
         "TSS_VAR2", "TSS_POOLED_VAR", "STDAB", "STDAB_VAR", "STDCDF", "TSS_KENDALL",
         # designs the legacy tools lack (test_udfs_new_designs.py)
         "TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2", "TSS_TTEST2", "TSS_POWER_TTEST2",
-        "TSS_CI2", "TSS_CI2_WIDTH"])
+        "TSS_CI2", "TSS_CI2_WIDTH", "TSS_GUARANTEES"])
 
 
 

@@ -1,0 +1,83 @@
+"""`topicsetsize guarantees`: table, statements, CSV, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_table_and_statements(capsys):
+    code, out, err = run(capsys, "guarantees", "--n", "100", "--variance", "0.0601")
+    assert code == 0 and err == ""
+    # MedNLPDoc raw recall (AIRS 2016): 100 topics, m = 10: minD .137 (shown rounded up).
+    assert "With 100 topics, m = 10 systems: minimum detectable range 0.14 " in out
+    assert "With 100 topics: expected width of the 95% confidence interval" in out
+    for m in (2, 5, 10, 20, 50, 100):
+        assert f"m = {m} systems: minimum detectable range" in out
+    assert " 0.1371 " in out          # the table, 4 decimals rounded up (0.13704...)
+
+
+def test_csv_equals_the_api(capsys):
+    code, out, _ = run(capsys, "guarantees", "--n", "50,100", "--variance", "0.0215", "--m",
+                       "2,10", "--alpha", "0.01", "--beta", "0.1", "--variance-t", "0.05",
+                       "--method", "exact", "--csv")
+    got = pd.read_csv(io.StringIO(out))
+    api = tss.guarantees([50, 100], variance=0.0215, ms=[2, 10], alpha=0.01, beta=0.1,
+                         variance_t=0.05, method="exact").table
+    assert code == 0 and got[["n", "m"]].values.tolist() == [[50, 2], [50, 10], [100, 2],
+                                                            [100, 10]]
+    pd.testing.assert_frame_equal(got, api, check_exact=True)
+
+
+def test_table2_size_through_the_command(capsys):
+    # AIRS 2016 Table 2 part I: m = 2, minD = .10 needs 93 topics (legacy).
+    _, out, _ = run(capsys, "guarantees", "--n", "92,93", "--variance", "0.0601", "--m", "2",
+                    "--csv")
+    at_92, at_93 = pd.read_csv(io.StringIO(out))["min_d"]
+    assert at_93 <= 0.1 < at_92
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--n", "1"], "n=1 is out of range"),
+    (["--n", "x"], "argument --n: 'x' is not a comma-separated list of whole numbers"),
+    (["--n", "100.5"], "argument --n: '100.5' is not a comma-separated list"),
+    (["--n", "2"], "n=2 is too small for the legacy approximation"),
+    (["--m", "1,2"], "m=1 is out of range"),
+    (["--m", ""], "argument --m: empty list"),
+    (["--variance", "0"], "variance=0 is out of range"),
+    (["--variance", "abc"], "argument --variance: variance='abc' is not a number"),
+    (["--variance-t", "-1"], "variance_t=-1 is out of range"),
+    (["--alpha", "1"], "alpha=1 is out of range"),
+    (["--beta", "x"], "argument --beta: beta='x' is not a number"),
+    (["--method", "both"], "argument --method: invalid choice: 'both'"),
+])
+def test_bad_input_exits_2_with_one_line(capsys, argv, message):
+    base = {"--n": "100", "--variance": "0.0601"}
+    args = ["guarantees"]
+    for key, value in base.items():
+        if key not in argv:
+            args += [key, value]
+    try:
+        code = main(args + argv)
+    except SystemExit as exit_:          # argparse errors
+        code = exit_.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_missing_required_options(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["guarantees", "--n", "100"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--variance" in err and err.count("\n") == 1

@@ -1,0 +1,58 @@
+"""``topicsetsize guarantees``: what n topics guarantee for the ANOVA, t-test and CI designs.
+
+For each n and each m: the minimum detectable range minD of a one-way ANOVA over m systems;
+for each n: the paired t-test's minimum detectable difference minDt and the expected width of
+the 100(1 - alpha)% CI of a difference (Sakai, IRJ 2016). The variance of the per-topic
+differences defaults to 2 x variance.
+"""
+
+from __future__ import annotations
+
+from ._common import int_list, number, print_frame
+
+
+def register(sub, designs) -> None:
+    """Add the ``guarantees`` sub-command."""
+    p = sub.add_parser("guarantees", help="what n topics guarantee: minD per m, minDt, CI width",
+                       description=__doc__.split("\n\n")[1])
+    p.add_argument("--n", type=int_list, required=True,
+                   help="numbers of topics, e.g. 100 or 50,100 or 50-60")
+    p.add_argument("--variance", type=number("variance"), required=True,
+                   help="within-system variance V_E")
+    p.add_argument("--m", type=int_list, default=None,
+                   help="numbers of systems (default 2,5,10,20,50,100)")
+    p.add_argument("--alpha", type=number("alpha"), default=0.05,
+                   help="significance level, and 1 - confidence of the CI (default .05)")
+    p.add_argument("--beta", type=number("beta"), default=0.20,
+                   help="Type II error probability; power = 1 - beta (default .20)")
+    p.add_argument("--variance-t", type=number("variance_t"), default=None,
+                   help="variance of the per-topic differences (default 2 x variance)")
+    p.add_argument("--method", choices=("legacy", "exact"), default="legacy",
+                   help="legacy = the legacy Excel tools' approximations (default); "
+                        "exact = noncentral t and F")
+    p.add_argument("--csv", action="store_true",
+                   help="print the table as CSV (full precision), without the statements")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Compute the guarantees and print the table and the statements."""
+    from ..guarantee import DEFAULT_MS, guarantees, round_up
+
+    result = guarantees(args.n, variance=args.variance,
+                        ms=DEFAULT_MS if args.m is None else args.m, alpha=args.alpha,
+                        beta=args.beta, variance_t=args.variance_t, method=args.method)
+    if args.csv:
+        print_frame(result.table, csv=True, index=False)
+        return 0
+    shown = result.table.copy()
+    for column in ("min_d", "min_dt", "ci_delta"):      # rounded up: never below the truth
+        shown[column] = round_up(shown[column].to_numpy(), 4)
+    power = round(100.0 * (1.0 - result.beta), 6)
+    print_frame(shown, index=False, title=(
+        f"What n topics guarantee: variance={result.variance:g}, "
+        f"variance_t={result.variance_t:g}, alpha={result.alpha:g}, "
+        f"power={power:g}% ({result.method}); values rounded up"))
+    print()
+    print("\n".join(result.statements()))
+    return 0

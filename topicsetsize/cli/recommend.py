@@ -1,0 +1,95 @@
+"""``topicsetsize recommend``: one topic set size for several measures and comparisons.
+
+Each requirement (a measure's variance, m systems, a minimum detectable range minD) needs its
+own n; the recommendation is the largest, rounded up, stated as in the AIRS 2016 paper
+("Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a minD of
+0.10 (93 topics are sufficient), and ...").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common import number, print_frame
+
+#: A comma that starts the next ``key=`` of a --require value (a label may hold other commas).
+_NEXT_KEY = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")
+
+
+def register(sub, designs) -> None:
+    """Add the ``recommend`` sub-command."""
+    p = sub.add_parser("recommend", help="one topic set size over several measures/designs",
+                       description=__doc__.split("\n\n")[1])
+    p.add_argument("--require", action="append", default=[], metavar="SPEC",
+                   help='a requirement, e.g. "label=EN nDCG@3,variance=0.0259,m=10,min_d=0.10" '
+                        "(label is optional; repeat for each requirement)")
+    p.add_argument("--file", metavar="FILE",
+                   help="requirements from a TOML file ([[requirements]] tables) or a CSV file "
+                        "(columns label,variance,m,min_d)")
+    p.add_argument("--round-to", type=number("round_to"), default=10,
+                   help="round the recommendation up to a multiple of this (default 10)")
+    p.add_argument("--alpha", type=number("alpha"), default=0.05,
+                   help="significance level (default .05)")
+    p.add_argument("--beta", type=number("beta"), default=0.20,
+                   help="Type II error probability; power = 1 - beta (default .20)")
+    p.add_argument("--method", choices=("legacy", "exact"), default="legacy",
+                   help="legacy = the legacy Excel tools' approximations (default); "
+                        "exact = noncentral F")
+    p.add_argument("--csv", action="store_true",
+                   help="print the requirements table as CSV, with the recommended n")
+    p.set_defaults(handler=run)
+
+
+def parse_require(text: str, where: str) -> dict:
+    """A ``--require`` value as a raw requirement: ``key=value`` pairs separated by commas.
+
+    A comma followed by ``word=`` starts the next pair, so a label may contain other commas.
+    Numbers are converted; anything else is passed on as text, for the engine to name.
+
+    >>> parse_require("label=EN nDCG@3, P@10,variance=0.0259,m=10,min-d=0.1", "--require 1")
+    {'label': 'EN nDCG@3, P@10', 'variance': 0.0259, 'm': 10.0, 'min_d': 0.1}
+    """
+    out: dict = {}
+    for part in _NEXT_KEY.split(text):
+        key, sep, value = part.partition("=")
+        key = key.strip().lower().replace("-", "_")
+        if not sep or not key:
+            raise ValueError(f"{where}: {part.strip()!r} is not key=value (e.g. "
+                             '"label=EN nDCG@3,variance=0.0259,m=10,min_d=0.10")')
+        if key in out:
+            raise ValueError(f"{where}: key {key!r} given twice")
+        if key == "label":
+            out[key] = value
+            continue
+        try:
+            out[key] = float(value)
+        except ValueError:
+            out[key] = value.strip()
+    return out
+
+
+def run(args) -> int:
+    """Read the requirements, recommend n and print the sentence and the table."""
+    import math
+
+    from ..recommendation import check_requirement, read_requirements, recommend
+
+    items = [check_requirement(parse_require(text, f"--require {k}"), where=f"--require {k}")
+             for k, text in enumerate(args.require, 1)]
+    if args.file is not None:
+        items += read_requirements(args.file)
+    if not items:
+        raise ValueError("no requirements: give --require SPEC (one or more) or --file FILE")
+    result = recommend(items, alpha=args.alpha, beta=args.beta, round_to=args.round_to,
+                       method=args.method)
+    frame = result.requirements
+    if args.csv:
+        print_frame(frame.assign(recommended=result.n), csv=True)
+        return 0
+    print(result.sentence)
+    print()
+    shown = frame.assign(label=frame["label"].fillna(""),
+                         power=[math.floor(p * 1e6) / 1e6 for p in frame["power"]])
+    print_frame(shown, title=f"Each requirement's n, and its power at n={result.n} "
+                             f"(alpha={result.alpha:g}, {result.method}):")
+    return 0
