@@ -20,15 +20,16 @@ from .ci import ci_delta, ci_n  # noqa: E402,F401
 from .tables import anova_table, ttest_table  # noqa: E402,F401
 from .search import SearchLimitError  # noqa: E402,F401
 # Score matrices in, variance estimates out (issue 3).
-from .readers import read_matrix, write_long, write_trec_eval  # noqa: E402,F401
+from .readers import read_matrix  # noqa: E402,F401
+from .writers import write_long, write_trec_eval  # noqa: E402,F401
 from .variance import pooled_variance, residual_variance, two_way_residual_variance  # noqa
 from .standardise import StandardisationFactors, standardisation_factors, std_ab, std_cdf  # noqa
 from .ranking import KendallTau, kendall_tau_ci  # noqa: E402,F401
 from .summary import VarianceSummary, summarise, summarise_many  # noqa: E402,F401
 from .examples import example_matrix  # noqa: E402,F401
 # Empirical checks of a design: split-half reliability, resampled power (issue 6).
-from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
-                          split_half, split_half_curve, top_runs, transform_scores)
+from .reliability import SplitHalfResult, random_splits, split_half, split_half_curve  # noqa
+from .selection import select_topics, top_runs, transform_scores  # noqa: E402,F401
 from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
 
 __all__ = [

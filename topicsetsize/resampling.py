@@ -24,8 +24,8 @@ import numpy as np
 
 from .distributions import f_crit, f_power, t_crit, t_power
 from .params import check, check_choice
-from .readers import check_matrix
-from .reliability import _paired_t, _reject, _tolerance
+from .matrix import check_matrix
+from .paired import paired_t, reject_ratio, tolerance
 from .variance import residual_variance
 
 __all__ = ["TESTS", "ResampledPower", "resampled_power"]
@@ -131,8 +131,8 @@ def _anova_reject(counts: np.ndarray, centred: np.ndarray, means: np.ndarray, n:
     ss_w = (q - s * s / n).sum(axis=1)
     group = means + s / n
     ss_b = n * ((group - group.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    tol = _tolerance(n * centred.shape[1], q.sum(axis=1))
-    return _reject(ss_b, ss_w, crit, tol, tol)
+    tol = tolerance(n * centred.shape[1], q.sum(axis=1))
+    return reject_ratio(ss_b, ss_w, crit, tol, tol)
 
 
 def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
@@ -256,7 +256,7 @@ def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
 
         def reject(counts):
             q = counts @ dev2
-            return _paired_t(counts @ dev, q, n, shift, crit2, q)[0]
+            return paired_t(counts @ dev, q, n, shift, crit2, q)[0]
 
     chunk = max(1, min(trials, _CHUNK_ELEMENTS // max(topics, n, x.shape[1])))
     hits = 0

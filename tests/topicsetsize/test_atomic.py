@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from topicsetsize._atomic import atomic_path, atomic_write_text
+from topicsetsize.atomic import atomic_path, atomic_write_text
 
 
 def test_crash_leaves_no_file(tmp_path):

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from topicsetsize.readers import (IncompleteTopicsWarning, check_matrix, read_matrix, write_long,
-                                  write_trec_eval)
+from topicsetsize.readers import IncompleteTopicsWarning, read_matrix
+from topicsetsize.writers import write_long, write_trec_eval
 
 REAL = ["trec2010web_ap.csv", "trec2004robust_ap.csv"]
 
@@ -341,48 +340,3 @@ def test_not_found_and_bad_options(tmp_path, data_dir):
         read_matrix(folder, measure="map", transpose=True)
     with pytest.raises(ValueError, match="only trec_eval output is read from a folder"):
         read_matrix(folder, fmt="long")
-
-
-# ---- writers -----------------------------------------------------------------------------------
-
-def test_writers_leave_no_temporary_files(tmp_path):
-    scores = pd.DataFrame({"bm25": [0.1, 0.2], "dfr": [0.3, 0.4]}, index=["401", "402"])
-    paths = write_trec_eval(scores, tmp_path / "out", "ndcg_cut_10")
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bm25.txt", "dfr.txt"]
-    assert [p.name for p in paths] == ["bm25.txt", "dfr.txt"]
-    lines = paths[0].read_text().splitlines()
-    assert [line.split() for line in lines] == [["runid", "all", "bm25"],
-                                                ["ndcg_cut_10", "401", "0.1"],
-                                                ["ndcg_cut_10", "402", "0.2"],
-                                                ["ndcg_cut_10", "all", repr((0.1 + 0.2) / 2)]]
-    long = write_long(scores, tmp_path / "long.tsv", "map")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.tsv", "out"]
-    assert long.read_text().splitlines()[:2] == ["run\ttopic\tmeasure\tvalue",
-                                                 "bm25\t401\tmap\t0.1"]
-
-
-def test_trec_eval_writer_rejects_unwritable_labels(tmp_path):
-    with pytest.raises(ValueError, match=r"topic/run label 'my run' cannot be written"):
-        write_trec_eval(pd.DataFrame({"my run": [0.1, 0.2]}), tmp_path, "map")
-    with pytest.raises(ValueError, match=r"measure 'P 10' cannot be written"):
-        write_trec_eval([[0.1, 0.2]], tmp_path, "P 10")
-
-
-# ---- in-memory matrices -------------------------------------------------------------------------
-
-def test_check_matrix_messages():
-    frame = pd.DataFrame({"a": [0.1, "x"], "b": [0.2, 0.3]}, index=["t1", "t2"])
-    with pytest.raises(ValueError, match=re.escape("scores: non-numeric value 'x' at topic 't2', "
-                                                   "run 'a'")):
-        check_matrix(frame)
-    with pytest.raises(ValueError, match=re.escape("scores: missing or non-finite value None at "
-                                                   "row 1, column 2")):
-        check_matrix([[0.1, None], [0.2, 0.3]])
-    with pytest.raises(ValueError, match=re.escape("scores: missing or non-finite value nan at "
-                                                   "row 1, column 2")):
-        check_matrix(np.array([[0.1, np.nan], [0.2, 0.3]]))
-    # numbers stored as text are refused, not parsed: the data is never silently changed
-    with pytest.raises(ValueError, match=re.escape("scores: non-numeric value '0.5' at row 1, "
-                                                   "column 1")):
-        check_matrix([["0.5", 0.2], [0.3, 0.4]])
-    assert check_matrix([[0.1], [0.2]], min_runs=1).values.shape == (2, 1)

@@ -11,7 +11,7 @@ import pytest
 
 from tests.topicsetsize.test_summary import independent_row as expected_row
 from topicsetsize.cli import main
-from topicsetsize.readers import write_trec_eval
+from topicsetsize.writers import write_trec_eval
 
 
 @pytest.fixture(scope="module")
