@@ -10,27 +10,55 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .params import PARAMS, check  # noqa: E402,F401
-# The design engine (issue 2).
-from .power import AnovaLegacyTerms, anova_legacy_terms, anova_power, ttest_power  # noqa: E402
-from .samplesize import (anova_initial_n, anova_n, ttest_initial_n, ttest_n,  # noqa: E402
-                         ttest_n_effect)
-from .detectable import anova_min_d, ttest_min_dt  # noqa: E402,F401
-from .ci import ci_delta, ci_n  # noqa: E402,F401
-from .tables import anova_table, ttest_table  # noqa: E402,F401
-from .search import SearchLimitError  # noqa: E402,F401
-# Score matrices in, variance estimates out (issue 3).
-from .readers import read_matrix  # noqa: E402,F401
-from .writers import write_long, write_trec_eval  # noqa: E402,F401
-from .variance import pooled_variance, residual_variance, two_way_residual_variance  # noqa
-from .standardise import StandardisationFactors, standardisation_factors, std_ab, std_cdf  # noqa
-from .ranking import KendallTau, kendall_tau_ci  # noqa: E402,F401
-from .summary import VarianceSummary, summarise, summarise_many  # noqa: E402,F401
-from .examples import example_matrix  # noqa: E402,F401
-# Empirical checks of a design: split-half reliability, resampled power (issue 6).
-from .reliability import SplitHalfResult, random_splits, split_half, split_half_curve  # noqa
-from .selection import select_topics, top_runs, transform_scores  # noqa: E402,F401
-from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
+# Every public name is imported from its module on first use (PEP 562), so that
+# ``import topicsetsize`` (and the command line's ``--version`` and ``--help``) does not load
+# numpy, scipy or pandas. Map each exported name to the module that defines it.
+_EXPORTS = {
+    "params": ("PARAMS", "check"),
+    # the design engine
+    "power": ("AnovaLegacyTerms", "anova_legacy_terms", "anova_power", "ttest_power"),
+    "samplesize": ("anova_initial_n", "anova_n", "ttest_initial_n", "ttest_n", "ttest_n_effect"),
+    "detectable": ("anova_min_d", "ttest_min_dt"),
+    "ci": ("ci_delta", "ci_n"),
+    "tables": ("anova_table", "ttest_table"),
+    "search": ("SearchLimitError",),
+    # score matrices in and out, variance estimates
+    "readers": ("read_matrix",),
+    "writers": ("write_long", "write_trec_eval"),
+    "variance": ("pooled_variance", "residual_variance", "two_way_residual_variance"),
+    "standardise": ("StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf"),
+    "ranking": ("KendallTau", "kendall_tau_ci"),
+    "summary": ("VarianceSummary", "summarise", "summarise_many"),
+    "examples": ("example_matrix",),
+    # empirical checks of a design: split-half reliability, resampled power
+    "reliability": ("SplitHalfResult", "random_splits", "split_half", "split_half_curve"),
+    "selection": ("select_topics", "top_runs", "transform_scores"),
+    "resampling": ("ResampledPower", "resampled_power"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def __getattr__(name: str):
+    """Import a public name (or a submodule) on first use and cache it (PEP 562)."""
+    import importlib
+
+    module = _MODULE_OF.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+    else:
+        try:
+            value = importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_MODULE_OF))
+
 
 __all__ = [
     "__version__", "PARAMS", "check",

@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .formats import FORMATS
 from .formats.common import (SUMMARY_TOPIC, Cells, cells_from_records, csv_rows, decode_text,
                              guess_delimiter, is_numeric, nonempty_bytes, split_fields)
 from .formats.long import long_header, parse_long
@@ -59,8 +60,6 @@ __all__ = [
     "read_matrix",
 ]
 
-#: The file formats :func:`read_matrix` understands.
-FORMATS = ("wide", "xlsx", "trec_eval", "long")
 #: How many offending cells an error message lists.
 _SHOWN = 3
 #: Cell texts read as "no score here" (case-insensitive, after stripping blanks).

@@ -5,10 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import pandas as pd
-
-from ..params import PARAMS
-
 
 def number(name: str):
     """An argparse ``type=`` for the registered parameter ``name`` (one-line errors)."""
@@ -16,6 +12,8 @@ def number(name: str):
         try:
             return float(text)
         except ValueError:
+            from ..params import PARAMS
+
             raise argparse.ArgumentTypeError(
                 f"{name}={text!r} is not a number: allowed {PARAMS[name].describe(name)}")
     convert.__name__ = name
@@ -55,7 +53,7 @@ def int_list(text: str) -> list[int]:
     return out
 
 
-def print_frame(frame: pd.DataFrame, *, csv: bool = False, index: bool = True,
+def print_frame(frame, *, csv: bool = False, index: bool = True,
                 title: str | None = None, file=None) -> None:
     """Print a DataFrame as a readable table, or as CSV with ``csv=True``."""
     file = file or sys.stdout
@@ -73,7 +71,7 @@ EXAMPLE_NAME = "example: TREC 2010 Web AP"
 
 def add_reader_options(parser) -> None:
     """The options of :func:`topicsetsize.readers.read_matrix` (shared by every FILE command)."""
-    from ..readers import FORMATS
+    from ..formats import FORMATS
 
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
                         "(e.g. map, P_10); for .xlsx, the sheet name")
@@ -85,7 +83,7 @@ def add_reader_options(parser) -> None:
                         help="drop topics that lack a score for some run (and say how many)")
 
 
-def read_matrix_reporting(path, args) -> pd.DataFrame:
+def read_matrix_reporting(path, args):
     """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
     import warnings
 

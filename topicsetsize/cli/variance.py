@@ -9,11 +9,6 @@ matrix.
 
 from __future__ import annotations
 
-import pandas as pd
-
-from ..examples import example_matrix
-from ..params import check
-from ..summary import summarise_many
 from ._common import EXAMPLE_NAME, add_reader_options, print_frame, read_matrix_reporting
 
 
@@ -37,6 +32,10 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, summarise it and print the table."""
+    from ..examples import example_matrix
+    from ..params import check
+    from ..summary import summarise_many
+
     check("a", args.a)
     check("b", args.b)
     if not args.files and not args.example:
@@ -56,8 +55,10 @@ def run(args) -> int:
     return 0
 
 
-def _readable(table: pd.DataFrame) -> pd.DataFrame:
+def _readable(table):
     """The paper's layout: V_E to 4 decimals, tau and its CI to 3."""
+    import pandas as pd
+
     return pd.DataFrame({
         "runs": table["runs"],
         "topics": table["topics"],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 
 import pandas as pd
@@ -80,15 +79,13 @@ def test_bad_file_exit_2(capsys, tmp_path):
                    "has 3\n")
 
 
-def test_installed_command(web):
-    exe = shutil.which("topicsetsize")
-    assert exe, "the topicsetsize command is not installed (pip install -e .)"
-    done = subprocess.run([exe, "variance", "--example", "--csv"], capture_output=True, text=True,
-                          timeout=120)
+def test_installed_command(web, script, script_env):
+    done = subprocess.run([*script, "variance", "--example", "--csv"], capture_output=True,
+                          text=True, timeout=120, env=script_env)
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(io.StringIO(done.stdout), index_col=0)
     assert table.iloc[0]["var_raw"] == pytest.approx(expected_row(web)["var_raw"], rel=1e-12)
-    bad = subprocess.run([exe, "variance", "missing.csv"], capture_output=True, text=True,
-                         timeout=120)
+    bad = subprocess.run([*script, "variance", "missing.csv"], capture_output=True, text=True,
+                         timeout=120, env=script_env)
     assert bad.returncode == 2
     assert bad.stderr == "topicsetsize: error: missing.csv: no such file or folder\n"

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 
 import openpyxl
 
@@ -78,11 +76,9 @@ def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
     assert not (tmp_path / "r.xlsx").exists()
 
 
-def test_console_script(tmp_path):
-    exe = shutil.which("topicsetsize")
-    cmd = [exe] if exe else [sys.executable, "-m", "topicsetsize"]
-    res = subprocess.run([*cmd, "workbook", "--out", str(tmp_path / "w.xlsx")],
-                         capture_output=True, text=True, timeout=120)
+def test_console_script(tmp_path, script, script_env):
+    res = subprocess.run([*script, "workbook", "--out", str(tmp_path / "w.xlsx")],
+                         capture_output=True, text=True, timeout=120, env=script_env)
     assert res.returncode == 0 and res.stdout == f"wrote {tmp_path / 'w.xlsx'} (12 measures)\n"
 
 
