@@ -25,9 +25,15 @@ def _output_error(exc: OSError, path: Path, tmp: Path | None) -> OSError:
     if tmp is not None:
         reason = reason.replace(str(tmp), str(path))
     other = exc.filename
-    if other is not None and str(other) not in (str(path), str(tmp)):
+    if other is not None and str(other) != str(path) and not _is_temporary(other, path):
         reason = f"{other}: {reason}"
     return type(exc)(exc.errno, f"cannot write: {reason}", str(path))
+
+
+def _is_temporary(name, path: Path) -> bool:
+    """True for the name of a temporary file of ``path`` (``.NAME.xxxx`` in its folder)."""
+    name = Path(name)
+    return name.parent == path.parent and name.name.startswith(f".{path.name}.")
 
 
 def _ensure_folder(path: Path) -> None:
@@ -69,7 +75,7 @@ def atomic_path(path, *, suffix: str | None = None):
     tmp = None
     try:
         _ensure_folder(path)
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.",
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.",  # see _is_temporary
                                     suffix=suffix or path.suffix or ".tmp", dir=path.parent)
         os.close(fd)
         tmp = Path(name)

@@ -125,3 +125,38 @@ def test_min_d_ttest_and_table_both(capsys):
                        "0.0601", "--method", "both", "--csv")
     got = pd.read_csv(io.StringIO(out)).set_index("method").n
     assert got["legacy"] == 2301 and got["exact"] == 2360     # AIRS 2016 Table 2, part I
+
+
+def test_few_topics_never_crash_and_match_the_api_over_a_grid(capsys):
+    """Legacy ANOVA answers of a few topics: power(n-1) is NaN where Nagata's approximation is
+    undefined (cA - a <= 0). The CLI gives the API's n on every cell and never crashes."""
+    variances, min_ds, ms = [0.005, 0.02, 0.06], [0.05, 0.2, 0.35, 0.5], [2, 5, 10, 20]
+    undefined = 0
+    for variance in variances:
+        for min_d in min_ds:
+            for m in ms:
+                argv = ["n", "anova", "--min-d", str(min_d), "--variance", str(variance),
+                        "--m", str(m), "--method", "both", "--csv"]
+                code, out, err = run(capsys, *argv)
+                assert (code, err) == (0, ""), argv
+                got = pd.read_csv(io.StringIO(out), index_col="method")
+                for method in ("legacy", "exact"):
+                    n = tss.anova_n(0.05, 0.2, min_d, variance, m, method=method)
+                    assert got.loc[method, "n"] == n, (argv, method)
+                undefined += int(got["power(n-1)"].isna().sum())
+    assert undefined > 0        # the grid does reach the undefined cells
+
+
+def test_undefined_power_is_spelled_out_with_a_note(capsys):
+    code, out, err = run(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
+                         "--method", "both")
+    assert code == 0 and err == ""
+    legacy = next(line for line in out.splitlines() if line.startswith("legacy"))
+    assert legacy.split() == ["legacy", "3", "undefined", "1.0"]     # API: anova_n(...) = 3
+    assert "undefined: the legacy power (Nagata's approximation" in out
+    code, out, _ = run(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
+                       "--csv")
+    assert out.splitlines()[1] == "legacy,3,,1.0"
+    code, out, _ = run(capsys, "n", "ttest", "--min-delta-t", "50", "--method", "exact")
+    row = next(line for line in out.splitlines() if line.startswith("exact")).split()
+    assert row[1] == "2" and row[2] == "-" and "-: fewer than 2 topics, no test" in out
