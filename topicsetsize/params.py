@@ -109,6 +109,8 @@ PARAMS: dict[str, Range] = {
     "fraction": Range(low=0.0, high=1.0, high_open=False, doc="a fraction of the runs"),
     "half": Range(low=2, low_open=False, integer=True,
                   doc="topics per half in a split-half trial (at most half the topics)"),
+    "seed": Range(low=0, high=2**32 - 1, low_open=False, high_open=False, integer=True,
+                  doc="seed of the random number generator (reproducible runs)"),
 }
 
 METHODS = ("legacy", "exact")

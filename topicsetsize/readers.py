@@ -8,7 +8,7 @@ and float values. In-memory matrices are checked by :func:`topicsetsize.matrix.c
 Supported files (``fmt``; detected from the content when ``fmt`` is None):
 
 ``"wide"``
-    CSV, TSV or blank-separated; the first column holds the topic ids, the header the run
+    CSV, TSV, semicolon- or blank-separated; the first column holds the topic ids, the header the run
     names (``transpose=True`` when the runs are the rows). A header without the corner cell,
     as R's ``write.table`` writes it, is accepted.
 ``"xlsx"``
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import warnings
 from pathlib import Path
 
@@ -59,6 +60,9 @@ __all__ = [
     "IncompleteTopicsWarning",
     "read_matrix",
 ]
+
+#: A number written with a decimal comma, as in "0,25".
+_DECIMAL_COMMA = re.compile(r"[-+]?\d*,\d+")
 
 #: How many offending cells an error message lists.
 _SHOWN = 3
@@ -84,7 +88,7 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     measure : str, optional
         The measure to read (e.g. ``"map"``, ``"P_10"``, ``"ndcg_cut_10"``) from ``trec_eval``
         and long-format files; needed when a file holds several. For an .xlsx workbook it names
-        the sheet (when the workbook has a sheet of that name). A wide CSV/TSV holds one
+        the sheet (the first sheet when None; a name that is not a sheet is an error). A wide CSV/TSV holds one
         measure, so there it is not used.
     fmt : {"wide", "xlsx", "trec_eval", "long"}, optional
         The file format; detected from the content when None.
@@ -160,6 +164,10 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
         return read_xlsx(path, measure, transpose), "xlsx", measure
     if fmt == "xlsx":
         raise ValueError(f"{path}: not an .xlsx workbook")
+    if fmt is None and path.suffix.lower() in (".xlsx", ".xlsm"):
+        raise ValueError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
+                         "archive); if it is CSV/TSV text, rename it or give fmt='wide' "
+                         "(--format wide)")
     text = decode_text(path, data)
     fmt = fmt or _detect(text)
     if fmt == "wide":
@@ -215,7 +223,9 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
         i, j = np.argwhere(bad)[0]
         value = raw.iat[i, j]
         kind = "non-numeric score" if np.isnan(numbers[i, j]) else "non-finite score"
-        raise ValueError(f"{path}: {kind} {value!r} at {cell(i, j)}")
+        hint = ("; a decimal comma? write the numbers with a decimal point"
+                if isinstance(value, str) and _DECIMAL_COMMA.fullmatch(value.strip()) else "")
+        raise ValueError(f"{path}: {kind} {value!r} at {cell(i, j)}{hint}")
     incomplete = missing.any(axis=1)
     if incomplete.any():
         if not drop_incomplete_topics:

@@ -150,6 +150,9 @@ def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
             raise ValueError(f"pair: run {missing[0]!r} is not in the matrix")
         return np.array([labels.index(p) for p in pair])
     distinct = np.sort(np.unique(x, axis=1, return_index=True)[1])  # first of each duplicate
+    if distinct.size < 2:
+        raise ValueError("scores: every run has the same score on every topic (1 distinct run): "
+                         "no two runs to compare")
     if m is None:
         m = distinct.size if test == "anova" else 2
     m = check("m", m, allow_array=False)

@@ -10,8 +10,8 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, int_list, number, print_frame, progress,
-                      read_matrix_reporting)
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, int_list, number, print_frame,
+                      progress, read_matrix_reporting)
 
 
 #: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
@@ -76,7 +76,7 @@ def _common_arguments(parser) -> None:
     parser.add_argument("--trials", type=number("trials"), default=1000, help="default 1000")
     parser.add_argument("--alpha", type=number("alpha"), default=0.05,
                         help="significance level (default 0.05)")
-    parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    parser.add_argument("--seed", type=checked("seed"), help="random seed (default: a fresh one, printed)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
 
 
@@ -115,6 +115,9 @@ def run_reliability(args) -> int:
     if args.topics:
         scores = select_topics(scores, args.topics)
     n, m = scores.shape
+    if args.half is None and n < 4:
+        raise ValueError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
+                         "experiment needs at least 4 topics (two halves of at least 2)")
     halves = args.half or [n // 2]
     seed = _seed(args)
     with progress(trials * len(halves), "split-half trials") as bar:
@@ -150,6 +153,10 @@ def run_check_power(args) -> int:
 
     trials = check("trials", args.trials)
     scores, name = _load(args)
+    distinct = scores.T.drop_duplicates().shape[0]
+    if distinct < 2:
+        raise ValueError(f"{name}: every run has the same score on every topic: no two runs to "
+                         "compare")
     pair = None
     if args.pair is not None:
         pair = [p.strip() for p in args.pair.split(",")]

@@ -43,7 +43,15 @@ def run(args) -> int:
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     for name in args.files:
         matrices[name] = read_matrix_reporting(name, args)
-    table = summarise_many(matrices, a=args.a, b=args.b)
+    import pandas as pd
+
+    rows = []
+    for name, matrix in matrices.items():
+        try:
+            rows.append(summarise_many({name: matrix}, a=args.a, b=args.b))
+        except ValueError as exc:       # e.g. a constant matrix: tau is undefined
+            raise ValueError(f"{name}: {exc}") from exc
+    table = pd.concat(rows)
     if args.csv:
         print_frame(table, csv=True)
     else:

@@ -48,8 +48,24 @@ def decode_text(path: Path, data: bytes) -> str:
 
 
 def guess_delimiter(line: str) -> str | None:
-    """Tab or comma when the line has one, else None (runs of blanks)."""
-    return "\t" if "\t" in line else "," if "," in line else None
+    """The field delimiter of a header line: tab, semicolon or comma, else None (blanks).
+
+    A tab wins; otherwise the more frequent of semicolon and comma (a semicolon-separated file,
+    as a spreadsheet with decimal commas saves it, has no comma in its header).
+
+    >>> guess_delimiter("topic;a;b"), guess_delimiter("t,a,b"), guess_delimiter("t,a;b,c")
+    (';', ',', ',')
+    >>> guess_delimiter("topic" + chr(9) + "a;b") == chr(9)
+    True
+    >>> guess_delimiter("topic a b") is None
+    True
+    """
+    if "\t" in line:
+        return "\t"
+    semicolons, commas = line.count(";"), line.count(",")
+    if semicolons or commas:
+        return ";" if semicolons > commas else ","
+    return None
 
 
 def split_fields(line: str, delimiter: str | None) -> list[str]:
