@@ -160,3 +160,30 @@ def test_undefined_power_is_spelled_out_with_a_note(capsys):
     code, out, _ = run(capsys, "n", "ttest", "--min-delta-t", "50", "--method", "exact")
     row = next(line for line in out.splitlines() if line.startswith("exact")).split()
     assert row[1] == "2" and row[2] == "-" and "-: fewer than 2 topics, no test" in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["table", "anova", "--m", "2,,10", "--min-d", "0.1", "--variance", "0.05"],
+     "argument --m: '2,,10' has an empty item"),
+    (["table", "anova", "--m", "2", "--min-d", "0.1,", "--variance", "0.05"],
+     "argument --min-d: '0.1,' has an empty item"),
+    (["table", "ttest", "--min-dt", "0.1", "--variance-t", ",0.1"],
+     "argument --variance-t: ',0.1' has an empty item"),
+])
+def test_empty_list_items_are_refused_naming_the_option(capsys, argv, fragment):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_huge_min_d_and_variance_do_not_overflow(capsys):
+    # minD/sigma = 1e200/1e100 = 1e100: an enormous effect, detectable with the fewest topics.
+    small = ["--min-d", "1e100", "--variance", "1", "--m", "3", "--method", "both", "--csv"]
+    huge = ["--min-d", "1e200", "--variance", "1e200", "--m", "3", "--method", "both", "--csv"]
+    code, out_small, _ = run(capsys, "n", "anova", *small)
+    code_huge, out_huge, err = run(capsys, "n", "anova", *huge)
+    assert code == code_huge == 0 and err == ""
+    n_small = pd.read_csv(io.StringIO(out_small), index_col="method").n
+    n_huge = pd.read_csv(io.StringIO(out_huge), index_col="method").n
+    assert n_huge.tolist() == n_small.tolist() == [3, 2]     # legacy: undefined at n = 2

@@ -103,3 +103,23 @@ def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
     expected = residual_variance(scores)
     assert any(abs(v - expected) < 1e-12 for v in values)
     assert main(["workbook", "--matrix", str(folder), "--out", str(out)]) == 2   # ambiguous
+
+
+def test_matrix_takes_the_reader_options(capsys, tmp_path):
+    """The incomplete-topics message suggests --drop-incomplete-topics: workbook accepts it."""
+    path = tmp_path / "miss.csv"
+    path.write_text("topic,a,b,c\nt1,0.1,0.2,0.3\nt2,0.5,,0.3\nt3,0.2,0.6,0.3\nt4,0.3,0.1,0.2\n"
+                    "t5,0.3,0.1,0.25\n")
+    out = tmp_path / "w.xlsx"
+    code, _, err = run(capsys, "workbook", "--matrix", str(path), "--out", str(out))
+    assert code == 2 and "(--drop-incomplete-topics)" in err and not out.exists()
+    code, stdout, err = run(capsys, "workbook", "--matrix", str(path), "--out", str(out),
+                            "--drop-incomplete-topics")
+    assert code == 0 and out.exists()
+    assert err == f"topicsetsize: warning: {path}: dropped 1 of 5 topics with missing scores: t2\n"
+    runs_as_rows = tmp_path / "rows.csv"
+    runs_as_rows.write_text("run,t1,t2,t3\na,0.1,0.5,0.2\nb,0.2,0.4,0.6\nc,0.3,0.3,0.3\n")
+    assert run(capsys, "workbook", "--matrix", str(runs_as_rows), "--transpose", "--format",
+               "wide", "--out", str(out))[0] == 0
+    code, _, err = run(capsys, "workbook", "--transpose", "--out", str(out))
+    assert code == 2 and "apply to --matrix files" in err
