@@ -82,7 +82,7 @@ def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-#: Largest number of topics the searches consider (the issue asks for at least 1e8).
+#: Largest number of topics the searches consider (well beyond any practical topic set: 1e9).
 N_MAX = 10**9
 
 _PROB = dict(low=0.0, high=1.0)

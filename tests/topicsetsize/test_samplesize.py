@@ -50,7 +50,7 @@ def test_anova_worked_example_cikm2014():
 
 
 def test_nagata_initial_estimate_is_far_from_the_answer():
-    # FORMULAS §3 / issue 5: Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
+    # Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
     assert int(tss.anova_initial_n(0.05, 0.20, 0.02, 0.0601, 2)) == 2537
     assert tss.anova_n(0.05, 0.20, 0.02, 0.0601, 2) == 2301
 
