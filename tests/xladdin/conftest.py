@@ -39,6 +39,9 @@ class OfficeJs:
 
     def __init__(self):
         env = dict(os.environ, XLWINGS_ON_SERVER="true", XLWINGS_LICENSE_KEY="noncommercial")
+        # The worker imports this checkout's packages, not whatever copy is installed.
+        root = str(WORKER.resolve().parents[2])
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
         self._process = subprocess.Popen(
             [sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             text=True, env=env)
