@@ -88,6 +88,7 @@ def test_bad_input_exit_2_one_line(capsys, argv, fragment):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("launcher", ["script", "module"])
 def test_installed_command_runs(launcher, script, script_env):
     launcher = script if launcher == "script" else [sys.executable, "-m", "topicsetsize"]

@@ -79,6 +79,7 @@ def test_bad_file_exit_2(capsys, tmp_path):
                    "has 3\n")
 
 
+@pytest.mark.slow
 def test_installed_command(web, script, script_env):
     done = subprocess.run([*script, "variance", "--example", "--csv"], capture_output=True,
                           text=True, timeout=120, env=script_env)

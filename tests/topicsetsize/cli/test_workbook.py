@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 
 import openpyxl
+import pytest
 
 from generator.bundled import templates_dir
 from topicsetsize.cli import main
@@ -76,6 +77,7 @@ def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
     assert not (tmp_path / "r.xlsx").exists()
 
 
+@pytest.mark.slow
 def test_console_script(tmp_path, script, script_env):
     res = subprocess.run([*script, "workbook", "--out", str(tmp_path / "w.xlsx")],
                          capture_output=True, text=True, timeout=120, env=script_env)
