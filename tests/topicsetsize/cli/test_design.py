@@ -188,3 +188,36 @@ def test_huge_min_d_and_variance_do_not_overflow(capsys):
     n_small = pd.read_csv(io.StringIO(out_small), index_col="method").n
     n_huge = pd.read_csv(io.StringIO(out_huge), index_col="method").n
     assert n_huge.tolist() == n_small.tolist() == [3, 2]     # legacy: undefined at n = 2
+
+
+def test_long_tables_run_in_chunks_with_a_progress_bar(capsys, monkeypatch):
+    from contextlib import contextmanager
+
+    from topicsetsize.cli import design
+
+    bars = []
+
+    @contextmanager
+    def fake_progress(total, desc, *, disable=None):
+        bar = {"total": total, "desc": desc, "done": 0, "disable": disable}
+        bars.append(bar)
+
+        class Bar:
+            def update(self, k):
+                bar["done"] += k
+        yield Bar()
+
+    monkeypatch.setattr(design, "_CHUNK_CELLS", 6)            # 3 rows of m per chunk
+    monkeypatch.setattr(design, "progress", fake_progress)
+    code, out, _ = run(capsys, "table", "anova", "--m", "2-9", "--min-d", "0.05,0.1",
+                       "--variance", "0.0601", "--method", "both", "--csv")
+    assert code == 0
+    assert [(b["total"], b["done"], b["disable"]) for b in bars] == [(3, 3, None), (3, 3, None)]
+    got = pd.read_csv(io.StringIO(out))
+    for method in ("legacy", "exact"):
+        api = tss.anova_table(0.05, beta=0.2, variance=0.0601, ms=list(range(2, 10)),
+                              min_ds=[0.05, 0.1], method=method)
+        rows = got[got.method == method]
+        assert len(rows) == api.size
+        for row in rows.itertuples():
+            assert row.n == api.loc[row.m, row.min_d]
