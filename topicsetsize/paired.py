@@ -14,7 +14,8 @@ import numpy as np
 __all__ = ["EPS", "tolerance", "reject_ratio", "paired_t"]
 
 # A sum of squares within this many rounding errors of zero is taken as exactly zero (constant
-# differences), see reject_ratio. Rounding of a k-term sum of squares stays below ~k·eps of its scale.
+# differences), see reject_ratio. Rounding of a k-term sum of squares stays below ~k·eps of its
+# scale.
 EPS = np.finfo(float).eps
 
 

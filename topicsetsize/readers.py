@@ -8,8 +8,8 @@ and float values. In-memory matrices are checked by :func:`topicsetsize.matrix.c
 Supported files (``fmt``; detected from the content when ``fmt`` is None):
 
 ``"wide"``
-    CSV, TSV, semicolon- or blank-separated; the first column holds the topic ids, the header the run
-    names (``transpose=True`` when the runs are the rows). A header without the corner cell,
+    CSV, TSV, semicolon- or blank-separated; the first column holds the topic ids, the header
+    the run names (``transpose=True`` when the runs are the rows). A header without the corner cell,
     as R's ``write.table`` writes it, is accepted.
 ``"xlsx"``
     The first sheet of a workbook (or the sheet named by ``measure``), laid out as ``"wide"``.
@@ -88,8 +88,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     measure : str, optional
         The measure to read (e.g. ``"map"``, ``"P_10"``, ``"ndcg_cut_10"``) from ``trec_eval``
         and long-format files; needed when a file holds several. For an .xlsx workbook it names
-        the sheet (the first sheet when None; a name that is not a sheet is an error). A wide CSV/TSV holds one
-        measure, so there it is not used.
+        the sheet (the first sheet when None; a name that is not a sheet is an error). A wide
+        CSV/TSV holds one measure, so there it is not used.
     fmt : {"wide", "xlsx", "trec_eval", "long"}, optional
         The file format; detected from the content when None.
     transpose : bool, default False

@@ -76,7 +76,8 @@ def _common_arguments(parser) -> None:
     parser.add_argument("--trials", type=number("trials"), default=1000, help="default 1000")
     parser.add_argument("--alpha", type=number("alpha"), default=0.05,
                         help="significance level (default 0.05)")
-    parser.add_argument("--seed", type=checked("seed"), help="random seed (default: a fresh one, printed)")
+    parser.add_argument("--seed", type=checked("seed"),
+                        help="random seed (default: a fresh one, printed)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
 
 
