@@ -340,3 +340,57 @@ def test_not_found_and_bad_options(tmp_path, data_dir):
         read_matrix(folder, measure="map", transpose=True)
     with pytest.raises(ValueError, match="only trec_eval output is read from a folder"):
         read_matrix(folder, fmt="long")
+
+
+# ---- files that look like something else -------------------------------------------------------
+
+def test_semicolon_separated_file_is_read(tmp_path, data_dir):
+    expected = expected_matrix(data_dir, "trec2010web_ap.csv")
+    path = tmp_path / "semi.csv"
+    expected.to_csv(path, sep=";")
+    same(read_matrix(path), expected)
+
+
+def test_decimal_commas_are_named(tmp_path):
+    path = tmp_path / "semi.csv"
+    path.write_text("topic;a;b\nt1;0,1;0,2\nt2;0,3;0,4\n")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    one_line_error(err, "non-numeric score '0,1'", "a decimal comma?")
+
+
+def test_text_named_xlsx_is_refused_unless_the_format_is_given(tmp_path):
+    path = tmp_path / "scores.xlsx"
+    path.write_text("topic,a,b\nt1,0.1,0.2\nt2,0.3,0.4\n")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    one_line_error(err, str(path), "named .xlsx but not an Excel workbook", "--format wide")
+    assert read_matrix(path, fmt="wide").shape == (2, 2)
+
+
+def test_xlsx_formulas_without_saved_values_are_not_missing_scores(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "AP"
+    sheet.append(["topic", "a", "b", "c"])
+    sheet.append(["t1", 0.1, 0.2, "=B2+C2"])
+    sheet.append(["t2", 0.3, 0.4, None])            # a genuinely missing score
+    sheet.append(["t3", 0.3, 0.5, 0.7])
+    path = tmp_path / "f.xlsx"
+    book.save(path)
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    message = one_line_error(err, "sheet 'AP': 1 cell(s) (D2) hold formulas without saved values")
+    assert "missing scores" not in message
+
+
+def test_unknown_sheet_is_an_error_even_in_a_one_sheet_workbook(tmp_path):
+    path = tmp_path / "one.xlsx"
+    pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, 0.4]}, index=["t1", "t2"]).to_excel(
+        path, sheet_name="AP")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path, measure="P_10")
+    one_line_error(err, "no sheet named 'P_10'; sheets: AP")
+    assert read_matrix(path, measure="AP").shape == (2, 2)
