@@ -12,7 +12,7 @@ from typing import Callable
 
 from openpyxl import Workbook
 
-from topicsetsize._atomic import atomic_path
+from topicsetsize.atomic import atomic_path
 
 from .about import add_about_sheet
 from .calculators import add_calculators, helper_sheet

@@ -47,7 +47,9 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     if path is None:
         scores, file = example_matrix(), f"bundled example ({EXAMPLE_FILE})"
     else:
-        scores, file = read_matrix(path, measure=spec.measure), str(path)
+        scores = read_matrix(path, measure=spec.measure, fmt=spec.fmt, transpose=spec.transpose,
+                             drop_incomplete_topics=spec.drop_incomplete_topics)
+        file = str(path)
     summary = summarise(scores)
     standardised = std_ab(scores)
     raw_mean, std_mean = scores.mean(axis=0), standardised.mean(axis=0)

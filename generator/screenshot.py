@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from topicsetsize._atomic import atomic_path
+from topicsetsize.atomic import atomic_path
 
 from .build import build_workbook
 from .bundled import bundled_spec

@@ -68,6 +68,9 @@ class MatrixSpec:
     scores: tuple[str, ...] = SCORES
     group: str = ""
     base: Path | None = None          # folder that a relative path is taken from
+    fmt: str | None = None            # the reader's options (read_matrix)
+    transpose: bool = False
+    drop_incomplete_topics: bool = False
 
     def resolved_path(self) -> Path | None:
         """The file to read, or None for the bundled example."""
@@ -205,10 +208,14 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
     return spec
 
 
-def with_matrices(spec: Spec, paths, *, measure: str | None = None) -> Spec:
+def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | None = None,
+                  transpose: bool = False, drop_incomplete_topics: bool = False) -> Spec:
     """``spec`` with a score matrix added per path (``--matrix FILE``), raw and std-AB.
 
-    ``measure`` picks the measure of trec_eval / long-format files (``--measure``).
+    ``measure`` picks the measure of trec_eval / long-format files (``--measure``); ``fmt``,
+    ``transpose`` and ``drop_incomplete_topics`` are passed to
+    :func:`topicsetsize.read_matrix` (``--format``, ``--transpose``,
+    ``--drop-incomplete-topics``).
     """
     used = {x.name for x in spec.measures} | {x.name for x in spec.matrices}
     extra = []
@@ -221,7 +228,9 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None) -> Spec:
         while name in used:
             name, k = f"{path.stem} ({k})", k + 1
         used.add(name)
-        extra.append(MatrixSpec(name=name, path=str(path.resolve()), measure=measure))
+        extra.append(MatrixSpec(name=name, path=str(path.resolve()), measure=measure, fmt=fmt,
+                                transpose=transpose,
+                                drop_incomplete_topics=drop_incomplete_topics))
     if extra and not spec.m:
         spec = replace(spec, m=(2, 10, 20, 30, 50), min_d=(0.02, 0.05, 0.1, 0.2))
     return replace(spec, matrices=spec.matrices + tuple(extra))

@@ -10,59 +10,63 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .params import PARAMS, check  # noqa: E402,F401
-# The design engine (issue 2).
-from .power import AnovaLegacyTerms, anova_legacy_terms, anova_power, ttest_power  # noqa: E402
-from .samplesize import (anova_initial_n, anova_n, ttest_initial_n, ttest_n,  # noqa: E402
-                         ttest_n_effect)
-from .detectable import anova_min_d, ttest_min_dt  # noqa: E402,F401
-from .ci import ci_delta, ci_n  # noqa: E402,F401
-from .tables import anova_table, ttest_table  # noqa: E402,F401
-from .search import SearchLimitError  # noqa: E402,F401
-# Score matrices in, variance estimates out (issue 3).
-from .readers import read_matrix, write_long, write_trec_eval  # noqa: E402,F401
-from .variance import pooled_variance, residual_variance, two_way_residual_variance  # noqa
-from .standardise import StandardisationFactors, standardisation_factors, std_ab, std_cdf  # noqa
-from .ranking import KendallTau, kendall_tau_ci  # noqa: E402,F401
-from .summary import VarianceSummary, summarise, summarise_many  # noqa: E402,F401
-from .examples import example_matrix  # noqa: E402,F401
-# Empirical checks of a design: split-half reliability, resampled power (issue 6).
-from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
-                          split_half, split_half_curve, top_runs, transform_scores)
-from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
-# Assessment budget and pool depth (CIKM 2014, 6.3).
-from .budget import BudgetPlan, budget_plan  # noqa: E402,F401
-from .pooling import PoolDepthStudy, depth_pool, pool_depth_study  # noqa: E402,F401
-from .runfiles import read_qrels, read_run, read_runs  # noqa: E402,F401
-# Designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI.
-from .twoway import anova2_min_d, anova2_n, anova2_power, anova2_table  # noqa: E402,F401
-from .unpaired import ci2_delta, ci2_n, ttest2_n, ttest2_power  # noqa: E402,F401
-# Deciding n: what a topic set guarantees, one size over several requirements.
-from .guarantee import Guarantees, guarantees  # noqa: E402,F401
-from .recommendation import (Recommendation, check_requirement, read_requirements,  # noqa
-                             recommend)
+# Every public name is imported from its module on first use (PEP 562), so that
+# ``import topicsetsize`` (and the command line's ``--version`` and ``--help``) does not load
+# numpy, scipy or pandas. Map each exported name to the module that defines it.
+_EXPORTS = {
+    "params": ("PARAMS", "check"),
+    # the design engine
+    "power": ("AnovaLegacyTerms", "anova_legacy_terms", "anova_power", "ttest_power"),
+    "samplesize": ("anova_initial_n", "anova_n", "ttest_initial_n", "ttest_n", "ttest_n_effect"),
+    "detectable": ("anova_min_d", "ttest_min_dt"),
+    "ci": ("ci_delta", "ci_n"),
+    "tables": ("anova_table", "ttest_table"),
+    "search": ("SearchLimitError",),
+    # score matrices in and out, variance estimates
+    "readers": ("read_matrix",),
+    "writers": ("write_long", "write_trec_eval"),
+    "variance": ("pooled_variance", "residual_variance", "two_way_residual_variance"),
+    "standardise": ("StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf"),
+    "ranking": ("KendallTau", "kendall_tau_ci"),
+    "summary": ("VarianceSummary", "summarise", "summarise_many"),
+    "examples": ("example_matrix",),
+    # empirical checks of a design: split-half reliability, resampled power
+    "reliability": ("SplitHalfResult", "random_splits", "split_half", "split_half_curve"),
+    "selection": ("select_topics", "top_runs", "transform_scores"),
+    "resampling": ("ResampledPower", "resampled_power"),
+    # designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI
+    "twoway": ("anova2_min_d", "anova2_n", "anova2_power", "anova2_table"),
+    "unpaired": ("ci2_delta", "ci2_n", "ttest2_n", "ttest2_power"),
+    # deciding n: what a topic set guarantees, one size over several requirements, the budget
+    "guarantee": ("Guarantees", "guarantees"),
+    "recommendation": ("Recommendation", "check_requirement", "read_requirements", "recommend"),
+    "budget": ("BudgetPlan", "budget_plan"),
+    "pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
+    "runfiles": ("read_qrels", "read_run", "read_runs"),
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__all__ = [
-    "__version__", "PARAMS", "check",
-    # design engine
-    "anova_n", "anova_power", "anova_min_d", "anova_initial_n", "anova_legacy_terms",
-    "AnovaLegacyTerms", "ttest_n", "ttest_n_effect", "ttest_power", "ttest_min_dt",
-    "ttest_initial_n", "ci_n", "ci_delta", "anova_table", "ttest_table", "SearchLimitError",
-    # score matrices and variances
-    "read_matrix", "write_long", "write_trec_eval", "residual_variance",
-    "two_way_residual_variance", "pooled_variance", "StandardisationFactors",
-    "standardisation_factors", "std_ab", "std_cdf", "KendallTau", "kendall_tau_ci",
-    "VarianceSummary", "summarise", "summarise_many", "example_matrix",
-    # empirical checks
-    "SplitHalfResult", "random_splits", "select_topics", "split_half", "split_half_curve",
-    "top_runs", "transform_scores", "ResampledPower", "resampled_power",
-    # assessment budget and pool depth
-    "BudgetPlan", "budget_plan", "PoolDepthStudy", "depth_pool", "pool_depth_study",
-    "read_run", "read_runs", "read_qrels",
-    # designs the legacy tools lack
-    "anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "ttest2_n", "ttest2_power",
-    "ci2_n", "ci2_delta",
-    # deciding n
-    "Guarantees", "guarantees", "Recommendation", "recommend", "check_requirement",
-    "read_requirements",
-]
+
+def __getattr__(name: str):
+    """Import a public name (or a submodule) on first use and cache it (PEP 562)."""
+    import importlib
+
+    module = _MODULE_OF.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f".{module}", __name__), name)
+    else:
+        try:
+            value = importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_MODULE_OF))
+
+
+__all__ = ["__version__", *_MODULE_OF]

@@ -85,7 +85,7 @@ def ci_n(alpha, delta, variance_t):
     """
     a, d, v = check_all(alpha=alpha, delta=delta, variance_t=variance_t)
     sd = np.sqrt(v)
-    guess = 4.0 * z_upper(a / 2.0) ** 2 * v / (d * d)
+    guess = 4.0 * z_upper(a / 2.0) ** 2 * np.square(sd / d)    # (σ/δ)²: no overflow
     fa, fs = a.ravel(), sd.ravel()
 
     def precision(n, i):          # 1/width grows like √n: close to linear in √n

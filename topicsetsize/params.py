@@ -82,7 +82,7 @@ def _fmt(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-#: Largest number of topics the searches consider (the issue asks for at least 1e8).
+#: Largest number of topics the searches consider (well beyond any practical topic set: 1e9).
 N_MAX = 10**9
 
 _PROB = dict(low=0.0, high=1.0)
@@ -117,6 +117,8 @@ PARAMS: dict[str, Range] = {
                       doc="the recommended number of topics is rounded up to a multiple of this"),
     "decimals": Range(low=0, high=15, low_open=False, high_open=False, integer=True,
                       doc="decimal places shown (values are rounded up, never down)"),
+    "seed": Range(low=0, high=2**32 - 1, low_open=False, high_open=False, integer=True,
+                  doc="seed of the random number generator (reproducible runs)"),
 }
 
 METHODS = ("legacy", "exact")

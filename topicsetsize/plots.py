@@ -42,7 +42,7 @@ def plot_pool_depth(study, path, *, title: str | None = None):
     """
     import numpy as np
 
-    from ._atomic import atomic_path
+    from .atomic import atomic_path
 
     Figure = require_matplotlib()
     table = study.table

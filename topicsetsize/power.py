@@ -44,8 +44,24 @@ class AnovaLegacyTerms(NamedTuple):
 
 
 def anova_effect(min_d, variance):
-    """Δ = minD² / (2σ²), the worst-case noncentrality per topic (CIKM 2014, Eq. 7)."""
-    return min_d * min_d / (2.0 * variance)
+    """Δ = minD² / (2σ²), the worst-case noncentrality per topic (CIKM 2014, Eq. 7).
+
+    Where minD² or 2σ² would overflow (or underflow) it is computed as (minD/σ)²/2, so that
+    Δ is right whenever it is representable.
+
+    >>> anova_effect(0.1, 0.005)
+    1.0
+    >>> float(anova_effect(1e200, 1e200))        # minD² overflows; (minD/σ)²/2 = 5e199
+    5e+199
+    """
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        direct = min_d * min_d / (2.0 * variance)
+        ok = np.isfinite(direct) & (direct > 0)
+        if np.all(ok):
+            return direct
+        scaled = np.square(min_d / np.sqrt(variance)) / 2.0
+    out = np.where(ok, direct, scaled)
+    return out if np.ndim(out) else out[()]
 
 
 def _anova_legacy(n, m, effect, alpha) -> AnovaLegacyTerms:

@@ -1,4 +1,4 @@
-r"""Split-half reliability of paired significance tests (Voorhees, SIGIR 2009; FORMULAS §6).
+r"""Split-half reliability of paired significance tests (Voorhees, SIGIR 2009).
 
 A topic set size design promises that a test on n topics will rarely contradict itself. Voorhees
 ("Topic set size redux", SIGIR 2009) checked this on real TREC data: split the topics at random
@@ -18,7 +18,8 @@ run pairs in blocks; trials × pairs × topics is never formed). The full Voorhe
 million t-tests, takes well under a second.
 
 :func:`split_half_curve` repeats it for several half sizes (the conflict rate against the topic
-set size), and :func:`select_topics`, :func:`top_runs` and :func:`transform_scores` express the
+set size). :func:`topicsetsize.select_topics`, :func:`topicsetsize.top_runs` and
+:func:`topicsetsize.transform_scores` (in :mod:`topicsetsize.selection`) express the
 published set-up: topics 351–450 of TREC 2004 Robust, the best 75% of the runs by MAP over all
 249 topics, raw or standardised AP.
 """
@@ -33,23 +34,18 @@ import numpy as np
 import pandas as pd
 
 from .distributions import t_crit
-from .params import Range, check, check_choice
-from .readers import check_matrix
+from .matrix import check_matrix
+from .paired import paired_t
+from .params import Range, check
+# Importable from here too (they were defined here before topicsetsize.selection existed).
+from .selection import SCORE_KINDS, select_topics, top_runs, transform_scores  # noqa: F401
 
-__all__ = ["SCORE_KINDS", "SplitHalfResult", "split_half", "split_half_curve", "random_splits",
-           "select_topics", "top_runs", "transform_scores"]
-
-#: The score transforms :func:`transform_scores` knows.
-SCORE_KINDS = ("raw", "std-ab", "std-cdf")
+__all__ = ["SplitHalfResult", "split_half", "split_half_curve", "random_splits"]
 
 #: Bound on the elements of one chunk's (trials × pairs) arrays and one block's (topics × pairs)
 #: differences: a few such arrays live at once, so the peak memory stays at tens of MB.
 _CHUNK_ELEMENTS = 2 ** 19
 _BLOCK_ELEMENTS = 2 ** 21
-
-# A sum of squares within this many rounding errors of zero is taken as exactly zero (constant
-# differences), see _reject. Rounding of a k-term sum of squares stays below ~k·eps of its scale.
-_EPS = np.finfo(float).eps
 
 
 @dataclass(frozen=True)
@@ -97,53 +93,6 @@ class SplitHalfResult:
         return 100.0 * self.significant / self.comparisons
 
 
-# --------------------------------------------------------------------------------------------
-# Vectorised paired t-tests (shared with topicsetsize.resampling)
-# --------------------------------------------------------------------------------------------
-
-def _tolerance(k: int, scale):
-    """Rounding-error bound of a sum of squares of k terms of size ``scale``: 4·k·eps·scale."""
-    return (4.0 * k * _EPS) * np.asarray(scale, float)
-
-
-def _reject(num, den, crit, tol_num, tol_den):
-    """Where the statistic num/den exceeds ``crit`` (num, den ≥ 0, e.g. sums of squares).
-
-    Where den is within rounding error of 0 (≤ ``tol_den``: constant data) the statistic is
-    infinite if num > ``tol_num`` (reject) and undefined otherwise (do not reject), which is
-    what a one-at-a-time test on those data gives. ``den`` is overwritten.
-    """
-    den *= crit
-    reject = num > den
-    small = den <= crit * tol_den
-    if small.any():
-        small = np.nonzero(small)
-        reject[small] = num[small] > np.broadcast_to(tol_num, num.shape)[small]
-    return reject
-
-
-def _paired_t(s, q, k: int, shift, crit2, scale):
-    """Two-sided paired t-tests from sums of shifted differences d' = d − shift over k topics.
-
-    ``s`` = Σd' and ``q`` = Σd'² (arrays, one entry per test; ``shift`` and ``scale``, the
-    rounding scale of q, broadcast against them). With Σd = s + k·shift and SS = q − s²/k,
-    t² = (Σd)²(k − 1)/(k·SS) > crit2 rejects. Shifting by the pair's overall mean keeps SS
-    accurate. Returns (reject, Σd), with Σd set to exactly 0 where it is within rounding error
-    of 0 (a tie favours neither run). ``s`` and ``q`` are overwritten.
-    """
-    tol = _tolerance(k, scale)
-    ss = np.multiply(s, s)
-    ss *= 1.0 / k
-    np.subtract(q, ss, out=ss)
-    s += k * np.asarray(shift)
-    total2 = np.multiply(s, s)
-    reject = _reject(total2, ss, crit2 * k / (k - 1), k * tol, tol)
-    tie = total2 <= k * tol
-    if tie.any():
-        s[tie] = 0.0
-    return reject, s
-
-
 class _PairBlock(NamedTuple):
     """Shifted differences d' = x_a − x_b − shift of a block of run pairs (topics × pairs)."""
 
@@ -164,10 +113,6 @@ def _pair_blocks(x: np.ndarray, size: int) -> Iterator[_PairBlock]:
         d2 = d * d
         yield _PairBlock(d, d2, shift, d.sum(axis=0), d2.sum(axis=0))
 
-
-# --------------------------------------------------------------------------------------------
-# Random splits
-# --------------------------------------------------------------------------------------------
 
 def _split_chunks(rng: np.random.Generator, n: int, half: int, trials: int,
                   chunk: int) -> Iterator[np.ndarray]:
@@ -234,10 +179,6 @@ def _check_half(half, n: int) -> int:
                          f"(a whole number, at most half of the {n} topics)")
     return half
 
-
-# --------------------------------------------------------------------------------------------
-# Split-half experiment
-# --------------------------------------------------------------------------------------------
 
 def split_half(scores, *, trials: int = 1000, alpha: float = 0.05, half: int | None = None,
                seed=None, progress: Callable[[int], object] | None = None) -> SplitHalfResult:
@@ -328,7 +269,7 @@ def split_half(scores, *, trials: int = 1000, alpha: float = 0.05, half: int | N
             else:
                 np.matmul(w, blk.d, out=s.reshape(2 * c, -1))
                 np.matmul(w, blk.d2, out=q.reshape(2 * c, -1))
-            (ra, rb), (ta, tb) = _paired_t(s, q, h, blk.shift, crit2, blk.total2)
+            (ra, rb), (ta, tb) = paired_t(s, q, h, blk.shift, crit2, blk.total2)
             opposite = np.multiply(ta, tb) < 0.0
             sig += int(np.count_nonzero(ra)) + int(np.count_nonzero(rb))
             major += int(np.count_nonzero(ra & rb & opposite))
@@ -393,151 +334,3 @@ def _frame(results: Iterable[SplitHalfResult]) -> pd.DataFrame:
                "conflicted_pct"]
     return pd.DataFrame([[getattr(r, c) for c in columns] for r in results],
                         columns=columns).set_index("half")
-
-
-# --------------------------------------------------------------------------------------------
-# Set-up helpers
-# --------------------------------------------------------------------------------------------
-
-def select_topics(scores: pd.DataFrame, spec) -> pd.DataFrame:
-    """The rows of ``scores`` whose topic ids match ``spec``, in the matrix's order.
-
-    Expresses set-ups such as Voorhees' (SIGIR 2009): TREC 2004 Robust topics 351–450, ranges
-    of whole-number ids being the usual way TREC topic sets are named.
-
-    Parameters
-    ----------
-    scores : pandas.DataFrame
-        Topics as rows (the index holds the topic ids, as strings or numbers).
-    spec : str or iterable
-        Comma-separated ids and ranges, e.g. ``"351-450"`` or ``"301-350,601-700"``; a range
-        ``A-B`` of two whole numbers selects every topic whose id is a whole number in [A, B]
-        (``"0351"`` counts as 351). Any other item is an id, compared as text. An iterable
-        gives the ids themselves.
-
-    Returns
-    -------
-    pandas.DataFrame
-
-    Raises
-    ------
-    ValueError
-        An id not in the matrix, or a range that matches no topic.
-
-    Examples
-    --------
-    >>> x = pd.DataFrame({"r1": [.1, .2, .3, .4]}, index=["350", "351", "352", "q1"])
-    >>> select_topics(x, "351-400,q1").index.tolist()
-    ['351', '352', 'q1']
-    >>> select_topics(x, [350, "q1"]).index.tolist()
-    ['350', 'q1']
-    """
-    if not isinstance(scores, pd.DataFrame):
-        raise ValueError("scores must be a DataFrame with the topic ids as its index to select "
-                         "topics")
-    ids = [str(t).strip() for t in scores.index]
-    numeric = pd.to_numeric(pd.Series(ids), errors="coerce").to_numpy()
-    keep = np.zeros(len(ids), bool)
-    items = spec.split(",") if isinstance(spec, str) else list(spec)
-    for item in (str(i).strip() for i in items):
-        if not item:
-            continue
-        bounds = _range(item)
-        if bounds is not None:
-            hit = (numeric >= bounds[0]) & (numeric <= bounds[1]) & (numeric == np.round(numeric))
-            if not hit.any():
-                raise ValueError(f"topics={item!r} matches no topic id of the matrix "
-                                 f"(ids {ids[0]!r} ... {ids[-1]!r})")
-        else:
-            hit = np.array([t == item for t in ids])
-            if not hit.any():
-                raise ValueError(f"topics: topic {item!r} is not in the matrix "
-                                 f"(ids {ids[0]!r} ... {ids[-1]!r})")
-        keep |= hit
-    if not keep.any():
-        raise ValueError(f"topics={spec!r} selects no topic")
-    return scores.loc[keep]
-
-
-def _range(item: str) -> tuple[int, int] | None:
-    lo, sep, hi = item.partition("-")
-    if sep and lo.strip().isdigit() and hi.strip().isdigit():
-        return int(lo), int(hi)
-    return None
-
-
-def top_runs(scores, fraction: float):
-    """The best ``fraction`` of the runs by mean score over all topics of ``scores``.
-
-    Keeps ⌈fraction · m⌉ of the m runs (at least one), in their original column order; ties at
-    the cut go to the run that comes first. Voorhees (SIGIR 2009) kept the top 75% of the 110
-    TREC 2004 Robust runs by MAP over all 249 topics: ⌈0.75 · 110⌉ = ⌈82.5⌉ = 83 runs. Rank on
-    all topics *before* selecting topics, as she did.
-
-    Parameters
-    ----------
-    scores : pandas.DataFrame or 2-D array-like
-        Topics as rows, runs as columns.
-    fraction : float
-        0 < fraction ≤ 1.
-
-    Returns
-    -------
-    pandas.DataFrame or numpy.ndarray
-        The kept columns, same type as ``scores``.
-
-    Examples
-    --------
-    >>> x = pd.DataFrame({"a": [.1, .2], "b": [.5, .6], "c": [.3, .3], "d": [.9, .8]})
-    >>> top_runs(x, 0.5).columns.tolist()
-    ['b', 'd']
-    >>> top_runs(x, 0.6).columns.tolist()     # ⌈2.4⌉ = 3 runs
-    ['b', 'c', 'd']
-    """
-    fraction = check("fraction", fraction, allow_array=False)
-    matrix = check_matrix(scores, min_runs=1)
-    m = matrix.values.shape[1]
-    k = max(1, math.ceil(round(fraction * m, 9)))
-    order = np.argsort(-matrix.values.mean(axis=0), kind="stable")
-    keep = np.sort(order[:k])
-    if matrix.runs is None:
-        return matrix.values[:, keep]
-    return scores.iloc[:, keep]
-
-
-def transform_scores(scores, kind: str = "raw"):
-    """Raw, std-AB or std-CDF scores, standardised with the factors of all runs given.
-
-    ``"std-ab"`` is :func:`topicsetsize.standardise.std_ab` (A = 0.15, B = 0.5, clipped;
-    T. Sakai, AIRS 2016), ``"std-cdf"`` is :func:`topicsetsize.standardise.std_cdf` (Φ of the
-    per-topic z-score; Webber, Moffat and Zobel, SIGIR 2008, as in Voorhees, SIGIR 2009); the
-    per-topic mean and SD come from every run of ``scores``. Pass all runs and select runs
-    afterwards, so that the factors do not depend on the selection.
-
-    Parameters
-    ----------
-    scores : pandas.DataFrame or 2-D array-like
-        Topics as rows, all runs as columns.
-    kind : {"raw", "std-ab", "std-cdf"}
-
-    Returns
-    -------
-    pandas.DataFrame or numpy.ndarray
-        Same type, labels and shape as ``scores`` (a copy for ``"raw"``).
-
-    Examples
-    --------
-    >>> transform_scores([[0.2, 0.4, 0.6], [0.5, 0.6, 0.7]], "std-ab")
-    array([[0.35, 0.5 , 0.65],
-           [0.35, 0.5 , 0.65]])
-    """
-    from .standardise import std_ab, std_cdf
-
-    kind = check_choice("kind", kind, SCORE_KINDS)
-    if kind == "std-ab":
-        return std_ab(scores)
-    if kind == "std-cdf":
-        return std_cdf(scores)
-    matrix = check_matrix(scores)
-    return matrix.like_input(matrix.values.copy())
-

@@ -24,8 +24,8 @@ import numpy as np
 
 from .distributions import f_crit, f_power, t_crit, t_power
 from .params import check, check_choice
-from .readers import check_matrix
-from .reliability import _paired_t, _reject, _tolerance
+from .matrix import check_matrix
+from .paired import paired_t, reject_ratio, tolerance
 from .variance import residual_variance, two_way_residual_variance
 
 __all__ = ["TESTS", "ResampledPower", "resampled_power"]
@@ -132,8 +132,8 @@ def _anova_reject(counts: np.ndarray, centred: np.ndarray, means: np.ndarray, n:
     ss_w = (q - s * s / n).sum(axis=1)
     group = means + s / n
     ss_b = n * ((group - group.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    tol = _tolerance(n * centred.shape[1], q.sum(axis=1))
-    return _reject(ss_b, ss_w, crit, tol, tol)
+    tol = tolerance(n * centred.shape[1], q.sum(axis=1))
+    return reject_ratio(ss_b, ss_w, crit, tol, tol)
 
 
 def _anova2_reject(counts: np.ndarray, centred: np.ndarray, means: np.ndarray, n: int,
@@ -154,8 +154,8 @@ def _anova2_reject(counts: np.ndarray, centred: np.ndarray, means: np.ndarray, n
     np.maximum(ss_e, 0.0, out=ss_e)
     group = means + s / n
     ss_b = n * ((group - group.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
-    tol = _tolerance(n * m, q.sum(axis=1))
-    return _reject(ss_b, ss_e, crit, tol, tol)
+    tol = tolerance(n * m, q.sum(axis=1))
+    return reject_ratio(ss_b, ss_e, crit, tol, tol)
 
 
 def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
@@ -173,6 +173,9 @@ def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
             raise ValueError(f"pair: run {missing[0]!r} is not in the matrix")
         return np.array([labels.index(p) for p in pair])
     distinct = np.sort(np.unique(x, axis=1, return_index=True)[1])  # first of each duplicate
+    if distinct.size < 2:
+        raise ValueError("scores: every run has the same score on every topic (1 distinct run): "
+                         "no two runs to compare")
     if m is None:
         m = distinct.size if test != "ttest" else 2
     m = check("m", m, allow_array=False)
@@ -289,7 +292,7 @@ def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
 
         def reject(counts):
             q = counts @ dev2
-            return _paired_t(counts @ dev, q, n, shift, crit2, q)[0]
+            return paired_t(counts @ dev, q, n, shift, crit2, q)[0]
 
     chunk = max(1, min(trials, _CHUNK_ELEMENTS // max(topics, n, x.shape[1])))
     hits = 0

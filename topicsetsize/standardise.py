@@ -23,7 +23,7 @@ import pandas as pd
 from scipy import special
 
 from .params import check
-from .readers import ScoreMatrix, check_matrix
+from .matrix import ScoreMatrix, check_matrix
 
 __all__ = ["StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf", "z_scores"]
 

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import pandas as pd
 
 from .ranking import kendall_tau_ci
-from .readers import check_matrix
+from .matrix import check_matrix
 from .standardise import std_ab
 from .variance import residual_variance, two_way_residual_variance
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .params import check_choice
-from .readers import check_matrix
+from .matrix import check_matrix
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
            "pooled_variance"]

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from topicsetsize._atomic import atomic_path, atomic_write_text
+from topicsetsize.atomic import atomic_path, atomic_write_text
 
 
 def test_crash_leaves_no_file(tmp_path):
@@ -35,3 +35,19 @@ def test_mode_follows_umask(tmp_path):
     finally:
         os.umask(old)
     assert target.stat().st_mode & 0o777 == 0o644
+
+
+def test_errors_name_the_callers_path_never_the_temporary_file(tmp_path):
+    target = tmp_path / "out.txt"
+    with pytest.raises(OSError) as err:
+        with atomic_path(target) as tmp:
+            raise PermissionError(13, "Permission denied", str(tmp))
+    assert err.value.filename == str(target) and isinstance(err.value, PermissionError)
+    assert err.value.strerror == "cannot write: Permission denied"
+    assert ".out.txt." not in str(err.value) and list(tmp_path.iterdir()) == []
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(NotADirectoryError) as err:
+        atomic_write_text(blocker / "deeper" / "out.txt", "x")
+    assert err.value.filename == str(blocker / "deeper" / "out.txt")
+    assert err.value.strerror == f"cannot write: {blocker} is not a folder"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from topicsetsize.readers import (IncompleteTopicsWarning, check_matrix, read_matrix, write_long,
-                                  write_trec_eval)
+from topicsetsize.readers import IncompleteTopicsWarning, read_matrix
+from topicsetsize.writers import write_long, write_trec_eval
 
 REAL = ["trec2010web_ap.csv", "trec2004robust_ap.csv"]
 
@@ -343,46 +342,55 @@ def test_not_found_and_bad_options(tmp_path, data_dir):
         read_matrix(folder, fmt="long")
 
 
-# ---- writers -----------------------------------------------------------------------------------
+# ---- files that look like something else -------------------------------------------------------
 
-def test_writers_leave_no_temporary_files(tmp_path):
-    scores = pd.DataFrame({"bm25": [0.1, 0.2], "dfr": [0.3, 0.4]}, index=["401", "402"])
-    paths = write_trec_eval(scores, tmp_path / "out", "ndcg_cut_10")
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bm25.txt", "dfr.txt"]
-    assert [p.name for p in paths] == ["bm25.txt", "dfr.txt"]
-    lines = paths[0].read_text().splitlines()
-    assert [line.split() for line in lines] == [["runid", "all", "bm25"],
-                                                ["ndcg_cut_10", "401", "0.1"],
-                                                ["ndcg_cut_10", "402", "0.2"],
-                                                ["ndcg_cut_10", "all", repr((0.1 + 0.2) / 2)]]
-    long = write_long(scores, tmp_path / "long.tsv", "map")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.tsv", "out"]
-    assert long.read_text().splitlines()[:2] == ["run\ttopic\tmeasure\tvalue",
-                                                 "bm25\t401\tmap\t0.1"]
+def test_semicolon_separated_file_is_read(tmp_path, data_dir):
+    expected = expected_matrix(data_dir, "trec2010web_ap.csv")
+    path = tmp_path / "semi.csv"
+    expected.to_csv(path, sep=";")
+    same(read_matrix(path), expected)
 
 
-def test_trec_eval_writer_rejects_unwritable_labels(tmp_path):
-    with pytest.raises(ValueError, match=r"topic/run label 'my run' cannot be written"):
-        write_trec_eval(pd.DataFrame({"my run": [0.1, 0.2]}), tmp_path, "map")
-    with pytest.raises(ValueError, match=r"measure 'P 10' cannot be written"):
-        write_trec_eval([[0.1, 0.2]], tmp_path, "P 10")
+def test_decimal_commas_are_named(tmp_path):
+    path = tmp_path / "semi.csv"
+    path.write_text("topic;a;b\nt1;0,1;0,2\nt2;0,3;0,4\n")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    one_line_error(err, "non-numeric score '0,1'", "a decimal comma?")
 
 
-# ---- in-memory matrices -------------------------------------------------------------------------
+def test_text_named_xlsx_is_refused_unless_the_format_is_given(tmp_path):
+    path = tmp_path / "scores.xlsx"
+    path.write_text("topic,a,b\nt1,0.1,0.2\nt2,0.3,0.4\n")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    one_line_error(err, str(path), "named .xlsx but not an Excel workbook", "--format wide")
+    assert read_matrix(path, fmt="wide").shape == (2, 2)
 
-def test_check_matrix_messages():
-    frame = pd.DataFrame({"a": [0.1, "x"], "b": [0.2, 0.3]}, index=["t1", "t2"])
-    with pytest.raises(ValueError, match=re.escape("scores: non-numeric value 'x' at topic 't2', "
-                                                   "run 'a'")):
-        check_matrix(frame)
-    with pytest.raises(ValueError, match=re.escape("scores: missing or non-finite value None at "
-                                                   "row 1, column 2")):
-        check_matrix([[0.1, None], [0.2, 0.3]])
-    with pytest.raises(ValueError, match=re.escape("scores: missing or non-finite value nan at "
-                                                   "row 1, column 2")):
-        check_matrix(np.array([[0.1, np.nan], [0.2, 0.3]]))
-    # numbers stored as text are refused, not parsed: the data is never silently changed
-    with pytest.raises(ValueError, match=re.escape("scores: non-numeric value '0.5' at row 1, "
-                                                   "column 1")):
-        check_matrix([["0.5", 0.2], [0.3, 0.4]])
-    assert check_matrix([[0.1], [0.2]], min_runs=1).values.shape == (2, 1)
+
+def test_xlsx_formulas_without_saved_values_are_not_missing_scores(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "AP"
+    sheet.append(["topic", "a", "b", "c"])
+    sheet.append(["t1", 0.1, 0.2, "=B2+C2"])
+    sheet.append(["t2", 0.3, 0.4, None])            # a genuinely missing score
+    sheet.append(["t3", 0.3, 0.5, 0.7])
+    path = tmp_path / "f.xlsx"
+    book.save(path)
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    message = one_line_error(err, "sheet 'AP': 1 cell(s) (D2) hold formulas without saved values")
+    assert "missing scores" not in message
+
+
+def test_unknown_sheet_is_an_error_even_in_a_one_sheet_workbook(tmp_path):
+    path = tmp_path / "one.xlsx"
+    pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, 0.4]}, index=["t1", "t2"]).to_excel(
+        path, sheet_name="AP")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path, measure="P_10")
+    one_line_error(err, "no sheet named 'P_10'; sheets: AP")
+    assert read_matrix(path, measure="AP").shape == (2, 2)

@@ -12,6 +12,7 @@ from scipy import stats
 
 import topicsetsize.resampling as res
 from topicsetsize.distributions import f_crit, t_crit
+from topicsetsize.paired import paired_t
 from topicsetsize.resampling import ResampledPower, resampled_power
 
 
@@ -148,7 +149,7 @@ def test_ttest_rejections_equal_scipy_ttest_rel(web):
     shift = d.mean()
     q = counts @ (d - shift) ** 2
     crit2 = float(t_crit(0.05, n - 1)) ** 2
-    fast, _ = res._paired_t(counts @ (d - shift), q, n, shift, crit2, q)
+    fast, _ = paired_t(counts @ (d - shift), q, n, shift, crit2, q)
     loop = []
     for c in counts:
         rows = np.repeat(np.arange(48), c.astype(int))

@@ -50,7 +50,7 @@ def test_anova_worked_example_cikm2014():
 
 
 def test_nagata_initial_estimate_is_far_from_the_answer():
-    # FORMULAS §3 / issue 5: Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
+    # Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
     assert int(tss.anova_initial_n(0.05, 0.20, 0.02, 0.0601, 2)) == 2537
     assert tss.anova_n(0.05, 0.20, 0.02, 0.0601, 2) == 2301
 
@@ -107,6 +107,7 @@ def test_anova_n_matches_brute_force(alpha, beta, m, log_effect, method):
 
 
 @settings(max_examples=60, deadline=None)
+@pytest.mark.slow
 @given(alpha=st.sampled_from([0.5, 0.1, 0.05, 0.01, 1e-3, 1e-6]), beta=st.floats(0.01, 0.9),
        log_es=st.floats(np.log(0.03), np.log(8)), method=st.sampled_from(["legacy", "exact"]))
 def test_ttest_n_matches_brute_force(alpha, beta, log_es, method):
@@ -215,6 +216,7 @@ def test_vectorised_equals_scalar_and_shapes():
             assert grid[i, j] == tss.anova_n(0.05, 0.2, d, 0.0601, int(m), method="exact")
 
 
+@pytest.mark.slow
 def test_monotone_thresholds_hold():
     """The legacy power curves really are monotone from the thresholds the search relies on.
 

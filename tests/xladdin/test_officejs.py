@@ -74,7 +74,7 @@ def test_meta_describes_every_function_with_its_parameters_and_docs(officejs, mo
             assert described.get("repeating", False) == (param.kind is param.VAR_POSITIONAL)
 
 
-def test_meta_uses_the_argument_names_of_the_issue(officejs):
+def test_meta_uses_the_spreadsheet_argument_names(officejs):
     signatures = {f["id"]: [p["name"] for p in f["parameters"]]
                   for f in officejs.meta()["functions"]}
     assert signatures == {

@@ -359,7 +359,7 @@ def test_every_function_and_argument_is_documented():
             assert 20 <= len(ARG_DOCS[param]) <= 255, (name, param)
 
 
-def test_the_module_exports_exactly_the_issue_functions():
+def test_the_module_exports_exactly_the_documented_functions():
     assert sorted(udfs.__all__) == sorted([
         "TSS_ANOVA", "TSS_TTEST", "TSS_TTEST_ES", "TSS_CI", "TSS_CI_WIDTH", "TSS_POWER_ANOVA",
         "TSS_POWER_TTEST", "TSS_MIND_ANOVA", "TSS_MINDT_TTEST", "TSS_TABLE_ANOVA", "TSS_VAR",

@@ -4,7 +4,12 @@ Each sub-command lives in its own module, which exposes ``register(subparsers, d
 ``designs`` maps the design groups ``"n"``, ``"table"`` and ``"min-d"`` to their sub-parsers, so
 that a module can add a design (``topicsetsize n DESIGN``) without editing another module. This
 module only assembles them and turns every user error into a one-line
-message and exit status 2 (never a traceback).
+message and exit status 2. User errors are :class:`ValueError` (the engine's validation and
+:class:`topicsetsize.errors.InputError`) and :class:`OSError` (a file that cannot be read or
+written; the message names the user's path). Anything else is a bug and keeps its traceback.
+
+Only the standard library is imported here: ``topicsetsize --version`` and ``--help`` never load
+numpy, scipy or pandas.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ _DESIGN_GROUPS = {
 }
 
 #: Exceptions that mean "the user's input is wrong": one line, exit status 2.
-USER_ERRORS = (ValueError, FileNotFoundError, IsADirectoryError, PermissionError, KeyError)
+USER_ERRORS = (ValueError, OSError)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,12 +68,20 @@ def main(argv: list[str] | None = None) -> int:
             warnings.simplefilter("ignore", RuntimeWarning)
             return int(args.handler(args) or 0)
     except USER_ERRORS as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"topicsetsize: error: {message}", file=sys.stderr)
+        print(f"topicsetsize: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("topicsetsize: interrupted", file=sys.stderr)
         return 130
+
+
+def _one_line(exc: Exception) -> str:
+    """The message of a user error on one line; an OSError names its path."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        text = f"{exc.filename}: {exc.strerror}"
+    else:
+        text = str(exc)
+    return " ".join(text.splitlines())
 
 
 if __name__ == "__main__":  # pragma: no cover

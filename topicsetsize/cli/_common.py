@@ -5,10 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import pandas as pd
-
-from ..params import PARAMS
-
 
 def number(name: str):
     """An argparse ``type=`` for the registered parameter ``name`` (one-line errors)."""
@@ -16,30 +12,38 @@ def number(name: str):
         try:
             return float(text)
         except ValueError:
+            from ..params import PARAMS
+
             raise argparse.ArgumentTypeError(
                 f"{name}={text!r} is not a number: allowed {PARAMS[name].describe(name)}")
     convert.__name__ = name
     return convert
 
 
+def _items(text: str) -> list[str]:
+    """The comma-separated items of ``text``; an empty item is an error (``2,,10``)."""
+    items = [part.strip() for part in text.split(",")]
+    if any(not item for item in items):
+        what = "is empty" if not text.strip() else "has an empty item"
+        raise argparse.ArgumentTypeError(f"{text!r} {what}: give comma-separated values, "
+                                         "e.g. 2,10,20")
+    return items
+
+
 def float_list(text: str) -> list[float]:
     """Parse ``"0.02,0.05,0.1"`` into floats, for argparse ``type=``."""
+    items = _items(text)
     try:
-        values = [float(x) for x in text.split(",") if x.strip()]
+        return [float(x) for x in items]
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers")
-    if not values:
-        raise argparse.ArgumentTypeError("empty list")
-    return values
 
 
 def int_list(text: str) -> list[int]:
     """Parse ``"2,10,20"`` (or ranges ``"2-10,20"``) into whole numbers."""
     out: list[int] = []
     try:
-        for part in (p.strip() for p in text.split(",")):
-            if not part:
-                continue
+        for part in _items(text):
             if "-" in part[1:]:
                 lo, hi = part.split("-", 1) if not part.startswith("-") else (part, part)
                 out.extend(range(int(lo), int(hi) + 1))
@@ -51,11 +55,32 @@ def int_list(text: str) -> list[int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of whole numbers")
     if not out:
-        raise argparse.ArgumentTypeError("empty list")
+        raise argparse.ArgumentTypeError(f"{text!r} is an empty range")
     return out
 
 
-def print_frame(frame: pd.DataFrame, *, csv: bool = False, index: bool = True,
+def checked(name: str):
+    """An argparse ``type=`` that checks the value against the registered parameter ``name``.
+
+    The message names the parameter, the value and the allowed range; argparse adds the option.
+    Whole-number parameters come back as ``int``.
+    """
+    convert_number = number(name)
+
+    def convert(text: str):
+        from ..params import PARAMS, check
+
+        value = convert_number(text)
+        try:
+            check(name, value, allow_array=False)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return int(value) if PARAMS[name].integer else value
+    convert.__name__ = name
+    return convert
+
+
+def print_frame(frame, *, csv: bool = False, index: bool = True,
                 title: str | None = None, file=None) -> None:
     """Print a DataFrame as a readable table, or as CSV with ``csv=True``."""
     file = file or sys.stdout
@@ -73,7 +98,7 @@ EXAMPLE_NAME = "example: TREC 2010 Web AP"
 
 def add_reader_options(parser) -> None:
     """The options of :func:`topicsetsize.readers.read_matrix` (shared by every FILE command)."""
-    from ..readers import FORMATS
+    from ..formats import FORMATS
 
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
                         "(e.g. map, P_10); for .xlsx, the sheet name")
@@ -85,7 +110,7 @@ def add_reader_options(parser) -> None:
                         help="drop topics that lack a score for some run (and say how many)")
 
 
-def read_matrix_reporting(path, args) -> pd.DataFrame:
+def read_matrix_reporting(path, args):
     """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
     import warnings
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 
-import pandas as pd
-
-from .. import ci, detectable, power, samplesize, tables
-from ._common import float_list, int_list, number, print_frame
+from ._common import float_list, int_list, number, print_frame, progress
 
 _METHODS = ("legacy", "exact", "both")
 
@@ -84,8 +81,24 @@ def _ceil_sig(x: float, digits: int = 6) -> float:
 
 
 def _floor6(p: float) -> float:
-    """Truncate a power to 6 decimals: 0.7999996 shows as 0.799999, never as 0.8."""
-    return math.floor(p * 1e6) / 1e6
+    """Truncate a power to 6 decimals: 0.7999996 shows as 0.799999, never as 0.8.
+
+    NaN (legacy power where Nagata's approximation is undefined) stays NaN.
+
+    >>> _floor6(0.7999996), _floor6(float("nan"))
+    (0.799999, nan)
+    """
+    return math.floor(p * 1e6) / 1e6 if math.isfinite(p) else p
+
+
+#: How a missing value is shown in a readable table, and the note printed under it.
+_UNDEFINED = "undefined"
+_NO_TEST = "-"
+_NOTES = {
+    _UNDEFINED: "undefined: the legacy power (Nagata's approximation, Sakai IRJ 2016) has no "
+                "value at so few topics (cA - a <= 0; the Excel tool shows #NUM!)",
+    _NO_TEST: "-: fewer than 2 topics, no test",
+}
 
 
 def _methods(args) -> tuple[str, ...]:
@@ -93,26 +106,52 @@ def _methods(args) -> tuple[str, ...]:
 
 
 def _report(title: str, rows: list[dict], args) -> None:
+    """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table."""
+    import pandas as pd
+
     frame = pd.DataFrame(rows).set_index("method")
-    print_frame(frame, csv=args.csv, title=None if args.csv else title)
+    if args.csv:
+        print_frame(frame, csv=True)
+        return
+    shown = frame.astype(object)
+    used = []
+    for column in frame.columns:
+        for key, value in frame[column].items():
+            if isinstance(value, str) or value is None or value == value:
+                continue
+            mark = _NO_TEST if _fewer_than_two(column, frame.loc[key, "n"]) else _UNDEFINED
+            shown.loc[key, column] = mark
+            used.append(mark)
+    print_frame(shown, title=title)
+    for mark in dict.fromkeys(used):
+        print(_NOTES[mark])
+
+
+def _fewer_than_two(column: str, n) -> bool:
+    """True where a ``...(n-1)`` column has fewer than 2 topics to test."""
+    return column.endswith("(n-1)") and n - 1 < 2
 
 
 def _power_rows(n_of, power_of, args):
+    nan = float("nan")
     rows = []
     for method in _methods(args):
         n = n_of(method)
         rows.append({"method": method, "n": n,
-                     "power(n-1)": _floor6(power_of(n - 1, method)) if n > 2 else None,
+                     "power(n-1)": _floor6(power_of(n - 1, method)) if n > 2 else nan,
                      "power(n)": _floor6(power_of(n, method))})
     return rows
 
 
 def _n_anova(args) -> None:
+    from ..power import anova_power
+    from ..samplesize import anova_n
+
     rows = _power_rows(
-        lambda meth: samplesize.anova_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
-                                        method=meth),
-        lambda n, meth: power.anova_power(n, args.m, args.min_d, args.variance, args.alpha,
-                                          method=meth), args)
+        lambda meth: anova_n(args.alpha, beta=args.beta, min_d=args.min_d,
+                             variance=args.variance, m=args.m, method=meth),
+        lambda n, meth: anova_power(n, m=args.m, min_d=args.min_d, variance=args.variance,
+                                    alpha=args.alpha, method=meth), args)
     _report(f"One-way ANOVA: m={args.m:g} systems, minD={args.min_d:g}, variance={args.variance:g},"
             f" alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
 
@@ -128,22 +167,32 @@ def _n_ttest(args) -> None:
             raise ValueError("--variance-t goes with --min-dt, not with --min-delta-t")
         min_dt, var_t = args.min_delta_t, 1.0
         label = f"minDeltaT={min_dt:g}"
+    from ..power import ttest_power
+    from ..samplesize import ttest_n
+
     rows = _power_rows(
-        lambda meth: samplesize.ttest_n(args.alpha, args.beta, min_dt, var_t, method=meth),
-        lambda n, meth: power.ttest_power(n, min_dt, var_t, args.alpha, method=meth), args)
+        lambda meth: ttest_n(args.alpha, beta=args.beta, min_dt=min_dt, variance_t=var_t,
+                             method=meth),
+        lambda n, meth: ttest_power(n, min_dt=min_dt, variance_t=var_t, alpha=args.alpha,
+                                    method=meth), args)
     _report(f"Paired t-test: {label}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
 
 
 def _n_ci(args) -> None:
-    n = ci.ci_n(args.alpha, args.delta, args.variance_t)
+    from ..ci import ci_delta, ci_n
+
+    n = ci_n(args.alpha, delta=args.delta, variance_t=args.variance_t)
     rows = [{"method": "expected width", "n": n,
-             "width(n-1)": ci.ci_delta(n - 1, args.variance_t, args.alpha) if n > 2 else None,
-             "width(n)": ci.ci_delta(n, args.variance_t, args.alpha)}]
+             "width(n-1)": (ci_delta(n - 1, variance_t=args.variance_t, alpha=args.alpha)
+                            if n > 2 else float("nan")),
+             "width(n)": ci_delta(n, variance_t=args.variance_t, alpha=args.alpha)}]
     _report(f"CI width: delta={args.delta:g}, variance_t={args.variance_t:g}, "
             f"alpha={args.alpha:g}", rows, args)
 
 
 def _print_tables(build, title: str, args) -> None:
+    import pandas as pd
+
     frames = {method: build(method) for method in _methods(args)}
     if args.csv:        # one long table (one header), a row per cell and method
         long = pd.concat([frame.stack().rename("n").reset_index().assign(method=method)
@@ -155,31 +204,60 @@ def _print_tables(build, title: str, args) -> None:
         print()
 
 
+#: Cells per chunk of a long ``table anova`` run (one progress-bar step per chunk).
+_CHUNK_CELLS = 2000
+
+
 def _table_anova(args) -> None:
-    _print_tables(lambda meth: tables.anova_table(args.alpha, args.beta, args.variance, args.m,
-                                                  args.min_d, method=meth),
+    _print_tables(lambda meth: _anova_table_chunked(args, meth),
                   f"ANOVA topic set sizes: variance={args.variance:g}, alpha={args.alpha:g}, "
                   f"beta={args.beta:g}; rows m, columns minD", args)
 
 
+def _anova_table_chunked(args, method: str):
+    """``anova_table`` over the m values in chunks, with a progress bar for long runs."""
+    import pandas as pd
+
+    from ..tables import anova_table
+
+    rows = max(1, _CHUNK_CELLS // max(1, len(args.min_d)))
+    chunks = [args.m[i:i + rows] for i in range(0, len(args.m), rows)]
+    parts = []
+    with progress(len(chunks), f"table anova ({method})", disable=None if len(chunks) > 1
+                  else True) as bar:
+        for chunk in chunks:
+            parts.append(anova_table(args.alpha, beta=args.beta, variance=args.variance,
+                                     ms=chunk, min_ds=args.min_d, method=method))
+            bar.update(1)
+    return pd.concat(parts) if len(parts) > 1 else parts[0]
+
+
 def _table_ttest(args) -> None:
-    _print_tables(lambda meth: tables.ttest_table(args.alpha, args.beta, args.variance_t,
-                                                  args.min_dt, method=meth),
+    from ..tables import ttest_table
+
+    _print_tables(lambda meth: ttest_table(args.alpha, beta=args.beta,
+                                           variance_t=args.variance_t, min_dts=args.min_dt,
+                                           method=meth),
                   f"Paired t-test topic set sizes: alpha={args.alpha:g}, beta={args.beta:g}; "
                   "rows variance_t, columns minDt", args)
 
 
 def _min_d_anova(args) -> None:
-    rows = [{"method": meth, "min_d": _ceil_sig(detectable.anova_min_d(
-        args.n, args.m, args.variance, args.alpha, args.beta, method=meth))}
+    from ..detectable import anova_min_d
+
+    rows = [{"method": meth, "min_d": _ceil_sig(anova_min_d(
+        args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta,
+        method=meth))}
         for meth in _methods(args)]
     _report(f"Minimum detectable range: n={args.n:g} topics, m={args.m:g} systems, "
             f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
 
 
 def _min_d_ttest(args) -> None:
-    rows = [{"method": meth, "min_dt": _ceil_sig(detectable.ttest_min_dt(
-        args.n, args.variance_t, args.alpha, args.beta, method=meth))}
+    from ..detectable import ttest_min_dt
+
+    rows = [{"method": meth, "min_dt": _ceil_sig(ttest_min_dt(
+        args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta, method=meth))}
         for meth in _methods(args)]
     _report(f"Minimum detectable difference: n={args.n:g} topics, "
             f"variance_t={args.variance_t:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)

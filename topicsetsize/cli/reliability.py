@@ -10,17 +10,14 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, int_list, number, print_frame,
+                      progress, read_matrix_reporting)
 
-import numpy as np
-import pandas as pd
 
-from ..examples import example_matrix
-from ..reliability import SCORE_KINDS, select_topics, split_half_curve, top_runs, \
-    transform_scores
-from ..resampling import TESTS, resampled_power
-from ..params import check
-from ._common import (EXAMPLE_NAME, add_reader_options, int_list, number, print_frame, progress,
-                      read_matrix_reporting)
+#: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
+#: that building the parser imports nothing heavy (a test checks that they agree).
+_SCORE_KINDS = ("raw", "std-ab", "std-cdf")
+_TESTS = ("anova", "ttest")
 
 
 def register(sub, designs) -> None:
@@ -39,7 +36,7 @@ def register(sub, designs) -> None:
     rel.add_argument("--top-runs", type=number("fraction"), metavar="FRACTION",
                      help="keep the best FRACTION of the runs by mean raw score over all topics "
                           "(rounded up: 0.75 of 110 runs keeps 83)")
-    rel.add_argument("--scores", choices=SCORE_KINDS, default="raw",
+    rel.add_argument("--scores", choices=_SCORE_KINDS, default="raw",
                      help="score transform, with per-topic factors from all runs (default raw)")
     rel.add_argument("--half", type=int_list, metavar="N[,N...]",
                      help="topics per half (default: half the topics); several give the "
@@ -60,7 +57,7 @@ def register(sub, designs) -> None:
                      help="topics per resampled matrix (several: one row each)")
     chk.add_argument("--m", type=number("m"), help="runs compared: the M best by mean score (ANOVA "
                      "default: all distinct runs; t-test default 2: the two best)")
-    chk.add_argument("--test", choices=TESTS, default="anova", help="default anova")
+    chk.add_argument("--test", choices=_TESTS, default="anova", help="default anova")
     chk.add_argument("--pair", metavar="RUN,RUN",
                      help="t-test: the two runs to compare (instead of --m)")
     _common_arguments(chk)
@@ -80,12 +77,15 @@ def _common_arguments(parser) -> None:
     parser.add_argument("--trials", type=number("trials"), default=1000, help="default 1000")
     parser.add_argument("--alpha", type=number("alpha"), default=0.05,
                         help="significance level (default 0.05)")
-    parser.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    parser.add_argument("--seed", type=checked("seed"),
+                        help="random seed (default: a fresh one, printed)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
 
 
-def _load(args) -> tuple[pd.DataFrame, str]:
+def _load(args):
     """The score matrix of FILE or of ``--example``, and a name for it."""
+    from ..examples import example_matrix
+
     if args.example == (args.file is not None):
         raise ValueError("give either FILE or --example")
     if args.example:
@@ -97,11 +97,19 @@ def _seed(args) -> int:
     """``--seed``, or a fresh seed to print so that the run can be repeated."""
     if args.seed is not None:
         return args.seed
+    import numpy as np
+
     return int(np.random.SeedSequence().generate_state(1)[0])
 
 
 def run_reliability(args) -> int:
     """Split-half conflicts of the matrix, one row per half size."""
+    import pandas as pd
+
+    from ..params import check
+    from ..reliability import split_half_curve
+    from ..selection import select_topics, top_runs, transform_scores
+
     trials = check("trials", args.trials)
     raw, name = _load(args)
     runs = raw.columns if args.top_runs is None else top_runs(raw, args.top_runs).columns
@@ -109,6 +117,9 @@ def run_reliability(args) -> int:
     if args.topics:
         scores = select_topics(scores, args.topics)
     n, m = scores.shape
+    if args.half is None and n < 4:
+        raise ValueError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
+                         "experiment needs at least 4 topics (two halves of at least 2)")
     halves = args.half or [n // 2]
     seed = _seed(args)
     with progress(trials * len(halves), "split-half trials") as bar:
@@ -137,8 +148,17 @@ def run_reliability(args) -> int:
 
 def run_check_power(args) -> int:
     """Empirical against theoretical power, one row per n."""
+    import pandas as pd
+
+    from ..params import check
+    from ..resampling import resampled_power
+
     trials = check("trials", args.trials)
     scores, name = _load(args)
+    distinct = scores.T.drop_duplicates().shape[0]
+    if distinct < 2:
+        raise ValueError(f"{name}: every run has the same score on every topic: no two runs to "
+                         "compare")
     pair = None
     if args.pair is not None:
         pair = [p.strip() for p in args.pair.split(",")]

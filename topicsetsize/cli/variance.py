@@ -10,11 +10,6 @@ matrix.
 
 from __future__ import annotations
 
-import pandas as pd
-
-from ..examples import example_matrix
-from ..params import check
-from ..summary import summarise_many
 from ._common import EXAMPLE_NAME, add_reader_options, print_frame, read_matrix_reporting
 
 
@@ -38,6 +33,10 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, summarise it and print the table."""
+    from ..examples import example_matrix
+    from ..params import check
+    from ..summary import summarise_many
+
     check("a", args.a)
     check("b", args.b)
     if not args.files and not args.example:
@@ -45,7 +44,15 @@ def run(args) -> int:
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     for name in args.files:
         matrices[name] = read_matrix_reporting(name, args)
-    table = summarise_many(matrices, a=args.a, b=args.b)
+    import pandas as pd
+
+    rows = []
+    for name, matrix in matrices.items():
+        try:
+            rows.append(summarise_many({name: matrix}, a=args.a, b=args.b))
+        except ValueError as exc:       # e.g. a constant matrix: tau is undefined
+            raise ValueError(f"{name}: {exc}") from exc
+    table = pd.concat(rows)
     if args.csv:
         print_frame(table, csv=True)
     else:
@@ -59,8 +66,10 @@ def run(args) -> int:
     return 0
 
 
-def _readable(table: pd.DataFrame) -> pd.DataFrame:
+def _readable(table):
     """The paper's layout: V_E to 4 decimals, tau and its CI to 3."""
+    import pandas as pd
+
     return pd.DataFrame({
         "runs": table["runs"],
         "topics": table["topics"],

@@ -7,9 +7,11 @@ bundled NTCIR-12 spec (Table 2 of the AIRS 2016 paper).
 
 from __future__ import annotations
 
+import sys
+import warnings
 from pathlib import Path
 
-from ._common import progress
+from ._common import add_reader_options, progress
 
 __all__ = ["register", "run"]
 
@@ -30,8 +32,7 @@ def register(sub, designs) -> None:
     p.add_argument("--matrix", action="extend", nargs="+", default=[], metavar="FILE",
                    help="also estimate V_E (raw and std-AB) from this score matrix and add "
                         "its tables (CSV/TSV, .xlsx, trec_eval -q files or a folder of them)")
-    p.add_argument("--measure", help="the measure to read from trec_eval -q or long-format "
-                   "--matrix files (e.g. map, P_10); for .xlsx, the sheet name")
+    add_reader_options(p)          # --measure, --format, --transpose, --drop-incomplete-topics
     p.add_argument("--out", type=Path, default=None, metavar="FILE",
                    help="where to write the workbook (default: the spec's output name in the "
                         "current folder)")
@@ -43,6 +44,8 @@ def register(sub, designs) -> None:
 def run(args) -> int:
     """Build the workbook described by ``args``; print where it was written."""
     from generator import count_steps, load_spec, with_matrices, write_workbook
+
+    from ..readers import IncompleteTopicsWarning
     from generator.bundled import DEFAULT_SPEC, bundled_specs, templates_dir
 
     if args.list_specs:
@@ -51,14 +54,23 @@ def run(args) -> int:
         return 0
     spec = load_spec(_spec_path(args.spec or DEFAULT_SPEC))
     if args.matrix:
-        spec = with_matrices(spec, args.matrix, measure=args.measure)
+        spec = with_matrices(spec, args.matrix, measure=args.measure, fmt=args.fmt,
+                             transpose=args.transpose,
+                             drop_incomplete_topics=args.drop_incomplete_topics)
+    elif args.fmt or args.transpose or args.drop_incomplete_topics or args.measure:
+        raise ValueError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
+                         "--matrix files: give --matrix FILE")
     out = args.out if args.out is not None else Path(spec.output)
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
             bar.set_postfix_str(text[:40], refresh=False)
             bar.update(1)
 
-        path = write_workbook(spec, out, tick=tick)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", IncompleteTopicsWarning)
+            path = write_workbook(spec, out, tick=tick)
+    for warning in caught:
+        print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
     measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
     what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
     print(f"wrote {path.resolve()} ({what})")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 import sys
 
@@ -89,14 +88,15 @@ def test_bad_input_exit_2_one_line(capsys, argv, fragment):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("launcher", [["topicsetsize"], [sys.executable, "-m", "topicsetsize"]])
-def test_installed_command_runs(launcher):
-    if launcher == ["topicsetsize"] and not shutil.which("topicsetsize"):
-        pytest.skip("the console script is not on PATH (package not installed)")
+@pytest.mark.slow
+@pytest.mark.parametrize("launcher", ["script", "module"])
+def test_installed_command_runs(launcher, script, script_env):
+    launcher = script if launcher == "script" else [sys.executable, "-m", "topicsetsize"]
     args = ["n", "anova", "--min-d", "0.1", "--variance", "0.0601", "--m", "10"]
-    ok = subprocess.run(launcher + args, capture_output=True, text=True)
+    ok = subprocess.run(launcher + args, capture_output=True, text=True, env=script_env)
     assert ok.returncode == 0 and " 188 " in ok.stdout
-    bad = subprocess.run(launcher + args + ["--alpha", "2"], capture_output=True, text=True)
+    bad = subprocess.run(launcher + args + ["--alpha", "2"], capture_output=True, text=True,
+                         env=script_env)
     assert bad.returncode == 2 and bad.stderr.strip() == (
         "topicsetsize: error: alpha=2 is out of range: allowed 0 < alpha < 1")
 
@@ -126,3 +126,98 @@ def test_min_d_ttest_and_table_both(capsys):
                        "0.0601", "--method", "both", "--csv")
     got = pd.read_csv(io.StringIO(out)).set_index("method").n
     assert got["legacy"] == 2301 and got["exact"] == 2360     # AIRS 2016 Table 2, part I
+
+
+def test_few_topics_never_crash_and_match_the_api_over_a_grid(capsys):
+    """Legacy ANOVA answers of a few topics: power(n-1) is NaN where Nagata's approximation is
+    undefined (cA - a <= 0). The CLI gives the API's n on every cell and never crashes."""
+    variances, min_ds, ms = [0.005, 0.02, 0.06], [0.05, 0.2, 0.35, 0.5], [2, 5, 10, 20]
+    undefined = 0
+    for variance in variances:
+        for min_d in min_ds:
+            for m in ms:
+                argv = ["n", "anova", "--min-d", str(min_d), "--variance", str(variance),
+                        "--m", str(m), "--method", "both", "--csv"]
+                code, out, err = run(capsys, *argv)
+                assert (code, err) == (0, ""), argv
+                got = pd.read_csv(io.StringIO(out), index_col="method")
+                for method in ("legacy", "exact"):
+                    n = tss.anova_n(0.05, 0.2, min_d, variance, m, method=method)
+                    assert got.loc[method, "n"] == n, (argv, method)
+                undefined += int(got["power(n-1)"].isna().sum())
+    assert undefined > 0        # the grid does reach the undefined cells
+
+
+def test_undefined_power_is_spelled_out_with_a_note(capsys):
+    code, out, err = run(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
+                         "--method", "both")
+    assert code == 0 and err == ""
+    legacy = next(line for line in out.splitlines() if line.startswith("legacy"))
+    assert legacy.split() == ["legacy", "3", "undefined", "1.0"]     # API: anova_n(...) = 3
+    assert "undefined: the legacy power (Nagata's approximation" in out
+    code, out, _ = run(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
+                       "--csv")
+    assert out.splitlines()[1] == "legacy,3,,1.0"
+    code, out, _ = run(capsys, "n", "ttest", "--min-delta-t", "50", "--method", "exact")
+    row = next(line for line in out.splitlines() if line.startswith("exact")).split()
+    assert row[1] == "2" and row[2] == "-" and "-: fewer than 2 topics, no test" in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["table", "anova", "--m", "2,,10", "--min-d", "0.1", "--variance", "0.05"],
+     "argument --m: '2,,10' has an empty item"),
+    (["table", "anova", "--m", "2", "--min-d", "0.1,", "--variance", "0.05"],
+     "argument --min-d: '0.1,' has an empty item"),
+    (["table", "ttest", "--min-dt", "0.1", "--variance-t", ",0.1"],
+     "argument --variance-t: ',0.1' has an empty item"),
+])
+def test_empty_list_items_are_refused_naming_the_option(capsys, argv, fragment):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_huge_min_d_and_variance_do_not_overflow(capsys):
+    # minD/sigma = 1e200/1e100 = 1e100: an enormous effect, detectable with the fewest topics.
+    small = ["--min-d", "1e100", "--variance", "1", "--m", "3", "--method", "both", "--csv"]
+    huge = ["--min-d", "1e200", "--variance", "1e200", "--m", "3", "--method", "both", "--csv"]
+    code, out_small, _ = run(capsys, "n", "anova", *small)
+    code_huge, out_huge, err = run(capsys, "n", "anova", *huge)
+    assert code == code_huge == 0 and err == ""
+    n_small = pd.read_csv(io.StringIO(out_small), index_col="method").n
+    n_huge = pd.read_csv(io.StringIO(out_huge), index_col="method").n
+    assert n_huge.tolist() == n_small.tolist() == [3, 2]     # legacy: undefined at n = 2
+
+
+def test_long_tables_run_in_chunks_with_a_progress_bar(capsys, monkeypatch):
+    from contextlib import contextmanager
+
+    from topicsetsize.cli import design
+
+    bars = []
+
+    @contextmanager
+    def fake_progress(total, desc, *, disable=None):
+        bar = {"total": total, "desc": desc, "done": 0, "disable": disable}
+        bars.append(bar)
+
+        class Bar:
+            def update(self, k):
+                bar["done"] += k
+        yield Bar()
+
+    monkeypatch.setattr(design, "_CHUNK_CELLS", 6)            # 3 rows of m per chunk
+    monkeypatch.setattr(design, "progress", fake_progress)
+    code, out, _ = run(capsys, "table", "anova", "--m", "2-9", "--min-d", "0.05,0.1",
+                       "--variance", "0.0601", "--method", "both", "--csv")
+    assert code == 0
+    assert [(b["total"], b["done"], b["disable"]) for b in bars] == [(3, 3, None), (3, 3, None)]
+    got = pd.read_csv(io.StringIO(out))
+    for method in ("legacy", "exact"):
+        api = tss.anova_table(0.05, beta=0.2, variance=0.0601, ms=list(range(2, 10)),
+                              min_ds=[0.05, 0.1], method=method)
+        rows = got[got.method == method]
+        assert len(rows) == api.size
+        for row in rows.itertuples():
+            assert row.n == api.loc[row.m, row.min_d]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 
 import pandas as pd
@@ -11,7 +10,7 @@ import pytest
 
 from tests.topicsetsize.test_summary import independent_row as expected_row
 from topicsetsize.cli import main
-from topicsetsize.readers import write_trec_eval
+from topicsetsize.writers import write_trec_eval
 
 
 @pytest.fixture(scope="module")
@@ -83,15 +82,74 @@ def test_bad_file_exit_2(capsys, tmp_path):
                    "has 3\n")
 
 
-def test_installed_command(web):
-    exe = shutil.which("topicsetsize")
-    assert exe, "the topicsetsize command is not installed (pip install -e .)"
-    done = subprocess.run([exe, "variance", "--example", "--csv"], capture_output=True, text=True,
-                          timeout=120)
+@pytest.mark.slow
+def test_installed_command(web, script, script_env):
+    done = subprocess.run([*script, "variance", "--example", "--csv"], capture_output=True,
+                          text=True, timeout=120, env=script_env)
     assert done.returncode == 0, done.stderr
     table = pd.read_csv(io.StringIO(done.stdout), index_col=0)
     assert table.iloc[0]["var_raw"] == pytest.approx(expected_row(web)["var_raw"], rel=1e-12)
-    bad = subprocess.run([exe, "variance", "missing.csv"], capture_output=True, text=True,
-                         timeout=120)
+    bad = subprocess.run([*script, "variance", "missing.csv"], capture_output=True, text=True,
+                         timeout=120, env=script_env)
     assert bad.returncode == 2
     assert bad.stderr == "topicsetsize: error: missing.csv: no such file or folder\n"
+
+
+def test_constant_matrix_error_names_the_file(capsys, tmp_path):
+    path = tmp_path / "const.csv"
+    path.write_text("topic,a,b,c\n" + "".join(f"t{k},0.5,0.5,0.5\n" for k in range(4)))
+    assert main(["variance", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"topicsetsize: error: {path}: Kendall's tau is undefined")
+    assert captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("name, content, fragment", [
+    ("semi.csv", "topic;a;b\nt1;0,1;0,2\nt2;0,3;0,4\n",
+     "non-numeric score '0,1' at topic 't1', run 'a' (line 2, field 2); a decimal comma?"),
+    ("text.xlsx", "topic,a,b\nt1,0.1,0.2\nt2,0.3,0.4\n",
+     "named .xlsx but not an Excel workbook"),
+])
+def test_misleading_files_get_a_message_that_says_what_is_wrong(capsys, tmp_path, name, content,
+                                                                 fragment):
+    path = tmp_path / name
+    path.write_text(content)
+    assert main(["variance", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"topicsetsize: error: {path}: ") and fragment in err
+    assert err.count("\n") == 1 and "0 runs" not in err and "0 topics" not in err
+
+
+def test_semicolon_separated_csv_is_read(capsys, tmp_path, web):
+    path = tmp_path / "semi.csv"
+    web.to_csv(path, sep=";")
+    assert main(["variance", str(path), "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+    assert table.iloc[0]["var_raw"] == pytest.approx(expected_row(web)["var_raw"], rel=1e-12)
+
+
+def test_unknown_measure_on_a_one_sheet_workbook(capsys, tmp_path, web):
+    path = tmp_path / "one.xlsx"
+    web.iloc[:5, :4].to_excel(path, sheet_name="AP")
+    assert main(["variance", str(path), "--measure", "Nope"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"topicsetsize: error: {path}: no sheet named 'Nope'; sheets: AP "
+                   "(measure=, --measure, names the sheet)\n")
+    assert main(["variance", str(path), "--measure", "AP", "--csv"]) == 0
+
+
+def test_formulas_without_saved_values_are_named(capsys, tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["topic", "a", "b"])
+    for k in range(2, 6):
+        sheet.append([f"t{k}", 0.1 * k, f"=B{k}*2"])
+    path = tmp_path / "formulas.xlsx"
+    book.save(path)
+    assert main(["variance", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"topicsetsize: error: {path}: sheet 'Sheet': 4 cell(s) (C2, C3, C4 and "
+                          "1 more) hold formulas without saved values")
+    assert "missing scores" not in err and "drop" not in err and err.count("\n") == 1

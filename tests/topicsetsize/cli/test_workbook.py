@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 
 import openpyxl
+import pytest
 
 from generator.bundled import templates_dir
 from topicsetsize.cli import main
@@ -78,11 +77,10 @@ def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
     assert not (tmp_path / "r.xlsx").exists()
 
 
-def test_console_script(tmp_path):
-    exe = shutil.which("topicsetsize")
-    cmd = [exe] if exe else [sys.executable, "-m", "topicsetsize"]
-    res = subprocess.run([*cmd, "workbook", "--out", str(tmp_path / "w.xlsx")],
-                         capture_output=True, text=True, timeout=120)
+@pytest.mark.slow
+def test_console_script(tmp_path, script, script_env):
+    res = subprocess.run([*script, "workbook", "--out", str(tmp_path / "w.xlsx")],
+                         capture_output=True, text=True, timeout=120, env=script_env)
     assert res.returncode == 0 and res.stdout == f"wrote {tmp_path / 'w.xlsx'} (12 measures)\n"
 
 
@@ -107,3 +105,23 @@ def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
     expected = residual_variance(scores)
     assert any(abs(v - expected) < 1e-12 for v in values)
     assert main(["workbook", "--matrix", str(folder), "--out", str(out)]) == 2   # ambiguous
+
+
+def test_matrix_takes_the_reader_options(capsys, tmp_path):
+    """The incomplete-topics message suggests --drop-incomplete-topics: workbook accepts it."""
+    path = tmp_path / "miss.csv"
+    path.write_text("topic,a,b,c\nt1,0.1,0.2,0.3\nt2,0.5,,0.3\nt3,0.2,0.6,0.3\nt4,0.3,0.1,0.2\n"
+                    "t5,0.3,0.1,0.25\n")
+    out = tmp_path / "w.xlsx"
+    code, _, err = run(capsys, "workbook", "--matrix", str(path), "--out", str(out))
+    assert code == 2 and "(--drop-incomplete-topics)" in err and not out.exists()
+    code, stdout, err = run(capsys, "workbook", "--matrix", str(path), "--out", str(out),
+                            "--drop-incomplete-topics")
+    assert code == 0 and out.exists()
+    assert err == f"topicsetsize: warning: {path}: dropped 1 of 5 topics with missing scores: t2\n"
+    runs_as_rows = tmp_path / "rows.csv"
+    runs_as_rows.write_text("run,t1,t2,t3\na,0.1,0.5,0.2\nb,0.2,0.4,0.6\nc,0.3,0.3,0.3\n")
+    assert run(capsys, "workbook", "--matrix", str(runs_as_rows), "--transpose", "--format",
+               "wide", "--out", str(out))[0] == 0
+    code, _, err = run(capsys, "workbook", "--transpose", "--out", str(out))
+    assert code == 2 and "apply to --matrix files" in err

@@ -1,0 +1,121 @@
+"""The command line as a whole: start-up imports, which errors are one line, output files."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+import topicsetsize.atomic
+from topicsetsize.cli import main
+from topicsetsize.cli import reliability as cli_reliability
+
+from .conftest import ROOT
+
+
+def run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:       # argparse errors
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def one_line_error(capsys, *argv) -> str:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("topicsetsize: error: ") or \
+        err.startswith("topicsetsize "), err
+    assert "Traceback" not in err
+    return err
+
+
+def test_building_the_parser_imports_no_numerical_library():
+    code = ("import sys, topicsetsize.cli as cli; cli.build_parser(); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'numpy', 'scipy', 'pandas', 'openpyxl', 'tqdm'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_version_and_help_import_no_numerical_library(flag):
+    code = ("import sys, runpy; sys.argv = ['topicsetsize', %r]\n"
+            "try:\n    runpy.run_module('topicsetsize', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'scipy', 'pandas'}))"
+            % flag)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_spelled_out_choices_agree_with_the_engine():
+    from topicsetsize.resampling import TESTS
+    from topicsetsize.selection import SCORE_KINDS
+
+    assert cli_reliability._SCORE_KINDS == SCORE_KINDS
+    assert cli_reliability._TESTS == TESTS
+
+
+def test_a_bug_keeps_its_traceback(monkeypatch):
+    """Only ValueError and OSError are user errors: a KeyError is a bug and propagates."""
+    from topicsetsize.cli import design
+
+    def broken(args):
+        raise KeyError("internal")
+
+    monkeypatch.setattr(design, "_n_ci", broken)
+    with pytest.raises(KeyError, match="internal"):
+        main(["n", "ci", "--delta", "0.1", "--variance-t", "0.1"])
+
+
+def test_workbook_under_a_file_is_one_line_naming_the_path(capsys, tmp_path):
+    blocker = tmp_path / "FILE"
+    blocker.write_text("x")
+    target = blocker / "sub.xlsx"
+    err = one_line_error(capsys, "workbook", "--out", str(target))
+    assert err == f"topicsetsize: error: {target}: cannot write: {blocker} is not a folder\n"
+
+
+@pytest.mark.parametrize("fail", ["mkstemp", "replace"])
+def test_unwritable_output_names_the_users_path_not_the_temporary_file(capsys, tmp_path,
+                                                                       monkeypatch, fail):
+    target = tmp_path / "w.xlsx"
+    seen = []
+    if fail == "mkstemp":
+        def refuse(*args, **kwargs):
+            name = os.path.join(kwargs["dir"], kwargs["prefix"] + "abc" + kwargs["suffix"])
+            seen.append(name)
+            raise PermissionError(errno.EACCES, "Permission denied", name)
+        monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    else:
+        def refuse(src, dst):
+            seen.append(str(src))
+            raise PermissionError(errno.EACCES, "Permission denied", str(src), str(dst))
+        monkeypatch.setattr(topicsetsize.atomic.os, "replace", refuse)
+    err = one_line_error(capsys, "workbook", "--out", str(target))
+    assert err == f"topicsetsize: error: {target}: cannot write: Permission denied\n"
+    assert seen and seen[0] not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_read_only_folder_is_one_line(capsys, tmp_path):
+    if os.geteuid() == 0 if hasattr(os, "geteuid") else True:
+        pytest.skip("root (or Windows) ignores a folder's write permission")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        err = one_line_error(capsys, "workbook", "--out", str(folder / "w.xlsx"))
+    finally:
+        folder.chmod(0o755)
+    assert str(folder / "w.xlsx") in err and "Permission denied" in err
