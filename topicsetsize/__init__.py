@@ -30,6 +30,9 @@ from .examples import example_matrix  # noqa: E402,F401
 from .reliability import (SplitHalfResult, random_splits, select_topics,  # noqa: E402,F401
                           split_half, split_half_curve, top_runs, transform_scores)
 from .resampling import ResampledPower, resampled_power  # noqa: E402,F401
+# Multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD.
+from .tukey import randomised_ranges, tukey_hsd_randomised  # noqa: E402,F401
+from .allpairs import AllPairsN, AllPairsPower, allpairs_n, allpairs_power  # noqa: E402,F401
 
 __all__ = [
     "__version__", "PARAMS", "check",
@@ -45,4 +48,7 @@ __all__ = [
     # empirical checks
     "SplitHalfResult", "random_splits", "select_topics", "split_half", "split_half_curve",
     "top_runs", "transform_scores", "ResampledPower", "resampled_power",
+    # multiple comparisons
+    "tukey_hsd_randomised", "randomised_ranges", "AllPairsPower", "AllPairsN", "allpairs_power",
+    "allpairs_n",
 ]
