@@ -15,8 +15,9 @@ import warnings
 
 from .. import __version__
 from . import design, reliability, variance, workbook
+from . import allpairs, hsd
 
-_MODULES = (design, variance, workbook, reliability)
+_MODULES = (design, variance, workbook, reliability, hsd, allpairs)
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {
