@@ -10,8 +10,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from topicsetsize import (AllPairsN, AllPairsPower, allpairs_n, allpairs_power, ttest_n,
-                          ttest_power)
+from topicsetsize import (
+    AllPairsN,
+    AllPairsPower,
+    allpairs_n,
+    allpairs_power,
+    ttest_n,
+    ttest_power,
+)
 from topicsetsize.allpairs import configuration_means
 from topicsetsize.variance import two_way_residual_variance
 

@@ -7,8 +7,14 @@ prints the pairs sorted by p-value, marking those significant at ``--alpha``.
 
 from __future__ import annotations
 
-from ._common import EXAMPLE_NAME, add_reader_options, number, print_frame, progress, \
-    read_matrix_reporting
+from ._common import (
+    EXAMPLE_NAME,
+    add_reader_options,
+    number,
+    print_frame,
+    progress,
+    read_matrix_reporting,
+)
 
 
 def register(sub, designs) -> None:
