@@ -20,8 +20,8 @@ is the classical HSD with topics as blocks: pair (a, b) is significant where
 
 with q the studentized range quantile (``scipy.stats.studentized_range``) and V_E the two-way
 residual variance (J. W. Tukey, 1953; the blocked form: e.g. D. C. Montgomery, *Design and
-Analysis of Experiments*, Section 4.1; Sakai, *Laboratory Experiments in Information
-Retrieval*, Springer 2018, Section 4.4).
+Analysis of Experiments*, Chapter 4 (randomized complete blocks); T. Sakai, *Laboratory
+Experiments in Information Retrieval*, Springer 2018, Chapter 4).
 
 The simulation draws the sufficient statistics instead of whole matrices. In this model the run
 means are x̄_i = μ_i + τ̄ + ε̄_i: the common τ̄ cancels from every difference, so the differences
@@ -288,7 +288,8 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     (``target="best-worst"``), simulated with common random numbers: the same normal and χ²
     quantile draws at every n, so that the simulated power is a deterministic, nearly monotone
     function of n. The search (:func:`topicsetsize.search.smallest_n`) starts from the normal
-    approximation n₀ = (σ/minD)²·(q_∞ + √2·z)², with q_∞ = q(1 − α; m, ∞) and z the normal
+    approximation n₀ = (σ/D)²·(q_∞ + √2·z)², with q_∞ = q(1 − α; m, ∞), D the gap of the pair
+    that binds (minD; (m − 1)·minD for the equally-spaced best–worst pair) and z the normal
     quantile of the per-pair power ((1 − β), or (1 − β)^(1/(m − 1)) for the m − 1 neighbour
     pairs of the equally-spaced configuration), brackets and bisects. The answer satisfies
     power(n) ≥ 1 − β > power(n − 1) for the simulated curve.
@@ -344,10 +345,12 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     def value(ns, idx):
         return np.array([getattr(sim.power(int(k)), field) for k in ns])
 
-    pairs = m - 1 if configuration == "equally-spaced" and target == "all-pairs" else 1
+    spaced = configuration == "equally-spaced"
+    pairs = m - 1 if spaced and target == "all-pairs" else 1
+    gap = (m - 1) * min_d if spaced and target == "best-worst" else min_d
     z = stats.norm.ppf((1 - beta) ** (1 / pairs))
     q_inf = float(stats.studentized_range.ppf(1 - alpha, m, np.inf))
-    guess = variance / min_d ** 2 * (q_inf + math.sqrt(2) * z) ** 2
+    guess = variance / gap ** 2 * (q_inf + math.sqrt(2) * z) ** 2
     n = int(smallest_n(value, [1 - beta], [max(guess, 2.0)], n_max=N_MAX,
                        transform=lambda p: stats.norm.ppf(np.clip(p, 1e-6, 1 - 1e-6)),
                        describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "

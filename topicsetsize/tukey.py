@@ -5,10 +5,10 @@ error rate (the chance that at least one pair is declared different when none is
 honestly significant difference (HSD) test controls it: a pair is significant when its mean
 difference exceeds what the *largest* difference among all m means (their range) reaches by
 chance. The randomised version (B. Carterette, "Multiple testing in statistical analysis of
-systems-based information retrieval experiments", ACM TOIS 30(1), 2012; T. Sakai, *Statistical
-Reform in Information Retrieval?* / *Laboratory Experiments in Information Retrieval*,
-Springer 2018, Section 4; used with B = 5000 trials in the NTCIR-12 STC overview, Shang, Sakai
-et al., 2016) needs no normality: under H0 every run is equally likely to have produced any of
+systems-based information retrieval experiments", ACM TOIS 30(1), 2012; T. Sakai, *Laboratory
+Experiments in Information Retrieval: Sample Sizes, Effect Sizes, and Statistical Power*,
+Springer 2018, Chapter 4; used with B = 5000 trials in L. Shang, T. Sakai et al., "Overview of
+the NTCIR-12 Short Text Conversation task", NTCIR-12, 2016) needs no normality: under H0 every run is equally likely to have produced any of
 a topic's scores, so each trial shuffles every topic's row across the runs and records the range
 of the run means.
 
@@ -120,7 +120,7 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     "Permutation p-values should never be zero", SAGA 9(1), 2010). ``include_observed=False``
     gives #{b : R_b ≥ |x̄_a − x̄_b|}/B, the count of B. Carterette, ACM TOIS 30(1), 2012
     (Algorithm 1) and of T. Sakai's randomised Tukey HSD (*Laboratory Experiments in
-    Information Retrieval*, Springer 2018, Section 4.4; the NTCIR-12 STC overview, B = 5000).
+    Information Retrieval*, Springer 2018, Chapter 4; the NTCIR-12 STC overview, B = 5000).
     The two differ by less than 1/B.
 
     The effect size is Sakai's ES_HSD = (x̄_a − x̄_b)/√V_E2 with V_E2 the two-way ANOVA
