@@ -102,6 +102,24 @@ def test_agrees_with_scipy_one_way_tukey_without_topic_effects():
             table.p_value.tolist(), classical.tolist())
 
 
+def test_agrees_with_two_way_studentized_range_with_topic_effects():
+    # Strong topic effects (SD 3 against a noise SD of 1): the classical counterpart is the
+    # two-way (topics as blocks) HSD, q = |d| / sqrt(V_E2 / n) with df (m-1)(n-1). The shuffles
+    # scale with the within-topic variance, (SS_runs + SS_E)/(n(m-1)), which differs from V_E2
+    # by the run sum of squares (under 1% here) and by the df (1197 against the shuffles' own
+    # variance estimate); as above, that moves a p-value by well under .02 (observed: within
+    # 3 SE over 8 seeds). Tolerance: 3 SE + 0.02.
+    trials, n, m = 20000, 400, 4
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(n, m)) + [0.0, 0.05, 0.1, 0.2] + 3 * rng.normal(size=(n, 1))
+    table = tukey_hsd_randomised(x, trials=trials, seed=3)
+    q = np.abs(table.difference) / math.sqrt(two_way_residual_variance(x) / n)
+    classical = stats.studentized_range.sf(q, m, (m - 1) * (n - 1))
+    se = np.sqrt(classical * (1 - classical) / trials)
+    assert np.ptp(classical) > 0.5
+    assert np.all(np.abs(table.p_value - classical) <= 3 * se + 0.02)
+
+
 def test_agrees_with_normal_limit_of_shuffles_with_topic_effects():
     # With strong topic effects the one-way test is not the counterpart (it counts the topic
     # variance as noise); the shuffles only see within-topic variation. Shuffling row j makes
