@@ -43,6 +43,9 @@ _EXPORTS = {
     "budget": ("BudgetPlan", "budget_plan"),
     "pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
     "runfiles": ("read_qrels", "read_run", "read_runs"),
+    # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
+    "tukey": ("randomised_ranges", "tukey_hsd_randomised"),
+    "allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

@@ -17,7 +17,7 @@ from ._common import (EXAMPLE_NAME, add_reader_options, checked, int_list, numbe
 #: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
 #: that building the parser imports nothing heavy (a test checks that they agree).
 _SCORE_KINDS = ("raw", "std-ab", "std-cdf")
-_TESTS = ("anova", "ttest")
+_TESTS = ("anova", "ttest", "anova2")
 
 
 def register(sub, designs) -> None:

@@ -1,0 +1,66 @@
+"""CLI `n allpairs`: the library's answer and powers; one-line errors on every option."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+
+from topicsetsize.allpairs import allpairs_n
+from topicsetsize.cli import main
+
+
+def test_allpairs_matches_the_library(capsys):
+    argv = ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "5",
+            "--configuration", "equally-spaced", "--trials", "3000", "--seed", "4"]
+    assert main(argv + ["--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="n")
+    want = allpairs_n(0.05, 0.20, 0.1, 0.02, 5, configuration="equally-spaced", trials=3000,
+                      seed=4)
+    assert table.index.tolist() == [want.n - 1, want.n]
+    assert table.loc[want.n, "all_pairs"] == want.power.all_pairs
+    assert table.loc[want.n - 1, "all_pairs"] == want.power_below.all_pairs
+    assert table.loc[want.n, "best_worst_se"] == pytest.approx(want.power.best_worst_se)
+
+
+def test_allpairs_table(capsys):
+    assert main(["n", "allpairs", "--min-d", "0.2", "--variance", "0.05", "--m", "2",
+                 "--beta", "0.1", "--target", "best-worst", "--trials", "2000",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "m=2 systems, minD=0.2, variance=0.05" in out and "target best-worst" in out
+    assert "seed=1" in out and "n = " in out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--configuration", "random"], "--configuration: invalid choice"),
+    (["--target", "some"], "--target: invalid choice"),
+    (["--trials", "0"], "trials=0 is out of range"),
+    (["--trials", "x"], "trials='x' is not a number"),
+    (["--m", "1"], "m=1 is out of range"),
+    (["--m", "5000"], "m=5000 is out of range"),
+    (["--alpha", "0"], "alpha=0 is out of range"),
+    (["--beta", "1"], "beta=1 is out of range"),
+    (["--seed", "s"], "--seed: invalid int value"),
+])
+def test_allpairs_bad_input_is_one_line(capsys, extra, message):
+    argv = ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "3",
+            "--trials", "100"] + extra
+    try:
+        code = main(argv)
+    except SystemExit as exc:      # argparse errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("missing", ["--min-d", "--variance", "--m"])
+def test_allpairs_required_options(capsys, missing):
+    argv = ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "3"]
+    i = argv.index(missing)
+    del argv[i:i + 2]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2 and missing in capsys.readouterr().err

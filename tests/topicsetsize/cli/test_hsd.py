@@ -1,0 +1,62 @@
+"""CLI `hsd`: the library's p-values, sorted, marked; one-line errors on every option."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from topicsetsize.cli import main
+from topicsetsize.tukey import tukey_hsd_randomised
+
+
+def run_csv(capsys, argv) -> pd.DataFrame:
+    assert main(argv + ["--csv"]) == 0
+    return pd.read_csv(io.StringIO(capsys.readouterr().out))
+
+
+def test_hsd_on_a_file_matches_the_library(capsys, data_dir):
+    path = data_dir / "sakai_book_table5_1.csv"
+    table = run_csv(capsys, ["hsd", str(path), "--trials", "999", "--seed", "3"])
+    assert table.p_value.is_monotonic_increasing
+    want = tukey_hsd_randomised(pd.read_csv(path, index_col=0), trials=999, seed=3)
+    merged = table.merge(want, on=["run_a", "run_b"], suffixes=("", "_lib"))
+    assert len(merged) == 3
+    np.testing.assert_array_equal(merged.p_value, merged.p_value_lib)
+    np.testing.assert_allclose(merged.es_hsd, merged.es_hsd_lib, rtol=1e-12)
+    assert (merged.significant == (merged.p_value <= 0.05)).all()
+
+
+def test_hsd_table_on_the_example(capsys):
+    assert main(["hsd", "--example", "--trials", "200", "--seed", "1", "--alpha", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "48 topics x 88 runs, 3828 pairs, 200 trials, seed=1" in out
+    assert "* = p <= 0.01" in out and "es_hsd" in out
+    first = out.splitlines()[3].split()
+    assert first[0] == "1" and first[-1] == "*"          # the smallest p-value first
+
+
+def test_hsd_without_seed_prints_the_one_used(capsys):
+    assert main(["hsd", "--example", "--trials", "20"]) == 0
+    assert "seed=" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["hsd", "--example", "--trials", "0"], "trials=0 is out of range"),
+    (["hsd", "--example", "--trials", "many"], "trials='many' is not a number"),
+    (["hsd", "--example", "--alpha", "2"], "alpha=2"),
+    (["hsd", "--example", "--seed", "x"], "--seed: invalid int value"),
+    (["hsd"], "give either FILE or --example"),
+    (["hsd", "nope.csv"], "nope.csv"),
+    (["hsd", "--example", "--format", "xml"], "--format: invalid choice"),
+])
+def test_hsd_bad_input_is_one_line(capsys, argv, message):
+    try:
+        code = main(argv)
+    except SystemExit as exc:      # argparse errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
