@@ -54,7 +54,7 @@ def test_table2_size_through_the_command(capsys):
     (["--n", "100.5"], "argument --n: '100.5' is not a comma-separated list"),
     (["--n", "2"], "n=2 is too small for the legacy approximation"),
     (["--m", "1,2"], "m=1 is out of range"),
-    (["--m", ""], "argument --m: empty list"),
+    (["--m", ""], "argument --m: '' is empty"),
     (["--variance", "0"], "variance=0 is out of range"),
     (["--variance", "abc"], "argument --variance: variance='abc' is not a number"),
     (["--variance-t", "-1"], "variance_t=-1 is out of range"),
