@@ -39,12 +39,13 @@ def best_of(repeat, fn):
 
 
 def engine_anova(method):
-    return {(a, b, v): tss.anova_table(a, b, v, MS, MIN_DS, method=method)
+    return {(a, b, v): tss.anova_table(a, beta=b, variance=v, ms=MS, min_ds=MIN_DS, method=method)
             for a, b in ERRORS for v in VARIANCES}
 
 
 def engine_ttest(method):
-    return {(a, b): tss.ttest_table(a, b, [2 * v for v in VARIANCES], MIN_DS, method=method)
+    return {(a, b): tss.ttest_table(a, beta=b, variance_t=[2 * v for v in VARIANCES],
+                                    min_dts=MIN_DS, method=method)
             for a, b in ERRORS}
 
 

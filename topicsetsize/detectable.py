@@ -73,7 +73,7 @@ def _at_least(value, reaches):
     return value
 
 
-def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
+def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
     """Minimum detectable range minD that n topics guarantee for m systems.
 
     The smallest minD whose one-way ANOVA power (:func:`topicsetsize.anova_power`)
@@ -108,10 +108,10 @@ def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
     What 100 topics guarantee for 10 systems at σ̂² = .0601 (MedNLPDoc raw
     recall), α = .05, β = .20:
 
-    >>> round(anova_min_d(100, 10, 0.0601, 0.05, 0.20), 4)
+    >>> round(anova_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.20), 4)
     0.137
     >>> n = 188    # the AIRS 2016 Table 2 size for minD = .1 and m = 10
-    >>> anova_min_d(n, 10, 0.0601, 0.05, 0.20) <= 0.1
+    >>> anova_min_d(n, m=10, variance=0.0601, alpha=0.05, beta=0.20) <= 0.1
     True
     """
     method = check_method(method)
@@ -125,7 +125,7 @@ def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
     return as_output(d, n, m, variance, alpha, beta)
 
 
-def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
+def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     """Minimum detectable difference minDt that n topics guarantee for a paired t-test.
 
     The smallest minDt whose two-sided paired t-test power
@@ -157,7 +157,7 @@ def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
 
     Examples
     --------
-    >>> round(ttest_min_dt(34, 1.0, 0.05, 0.20), 4)     # minΔt = .5 needs n = 34
+    >>> round(ttest_min_dt(34, variance_t=1.0, alpha=0.05, beta=0.20), 4)  # minΔt = .5 needs 34
     0.4951
     """
     method = check_method(method)

@@ -27,7 +27,7 @@ class KendallTau(NamedTuple):
     high: float
 
 
-def kendall_tau_interval(tau, m, *, alpha: float = 0.05) -> KendallTau:
+def kendall_tau_interval(tau, *, m, alpha: float = 0.05) -> KendallTau:
     r"""The AIRS 2016 confidence interval of Kendall's τ between two rankings of m runs.
 
     .. math:: \tau \pm z_{\alpha/2}\sqrt{\frac{2(2m+5)}{9m(m-1)}}
@@ -55,7 +55,7 @@ def kendall_tau_interval(tau, m, *, alpha: float = 0.05) -> KendallTau:
     --------
     MedNLPDoc precision, Table 1 of the paper (14 runs): τ = .978 [.585, 1.371].
 
-    >>> [round(v, 3) for v in kendall_tau_interval(0.978, 14)]
+    >>> [round(v, 3) for v in kendall_tau_interval(0.978, m=14)]
     [0.978, 0.585, 1.371]
     """
     alpha = check("alpha", alpha, allow_array=False)
@@ -109,7 +109,7 @@ def kendall_tau_ci(x, y, *, alpha: float = 0.05) -> KendallTau:
     tau = stats.kendalltau(x, y).statistic
     if not np.isfinite(tau):
         raise ValueError("Kendall's tau is undefined: every run ties in x or in y")
-    return kendall_tau_interval(tau, x.size, alpha=alpha)
+    return kendall_tau_interval(tau, m=x.size, alpha=alpha)
 
 
 def _aligned_runs(x, y) -> tuple[np.ndarray, np.ndarray]:

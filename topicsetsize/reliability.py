@@ -182,7 +182,7 @@ def _split_chunks(rng: np.random.Generator, n: int, half: int, trials: int,
         yield np.argsort(keys, axis=1)[:, :2 * half]
 
 
-def random_splits(n_topics: int, trials: int, *, half: int | None = None,
+def random_splits(n_topics: int, *, trials: int, half: int | None = None,
                   seed=None) -> np.ndarray:
     """The random splits :func:`split_half` uses for the same arguments and seed.
 
@@ -209,7 +209,7 @@ def random_splits(n_topics: int, trials: int, *, half: int | None = None,
 
     Examples
     --------
-    >>> s = random_splits(10, 3, half=4, seed=1)
+    >>> s = random_splits(10, trials=3, half=4, seed=1)
     >>> s.shape
     (3, 8)
     >>> all(len(set(row)) == 8 for row in s.tolist())   # the halves are disjoint
@@ -340,7 +340,7 @@ def split_half(scores, *, trials: int = 1000, alpha: float = 0.05, half: int | N
     return SplitHalfResult(comparisons, sig, major, minor, pct, h, trials, alpha, n, m)
 
 
-def split_half_curve(scores, halves: Iterable[int], *, trials: int = 1000, alpha: float = 0.05,
+def split_half_curve(scores, *, halves: Iterable[int], trials: int = 1000, alpha: float = 0.05,
                      seed=None, progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     """Split-half conflicts for several half sizes: the conflict rate against the topic set size.
 
@@ -373,7 +373,7 @@ def split_half_curve(scores, halves: Iterable[int], *, trials: int = 1000, alpha
     --------
     >>> rng = np.random.default_rng(0)
     >>> x = rng.normal(size=(40, 5)) + np.linspace(0, 1, 5)
-    >>> curve = split_half_curve(x, [5, 10, 20], trials=100, seed=3)
+    >>> curve = split_half_curve(x, halves=[5, 10, 20], trials=100, seed=3)
     >>> curve.index.tolist(), curve["comparisons"].tolist()
     ([5, 10, 20], [2000, 2000, 2000])
     """
@@ -399,7 +399,7 @@ def _frame(results: Iterable[SplitHalfResult]) -> pd.DataFrame:
 # Set-up helpers
 # --------------------------------------------------------------------------------------------
 
-def select_topics(scores: pd.DataFrame, spec) -> pd.DataFrame:
+def select_topics(scores: pd.DataFrame, *, spec) -> pd.DataFrame:
     """The rows of ``scores`` whose topic ids match ``spec``, in the matrix's order.
 
     Expresses set-ups such as Voorhees' (SIGIR 2009): TREC 2004 Robust topics 351–450, ranges
@@ -427,9 +427,9 @@ def select_topics(scores: pd.DataFrame, spec) -> pd.DataFrame:
     Examples
     --------
     >>> x = pd.DataFrame({"r1": [.1, .2, .3, .4]}, index=["350", "351", "352", "q1"])
-    >>> select_topics(x, "351-400,q1").index.tolist()
+    >>> select_topics(x, spec="351-400,q1").index.tolist()
     ['351', '352', 'q1']
-    >>> select_topics(x, [350, "q1"]).index.tolist()
+    >>> select_topics(x, spec=[350, "q1"]).index.tolist()
     ['350', 'q1']
     """
     if not isinstance(scores, pd.DataFrame):
@@ -466,7 +466,7 @@ def _range(item: str) -> tuple[int, int] | None:
     return None
 
 
-def top_runs(scores, fraction: float):
+def top_runs(scores, *, fraction: float):
     """The best ``fraction`` of the runs by mean score over all topics of ``scores``.
 
     Keeps ⌈fraction · m⌉ of the m runs (at least one), in their original column order; ties at
@@ -489,9 +489,9 @@ def top_runs(scores, fraction: float):
     Examples
     --------
     >>> x = pd.DataFrame({"a": [.1, .2], "b": [.5, .6], "c": [.3, .3], "d": [.9, .8]})
-    >>> top_runs(x, 0.5).columns.tolist()
+    >>> top_runs(x, fraction=0.5).columns.tolist()
     ['b', 'd']
-    >>> top_runs(x, 0.6).columns.tolist()     # ⌈2.4⌉ = 3 runs
+    >>> top_runs(x, fraction=0.6).columns.tolist()     # ⌈2.4⌉ = 3 runs
     ['b', 'c', 'd']
     """
     fraction = check("fraction", fraction, allow_array=False)
@@ -505,7 +505,7 @@ def top_runs(scores, fraction: float):
     return scores.iloc[:, keep]
 
 
-def transform_scores(scores, kind: str = "raw"):
+def transform_scores(scores, *, kind: str = "raw"):
     """Raw, std-AB or std-CDF scores, standardised with the factors of all runs given.
 
     ``"std-ab"`` is :func:`topicsetsize.standardise.std_ab` (A = 0.15, B = 0.5, clipped;
@@ -527,7 +527,7 @@ def transform_scores(scores, kind: str = "raw"):
 
     Examples
     --------
-    >>> transform_scores([[0.2, 0.4, 0.6], [0.5, 0.6, 0.7]], "std-ab")
+    >>> transform_scores([[0.2, 0.4, 0.6], [0.5, 0.6, 0.7]], kind="std-ab")
     array([[0.35, 0.5 , 0.65],
            [0.35, 0.5 , 0.65]])
     """

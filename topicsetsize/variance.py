@@ -53,7 +53,7 @@ def residual_variance(scores) -> float:
     0.0326491228
     """
     x = check_matrix(scores).values
-    return float(((x - x.mean(axis=0)) ** 2).sum() / residual_df(x, "one-way"))
+    return float(((x - x.mean(axis=0)) ** 2).sum() / residual_df(x, estimator="one-way"))
 
 
 def two_way_residual_variance(scores) -> float:
@@ -83,18 +83,18 @@ def two_way_residual_variance(scores) -> float:
     """
     x = check_matrix(scores).values
     resid = x - x.mean(axis=0) - x.mean(axis=1, keepdims=True) + x.mean()
-    return float((resid ** 2).sum() / residual_df(x, "two-way"))
+    return float((resid ** 2).sum() / residual_df(x, estimator="two-way"))
 
 
 _FUNCTIONS = {"one-way": residual_variance, "two-way": two_way_residual_variance}
 
 
-def residual_df(scores, estimator: str = "one-way") -> int:
+def residual_df(scores, *, estimator: str = "one-way") -> int:
     """Residual degrees of freedom φ of a matrix: m'(n'−1) one-way, (m'−1)(n'−1) two-way.
 
     Examples
     --------
-    >>> residual_df(_BOOK), residual_df(_BOOK, "two-way")
+    >>> residual_df(_BOOK), residual_df(_BOOK, estimator="two-way")
     (57, 38)
     """
     estimator = check_choice("estimator", estimator, ESTIMATORS)
@@ -144,6 +144,6 @@ def pooled_variance(matrices, *, estimator: str = "one-way") -> float:
     weights, values = [], []
     for k, scores in enumerate(matrices):
         x = check_matrix(scores, name=f"matrices[{k}]").values
-        weights.append(residual_df(x, estimator))
+        weights.append(residual_df(x, estimator=estimator))
         values.append(variance(x))
     return float(np.dot(weights, values) / np.sum(weights))

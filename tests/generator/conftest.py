@@ -121,8 +121,8 @@ def _probe_workbook(path: Path) -> Path:
             ws.cell(row, 20, dfa + 1)
             ws.cell(row, 21, lam / n)
             ws.cell(row, 22, alpha)
-            m, delta, a = (f"$T${row}", f"$U${row}", f"$V${row}")
-            shared, _, exact = anova_models(a, "0.5", m, delta, k)
+            m, effect, a = (f"$T${row}", f"$U${row}", f"$V${row}")
+            shared, _, exact = anova_models(a, "0.5", m, effect, k)
             write_block(ws, row, 1, [Col("n", "n", lambda i, n=n: n), *shared, *exact], 1,
                         header=False)
             row += 1

@@ -229,8 +229,9 @@ def test_ttest_powers_equal_engine_and_scipy(batch):
                 rtol = RTOL if n <= HUGE_DFE else RTOL_HUGE
                 got_l, got_e = ws.cell(r, head["legacy power"]).value, \
                     ws.cell(r, head["exact power"]).value
-                want_l = tss.ttest_power(n, effect, 1.0, t["alpha"])
-                want_e = tss.ttest_power(n, effect, 1.0, t["alpha"], method="exact")
+                want_l = tss.ttest_power(n, min_dt=effect, variance_t=1.0, alpha=t["alpha"])
+                want_e = tss.ttest_power(n, min_dt=effect, variance_t=1.0, alpha=t["alpha"],
+                                         method="exact")
                 assert _close(got_l, want_l, rtol), (name, n, got_l, want_l)
                 assert _close(got_e, want_e, rtol), (name, n, got_e, want_e)
                 # scipy's noncentral t, independently of the engine (its lower tail is
@@ -300,7 +301,8 @@ def test_ci_widths_equal_engine(batch):
                 n = ws.cell(r, head["n"]).value
                 rtol = RTOL if n <= HUGE_DFE else RTOL_HUGE
                 assert _close(ws.cell(r, head["expected width"]).value,
-                              tss.ci_delta(n, c["variance_t"], c["alpha"]), rtol), (name, n)
+                              tss.ci_delta(n, variance_t=c["variance_t"],
+                                           alpha=c["alpha"]), rtol), (name, n)
                 assert _close(ws.cell(r, head["approximate width"]).value,
                               _ci_width_approx(n, c["alpha"], c["variance_t"]), rtol), (name, n)
         n0 = _result(ws, "initial estimate n₀")

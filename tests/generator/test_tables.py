@@ -56,7 +56,8 @@ def test_every_measure_has_both_engine_tables(built):
     assert len(spec.measures) == 12                          # 240 cells, as in the paper
     for measure in spec.measures:
         for method in ("legacy", "exact"):
-            want = tss.anova_table(0.05, 0.20, measure.variance, list(spec.m), list(spec.min_d),
+            want = tss.anova_table(0.05, beta=0.20, variance=measure.variance, ms=list(spec.m),
+                                   min_ds=list(spec.min_d),
                                    method=method)
             got = _table(ws, measure.name, method)
             assert got.to_numpy().tolist() == want.to_numpy().tolist(), (measure.name, method)

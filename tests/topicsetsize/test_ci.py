@@ -30,7 +30,8 @@ def _width_plain(n, variance_t, alpha):
 
 @pytest.mark.parametrize("n", [2, 3, 50, 341, 5000, 10**7, 10**9])
 def test_width_matches_independent_formula(n):
-    assert tss.ci_delta(n, 0.05, 0.05) == pytest.approx(_width_plain(n, 0.05, 0.05), rel=1e-11)
+    assert tss.ci_delta(n, variance_t=0.05, alpha=0.05) == pytest.approx(
+        _width_plain(n, 0.05, 0.05), rel=1e-11)
 
 
 def test_approximate_form_agrees_on_the_examples():
@@ -47,11 +48,19 @@ def test_smallest_n_with_width_at_most_delta(alpha, delta, variance_t):
         n = tss.ci_n(alpha, delta, variance_t)
     except tss.SearchLimitError:
         return
-    assert tss.ci_delta(n, variance_t, alpha) <= delta
+    assert tss.ci_delta(n, variance_t=variance_t, alpha=alpha) <= delta
     if n > 2:
-        assert tss.ci_delta(n - 1, variance_t, alpha) > delta
+        assert tss.ci_delta(n - 1, variance_t=variance_t, alpha=alpha) > delta
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match=r"^delta=-0.1 is out of range: allowed delta > 0$"):
         tss.ci_n(0.05, -0.1, 0.05)
+
+
+def test_ci_delta_arguments_after_n_are_keyword_only():
+    with pytest.raises(TypeError):
+        tss.ci_delta(79, 0.05, 0.05)
+    # 79 is the smallest n whose expected width is at most .10 (alpha = .05, sigma_t^2 = .05).
+    assert tss.ci_delta(79, alpha=0.05, variance_t=0.05) <= 0.10 < tss.ci_delta(
+        78, variance_t=0.05, alpha=0.05)

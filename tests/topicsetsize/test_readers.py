@@ -51,9 +51,9 @@ def written(real, tmp_path_factory):
     frame.to_csv(out / "wide.tsv", sep="\t")
     frame.T.to_csv(out / "runs_as_rows.csv")
     frame.to_excel(out / "wide.xlsx", sheet_name="AP")
-    write_trec_eval(frame, out / "trec_eval", "map")
-    write_long(frame, out / "long.csv", "map")
-    write_long(frame, out / "long.tsv", "map")
+    write_trec_eval(frame, folder=out / "trec_eval", measure="map")
+    write_long(frame, path=out / "long.csv", measure="map")
+    write_long(frame, path=out / "long.tsv", measure="map")
     # headerless long, as a script might write it
     long = frame.T.stack().reset_index()
     long.insert(2, "measure", "map")
@@ -347,7 +347,7 @@ def test_not_found_and_bad_options(tmp_path, data_dir):
 
 def test_writers_leave_no_temporary_files(tmp_path):
     scores = pd.DataFrame({"bm25": [0.1, 0.2], "dfr": [0.3, 0.4]}, index=["401", "402"])
-    paths = write_trec_eval(scores, tmp_path / "out", "ndcg_cut_10")
+    paths = write_trec_eval(scores, folder=tmp_path / "out", measure="ndcg_cut_10")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bm25.txt", "dfr.txt"]
     assert [p.name for p in paths] == ["bm25.txt", "dfr.txt"]
     lines = paths[0].read_text().splitlines()
@@ -355,7 +355,7 @@ def test_writers_leave_no_temporary_files(tmp_path):
                                                 ["ndcg_cut_10", "401", "0.1"],
                                                 ["ndcg_cut_10", "402", "0.2"],
                                                 ["ndcg_cut_10", "all", repr((0.1 + 0.2) / 2)]]
-    long = write_long(scores, tmp_path / "long.tsv", "map")
+    long = write_long(scores, path=tmp_path / "long.tsv", measure="map")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.tsv", "out"]
     assert long.read_text().splitlines()[:2] == ["run\ttopic\tmeasure\tvalue",
                                                  "bm25\t401\tmap\t0.1"]
@@ -363,9 +363,9 @@ def test_writers_leave_no_temporary_files(tmp_path):
 
 def test_trec_eval_writer_rejects_unwritable_labels(tmp_path):
     with pytest.raises(ValueError, match=r"topic/run label 'my run' cannot be written"):
-        write_trec_eval(pd.DataFrame({"my run": [0.1, 0.2]}), tmp_path, "map")
+        write_trec_eval(pd.DataFrame({"my run": [0.1, 0.2]}), folder=tmp_path, measure="map")
     with pytest.raises(ValueError, match=r"measure 'P 10' cannot be written"):
-        write_trec_eval([[0.1, 0.2]], tmp_path, "P 10")
+        write_trec_eval([[0.1, 0.2]], folder=tmp_path, measure="P 10")
 
 
 # ---- in-memory matrices -------------------------------------------------------------------------

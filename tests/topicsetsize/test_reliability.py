@@ -25,7 +25,7 @@ def robust(data_dir) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def voorhees(robust) -> pd.DataFrame:
     """Voorhees' set-up: the top 75% of runs by MAP over all 249 topics, then topics 351-450."""
-    return select_topics(top_runs(robust, 0.75), "351-450")
+    return select_topics(top_runs(robust, fraction=0.75), spec="351-450")
 
 
 def loop_split_half(x: np.ndarray, splits: np.ndarray, alpha: float) -> tuple[int, int, int]:
@@ -112,7 +112,7 @@ def test_counts_equal_scipy_loop_on_robust(voorhees, half):
     # 6 runs including sys67 and sys69, which are identical (differences all 0: never significant)
     runs = ["sys67", "sys69"] + [c for c in voorhees.columns if c not in ("sys67", "sys69")][:4]
     x = voorhees[runs].iloc[:30]
-    splits = random_splits(30, 20, half=half, seed=11)
+    splits = random_splits(30, trials=20, half=half, seed=11)
     r = split_half(x, trials=20, half=half, seed=11)
     assert (r.significant, r.major, r.minor) == loop_split_half(x.to_numpy(), splits, 0.05)
     assert r.significant > 0 and r.minor > 0
@@ -123,7 +123,7 @@ def test_counts_equal_scipy_loop_on_boolean_scores():
     # scipy gives t = inf (significant) for constant non-zero and NaN for all-zero differences.
     rng = np.random.default_rng(5)
     x = (rng.random((12, 6)) < [0.2, 0.5, 0.5, 0.8, 0.9, 0.95]).astype(float)
-    splits = random_splits(12, 20, half=4, seed=3)
+    splits = random_splits(12, trials=20, half=4, seed=3)
     r = split_half(x, trials=20, half=4, seed=3, alpha=0.1)
     assert (r.significant, r.major, r.minor) == loop_split_half(x, splits, 0.1)
     d = x[splits[:, :4]][:, :, 4] - x[splits[:, :4]][:, :, 0]    # runs 5 vs 1 in half A
@@ -146,11 +146,11 @@ def test_all_zero_differences_in_a_half_are_never_significant():
     x = np.column_stack(cols)
     r = split_half(x, trials=10, seed=1)
     assert (r.significant, r.major, r.minor) == loop_split_half(
-        x, random_splits(16, 10, seed=1), 0.05) == (0, 0, 0)
+        x, random_splits(16, trials=10, seed=1), 0.05) == (0, 0, 0)
 
 
 def test_random_splits_are_disjoint_and_uniform():
-    s = random_splits(10, 4000, half=3, seed=8)
+    s = random_splits(10, trials=4000, half=3, seed=8)
     assert s.shape == (4000, 6)
     assert all(len(set(row)) == 6 for row in s.tolist())
     share = np.bincount(s[:, :3].ravel(), minlength=10) / 4000   # each topic is in A w.p. 0.3
@@ -174,7 +174,7 @@ def test_seed_reproducibility_and_progress(voorhees):
 
 
 def test_curve_rows_equal_split_half_and_conflicts_fall_with_n(voorhees):
-    curve = split_half_curve(voorhees, [10, 25, 50], trials=100, seed=6)
+    curve = split_half_curve(voorhees, halves=[10, 25, 50], trials=100, seed=6)
     for h in (10, 25, 50):
         r = split_half(voorhees, trials=100, half=h, seed=6)
         assert curve.loc[h, "major"] == r.major and curve.loc[h, "minor"] == r.minor
@@ -213,30 +213,30 @@ def test_split_half_rejects_missing_values_and_tiny_matrices():
 # --------------------------------------------------------------------------------------------
 
 def test_select_topics_with_string_and_integer_ids(robust):
-    assert select_topics(robust, "351-450").index.tolist() == list(range(351, 451))
-    assert select_topics(robust, "301-305,601-603").shape[0] == 8
-    assert select_topics(robust, [302, "699"]).index.tolist() == [302, 699]
+    assert select_topics(robust, spec="351-450").index.tolist() == list(range(351, 451))
+    assert select_topics(robust, spec="301-305,601-603").shape[0] == 8
+    assert select_topics(robust, spec=[302, "699"]).index.tolist() == [302, 699]
     text = robust.set_axis(robust.index.astype(str))
-    assert select_topics(text, "351-450").index.tolist() == [str(t) for t in range(351, 451)]
-    assert select_topics(text, "672-673").index.tolist() == ["673"]   # 672 is not in Robust04
+    assert select_topics(text, spec="351-450").index.tolist() == [str(t) for t in range(351, 451)]
+    assert select_topics(text, spec="672-673").index.tolist() == ["673"]   # 672 is not in Robust04
 
 
 @pytest.mark.parametrize("spec, message", [("1-5", "matches no topic"), ("q9", "'q9' is not in"),
                                            ("", "selects no topic")])
 def test_select_topics_errors(robust, spec, message):
     with pytest.raises(ValueError, match=message):
-        select_topics(robust, spec)
+        select_topics(robust, spec=spec)
 
 
 def test_top_runs_rounds_up_and_keeps_order():
     x = pd.DataFrame(np.tile(np.arange(12.0) % 5, (2, 1)), columns=list("abcdefghijkl"))
     # means a..l: 0 1 2 3 4 0 1 2 3 4 0 1; top 25% = ceil(3) = 3 runs: e, j (4) then d (3, first)
-    assert top_runs(x, 0.25).columns.tolist() == ["d", "e", "j"]
-    assert top_runs(x, 0.26).shape[1] == 4                   # ceil(3.12)
-    assert top_runs(x, 1.0).shape[1] == 12
-    assert top_runs(x.to_numpy(), 0.25).shape == (2, 3)
+    assert top_runs(x, fraction=0.25).columns.tolist() == ["d", "e", "j"]
+    assert top_runs(x, fraction=0.26).shape[1] == 4                   # ceil(3.12)
+    assert top_runs(x, fraction=1.0).shape[1] == 12
+    assert top_runs(x.to_numpy(), fraction=0.25).shape == (2, 3)
     with pytest.raises(ValueError, match="fraction=0 is out of range"):
-        top_runs(x, 0)
+        top_runs(x, fraction=0)
 
 
 def test_transform_scores_use_factors_of_all_runs(robust):
@@ -244,14 +244,14 @@ def test_transform_scores_use_factors_of_all_runs(robust):
     sd = robust.std(axis=1, ddof=1)
     z = robust.sub(mean, axis=0).div(sd, axis=0)
     # Sakai (AIRS 2016) std-AB with A = 0.15, B = 0.5, clipped; std-CDF = Phi(z)
-    np.testing.assert_allclose(transform_scores(robust, "std-ab"), (0.15 * z + 0.5).clip(0, 1),
+    np.testing.assert_allclose(transform_scores(robust, kind="std-ab"), (0.15 * z + 0.5).clip(0, 1),
                                rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(transform_scores(robust, "std-cdf"), stats.norm.cdf(z),
+    np.testing.assert_allclose(transform_scores(robust, kind="std-cdf"), stats.norm.cdf(z),
                                rtol=1e-12, atol=1e-15)
-    raw = transform_scores(robust, "raw")
+    raw = transform_scores(robust, kind="raw")
     assert raw.equals(robust) and raw is not robust
     with pytest.raises(ValueError, match="kind='z' is not one of"):
-        transform_scores(robust, "z")
+        transform_scores(robust, kind="z")
 
 
 def test_result_is_frozen():

@@ -111,7 +111,7 @@ def test_pooled_is_df_weighted(data_dir):
         wa, wb = df(*a.shape), df(*b.shape)
         expected = (wa * fn(a) + wb * fn(b)) / (wa + wb)
         assert pooled_variance([a, b], estimator=estimator) == pytest.approx(expected, rel=1e-12)
-        assert residual_df(a, estimator) == wa
+        assert residual_df(a, estimator=estimator) == wa
 
 
 def test_pooled_of_one_matrix_is_its_variance(data_dir):

@@ -120,7 +120,7 @@ def test_worked_examples(officejs):
                                    (0.01, 0.10, 0.10, 269)]:
         assert _scalar(officejs.call("TSS_CI", alpha, delta, var_t)) == n
         assert _scalar(officejs.call("TSS_CI_WIDTH", n, var_t, alpha)) == \
-            tss.ci_delta(n, var_t, alpha)
+            tss.ci_delta(n, variance_t=var_t, alpha=alpha)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -147,13 +147,13 @@ def test_table_anova_fills_each_published_table(officejs, table2, method):
 @pytest.mark.parametrize("method", METHODS)
 def test_power_and_minimum_detectable_match_the_engine(officejs, method):
     assert _scalar(officejs.call("TSS_POWER_ANOVA", 100, 10, 0.15, 0.0601, 0.05, method)) == \
-        tss.anova_power(100, 10, 0.15, 0.0601, 0.05, method=method)
+        tss.anova_power(100, m=10, min_d=0.15, variance=0.0601, alpha=0.05, method=method)
     assert _scalar(officejs.call("TSS_POWER_TTEST", 50, 0.1, 0.1202, 0.05, method)) == \
-        tss.ttest_power(50, 0.1, 0.1202, 0.05, method=method)
+        tss.ttest_power(50, min_dt=0.1, variance_t=0.1202, alpha=0.05, method=method)
     assert _scalar(officejs.call("TSS_MIND_ANOVA", 100, 10, 0.0601, 0.05, 0.2, method)) == \
-        tss.anova_min_d(100, 10, 0.0601, 0.05, 0.2, method=method)
+        tss.anova_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.2, method=method)
     assert _scalar(officejs.call("TSS_MINDT_TTEST", 100, 0.1202, 0.05, 0.2, method)) == \
-        tss.ttest_min_dt(100, 0.1202, 0.05, 0.2, method=method)
+        tss.ttest_min_dt(100, variance_t=0.1202, alpha=0.05, beta=0.2, method=method)
 
 
 def test_variances_of_the_book_example(officejs, book_matrix):

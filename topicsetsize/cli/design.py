@@ -111,7 +111,8 @@ def _n_anova(args) -> None:
     rows = _power_rows(
         lambda meth: samplesize.anova_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
                                         method=meth),
-        lambda n, meth: power.anova_power(n, args.m, args.min_d, args.variance, args.alpha,
+        lambda n, meth: power.anova_power(n, m=args.m, min_d=args.min_d, variance=args.variance,
+                                          alpha=args.alpha,
                                           method=meth), args)
     _report(f"One-way ANOVA: m={args.m:g} systems, minD={args.min_d:g}, variance={args.variance:g},"
             f" alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
@@ -130,15 +131,17 @@ def _n_ttest(args) -> None:
         label = f"minDeltaT={min_dt:g}"
     rows = _power_rows(
         lambda meth: samplesize.ttest_n(args.alpha, args.beta, min_dt, var_t, method=meth),
-        lambda n, meth: power.ttest_power(n, min_dt, var_t, args.alpha, method=meth), args)
+        lambda n, meth: power.ttest_power(n, min_dt=min_dt, variance_t=var_t, alpha=args.alpha,
+                                          method=meth), args)
     _report(f"Paired t-test: {label}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
 
 
 def _n_ci(args) -> None:
     n = ci.ci_n(args.alpha, args.delta, args.variance_t)
     rows = [{"method": "expected width", "n": n,
-             "width(n-1)": ci.ci_delta(n - 1, args.variance_t, args.alpha) if n > 2 else None,
-             "width(n)": ci.ci_delta(n, args.variance_t, args.alpha)}]
+             "width(n-1)": (ci.ci_delta(n - 1, variance_t=args.variance_t, alpha=args.alpha)
+                            if n > 2 else None),
+             "width(n)": ci.ci_delta(n, variance_t=args.variance_t, alpha=args.alpha)}]
     _report(f"CI width: delta={args.delta:g}, variance_t={args.variance_t:g}, "
             f"alpha={args.alpha:g}", rows, args)
 
@@ -156,22 +159,24 @@ def _print_tables(build, title: str, args) -> None:
 
 
 def _table_anova(args) -> None:
-    _print_tables(lambda meth: tables.anova_table(args.alpha, args.beta, args.variance, args.m,
-                                                  args.min_d, method=meth),
+    _print_tables(lambda meth: tables.anova_table(args.alpha, beta=args.beta,
+                                                  variance=args.variance, ms=args.m,
+                                                  min_ds=args.min_d, method=meth),
                   f"ANOVA topic set sizes: variance={args.variance:g}, alpha={args.alpha:g}, "
                   f"beta={args.beta:g}; rows m, columns minD", args)
 
 
 def _table_ttest(args) -> None:
-    _print_tables(lambda meth: tables.ttest_table(args.alpha, args.beta, args.variance_t,
-                                                  args.min_dt, method=meth),
+    _print_tables(lambda meth: tables.ttest_table(args.alpha, beta=args.beta,
+                                                  variance_t=args.variance_t,
+                                                  min_dts=args.min_dt, method=meth),
                   f"Paired t-test topic set sizes: alpha={args.alpha:g}, beta={args.beta:g}; "
                   "rows variance_t, columns minDt", args)
 
 
 def _min_d_anova(args) -> None:
     rows = [{"method": meth, "min_d": _ceil_sig(detectable.anova_min_d(
-        args.n, args.m, args.variance, args.alpha, args.beta, method=meth))}
+        args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta, method=meth))}
         for meth in _methods(args)]
     _report(f"Minimum detectable range: n={args.n:g} topics, m={args.m:g} systems, "
             f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
@@ -179,7 +184,7 @@ def _min_d_anova(args) -> None:
 
 def _min_d_ttest(args) -> None:
     rows = [{"method": meth, "min_dt": _ceil_sig(detectable.ttest_min_dt(
-        args.n, args.variance_t, args.alpha, args.beta, method=meth))}
+        args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta, method=meth))}
         for meth in _methods(args)]
     _report(f"Minimum detectable difference: n={args.n:g} topics, "
             f"variance_t={args.variance_t:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
