@@ -14,7 +14,6 @@ from .distributions import f_crit, z_upper
 from .params import check_all, check_method
 from .power import anova_effect, anova_power_at, ttest_power_at
 from .shapes import as_output
-from .detectable import power_of_lambda
 from .search import smallest_n
 
 __all__ = ["anova_n", "ttest_n", "ttest_n_effect", "anova_initial_n", "ttest_initial_n",
@@ -70,56 +69,70 @@ def _unique_rows(*columns):
     return uniq, inverse.ravel(), shape
 
 
-def _lambda_curve(alpha, beta, phi_a, method: str):
+def _lambda_curve(alpha, beta, phi_a):
     """λ needed for power 1 − β as φE → ∞ (λ∞) and its 1/φE slope k, per distinct (α, β, φA).
 
     The required noncentrality at finite φE is close to λ∞ + k/φE; k is taken from
-    one reference point, φE = 50·(φA + 1). Exact: scipy's noncentral χ² and F
-    inverses; legacy: the root of Nagata's approximation in λ.
+    one reference point, φE = 50·(φA + 1). Both methods take the curve from Nagata's
+    approximation, which costs one χ² point per distinct row and otherwise only
+    arithmetic (:func:`_nagata_lambda`). The curve only guides the search, which
+    evaluates each method's own power, so the answer does not depend on it. Exact
+    noncentral inverses per row (scipy's ``chndtrinc``, ``ncfdtrinc``) or an exact F
+    point cost more, for a table with many m, than the search steps they save.
     """
     uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
     a, b, df = uniq.T
     phi_ref = 50.0 * (df + 1.0)
-    lam = special.chndtrinc(special.chdtri(df, a), df, b)
-    lam_ref = special.ncfdtrinc(df, phi_ref, b, f_crit(a, df, phi_ref))
-    if method == "legacy":
-        # A few secant steps from the exact values, in (√λ, probit power) space where
-        # the power is close to a straight line; a guess needs no more.
-        n = np.concatenate([np.full(df.shape, 1e12), phi_ref / (df + 1.0) + 1.0])
-        args = (np.tile(a, 2), np.tile(df, 2), n)
-        both = _secant_lambda(np.concatenate([lam, lam_ref]), _probit(np.tile(1.0 - b, 2)),
-                              lambda x: _probit(power_of_lambda("anova", "legacy", x, *args)))
-        lam, lam_ref = both[: df.size], both[df.size:]
+    z_b = z_upper(b)
+    chi2 = special.chdtri(df, a)
+    lam = _nagata_lambda(z_b, df, np.sqrt(2.0 * chi2), 0.0)
+    # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE)) to
+    # first order in 1/φE: a guess needs no exact F point.
+    a_ref = chi2 * (1.0 + (chi2 - df + 2.0) / (2.0 * phi_ref)) / phi_ref
+    lam_ref = _nagata_lambda(z_b, df, np.sqrt(a_ref * (2.0 * phi_ref - 1.0)), a_ref)
     slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
     lam = np.where(np.isfinite(lam), lam, 1.0)
     return lam[inverse].reshape(shape), slope[inverse].reshape(shape)
 
 
-def _secant_lambda(lam, target, probit_power, steps: int = 3):
-    """Refine λ so that ``probit_power(λ) ≈ target`` by secant steps in √λ."""
-    x0 = np.sqrt(lam)
-    x1 = x0 * 1.05
-    y0, y1 = probit_power(x0 * x0), probit_power(x1 * x1)
-    for _ in range(steps):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            x2 = x1 + (target - y1) * (x1 - x0) / (y1 - y0)
-        x2 = np.where(np.isfinite(x2) & (x2 > 0), x2, x1)
-        x0, y0, x1 = x1, y1, x2
-        y1 = probit_power(x1 * x1)
-    return x1 * x1
+def _nagata_lambda(z_b, phi_a, big_a, a, steps: int = 12):
+    """λ at which Nagata's approximation (the legacy :func:`topicsetsize.anova_power`) is 1 − β.
+
+    With cA(2φA* − 1) = 2(φA + λ) − cA, power 1 − β means u = −z_β, that is
+    λ = (R² + cA)/2 − φA with R = √(a(2φE − 1)) + z_β·√(cA − a); cA = (φA + 2λ)/(φA + λ)
+    moves little with λ, so a fixed-point iteration converges in a few steps.
+    ``big_a`` is √(a(2φE − 1)) (√(2χ²(φA; α)) in the limit φE → ∞, where a = 0).
+    """
+    c_a = np.full(np.shape(phi_a), 1.5)
+    lam = np.zeros(np.shape(phi_a))
+    with np.errstate(invalid="ignore"):
+        for _ in range(steps):
+            r = big_a + z_b * np.sqrt(c_a - a)
+            lam = np.maximum((r * r + c_a) / 2.0 - phi_a, 1e-12)
+            c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+    return lam
+
+
+def _exact_lambda_limit(alpha, beta, phi_a):
+    """λ∞ with Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β (scipy.special.chndtrinc), per distinct row."""
+    uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
+    a, b, df = uniq.T
+    lam = special.chndtrinc(special.chdtri(df, a), df, b)
+    lam = np.where(np.isfinite(lam), lam, 1.0)
+    return lam[inverse].reshape(shape)
 
 
 def _anova_lambda_hat(alpha, beta, phi_a, method: str):
-    lam, _ = _lambda_curve(alpha, beta, phi_a, "exact")
+    lam = _exact_lambda_limit(alpha, beta, phi_a)
     if method == "legacy":
         for (a, b), (x1, x2) in NAGATA_LAMBDA.items():
             lam = np.where((alpha == a) & (beta == b), x1 + x2 * np.sqrt(phi_a), lam)
     return lam
 
 
-def _anova_guess(alpha, beta, m, effect, method: str):
+def _anova_guess(alpha, beta, m, effect):
     """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
-    lam, slope = _lambda_curve(alpha, beta, m - 1.0, method)
+    lam, slope = _lambda_curve(alpha, beta, m - 1.0)
     n = lam / effect
     for _ in range(2):
         n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / effect
@@ -233,7 +246,7 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     method = check_method(method)
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     effect = anova_effect(d, v)
-    guess = _anova_guess(a, b, m_, effect, method)
+    guess = _anova_guess(a, b, m_, effect)
     fa, fm, fd = a.ravel(), m_.ravel(), effect.ravel()
 
     def power(n, i):
