@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from scipy import optimize
 
 import topicsetsize as tss
+from topicsetsize import detectable
 
 
 @pytest.mark.parametrize("method", ["legacy", "exact"])
@@ -103,3 +105,50 @@ def test_arguments_after_n_are_keyword_only():
     # 188 topics detect .1 and 187 do not (legacy).
     assert tss.anova_min_d(188, beta=0.20, alpha=0.05, variance=0.0601, m=10) <= 0.1
     assert tss.anova_min_d(187, m=10, variance=0.0601, alpha=0.05, beta=0.20) > 0.1
+
+
+# --- scipy without scipy.optimize.elementwise (scipy 1.14, as in Pyodide / xlwings Lite) ------
+
+_GRID = dict(n=np.array([20, 34, 188, 1000, 10**6]), m=np.array([[2], [10], [1000]]))
+_ERRORS = [(0.05, 0.20), (0.01, 0.10), (1e-4, 0.05), (0.3, 0.6)]
+
+
+def _both_designs(method, alpha, beta):
+    d = tss.anova_min_d(_GRID["n"], m=_GRID["m"], variance=0.0601, alpha=alpha, beta=beta,
+                        method=method)
+    dt = tss.ttest_min_dt(_GRID["n"], variance_t=0.1, alpha=alpha, beta=beta, method=method)
+    return d, dt
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_fallback_root_finder_gives_the_same_answers(monkeypatch, method):
+    if detectable.elementwise is None:
+        pytest.skip("this scipy has no scipy.optimize.elementwise: only the fallback exists")
+    for alpha, beta in _ERRORS:
+        want = _both_designs(method, alpha, beta)
+        with monkeypatch.context() as patch:
+            patch.setattr(detectable, "elementwise", None)
+            got = _both_designs(method, alpha, beta)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_fallback_root_finder_against_brentq(monkeypatch, method):
+    # Independent: scipy.optimize.brentq (in every scipy) on the power in lambda, cell by cell.
+    monkeypatch.setattr(detectable, "elementwise", None)
+    for alpha, beta in _ERRORS:
+        d, dt = _both_designs(method, alpha, beta)
+        for i, n in enumerate(_GRID["n"]):
+            for j, m in enumerate(_GRID["m"].ravel()):
+                def gap(lam):
+                    return tss.anova_power(n, m=m, min_d=np.sqrt(2 * 0.0601 * lam / n),
+                                           variance=0.0601, alpha=alpha,
+                                           method=method) - (1 - beta)
+                lam = optimize.brentq(lambda x: np.nan_to_num(gap(x), nan=-1.0), 1e-9, 1e7,
+                                      xtol=1e-14, rtol=1e-14)
+                assert d[j, i] == pytest.approx(np.sqrt(2 * 0.0601 * lam / n), rel=1e-10)
+            power = tss.ttest_power(n, min_dt=dt[i], variance_t=0.1, alpha=alpha, method=method)
+            below = tss.ttest_power(n, min_dt=dt[i] * (1 - 1e-9), variance_t=0.1, alpha=alpha,
+                                    method=method)
+            assert power >= 1 - beta > below
