@@ -1,6 +1,6 @@
 """Benchmark: whole topic set size tables, vectorised, against statsmodels cell by cell.
 
-Grid (issue 2): m in {2..10, 15, 20, 30, 50, 100}, minD in {0.01, ..., 0.20}, three
+Grid: m in {2..10, 15, 20, 30, 50, 100}, minD in {0.01, ..., 0.20}, three
 variances (the bold std-AB and raw values of AIRS 2016 Table 1: .0127, .0601, .2130) and
 (alpha, beta) in {(.05, .20), (.01, .10)}: 1,680 ANOVA cells; the paired t-test table uses
 minDt = the same 20 values and sigma_t^2 = 2 * the three variances (120 cells).

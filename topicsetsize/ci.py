@@ -78,7 +78,7 @@ def ci_n(alpha, delta, variance_t):
 
     Examples
     --------
-    The three worked examples of FORMULAS §5:
+    The three worked examples of ``docs/formulas.md`` §6:
 
     >>> ci_n(0.05, 0.10, 0.05), ci_n(0.05, 0.05, 0.02), ci_n(0.01, 0.10, 0.10)
     (79, 125, 269)

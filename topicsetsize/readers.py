@@ -1,6 +1,6 @@
 """Score matrices in: from files (CSV/TSV, .xlsx, ``trec_eval -q``, long format) or from memory.
 
-A score matrix has the **topics as rows** and the **runs as columns** (FORMULAS §1). Every
+A score matrix has the **topics as rows** and the **runs as columns** (``docs/formulas.md``). Every
 estimate in the package takes one, as a :class:`pandas.DataFrame` or a 2-D array-like, and
 checks it with :func:`check_matrix`; :func:`read_matrix` reads one from a file and returns a
 DataFrame with string topic ids as the index, string run names as the columns and float values.

@@ -1,4 +1,4 @@
-r"""Split-half reliability of paired significance tests (Voorhees, SIGIR 2009; FORMULAS §6).
+r"""Split-half reliability of paired significance tests (Voorhees, SIGIR 2009).
 
 A topic set size design promises that a test on n topics will rarely contradict itself. Voorhees
 ("Topic set size redux", SIGIR 2009) checked this on real TREC data: split the topics at random
@@ -251,7 +251,7 @@ def split_half(scores, *, trials: int = 1000, alpha: float = 0.05, half: int | N
               \qquad \text{significant} \iff |t| > t(h-1; \alpha)
 
     (a half with constant, non-zero differences is significant; one with all d_j = 0 is not,
-    as with :func:`scipy.stats.ttest_rel`). Then (FORMULAS §6)
+    as with :func:`scipy.stats.ttest_rel`). Then (Voorhees, SIGIR 2009)
 
     * ``comparisons`` = trials · m(m−1)/2 · 2 (both halves count),
     * ``significant`` = number of significant tests over both halves,

@@ -1,7 +1,7 @@
 """Required number of topics n for the ANOVA and paired t-test designs.
 
 Every function searches for the smallest n ≥ 2 from which the power stays at or
-above 1 − β (FORMULAS §3), using :func:`topicsetsize.search.smallest_n`, and is
+above 1 − β (Sakai, IRJ 2016; ``docs/formulas.md`` §4), using :func:`topicsetsize.search.smallest_n`, and is
 vectorised: array arguments broadcast, and a whole table is one search.
 """
 
@@ -143,7 +143,7 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     """Initial estimate n₀ = λ̂/Δ of the ANOVA topic set size (not rounded).
 
     Δ = minD²/(2σ²). With ``method="legacy"`` and one of the four (α, β) pairs
-    of the legacy sheet, λ̂ = x1 + x2·√φA is Nagata's approximation (FORMULAS §3):
+    of the legacy sheet, λ̂ = x1 + x2·√φA is Nagata's approximation (IRJ 2016, Table 3):
     (.05,.20): 4.860 + 3.584√φA; (.01,.20): 7.736 + 4.551√φA;
     (.05,.10): 7.049 + 4.244√φA; (.01,.10): 10.439 + 5.213√φA.
     Otherwise λ̂ solves Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β, the φE → ∞ limit

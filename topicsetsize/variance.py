@@ -1,4 +1,4 @@
-"""Within-system variance estimates from past score matrices (FORMULAS §1).
+"""Within-system variance estimates from past score matrices (``docs/formulas.md`` §1).
 
 Topic set size design needs an estimate σ̂² of the within-system (residual) variance. It comes
 from a past topics × runs score matrix: the one-way ANOVA residual variance of AIRS 2016 Eq. 1
@@ -19,7 +19,7 @@ __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "resi
 #: The residual-variance estimators, by the name ``pooled_variance`` takes.
 ESTIMATORS = ("one-way", "two-way")
 
-# Doctest matrix: Table 5.1 of Sakai's book (20 topics × 3 runs), see examples.md.
+# Doctest matrix: Table 5.1 of Sakai's book (20 topics × 3 runs), see docs/formulas.md §9.
 _BOOK = [[.7, .5, 0], [.3, .1, 0], [.2, 0, .2], [.6, .2, .1], [.4, .4, .3], [.4, .3, .3],
          [0, 0, .1], [.7, .5, .2], [.1, .3, .4], [.3, .3, .4], [.5, .4, .4], [.4, .4, .3],
          [0, .1, .3], [.6, .4, .2], [.5, .2, .2], [.3, .1, .2], [.1, .1, .1], [.5, .6, .5],
@@ -47,7 +47,7 @@ def residual_variance(scores) -> float:
 
     Examples
     --------
-    Table 5.1 of Sakai's book (20 topics × 3 runs; ``examples.md``):
+    Table 5.1 of Sakai's book (20 topics × 3 runs; ``docs/formulas.md`` §9):
 
     >>> round(residual_variance(_BOOK), 10)
     0.0326491228
@@ -63,7 +63,7 @@ def two_way_residual_variance(scores) -> float:
               + \bar x)^2}{(m'-1)(n'-1)}
 
     with x̄_•j the mean of topic j over the runs and x̄ the grand mean: the residual mean square
-    of a two-way ANOVA without replication with runs and topics as the factors (FORMULAS §1;
+    of a two-way ANOVA without replication with runs and topics as the factors (``docs/formulas.md`` §1;
     the worked example is Table 5.1 of Sakai's book on IR evaluation methodology). Its sum of
     squares is the one-way one minus the topic sum of squares.
 
@@ -109,7 +109,7 @@ def pooled_variance(matrices, *, estimator: str = "one-way") -> float:
 
     where V_C is the residual variance of matrix C (:func:`residual_variance` or
     :func:`two_way_residual_variance`) and φ_C its residual degrees of freedom, m'(n'−1) for the
-    one-way and (m'−1)(n'−1) for the two-way estimate (FORMULAS §1; Sakai, IRJ 2016, "Topic set
+    one-way and (m'−1)(n'−1) for the two-way estimate (Sakai, IRJ 2016, "Topic set
     size design", pooled variance over past data sets). The matrices may differ in size.
 
     Parameters

@@ -87,7 +87,7 @@ def test_anova_required_n_equals_engine(batch):
 
 def test_anova_published_examples(batch):
     # AIRS 2016 Table 2 part I (MedNLPDoc raw recall, m = 2, minD = .02): 2301 published,
-    # 2360 exact (FORMULAS §7); CIKM 2014 worked example: 20; FORMULAS §7, m = 100: 52404/52276.
+    # 2360 exact (docs/formulas.md §8); CIKM 2014 worked example: 20; §8, m = 100: 52404/52276.
     wb = {tuple(c["anova"].values()): batch.values(n) for n, c in _books(batch) if "anova" in c}
     assert named(wb[(0.05, 0.20, 0.02, 0.0601, 2)], "anova_n_legacy") == 2301
     assert named(wb[(0.05, 0.20, 0.02, 0.0601, 2)], "anova_n_exact") == 2360
@@ -261,7 +261,7 @@ def test_ttest_initial_estimates_equal_engine(batch):
 
 # ------------------------------------------------------------------------------- CI
 def _ci_width_approx(n, alpha, variance_t):
-    """The approximation E[√V] ≈ σt(1 − 1/(4(n − 1))) (FORMULAS §5), computed here."""
+    """The approximation E[√V] ≈ σt(1 − 1/(4(n − 1))) (IRJ 2016, Section 6; docs/formulas.md §6), computed here."""
     return 2 * math.sqrt(variance_t) * stats.t.isf(alpha / 2, n - 1) * (1 - 1 / (4 * (n - 1))) \
         / math.sqrt(n)
 
@@ -284,7 +284,7 @@ def test_ci_required_n_equals_engine(batch):
             assert approx == TOO_LARGE and want == TOO_LARGE
         checked += 1
     assert checked == len(CI)
-    wb = batch.values("ntcir")                             # FORMULAS §5: 79
+    wb = batch.values("ntcir")                             # docs/formulas.md §6: 79
     assert named(wb, "ci_n") == 79
 
 

@@ -81,7 +81,7 @@ def test_cells_where_methods_differ_are_shaded_with_a_note(built):
             if differ:
                 assert exact.comment.text == f"legacy n = {legacy.value}, exact n = {exact.value}"
             shaded += differ
-    # m = 2, minD = .02: 2301 vs 2360 (FORMULAS §7)
+    # m = 2, minD = .02: 2301 vs 2360 (AIRS 2016 Table 2; docs/formulas.md §8)
     assert ws.cell(top + 4, 2).value == 2301 and ws.cell(top + 4, 8).value == 2360
     note = ws.cell(top + 9, 1).value
     assert note == f"{shaded} of 20 cells differ between the methods (shaded)." and shaded == 18

@@ -13,7 +13,7 @@ import topicsetsize as tss
 
 
 @pytest.mark.parametrize("alpha,delta,variance_t,n", [
-    # FORMULAS §5 / examples.md (verified values)
+    # docs/formulas.md §6 (IRJ 2016, Eq. 14; checked in 40 digits by the test below)
     (0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125), (0.01, 0.10, 0.10, 269)])
 def test_worked_examples(alpha, delta, variance_t, n):
     assert tss.ci_n(alpha, delta, variance_t) == n
@@ -35,7 +35,7 @@ def test_width_matches_independent_formula(n):
 
 
 def test_approximate_form_agrees_on_the_examples():
-    # FORMULAS §5: t(n-1)(1 - 1/(4(n-1)))/sqrt(n) <= delta/(2 sigma) gives the same n here
+    # IRJ 2016, Section 6 (docs/formulas.md §6): t(n-1)(1 - 1/(4(n-1)))/sqrt(n) <= delta/(2 sigma) gives the same n here
     for alpha, delta, v, n in [(0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125)]:
         f = lambda k: stats.t.isf(alpha / 2, k - 1) * (1 - 1 / (4 * (k - 1))) / math.sqrt(k)
         assert f(n) <= delta / (2 * math.sqrt(v)) < f(n - 1)

@@ -31,7 +31,7 @@ def voorhees(robust) -> pd.DataFrame:
 def loop_split_half(x: np.ndarray, splits: np.ndarray, alpha: float) -> tuple[int, int, int]:
     """(significant, major, minor) by one scipy.stats.ttest_rel call per pair and half.
 
-    Direct transcription of FORMULAS §6; the direction of a half is the sign of its mean
+    Direct transcription of Voorhees (SIGIR 2009; docs/formulas.md §7); the direction of a half is the sign of its mean
     difference rounded to 12 decimals (a tie favours neither run).
     """
     h = splits.shape[1] // 2
@@ -86,7 +86,7 @@ def test_voorhees_setup_sizes(robust, voorhees):
 
 
 def test_published_conflicted_pct_is_2_major_plus_minor_over_significant():
-    # The definition (FORMULAS §6) reproduces the published 2.8% from the published counts.
+    # The definition (Voorhees, SIGIR 2009) reproduces the published 2.8% from the published counts.
     pct = 100 * (2 * PUBLISHED["major"] + PUBLISHED["minor"]) / PUBLISHED["significant"]
     assert round(pct, 1) == 2.8
 

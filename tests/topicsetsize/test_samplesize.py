@@ -37,7 +37,7 @@ def test_anova_table2_cell_by_cell_equals_vectorised(table2):
 
 
 def test_anova_worked_example_cikm2014():
-    # CIKM 2014 / FORMULAS §3: alpha=.05, beta=.20, m=3, minDelta=.5 -> lambda-hat 9.929,
+    # CIKM 2014 worked example: alpha=.05, beta=.20, m=3, minDelta=.5 -> lambda-hat 9.929,
     # n=19: cA=1.826, phiA*=6.298, u=-.809, power .791; n=20: power .813 -> n=20.
     assert tss.anova_n(0.05, 0.20, 0.5, 0.25, 3) == 20
     # lambda-hat = n0 * minDelta, with minDelta = .5^2 / (2 * .25) = .5
@@ -50,13 +50,13 @@ def test_anova_worked_example_cikm2014():
 
 
 def test_nagata_initial_estimate_is_far_from_the_answer():
-    # FORMULAS §3 / issue 5: Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
+    # AIRS 2016 Table 2 (part I): Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
     assert int(tss.anova_initial_n(0.05, 0.20, 0.02, 0.0601, 2)) == 2537
     assert tss.anova_n(0.05, 0.20, 0.02, 0.0601, 2) == 2301
 
 
 def test_ttest_worked_examples():
-    # CIKM 2014 / examples.md: minDeltaT=.5 -> n0=33.3, power .795 at 33, .808 at 34 -> 34;
+    # CIKM 2014 worked example: minDeltaT=.5 -> n0=33.3, power .795 at 33, .808 at 34 -> 34;
     # minDeltaT=.2 -> 199.
     assert tss.ttest_initial_n(0.05, 0.20, 0.5) == pytest.approx(33.3, abs=0.05)
     assert tss.ttest_n_effect(0.05, 0.20, 0.5) == 34
@@ -68,7 +68,7 @@ def test_ttest_worked_examples():
 
 
 def test_legacy_ttest_tiny_phi_quirk():
-    # FORMULAS §4: at phi=1 with alpha=.001 the legacy approximation gives .289 whatever the
+    # docs/formulas.md §5: at phi=1 with alpha=.001 the legacy approximation gives .289 whatever the
     # effect; the exact power is .001.
     for d in (0.01, 1.0, 5.0):
         assert tss.ttest_power(2, min_dt=d, variance_t=1.0, alpha=0.001) == pytest.approx(0.289,
@@ -84,7 +84,7 @@ def test_legacy_ttest_tiny_phi_quirk():
 
 
 def test_legacy_undersizes_and_oversizes():
-    # FORMULAS §7: legacy 2301 vs exact 2360 (exact power at 2301 is .79); m=100, minD=.02,
+    # AIRS 2016 Table 2 / docs/formulas.md §8: legacy 2301 vs exact 2360 (exact power at 2301 is .79); m=100, minD=.02,
     # var=.213, (.05,.10): legacy 52404, exact 52276.
     assert tss.anova_power(2301, m=2, min_d=0.02, variance=0.0601, alpha=0.05,
                            method="exact") == pytest.approx(0.79, abs=5e-3)

@@ -8,7 +8,7 @@ result back to a 2-D array. It runs in a worker process with ``XLWINGS_ON_SERVER
 tests/xladdin/conftest.py), so this test process keeps its ordinary xlwings import.
 
 Expected values: the engine called directly in this process, and the published numbers
-(examples.md; Tables 1 and 2 of the AIRS 2016 std-AB paper, tests/data/PROVENANCE.md).
+(CIKM 2014, docs/formulas.md; Tables 1 and 2 of the AIRS 2016 std-AB paper, tests/data/PROVENANCE.md).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def test_readme_example(officejs):
 
 
 def test_worked_examples(officejs):
-    # examples.md (CIKM 2014 and the CI examples).
+    # CIKM 2014 worked examples and the CI examples of docs/formulas.md §6.
     assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.5, 0.25, 3)) == 20
     assert round(_scalar(officejs.call("TSS_POWER_ANOVA", 19, 3, 0.5, 0.25, 0.05)), 3) == 0.791
     assert round(_scalar(officejs.call("TSS_POWER_ANOVA", 20, 3, 0.5, 0.25, 0.05)), 3) == 0.813
@@ -157,7 +157,7 @@ def test_power_and_minimum_detectable_match_the_engine(officejs, method):
 
 
 def test_variances_of_the_book_example(officejs, book_matrix):
-    # Sakai's book, Table 5.1 (examples.md): one-way .0326491228..., two-way .0218859649...
+    # Sakai's book, Table 5.1 (docs/formulas.md §9): one-way .0326491228..., two-way .0218859649...
     assert _scalar(officejs.call("TSS_VAR", book_matrix)) == pytest.approx(0.0326491228, abs=1e-10)
     assert _scalar(officejs.call("TSS_VAR2", book_matrix)) == \
         pytest.approx(0.0218859649, abs=1e-10)

@@ -3,7 +3,7 @@
 This is what the classic Windows add-in hands them (xlwings' ``call_udf``): floats for every
 number (counts too: 10.0), None for a blank cell, lists of rows for a range. Every result is
 compared with the engine called directly and, where there is one, with a published number:
-the worked examples of the project's reference (examples.md: CIKM 2014, Sakai's book Table 5.1)
+the worked examples of docs/formulas.md (CIKM 2014, Sakai's book Table 5.1)
 and Tables 1 and 2 of the AIRS 2016 std-AB paper (tests/data/PROVENANCE.md).
 
 The same functions through xlwings' Office.js path (xlwings Lite / Server): test_officejs.py.
@@ -38,7 +38,7 @@ def _is_plain(value) -> bool:
     return type(value) in (int, float) and math.isfinite(value)
 
 
-# --- Worked examples (examples.md / FORMULAS.md) ---------------------------------------------
+# --- Worked examples (CIKM 2014; docs/formulas.md) ---------------------------------------------
 
 def test_anova_worked_example_cikm2014():
     # α=.05 β=.20 minD=.5 σ̂²=.25 m=3 -> n = 20 (power .791 at 19, .813 at 20), legacy.

@@ -44,7 +44,7 @@ def test_one_row_per_file_and_a_trec_eval_folder(capsys, tmp_path, data_dir):
     assert main(["variance", str(wide), str(tmp_path / "runs"), "--csv", "--a", "0.2"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
     assert table.index.tolist() == [str(wide), str(tmp_path / "runs")]
-    # examples.md: V_E = 0.0326491228... for both (the same matrix, two formats)
+    # Sakai's book, Table 5.1: V_E = 0.0326491228... for both (the same matrix, two formats)
     assert table["var_raw"].tolist() == pytest.approx([0.0326491228] * 2, abs=1e-10)
     assert table["runs"].tolist() == [3, 3] and table["topics"].tolist() == [20, 20]
 
