@@ -69,33 +69,50 @@ def _unique_rows(*columns):
     return uniq, inverse.ravel(), shape
 
 
-def _lambda_curve(alpha, beta, phi_a):
+def _lambda_curve(alpha, beta, phi_a, method: str):
     """λ needed for power 1 − β as φE → ∞ (λ∞) and its 1/φE slope k, per distinct (α, β, φA).
 
     The required noncentrality at finite φE is close to λ∞ + k/φE; k is taken from
-    one reference point, φE = 50·(φA + 1). Both methods take the curve from Nagata's
-    approximation, which costs one χ² point per distinct row and otherwise only
-    arithmetic (:func:`_nagata_lambda`). The curve only guides the search, which
-    evaluates each method's own power, so the answer does not depend on it. Exact
-    noncentral inverses per row (scipy's ``chndtrinc``, ``ncfdtrinc``) or an exact F
-    point cost more, for a table with many m, than the search steps they save.
+    one reference point, φE = 50·(φA + 1). The curve only guides the search, which
+    evaluates each method's own power, so the answer does not depend on it; what it
+    costs and what it saves decide how it is computed.
+
+    * Nagata's approximation (the legacy power) in closed form (:func:`_nagata_lambda`)
+      costs one χ² point per row and otherwise only arithmetic. It is the legacy
+      curve, and the exact curve from φA = ``_EXACT_CURVE_BELOW`` on, where it is
+      within about .05 of the exact λ∞.
+    * Below that, the exact curve comes from scipy's noncentral χ² and F inverses
+      (``chndtrinc``, ``ncfdtrinc``), a few dozen µs per row: a table has few such
+      rows, and there Nagata's λ is off by up to 2.5%, which costs search steps.
     """
     uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
     a, b, df = uniq.T
     phi_ref = 50.0 * (df + 1.0)
-    z_b = z_upper(b)
     chi2 = special.chdtri(df, a)
-    lam = _nagata_lambda(z_b, df, np.sqrt(2.0 * chi2), 0.0)
-    # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE)) to
-    # first order in 1/φE: a guess needs no exact F point.
-    a_ref = chi2 * (1.0 + (chi2 - df + 2.0) / (2.0 * phi_ref)) / phi_ref
-    lam_ref = _nagata_lambda(z_b, df, np.sqrt(a_ref * (2.0 * phi_ref - 1.0)), a_ref)
+    lam, lam_ref = np.empty_like(df), np.empty_like(df)
+    exact = (df < _EXACT_CURVE_BELOW) if method == "exact" else np.zeros(df.shape, bool)
+    if exact.any():
+        ae, be, dfe, pe = a[exact], b[exact], df[exact], phi_ref[exact]
+        lam[exact] = special.chndtrinc(chi2[exact], dfe, be)
+        lam_ref[exact] = special.ncfdtrinc(dfe, pe, be, f_crit(ae, dfe, pe))
+    rest = ~exact
+    if rest.any():
+        z_b, dfr, pr, c = z_upper(b[rest]), df[rest], phi_ref[rest], chi2[rest]
+        lam[rest] = _nagata_lambda(z_b, dfr, np.sqrt(2.0 * c), 0.0)
+        # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE))
+        # to first order in 1/φE: a guess needs no exact F point.
+        a_ref = c * (1.0 + (c - dfr + 2.0) / (2.0 * pr)) / pr
+        lam_ref[rest] = _nagata_lambda(z_b, dfr, np.sqrt(a_ref * (2.0 * pr - 1.0)), a_ref)
     slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
     lam = np.where(np.isfinite(lam), lam, 1.0)
     return lam[inverse].reshape(shape), slope[inverse].reshape(shape)
 
 
-def _nagata_lambda(z_b, phi_a, big_a, a, steps: int = 12):
+#: φA from which the exact method's search starts from Nagata's λ curve (see _lambda_curve).
+_EXACT_CURVE_BELOW = 100
+
+
+def _nagata_lambda(z_b, phi_a, big_a, a, steps: int = 8):
     """λ at which Nagata's approximation (the legacy :func:`topicsetsize.anova_power`) is 1 − β.
 
     With cA(2φA* − 1) = 2(φA + λ) − cA, power 1 − β means u = −z_β, that is
@@ -130,9 +147,9 @@ def _anova_lambda_hat(alpha, beta, phi_a, method: str):
     return lam
 
 
-def _anova_guess(alpha, beta, m, effect):
+def _anova_guess(alpha, beta, m, effect, method: str):
     """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
-    lam, slope = _lambda_curve(alpha, beta, m - 1.0)
+    lam, slope = _lambda_curve(alpha, beta, m - 1.0, method)
     n = lam / effect
     for _ in range(2):
         n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / effect
@@ -246,7 +263,7 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     method = check_method(method)
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     effect = anova_effect(d, v)
-    guess = _anova_guess(a, b, m_, effect)
+    guess = _anova_guess(a, b, m_, effect, method)
     fa, fm, fd = a.ravel(), m_.ravel(), effect.ravel()
 
     def power(n, i):
