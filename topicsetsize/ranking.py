@@ -34,8 +34,8 @@ def kendall_tau_interval(tau, *, m, alpha: float = 0.05) -> KendallTau:
 
     where z_{α/2} is the upper α/2 point of N(0, 1) and the root is the standard deviation of τ
     under independence. This is how column g of Table 1 of T. Sakai, "A simple and effective
-    approach to score standardisation" (AIRS 2016) was computed (``docs/formulas.md`` §3); as there, the
-    bounds are **not** clipped to [−1, 1].
+    approach to score standardisation" (AIRS 2016) was computed (``docs/formulas.md`` §3); as
+    there, the bounds are **not** clipped to [−1, 1].
 
     Parameters
     ----------

@@ -1,8 +1,9 @@
 """Required number of topics n for the ANOVA and paired t-test designs.
 
 Every function searches for the smallest n ≥ 2 from which the power stays at or
-above 1 − β (Sakai, IRJ 2016; ``docs/formulas.md`` §4), using :func:`topicsetsize.search.smallest_n`, and is
-vectorised: array arguments broadcast, and a whole table is one search.
+above 1 − β (Sakai, IRJ 2016; ``docs/formulas.md`` §4), using
+:func:`topicsetsize.search.smallest_n`, and is vectorised: array arguments broadcast, and a
+whole table is one search.
 """
 
 from __future__ import annotations

@@ -63,9 +63,9 @@ def two_way_residual_variance(scores) -> float:
               + \bar x)^2}{(m'-1)(n'-1)}
 
     with x̄_•j the mean of topic j over the runs and x̄ the grand mean: the residual mean square
-    of a two-way ANOVA without replication with runs and topics as the factors (``docs/formulas.md`` §1;
-    the worked example is Table 5.1 of Sakai's book on IR evaluation methodology). Its sum of
-    squares is the one-way one minus the topic sum of squares.
+    of a two-way ANOVA without replication with runs and topics as the factors
+    (``docs/formulas.md`` §1; the worked example is Table 5.1 of Sakai's book on IR evaluation
+    methodology). Its sum of squares is the one-way one minus the topic sum of squares.
 
     Parameters
     ----------

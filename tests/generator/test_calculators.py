@@ -261,7 +261,8 @@ def test_ttest_initial_estimates_equal_engine(batch):
 
 # ------------------------------------------------------------------------------- CI
 def _ci_width_approx(n, alpha, variance_t):
-    """The approximation E[√V] ≈ σt(1 − 1/(4(n − 1))) (IRJ 2016, Section 6; docs/formulas.md §6), computed here."""
+    """The approximation E[√V] ≈ σt(1 − 1/(4(n − 1))) (IRJ 2016, Section 6; docs/formulas.md §6),
+    computed here."""
     return 2 * math.sqrt(variance_t) * stats.t.isf(alpha / 2, n - 1) * (1 - 1 / (4 * (n - 1))) \
         / math.sqrt(n)
 

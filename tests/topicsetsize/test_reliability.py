@@ -31,8 +31,8 @@ def voorhees(robust) -> pd.DataFrame:
 def loop_split_half(x: np.ndarray, splits: np.ndarray, alpha: float) -> tuple[int, int, int]:
     """(significant, major, minor) by one scipy.stats.ttest_rel call per pair and half.
 
-    Direct transcription of Voorhees (SIGIR 2009; docs/formulas.md §7); the direction of a half is the sign of its mean
-    difference rounded to 12 decimals (a tie favours neither run).
+    Direct transcription of Voorhees (SIGIR 2009; docs/formulas.md §7); the direction of a half
+    is the sign of its mean difference rounded to 12 decimals (a tie favours neither run).
     """
     h = splits.shape[1] // 2
     sig = major = minor = 0

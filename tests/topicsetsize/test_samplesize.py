@@ -68,8 +68,8 @@ def test_ttest_worked_examples():
 
 
 def test_legacy_ttest_tiny_phi_quirk():
-    # docs/formulas.md §5: at phi=1 with alpha=.001 the legacy approximation gives .289 whatever the
-    # effect; the exact power is .001.
+    # docs/formulas.md §5: at phi=1 with alpha=.001 the legacy approximation gives .289 whatever
+    # the effect; the exact power is .001.
     for d in (0.01, 1.0, 5.0):
         assert tss.ttest_power(2, min_dt=d, variance_t=1.0, alpha=0.001) == pytest.approx(0.289,
                                                                                           abs=5e-4)
@@ -84,8 +84,8 @@ def test_legacy_ttest_tiny_phi_quirk():
 
 
 def test_legacy_undersizes_and_oversizes():
-    # AIRS 2016 Table 2 / docs/formulas.md §8: legacy 2301 vs exact 2360 (exact power at 2301 is .79); m=100, minD=.02,
-    # var=.213, (.05,.10): legacy 52404, exact 52276.
+    # AIRS 2016 Table 2 / docs/formulas.md §8: legacy 2301 vs exact 2360 (exact power at 2301
+    # is .79); m=100, minD=.02, var=.213, (.05,.10): legacy 52404, exact 52276.
     assert tss.anova_power(2301, m=2, min_d=0.02, variance=0.0601, alpha=0.05,
                            method="exact") == pytest.approx(0.79, abs=5e-3)
     assert tss.anova_n(0.05, 0.10, 0.02, 0.213, 100) == 52404

@@ -8,7 +8,8 @@ result back to a 2-D array. It runs in a worker process with ``XLWINGS_ON_SERVER
 tests/xladdin/conftest.py), so this test process keeps its ordinary xlwings import.
 
 Expected values: the engine called directly in this process, and the published numbers
-(CIKM 2014, docs/formulas.md; Tables 1 and 2 of the AIRS 2016 std-AB paper, tests/data/PROVENANCE.md).
+(CIKM 2014, docs/formulas.md; Tables 1 and 2 of the AIRS 2016 std-AB paper,
+tests/data/PROVENANCE.md).
 """
 
 from __future__ import annotations
