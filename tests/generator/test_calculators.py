@@ -115,9 +115,9 @@ def test_anova_powers_equal_engine_and_scipy(batch):
             continue
         for n, p_legacy, p_exact, dfe in _anova_power_rows(batch, name, a):
             rtol = RTOL if dfe <= HUGE_DFE else RTOL_HUGE
-            args = (n, a["m"], a["min_d"], a["variance"], a["alpha"])
-            want_l = tss.anova_power(*args)
-            want_e = tss.anova_power(*args, method="exact")
+            kwargs = dict(m=a["m"], min_d=a["min_d"], variance=a["variance"], alpha=a["alpha"])
+            want_l = tss.anova_power(n, **kwargs)
+            want_e = tss.anova_power(n, **kwargs, method="exact")
             assert _close(p_legacy, want_l, rtol), (name, n, p_legacy, want_l)
             assert _close(p_exact, want_e, rtol), (name, n, p_exact, want_e)
             # independently of the engine: scipy's noncentral F
