@@ -51,11 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="best of REPEAT timings")
     args = parser.parse_args(argv)
 
-    voorhees = select_topics(top_runs(pd.read_csv(DATA, index_col=0), 0.75), "351-450")
+    voorhees = select_topics(top_runs(pd.read_csv(DATA, index_col=0), fraction=0.75),
+                             spec="351-450")
     sub = voorhees.iloc[:, :args.loop_runs]
     n, m = sub.shape
     tests = args.loop_trials * m * (m - 1)          # pairs x 2 halves x trials
-    splits = random_splits(n, args.loop_trials, seed=1)
+    splits = random_splits(n, trials=args.loop_trials, seed=1)
 
     start = time.perf_counter()
     loop = loop_split_half(sub.to_numpy(), splits, 0.05)

@@ -9,15 +9,24 @@ In the same run it times statsmodels' FTestAnovaPower().solve_power and
 TTestPower().solve_power cell by cell and checks that the n agree with the exact method
 (statsmodels solves for a real total sample size N; the whole-topic answer is ceil(N/m)).
 
-    python benchmarks/bench_tables.py [--repeat 5]
+A second case is one long table: m = 2..100,000 for minD = .1 and sigma^2 = .0601
+(99,999 cells, one distinct m per cell), in both methods. With ``--before REV`` it also
+times that case with the engine of git revision REV (extracted with ``git archive`` and run
+in a subprocess), checks that the answers are identical and prints the speed-up.
+
+    python benchmarks/bench_tables.py [--repeat 5] [--before REV]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +36,49 @@ MS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 50, 100]
 MIN_DS = [round(0.01 * k, 2) for k in range(1, 21)]
 VARIANCES = [0.0127, 0.0601, 0.2130]
 ERRORS = [(0.05, 0.20), (0.01, 0.10)]
+
+
+LONG_MS = range(2, 100_001)
+
+#: Times the long table in whatever topicsetsize is importable; prints JSON.
+_LONG_SCRIPT = """
+import json, sys, time
+import numpy as np
+import topicsetsize as tss
+out = {}
+for method in ("exact", "legacy"):
+    t0 = time.perf_counter()
+    try:                                    # keyword-only API
+        table = tss.anova_table(0.05, beta=0.2, variance=0.0601, ms=range(2, 100001),
+                                min_ds=[0.1], method=method)
+    except TypeError:                       # the positional API of older revisions
+        table = tss.anova_table(0.05, 0.2, 0.0601, range(2, 100001), [0.1], method=method)
+    out[method] = [time.perf_counter() - t0, int(np.asarray(table).sum())]
+print(json.dumps(out))
+"""
+
+
+def long_table(src: Path | None = None) -> dict:
+    """Seconds and the sum of all n for the long table, in a fresh interpreter.
+
+    ``src`` is a directory holding the ``topicsetsize`` package to time; by default the one
+    this script imports.
+    """
+    import json
+    root = str(src) if src else str(Path(tss.__file__).resolve().parent.parent)
+    run = subprocess.run([sys.executable, "-c", _LONG_SCRIPT], capture_output=True, text=True,
+                         check=True, env={"PYTHONPATH": root, "PATH": ""}, cwd=root)
+    return json.loads(run.stdout)
+
+
+def long_table_before(rev: str) -> dict:
+    """:func:`long_table` with the engine of git revision ``rev`` of this repository."""
+    repo = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(repo), "archive", rev, "topicsetsize"],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        return long_table(Path(tmp))
 
 
 def best_of(repeat, fn):
@@ -39,12 +91,13 @@ def best_of(repeat, fn):
 
 
 def engine_anova(method):
-    return {(a, b, v): tss.anova_table(a, b, v, MS, MIN_DS, method=method)
+    return {(a, b, v): tss.anova_table(a, beta=b, variance=v, ms=MS, min_ds=MIN_DS, method=method)
             for a, b in ERRORS for v in VARIANCES}
 
 
 def engine_ttest(method):
-    return {(a, b): tss.ttest_table(a, b, [2 * v for v in VARIANCES], MIN_DS, method=method)
+    return {(a, b): tss.ttest_table(a, beta=b, variance_t=[2 * v for v in VARIANCES],
+                                    min_dts=MIN_DS, method=method)
             for a, b in ERRORS}
 
 
@@ -100,6 +153,8 @@ def statsmodels_ttest(tables):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--before", metavar="REV",
+                        help="also time the long table with the engine of this git revision")
     args = parser.parse_args()
     n_anova = len(MS) * len(MIN_DS) * len(VARIANCES) * len(ERRORS)
     n_ttest = len(MIN_DS) * len(VARIANCES) * len(ERRORS)
@@ -129,6 +184,20 @@ def main() -> None:
           "(target: legacy at least as fast as exact, <= 1)")
     print(f"n agreement with statsmodels (exact): ANOVA {agree} agree, {differ} differ, "
           f"{failed} failed; t-test {t_agree} agree, {t_differ} differ, {t_failed} failed")
+
+    cells = len(LONG_MS)
+    now = long_table()
+    before = long_table_before(args.before) if args.before else None
+    print(f"\nlong ANOVA table: m = 2..{LONG_MS[-1]:,}, minD = .1, variance = .0601 "
+          f"({cells:,} cells, one run each)")
+    for method in ("exact", "legacy"):
+        line = f"  {method:6s} {now[method][0]:6.2f} s  {now[method][0] / cells * 1e6:6.1f} us/cell"
+        if before:
+            same = "identical n" if before[method][1] == now[method][1] else "n DIFFER"
+            line += (f"   {args.before}: {before[method][0]:6.2f} s  "
+                     f"speed-up {before[method][0] / now[method][0]:.1f}x ({same})")
+        print(line)
+    print(f"  legacy / exact time: {now['legacy'][0] / now['exact'][0]:.2f}")
 
 
 if __name__ == "__main__":

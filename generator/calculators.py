@@ -164,7 +164,7 @@ def _anova(wb, values: dict, k: str) -> None:
     cur.skip()
 
     results = cur.row + 1          # the first result row, under the "Results" heading
-    delta_ref, dfa_ref, crit_ref = (f"$B${results + i}" for i in range(3))
+    effect_ref, dfa_ref, crit_ref = (f"$B${results + i}" for i in range(3))
     work = _workings(cur, "ANOVA")
     work.heading("Nagata's λ̂ = x1 + x2·√φA for the four (α, β) pairs of the legacy sheet",
                  font=STYLE.bold)
@@ -181,7 +181,7 @@ def _anova(wb, values: dict, k: str) -> None:
                                                                 label="λ")
                             + chi2_lambda_model(beta, dfa_ref, crit_ref, k), _LAMBDA_STEPS)
     work.row = lam_block.bottom + 2
-    shared, legacy, exact = anova_models(alpha, beta, m, delta_ref, k)
+    shared, legacy, exact = anova_models(alpha, beta, m, effect_ref, k)
     n_legacy, n_exact = power_search(work, shared, legacy, exact, "ANOVA")
 
     cur.heading("Results")
@@ -203,11 +203,11 @@ def _anova(wb, values: dict, k: str) -> None:
                             number_format="0.0000",
                             note="solves Pr{χ'²(φA, λ) ≥ c} = 1 − β (see the workings)")
     n0 = write_result(cur, "initial estimate n₀ = λ̂/Δ",
-                      f"=IF(ISNUMBER({lam_nagata}),{lam_nagata},{lam_chi2})/{delta_ref}",
+                      f"=IF(ISNUMBER({lam_nagata}),{lam_nagata},{lam_chi2})/{effect_ref}",
                       number_format="#,##0.0",
                       note="Nagata's λ̂ where the legacy sheet has it, else the χ² one; it may "
                            "be far from the answer")
-    write_result(cur, "initial estimate (χ² λ̂)", f"={lam_chi2}/{delta_ref}",
+    write_result(cur, "initial estimate (χ² λ̂)", f"={lam_chi2}/{effect_ref}",
                  number_format="#,##0.0", note="the starting point of the exact method")
     nl = write_result(cur, "required n, legacy", f"={n_legacy}", number_format=N_FMT, answer=True,
                       note="reproduces the legacy tool and the published tables")

@@ -72,17 +72,17 @@ def _mixture(k: str, a0: str) -> str:
     return f"=MIN(1,SUMPRODUCT({weight},{tail}))"
 
 
-def anova_models(alpha: str, beta: str, m: str, delta: str, k: str):
+def anova_models(alpha: str, beta: str, m: str, effect: str, k: str):
     """Columns of the one-way ANOVA power: (shared, legacy, exact).
 
-    ``alpha``, ``beta``, ``m`` are names or absolute references of the inputs, ``delta`` the
+    ``alpha``, ``beta``, ``m`` are names or absolute references of the inputs, ``effect`` the
     cell of Δ = minD²/(2σ²) and ``k`` the helper range 0..POISSON_TERMS−1. Every model
     reads column ``n``.
     """
     shared = [
         Col("dfa", "φA = m−1", f"={m}-1", "0"),
         Col("dfe", "φE = m(n−1)", f"={m}*({{n}}-1)", N_FMT),
-        Col("lam", "λ = nΔ", f"={{n}}*{delta}", "0.0000"),
+        Col("lam", "λ = nΔ", f"={{n}}*{effect}", "0.0000"),
         Col("w", "w = F(φA,φE;α)", "=" + f_crit(alpha, "{dfa}", "{dfe}"), "0.000000"),
     ]
     legacy = [

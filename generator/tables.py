@@ -50,8 +50,9 @@ def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
     for measure in measures:
         frames = {}
         for method in ("legacy", "exact"):
-            frames[method] = anova_table(spec.alpha, spec.beta, measure.variance, list(spec.m),
-                                         list(spec.min_d), method=method)
+            frames[method] = anova_table(spec.alpha, beta=spec.beta, variance=measure.variance,
+                                         ms=list(spec.m),
+                                         min_ds=list(spec.min_d), method=method)
             if tick:
                 tick(f"{method} table: {measure.name}")
         out.append(MeasureTables(measure, frames["legacy"], frames["exact"]))

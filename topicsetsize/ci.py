@@ -28,7 +28,7 @@ def _expected_width(n, sd_t, alpha):
     return 2.0 * np.sqrt(2.0) * sd_t * t_crit(alpha, n - 1.0) * ratio / np.sqrt(n * (n - 1.0))
 
 
-def ci_delta(n, variance_t, alpha):
+def ci_delta(n, *, variance_t, alpha):
     """Expected width of the 100(1 − α)% CI of a difference, with n topics.
 
     E[W] = 2√2·σt·t(n − 1; α)·Γ(n/2) / (√(n(n − 1))·Γ((n − 1)/2))
@@ -49,8 +49,8 @@ def ci_delta(n, variance_t, alpha):
 
     Examples
     --------
-    >>> round(ci_delta(79, 0.05, 0.05), 4), round(ci_delta(78, 0.05, 0.05), 4)
-    (0.0998, 0.1005)
+    >>> [round(ci_delta(n, variance_t=0.05, alpha=0.05), 4) for n in (79, 78)]
+    [0.0998, 0.1005]
     """
     n_, v, a = check_all(n=n, variance_t=variance_t, alpha=alpha)
     return as_output(_expected_width(n_, np.sqrt(v), a), n, variance_t, alpha)
@@ -78,7 +78,7 @@ def ci_n(alpha, delta, variance_t):
 
     Examples
     --------
-    The three worked examples of FORMULAS §5:
+    The three worked examples of ``docs/formulas.md`` §6:
 
     >>> ci_n(0.05, 0.10, 0.05), ci_n(0.05, 0.05, 0.02), ci_n(0.01, 0.10, 0.10)
     (79, 125, 269)

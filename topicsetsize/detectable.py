@@ -6,14 +6,21 @@ answers questions such as "what does a 100-topic collection guarantee for
 m = 10 systems?" (Sakai, IRJ 2016, Section 7; AIRS 2016, recommendations).
 
 The noncentrality λ that reaches the power is found by scipy's vectorised
-bracketing root finder (:func:`scipy.optimize.elementwise.find_root`), the same
-code for both methods. λ then gives minD = √(2σ²λ/n) or minDt = σt·λ/√n.
+bracketing root finder (:func:`scipy.optimize.elementwise.find_root`, scipy ≥ 1.15),
+the same code for both methods. Where scipy is older (Pyodide, and so xlwings Lite,
+ships scipy 1.14), a small vectorised bracket-and-Illinois search in this module
+takes its place and gives the same λ to the requested tolerance. λ then gives
+minD = √(2σ²λ/n) or minDt = σt·λ/√n.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import elementwise
+
+try:                                 # scipy >= 1.15
+    from scipy.optimize import elementwise
+except ImportError:                  # pragma: no cover - exercised by forcing the fallback
+    elementwise = None
 
 from .params import check_all, check_method
 from .power import anova_effect, anova_power_at, ttest_power_at
@@ -51,6 +58,9 @@ def _lambda_required(design: str, method: str, alpha, beta, df_a, n, *, tol: flo
     if todo.any():
         args = (alpha[todo], target[todo], df_a[todo], n[todo])
         start = np.zeros(int(todo.sum()))
+        if elementwise is None:
+            lam[todo] = _first_root(f, start, start + 8.0 + args[2], args, tol)
+            return lam
         bracket = elementwise.bracket_root(f, start, start + 8.0 + args[2], xmin=0.0,
                                            args=args)
         root = elementwise.find_root(f, bracket.bracket, args=args,
@@ -60,6 +70,50 @@ def _lambda_required(design: str, method: str, alpha, beta, df_a, n, *, tol: flo
         found = np.where(f(root.x, *args) >= 0, root.x, root.bracket[1])
         lam[todo] = np.where(bracket.success & root.success, found, np.nan)
     return lam
+
+
+def _first_root(f, lo, hi, args, tol, *, limit: float = 1e250, max_steps: int = 2000):
+    """Where f crosses from < 0 to ≥ 0 on [lo, ∞), elementwise, for scipy without ``elementwise``.
+
+    ``f(lo) < 0`` is given. The right end doubles until ``f(hi) ≥ 0`` (NaN where it never
+    does below ``limit``); then the Illinois variant of regula falsi narrows [lo, hi] with
+    f(lo) < 0 ≤ f(hi) until hi − lo ≤ tol·(1 + hi); every third step, and wherever the
+    interpolated point is unusable, it bisects instead, so the bracket at least halves every
+    three steps. Returns hi, a point where the power is reached.
+    """
+    lo, hi = np.array(lo, float), np.array(hi, float)
+    args = tuple(np.asarray(x) for x in args)
+    f_hi = f(hi, *args)
+    out = ~(f_hi >= 0)
+    while out.any():                                     # bracket: double the right end
+        idx = np.flatnonzero(out)
+        lo[idx] = hi[idx]
+        hi[idx] = hi[idx] * 2.0
+        f_hi[idx] = f(hi[idx], *(x[idx] for x in args))
+        out[idx] = ~(f_hi[idx] >= 0) & (hi[idx] < limit)
+    found = f_hi >= 0
+    f_lo = f(lo, *args)
+    side = np.zeros(lo.shape, np.int8)                   # which end moved last (Illinois)
+    active = np.flatnonzero(found & (hi - lo > tol * (1.0 + hi)))
+    for step in range(max_steps):
+        if active.size == 0:
+            break
+        a, b, fa, fb = lo[active], hi[active], f_lo[active], f_hi[active]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            x = b - fb * (b - a) / (fb - fa)
+        ok = np.isfinite(x) & (x > a) & (x < b) & (step % 3 != 2)
+        x = np.where(ok, x, a + 0.5 * (b - a))
+        fx = f(x, *(v[active] for v in args))
+        up = fx >= 0
+        # Illinois: halve the stale end's value when the same end moves twice in a row.
+        s = side[active]
+        f_lo[active] = np.where(~up, fx, np.where(s == 1, fa * 0.5, fa))
+        f_hi[active] = np.where(up, fx, np.where(s == -1, fb * 0.5, fb))
+        lo[active] = np.where(up, a, x)
+        hi[active] = np.where(up, x, b)
+        side[active] = np.where(up, 1, -1)
+        active = active[hi[active] - lo[active] > tol * (1.0 + hi[active])]
+    return np.where(found, hi, np.nan)
 
 
 def _at_least(value, reaches):
@@ -73,7 +127,7 @@ def _at_least(value, reaches):
     return value
 
 
-def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
+def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
     """Minimum detectable range minD that n topics guarantee for m systems.
 
     The smallest minD whose one-way ANOVA power (:func:`topicsetsize.anova_power`)
@@ -108,10 +162,10 @@ def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
     What 100 topics guarantee for 10 systems at σ̂² = .0601 (MedNLPDoc raw
     recall), α = .05, β = .20:
 
-    >>> round(anova_min_d(100, 10, 0.0601, 0.05, 0.20), 4)
+    >>> round(anova_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.20), 4)
     0.137
     >>> n = 188    # the AIRS 2016 Table 2 size for minD = .1 and m = 10
-    >>> anova_min_d(n, 10, 0.0601, 0.05, 0.20) <= 0.1
+    >>> anova_min_d(n, m=10, variance=0.0601, alpha=0.05, beta=0.20) <= 0.1
     True
     """
     method = check_method(method)
@@ -125,7 +179,7 @@ def anova_min_d(n, m, variance, alpha, beta, *, method="legacy"):
     return as_output(d, n, m, variance, alpha, beta)
 
 
-def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
+def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     """Minimum detectable difference minDt that n topics guarantee for a paired t-test.
 
     The smallest minDt whose two-sided paired t-test power
@@ -157,7 +211,7 @@ def ttest_min_dt(n, variance_t, alpha, beta, *, method="legacy"):
 
     Examples
     --------
-    >>> round(ttest_min_dt(34, 1.0, 0.05, 0.20), 4)     # minΔt = .5 needs n = 34
+    >>> round(ttest_min_dt(34, variance_t=1.0, alpha=0.05, beta=0.20), 4)  # minΔt = .5 needs 34
     0.4951
     """
     method = check_method(method)

@@ -9,7 +9,7 @@ keep full accuracy where the obvious scipy call does not:
 * the lower tail of the noncentral t, for which scipy 1.17's ``nct.cdf`` returns
   NaN for some arguments (e.g. df = 1199, nc = 5.58, t = -3.30), comes from the
   survival function by reflection, Pr{t'(φ, λ) ≤ -w} = Pr{t'(φ, -λ) ≥ w}
-  (see FORMULAS §4 of the project's reference notes).
+  (``docs/formulas.md`` §5).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def z_upper(p):
     Returns
     -------
     float or ndarray
-        z_P (FORMULAS notation; Sakai, IRJ 2016, Section 2).
+        z_P (Sakai, IRJ 2016, Section 2; ``docs/formulas.md``, notation).
 
     Examples
     --------

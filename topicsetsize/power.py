@@ -100,7 +100,7 @@ def ttest_power_at(n, effect, alpha, method: str):
     return special.ndtr((-corrected - lam) / scale) + special.ndtr((lam - corrected) / scale)
 
 
-def anova_power(n, m, min_d, variance, alpha, *, method="legacy"):
+def anova_power(n, *, m, min_d, variance, alpha, method="legacy"):
     """Power of the one-way ANOVA F test with m systems and n topics.
 
     The worst case for a minimum detectable range minD (CIKM 2014): two systems
@@ -145,9 +145,9 @@ def anova_power(n, m, min_d, variance, alpha, *, method="legacy"):
     The CIKM 2014 worked example (α = .05, m = 3, minΔ = .5): the legacy power
     is .791 at n = 19 and .813 at n = 20.
 
-    >>> round(anova_power(19, 3, 0.5, 0.25, 0.05), 3), round(anova_power(20, 3, 0.5, 0.25, 0.05), 3)
-    (0.791, 0.813)
-    >>> round(anova_power(20, 3, 0.5, 0.25, 0.05, method="exact"), 3)
+    >>> [round(anova_power(n, m=3, min_d=0.5, variance=0.25, alpha=0.05), 3) for n in (19, 20)]
+    [0.791, 0.813]
+    >>> round(anova_power(20, m=3, min_d=0.5, variance=0.25, alpha=0.05, method="exact"), 3)
     0.793
     """
     method = check_method(method)
@@ -156,7 +156,7 @@ def anova_power(n, m, min_d, variance, alpha, *, method="legacy"):
     return as_output(power, n, m, min_d, variance, alpha)
 
 
-def anova_legacy_terms(n, m, min_d, variance, alpha) -> AnovaLegacyTerms:
+def anova_legacy_terms(n, *, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     """The intermediate values of the legacy ANOVA power (see :func:`anova_power`).
 
     Parameters
@@ -177,7 +177,7 @@ def anova_legacy_terms(n, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     --------
     CIKM 2014 worked example, n = 19: cA = 1.826, φA* = 6.298, u = −.809.
 
-    >>> t = anova_legacy_terms(19, 3, 0.5, 0.25, 0.05)
+    >>> t = anova_legacy_terms(19, m=3, min_d=0.5, variance=0.25, alpha=0.05)
     >>> round(t.c_a, 3), round(t.phi_a_star, 3), round(t.u, 3), round(t.power, 3)
     (1.826, 6.298, -0.809, 0.791)
     """
@@ -186,7 +186,7 @@ def anova_legacy_terms(n, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     return AnovaLegacyTerms(*(as_output(t, n, m, min_d, variance, alpha) for t in terms))
 
 
-def ttest_power(n, min_dt, variance_t, alpha, *, method="legacy"):
+def ttest_power(n, *, min_dt, variance_t, alpha, method="legacy"):
     """Power of the two-sided paired t-test with n topics.
 
     minΔt = minDt/σ̂t is the effect size, φ = n − 1, λ = √n·minΔt and
@@ -219,8 +219,8 @@ def ttest_power(n, min_dt, variance_t, alpha, *, method="legacy"):
     --------
     CIKM 2014 worked example, minΔt = .5: power .795 at n = 33 and .808 at n = 34.
 
-    >>> round(ttest_power(33, 0.5, 1.0, 0.05), 3), round(ttest_power(34, 0.5, 1.0, 0.05), 3)
-    (0.795, 0.808)
+    >>> [round(ttest_power(n, min_dt=0.5, variance_t=1.0, alpha=0.05), 3) for n in (33, 34)]
+    [0.795, 0.808]
     """
     method = check_method(method)
     n_, d_, v_, a_ = check_all(n=n, min_dt=min_dt, variance_t=variance_t, alpha=alpha)

@@ -2,7 +2,7 @@
 
 The std-AB paper (Sakai, AIRS 2016, Table 1 column g) asks whether standardisation changes the
 ranking of the runs: it ranks the runs by their mean raw score and by their mean std-AB score and
-reports Kendall's τ between the two rankings with a 95% confidence interval (FORMULAS §2b).
+reports Kendall's τ between the two rankings with a 95% confidence interval (AIRS 2016, Table 1).
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ class KendallTau(NamedTuple):
     high: float
 
 
-def kendall_tau_interval(tau, m, *, alpha: float = 0.05) -> KendallTau:
+def kendall_tau_interval(tau, *, m, alpha: float = 0.05) -> KendallTau:
     r"""The AIRS 2016 confidence interval of Kendall's τ between two rankings of m runs.
 
     .. math:: \tau \pm z_{\alpha/2}\sqrt{\frac{2(2m+5)}{9m(m-1)}}
 
     where z_{α/2} is the upper α/2 point of N(0, 1) and the root is the standard deviation of τ
     under independence. This is how column g of Table 1 of T. Sakai, "A simple and effective
-    approach to score standardisation" (AIRS 2016) was computed (FORMULAS §2b); as there, the
-    bounds are **not** clipped to [−1, 1].
+    approach to score standardisation" (AIRS 2016) was computed (``docs/formulas.md`` §3); as
+    there, the bounds are **not** clipped to [−1, 1].
 
     Parameters
     ----------
@@ -55,7 +55,7 @@ def kendall_tau_interval(tau, m, *, alpha: float = 0.05) -> KendallTau:
     --------
     MedNLPDoc precision, Table 1 of the paper (14 runs): τ = .978 [.585, 1.371].
 
-    >>> [round(v, 3) for v in kendall_tau_interval(0.978, 14)]
+    >>> [round(v, 3) for v in kendall_tau_interval(0.978, m=14)]
     [0.978, 0.585, 1.371]
     """
     alpha = check("alpha", alpha, allow_array=False)
@@ -76,7 +76,7 @@ def kendall_tau_ci(x, y, *, alpha: float = 0.05) -> KendallTau:
 
     .. math:: \tau \pm z_{\alpha/2}\sqrt{\frac{2(2m+5)}{9m(m-1)}},
 
-    not clipped (T. Sakai, AIRS 2016, Table 1 column g; FORMULAS §2b).
+    not clipped (T. Sakai, AIRS 2016, Table 1 column g).
 
     Parameters
     ----------
@@ -109,7 +109,7 @@ def kendall_tau_ci(x, y, *, alpha: float = 0.05) -> KendallTau:
     tau = stats.kendalltau(x, y).statistic
     if not np.isfinite(tau):
         raise ValueError("Kendall's tau is undefined: every run ties in x or in y")
-    return kendall_tau_interval(tau, x.size, alpha=alpha)
+    return kendall_tau_interval(tau, m=x.size, alpha=alpha)
 
 
 def _aligned_runs(x, y) -> tuple[np.ndarray, np.ndarray]:

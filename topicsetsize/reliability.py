@@ -127,7 +127,7 @@ def _split_chunks(rng: np.random.Generator, n: int, half: int, trials: int,
         yield np.argsort(keys, axis=1)[:, :2 * half]
 
 
-def random_splits(n_topics: int, trials: int, *, half: int | None = None,
+def random_splits(n_topics: int, *, trials: int, half: int | None = None,
                   seed=None) -> np.ndarray:
     """The random splits :func:`split_half` uses for the same arguments and seed.
 
@@ -154,7 +154,7 @@ def random_splits(n_topics: int, trials: int, *, half: int | None = None,
 
     Examples
     --------
-    >>> s = random_splits(10, 3, half=4, seed=1)
+    >>> s = random_splits(10, trials=3, half=4, seed=1)
     >>> s.shape
     (3, 8)
     >>> all(len(set(row)) == 8 for row in s.tolist())   # the halves are disjoint
@@ -192,7 +192,7 @@ def split_half(scores, *, trials: int = 1000, alpha: float = 0.05, half: int | N
               \qquad \text{significant} \iff |t| > t(h-1; \alpha)
 
     (a half with constant, non-zero differences is significant; one with all d_j = 0 is not,
-    as with :func:`scipy.stats.ttest_rel`). Then (FORMULAS §6)
+    as with :func:`scipy.stats.ttest_rel`). Then (Voorhees, SIGIR 2009)
 
     * ``comparisons`` = trials · m(m−1)/2 · 2 (both halves count),
     * ``significant`` = number of significant tests over both halves,
@@ -281,7 +281,7 @@ def split_half(scores, *, trials: int = 1000, alpha: float = 0.05, half: int | N
     return SplitHalfResult(comparisons, sig, major, minor, pct, h, trials, alpha, n, m)
 
 
-def split_half_curve(scores, halves: Iterable[int], *, trials: int = 1000, alpha: float = 0.05,
+def split_half_curve(scores, *, halves: Iterable[int], trials: int = 1000, alpha: float = 0.05,
                      seed=None, progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     """Split-half conflicts for several half sizes: the conflict rate against the topic set size.
 
@@ -314,7 +314,7 @@ def split_half_curve(scores, halves: Iterable[int], *, trials: int = 1000, alpha
     --------
     >>> rng = np.random.default_rng(0)
     >>> x = rng.normal(size=(40, 5)) + np.linspace(0, 1, 5)
-    >>> curve = split_half_curve(x, [5, 10, 20], trials=100, seed=3)
+    >>> curve = split_half_curve(x, halves=[5, 10, 20], trials=100, seed=3)
     >>> curve.index.tolist(), curve["comparisons"].tolist()
     ([5, 10, 20], [2000, 2000, 2000])
     """

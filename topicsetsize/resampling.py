@@ -186,7 +186,7 @@ def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
     return np.sort(best) if test != "ttest" else best[[0, m - 1]]
 
 
-def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
+def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
                     test: str = "anova", m: int | None = None, pair=None, seed=None,
                     progress: Callable[[int], object] | None = None) -> ResampledPower:
     r"""Empirical power at n topics by resampling topics, next to the exact theoretical power.
@@ -246,7 +246,7 @@ def resampled_power(scores, n: int, *, trials: int = 1000, alpha: float = 0.05,
     --------
     >>> rng = np.random.default_rng(0)
     >>> x = rng.normal(size=(2000, 3)) + [0.0, 0.3, 0.6]
-    >>> r = resampled_power(x, 30, trials=2000, seed=1)
+    >>> r = resampled_power(x, n=30, trials=2000, seed=1)
     >>> round(r.theoretical, 3), round(r.empirical, 3), abs(r.z) < 3
     (0.593, 0.593, True)
     """

@@ -1,8 +1,9 @@
 """Required number of topics n for the ANOVA and paired t-test designs.
 
 Every function searches for the smallest n ≥ 2 from which the power stays at or
-above 1 − β (FORMULAS §3), using :func:`topicsetsize.search.smallest_n`, and is
-vectorised: array arguments broadcast, and a whole table is one search.
+above 1 − β (Sakai, IRJ 2016; ``docs/formulas.md`` §4), using
+:func:`topicsetsize.search.smallest_n`, and is vectorised: array arguments broadcast, and a
+whole table is one search.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from .distributions import f_crit, z_upper
 from .params import check_all, check_method
 from .power import anova_effect, anova_power_at, ttest_power_at
 from .shapes import as_output
-from .detectable import power_of_lambda
 from .search import smallest_n
 
 __all__ = ["anova_n", "ttest_n", "ttest_n_effect", "anova_initial_n", "ttest_initial_n",
@@ -74,43 +74,74 @@ def _lambda_curve(alpha, beta, phi_a, method: str):
     """λ needed for power 1 − β as φE → ∞ (λ∞) and its 1/φE slope k, per distinct (α, β, φA).
 
     The required noncentrality at finite φE is close to λ∞ + k/φE; k is taken from
-    one reference point, φE = 50·(φA + 1). Exact: scipy's noncentral χ² and F
-    inverses; legacy: the root of Nagata's approximation in λ.
+    one reference point, φE = 50·(φA + 1). The curve only guides the search, which
+    evaluates each method's own power, so the answer does not depend on it; what it
+    costs and what it saves decide how it is computed.
+
+    * Nagata's approximation (the legacy power) in closed form (:func:`_nagata_lambda`)
+      costs one χ² point per row and otherwise only arithmetic. It is the legacy
+      curve, and the exact curve from φA = ``_EXACT_CURVE_BELOW`` on, where it is
+      within about .05 of the exact λ∞.
+    * Below that, the exact curve comes from scipy's noncentral χ² and F inverses
+      (``chndtrinc``, ``ncfdtrinc``), a few dozen µs per row: a table has few such
+      rows, and there Nagata's λ is off by up to 2.5%, which costs search steps.
     """
     uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
     a, b, df = uniq.T
     phi_ref = 50.0 * (df + 1.0)
-    lam = special.chndtrinc(special.chdtri(df, a), df, b)
-    lam_ref = special.ncfdtrinc(df, phi_ref, b, f_crit(a, df, phi_ref))
-    if method == "legacy":
-        # A few secant steps from the exact values, in (√λ, probit power) space where
-        # the power is close to a straight line; a guess needs no more.
-        n = np.concatenate([np.full(df.shape, 1e12), phi_ref / (df + 1.0) + 1.0])
-        args = (np.tile(a, 2), np.tile(df, 2), n)
-        both = _secant_lambda(np.concatenate([lam, lam_ref]), _probit(np.tile(1.0 - b, 2)),
-                              lambda x: _probit(power_of_lambda("anova", "legacy", x, *args)))
-        lam, lam_ref = both[: df.size], both[df.size:]
+    chi2 = special.chdtri(df, a)
+    lam, lam_ref = np.empty_like(df), np.empty_like(df)
+    exact = (df < _EXACT_CURVE_BELOW) if method == "exact" else np.zeros(df.shape, bool)
+    if exact.any():
+        ae, be, dfe, pe = a[exact], b[exact], df[exact], phi_ref[exact]
+        lam[exact] = special.chndtrinc(chi2[exact], dfe, be)
+        lam_ref[exact] = special.ncfdtrinc(dfe, pe, be, f_crit(ae, dfe, pe))
+    rest = ~exact
+    if rest.any():
+        z_b, dfr, pr, c = z_upper(b[rest]), df[rest], phi_ref[rest], chi2[rest]
+        lam[rest] = _nagata_lambda(z_b, dfr, np.sqrt(2.0 * c), 0.0)
+        # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE))
+        # to first order in 1/φE: a guess needs no exact F point.
+        a_ref = c * (1.0 + (c - dfr + 2.0) / (2.0 * pr)) / pr
+        lam_ref[rest] = _nagata_lambda(z_b, dfr, np.sqrt(a_ref * (2.0 * pr - 1.0)), a_ref)
     slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
     lam = np.where(np.isfinite(lam), lam, 1.0)
     return lam[inverse].reshape(shape), slope[inverse].reshape(shape)
 
 
-def _secant_lambda(lam, target, probit_power, steps: int = 3):
-    """Refine λ so that ``probit_power(λ) ≈ target`` by secant steps in √λ."""
-    x0 = np.sqrt(lam)
-    x1 = x0 * 1.05
-    y0, y1 = probit_power(x0 * x0), probit_power(x1 * x1)
-    for _ in range(steps):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            x2 = x1 + (target - y1) * (x1 - x0) / (y1 - y0)
-        x2 = np.where(np.isfinite(x2) & (x2 > 0), x2, x1)
-        x0, y0, x1 = x1, y1, x2
-        y1 = probit_power(x1 * x1)
-    return x1 * x1
+#: φA from which the exact method's search starts from Nagata's λ curve (see _lambda_curve).
+_EXACT_CURVE_BELOW = 100
+
+
+def _nagata_lambda(z_b, phi_a, big_a, a, steps: int = 8):
+    """λ at which Nagata's approximation (the legacy :func:`topicsetsize.anova_power`) is 1 − β.
+
+    With cA(2φA* − 1) = 2(φA + λ) − cA, power 1 − β means u = −z_β, that is
+    λ = (R² + cA)/2 − φA with R = √(a(2φE − 1)) + z_β·√(cA − a); cA = (φA + 2λ)/(φA + λ)
+    moves little with λ, so a fixed-point iteration converges in a few steps.
+    ``big_a`` is √(a(2φE − 1)) (√(2χ²(φA; α)) in the limit φE → ∞, where a = 0).
+    """
+    c_a = np.full(np.shape(phi_a), 1.5)
+    lam = np.zeros(np.shape(phi_a))
+    with np.errstate(invalid="ignore"):
+        for _ in range(steps):
+            r = big_a + z_b * np.sqrt(c_a - a)
+            lam = np.maximum((r * r + c_a) / 2.0 - phi_a, 1e-12)
+            c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+    return lam
+
+
+def _exact_lambda_limit(alpha, beta, phi_a):
+    """λ∞ with Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β (scipy.special.chndtrinc), per distinct row."""
+    uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
+    a, b, df = uniq.T
+    lam = special.chndtrinc(special.chdtri(df, a), df, b)
+    lam = np.where(np.isfinite(lam), lam, 1.0)
+    return lam[inverse].reshape(shape)
 
 
 def _anova_lambda_hat(alpha, beta, phi_a, method: str):
-    lam, _ = _lambda_curve(alpha, beta, phi_a, "exact")
+    lam = _exact_lambda_limit(alpha, beta, phi_a)
     if method == "legacy":
         for (a, b), (x1, x2) in NAGATA_LAMBDA.items():
             lam = np.where((alpha == a) & (beta == b), x1 + x2 * np.sqrt(phi_a), lam)
@@ -130,7 +161,7 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     """Initial estimate n₀ = λ̂/Δ of the ANOVA topic set size (not rounded).
 
     Δ = minD²/(2σ²). With ``method="legacy"`` and one of the four (α, β) pairs
-    of the legacy sheet, λ̂ = x1 + x2·√φA is Nagata's approximation (FORMULAS §3):
+    of the legacy sheet, λ̂ = x1 + x2·√φA is Nagata's approximation (IRJ 2016, Table 3):
     (.05,.20): 4.860 + 3.584√φA; (.01,.20): 7.736 + 4.551√φA;
     (.05,.10): 7.049 + 4.244√φA; (.01,.10): 10.439 + 5.213√φA.
     Otherwise λ̂ solves Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β, the φE → ∞ limit

@@ -6,7 +6,7 @@ cells still unresolved are evaluated together in one numpy call per step, so a
 table costs a handful of vectorised calls and no Python loop over cells.
 
 The required n is the smallest n ≥ 2 from which the criterion *stays* met:
-value(n') ≥ target for every n' ≥ n (FORMULAS §3). Above ``monotone_from`` the
+value(n') ≥ target for every n' ≥ n (``docs/formulas.md`` §4). Above ``monotone_from`` the
 criterion is taken to be non-decreasing in n. There the search brackets the
 crossing, then narrows it by regula falsi in (√n, transform(value)) space, where
 power curves are close to straight lines, falling back to bisection. Below

@@ -21,7 +21,7 @@ __all__ = ["SCORE_KINDS", "select_topics", "top_runs", "transform_scores"]
 SCORE_KINDS = ("raw", "std-ab", "std-cdf")
 
 
-def select_topics(scores: pd.DataFrame, spec) -> pd.DataFrame:
+def select_topics(scores: pd.DataFrame, *, spec) -> pd.DataFrame:
     """The rows of ``scores`` whose topic ids match ``spec``, in the matrix's order.
 
     Expresses set-ups such as Voorhees' (SIGIR 2009): TREC 2004 Robust topics 351–450, ranges
@@ -49,9 +49,9 @@ def select_topics(scores: pd.DataFrame, spec) -> pd.DataFrame:
     Examples
     --------
     >>> x = pd.DataFrame({"r1": [.1, .2, .3, .4]}, index=["350", "351", "352", "q1"])
-    >>> select_topics(x, "351-400,q1").index.tolist()
+    >>> select_topics(x, spec="351-400,q1").index.tolist()
     ['351', '352', 'q1']
-    >>> select_topics(x, [350, "q1"]).index.tolist()
+    >>> select_topics(x, spec=[350, "q1"]).index.tolist()
     ['350', 'q1']
     """
     if not isinstance(scores, pd.DataFrame):
@@ -88,7 +88,7 @@ def _range(item: str) -> tuple[int, int] | None:
     return None
 
 
-def top_runs(scores, fraction: float):
+def top_runs(scores, *, fraction: float):
     """The best ``fraction`` of the runs by mean score over all topics of ``scores``.
 
     Keeps ⌈fraction · m⌉ of the m runs (at least one), in their original column order; ties at
@@ -111,9 +111,9 @@ def top_runs(scores, fraction: float):
     Examples
     --------
     >>> x = pd.DataFrame({"a": [.1, .2], "b": [.5, .6], "c": [.3, .3], "d": [.9, .8]})
-    >>> top_runs(x, 0.5).columns.tolist()
+    >>> top_runs(x, fraction=0.5).columns.tolist()
     ['b', 'd']
-    >>> top_runs(x, 0.6).columns.tolist()     # ⌈2.4⌉ = 3 runs
+    >>> top_runs(x, fraction=0.6).columns.tolist()     # ⌈2.4⌉ = 3 runs
     ['b', 'c', 'd']
     """
     fraction = check("fraction", fraction, allow_array=False)
@@ -127,7 +127,7 @@ def top_runs(scores, fraction: float):
     return scores.iloc[:, keep]
 
 
-def transform_scores(scores, kind: str = "raw"):
+def transform_scores(scores, *, kind: str = "raw"):
     """Raw, std-AB or std-CDF scores, standardised with the factors of all runs given.
 
     ``"std-ab"`` is :func:`topicsetsize.standardise.std_ab` (A = 0.15, B = 0.5, clipped;
@@ -149,7 +149,7 @@ def transform_scores(scores, kind: str = "raw"):
 
     Examples
     --------
-    >>> transform_scores([[0.2, 0.4, 0.6], [0.5, 0.6, 0.7]], "std-ab")
+    >>> transform_scores([[0.2, 0.4, 0.6], [0.5, 0.6, 0.7]], kind="std-ab")
     array([[0.35, 0.5 , 0.65],
            [0.35, 0.5 , 0.65]])
     """

@@ -1,9 +1,10 @@
 """Score standardisation: std-AB (Sakai, AIRS 2016) and std-CDF (Webber, Moffat and Zobel 2008).
 
 Each topic's scores are turned into z-scores with the mean and the sample standard deviation of
-that topic over a set of *standardising runs* (FORMULAS §2). std-AB maps the z-score linearly to
-A·z + B and clips it to [0, 1]; std-CDF maps it to Φ(z). New runs are standardised with the
-factors of the standardising runs (``factors=``), so that their scores are comparable.
+that topic over a set of *standardising runs* (Sakai, AIRS 2016, Eqs. 2–3). std-AB maps the
+z-score linearly to A·z + B and clips it to [0, 1]; std-CDF maps it to Φ(z). New runs are
+standardised with the factors of the standardising runs (``factors=``), so that their scores are
+comparable.
 
 Zero-SD policy
 --------------
@@ -159,7 +160,7 @@ def std_cdf(scores, *, factors=None):
               \right)
 
     (W. Webber, A. Moffat and J. Zobel, "Score standardization for inter-collection comparison
-    of retrieval systems", SIGIR 2008; FORMULAS §2 of the AIRS 2016 std-AB paper's notation).
+    of retrieval systems", SIGIR 2008, in the notation of Sakai, AIRS 2016).
     Φ is :func:`scipy.special.ndtr`. A topic whose standardising runs all score the same gives
     Φ(0) = 0.5 for every run (zero-SD policy of the module).
 

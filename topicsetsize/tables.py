@@ -21,7 +21,7 @@ def _grid(name: str, values) -> np.ndarray:
     return arr
 
 
-def anova_table(alpha, beta, variance, ms, min_ds, *, method="legacy") -> pd.DataFrame:
+def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.DataFrame:
     """Table of ANOVA topic set sizes: rows m, columns minD.
 
     Each cell is :func:`topicsetsize.anova_n` for that (m, minD), all computed
@@ -49,7 +49,7 @@ def anova_table(alpha, beta, variance, ms, min_ds, *, method="legacy") -> pd.Dat
     --------
     AIRS 2016 Table 2, part I (MedNLPDoc raw recall, σ̂² = .0601):
 
-    >>> anova_table(0.05, 0.20, 0.0601, [2, 10], [0.02, 0.1, 0.2])
+    >>> anova_table(0.05, beta=0.20, variance=0.0601, ms=[2, 10], min_ds=[0.02, 0.1, 0.2])
     min_d  0.02  0.10  0.20
     m
     2      2301    93    24
@@ -64,7 +64,7 @@ def anova_table(alpha, beta, variance, ms, min_ds, *, method="legacy") -> pd.Dat
                         columns=pd.Index(d_grid, name="min_d"))
 
 
-def ttest_table(alpha, beta, variance_t, min_dts, *, method="legacy") -> pd.DataFrame:
+def ttest_table(alpha, *, beta, variance_t, min_dts, method="legacy") -> pd.DataFrame:
     """Table of paired t-test topic set sizes: rows σ̂t², columns minDt.
 
     Each cell is :func:`topicsetsize.ttest_n`, computed in one vectorised
@@ -88,7 +88,7 @@ def ttest_table(alpha, beta, variance_t, min_dts, *, method="legacy") -> pd.Data
 
     Examples
     --------
-    >>> ttest_table(0.05, 0.20, [0.04, 0.1], [0.05, 0.1])
+    >>> ttest_table(0.05, beta=0.20, variance_t=[0.04, 0.1], min_dts=[0.05, 0.1])
     min_dt      0.05  0.10
     variance_t
     0.04         128    34

@@ -1,4 +1,4 @@
-"""Within-system variance estimates from past score matrices (FORMULAS §1).
+"""Within-system variance estimates from past score matrices (``docs/formulas.md`` §1).
 
 Topic set size design needs an estimate σ̂² of the within-system (residual) variance. It comes
 from a past topics × runs score matrix: the one-way ANOVA residual variance of AIRS 2016 Eq. 1
@@ -19,7 +19,7 @@ __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "resi
 #: The residual-variance estimators, by the name ``pooled_variance`` takes.
 ESTIMATORS = ("one-way", "two-way")
 
-# Doctest matrix: Table 5.1 of Sakai's book (20 topics × 3 runs), see examples.md.
+# Doctest matrix: Table 5.1 of Sakai's book (20 topics × 3 runs), see docs/formulas.md §9.
 _BOOK = [[.7, .5, 0], [.3, .1, 0], [.2, 0, .2], [.6, .2, .1], [.4, .4, .3], [.4, .3, .3],
          [0, 0, .1], [.7, .5, .2], [.1, .3, .4], [.3, .3, .4], [.5, .4, .4], [.4, .4, .3],
          [0, .1, .3], [.6, .4, .2], [.5, .2, .2], [.3, .1, .2], [.1, .1, .1], [.5, .6, .5],
@@ -47,13 +47,13 @@ def residual_variance(scores) -> float:
 
     Examples
     --------
-    Table 5.1 of Sakai's book (20 topics × 3 runs; ``examples.md``):
+    Table 5.1 of Sakai's book (20 topics × 3 runs; ``docs/formulas.md`` §9):
 
     >>> round(residual_variance(_BOOK), 10)
     0.0326491228
     """
     x = check_matrix(scores).values
-    return float(((x - x.mean(axis=0)) ** 2).sum() / residual_df(x, "one-way"))
+    return float(((x - x.mean(axis=0)) ** 2).sum() / residual_df(x, estimator="one-way"))
 
 
 def two_way_residual_variance(scores) -> float:
@@ -63,9 +63,9 @@ def two_way_residual_variance(scores) -> float:
               + \bar x)^2}{(m'-1)(n'-1)}
 
     with x̄_•j the mean of topic j over the runs and x̄ the grand mean: the residual mean square
-    of a two-way ANOVA without replication with runs and topics as the factors (FORMULAS §1;
-    the worked example is Table 5.1 of Sakai's book on IR evaluation methodology). Its sum of
-    squares is the one-way one minus the topic sum of squares.
+    of a two-way ANOVA without replication with runs and topics as the factors
+    (``docs/formulas.md`` §1; the worked example is Table 5.1 of Sakai's book on IR evaluation
+    methodology). Its sum of squares is the one-way one minus the topic sum of squares.
 
     Parameters
     ----------
@@ -83,18 +83,18 @@ def two_way_residual_variance(scores) -> float:
     """
     x = check_matrix(scores).values
     resid = x - x.mean(axis=0) - x.mean(axis=1, keepdims=True) + x.mean()
-    return float((resid ** 2).sum() / residual_df(x, "two-way"))
+    return float((resid ** 2).sum() / residual_df(x, estimator="two-way"))
 
 
 _FUNCTIONS = {"one-way": residual_variance, "two-way": two_way_residual_variance}
 
 
-def residual_df(scores, estimator: str = "one-way") -> int:
+def residual_df(scores, *, estimator: str = "one-way") -> int:
     """Residual degrees of freedom φ of a matrix: m'(n'−1) one-way, (m'−1)(n'−1) two-way.
 
     Examples
     --------
-    >>> residual_df(_BOOK), residual_df(_BOOK, "two-way")
+    >>> residual_df(_BOOK), residual_df(_BOOK, estimator="two-way")
     (57, 38)
     """
     estimator = check_choice("estimator", estimator, ESTIMATORS)
@@ -109,7 +109,7 @@ def pooled_variance(matrices, *, estimator: str = "one-way") -> float:
 
     where V_C is the residual variance of matrix C (:func:`residual_variance` or
     :func:`two_way_residual_variance`) and φ_C its residual degrees of freedom, m'(n'−1) for the
-    one-way and (m'−1)(n'−1) for the two-way estimate (FORMULAS §1; Sakai, IRJ 2016, "Topic set
+    one-way and (m'−1)(n'−1) for the two-way estimate (Sakai, IRJ 2016, "Topic set
     size design", pooled variance over past data sets). The matrices may differ in size.
 
     Parameters
@@ -144,6 +144,6 @@ def pooled_variance(matrices, *, estimator: str = "one-way") -> float:
     weights, values = [], []
     for k, scores in enumerate(matrices):
         x = check_matrix(scores, name=f"matrices[{k}]").values
-        weights.append(residual_df(x, estimator))
+        weights.append(residual_df(x, estimator=estimator))
         values.append(variance(x))
     return float(np.dot(weights, values) / np.sum(weights))

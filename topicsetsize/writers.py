@@ -32,7 +32,7 @@ def _check_token(kind: str, value: str) -> None:
                          f"non-empty, without blanks, and not {SUMMARY_TOPIC!r})")
 
 
-def write_trec_eval(scores, folder, measure: str) -> list[Path]:
+def write_trec_eval(scores, *, folder, measure: str) -> list[Path]:
     """Write a score matrix as ``trec_eval -q`` output: one file per run, ``<run>.txt``.
 
     Each file holds a ``runid all <run>`` line, one ``<measure> <topic> <value>`` line per
@@ -58,7 +58,7 @@ def write_trec_eval(scores, folder, measure: str) -> list[Path]:
     --------
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
-    >>> paths = write_trec_eval([[0.25, 0.5], [0.125, 0.75]], folder, "map")
+    >>> paths = write_trec_eval([[0.25, 0.5], [0.125, 0.75]], folder=folder, measure="map")
     >>> print(paths[0].read_text(), end="")
     runid                 	all	run1
     map                   	1	0.25
@@ -95,7 +95,7 @@ def _file_name(run: str) -> str:
     return f"{safe or 'run'}.txt"
 
 
-def write_long(scores, path, measure: str) -> Path:
+def write_long(scores, *, path, measure: str) -> Path:
     """Write a score matrix in the long format: ``run, topic, measure, value``, one score a line.
 
     A header line names the columns. The file is TSV when ``path`` ends in ``.tsv`` or
@@ -116,7 +116,8 @@ def write_long(scores, path, measure: str) -> Path:
     --------
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "scores.csv"
-    >>> print(write_long([[0.25, 0.5], [0.125, 0.75]], path, "map").read_text(), end="")
+    >>> out = write_long([[0.25, 0.5], [0.125, 0.75]], path=path, measure="map")
+    >>> print(out.read_text(), end="")
     run,topic,measure,value
     run1,1,map,0.25
     run1,2,map,0.125

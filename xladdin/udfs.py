@@ -84,8 +84,8 @@ def TSS_CI(alpha, delta, var_t):
 def TSS_CI_WIDTH(n, var_t, alpha):
     """Expected width of the 100(1-alpha)% confidence interval of the difference between two
     systems with n topics, given the variance var_t of the per-topic differences."""
-    return plain(tss.ci_delta(number("n", n), number("variance_t", var_t),
-                              number("alpha", alpha)))
+    return plain(tss.ci_delta(number("n", n), variance_t=number("variance_t", var_t),
+                              alpha=number("alpha", alpha)))
 
 
 # --- Power and minimum detectable differences ---------------------------------------------------
@@ -95,8 +95,8 @@ def TSS_POWER_ANOVA(n, m, minD, var, alpha, method=None):
     """Power of a one-way ANOVA of m systems with n topics to detect a range minD at level
     alpha, given the variance var."""
     n, m = number("n", n), number("m", m)
-    power = tss.anova_power(n, m, number("min_d", minD), number("variance", var),
-                            number("alpha", alpha), method=_method(method))
+    power = tss.anova_power(n, m=m, min_d=number("min_d", minD), variance=number("variance", var),
+                            alpha=number("alpha", alpha), method=_method(method))
     return plain(power, undefined=(
         f"the legacy power is undefined at n={n}, m={m}: Nagata's approximation needs cA > a, "
         'as on the legacy sheet (#NUM!); such a small n does not reach the power; use "exact"'))
@@ -106,8 +106,9 @@ def TSS_POWER_ANOVA(n, m, minD, var, alpha, method=None):
 def TSS_POWER_TTEST(n, minDt, var_t, alpha, method=None):
     """Power of a paired t-test with n topics to detect a difference minDt between two systems
     at level alpha, given the variance var_t of the per-topic differences."""
-    return plain(tss.ttest_power(number("n", n), number("min_dt", minDt),
-                                 number("variance_t", var_t), number("alpha", alpha),
+    return plain(tss.ttest_power(number("n", n), min_dt=number("min_dt", minDt),
+                                 variance_t=number("variance_t", var_t), alpha=number("alpha",
+                                                                                      alpha),
                                  method=_method(method)))
 
 
@@ -115,8 +116,8 @@ def TSS_POWER_TTEST(n, minDt, var_t, alpha, method=None):
 def TSS_MIND_ANOVA(n, m, var, alpha, beta, method=None):
     """Minimum detectable range minD of a one-way ANOVA of m systems with n topics, at level
     alpha with power 1-beta, given the variance var."""
-    return plain(tss.anova_min_d(number("n", n), number("m", m), number("variance", var),
-                                 number("alpha", alpha), number("beta", beta),
+    return plain(tss.anova_min_d(number("n", n), m=number("m", m), variance=number("variance", var),
+                                 alpha=number("alpha", alpha), beta=number("beta", beta),
                                  method=_method(method)))
 
 
@@ -124,8 +125,8 @@ def TSS_MIND_ANOVA(n, m, var, alpha, beta, method=None):
 def TSS_MINDT_TTEST(n, var_t, alpha, beta, method=None):
     """Minimum detectable difference minDt of a paired t-test with n topics, at level alpha
     with power 1-beta, given the variance var_t of the per-topic differences."""
-    return plain(tss.ttest_min_dt(number("n", n), number("variance_t", var_t),
-                                  number("alpha", alpha), number("beta", beta),
+    return plain(tss.ttest_min_dt(number("n", n), variance_t=number("variance_t", var_t),
+                                  alpha=number("alpha", alpha), beta=number("beta", beta),
                                   method=_method(method)))
 
 
@@ -133,8 +134,10 @@ def TSS_MINDT_TTEST(n, var_t, alpha, beta, method=None):
 def TSS_TABLE_ANOVA(alpha, beta, var, ms, minDs, method=None):
     """Table of ANOVA topic set sizes n (as in Table 2 of the std-AB paper): one row per m in
     ms, one column per minD in minDs, with a header row and a header column."""
-    frame = tss.anova_table(number("alpha", alpha), number("beta", beta),
-                            number("variance", var), vector("ms", ms), vector("minDs", minDs),
+    frame = tss.anova_table(number("alpha", alpha), beta=number("beta", beta),
+                            variance=number("variance", var), ms=vector("ms",
+                                                                        ms), min_ds=vector("minDs",
+                                                                                           minDs),
                             method=_method(method))
     return table(frame, TABLE_CORNER)
 

@@ -24,7 +24,7 @@ from generator.rows import Col, write_block
 from ._cases import grid_workbooks
 from ._libreoffice import recalculate_batch
 
-#: Names that would be formulas if written carelessly (FORMULAS: injection test).
+#: Names that would be formulas if written carelessly (formula injection).
 INJECTION_RUNS = ['=HYPERLINK("http://evil.example/x","click")', "+1", "-1", "@SUM(A1)"]
 INJECTION_TOPICS = ["=1+1", "+A1", "-2", "@A1"]
 INJECTION_MEASURE = '=HYPERLINK("http://evil.example/m","measure")'
@@ -32,7 +32,7 @@ INJECTION_TITLE = "@SUM(A1) title"
 
 #: Inputs typed into the bundled workbook's calculators for the "edit and recalculate" test:
 #: AIRS 2016 Table 2 part I (m = 10, minD = .1: legacy 188, exact 189), CIKM 2014 (minΔt = .2
-#: from minDt = .04 and σ̂t² = .04: 199), FORMULAS §5 (δ = .05, σ̂t² = .02: 125).
+#: from minDt = .04 and σ̂t² = .04: 199), docs/formulas.md §6 (δ = .05, σ̂t² = .02: 125).
 EDITS = {"anova_m": 10, "anova_min_d": 0.1, "ttest_min_dt": 0.04, "ci_delta": 0.05,
          "ci_variance_t": 0.02}
 
@@ -121,8 +121,8 @@ def _probe_workbook(path: Path) -> Path:
             ws.cell(row, 20, dfa + 1)
             ws.cell(row, 21, lam / n)
             ws.cell(row, 22, alpha)
-            m, delta, a = (f"$T${row}", f"$U${row}", f"$V${row}")
-            shared, _, exact = anova_models(a, "0.5", m, delta, k)
+            m, effect, a = (f"$T${row}", f"$U${row}", f"$V${row}")
+            shared, _, exact = anova_models(a, "0.5", m, effect, k)
             write_block(ws, row, 1, [Col("n", "n", lambda i, n=n: n), *shared, *exact], 1,
                         header=False)
             row += 1

@@ -87,7 +87,7 @@ def test_anova_required_n_equals_engine(batch):
 
 def test_anova_published_examples(batch):
     # AIRS 2016 Table 2 part I (MedNLPDoc raw recall, m = 2, minD = .02): 2301 published,
-    # 2360 exact (FORMULAS §7); CIKM 2014 worked example: 20; FORMULAS §7, m = 100: 52404/52276.
+    # 2360 exact (docs/formulas.md §8); CIKM 2014 worked example: 20; §8, m = 100: 52404/52276.
     wb = {tuple(c["anova"].values()): batch.values(n) for n, c in _books(batch) if "anova" in c}
     assert named(wb[(0.05, 0.20, 0.02, 0.0601, 2)], "anova_n_legacy") == 2301
     assert named(wb[(0.05, 0.20, 0.02, 0.0601, 2)], "anova_n_exact") == 2360
@@ -115,9 +115,9 @@ def test_anova_powers_equal_engine_and_scipy(batch):
             continue
         for n, p_legacy, p_exact, dfe in _anova_power_rows(batch, name, a):
             rtol = RTOL if dfe <= HUGE_DFE else RTOL_HUGE
-            args = (n, a["m"], a["min_d"], a["variance"], a["alpha"])
-            want_l = tss.anova_power(*args)
-            want_e = tss.anova_power(*args, method="exact")
+            kwargs = dict(m=a["m"], min_d=a["min_d"], variance=a["variance"], alpha=a["alpha"])
+            want_l = tss.anova_power(n, **kwargs)
+            want_e = tss.anova_power(n, **kwargs, method="exact")
             assert _close(p_legacy, want_l, rtol), (name, n, p_legacy, want_l)
             assert _close(p_exact, want_e, rtol), (name, n, p_exact, want_e)
             # independently of the engine: scipy's noncentral F
@@ -229,8 +229,9 @@ def test_ttest_powers_equal_engine_and_scipy(batch):
                 rtol = RTOL if n <= HUGE_DFE else RTOL_HUGE
                 got_l, got_e = ws.cell(r, head["legacy power"]).value, \
                     ws.cell(r, head["exact power"]).value
-                want_l = tss.ttest_power(n, effect, 1.0, t["alpha"])
-                want_e = tss.ttest_power(n, effect, 1.0, t["alpha"], method="exact")
+                want_l = tss.ttest_power(n, min_dt=effect, variance_t=1.0, alpha=t["alpha"])
+                want_e = tss.ttest_power(n, min_dt=effect, variance_t=1.0, alpha=t["alpha"],
+                                         method="exact")
                 assert _close(got_l, want_l, rtol), (name, n, got_l, want_l)
                 assert _close(got_e, want_e, rtol), (name, n, got_e, want_e)
                 # scipy's noncentral t, independently of the engine (its lower tail is
@@ -260,7 +261,8 @@ def test_ttest_initial_estimates_equal_engine(batch):
 
 # ------------------------------------------------------------------------------- CI
 def _ci_width_approx(n, alpha, variance_t):
-    """The approximation E[√V] ≈ σt(1 − 1/(4(n − 1))) (FORMULAS §5), computed here."""
+    """The approximation E[√V] ≈ σt(1 − 1/(4(n − 1))) (IRJ 2016, Section 6; docs/formulas.md §6),
+    computed here."""
     return 2 * math.sqrt(variance_t) * stats.t.isf(alpha / 2, n - 1) * (1 - 1 / (4 * (n - 1))) \
         / math.sqrt(n)
 
@@ -283,7 +285,7 @@ def test_ci_required_n_equals_engine(batch):
             assert approx == TOO_LARGE and want == TOO_LARGE
         checked += 1
     assert checked == len(CI)
-    wb = batch.values("ntcir")                             # FORMULAS §5: 79
+    wb = batch.values("ntcir")                             # docs/formulas.md §6: 79
     assert named(wb, "ci_n") == 79
 
 
@@ -300,7 +302,8 @@ def test_ci_widths_equal_engine(batch):
                 n = ws.cell(r, head["n"]).value
                 rtol = RTOL if n <= HUGE_DFE else RTOL_HUGE
                 assert _close(ws.cell(r, head["expected width"]).value,
-                              tss.ci_delta(n, c["variance_t"], c["alpha"]), rtol), (name, n)
+                              tss.ci_delta(n, variance_t=c["variance_t"],
+                                           alpha=c["alpha"]), rtol), (name, n)
                 assert _close(ws.cell(r, head["approximate width"]).value,
                               _ci_width_approx(n, c["alpha"], c["variance_t"]), rtol), (name, n)
         n0 = _result(ws, "initial estimate n₀")

@@ -38,8 +38,9 @@ def _check_charts(wb, chart_wb=None):
     charts = (chart_wb or wb)["Charts"]._charts
     assert len(charts) == 2 * len(spec.measures)
     for k, measure in enumerate(spec.measures):
-        table = tss.anova_table(spec.alpha, spec.beta, measure.variance, list(spec.m),
-                                list(spec.min_d), method=spec.chart_method)
+        table = tss.anova_table(spec.alpha, beta=spec.beta, variance=measure.variance,
+                                ms=list(spec.m),
+                                min_ds=list(spec.min_d), method=spec.chart_method)
         by_m, by_d = charts[2 * k], charts[2 * k + 1]
         assert type(by_m).__name__ == type(by_d).__name__ == "ScatterChart"
         assert _title(by_m) == f"{measure.name}: n against m"

@@ -56,7 +56,8 @@ def test_every_measure_has_both_engine_tables(built):
     assert len(spec.measures) == 12                          # 240 cells, as in the paper
     for measure in spec.measures:
         for method in ("legacy", "exact"):
-            want = tss.anova_table(0.05, 0.20, measure.variance, list(spec.m), list(spec.min_d),
+            want = tss.anova_table(0.05, beta=0.20, variance=measure.variance, ms=list(spec.m),
+                                   min_ds=list(spec.min_d),
                                    method=method)
             got = _table(ws, measure.name, method)
             assert got.to_numpy().tolist() == want.to_numpy().tolist(), (measure.name, method)
@@ -80,7 +81,7 @@ def test_cells_where_methods_differ_are_shaded_with_a_note(built):
             if differ:
                 assert exact.comment.text == f"legacy n = {legacy.value}, exact n = {exact.value}"
             shaded += differ
-    # m = 2, minD = .02: 2301 vs 2360 (FORMULAS §7)
+    # m = 2, minD = .02: 2301 vs 2360 (AIRS 2016 Table 2; docs/formulas.md §8)
     assert ws.cell(top + 4, 2).value == 2301 and ws.cell(top + 4, 8).value == 2360
     note = ws.cell(top + 9, 1).value
     assert note == f"{shaded} of 20 cells differ between the methods (shaded)." and shaded == 18

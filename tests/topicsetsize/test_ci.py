@@ -13,7 +13,7 @@ import topicsetsize as tss
 
 
 @pytest.mark.parametrize("alpha,delta,variance_t,n", [
-    # FORMULAS §5 / examples.md (verified values)
+    # docs/formulas.md §6 (IRJ 2016, Eq. 14; checked in 40 digits by the test below)
     (0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125), (0.01, 0.10, 0.10, 269)])
 def test_worked_examples(alpha, delta, variance_t, n):
     assert tss.ci_n(alpha, delta, variance_t) == n
@@ -30,11 +30,13 @@ def _width_plain(n, variance_t, alpha):
 
 @pytest.mark.parametrize("n", [2, 3, 50, 341, 5000, 10**7, 10**9])
 def test_width_matches_independent_formula(n):
-    assert tss.ci_delta(n, 0.05, 0.05) == pytest.approx(_width_plain(n, 0.05, 0.05), rel=1e-11)
+    assert tss.ci_delta(n, variance_t=0.05, alpha=0.05) == pytest.approx(
+        _width_plain(n, 0.05, 0.05), rel=1e-11)
 
 
 def test_approximate_form_agrees_on_the_examples():
-    # FORMULAS §5: t(n-1)(1 - 1/(4(n-1)))/sqrt(n) <= delta/(2 sigma) gives the same n here
+    # IRJ 2016, Section 6 (docs/formulas.md §6): t(n-1)(1 - 1/(4(n-1)))/sqrt(n) <= delta/(2 sigma)
+    # gives the same n here
     for alpha, delta, v, n in [(0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125)]:
         f = lambda k: stats.t.isf(alpha / 2, k - 1) * (1 - 1 / (4 * (k - 1))) / math.sqrt(k)
         assert f(n) <= delta / (2 * math.sqrt(v)) < f(n - 1)
@@ -47,11 +49,19 @@ def test_smallest_n_with_width_at_most_delta(alpha, delta, variance_t):
         n = tss.ci_n(alpha, delta, variance_t)
     except tss.SearchLimitError:
         return
-    assert tss.ci_delta(n, variance_t, alpha) <= delta
+    assert tss.ci_delta(n, variance_t=variance_t, alpha=alpha) <= delta
     if n > 2:
-        assert tss.ci_delta(n - 1, variance_t, alpha) > delta
+        assert tss.ci_delta(n - 1, variance_t=variance_t, alpha=alpha) > delta
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match=r"^delta=-0.1 is out of range: allowed delta > 0$"):
         tss.ci_n(0.05, -0.1, 0.05)
+
+
+def test_ci_delta_arguments_after_n_are_keyword_only():
+    with pytest.raises(TypeError):
+        tss.ci_delta(79, 0.05, 0.05)
+    # 79 is the smallest n whose expected width is at most .10 (alpha = .05, sigma_t^2 = .05).
+    assert tss.ci_delta(79, alpha=0.05, variance_t=0.05) <= 0.10 < tss.ci_delta(
+        78, variance_t=0.05, alpha=0.05)

@@ -49,7 +49,7 @@ def test_t_crit_against_mpmath(alpha, df):
 
 
 def test_nct_lower_tail_nan_regression():
-    # FORMULAS §4: scipy 1.17's nct.cdf(-3.30, 1199, 5.58) is NaN (true value ~1e-17).
+    # docs/formulas.md §5: scipy 1.17's nct.cdf(-3.30, 1199, 5.58) is NaN (true value ~1e-17).
     with np.errstate(invalid="ignore"):
         raw = stats.nct.cdf(-3.30, 1199, 5.58)
     p = t_power(0.001, 1199, 5.58)          # t(1199; .001) = 3.30

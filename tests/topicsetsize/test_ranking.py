@@ -31,7 +31,7 @@ def test_table1_interval_from_tau_and_m(data_dir, row):
     # tau and its 95% CI to 3 decimals; the CI is computed here from the published tau and m.
     r = table1(data_dir)[row]
     tau, m = float(r["tau"]), int(r["runs"])
-    result = kendall_tau_interval(tau, m)
+    result = kendall_tau_interval(tau, m=m)
     assert result.tau == tau
     assert abs(result.low - float(r["tau_ci_low"])) <= 0.0005 + 1e-12
     assert abs(result.high - float(r["tau_ci_high"])) <= 0.0005 + 1e-12
@@ -43,19 +43,19 @@ def test_table1_interval_from_tau_and_m(data_dir, row):
 
 def test_interval_is_not_clipped():
     # Table 1, Japanese nDCG@20: tau = 1.000, 12 runs -> [.567, 1.433]
-    assert kendall_tau_interval(1.0, 12).high > 1
-    assert kendall_tau_interval(-1.0, 12).low < -1
+    assert kendall_tau_interval(1.0, m=12).high > 1
+    assert kendall_tau_interval(-1.0, m=12).low < -1
 
 
 def test_interval_vectorised_and_alpha():
-    out = kendall_tau_interval([0.5, 0.9], [10, 40], alpha=0.01)
+    out = kendall_tau_interval([0.5, 0.9], m=[10, 40], alpha=0.01)
     z = stats.norm.isf(0.005)
     m = np.array([10, 40])
     np.testing.assert_allclose(out.high - out.tau, z * np.sqrt(2 * (2 * m + 5) / (9 * m * (m - 1))))
     with pytest.raises(ValueError, match=r"^alpha=0 is out of range: allowed 0 < alpha < 1$"):
-        kendall_tau_interval(0.5, 10, alpha=0)
+        kendall_tau_interval(0.5, m=10, alpha=0)
     with pytest.raises(ValueError, match=r"^m=1 is out of range"):
-        kendall_tau_interval(0.5, 1)
+        kendall_tau_interval(0.5, m=1)
 
 
 def brute_force_tau(x, y) -> float:
@@ -72,7 +72,7 @@ def test_tau_matches_brute_force_without_ties(perm, m):
     y = np.array([p for p in perm if p < m], dtype=float)
     result = kendall_tau_ci(x, y)
     assert result.tau == pytest.approx(brute_force_tau(x, y), abs=1e-12)
-    assert result == kendall_tau_interval(result.tau, m)
+    assert result == kendall_tau_interval(result.tau, m=m)
 
 
 def test_with_ties_tau_is_scipy_tau_b():

@@ -50,9 +50,9 @@ def written(real, tmp_path_factory):
     frame.to_csv(out / "wide.tsv", sep="\t")
     frame.T.to_csv(out / "runs_as_rows.csv")
     frame.to_excel(out / "wide.xlsx", sheet_name="AP")
-    write_trec_eval(frame, out / "trec_eval", "map")
-    write_long(frame, out / "long.csv", "map")
-    write_long(frame, out / "long.tsv", "map")
+    write_trec_eval(frame, folder=out / "trec_eval", measure="map")
+    write_long(frame, path=out / "long.csv", measure="map")
+    write_long(frame, path=out / "long.tsv", measure="map")
     # headerless long, as a script might write it
     long = frame.T.stack().reset_index()
     long.insert(2, "measure", "map")

@@ -25,14 +25,14 @@ def robust(data_dir) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def voorhees(robust) -> pd.DataFrame:
     """Voorhees' set-up: the top 75% of runs by MAP over all 249 topics, then topics 351-450."""
-    return select_topics(top_runs(robust, 0.75), "351-450")
+    return select_topics(top_runs(robust, fraction=0.75), spec="351-450")
 
 
 def loop_split_half(x: np.ndarray, splits: np.ndarray, alpha: float) -> tuple[int, int, int]:
     """(significant, major, minor) by one scipy.stats.ttest_rel call per pair and half.
 
-    Direct transcription of FORMULAS §6; the direction of a half is the sign of its mean
-    difference rounded to 12 decimals (a tie favours neither run).
+    Direct transcription of Voorhees (SIGIR 2009; docs/formulas.md §7); the direction of a half
+    is the sign of its mean difference rounded to 12 decimals (a tie favours neither run).
     """
     h = splits.shape[1] // 2
     sig = major = minor = 0
@@ -86,7 +86,7 @@ def test_voorhees_setup_sizes(robust, voorhees):
 
 
 def test_published_conflicted_pct_is_2_major_plus_minor_over_significant():
-    # The definition (FORMULAS §6) reproduces the published 2.8% from the published counts.
+    # The definition (Voorhees, SIGIR 2009) reproduces the published 2.8% from the published counts.
     pct = 100 * (2 * PUBLISHED["major"] + PUBLISHED["minor"]) / PUBLISHED["significant"]
     assert round(pct, 1) == 2.8
 
@@ -112,7 +112,7 @@ def test_counts_equal_scipy_loop_on_robust(voorhees, half):
     # 6 runs including sys67 and sys69, which are identical (differences all 0: never significant)
     runs = ["sys67", "sys69"] + [c for c in voorhees.columns if c not in ("sys67", "sys69")][:4]
     x = voorhees[runs].iloc[:30]
-    splits = random_splits(30, 20, half=half, seed=11)
+    splits = random_splits(30, trials=20, half=half, seed=11)
     r = split_half(x, trials=20, half=half, seed=11)
     assert (r.significant, r.major, r.minor) == loop_split_half(x.to_numpy(), splits, 0.05)
     assert r.significant > 0 and r.minor > 0
@@ -123,7 +123,7 @@ def test_counts_equal_scipy_loop_on_boolean_scores():
     # scipy gives t = inf (significant) for constant non-zero and NaN for all-zero differences.
     rng = np.random.default_rng(5)
     x = (rng.random((12, 6)) < [0.2, 0.5, 0.5, 0.8, 0.9, 0.95]).astype(float)
-    splits = random_splits(12, 20, half=4, seed=3)
+    splits = random_splits(12, trials=20, half=4, seed=3)
     r = split_half(x, trials=20, half=4, seed=3, alpha=0.1)
     assert (r.significant, r.major, r.minor) == loop_split_half(x, splits, 0.1)
     d = x[splits[:, :4]][:, :, 4] - x[splits[:, :4]][:, :, 0]    # runs 5 vs 1 in half A
@@ -146,11 +146,11 @@ def test_all_zero_differences_in_a_half_are_never_significant():
     x = np.column_stack(cols)
     r = split_half(x, trials=10, seed=1)
     assert (r.significant, r.major, r.minor) == loop_split_half(
-        x, random_splits(16, 10, seed=1), 0.05) == (0, 0, 0)
+        x, random_splits(16, trials=10, seed=1), 0.05) == (0, 0, 0)
 
 
 def test_random_splits_are_disjoint_and_uniform():
-    s = random_splits(10, 4000, half=3, seed=8)
+    s = random_splits(10, trials=4000, half=3, seed=8)
     assert s.shape == (4000, 6)
     assert all(len(set(row)) == 6 for row in s.tolist())
     share = np.bincount(s[:, :3].ravel(), minlength=10) / 4000   # each topic is in A w.p. 0.3
@@ -174,7 +174,7 @@ def test_seed_reproducibility_and_progress(voorhees):
 
 
 def test_curve_rows_equal_split_half_and_conflicts_fall_with_n(voorhees):
-    curve = split_half_curve(voorhees, [10, 25, 50], trials=100, seed=6)
+    curve = split_half_curve(voorhees, halves=[10, 25, 50], trials=100, seed=6)
     for h in (10, 25, 50):
         r = split_half(voorhees, trials=100, half=h, seed=6)
         assert curve.loc[h, "major"] == r.major and curve.loc[h, "minor"] == r.minor

@@ -34,21 +34,21 @@ def normal_matrix(topics: int, means, seed: int) -> np.ndarray:
 @pytest.mark.parametrize("n, means", [(12, [0.0, 0.4, 0.9, 1.0]), (30, [0.0, 0.25, 0.6])])
 def test_anova_on_normal_scores_matches_exact_power(n, means):
     x = normal_matrix(3000, means, seed=n)
-    r = resampled_power(x, n, trials=3000, test="anova", seed=1)
+    r = resampled_power(x, n=n, trials=3000, test="anova", seed=1)
     assert 0.3 < r.theoretical < 0.8
     assert abs(r.z) < 3, (r.empirical, r.theoretical, r.null_se)
 
 
 def test_ttest_on_normal_scores_matches_exact_power():
     x = normal_matrix(3000, [0.0, 0.7, 5.0], seed=2)
-    r = resampled_power(x, 20, trials=3000, test="ttest", pair=(0, 1), seed=3)
+    r = resampled_power(x, n=20, trials=3000, test="ttest", pair=(0, 1), seed=3)
     assert 0.3 < r.theoretical < 0.8 and r.runs == (0, 1)
     assert abs(r.z) < 3, (r.empirical, r.theoretical, r.null_se)
 
 
 def test_noncentrality_from_full_matrix_means_and_variance():
     x = normal_matrix(500, [0.0, 0.2, 0.5], seed=4)
-    r = resampled_power(x, 10, trials=10, seed=0)
+    r = resampled_power(x, n=10, trials=10, seed=0)
     mu = x.mean(axis=0)
     v_e = ((x - mu) ** 2).sum() / (3 * (500 - 1))          # one-way V_E (AIRS 2016, Eq. 1)
     assert r.variance == pytest.approx(v_e, rel=1e-12)
@@ -58,7 +58,7 @@ def test_noncentrality_from_full_matrix_means_and_variance():
     w = stats.f.isf(0.05, 2, 27)
     assert r.theoretical == pytest.approx(stats.ncf.sf(w, 2, 27, r.noncentrality), rel=1e-9)
 
-    t = resampled_power(x, 10, trials=10, test="ttest", seed=0)
+    t = resampled_power(x, n=10, trials=10, test="ttest", seed=0)
     d = x[:, 2] - x[:, 1]                                    # the best vs the second best
     assert t.runs == (2, 1)
     assert t.noncentrality == pytest.approx(math.sqrt(10) * abs(d.mean()) / d.std(ddof=1))
@@ -107,7 +107,7 @@ def test_boolean_scores_show_the_gap(n, wins, direction):
     # understates it at n = 50 (.63 against .75). At n = 3 only k = 3 (constant differences,
     # t = inf) rejects.
     x = boolean_pair(100, wins, seed=n)
-    r = resampled_power(x, n, trials=4000, test="ttest", pair=(0, 1), seed=5)
+    r = resampled_power(x, n=n, trials=4000, test="ttest", pair=(0, 1), seed=5)
     exact = exact_rejection_rate(n, wins / 100)
     se = math.sqrt(exact * (1 - exact) / 4000)
     assert abs(r.empirical - exact) < 3 * se, (r.empirical, exact)
@@ -176,22 +176,22 @@ def test_top_m_skips_duplicate_runs(data_dir):
     web = pd.read_csv(data_dir / "trec2010web_ap.csv", index_col=0)
     distinct = web.T.drop_duplicates().T                     # first column of each duplicate
     order = distinct.mean().sort_values(ascending=False, kind="stable").index
-    r = resampled_power(web, 10, trials=20, test="ttest", m=3, seed=0)
+    r = resampled_power(web, n=10, trials=20, test="ttest", m=3, seed=0)
     assert r.runs == (order[0], order[2])
-    a = resampled_power(web, 10, trials=20, seed=0)
+    a = resampled_power(web, n=10, trials=20, seed=0)
     assert a.m == distinct.shape[1] < web.shape[1]
-    assert resampled_power(web, 10, trials=20, m=4, seed=0).runs == tuple(
+    assert resampled_power(web, n=10, trials=20, m=4, seed=0).runs == tuple(
         c for c in web.columns if c in set(order[:4]))
 
 
 def test_reproducible_chunk_free_and_progress(monkeypatch):
     x = normal_matrix(200, [0.0, 0.3, 0.4], seed=9)
     calls = []
-    a = resampled_power(x, 15, trials=300, seed=7, progress=calls.append)
+    a = resampled_power(x, n=15, trials=300, seed=7, progress=calls.append)
     assert sum(calls) == 300
     monkeypatch.setattr(res, "_CHUNK_ELEMENTS", 1000)        # 5 trials per chunk
-    assert resampled_power(x, 15, trials=300, seed=7) == a
-    assert resampled_power(x, 15, trials=300, seed=8) != a
+    assert resampled_power(x, n=15, trials=300, seed=7) == a
+    assert resampled_power(x, n=15, trials=300, seed=8) != a
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -214,7 +214,7 @@ def test_errors_name_the_argument(kwargs, message):
 def test_identical_pair_is_an_error():
     x = np.column_stack([np.arange(10.0), np.arange(10.0), np.ones(10)])
     with pytest.raises(ValueError, match="variance of the differences of runs \\[0, 1\\] is 0"):
-        resampled_power(x, 5, test="ttest", pair=(0, 1))
+        resampled_power(x, n=5, test="ttest", pair=(0, 1))
 
 
 def test_result_fields():

@@ -37,52 +37,57 @@ def test_anova_table2_cell_by_cell_equals_vectorised(table2):
 
 
 def test_anova_worked_example_cikm2014():
-    # CIKM 2014 / FORMULAS §3: alpha=.05, beta=.20, m=3, minDelta=.5 -> lambda-hat 9.929,
+    # CIKM 2014 worked example: alpha=.05, beta=.20, m=3, minDelta=.5 -> lambda-hat 9.929,
     # n=19: cA=1.826, phiA*=6.298, u=-.809, power .791; n=20: power .813 -> n=20.
     assert tss.anova_n(0.05, 0.20, 0.5, 0.25, 3) == 20
     # lambda-hat = n0 * minDelta, with minDelta = .5^2 / (2 * .25) = .5
     assert tss.anova_initial_n(0.05, 0.20, 0.5, 0.25, 3) * 0.5 == pytest.approx(9.929, abs=5e-4)
-    t19 = tss.anova_legacy_terms(19, 3, 0.5, 0.25, 0.05)
+    t19 = tss.anova_legacy_terms(19, m=3, min_d=0.5, variance=0.25, alpha=0.05)
     assert (round(t19.c_a, 3), round(t19.phi_a_star, 3), round(t19.u, 3)) == (1.826, 6.298, -0.809)
     assert round(t19.power, 3) == 0.791
-    assert round(tss.anova_power(20, 3, 0.5, 0.25, 0.05), 3) == 0.813
+    assert round(tss.anova_power(20, m=3, min_d=0.5, variance=0.25, alpha=0.05), 3) == 0.813
     assert isinstance(tss.anova_n(0.05, 0.20, 0.5, 0.25, 3), int)
 
 
 def test_nagata_initial_estimate_is_far_from_the_answer():
-    # Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
+    # AIRS 2016 Table 2 (part I): Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
     assert int(tss.anova_initial_n(0.05, 0.20, 0.02, 0.0601, 2)) == 2537
     assert tss.anova_n(0.05, 0.20, 0.02, 0.0601, 2) == 2301
 
 
 def test_ttest_worked_examples():
-    # CIKM 2014 / examples.md: minDeltaT=.5 -> n0=33.3, power .795 at 33, .808 at 34 -> 34;
+    # CIKM 2014 worked example: minDeltaT=.5 -> n0=33.3, power .795 at 33, .808 at 34 -> 34;
     # minDeltaT=.2 -> 199.
     assert tss.ttest_initial_n(0.05, 0.20, 0.5) == pytest.approx(33.3, abs=0.05)
     assert tss.ttest_n_effect(0.05, 0.20, 0.5) == 34
-    assert round(tss.ttest_power(33, 0.5, 1.0, 0.05), 3) == 0.795
-    assert round(tss.ttest_power(34, 0.5, 1.0, 0.05), 3) == 0.808
+    assert round(tss.ttest_power(33, min_dt=0.5, variance_t=1.0, alpha=0.05), 3) == 0.795
+    assert round(tss.ttest_power(34, min_dt=0.5, variance_t=1.0, alpha=0.05), 3) == 0.808
     assert tss.ttest_n_effect(0.05, 0.20, 0.2) == 199
     assert tss.ttest_n(0.05, 0.20, 0.5, 1.0) == 34
     assert tss.ttest_n(0.05, 0.20, 0.1, 0.04) == 34       # minDt/sigma_t = .5
 
 
 def test_legacy_ttest_tiny_phi_quirk():
-    # FORMULAS §4: at phi=1 with alpha=.001 the legacy approximation gives .289 whatever the
-    # effect; the exact power is .001.
+    # docs/formulas.md §5: at phi=1 with alpha=.001 the legacy approximation gives .289 whatever
+    # the effect; the exact power is .001.
     for d in (0.01, 1.0, 5.0):
-        assert tss.ttest_power(2, d, 1.0, 0.001) == pytest.approx(0.289, abs=5e-4)
-    assert tss.ttest_power(2, 0.01, 1.0, 0.001, method="exact") == pytest.approx(0.001, rel=0.01)
+        assert tss.ttest_power(2, min_dt=d, variance_t=1.0, alpha=0.001) == pytest.approx(0.289,
+                                                                                          abs=5e-4)
+    assert tss.ttest_power(2, min_dt=0.01, variance_t=1.0, alpha=0.001,
+                           method="exact") == pytest.approx(0.001, rel=0.01)
     # So "first n with power >= .25" would stop at n=2; the stay-above definition does not.
     n = tss.ttest_n_effect(0.001, 0.75, 0.01)
     assert n > 2
-    assert tss.ttest_power(n - 1, 0.01, 1.0, 0.001) < 0.25 <= tss.ttest_power(n, 0.01, 1.0, 0.001)
+    assert tss.ttest_power(n - 1, min_dt=0.01, variance_t=1.0,
+                           alpha=0.001) < 0.25 <= tss.ttest_power(n, min_dt=0.01, variance_t=1.0,
+                                                                  alpha=0.001)
 
 
 def test_legacy_undersizes_and_oversizes():
-    # FORMULAS §7: legacy 2301 vs exact 2360 (exact power at 2301 is .79); m=100, minD=.02,
-    # var=.213, (.05,.10): legacy 52404, exact 52276.
-    assert tss.anova_power(2301, 2, 0.02, 0.0601, 0.05, method="exact") == pytest.approx(0.79, abs=5e-3)
+    # AIRS 2016 Table 2 / docs/formulas.md §8: legacy 2301 vs exact 2360 (exact power at 2301
+    # is .79); m=100, minD=.02, var=.213, (.05,.10): legacy 52404, exact 52276.
+    assert tss.anova_power(2301, m=2, min_d=0.02, variance=0.0601, alpha=0.05,
+                           method="exact") == pytest.approx(0.79, abs=5e-3)
     assert tss.anova_n(0.05, 0.10, 0.02, 0.213, 100) == 52404
     assert tss.anova_n(0.05, 0.10, 0.02, 0.213, 100, method="exact") == 52276
 
@@ -124,9 +129,11 @@ def test_ttest_n_matches_brute_force(alpha, beta, log_es, method):
        method=st.sampled_from(["legacy", "exact"]))
 def test_anova_power_condition_and_monotonicity(alpha, beta, m, min_d, variance, method):
     n = tss.anova_n(alpha, beta, min_d, variance, m, method=method)
-    assert tss.anova_power(n, m, min_d, variance, alpha, method=method) >= 1 - beta
+    assert tss.anova_power(n, m=m, min_d=min_d, variance=variance, alpha=alpha,
+                           method=method) >= 1 - beta
     if n > 2:
-        below = tss.anova_power(n - 1, m, min_d, variance, alpha, method=method)
+        below = tss.anova_power(n - 1, m=m, min_d=min_d, variance=variance, alpha=alpha,
+                                method=method)
         assert not below >= 1 - beta          # NaN (undefined legacy) also counts as "not met"
     # n falls as min_d grows; rises with m, variance and 1/alpha
     assert tss.anova_n(alpha, beta, min_d * 1.5, variance, m, method=method) <= n
@@ -139,7 +146,8 @@ def test_anova_power_condition_and_monotonicity(alpha, beta, m, min_d, variance,
     assert tss.anova_n(alpha, beta, min_d, variance * 1.5, m, method=method) >= n
     assert tss.anova_n(alpha / 2, beta, min_d, variance, m, method=method) >= n
     # what n guarantees is at least as good as asked for
-    assert tss.anova_min_d(n, m, variance, alpha, beta, method=method) <= min_d * (1 + 1e-9)
+    assert tss.anova_min_d(n, m=m, variance=variance, alpha=alpha, beta=beta,
+                           method=method) <= min_d * (1 + 1e-9)
 
 
 @settings(max_examples=40, deadline=None)
@@ -147,11 +155,14 @@ def test_anova_power_condition_and_monotonicity(alpha, beta, m, min_d, variance,
        variance_t=st.floats(0.002, 0.5), method=st.sampled_from(["legacy", "exact"]))
 def test_ttest_power_condition(alpha, beta, min_dt, variance_t, method):
     n = tss.ttest_n(alpha, beta, min_dt, variance_t, method=method)
-    assert tss.ttest_power(n, min_dt, variance_t, alpha, method=method) >= 1 - beta
+    assert tss.ttest_power(n, min_dt=min_dt, variance_t=variance_t, alpha=alpha,
+                           method=method) >= 1 - beta
     if n > 2:
-        assert tss.ttest_power(n - 1, min_dt, variance_t, alpha, method=method) < 1 - beta
+        assert tss.ttest_power(n - 1, min_dt=min_dt, variance_t=variance_t, alpha=alpha,
+                               method=method) < 1 - beta
     assert tss.ttest_n(alpha, beta, min_dt * 1.5, variance_t, method=method) <= n
-    assert tss.ttest_min_dt(n, variance_t, alpha, beta, method=method) <= min_dt * (1 + 1e-9)
+    assert tss.ttest_min_dt(n, variance_t=variance_t, alpha=alpha, beta=beta,
+                            method=method) <= min_dt * (1 + 1e-9)
 
 
 @pytest.mark.parametrize("method", ["legacy", "exact"])
@@ -160,16 +171,19 @@ def test_extreme_ranges(method):
     # (with m = 2 the legacy approximation is undefined at n = 2: a = 9.26 > cA, so it needs 3)
     assert tss.anova_n(0.05, 0.2, 5.0, 0.01, 100, method=method) == 2
     assert tss.anova_n(0.05, 0.2, 5.0, 0.01, 2, method=method) == (3 if method == "legacy" else 2)
-    assert np.isnan(tss.anova_power(2, 2, 5.0, 0.01, 0.05)) and method
+    assert np.isnan(tss.anova_power(2, m=2, min_d=5.0, variance=0.01, alpha=0.05)) and method
     assert tss.ttest_n(0.05, 0.2, 50.0, 0.01, method=method) == 2
     big = tss.anova_n(0.05, 0.2, 0.0005, 0.0601, 10, method=method)
     assert 5e6 < big < 1e8
-    assert tss.anova_power(big, 10, 0.0005, 0.0601, 0.05, method=method) >= 0.8
-    assert tss.anova_power(big - 1, 10, 0.0005, 0.0601, 0.05, method=method) < 0.8
+    assert tss.anova_power(big, m=10, min_d=0.0005, variance=0.0601, alpha=0.05,
+                           method=method) >= 0.8
+    assert tss.anova_power(big - 1, m=10, min_d=0.0005, variance=0.0601, alpha=0.05,
+                           method=method) < 0.8
     huge = tss.ttest_n(0.05, 0.2, 0.00005, 0.1, method=method)   # about 3.1e8 topics
     assert 1e8 < huge <= 1e9
-    assert tss.ttest_power(huge - 1, 0.00005, 0.1, 0.05, method=method) < 0.8
-    assert tss.ttest_power(huge, 0.00005, 0.1, 0.05, method=method) >= 0.8
+    assert tss.ttest_power(huge - 1, min_dt=0.00005, variance_t=0.1, alpha=0.05,
+                           method=method) < 0.8
+    assert tss.ttest_power(huge, min_dt=0.00005, variance_t=0.1, alpha=0.05, method=method) >= 0.8
 
 
 def test_any_alpha_beta_pair_for_anova():
@@ -177,7 +191,8 @@ def test_any_alpha_beta_pair_for_anova():
     for a, b in [(0.1, 0.3), (0.001, 0.05), (0.2, 0.5)]:
         for method in ("legacy", "exact"):
             n = tss.anova_n(a, b, 0.1, 0.05, 5, method=method)
-            assert tss.anova_power(n, 5, 0.1, 0.05, a, method=method) >= 1 - b
+            assert tss.anova_power(n, m=5, min_d=0.1, variance=0.05, alpha=a,
+                                   method=method) >= 1 - b
 
 
 def test_unreachable_raises_and_names_inputs():
@@ -196,7 +211,8 @@ def test_unreachable_raises_and_names_inputs():
     (lambda: tss.anova_n(0.05, 0.2, 0.0, 0.06, 10), r"^min_d=0 is out of range"),
     (lambda: tss.anova_n("a", 0.2, 0.1, 0.06, 10), r"^alpha='a' is not a number"),
     (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 10, method="fast"), r"^method='fast' is not one of"),
-    (lambda: tss.anova_power(1, 10, 0.1, 0.06, 0.05), r"^n=1 is out of range: allowed 2 <= n"),
+    (lambda: tss.anova_power(1, m=10, min_d=0.1, variance=0.06, alpha=0.05),
+     r"^n=1 is out of range: allowed 2 <= n"),
     (lambda: tss.ttest_n(0.05, 0.2, float("nan"), 0.1), r"^min_dt=nan is out of range"),
     (lambda: tss.ci_n(0.05, 0.1, None), r"^variance_t=None is not a number"),
 ])
@@ -242,7 +258,7 @@ def test_huge_effects_do_not_look_unreachable():
     # review: Boost's NaN at lambda >= 1e20 used to read as "not met" -> SearchLimitError
     assert tss.anova_n(0.05, 0.2, 1.0, 1e-20, 10, method="exact") == 2
     assert tss.ttest_n(0.05, 0.2, 1.0, 1e-20, method="exact") == 2
-    assert tss.anova_power(2, 10, 1.0, 1e-20, 0.05, method="exact") == 1.0
+    assert tss.anova_power(2, m=10, min_d=1.0, variance=1e-20, alpha=0.05, method="exact") == 1.0
 
 
 def test_shape_mismatch_and_scale_messages():

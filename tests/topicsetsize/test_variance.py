@@ -47,13 +47,13 @@ def loop_two_way(x) -> float:
 # ---- the published 20 x 3 example ---------------------------------------------------------
 
 def test_book_example_one_way(data_dir):
-    # examples.md (Sakai's book, Table 5.1): V_E = 0.0326491228...
+    # Sakai's book, Table 5.1 (docs/formulas.md §9): V_E = 0.0326491228...
     assert residual_variance(load(data_dir, "sakai_book_table5_1.csv")) == pytest.approx(
         0.0326491228, abs=1e-10)
 
 
 def test_book_example_two_way(data_dir):
-    # examples.md (Sakai's book, Table 5.1): V_E2 = 0.0218859649..., S_E = 0.8317
+    # Sakai's book, Table 5.1 (docs/formulas.md §9): V_E2 = 0.0218859649..., S_E = 0.8317
     x = load(data_dir, "sakai_book_table5_1.csv")
     v2 = two_way_residual_variance(x)
     assert v2 == pytest.approx(0.0218859649, abs=1e-10)
@@ -61,7 +61,7 @@ def test_book_example_two_way(data_dir):
 
 
 def test_book_example_system_f_matches_published_and_scipy(data_dir):
-    # examples.md: S_A = 0.1083, F for systems = 2.475 (two-way), p = .098.
+    # Sakai's book, Table 5.1: S_A = 0.1083, F for systems = 2.475 (two-way), p = .098.
     x = load(data_dir, "sakai_book_table5_1.csv").to_numpy()
     s_a = 20 * ((x.mean(axis=0) - x.mean()) ** 2).sum()
     assert s_a == pytest.approx(0.1083, abs=5e-5)
@@ -111,7 +111,7 @@ def test_pooled_is_df_weighted(data_dir):
         wa, wb = df(*a.shape), df(*b.shape)
         expected = (wa * fn(a) + wb * fn(b)) / (wa + wb)
         assert pooled_variance([a, b], estimator=estimator) == pytest.approx(expected, rel=1e-12)
-        assert residual_df(a, estimator) == wa
+        assert residual_df(a, estimator=estimator) == wa
 
 
 def test_pooled_of_one_matrix_is_its_variance(data_dir):

@@ -8,7 +8,8 @@ result back to a 2-D array. It runs in a worker process with ``XLWINGS_ON_SERVER
 tests/xladdin/conftest.py), so this test process keeps its ordinary xlwings import.
 
 Expected values: the engine called directly in this process, and the published numbers
-(examples.md; Tables 1 and 2 of the AIRS 2016 std-AB paper, tests/data/PROVENANCE.md).
+(CIKM 2014, docs/formulas.md; Tables 1 and 2 of the AIRS 2016 std-AB paper,
+tests/data/PROVENANCE.md).
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def test_readme_example(officejs):
 
 
 def test_worked_examples(officejs):
-    # examples.md (CIKM 2014 and the CI examples).
+    # CIKM 2014 worked examples and the CI examples of docs/formulas.md §6.
     assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.5, 0.25, 3)) == 20
     assert round(_scalar(officejs.call("TSS_POWER_ANOVA", 19, 3, 0.5, 0.25, 0.05)), 3) == 0.791
     assert round(_scalar(officejs.call("TSS_POWER_ANOVA", 20, 3, 0.5, 0.25, 0.05)), 3) == 0.813
@@ -127,7 +128,7 @@ def test_worked_examples(officejs):
                                    (0.01, 0.10, 0.10, 269)]:
         assert _scalar(officejs.call("TSS_CI", alpha, delta, var_t)) == n
         assert _scalar(officejs.call("TSS_CI_WIDTH", n, var_t, alpha)) == \
-            tss.ci_delta(n, var_t, alpha)
+            tss.ci_delta(n, variance_t=var_t, alpha=alpha)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -165,17 +166,17 @@ def test_guarantees_block(officejs):
 @pytest.mark.parametrize("method", METHODS)
 def test_power_and_minimum_detectable_match_the_engine(officejs, method):
     assert _scalar(officejs.call("TSS_POWER_ANOVA", 100, 10, 0.15, 0.0601, 0.05, method)) == \
-        tss.anova_power(100, 10, 0.15, 0.0601, 0.05, method=method)
+        tss.anova_power(100, m=10, min_d=0.15, variance=0.0601, alpha=0.05, method=method)
     assert _scalar(officejs.call("TSS_POWER_TTEST", 50, 0.1, 0.1202, 0.05, method)) == \
-        tss.ttest_power(50, 0.1, 0.1202, 0.05, method=method)
+        tss.ttest_power(50, min_dt=0.1, variance_t=0.1202, alpha=0.05, method=method)
     assert _scalar(officejs.call("TSS_MIND_ANOVA", 100, 10, 0.0601, 0.05, 0.2, method)) == \
-        tss.anova_min_d(100, 10, 0.0601, 0.05, 0.2, method=method)
+        tss.anova_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.2, method=method)
     assert _scalar(officejs.call("TSS_MINDT_TTEST", 100, 0.1202, 0.05, 0.2, method)) == \
-        tss.ttest_min_dt(100, 0.1202, 0.05, 0.2, method=method)
+        tss.ttest_min_dt(100, variance_t=0.1202, alpha=0.05, beta=0.2, method=method)
 
 
 def test_variances_of_the_book_example(officejs, book_matrix):
-    # Sakai's book, Table 5.1 (examples.md): one-way .0326491228..., two-way .0218859649...
+    # Sakai's book, Table 5.1 (docs/formulas.md §9): one-way .0326491228..., two-way .0218859649...
     assert _scalar(officejs.call("TSS_VAR", book_matrix)) == pytest.approx(0.0326491228, abs=1e-10)
     assert _scalar(officejs.call("TSS_VAR2", book_matrix)) == \
         pytest.approx(0.0218859649, abs=1e-10)

@@ -3,7 +3,7 @@
 This is what the classic Windows add-in hands them (xlwings' ``call_udf``): floats for every
 number (counts too: 10.0), None for a blank cell, lists of rows for a range. Every result is
 compared with the engine called directly and, where there is one, with a published number:
-the worked examples of the project's reference (examples.md: CIKM 2014, Sakai's book Table 5.1)
+the worked examples of docs/formulas.md (CIKM 2014, Sakai's book Table 5.1)
 and Tables 1 and 2 of the AIRS 2016 std-AB paper (tests/data/PROVENANCE.md).
 
 The same functions through xlwings' Office.js path (xlwings Lite / Server): test_officejs.py.
@@ -38,7 +38,7 @@ def _is_plain(value) -> bool:
     return type(value) in (int, float) and math.isfinite(value)
 
 
-# --- Worked examples (examples.md / FORMULAS.md) ---------------------------------------------
+# --- Worked examples (CIKM 2014; docs/formulas.md) ---------------------------------------------
 
 def test_anova_worked_example_cikm2014():
     # α=.05 β=.20 minD=.5 σ̂²=.25 m=3 -> n = 20 (power .791 at 19, .813 at 20), legacy.
@@ -65,7 +65,8 @@ def test_ci_worked_examples(alpha, delta, var_t, n):
     # n is the first size whose expected width is at most delta.
     assert udfs.TSS_CI_WIDTH(float(n), var_t, alpha) <= delta < udfs.TSS_CI_WIDTH(n - 1.0, var_t,
                                                                                   alpha)
-    assert udfs.TSS_CI_WIDTH(float(n), var_t, alpha) == tss.ci_delta(n, var_t, alpha)
+    assert udfs.TSS_CI_WIDTH(float(n), var_t, alpha) == tss.ci_delta(n, variance_t=var_t,
+                                                                     alpha=alpha)
 
 
 def test_book_example_variances(book_matrix):
@@ -97,7 +98,8 @@ def test_table_anova_fills_each_published_table(table2, method):
         assert [row[0] for row in block[1:]] == ms
         published = rows.pivot(index="m", columns="min_d", values=f"n_{method}")
         assert [row[1:] for row in block[1:]] == published.loc[ms, min_ds].values.tolist()
-        engine = tss.anova_table(0.05, 0.2, variance, ms, min_ds, method=method)
+        engine = tss.anova_table(0.05, beta=0.2, variance=variance, ms=ms, min_ds=min_ds,
+                                 method=method)
         assert [row[1:] for row in block[1:]] == engine.values.tolist()
         assert _is_plain([row for row in block[1:]]) and type(block[1][0]) is int
 
@@ -107,13 +109,13 @@ def test_table_anova_fills_each_published_table(table2, method):
 @pytest.mark.parametrize("method", METHODS)
 def test_power_and_minimum_detectable_match_the_engine(method):
     assert udfs.TSS_POWER_ANOVA(100.0, 10.0, 0.15, 0.0601, 0.05, method) == \
-        tss.anova_power(100, 10, 0.15, 0.0601, 0.05, method=method)
+        tss.anova_power(100, m=10, min_d=0.15, variance=0.0601, alpha=0.05, method=method)
     assert udfs.TSS_POWER_TTEST(50.0, 0.1, 0.1202, 0.05, method) == \
-        tss.ttest_power(50, 0.1, 0.1202, 0.05, method=method)
+        tss.ttest_power(50, min_dt=0.1, variance_t=0.1202, alpha=0.05, method=method)
     min_d = udfs.TSS_MIND_ANOVA(100.0, 10.0, 0.0601, 0.05, 0.2, method)
-    assert min_d == tss.anova_min_d(100, 10, 0.0601, 0.05, 0.2, method=method)
+    assert min_d == tss.anova_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.2, method=method)
     min_dt = udfs.TSS_MINDT_TTEST(100.0, 0.1202, 0.05, 0.2, method)
-    assert min_dt == tss.ttest_min_dt(100, 0.1202, 0.05, 0.2, method=method)
+    assert min_dt == tss.ttest_min_dt(100, variance_t=0.1202, alpha=0.05, beta=0.2, method=method)
     # The inverse: the n for that minD is at most 100 (Table 2, m=10: minD=.1 needs 188).
     assert udfs.TSS_ANOVA(0.05, 0.2, min_d, 0.0601, 10.0, method) <= 100
     assert 0.1 < min_d < 0.2 and _is_plain([min_d, min_dt])
@@ -314,11 +316,12 @@ def test_range_shape_problems():
 
 def test_undefined_legacy_power_is_a_message_not_nan():
     # Nagata's approximation needs cA > a; at n=2, m=2 it is undefined (the sheet's #NUM!).
-    assert math.isnan(tss.anova_power(2, 2, 0.1, 0.0601, 0.05))
+    assert math.isnan(tss.anova_power(2, m=2, min_d=0.1, variance=0.0601, alpha=0.05))
     message = _message(udfs.TSS_POWER_ANOVA, 2.0, 2.0, 0.1, 0.0601, 0.05)
     assert message.startswith("the legacy power is undefined at n=2, m=2") and '"exact"' in message
     exact = udfs.TSS_POWER_ANOVA(2.0, 2.0, 0.1, 0.0601, 0.05, "exact")
-    assert exact == tss.anova_power(2, 2, 0.1, 0.0601, 0.05, method="exact") and _is_plain(exact)
+    assert exact == tss.anova_power(2, m=2, min_d=0.1, variance=0.0601, alpha=0.05,
+                                    method="exact") and _is_plain(exact)
 
 
 def test_an_unreachable_design_is_a_message():

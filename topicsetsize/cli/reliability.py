@@ -112,10 +112,10 @@ def run_reliability(args) -> int:
 
     trials = check("trials", args.trials)
     raw, name = _load(args)
-    runs = raw.columns if args.top_runs is None else top_runs(raw, args.top_runs).columns
-    scores = transform_scores(raw, args.scores)[runs]
+    runs = raw.columns if args.top_runs is None else top_runs(raw, fraction=args.top_runs).columns
+    scores = transform_scores(raw, kind=args.scores)[runs]
     if args.topics:
-        scores = select_topics(scores, args.topics)
+        scores = select_topics(scores, spec=args.topics)
     n, m = scores.shape
     if args.half is None and n < 4:
         raise ValueError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
@@ -123,7 +123,7 @@ def run_reliability(args) -> int:
     halves = args.half or [n // 2]
     seed = _seed(args)
     with progress(trials * len(halves), "split-half trials") as bar:
-        table = split_half_curve(scores, halves, trials=trials, alpha=args.alpha,
+        table = split_half_curve(scores, halves=halves, trials=trials, alpha=args.alpha,
                                  seed=seed, progress=bar.update)
     if args.csv:
         print_frame(table, csv=True)
@@ -168,7 +168,7 @@ def run_check_power(args) -> int:
     results = []
     with progress(trials * len(args.n), "resampled trials") as bar:
         for n in args.n:
-            results.append(resampled_power(scores, n, trials=trials, alpha=args.alpha,
+            results.append(resampled_power(scores, n=n, trials=trials, alpha=args.alpha,
                                            test=args.test, m=args.m, pair=pair, seed=seed,
                                            progress=bar.update))
     table = pd.DataFrame({

@@ -48,7 +48,8 @@ def test_table_csv_equals_api(capsys):
     code, out, _ = run(capsys, "table", "anova", "--m", "2,10", "--min-d", "0.02,0.1",
                        "--variance", "0.0127", "--method", "exact", "--csv")
     got = pd.read_csv(io.StringIO(out))
-    api = tss.anova_table(0.05, 0.2, 0.0127, [2, 10], [0.02, 0.1], method="exact")
+    api = tss.anova_table(0.05, beta=0.2, variance=0.0127, ms=[2, 10], min_ds=[0.02, 0.1],
+                          method="exact")
     assert code == 0
     for row in got.itertuples():
         assert row.n == api.loc[row.m, row.min_d]
@@ -107,8 +108,9 @@ def test_min_d_is_rounded_up_never_overstating_the_guarantee(capsys):
                        "--variance", "0.06", "--csv")
     shown = pd.read_csv(io.StringIO(out)).min_d.iloc[0]
     assert code == 0
-    assert tss.anova_power(10**9, 2, shown, 0.06, 0.05) >= 0.8
-    assert shown == pytest.approx(tss.anova_min_d(10**9, 2, 0.06, 0.05, 0.2), rel=1e-5)
+    assert tss.anova_power(10**9, m=2, min_d=shown, variance=0.06, alpha=0.05) >= 0.8
+    assert shown == pytest.approx(tss.anova_min_d(10**9, m=2, variance=0.06, alpha=0.05, beta=0.2),
+                                  rel=1e-5)
 
 
 def test_power_columns_never_round_up_to_the_target(capsys):

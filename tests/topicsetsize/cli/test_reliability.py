@@ -24,7 +24,7 @@ def test_reliability_voorhees_setup_on_robust04(capsys, data_dir):
     table = run_csv(capsys, ["reliability", str(path), "--topics", "351-450", "--top-runs",
                              "0.75", "--trials", "200", "--seed", "5"])
     # the library on the same set-up (the CLI reads topic ids as text, pandas here as numbers)
-    scores = select_topics(top_runs(pd.read_csv(path, index_col=0), 0.75), "351-450")
+    scores = select_topics(top_runs(pd.read_csv(path, index_col=0), fraction=0.75), spec="351-450")
     want = split_half(scores, trials=200, seed=5)
     row = table.loc[50]
     assert row["comparisons"] == 200 * 3403 * 2 == want.comparisons
@@ -53,7 +53,7 @@ def test_check_power_matches_library(capsys):
     table = run_csv(capsys, ["check-power", "--example", "--n", "10,30", "--m", "5",
                              "--trials", "150", "--seed", "2"])
     for n in (10, 30):
-        r = resampled_power(example_matrix(), n, trials=150, m=5, seed=2)
+        r = resampled_power(example_matrix(), n=n, trials=150, m=5, seed=2)
         assert table.loc[n, "empirical"] == r.empirical
         assert table.loc[n, "theoretical"] == pytest.approx(r.theoretical, rel=1e-12)
 

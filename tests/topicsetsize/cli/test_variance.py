@@ -41,12 +41,12 @@ def test_csv_output_full_precision(capsys, web):
 
 def test_one_row_per_file_and_a_trec_eval_folder(capsys, tmp_path, data_dir):
     book = pd.read_csv(data_dir / "sakai_book_table5_1.csv", index_col=0)
-    write_trec_eval(book, tmp_path / "runs", "AP")
+    write_trec_eval(book, folder=tmp_path / "runs", measure="AP")
     wide = data_dir / "sakai_book_table5_1.csv"
     assert main(["variance", str(wide), str(tmp_path / "runs"), "--csv", "--a", "0.2"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
     assert table.index.tolist() == [str(wide), str(tmp_path / "runs")]
-    # examples.md: V_E = 0.0326491228... for both (the same matrix, two formats)
+    # Sakai's book, Table 5.1: V_E = 0.0326491228... for both (the same matrix, two formats)
     assert table["var_raw"].tolist() == pytest.approx([0.0326491228] * 2, abs=1e-10)
     assert table["runs"].tolist() == [3, 3] and table["topics"].tolist() == [20, 20]
 

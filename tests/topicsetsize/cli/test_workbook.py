@@ -92,7 +92,7 @@ def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
 
     scores = example_matrix().iloc[:, :6]
     folder = tmp_path / "runs"
-    write_trec_eval(scores, folder, "map")
+    write_trec_eval(scores, folder=folder, measure="map")
     for path in folder.iterdir():      # a second measure in every file, with other values
         lines = path.read_text().splitlines()
         extra = [line.replace("map", "P_10", 1).rsplit(None, 1)[0] + "\t0.5000"
