@@ -270,8 +270,8 @@ def test_two_way_pvalue_equals_statsmodels():
 
 def test_anova2_on_block_scores_matches_exact_power_and_one_way_does_not():
     x = block_matrix(3000, [0.0, 0.4, 0.9, 1.0], seed=7)
-    two = resampled_power(x, 8, trials=3000, test="anova2", seed=8)
-    one = resampled_power(x, 8, trials=3000, test="anova", seed=8)
+    two = resampled_power(x, n=8, trials=3000, test="anova2", seed=8)
+    one = resampled_power(x, n=8, trials=3000, test="anova", seed=8)
     assert 0.3 < two.theoretical < 0.9
     assert abs(two.z) < 3, (two.empirical, two.theoretical, two.null_se)
     # the one-way test counts the topic effect as noise: it rejects far less than its theory
@@ -280,7 +280,7 @@ def test_anova2_on_block_scores_matches_exact_power_and_one_way_does_not():
 
 def test_anova2_noncentrality_from_the_two_way_variance():
     x = block_matrix(400, [0.0, 0.2, 0.5], seed=9)
-    r = resampled_power(x, 10, trials=10, test="anova2", seed=0)
+    r = resampled_power(x, n=10, trials=10, test="anova2", seed=0)
     resid = x - x.mean(axis=0) - x.mean(axis=1, keepdims=True) + x.mean()
     v_e2 = (resid ** 2).sum() / (2 * 399)
     mu = x.mean(axis=0)

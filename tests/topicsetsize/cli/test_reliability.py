@@ -109,7 +109,7 @@ def test_constant_matrix_in_check_power_names_the_file(capsys, tmp_path):
     assert err == (f"topicsetsize: error: {path}: every run has the same score on every topic: "
                    "no two runs to compare\n")
     with pytest.raises(ValueError, match="1 distinct run"):     # the engine says so too
-        resampled_power(pd.read_csv(path, index_col=0), 3, trials=5, seed=1)
+        resampled_power(pd.read_csv(path, index_col=0), n=3, trials=5, seed=1)
 
 
 @pytest.mark.parametrize("value, fragment", [("-1", "seed=-1 is out of range"),

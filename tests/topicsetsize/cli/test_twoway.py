@@ -84,7 +84,7 @@ def test_check_power_anova2(capsys):
     code, out, _ = run(capsys, "check-power", "--example", "--n", "10,20", "--m", "5",
                        "--test", "anova2", "--seed", "1", "--trials", "200", "--csv")
     table = pd.read_csv(io.StringIO(out), index_col="n")
-    want = tss.resampled_power(tss.example_matrix(), 20, trials=200, m=5, test="anova2", seed=1)
+    want = tss.resampled_power(tss.example_matrix(), n=20, trials=200, m=5, test="anova2", seed=1)
     assert code == 0 and table.loc[20, "empirical"] == want.empirical
     assert table.loc[20, "theoretical"] == pytest.approx(want.theoretical, rel=1e-12)
     code, out, _ = run(capsys, "check-power", "--example", "--n", "10", "--m", "5",
