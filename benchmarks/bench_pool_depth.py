@@ -46,8 +46,8 @@ def main() -> int:
     args = parser.parse_args()
     names = ["A", "B"]
     ours_t, study = best_time(lambda: pool_depth_study(
-        [DATA / c / "runs" for c in names], [DATA / c / "qrels.txt" for c in names], DEPTHS,
-        "AP"), args.repeat)
+        [DATA / c / "runs" for c in names], qrels=[DATA / c / "qrels.txt" for c in names],
+        depths=DEPTHS, measure="AP"), args.repeat)
     naive_t, naive = best_time(lambda: [naive_pool_depth_study(
         DATA / c / "runs", DATA / c / "qrels.txt", DEPTHS, "AP") for c in names], args.repeat)
     for k, _ in enumerate(names):

@@ -90,7 +90,8 @@ def test_tie_break_is_what_ir_measures_evaluates():
 
 @pytest.fixture(scope="module")
 def study_a():
-    return pool_depth_study(A_RUNS, A_QRELS, [60, 20, 5], "AP", m=8, min_d=0.05)
+    return pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[60, 20, 5], measure="AP", m=8,
+                            min_d=0.05)
 
 
 def test_full_depth_reproduces_full_qrels(study_a):
@@ -142,15 +143,17 @@ def test_ir_measures_computes_the_measure(study_a):
     expected = ir_measures.calc_aggregate([ir_measures.AP], pooled, run)[ir_measures.AP]
     assert study_a.scores[20][0]["Arun3"].mean() == pytest.approx(expected, abs=1e-12)
     # and another measure goes through the same path
-    ndcg = pool_depth_study(A_RUNS, A_QRELS, [20], "nDCG@10").scores[20][0]["Arun3"].mean()
+    study = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[20], measure="nDCG@10")
+    ndcg = study.scores[20][0]["Arun3"].mean()
     expected = ir_measures.calc_aggregate([ir_measures.nDCG @ 10], pooled, run)
     assert ndcg == pytest.approx(expected[ir_measures.nDCG @ 10], abs=1e-12)
 
 
 def test_two_collections_pool_the_variance():
-    study = pool_depth_study([A_RUNS, B_RUNS], [A_QRELS, B_QRELS], [60, 10], "AP")
-    a = pool_depth_study(A_RUNS, A_QRELS, [60, 10], "AP")
-    b = pool_depth_study(B_RUNS, B_QRELS, [60, 10], "AP")
+    study = pool_depth_study([A_RUNS, B_RUNS], qrels=[A_QRELS, B_QRELS], depths=[60, 10],
+                             measure="AP")
+    a = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[60, 10], measure="AP")
+    b = pool_depth_study(B_RUNS, qrels=B_QRELS, depths=[60, 10], measure="AP")
     for d in (60, 10):
         assert study.table.loc[d, "judged"] == a.table.loc[d, "judged"] + b.table.loc[d, "judged"]
         assert study.table.loc[d, "docs_per_topic"] == pytest.approx(
@@ -187,7 +190,7 @@ def test_cikm2014_robust_docs_per_topic():
     sizes2 = [710] * 47 + [711] * 2            # 34,792
     runs1, qrels1 = _contiguous_runs([str(t) for t in range(301, 351)], sizes1, "a", 1)
     runs2, qrels2 = _contiguous_runs([str(t) for t in range(651, 700)], sizes2, "b", 2)
-    study = pool_depth_study([runs1, runs2], [qrels1, qrels2], [100], "P@10")
+    study = pool_depth_study([runs1, runs2], qrels=[qrels1, qrels2], depths=[100], measure="P@10")
     row = study.table.loc[100]
     assert (sum(sizes1), sum(sizes2)) == (37_605, 34_792)
     assert row["judged"] == 37_605 + 34_792 and row["topics"] == 99
@@ -196,7 +199,8 @@ def test_cikm2014_robust_docs_per_topic():
 
 def test_progress_is_called_per_run_and_depth():
     calls = []
-    pool_depth_study(A_RUNS, A_QRELS, [10, 5], "P@5", progress=calls.append)
+    pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10, 5], measure="P@5",
+                     progress=calls.append)
     assert calls == [1] * (2 * 8)
 
 
@@ -211,18 +215,17 @@ def test_bad_arguments(kwargs, error, match):
     args = dict(runs=A_RUNS, qrels=A_QRELS, depths=[10], measure="AP")
     args.update(kwargs)
     with pytest.raises(error, match=match):
-        pool_depth_study(args.pop("runs"), args.pop("qrels"), args.pop("depths"),
-                         args.pop("measure"), **args)
+        pool_depth_study(args.pop("runs"), **args)
 
 
 def test_qrels_without_overlap(tmp_path):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("999 0 X-1 1\n999 0 X-2 0\n")
     with pytest.raises(ValueError, match=r"qrels.txt: no topic in common with the runs"):
-        pool_depth_study(A_RUNS, qrels, [10], "AP")
+        pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
     qrels.write_text("401 0 X-1 1\n")          # a common topic, but no retrieved doc judged
     with pytest.raises(ValueError, match=r"qrels.txt: none of the documents"):
-        pool_depth_study(A_RUNS, qrels, [10], "AP")
+        pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
 
 
 def test_bad_run_file_names_file_and_line(tmp_path):
@@ -232,4 +235,4 @@ def test_bad_run_file_names_file_and_line(tmp_path):
     (runs / "bad").write_text("401 Q0 A401-0001 1 2.0 bad\n401 Q0 A401-0002 1 1.0 bad\n")
     with pytest.raises(ValueError, match=r"runs/bad, line 2: rank 1 is given twice for topic "
                                          r"'401'"):
-        pool_depth_study(runs, A_QRELS, [10], "AP")
+        pool_depth_study(runs, qrels=A_QRELS, depths=[10], measure="AP")

@@ -70,8 +70,9 @@ def run(args) -> int:
     total = len(args.depths) * sum(len(runs) for runs, _ in collections)
     m = int(args.m) if args.m is not None else None
     with progress(total, f"evaluating runs ({measure})") as bar:
-        study = pool_depth_study([c[0] for c in collections], [c[1] for c in collections],
-                                 args.depths, measure, m=m, min_d=args.min_d, alpha=args.alpha,
+        study = pool_depth_study([c[0] for c in collections],
+                                 qrels=[c[1] for c in collections], depths=args.depths,
+                                 measure=measure, m=m, min_d=args.min_d, alpha=args.alpha,
                                  beta=args.beta, budget=args.budget, method=args.method,
                                  variance_from=args.variance_from, progress=bar.update)
     if args.plot is not None:

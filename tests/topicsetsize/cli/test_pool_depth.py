@@ -25,9 +25,9 @@ def test_csv_equals_the_engine(capsys):
                  "--min-d", "0.05", "--budget", "10000", "--csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
     study = pool_depth_study(["tests/data/pool_runs/A/runs", "tests/data/pool_runs/B/runs"],
-                             ["tests/data/pool_runs/A/qrels.txt",
-                              "tests/data/pool_runs/B/qrels.txt"],
-                             [60, 10], "AP", m=8, min_d=0.05, budget=10000)
+                             qrels=["tests/data/pool_runs/A/qrels.txt",
+                                    "tests/data/pool_runs/B/qrels.txt"],
+                             depths=[60, 10], measure="AP", m=8, min_d=0.05, budget=10000)
     assert table["n"].tolist() == study.table["n"].tolist()
     assert table["v_e_raw"].to_numpy() == pytest.approx(study.table["v_e_raw"].to_numpy())
     assert table["judged"].tolist() == [8217, 1916]
