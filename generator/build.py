@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from openpyxl import Workbook
 

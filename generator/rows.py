@@ -13,7 +13,7 @@ algebra it implements.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .cells import STYLE, put_formula, put_label, put_number, ref
 

@@ -20,13 +20,13 @@ import numpy as np
 import pandas as pd
 
 from .params import check, check_method
+from .samplesize import anova_n
 
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
              "method": False}
 #: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
 ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
-from .samplesize import anova_n
 
 __all__ = ["BudgetPlan", "budget_plan", "cheapest_row", "read_plan", "PLAN_KEYS"]
 

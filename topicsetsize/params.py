@@ -184,7 +184,8 @@ def check_all(**arguments) -> list[np.ndarray]:
     >>> check_all(min_d=[0.1, 0.2], m=[2, 3, 4])
     Traceback (most recent call last):
     ...
-    ValueError: the arguments do not fit together: min_d has 2 values, m has 3 values (give one value or the same number of values)
+    ValueError: the arguments do not fit together: min_d has 2 values, m has 3 values
+    (give one value or the same number of values)
     """
     values = [np.asarray(check(name, value), float) for name, value in arguments.items()]
     try:

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 import pandas as pd

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -228,8 +228,8 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
     m : int, optional
         How many runs take part: the m best by mean score over all topics, counting a run
         that duplicates an earlier column exactly only once (such a pair has no t-test).
-        ANOVA and two-way ANOVA: all m (default: every distinct run). t-test: the best against the m-th best
-        (default m = 2, the two best runs).
+        ANOVA and two-way ANOVA: all m (default: every distinct run). t-test: the best against
+        the m-th best (default m = 2, the two best runs).
     pair : (run, run), optional
         For the t-test, the two runs to compare (column labels, or positions for an array),
         instead of ``m``.

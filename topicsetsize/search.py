@@ -16,7 +16,7 @@ evaluated and the last failure decides.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -162,16 +162,16 @@ def _update(idx, x, ok, y, lo, hi, ylo, yhi, streak, last):
 
 def _next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max):
     """Choose the next n for each active cell: extrapolate, interpolate or bisect."""
-    l, h = lo[active], hi[active]
+    left, h = lo[active], hi[active]
     yl, yh, t = ylo[active], yhi[active], ty[active]
     no_pass = h > n_max
-    no_fail = l < start[active]
-    sl, sh = np.sqrt(np.maximum(l, 1)), np.sqrt(np.minimum(h, n_max))
+    no_fail = left < start[active]
+    sl, sh = np.sqrt(np.maximum(left, 1)), np.sqrt(np.minimum(h, n_max))
     with np.errstate(invalid="ignore", divide="ignore"):
         root = sl + (t - yl) * (sh - sl) / (yh - yl)   # regula falsi in (sqrt n, y)
     x = np.ceil(root * root)
     usable = np.isfinite(x) & (yh > yl)
-    mid = (l + np.minimum(h, n_max + 1)) // 2
+    mid = (left + np.minimum(h, n_max + 1)) // 2
     both = ~no_pass & ~no_fail
     # Interpolate inside a bracket; bisect if the interpolation is unusable or stalls.
     stall = np.abs(streak[active]) >= 3
@@ -186,14 +186,14 @@ def _next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max):
         ok_guess = np.isfinite(guess) & (ya != yb) & (sa != sb)
         up_guess = np.ceil(guess * 1.01 + 1)
         down_guess = np.floor(guess * 0.99 - 1)
-    up = np.where(ok_guess & (up_guess > l) & (up_guess <= l * 4), up_guess,
-                  np.maximum(l * 4, l + 1))
+    up = np.where(ok_guess & (up_guess > left) & (up_guess <= left * 4), up_guess,
+                  np.maximum(left * 4, left + 1))
     up = np.minimum(up, n_max)
     down = np.where(ok_guess & (down_guess < h) & (down_guess >= h // 4), down_guess,
                     (h + start[active] - 1) // 2)
     down = np.maximum(down, start[active])
     nxt = np.where(both, inner, np.where(no_pass, up, down))
-    return np.clip(nxt, l + 1, np.minimum(h - 1, n_max)).astype(np.int64)
+    return np.clip(nxt, left + 1, np.minimum(h - 1, n_max)).astype(np.int64)
 
 
 def _scan_below(n, start, n_min, evaluate, chunk: int = 8):

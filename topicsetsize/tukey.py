@@ -8,9 +8,9 @@ chance. The randomised version (B. Carterette, "Multiple testing in statistical 
 systems-based information retrieval experiments", ACM TOIS 30(1), 2012; T. Sakai, *Laboratory
 Experiments in Information Retrieval: Sample Sizes, Effect Sizes, and Statistical Power*,
 Springer 2018, Chapter 4; used with B = 5000 trials in L. Shang, T. Sakai et al., "Overview of
-the NTCIR-12 Short Text Conversation task", NTCIR-12, 2016) needs no normality: under H0 every run is equally likely to have produced any of
-a topic's scores, so each trial shuffles every topic's row across the runs and records the range
-of the run means.
+the NTCIR-12 Short Text Conversation task", NTCIR-12, 2016) needs no normality: under H0 every
+run is equally likely to have produced any of a topic's scores, so each trial shuffles every
+topic's row across the runs and records the range of the run means.
 
 The trials are vectorised: a chunk of trials is one array of random 64-bit sort keys, one per
 (trial, topic, run) cell, whose low bits hold the cell's flat index into the matrix; sorting each
@@ -21,7 +21,7 @@ the run sums of every trial in the chunk. Memory stays bounded by the chunk.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd

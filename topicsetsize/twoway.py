@@ -15,8 +15,8 @@ power is Pr{F'(φA, φE, λ) ≥ F(φA, φE; α)}. The randomised block ANOVA is
 two-factor design without replication (e.g. D. C. Montgomery, *Design and Analysis of
 Experiments*, Section 4.1, the randomized complete block design; T. Sakai, *Laboratory
 Experiments in Information Retrieval: Sample Sizes, Effect Sizes, and Statistical Power*,
-Springer, 2018, Chapter 3, two-way ANOVA without replication). With m = 2 the F statistic is the square of the paired t statistic, so
-the design equals the paired t-test design with σ̂t² = 2σ̂².
+Springer, 2018, Chapter 3, two-way ANOVA without replication). With m = 2 the F statistic is the
+square of the paired t statistic, so the design equals the paired t-test design with σ̂t² = 2σ̂².
 
 Only the exact method exists: the legacy Excel tools have no two-way design, and no
 approximation is reproduced here.

@@ -176,8 +176,8 @@ def ci2_delta(n, *, variance, alpha):
 
     Examples
     --------
-    >>> round(ci2_delta(155, variance=0.05, alpha=0.05), 4), round(ci2_delta(154, variance=0.05, alpha=0.05), 4)
-    (0.0999, 0.1002)
+    >>> [round(ci2_delta(n, variance=0.05, alpha=0.05), 4) for n in (155, 154)]
+    [0.0999, 0.1002]
     """
     n_, v, a = check_all(n=n, variance=variance, alpha=alpha)
     return as_output(_expected_width2(n_, np.sqrt(v), a), n, variance, alpha)

@@ -75,7 +75,9 @@ def test_t_power_against_mpmath_integral():
     def integrand(v):  # density of V ~ chi2(df) times Pr{|Z + nc| >= w * sqrt(V/df)}
         c = w * mpmath.sqrt(v / df)
         tail = mpmath.ncdf(-c - nc) + 1 - mpmath.ncdf(c - nc)
-        return tail * v ** (df / 2 - 1) * mpmath.exp(-v / 2) / (2 ** (df / 2) * mpmath.gamma(df / 2))
+        chi2_density = v ** (df / 2 - 1) * mpmath.exp(-v / 2) / (2 ** (df / 2)
+                                                                * mpmath.gamma(df / 2))
+        return tail * chi2_density
 
     ref = mpmath.quad(integrand, [0, df, 10 * df, mpmath.inf])
     assert t_power(alpha, df, nc) == pytest.approx(float(ref), rel=1e-10)

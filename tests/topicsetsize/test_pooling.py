@@ -174,7 +174,7 @@ def _contiguous_runs(topics, sizes, prefix, seed):
     for t, size in zip(topics, sizes):
         for r, rows in enumerate(runs.values()):
             start = round(r * (size - 100) / 7)
-            for k, doc in enumerate(range(start, start + 100)):
+            for doc in range(start, start + 100):
                 rows.append((t, f"d{doc}", float(rng.normal() + (doc % 9 == 0))))
         qrels += [(t, f"d{doc}", int(doc % 9 == 0)) for doc in range(size)]
     frames = {name: pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])

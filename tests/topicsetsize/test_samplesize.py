@@ -203,11 +203,14 @@ def test_unreachable_raises_and_names_inputs():
 
 
 @pytest.mark.parametrize("call,match", [
-    (lambda: tss.anova_n(1.5, 0.2, 0.1, 0.06, 10), r"^alpha=1.5 is out of range: allowed 0 < alpha < 1$"),
+    (lambda: tss.anova_n(1.5, 0.2, 0.1, 0.06, 10),
+     r"^alpha=1.5 is out of range: allowed 0 < alpha < 1$"),
     (lambda: tss.anova_n(0.05, 0.0, 0.1, 0.06, 10), r"^beta=0 is out of range"),
-    (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 1), r"^m=1 is out of range: allowed 2 <= m <= 1000000000"),
+    (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 1),
+     r"^m=1 is out of range: allowed 2 <= m <= 1000000000"),
     (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 2.5), r"^m=2.5 is not a whole number"),
-    (lambda: tss.anova_n(0.05, 0.2, 0.1, -1, 10), r"^variance=-1 is out of range: allowed variance > 0"),
+    (lambda: tss.anova_n(0.05, 0.2, 0.1, -1, 10),
+     r"^variance=-1 is out of range: allowed variance > 0"),
     (lambda: tss.anova_n(0.05, 0.2, 0.0, 0.06, 10), r"^min_d=0 is out of range"),
     (lambda: tss.anova_n("a", 0.2, 0.1, 0.06, 10), r"^alpha='a' is not a number"),
     (lambda: tss.anova_n(0.05, 0.2, 0.1, 0.06, 10, method="fast"), r"^method='fast' is not one of"),

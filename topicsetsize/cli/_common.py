@@ -15,7 +15,7 @@ def number(name: str):
             from ..params import PARAMS
 
             raise argparse.ArgumentTypeError(
-                f"{name}={text!r} is not a number: allowed {PARAMS[name].describe(name)}")
+                f"{name}={text!r} is not a number: allowed {PARAMS[name].describe(name)}") from None
     convert.__name__ = name
     return convert
 
@@ -36,7 +36,8 @@ def float_list(text: str) -> list[float]:
     try:
         return [float(x) for x in items]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a comma-separated list of numbers") from None
 
 
 def int_list(text: str) -> list[int]:
@@ -53,7 +54,8 @@ def int_list(text: str) -> list[int]:
                     raise ValueError
                 out.append(int(value))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of whole numbers")
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a comma-separated list of whole numbers") from None
     if not out:
         raise argparse.ArgumentTypeError(f"{text!r} is an empty range")
     return out

@@ -13,7 +13,8 @@ _METHODS = ("legacy", "exact", "both")
 def register(sub, designs) -> None:
     """Add the ANOVA, t-test and CI designs to the `n`, `table` and `min-d` groups."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--alpha", type=number("alpha"), default=0.05, help="significance level (default .05)")
+    common.add_argument("--alpha", type=number("alpha"), default=0.05,
+                        help="significance level (default .05)")
     common.add_argument("--csv", action="store_true", help="print CSV instead of a table")
     errors = argparse.ArgumentParser(add_help=False, parents=[common])
     errors.add_argument("--beta", type=number("beta"), default=0.20,
@@ -27,14 +28,16 @@ def register(sub, designs) -> None:
     p = n_sub.add_parser("anova", parents=[errors, methods],
                          help="one-way ANOVA over m systems (minimum range minD)")
     p.add_argument("--min-d", type=number("min_d"), required=True, help="minimum detectable range")
-    p.add_argument("--variance", type=number("variance"), required=True, help="within-system variance")
+    p.add_argument("--variance", type=number("variance"), required=True,
+                   help="within-system variance")
     p.add_argument("--m", type=number("m"), required=True, help="number of systems")
     p.set_defaults(handler=_n_anova)
     p = n_sub.add_parser("ttest", parents=[errors, methods],
                          help="paired t-test between two systems")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--min-dt", type=number("min_dt"), help="minimum detectable difference")
-    group.add_argument("--min-delta-t", type=number("min_delta_t"), help="minimum detectable effect size")
+    group.add_argument("--min-delta-t", type=number("min_delta_t"),
+                       help="minimum detectable effect size")
     p.add_argument("--variance-t", type=number("variance_t"),
                    help="variance of per-topic differences (with --min-dt)")
     p.set_defaults(handler=_n_ttest)
@@ -48,7 +51,8 @@ def register(sub, designs) -> None:
     p = t_sub.add_parser("anova", parents=[errors, methods], help="rows m, columns minD")
     p.add_argument("--m", type=int_list, required=True, help="e.g. 2,10,20 or 2-10")
     p.add_argument("--min-d", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
-    p.add_argument("--variance", type=number("variance"), required=True, help="within-system variance")
+    p.add_argument("--variance", type=number("variance"), required=True,
+                   help="within-system variance")
     p.set_defaults(handler=_table_anova)
     p = t_sub.add_parser("ttest", parents=[errors, methods], help="rows variance_t, columns minDt")
     p.add_argument("--min-dt", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
@@ -59,7 +63,8 @@ def register(sub, designs) -> None:
     p = d_sub.add_parser("anova", parents=[errors, methods], help="minimum detectable range minD")
     p.add_argument("--n", type=number("n"), required=True, help="number of topics")
     p.add_argument("--m", type=number("m"), required=True, help="number of systems")
-    p.add_argument("--variance", type=number("variance"), required=True, help="within-system variance")
+    p.add_argument("--variance", type=number("variance"), required=True,
+                   help="within-system variance")
     p.set_defaults(handler=_min_d_anova)
     p = d_sub.add_parser("ttest", parents=[errors, methods], help="minimum detectable minDt")
     p.add_argument("--n", type=number("n"), required=True, help="number of topics")

@@ -24,7 +24,8 @@ def register(sub, designs) -> None:
     p.add_argument("--m", type=number("m"), required=True, help="number of systems")
     p.set_defaults(handler=_n)
 
-    p = designs["table"].add_parser("anova2", parents=[common], help=f"{what}: rows m, columns minD")
+    p = designs["table"].add_parser("anova2", parents=[common],
+                                    help=f"{what}: rows m, columns minD")
     p.add_argument("--m", type=int_list, required=True, help="e.g. 2,10,20 or 2-10")
     p.add_argument("--min-d", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
     p.add_argument("--variance", type=number("variance"), required=True, help=variance)

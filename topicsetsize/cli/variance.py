@@ -4,8 +4,8 @@ Each FILE (a CSV/TSV, an .xlsx workbook, a long-format file, or a folder of ``tr
 files, one per run) is one matrix. The row gives its runs and topics, the one-way residual
 variance V_E of the raw and of the std-AB scores, the two-way (runs x topics) residual variance
 V_E2 of both (the variance of the two-way ANOVA design, ``topicsetsize n anova2``), and Kendall's
-τ [95% CI] between the run rankings by mean raw and by mean std-AB score. ``--example`` adds the bundled TREC 2010 Web AP
-matrix.
+τ [95% CI] between the run rankings by mean raw and by mean std-AB score. ``--example`` adds the
+bundled TREC 2010 Web AP matrix.
 """
 
 from __future__ import annotations

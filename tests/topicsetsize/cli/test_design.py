@@ -39,8 +39,8 @@ def test_ttest_and_ci(capsys):
     assert run(capsys, "n", "ttest", "--min-delta-t", "0.2")[1].count(" 199 ") == 1
     code, out, _ = run(capsys, "n", "ttest", "--min-dt", "0.1", "--variance-t", "0.04", "--csv")
     assert pd.read_csv(io.StringIO(out)).n.tolist() == [34]
-    code, out, _ = run(capsys, "n", "ci", "--alpha", "0.01", "--delta", "0.1", "--variance-t", "0.1",
-                       "--csv")
+    code, out, _ = run(capsys, "n", "ci", "--alpha", "0.01", "--delta", "0.1",
+                       "--variance-t", "0.1", "--csv")
     assert pd.read_csv(io.StringIO(out)).n.tolist() == [269]
 
 

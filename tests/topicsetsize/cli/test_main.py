@@ -47,11 +47,11 @@ def test_building_the_parser_imports_no_numerical_library():
 
 @pytest.mark.parametrize("flag", ["--version", "--help"])
 def test_version_and_help_import_no_numerical_library(flag):
-    code = ("import sys, runpy; sys.argv = ['topicsetsize', %r]\n"
+    heavy = "{'numpy', 'scipy', 'pandas'}"
+    code = (f"import sys, runpy; sys.argv = ['topicsetsize', {flag!r}]\n"
             "try:\n    runpy.run_module('topicsetsize', run_name='__main__')\n"
             "except SystemExit:\n    pass\n"
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'scipy', 'pandas'}))"
-            % flag)
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {heavy}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
