@@ -6,7 +6,24 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(__file__).parent / "data"
+from topicsetsize.examples import EXAMPLE_FILE
+
+#: The package's own data folder: the bundled example matrix is stored there only.
+BUNDLED = Path(__file__).resolve().parents[1] / "topicsetsize" / "data"
+
+
+class TestData(type(Path())):
+    """``tests/data``, where the bundled example matrix's name resolves to the package's copy."""
+
+    __test__ = False  # not a test class
+
+    def __truediv__(self, name):
+        if str(name) == EXAMPLE_FILE:
+            return BUNDLED / EXAMPLE_FILE
+        return super().__truediv__(name)
+
+
+DATA = TestData(Path(__file__).parent / "data")
 
 
 @pytest.fixture(scope="session")
