@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import subprocess
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -28,6 +29,21 @@ def test_example_prints_the_row(capsys, web):
     # the two-way V_E beside them, raw and std-AB (test_summary checks them against statsmodels)
     assert row.split()[9:11] == ["0.0045", "0.0167"]
     assert "V_E2 raw" in out and "V_E2 std-AB" in out
+
+
+def test_unclipped_tau_interval_is_explained(capsys, web, tmp_path):
+    # TREC 2010 Web AP: tau = .888 [.746, 1.030]: Sakai's interval is not clipped to [-1, 1]
+    assert main(["variance", "--example"]) == 0
+    out = capsys.readouterr().out
+    assert "1.030]" in out and "kept unclipped as published" in out
+    # uniform noise, 60 runs: the rankings agree only partly and the interval stays inside
+    inside = tmp_path / "inside.csv"
+    pd.DataFrame(np.random.default_rng(0).random((40, 60))).to_csv(inside)
+    assert main(["variance", str(inside), "--csv"]) == 0
+    row = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0).iloc[0]
+    assert -1 <= row["tau_ci_low"] and row["tau_ci_high"] <= 1
+    assert main(["variance", str(inside)]) == 0
+    assert "unclipped" not in capsys.readouterr().out
 
 
 def test_csv_output_full_precision(capsys, web):
