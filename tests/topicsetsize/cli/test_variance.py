@@ -45,7 +45,7 @@ def test_unclipped_tau_interval_is_explained(capsys, web, tmp_path):
     row = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0).iloc[0]
     assert -1 <= row["tau_ci_low"] and row["tau_ci_high"] <= 1
     assert main(["variance", str(inside)]) == 0
-    assert "unclipped" not in capsys.readouterr().out
+    assert "kept unclipped as published" not in capsys.readouterr().out
 
 
 def test_csv_output_full_precision(capsys, web):
