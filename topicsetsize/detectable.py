@@ -5,25 +5,18 @@ smallest minD (ANOVA) or minDt (paired t-test) whose power reaches 1 − β. It
 answers questions such as "what does a 100-topic collection guarantee for
 m = 10 systems?" (Sakai, IRJ 2016, Section 7; AIRS 2016, recommendations).
 
-The noncentrality λ that reaches the power is found by scipy's vectorised
-bracketing root finder (:func:`scipy.optimize.elementwise.find_root`, scipy ≥ 1.15),
-the same code for both methods. Where scipy is older (Pyodide, and so xlwings Lite,
-ships scipy 1.14), a small vectorised bracket-and-Illinois search in this module
-takes its place and gives the same λ to the requested tolerance. λ then gives
-minD = √(2σ²λ/n) or minDt = σt·λ/√n.
+The noncentrality λ that reaches the power is found by a vectorised bracketing
+root finder (:func:`topicsetsize.roots.smallest_reaching`), the same code for both
+methods. λ then gives minD = √(2σ²λ/n) or minDt = σt·λ/√n.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-try:                                 # scipy >= 1.15
-    from scipy.optimize import elementwise
-except ImportError:                  # pragma: no cover - exercised by forcing the fallback
-    elementwise = None
-
 from .params import check_all, check_method
 from .power import anova_effect, anova_power_at, ttest_power_at
+from .roots import at_least, smallest_reaching
 from .shapes import as_output
 
 __all__ = ["anova_min_d", "ttest_min_dt"]
@@ -48,83 +41,11 @@ def _lambda_required(design: str, method: str, alpha, beta, df_a, n, *, tol: flo
     """
     alpha, beta, df_a, n = np.broadcast_arrays(*(np.asarray(x, float)
                                                  for x in (alpha, beta, df_a, n)))
-    target = 1.0 - beta
 
     def f(lam, a, t, d, nn):
         return power_of_lambda(design, method, lam, a, d, nn) - t
 
-    lam = np.zeros_like(n)
-    todo = ~(f(lam, alpha, target, df_a, n) >= 0)       # cells that λ = 0 does not satisfy
-    if todo.any():
-        args = (alpha[todo], target[todo], df_a[todo], n[todo])
-        start = np.zeros(int(todo.sum()))
-        if elementwise is None:
-            lam[todo] = _first_root(f, start, start + 8.0 + args[2], args, tol)
-            return lam
-        bracket = elementwise.bracket_root(f, start, start + 8.0 + args[2], xmin=0.0,
-                                           args=args)
-        root = elementwise.find_root(f, bracket.bracket, args=args,
-                                     tolerances=dict(xrtol=tol, xatol=tol))
-        # find_root returns a point within tolerance of the crossing: take the bracket end
-        # where the power is reached.
-        found = np.where(f(root.x, *args) >= 0, root.x, root.bracket[1])
-        lam[todo] = np.where(bracket.success & root.success, found, np.nan)
-    return lam
-
-
-def _first_root(f, lo, hi, args, tol, *, limit: float = 1e250, max_steps: int = 2000):
-    """Where f crosses from < 0 to ≥ 0 on [lo, ∞), elementwise, for scipy without ``elementwise``.
-
-    ``f(lo) < 0`` is given. The right end doubles until ``f(hi) ≥ 0`` (NaN where it never
-    does below ``limit``); then the Illinois variant of regula falsi narrows [lo, hi] with
-    f(lo) < 0 ≤ f(hi) until hi − lo ≤ tol·(1 + hi); every third step, and wherever the
-    interpolated point is unusable, it bisects instead, so the bracket at least halves every
-    three steps. Returns hi, a point where the power is reached.
-    """
-    lo, hi = np.array(lo, float), np.array(hi, float)
-    args = tuple(np.asarray(x) for x in args)
-    f_hi = f(hi, *args)
-    out = ~(f_hi >= 0)
-    while out.any():                                     # bracket: double the right end
-        idx = np.flatnonzero(out)
-        lo[idx] = hi[idx]
-        hi[idx] = hi[idx] * 2.0
-        f_hi[idx] = f(hi[idx], *(x[idx] for x in args))
-        out[idx] = ~(f_hi[idx] >= 0) & (hi[idx] < limit)
-    found = f_hi >= 0
-    f_lo = f(lo, *args)
-    side = np.zeros(lo.shape, np.int8)                   # which end moved last (Illinois)
-    active = np.flatnonzero(found & (hi - lo > tol * (1.0 + hi)))
-    for step in range(max_steps):
-        if active.size == 0:
-            break
-        a, b, fa, fb = lo[active], hi[active], f_lo[active], f_hi[active]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            x = b - fb * (b - a) / (fb - fa)
-        ok = np.isfinite(x) & (x > a) & (x < b) & (step % 3 != 2)
-        x = np.where(ok, x, a + 0.5 * (b - a))
-        fx = f(x, *(v[active] for v in args))
-        up = fx >= 0
-        # Illinois: halve the stale end's value when the same end moves twice in a row.
-        s = side[active]
-        f_lo[active] = np.where(~up, fx, np.where(s == 1, fa * 0.5, fa))
-        f_hi[active] = np.where(up, fx, np.where(s == -1, fb * 0.5, fb))
-        lo[active] = np.where(up, a, x)
-        hi[active] = np.where(up, x, b)
-        side[active] = np.where(up, 1, -1)
-        active = active[hi[active] - lo[active] > tol * (1.0 + hi[active])]
-    return np.where(found, hi, np.nan)
-
-
-def _at_least(value, reaches):
-    """Step each value up by one ulp at a time until ``reaches(value)`` holds (at most 64)."""
-    value = np.array(value, float, copy=True)
-    for _ in range(64):
-        short = np.isfinite(value) & ~reaches(value)
-        if not short.any():
-            break
-        value[short] = np.nextafter(value[short], np.inf)
-    return value
+    return smallest_reaching(f, (alpha, 1.0 - beta, df_a, n), first_step=8.0 + df_a, tol=tol)
 
 
 def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
@@ -174,7 +95,7 @@ def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
     _raise_unreachable(lam, n_, method)
     # λ was solved to the last bit; the conversion to minD can lose it, so make sure the
     # returned minD itself has the power (zero stays zero: it needs no effect at all).
-    d = _at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(anova_power_at(
+    d = at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(anova_power_at(
         n_, m_, anova_effect(x, v), a, method)) >= 1.0 - b))
     return as_output(d, n, m, variance, alpha, beta)
 
@@ -219,7 +140,7 @@ def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     lam = _lambda_required("ttest", method, a, b, 0.0, n_)
     _raise_unreachable(lam, n_, method)
     sd = np.sqrt(v)
-    d = _at_least(sd * lam / np.sqrt(n_), lambda x: (x == 0) | (
+    d = at_least(sd * lam / np.sqrt(n_), lambda x: (x == 0) | (
         ttest_power_at(n_, x / sd, a, method) >= 1.0 - b))
     return as_output(d, n, variance_t, alpha, beta)
 

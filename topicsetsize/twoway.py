@@ -27,11 +27,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from scipy import special
-from scipy.optimize import elementwise
 
 from .distributions import f_power
 from .params import check, check_all, check_choice
 from .power import anova_effect
+from .roots import at_least, smallest_reaching
 from .search import smallest_n
 from .shapes import as_output
 
@@ -189,27 +189,14 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
 def _required_lambda(alpha, beta, dfn, dfd, *, tol: float = 1e-13):
     """Smallest λ ≥ 0 with Pr{F'(dfn, dfd, λ) ≥ F(dfn, dfd; α)} ≥ 1 − β, elementwise.
 
-    0 where λ = 0 suffices (1 − β ≤ α). Bracketing root finder of
-    :mod:`scipy.optimize.elementwise`, then the bracket end that reaches the power.
+    0 where λ = 0 suffices (1 − β ≤ α); :func:`topicsetsize.roots.smallest_reaching`.
     """
-    alpha, beta, dfn, dfd = np.broadcast_arrays(*(np.asarray(x, float)
-                                                  for x in (alpha, beta, dfn, dfd)))
-    target = 1.0 - beta
-
     def f(lam, a, t, d1, d2):
         return f_power(a, d1, d2, lam) - t
 
-    lam = np.zeros(alpha.shape)
-    todo = ~(f(lam, alpha, target, dfn, dfd) >= 0)
-    if todo.any():
-        args = (alpha[todo], target[todo], dfn[todo], dfd[todo])
-        start = np.zeros(int(todo.sum()))
-        bracket = elementwise.bracket_root(f, start, start + 8.0 + args[2], xmin=0.0, args=args)
-        root = elementwise.find_root(f, bracket.bracket, args=args,
-                                     tolerances={"xrtol": tol, "xatol": tol})
-        found = np.where(f(root.x, *args) >= 0, root.x, root.bracket[1])
-        lam[todo] = np.where(bracket.success & root.success, found, np.nan)
-    return lam
+    alpha, beta, dfn, dfd = np.broadcast_arrays(*(np.asarray(x, float)
+                                                  for x in (alpha, beta, dfn, dfd)))
+    return smallest_reaching(f, (alpha, 1.0 - beta, dfn, dfd), first_step=8.0 + dfn, tol=tol)
 
 
 def anova2_min_d(n, *, m, variance, alpha, beta):
@@ -245,12 +232,9 @@ def anova2_min_d(n, *, m, variance, alpha, beta):
     lam = _required_lambda(a, b, dfn, dfn * (n_ - 1.0))
     if not np.isfinite(lam).all():  # pragma: no cover - the exact power reaches any level
         raise ValueError("no difference reaches the power: the root finder failed")
-    d = np.sqrt(2.0 * v * lam / n_)
-    for _ in range(64):            # the conversion from λ can lose the last bit
-        short = (d > 0) & ~(_power_at(n_, m_, anova_effect(d, v), a) >= 1.0 - b)
-        if not short.any():
-            break
-        d = np.where(short, np.nextafter(d, np.inf), d)
+    # the conversion from λ can lose the last bit: step minD up until it has the power
+    d = at_least(np.sqrt(2.0 * v * lam / n_),
+                 lambda x: (x == 0) | (_power_at(n_, m_, anova_effect(x, v), a) >= 1.0 - b))
     return as_output(d, n, m, variance, alpha, beta)
 
 

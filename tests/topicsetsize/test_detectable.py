@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from scipy import optimize
 
 import topicsetsize as tss
-from topicsetsize import detectable
+from topicsetsize import roots
 
 
 @pytest.mark.parametrize("method", ["legacy", "exact"])
@@ -122,12 +122,12 @@ def _both_designs(method, alpha, beta):
 
 @pytest.mark.parametrize("method", ["legacy", "exact"])
 def test_fallback_root_finder_gives_the_same_answers(monkeypatch, method):
-    if detectable.elementwise is None:
+    if roots.elementwise is None:
         pytest.skip("this scipy has no scipy.optimize.elementwise: only the fallback exists")
     for alpha, beta in _ERRORS:
         want = _both_designs(method, alpha, beta)
         with monkeypatch.context() as patch:
-            patch.setattr(detectable, "elementwise", None)
+            patch.setattr(roots, "elementwise", None)
             got = _both_designs(method, alpha, beta)
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
@@ -136,7 +136,7 @@ def test_fallback_root_finder_gives_the_same_answers(monkeypatch, method):
 @pytest.mark.parametrize("method", ["legacy", "exact"])
 def test_fallback_root_finder_against_brentq(monkeypatch, method):
     # Independent: scipy.optimize.brentq (in every scipy) on the power in lambda, cell by cell.
-    monkeypatch.setattr(detectable, "elementwise", None)
+    monkeypatch.setattr(roots, "elementwise", None)
     for alpha, beta in _ERRORS:
         d, dt = _both_designs(method, alpha, beta)
         for i, n in enumerate(_GRID["n"]):
