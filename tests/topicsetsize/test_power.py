@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 import topicsetsize as tss
+from tests._versions import STATSMODELS_REL
 
 
 def test_scalar_in_python_out_arrays_broadcast():
@@ -66,11 +67,6 @@ def test_exact_ttest_power_monte_carlo(n, min_dt, variance_t, alpha):
     assert abs(rate - p) < 3 * se, (rate, p, se)
 
 
-def _scipy_at_least(major, minor):
-    import scipy
-    return tuple(int(x) for x in scipy.__version__.split(".")[:2]) >= (major, minor)
-
-
 def test_exact_against_statsmodels_where_it_works():
     sm = pytest.importorskip("statsmodels.stats.power")
     # statsmodels' FTestAnovaPower uses Cohen's f with nobs = total; effect f^2 = lambda / N.
@@ -78,10 +74,7 @@ def test_exact_against_statsmodels_where_it_works():
     lam = n * min_d ** 2 / (2 * variance)
     f = np.sqrt(lam / (n * m))
     ref = sm.FTestAnovaPower().power(effect_size=f, nobs=n * m, alpha=0.05, k_groups=m)
-    # statsmodels calls scipy.special.ncfdtr, which before scipy 1.15 was cdflib's and is off
-    # by 3e-6 here (.7933149 against .7933118 from Boost, which scipy.stats.ncf.sf and so the
-    # engine use in every version).
-    rel = 1e-9 if _scipy_at_least(1, 15) else 1e-5
+    rel = STATSMODELS_REL       # cdflib before scipy 1.15 (tests/_versions.py)
     assert tss.anova_power(n, m=m, min_d=min_d, variance=variance, alpha=0.05,
                            method="exact") == pytest.approx(ref, rel=rel)
     ref_t = sm.TTestPower().power(effect_size=0.5, nobs=34, alpha=0.05)
