@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _timing import best_time  # noqa: E402
 from topicsetsize import anova_min_d, ci_delta, ttest_min_dt  # noqa: E402
 from topicsetsize.guarantee import DEFAULT_MS, guarantees  # noqa: E402
 
@@ -40,13 +40,6 @@ def loop(method: str) -> list[list[float]]:
     return rows
 
 
-def best_time(func, repeat: int):
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def main(argv: list[str] | None = None) -> int:

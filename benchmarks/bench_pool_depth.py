@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _timing import best_time  # noqa: E402
 from tests.topicsetsize.test_pooling import naive_pool_depth_study  # noqa: E402
 from topicsetsize.pooling import pool_depth_study  # noqa: E402
 
@@ -31,13 +31,6 @@ DATA = ROOT / "tests" / "data" / "pool_runs"
 DEPTHS = [60, 30, 20, 10, 5]
 
 
-def best_time(func, repeat):
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def main() -> int:

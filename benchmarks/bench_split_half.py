@@ -27,6 +27,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _timing import best_time  # noqa: E402
 from tests.topicsetsize.test_reliability import loop_split_half  # noqa: E402
 from topicsetsize.reliability import (random_splits, select_topics, split_half,  # noqa: E402
                                       top_runs)
@@ -34,14 +35,6 @@ from topicsetsize.reliability import (random_splits, select_topics, split_half, 
 DATA = ROOT / "tests" / "data" / "trec2004robust_ap.csv"
 
 
-def best_time(func, repeat: int) -> tuple[float, object]:
-    """The fastest of ``repeat`` calls, and the last result."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 import topicsetsize as tss
+from _timing import best_time
 
 MS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 50, 100]
 MIN_DS = [round(0.01 * k, 2) for k in range(1, 21)]
@@ -81,13 +82,6 @@ def long_table_before(rev: str) -> dict:
         return long_table(Path(tmp))
 
 
-def best_of(repeat, fn):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
 
 
 def engine_anova(method):
@@ -160,11 +154,11 @@ def main() -> None:
     n_ttest = len(MIN_DS) * len(VARIANCES) * len(ERRORS)
 
     engine_anova("exact"), engine_anova("legacy")          # warm-up (imports, caches)
-    t_exact, exact_tables = best_of(args.repeat, lambda: engine_anova("exact"))
-    t_legacy, _ = best_of(args.repeat, lambda: engine_anova("legacy"))
+    t_exact, exact_tables = best_time(lambda: engine_anova("exact"), args.repeat)
+    t_legacy, _ = best_time(lambda: engine_anova("legacy"), args.repeat)
     t_sm, agree, differ, failed = statsmodels_anova(exact_tables)
-    tt_exact, exact_t = best_of(args.repeat, lambda: engine_ttest("exact"))
-    tt_legacy, _ = best_of(args.repeat, lambda: engine_ttest("legacy"))
+    tt_exact, exact_t = best_time(lambda: engine_ttest("exact"), args.repeat)
+    tt_legacy, _ = best_time(lambda: engine_ttest("legacy"), args.repeat)
     tt_sm, t_agree, t_differ, t_failed = statsmodels_ttest(exact_t)
 
     def row(design, what, seconds, peer_seconds, cells):

@@ -31,6 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _timing import best_time  # noqa: E402
 from topicsetsize.tukey import tukey_hsd_randomised  # noqa: E402
 
 
@@ -65,11 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     loop_p = loop_hsd(x, args.trials, seed=1)
     loop_time = time.perf_counter() - start
 
-    fast_time, table = float("inf"), None
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        table = tukey_hsd_randomised(x, trials=args.trials, seed=2)
-        fast_time = min(fast_time, time.perf_counter() - start)
+    fast_time, table = best_time(lambda: tukey_hsd_randomised(x, trials=args.trials, seed=2),
+                                 args.repeat)
 
     p = table.p_value.to_numpy()
     mean_p = (p + loop_p) / 2

@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 import topicsetsize as tss
+from _timing import best_time
 
 MIN_DS = [round(0.01 * k, 2) for k in range(1, 21)]
 VARIANCES = [0.0127, 0.0601, 0.2130]
@@ -32,12 +33,7 @@ def grid():
 
 def engine(repeat):
     a, b, d, v = grid()
-    best, n = math.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        n = tss.ttest2_n(a, b, d, v)
-        best = min(best, time.perf_counter() - t0)
-    return best, n
+    return best_time(lambda: tss.ttest2_n(a, b, d, v), repeat)
 
 
 def peer(n):
