@@ -23,9 +23,36 @@ from .search import smallest_n
 __all__ = ["ci_delta", "ci_n"]
 
 
-def _expected_width(n, sd_t, alpha):
-    ratio = special.poch((n - 1.0) / 2.0, 0.5)      # Γ(n/2)/Γ((n−1)/2), to ~1e-11 at any n
-    return 2.0 * np.sqrt(2.0) * sd_t * t_crit(alpha, n - 1.0) * ratio / np.sqrt(n * (n - 1.0))
+def expected_width(df, se, alpha):
+    """Expected width of a 100(1 − α)% t interval with φ degrees of freedom.
+
+    E[W] = 2·t(φ; α)·se·√(2/φ)·Γ((φ + 1)/2)/Γ(φ/2), where ``se`` is the standard error at
+    s = σ: E[s] = σ·√(2/φ)·Γ((φ + 1)/2)/Γ(φ/2) for a sample standard deviation s with φ
+    degrees of freedom (Sakai, IRJ 2016, Section 6). The paired design has φ = n − 1 and
+    se = σt/√n; the unpaired one φ = 2(n − 1) and se = σ√(2/n). The Gamma ratio is the
+    Pochhammer symbol (φ/2)_{1/2}, finite and accurate at any φ.
+
+    >>> round(float(expected_width(78.0, np.sqrt(0.05 / 79), 0.05)), 4)    # ci_delta(79, ...)
+    0.0998
+    """
+    return 2.0 * t_crit(alpha, df) * se * np.sqrt(2.0 / df) * special.poch(df / 2.0, 0.5)
+
+
+def _paired_width(n, sd_t, alpha):
+    return expected_width(n - 1.0, sd_t / np.sqrt(n), alpha)
+
+
+def smallest_width_n(width, delta, guess, sd, alpha, describe):
+    """The smallest n ≥ 2 with ``width(n, sd, alpha) ≤ delta``, per cell (validated arrays).
+
+    1/width grows like √n, close to linear in √n, which is what :func:`smallest_n` wants.
+    """
+    fa, fs = alpha.ravel(), sd.ravel()
+
+    def precision(n, i):
+        return 1.0 / width(n, fs[i], fa[i])
+
+    return smallest_n(precision, 1.0 / delta, guess, describe=describe)
 
 
 def ci_delta(n, *, variance_t, alpha):
@@ -53,7 +80,7 @@ def ci_delta(n, *, variance_t, alpha):
     [0.0998, 0.1005]
     """
     n_, v, a = check_all(n=n, variance_t=variance_t, alpha=alpha)
-    return as_output(_expected_width(n_, np.sqrt(v), a), n, variance_t, alpha)
+    return as_output(_paired_width(n_, np.sqrt(v), a), n, variance_t, alpha)
 
 
 def ci_n(alpha, delta, variance_t):
@@ -86,13 +113,8 @@ def ci_n(alpha, delta, variance_t):
     a, d, v = check_all(alpha=alpha, delta=delta, variance_t=variance_t)
     sd = np.sqrt(v)
     guess = 4.0 * z_upper(a / 2.0) ** 2 * np.square(sd / d)    # (σ/δ)²: no overflow
-    fa, fs = a.ravel(), sd.ravel()
-
-    def precision(n, i):          # 1/width grows like √n: close to linear in √n
-        return 1.0 / _expected_width(n, fs[i], fa[i])
-
     def describe(i):
-        return f"alpha={fa[i]:g}, delta={d.flat[i]:g}, variance_t={v.flat[i]:g}"
+        return f"alpha={a.flat[i]:g}, delta={d.flat[i]:g}, variance_t={v.flat[i]:g}"
 
-    n = smallest_n(precision, 1.0 / d, guess, describe=describe)
+    n = smallest_width_n(_paired_width, d, guess, sd, a, describe)
     return as_output(n, alpha, delta, variance_t)

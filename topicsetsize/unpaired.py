@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from .distributions import t_crit, t_power, z_upper
+from .ci import expected_width, smallest_width_n
+from .distributions import t_power, z_upper
 from .params import check_all, check_choice
 from .search import smallest_n
 from .shapes import as_output
@@ -145,10 +146,8 @@ def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
     return as_output(n, alpha, beta, min_d, variance)
 
 
-def _expected_width2(n, sd, alpha):
-    df = 2.0 * (n - 1.0)
-    ratio = special.poch(df / 2.0, 0.5)             # Γ((φ+1)/2)/Γ(φ/2)
-    return 2.0 * t_crit(alpha, df) * sd * np.sqrt(2.0 / df) * ratio * np.sqrt(2.0 / n)
+def _unpaired_width(n, sd, alpha):
+    return expected_width(2.0 * (n - 1.0), sd * np.sqrt(2.0 / n), alpha)
 
 
 def ci2_delta(n, *, variance, alpha):
@@ -180,7 +179,7 @@ def ci2_delta(n, *, variance, alpha):
     [0.0999, 0.1002]
     """
     n_, v, a = check_all(n=n, variance=variance, alpha=alpha)
-    return as_output(_expected_width2(n_, np.sqrt(v), a), n, variance, alpha)
+    return as_output(_unpaired_width(n_, np.sqrt(v), a), n, variance, alpha)
 
 
 def ci2_n(alpha, delta, variance):
@@ -214,13 +213,8 @@ def ci2_n(alpha, delta, variance):
     a, d, v = check_all(alpha=alpha, delta=delta, variance=variance)
     sd = np.sqrt(v)
     guess = 8.0 * z_upper(a / 2.0) ** 2 * v / (d * d)
-    fa, fs = a.ravel(), sd.ravel()
-
-    def precision(n, i):          # 1/width grows like √n
-        return 1.0 / _expected_width2(n, fs[i], fa[i])
-
     def describe(i):
-        return f"alpha={fa[i]:g}, delta={d.flat[i]:g}, variance={v.flat[i]:g} (unpaired CI)"
+        return f"alpha={a.flat[i]:g}, delta={d.flat[i]:g}, variance={v.flat[i]:g} (unpaired CI)"
 
-    n = smallest_n(precision, 1.0 / d, guess, describe=describe)
+    n = smallest_width_n(_unpaired_width, d, guess, sd, a, describe)
     return as_output(n, alpha, delta, variance)
