@@ -9,6 +9,7 @@ from topicsetsize import __version__
 from topicsetsize.params import N_MAX
 
 from .cells import STYLE, put_label, put_text
+from .calculators import NAMED_RESULTS
 from .formulas import POISSON_TERMS
 from .inputs import INPUTS, allowed
 from .layout import SCAN_TOP
@@ -19,13 +20,7 @@ __all__ = ["add_about_sheet", "SHEET", "REFERENCES", "NAMED_ANSWERS"]
 SHEET = "About"
 
 #: Workbook-level names of the calculators' answers.
-NAMED_ANSWERS = {
-    "anova_n_legacy": "ANOVA: required n, legacy method",
-    "anova_n_exact": "ANOVA: required n, exact method",
-    "ttest_n_legacy": "TTEST: required n (minDt, σ̂t² inputs), legacy method",
-    "ttest_n_exact": "TTEST: required n (minDt, σ̂t² inputs), exact method",
-    "ci_n": "CI: required n",
-}
+NAMED_ANSWERS = NAMED_RESULTS
 
 REFERENCES = (
     "T. Sakai. Topic set size design. Information Retrieval Journal 19(3), 256–283, 2016.",

@@ -38,6 +38,7 @@ class STYLE:
     header_fill = PatternFill("solid", fgColor="D9E1F2")
     differ_fill = PatternFill("solid", fgColor="F8CBAD")      # legacy and exact disagree
     warning_fill = PatternFill("solid", fgColor="FFC7CE")
+    cross_fill = PatternFill("solid", fgColor="C6EFCE")       # where the power reaches 1 − β
     box = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
     wrap = Alignment(wrap_text=True, vertical="top")
     center = Alignment(horizontal="center")

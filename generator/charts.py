@@ -13,7 +13,32 @@ from openpyxl.chart import Reference, ScatterChart, Series
 from .cells import STYLE, clean_text, put_label
 from .tables import SHEET as TABLES, MeasureTables, TablePlace
 
-__all__ = ["add_charts_sheet", "SHEET", "CHART_ROWS"]
+__all__ = ["add_charts_sheet", "SHEET", "CHART_ROWS", "style_series", "PALETTE"]
+
+#: Distinct series colours (Okabe-Ito, readable with colour-vision deficiencies), markers and
+#: dashes: series k gets PALETTE[k], MARKERS[k] and DASHES[k] (cycling), so that neighbouring
+#: series differ in all three.
+PALETTE = ("0072B2", "D55E00", "009E73", "CC79A7", "E69F00", "56B4E9", "000000", "F0E442")
+MARKERS = ("circle", "square", "triangle", "diamond", "x", "star", "plus", "dash")
+DASHES = ("solid", "dash", "sysDot", "dashDot", "lgDash", "sysDash", "lgDashDot", "solid")
+
+
+def style_series(series, k: int, *, marker: bool = True) -> None:
+    """Give series ``k`` its own colour, marker and dash pattern."""
+    from openpyxl.chart.shapes import GraphicalProperties
+    from openpyxl.drawing.line import LineProperties
+
+    colour = PALETTE[k % len(PALETTE)]
+    series.graphicalProperties = GraphicalProperties(
+        ln=LineProperties(solidFill=colour, w=22225, prstDash=DASHES[k % len(DASHES)]))
+    if marker:
+        series.marker.symbol = MARKERS[k % len(MARKERS)]
+        series.marker.size = 6
+        series.marker.graphicalProperties = GraphicalProperties(solidFill=colour)
+        series.marker.graphicalProperties.line.solidFill = colour
+    else:
+        series.marker.symbol = "none"
+    series.smooth = False
 
 SHEET = "Charts"
 #: Rows between the tops of two measures' charts.
