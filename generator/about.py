@@ -93,6 +93,22 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
     _section(ws, row, "References", [("", "", text) for text in REFERENCES])
 
 
+def wrapped_lines(text: str, width: int) -> int:
+    """Lines a wrapped cell ``width`` characters wide needs for ``text`` (a safe estimate:
+    spreadsheets do not size rows of wrapped text written by a program).
+
+    >>> wrapped_lines("x" * 150, 80), wrapped_lines("short", 80)
+    (3, 1)
+    """
+    lines, used = 1, 0
+    for word in text.split():
+        if used and used + 1 + len(word) > width * 0.95:
+            lines, used = lines + 1, len(word)
+        else:
+            used += len(word) + (1 if used else 0)
+    return lines
+
+
 def _section(ws, row: int, title: str, lines) -> int:
     put_label(ws, row, 1, title, font=STYLE.heading)
     row += 1
@@ -102,5 +118,6 @@ def _section(ws, row: int, title: str, lines) -> int:
         if b:
             put_text(ws, row, 2, b)
         put_text(ws, row, 3, c).alignment = STYLE.wrap
+        ws.row_dimensions[row].height = 15 * wrapped_lines(c, 80)
         row += 1
     return row + 1

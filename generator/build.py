@@ -88,8 +88,30 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
                     generated=generated)
     wb.active = 1                     # open on the ANOVA calculator
     wb["ANOVA"].sheet_view.tabSelected = True
+    for ws in wb.worksheets:
+        _page_setup(ws)
     wb.calculation.fullCalcOnLoad = True
     return wb
+
+
+def _page_setup(ws) -> None:
+    """Landscape, one page wide, and protected (no password: it only guards against
+    overwriting a formula by accident; Review > Unprotect lifts it). Rows may still be
+    shown and hidden, so the grouped workings can be opened."""
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_margins.left = ws.page_margins.right = 0.4
+    ws.page_margins.top = ws.page_margins.bottom = 0.5
+    ws.print_options.gridLines = False
+    if ws.sheet_state == "visible":
+        ws.protection.sheet = True
+        ws.protection.formatRows = False          # False = allowed: show/hide rows
+        ws.protection.formatColumns = False
+        ws.protection.formatCells = True
+        ws.protection.selectLockedCells = False
+        ws.protection.selectUnlockedCells = False
 
 
 def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None,

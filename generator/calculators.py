@@ -17,7 +17,6 @@ of the workings are filled in once the workings are written (:meth:`Cursor.resol
 from __future__ import annotations
 
 from openpyxl.chart import Reference, ScatterChart, Series
-from openpyxl.chart.layout import Layout, ManualLayout
 from openpyxl.styles import Font
 
 from topicsetsize.params import N_MAX
@@ -73,7 +72,7 @@ _AROUND_ROWS = 2 * _AROUND + 3
 #: Points of the power curve behind the chart.
 _CURVE = 25
 
-_WIDTHS = {"A": 32, "B": 17, "C": 24, "D": 13, "E": 13}
+_WIDTHS = {"A": 40, "B": 17, "C": 34, "D": 13, "E": 13}
 _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_approx",
           "ok_approx")
 _GREY = Font(color="A6A6A6")
@@ -214,8 +213,8 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
                  f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
     for value, verdict in verdicts:
         v, c = col(block.columns[value]), col(block.columns[verdict])
-        rng = f"{v}{block.top}:{v}{block.bottom}"
-        cond = f"AND(${c}{block.top}=1,N(${c}{block.top - 1})=0)"
+        rng = f"{v}{block.top + 1}:{v}{block.bottom}"
+        cond = f"AND(${c}{block.top + 1}=1,${c}{block.top}=0)"
         cur.ws.conditional_formatting.add(rng, _crossing_rule(cond))
     _grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 1
@@ -262,7 +261,7 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
         s = Series(ys, xs, title=name)
         style_series(s, k, marker=key != "target")
         chart.series.append(s)
-    chart.layout = Layout(ManualLayout(x=0.1, y=0.12, w=0.85, h=0.6))
+    chart.visible_cells_only = False      # the data sit in the (collapsed) workings
     ws.add_chart(chart, anchor)
 
 
@@ -305,6 +304,7 @@ def _anova(wb, values: dict, k: str) -> None:
     status, ok = write_status(cur, wb, "anova", inp)
     cur.skip()
     w = {}                          # results of the workings, filled in below
+    anchor = cur.row
     cur.heading("Results")
 
     def show(key: str, text: str = '""'):
@@ -360,7 +360,7 @@ def _anova(wb, values: dict, k: str) -> None:
                  "λ ∈ (0, (√c + z_β)²], where the power is at least 1 − β", font=STYLE.bold)
     hi = f"(SQRT({p['crit']})+_xlfn.NORM.S.INV(1-{beta}))^2"
     lam_block = write_block(cur.ws, work.row, 1, bisection_cols("0", hi, integer=False,
-                                                                label="λ")
+                                                                label="λ", key="lam")
                             + chi2_lambda_model(beta, p["dfa"], p["crit"], k), _LAMBDA_STEPS)
     work.row = lam_block.bottom + 2
     pick = f"({nagata.range('alpha')}={alpha})*({nagata.range('beta')}={beta})"
@@ -368,7 +368,7 @@ def _anova(wb, values: dict, k: str) -> None:
         ("lam_nagata", "λ̂ (Nagata, legacy pairs)",
          f'=IF(SUMPRODUCT({pick})=1,SUMPRODUCT({pick}*({nagata.range("x1")}'
          f'+{nagata.range("x2")}*SQRT({p["dfa"]}))),"not a legacy (α, β) pair")', "0.0000"),
-        ("lam_chi2", "λ̂ (noncentral χ²)", f"={lam_block.cell('n')}", "0.0000"),
+        ("lam_chi2", "λ̂ (noncentral χ²)", f"={lam_block.cell('lam')}", "0.0000"),
     ])
     w.update(q)
     w.update(_params(work, "", [
@@ -407,7 +407,7 @@ def _anova(wb, values: dict, k: str) -> None:
     _warning(warn, ok, status, nl, ne, blocks.cell("p_exact", blocks.top + 1),
              blocks.cell("p_exact", blocks.top + 3), f"1-{beta}")
     _chart(cur.ws, curve, [("p_legacy", "legacy"), ("p_exact", "exact"), ("target", "1 − β")],
-           "F9", y_title="power", title="Power against n")
+           f"H{anchor}", y_title="power", title="Power against n")
     _finish(cur, first_work)
 
 
@@ -450,6 +450,7 @@ def _ttest(wb, values: dict, k: str) -> None:
     status, ok = write_status(cur, wb, "ttest", inp)
     cur.skip()
     w = {}
+    anchor = cur.row
 
     def show(key: str, text: str = '""'):
         return lambda: guarded(ok, w[key], text)
@@ -537,7 +538,7 @@ def _ttest(wb, values: dict, k: str) -> None:
         _warning(warn, ok, status, nl, ne, block.cell("p_exact", block.top + 1),
                  block.cell("p_exact", block.top + 3), f"1-{beta}")
     _chart(cur.ws, curve, [("p_legacy", "legacy"), ("p_exact", "exact"), ("target", "1 − β")],
-           "F10", y_title="power", title="Power against n (minDt, σ̂t²)")
+           f"H{anchor}", y_title="power", title="Power against n (minDt, σ̂t²)")
     _finish(cur, first_work)
 
 
@@ -554,6 +555,7 @@ def _ci(wb, values: dict) -> None:
     status, ok = write_status(cur, wb, "ci", inp)
     cur.skip()
     w = {}
+    anchor = cur.row
 
     def show(key: str, text: str = '""'):
         return lambda: guarded(ok, w[key], text)
@@ -620,7 +622,7 @@ def _ci(wb, values: dict) -> None:
     _sentence(warn, "Exact vs approximation", guarded(ok, sentence, status),
               f"NOT(AND({ok},{both},{n_exact}={n_approx}))")
     _chart(cur.ws, curve, [("width", "exact"), ("width_approx", "approximation"),
-                           ("target", "δ")], "F9", y_title="expected width",
+                           ("target", "δ")], f"H{anchor}", y_title="expected width",
            title="Expected CI width against n")
     _finish(cur, first_work)
 

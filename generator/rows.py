@@ -92,7 +92,8 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
     if header:
         for c in cols:
             put_label(ws, top, block.columns[c.key], c.header, font=STYLE.bold,
-                      fill=STYLE.header_fill)
+                      fill=STYLE.header_fill).alignment = STYLE.header
+        ws.row_dimensions[top].height = 45        # three lines: no heading is cut off
     for i in range(count):
         row = first_row + i
         refs = _Refs({k: ref(row, block.columns[k]) for k in keys})
