@@ -89,6 +89,10 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
               f"{{{', '.join(str(m) for m in spec.m)}}}, minD ∈ "
               f"{{{', '.join(f'{d:g}' for d in spec.min_d)}}}; charts from the "
               f"{spec.chart_method} tables." if spec.m else "This spec has no tables.")
+    for group, grid in spec.parts.items():
+        tables += (f" Part {group}: " + "; ".join(
+            f"{'m' if k == 'm' else 'minD'} ∈ {{{', '.join(f'{x:g}' for x in v)}}}"
+            for k, v in grid.items()) + ".")
     row = _section(ws, row, "This spec", [("", "", tables)])
     _section(ws, row, "References", [("", "", text) for text in REFERENCES])
 

@@ -50,8 +50,9 @@ def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
     for measure in measures:
         frames = {}
         for method in ("legacy", "exact"):
-            frames[method] = anova_table(spec.alpha, spec.beta, measure.variance, list(spec.m),
-                                         list(spec.min_d), method=method)
+            ms, min_ds = spec.grid(measure)
+            frames[method] = anova_table(spec.alpha, spec.beta, measure.variance, list(ms),
+                                         list(min_ds), method=method)
             if tick:
                 tick(f"{method} table: {measure.name}")
         out.append(MeasureTables(measure, frames["legacy"], frames["exact"]))
@@ -71,7 +72,7 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                         "exact = noncentral F. Shaded cells: the methods disagree (hover for "
                         "both values).", font=STYLE.note)
     row = 5
-    width = len(spec.min_d) + 1
+    width = max(len(t.legacy.columns) for t in tables) + 1
     places = []
     for t in tables:
         put_text(ws, row, 1, t.measure.name, font=STYLE.heading)

@@ -47,8 +47,9 @@ def _check_charts(wb, chart_wb=None):
     charts = (chart_wb or wb)["Charts"]._charts
     assert len(charts) == 2 * len(spec.measures)
     for k, measure in enumerate(spec.measures):
-        table = tss.anova_table(spec.alpha, spec.beta, measure.variance, list(spec.m),
-                                list(spec.min_d), method=spec.chart_method)
+        ms, min_ds = spec.grid(measure)
+        table = tss.anova_table(spec.alpha, spec.beta, measure.variance, list(ms),
+                                list(min_ds), method=spec.chart_method)
         by_m, by_d = charts[2 * k], charts[2 * k + 1]
         assert type(by_m).__name__ == type(by_d).__name__ == "ScatterChart"
         assert _title(by_m) == f"{_short(measure.name)}: n vs m ({spec.chart_method})"
@@ -59,14 +60,14 @@ def _check_charts(wb, chart_wb=None):
             assert len({c for c, _, _ in looks}) == len(looks)
             assert len({(m, d) for _, m, d in looks}) == len(looks)
             assert chart.y_axis.majorGridlines is not None
-        assert len(by_m.series) == len(spec.min_d) and len(by_d.series) == len(spec.m)
+        assert len(by_m.series) == len(min_ds) and len(by_d.series) == len(ms)
         for j, s in enumerate(by_m.series):
-            assert _label(s) == f"minD = {spec.min_d[j]:g}"
-            assert _resolve(wb, s.xVal.numRef.f) == list(spec.m)
+            assert _label(s) == f"minD = {min_ds[j]:g}"
+            assert _resolve(wb, s.xVal.numRef.f) == list(ms)
             assert _resolve(wb, s.yVal.numRef.f) == table.iloc[:, j].tolist()
         for i, s in enumerate(by_d.series):
-            assert _label(s) == f"m = {spec.m[i]}"
-            assert _resolve(wb, s.xVal.numRef.f) == list(spec.min_d)
+            assert _label(s) == f"m = {ms[i]}"
+            assert _resolve(wb, s.xVal.numRef.f) == list(min_ds)
             assert _resolve(wb, s.yVal.numRef.f) == table.iloc[i, :].tolist()
 
 
