@@ -15,7 +15,7 @@ from openpyxl import Workbook
 from topicsetsize._atomic import atomic_path
 
 from .about import add_about_sheet
-from .calculators import add_calculators, helper_sheet
+from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .estimates import estimate, measures_of
 from .formulas import POISSON_TERMS
@@ -76,7 +76,9 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     wb = Workbook()
     wb.remove(wb.active)
     k_range = helper_sheet(wb, POISSON_TERMS)
-    add_calculators(wb, spec.calculators, k_range)
+    from_matrices = [m for e in estimates for m in measures_of(e)]
+    picker = measure_list(wb, from_matrices) if from_matrices else None
+    add_calculators(wb, _starting_values(spec, from_matrices), k_range, picker)
     tick("calculators")
     if tables:
         places = add_tables_sheet(wb, spec, tables)
@@ -92,6 +94,18 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
         _page_setup(ws)
     wb.calculation.fullCalcOnLoad = True
     return wb
+
+
+def _starting_values(spec: Spec, from_matrices) -> dict:
+    """The calculators' starting values: the spec's, and where it gives no variance, V_E of
+    its first score matrix (σ̂t² = 2·V_E for the t-test and the CI)."""
+    values = {calc: dict(v) for calc, v in spec.calculators.items()}
+    if from_matrices:
+        v = float(from_matrices[0].variance)
+        for calc, key, scale in (("anova", "variance", 1), ("ttest", "variance_t", 2),
+                                 ("ci", "variance_t", 2)):
+            values.setdefault(calc, {}).setdefault(key, scale * v)
+    return values
 
 
 def _page_setup(ws) -> None:

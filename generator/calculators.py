@@ -17,19 +17,22 @@ of the workings are filled in once the workings are written (:meth:`Cursor.resol
 from __future__ import annotations
 
 from openpyxl.chart import Reference, ScatterChart, Series
-from openpyxl.styles import Font
+from openpyxl.styles import Font, Protection
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
 
 from topicsetsize.params import N_MAX
 from topicsetsize.samplesize import NAGATA_LAMBDA
 
-from .cells import STYLE, col, put_formula, put_label, put_number, ref
+from .cells import STYLE, col, put_formula, put_label, put_number, put_text, ref
 from .formulas import N_FMT, P_FMT, anova_models, chi2_lambda_model, ci_models, ttest_models
 from .inputs import INPUTS
-from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, power_search,
+from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, name_cell,
+                     power_search,
                      too_large_text, write_inputs, write_result, write_status)
 from .rows import Block, Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
-__all__ = ["add_calculators", "SHEETS", "NAMED_RESULTS"]
+__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS"]
 
 #: The calculator sheets, in workbook order.
 SHEETS = ("ANOVA", "TTEST", "CI")
@@ -84,16 +87,67 @@ def _display(cols: list[Col]) -> list[Col]:
     return first + [c for c in cols if c.key not in _FIRST]
 
 
-def add_calculators(wb, values: dict, k_range: str) -> None:
+def add_calculators(wb, values: dict, k_range: str, measures: str | None = None) -> None:
     """Add the three calculator sheets to ``wb``.
 
     ``values`` maps "anova"/"ttest"/"ci" to the starting values of the inputs (missing keys
     take the defaults of :data:`generator.inputs.INPUTS`); ``k_range`` is the absolute
-    reference of the helper range k = 0..POISSON_TERMS−1.
+    reference of the helper range k = 0..POISSON_TERMS−1. With ``measures`` (the prefix of
+    the names ``{measures}_names`` / ``{measures}_variances`` from :func:`measure_list`),
+    each calculator gets a drop-down that takes the variance from a measure.
     """
-    _anova(wb, values.get("anova", {}), k_range)
-    _ttest(wb, values.get("ttest", {}), k_range)
-    _ci(wb, values.get("ci", {}))
+    _anova(wb, values.get("anova", {}), k_range, measures)
+    _ttest(wb, values.get("ttest", {}), k_range, measures)
+    _ci(wb, values.get("ci", {}), measures)
+
+
+def measure_list(wb, measures) -> str:
+    """Write the measures (name, V_E) to the Helpers sheet for the calculators' drop-downs;
+    define ``measure_names`` and ``measure_variances``; return the prefix "measure"."""
+    ws = wb["Helpers"]
+    put_label(ws, 1, 3, "measure (from the Variance sheet)")
+    put_label(ws, 1, 4, "V_E")
+    for i, m in enumerate(measures, start=2):
+        put_text(ws, i, 3, m.name)
+        put_number(ws, i, 4, m.variance)
+    last = len(measures) + 1
+    for name, c in (("measure_names", "C"), ("measure_variances", "D")):
+        wb.defined_names[name] = DefinedName(name, attr_text=f"Helpers!${c}$2:${c}${last}")
+    return "measure"
+
+
+def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
+                    prefix: str | None) -> None:
+    """A drop-down of the measures; when one is picked, the variance input ``key`` is taken
+    from it (times ``scale``: σ̂t² = 2σ̂²) and the typed value is ignored."""
+    if not prefix:
+        return
+    ws, row = cur.ws, cur.row
+    put_label(ws, row, 1, "or take σ̂² from", font=STYLE.bold)
+    cell = ws.cell(row=row, column=2)
+    cell.fill, cell.border = STYLE.input_fill, STYLE.box
+    cell.protection = Protection(locked=False)
+    put_label(ws, row, 3, "a measure of the Variance sheet")
+    here = ref(row, 2, absolute=True)
+    match = f"MATCH({here},{prefix}_names,0)"
+    check = put_formula(ws, row, 4, f'=IF(ISBLANK({here}),"ok",IF(ISNA({match}),'
+                                    f'"not a measure","ok"))')
+    check.alignment = STYLE.center
+    highlight_if(ws, ref(row, 4), f'{ref(row, 4)}<>"ok"', font=STYLE.warning_font)
+    put_label(ws, row, 5, f"pick a measure to use its V_E (σ̂² = V_E{', σ̂t² = 2·V_E' if scale != '1' else ''}) "
+                          f"instead of the typed {symbol}; clear the cell to type it again",
+              font=STYLE.note)
+    dv = DataValidation(type="list", formula1=f"{prefix}_names", allow_blank=True,
+                        showErrorMessage=True, errorTitle="not a measure",
+                        error="Pick a measure from the list (or clear the cell).")
+    ws.add_data_validation(dv)
+    dv.add(ref(row, 2))
+    name_cell(wb, f"{ws.title.lower()}_measure", ws.title, row, 2)
+    chk = ref(row, 4, absolute=True)
+    inp.used[key] = (f"(IF(AND({chk}=\"ok\",NOT(ISBLANK({here}))),"
+                     f"{scale}*INDEX({prefix}_variances,{match}),{inp.used[key]}))")
+    inp.messages.append((chk, f'"the measure is "&{chk}&" (pick one from the list)."'))
+    cur.skip()
 
 
 def _sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
@@ -290,7 +344,7 @@ def _min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
 
 
 # --------------------------------------------------------------------------------- ANOVA
-def _anova(wb, values: dict, k: str) -> None:
+def _anova(wb, values: dict, k: str, measures: str | None = None) -> None:
     cur = _sheet(wb, "ANOVA", "One-way ANOVA: how many topics to tell m systems apart", [
         "Type your design in the yellow cells; everything else recalculates. The answer is the "
         "smallest n from which the power stays at or above 1 − β.",
@@ -299,6 +353,7 @@ def _anova(wb, values: dict, k: str) -> None:
     ])
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["anova"], values)
+    _measure_picker(cur, wb, inp, "variance", "1", "σ̂²", measures)
     alpha, beta, min_d, var, m, your_n = (inp.used[x] for x in
                                           ("alpha", "beta", "min_d", "variance", "m", "n"))
     status, ok = write_status(cur, wb, "anova", inp)
@@ -431,7 +486,7 @@ def _finish(cur: Cursor, first_work: int) -> None:
 
 
 # --------------------------------------------------------------------------------- TTEST
-def _ttest(wb, values: dict, k: str) -> None:
+def _ttest(wb, values: dict, k: str, measures: str | None = None) -> None:
     cur = _sheet(wb, "TTEST", "Paired t-test: how many topics to tell two systems apart", [
         "Two input styles: minDt with σ̂t², or the effect size minΔt = minDt/σ̂t (blank: it "
         "follows minDt/σ̂t of the first style).",
@@ -440,6 +495,7 @@ def _ttest(wb, values: dict, k: str) -> None:
     ])
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["ttest"], values)
+    _measure_picker(cur, wb, inp, "variance_t", "2", "σ̂t²", measures)
     alpha, beta, min_dt, var_t, your_n = (inp.used[x] for x in
                                           ("alpha", "beta", "min_dt", "variance_t", "n"))
     cur.note("Second input style: the effect size minΔt = minDt/σ̂t directly (blank = follow "
@@ -543,7 +599,7 @@ def _ttest(wb, values: dict, k: str) -> None:
 
 
 # --------------------------------------------------------------------------------- CI
-def _ci(wb, values: dict) -> None:
+def _ci(wb, values: dict, measures: str | None = None) -> None:
     cur = _sheet(wb, "CI", "Confidence interval: how many topics for a CI of width δ", [
         "The smallest n whose expected 100(1−α)% CI width for the difference of two systems "
         "is at most δ (Sakai, IRJ 2016, Section 6), with E[√V] exact (GAMMALN).",
@@ -551,6 +607,7 @@ def _ci(wb, values: dict) -> None:
     ])
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["ci"], values)
+    _measure_picker(cur, wb, inp, "variance_t", "2", "σ̂t²", measures)
     alpha, delta, var_t, your_n = (inp.used[x] for x in ("alpha", "delta", "variance_t", "n"))
     status, ok = write_status(cur, wb, "ci", inp)
     cur.skip()

@@ -207,6 +207,15 @@ def built(tmp_path_factory) -> Batch:
         wb[sheet][coord.replace("$", "")].value = value
     source["ntcir_edited"] = src / "ntcir_edited.xlsx"
     wb.save(source["ntcir_edited"])
+    for name, pick in (("example_picked", "TREC 2010 Web AP, std-AB"),
+                       ("example_badpick", "=1+1")):
+        wb = openpyxl.load_workbook(source["example"])
+        for calc in ("anova", "ttest", "ci"):
+            sheet, coord = next(iter(wb.defined_names[f"{calc}_measure"].destinations))
+            wb[sheet][coord.replace("$", "")].value = pick
+            wb[sheet][coord.replace("$", "")].data_type = "s"
+        source[name] = src / f"{name}.xlsx"
+        wb.save(source[name])
     for k, edits in enumerate(bad_workbooks()):
         wb = openpyxl.load_workbook(source["ntcir"])
         for name, value in edits.items():
