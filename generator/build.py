@@ -15,6 +15,7 @@ from openpyxl import Workbook
 from topicsetsize._atomic import atomic_path
 
 from .about import add_about_sheet
+from .cached import answer_values, store_cached_values
 from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .estimates import estimate, measures_of
@@ -137,6 +138,7 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
     wb = build_workbook(spec, tick=tick, generated=generated)
     with atomic_path(out) as tmp:
         wb.save(tmp)
+        store_cached_values(tmp, wb, answer_values(wb))
     if tick:
         tick("saved")
     return out
