@@ -21,7 +21,7 @@ from .charts import add_charts_sheet
 from .estimates import estimate, measures_of
 from .formulas import POISSON_TERMS
 from .spec import Spec
-from .tables import add_tables_sheet, compute_tables
+from .tables import add_pair_tables, add_tables_sheet, compute_tables
 from .variance_sheet import add_variance_sheet
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
@@ -30,7 +30,8 @@ _DESCRIPTIONS = {
     "ANOVA": "calculator: one-way ANOVA topic set size (α, β, minD, σ̂², m), legacy and exact",
     "TTEST": "calculator: paired t-test topic set size (α, β, minDt and σ̂t², or minΔt)",
     "CI": "calculator: topic set size for a confidence interval of width δ (α, δ, σ̂t²)",
-    "Tables": "topic set size tables per measure (rows m, columns minD), legacy and exact",
+    "Tables": "topic set size tables per measure (ANOVA: rows m, columns minD, legacy and exact; "
+              "paired t-test and CI: rows measure)",
     "Charts": "n against m (one line per minD) and n against minD (one line per m)",
     "Variance": "one Table-1 row per score matrix: runs, topics, V_E raw and std-AB, τ [CI]",
 }
@@ -83,6 +84,7 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     tick("calculators")
     if tables:
         places = add_tables_sheet(wb, spec, tables)
+        add_pair_tables(wb, spec, [t.measure for t in tables])
         add_charts_sheet(wb, tables, places, spec.chart_method)
     if estimates:
         add_variance_sheet(wb, estimates)

@@ -113,3 +113,26 @@ def test_parts_follow_the_paper_layout(built, published):
         # the row under the table is the note, not a stray m row
         top = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == measure.name)
         assert "cells differ" in ws.cell(top + 4 + len(ms), 1).value
+
+
+def test_ttest_and_ci_tables_equal_engine(built):
+    """The t-test and CI tables under the ANOVA ones: every cell from the engine
+    (CIKM 2014 / IRJ 2016 designs, σ̂t² = 2σ̂²)."""
+    spec = load_spec(bundled_spec())
+    ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
+    grid = list(spec.min_d)
+    for title, want_of in (
+            ("Paired t-test, legacy", lambda v, d: tss.ttest_n(spec.alpha, spec.beta, d, v)),
+            ("Paired t-test, exact", lambda v, d: tss.ttest_n(spec.alpha, spec.beta, d, v,
+                                                              method="exact")),
+            ("CI of a difference", lambda v, d: tss.ci_n(spec.alpha, d, v))):
+        top = next(r for r in range(1, ws.max_row + 1)
+                   if str(ws.cell(r, 1).value or "").startswith(title)) + 1
+        assert [ws.cell(top, 3 + j).value for j in range(len(grid))] == grid
+        for i, measure in enumerate(spec.measures):
+            r = top + 1 + i
+            assert ws.cell(r, 1).value == measure.name
+            v = ws.cell(r, 2).value
+            assert v == pytest.approx(2 * measure.variance, rel=1e-15)
+            assert [ws.cell(r, 3 + j).value for j in range(len(grid))] == \
+                [want_of(v, d) for d in grid], (title, measure.name)
