@@ -216,7 +216,9 @@ def _warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
 def _sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     """A labelled sentence formula in column B, in red where ``alarm`` holds."""
     put_label(cur.ws, cur.row, 1, label, font=STYLE.bold)
-    put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold)
+    put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold).alignment = STYLE.wrap
+    cur.ws.merge_cells(f"B{cur.row}:F{cur.row}")     # wraps left of the chart (column H)
+    cur.ws.row_dimensions[cur.row].height = 32
     highlight_if(cur.ws, f"B{cur.row}", alarm, font=STYLE.warning_font)
     cur.skip()
 
@@ -305,6 +307,8 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
     chart.height, chart.width = 7.5, 13
     chart.x_axis.title = "n (topics)"
     chart.y_axis.title = y_title
+    chart.y_axis.number_format = "0.00"
+    chart.x_axis.number_format = "#,##0"
     chart.x_axis.delete = chart.y_axis.delete = False
     chart.legend.position = "b"
     xs = Reference(ws, min_col=block.columns["n"], min_row=block.top, max_row=block.bottom)
