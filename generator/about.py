@@ -101,8 +101,8 @@ def wrapped_lines(text: str, width: int) -> int:
     """Lines a wrapped cell ``width`` characters wide needs for ``text`` (a safe estimate:
     spreadsheets do not size rows of wrapped text written by a program).
 
-    >>> wrapped_lines("x" * 150, 80), wrapped_lines("short", 80)
-    (3, 1)
+    >>> wrapped_lines("word " * 30, 80), wrapped_lines("short", 80)
+    (2, 1)
     """
     lines, used = 1, 0
     for word in text.split():

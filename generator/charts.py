@@ -100,7 +100,7 @@ def _chart(title: str, x_title: str, y_title: str) -> ScatterChart:
     return chart
 
 
-def _short(name: str, limit: int = 34) -> str:
+def _short(name: str, limit: int = 44) -> str:
     """A measure name short enough for a chart title."""
     return name if len(name) <= limit else name[:limit - 1] + "…"
 

@@ -147,7 +147,7 @@ def load_spec(path) -> Spec:
     >>> _ = p.write_text('title = "t"\\nm = [2, 10]\\nmin_d = [0.1]\\n'
     ...                  '[[measures]]\\nname = "x"\\nvariance = 0.05\\n')
     >>> load_spec(p).measures
-    (Measure(name='x', variance=0.05, group='', source=''),)
+    (Measure(name='x', variance=0.05, group='', source='', m=(), min_d=()),)
     >>> _ = p.write_text('title = "t"\\nbeta = 2\\n')
     >>> load_spec(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -62,7 +62,7 @@ def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
 def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TablePlace]:
     """Write the Tables sheet; return where each measure's tables are."""
     ws = wb.create_sheet(SHEET)
-    ws.column_dimensions["A"].width = 14
+    ws.column_dimensions["A"].width = 36       # the measure names of the t-test and CI tables
     put_label(ws, 1, 1, "Topic set size tables: one-way ANOVA, rows m, columns minD",
               font=STYLE.title)
     put_label(ws, 2, 1, f"α = {spec.alpha:g}, β = {spec.beta:g}. Values computed by the "

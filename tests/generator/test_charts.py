@@ -34,7 +34,7 @@ def _colour(fill) -> str:
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= 34 else name[:33] + "…"
+    return name if len(name) <= 44 else name[:43] + "…"
 
 
 def _title(chart) -> str:
