@@ -9,6 +9,7 @@ from topicsetsize import __version__
 from topicsetsize.params import N_MAX
 
 from .cells import STYLE, put_label, put_text
+from .calculators import NAMED_RESULTS
 from .formulas import POISSON_TERMS
 from .inputs import INPUTS, allowed
 from .layout import SCAN_TOP
@@ -19,13 +20,7 @@ __all__ = ["add_about_sheet", "SHEET", "REFERENCES", "NAMED_ANSWERS"]
 SHEET = "About"
 
 #: Workbook-level names of the calculators' answers.
-NAMED_ANSWERS = {
-    "anova_n_legacy": "ANOVA: required n, legacy method",
-    "anova_n_exact": "ANOVA: required n, exact method",
-    "ttest_n_legacy": "TTEST: required n (minDt, σ̂t² inputs), legacy method",
-    "ttest_n_exact": "TTEST: required n (minDt, σ̂t² inputs), exact method",
-    "ci_n": "CI: required n",
-}
+NAMED_ANSWERS = NAMED_RESULTS
 
 REFERENCES = (
     "T. Sakai. Topic set size design. Information Retrieval Journal 19(3), 256–283, 2016.",
@@ -94,8 +89,28 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
               f"{{{', '.join(str(m) for m in spec.m)}}}, minD ∈ "
               f"{{{', '.join(f'{d:g}' for d in spec.min_d)}}}; charts from the "
               f"{spec.chart_method} tables." if spec.m else "This spec has no tables.")
+    for group, grid in spec.parts.items():
+        tables += (f" Part {group}: " + "; ".join(
+            f"{'m' if k == 'm' else 'minD'} ∈ {{{', '.join(f'{x:g}' for x in v)}}}"
+            for k, v in grid.items()) + ".")
     row = _section(ws, row, "This spec", [("", "", tables)])
     _section(ws, row, "References", [("", "", text) for text in REFERENCES])
+
+
+def wrapped_lines(text: str, width: int) -> int:
+    """Lines a wrapped cell ``width`` characters wide needs for ``text`` (a safe estimate:
+    spreadsheets do not size rows of wrapped text written by a program).
+
+    >>> wrapped_lines("word " * 30, 80), wrapped_lines("short", 80)
+    (2, 1)
+    """
+    lines, used = 1, 0
+    for word in text.split():
+        if used and used + 1 + len(word) > width * 0.95:
+            lines, used = lines + 1, len(word)
+        else:
+            used += len(word) + (1 if used else 0)
+    return lines
 
 
 def _section(ws, row: int, title: str, lines) -> int:
@@ -107,5 +122,6 @@ def _section(ws, row: int, title: str, lines) -> int:
         if b:
             put_text(ws, row, 2, b)
         put_text(ws, row, 3, c).alignment = STYLE.wrap
+        ws.row_dimensions[row].height = 15 * wrapped_lines(c, 80)
         row += 1
     return row + 1

@@ -15,12 +15,13 @@ from openpyxl import Workbook
 from topicsetsize.atomic import atomic_path
 
 from .about import add_about_sheet
-from .calculators import add_calculators, helper_sheet
+from .cached import answer_values, store_cached_values
+from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .estimates import estimate, measures_of
 from .formulas import POISSON_TERMS
 from .spec import Spec
-from .tables import add_tables_sheet, compute_tables
+from .tables import add_pair_tables, add_tables_sheet, compute_tables
 from .variance_sheet import add_variance_sheet
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
@@ -29,7 +30,8 @@ _DESCRIPTIONS = {
     "ANOVA": "calculator: one-way ANOVA topic set size (α, β, minD, σ̂², m), legacy and exact",
     "TTEST": "calculator: paired t-test topic set size (α, β, minDt and σ̂t², or minΔt)",
     "CI": "calculator: topic set size for a confidence interval of width δ (α, δ, σ̂t²)",
-    "Tables": "topic set size tables per measure (rows m, columns minD), legacy and exact",
+    "Tables": "topic set size tables per measure (ANOVA: rows m, columns minD, legacy and exact; "
+              "paired t-test and CI: rows measure)",
     "Charts": "n against m (one line per minD) and n against minD (one line per m)",
     "Variance": "one Table-1 row per score matrix: runs, topics, V_E raw and std-AB, τ [CI]",
 }
@@ -76,10 +78,13 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     wb = Workbook()
     wb.remove(wb.active)
     k_range = helper_sheet(wb, POISSON_TERMS)
-    add_calculators(wb, spec.calculators, k_range)
+    from_matrices = [m for e in estimates for m in measures_of(e)]
+    picker = measure_list(wb, from_matrices) if from_matrices else None
+    add_calculators(wb, _starting_values(spec, from_matrices), k_range, picker)
     tick("calculators")
     if tables:
         places = add_tables_sheet(wb, spec, tables)
+        add_pair_tables(wb, spec, [t.measure for t in tables])
         add_charts_sheet(wb, tables, places, spec.chart_method)
     if estimates:
         add_variance_sheet(wb, estimates)
@@ -88,8 +93,42 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
                     generated=generated)
     wb.active = 1                     # open on the ANOVA calculator
     wb["ANOVA"].sheet_view.tabSelected = True
+    for ws in wb.worksheets:
+        _page_setup(ws)
     wb.calculation.fullCalcOnLoad = True
     return wb
+
+
+def _starting_values(spec: Spec, from_matrices) -> dict:
+    """The calculators' starting values: the spec's, and where it gives no variance, V_E of
+    its first score matrix (σ̂t² = 2·V_E for the t-test and the CI)."""
+    values = {calc: dict(v) for calc, v in spec.calculators.items()}
+    if from_matrices:
+        v = float(from_matrices[0].variance)
+        for calc, key, scale in (("anova", "variance", 1), ("ttest", "variance_t", 2),
+                                 ("ci", "variance_t", 2)):
+            values.setdefault(calc, {}).setdefault(key, scale * v)
+    return values
+
+
+def _page_setup(ws) -> None:
+    """Landscape, one page wide, and protected (no password: it only guards against
+    overwriting a formula by accident; Review > Unprotect lifts it). Rows may still be
+    shown and hidden, so the grouped workings can be opened."""
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_margins.left = ws.page_margins.right = 0.4
+    ws.page_margins.top = ws.page_margins.bottom = 0.5
+    ws.print_options.gridLines = False
+    if ws.sheet_state == "visible":
+        ws.protection.sheet = True
+        ws.protection.formatRows = False          # False = allowed: show/hide rows
+        ws.protection.formatColumns = False
+        ws.protection.formatCells = True
+        ws.protection.selectLockedCells = False
+        ws.protection.selectUnlockedCells = False
 
 
 def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None,
@@ -101,6 +140,7 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
     wb = build_workbook(spec, tick=tick, generated=generated)
     with atomic_path(out) as tmp:
         wb.save(tmp)
+        store_cached_values(tmp, wb, answer_values(wb))
     if tick:
         tick("saved")
     return out

@@ -1,38 +1,84 @@
 """The calculator sheets ANOVA, TTEST and CI: live formulas that recalculate in any spreadsheet.
 
-Each sheet has its inputs at the top (yellow, validated, with workbook-level names), the
-initial estimate, the required n of the legacy and the exact method with a warning where they
-differ, the power (or the expected CI width) at the answers and for a range of n around the
-initial estimate, and below them the workings: the searches, written out row by row.
+Each sheet has its inputs at the top (yellow, validated, with workbook-level names) and a
+status cell that names the first bad input; then the answers (the required n of the legacy and
+the exact method, with a warning where they differ, and the power and the minimum detectable
+difference at "your n"); the power at the answers and for n around them; a small chart of the
+power against n; and below, grouped, the workings: every computation, written out row by row.
+
+Nothing in the workings reads an input directly: each formula reads the input's *used* value,
+which falls back to the starting value while the input is blank, text or out of range, so no
+formula ever shows an error value. The answers show "check the inputs" meanwhile.
+
+The summary is written first and the workings below it; the summary cells that show a result
+of the workings are filled in once the workings are written (:meth:`Cursor.resolve`).
 """
 
 from __future__ import annotations
 
+from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.styles import Font, Protection
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
+
 from topicsetsize.params import N_MAX
 from topicsetsize.samplesize import NAGATA_LAMBDA
 
-from .cells import STYLE, col, put_formula, put_label, put_number
-from .formulas import N_FMT, anova_models, chi2_lambda_model, ci_models, ttest_models
+from .cells import STYLE, col, put_formula, put_label, put_number, put_text, ref
+from .formulas import N_FMT, P_FMT, anova_models, chi2_lambda_model, ci_models, ttest_models
 from .inputs import INPUTS
-from .layout import (Cursor, answer_text, highlight_if, name_cell, power_search, too_large_text,
-                     write_inputs, write_result)
-from .rows import Col, bisection_answer, bisection_cols, bisection_steps, write_block
+from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, name_cell,
+                     power_search,
+                     too_large_text, write_inputs, write_result, write_status)
+from .rows import Block, Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
-__all__ = ["add_calculators", "SHEETS"]
+__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS"]
 
 #: The calculator sheets, in workbook order.
 SHEETS = ("ANOVA", "TTEST", "CI")
 
+#: Workbook-level names of the calculators' results (besides the inputs).
+NAMED_RESULTS = {
+    "anova_n_legacy": "ANOVA: required n, legacy method",
+    "anova_n_exact": "ANOVA: required n, exact method",
+    "anova_power_legacy": "ANOVA: legacy power at your n",
+    "anova_power_exact": "ANOVA: exact power at your n",
+    "anova_min_d_at_n_legacy": "ANOVA: minimum detectable minD at your n, legacy method",
+    "anova_min_d_at_n_exact": "ANOVA: minimum detectable minD at your n, exact method",
+    "anova_status": "ANOVA: status of the inputs (OK, or the first bad input)",
+    "ttest_n_legacy": "TTEST: required n (minDt, σ̂t² inputs), legacy method",
+    "ttest_n_exact": "TTEST: required n (minDt, σ̂t² inputs), exact method",
+    "ttest_delta_t_n_legacy": "TTEST: required n for minΔt, legacy method",
+    "ttest_delta_t_n_exact": "TTEST: required n for minΔt, exact method",
+    "ttest_power_legacy": "TTEST: legacy power at your n",
+    "ttest_power_exact": "TTEST: exact power at your n",
+    "ttest_min_dt_at_n_legacy": "TTEST: minimum detectable minDt at your n, legacy method",
+    "ttest_min_dt_at_n_exact": "TTEST: minimum detectable minDt at your n, exact method",
+    "ttest_status": "TTEST: status of the inputs",
+    "ci_n": "CI: required n",
+    "ci_n_approx": "CI: required n with the approximation E[√V] ≈ σ̂t(1 − 1/(4(n−1)))",
+    "ci_width_at_n": "CI: expected width at your n",
+    "ci_status": "CI: status of the inputs",
+}
+
 #: Rows of the χ² bisection for λ̂: the bracket shrinks to 2^-50 of its width.
 _LAMBDA_STEPS = 50
-#: Rows of the power table on each side of the initial estimate.
-_AROUND = 10
-#: First row of the workings (the summary above must end before it).
-_WORKINGS_ROW = {"ANOVA": 62, "TTEST": 70, "CI": 51}
+#: Rows of the log-scale bisections for the minimum detectable difference at a given n:
+#: log10 of the noncentrality (or of minΔt) over [_LOG_LO, _LOG_HI], to 18/2^60 ≈ 2e-17.
+_MIN_STEPS = 60
+_LOG_LO, _LOG_HI = -8, 10
+#: Rows of the power table on each side of an answer.
+_AROUND = 6
+#: Rows a table at the answers and a table around an answer take (with headings, gaps).
+_ANSWERS_ROWS = 7
+_AROUND_ROWS = 2 * _AROUND + 3
+#: Points of the power curve behind the chart.
+_CURVE = 25
 
-_WIDTHS = {"A": 30, "B": 16, "C": 30}
+_WIDTHS = {"A": 40, "B": 17, "C": 34, "D": 13, "E": 13}
 _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_approx",
           "ok_approx")
+_GREY = Font(color="A6A6A6")
 
 
 def _display(cols: list[Col]) -> list[Col]:
@@ -41,23 +87,75 @@ def _display(cols: list[Col]) -> list[Col]:
     return first + [c for c in cols if c.key not in _FIRST]
 
 
-def add_calculators(wb, values: dict, k_range: str) -> None:
+def add_calculators(wb, values: dict, k_range: str, measures: str | None = None) -> None:
     """Add the three calculator sheets to ``wb``.
 
     ``values`` maps "anova"/"ttest"/"ci" to the starting values of the inputs (missing keys
     take the defaults of :data:`generator.inputs.INPUTS`); ``k_range`` is the absolute
-    reference of the helper range k = 0..POISSON_TERMS−1.
+    reference of the helper range k = 0..POISSON_TERMS−1. With ``measures`` (the prefix of
+    the names ``{measures}_names`` / ``{measures}_variances`` from :func:`measure_list`),
+    each calculator gets a drop-down that takes the variance from a measure.
     """
-    _anova(wb, values.get("anova", {}), k_range)
-    _ttest(wb, values.get("ttest", {}), k_range)
-    _ci(wb, values.get("ci", {}))
+    _anova(wb, values.get("anova", {}), k_range, measures)
+    _ttest(wb, values.get("ttest", {}), k_range, measures)
+    _ci(wb, values.get("ci", {}), measures)
+
+
+def measure_list(wb, measures) -> str:
+    """Write the measures (name, V_E) to the Helpers sheet for the calculators' drop-downs;
+    define ``measure_names`` and ``measure_variances``; return the prefix "measure"."""
+    ws = wb["Helpers"]
+    put_label(ws, 1, 3, "measure (from the Variance sheet)")
+    put_label(ws, 1, 4, "V_E")
+    for i, m in enumerate(measures, start=2):
+        put_text(ws, i, 3, m.name)
+        put_number(ws, i, 4, m.variance)
+    last = len(measures) + 1
+    for name, c in (("measure_names", "C"), ("measure_variances", "D")):
+        wb.defined_names[name] = DefinedName(name, attr_text=f"Helpers!${c}$2:${c}${last}")
+    return "measure"
+
+
+def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
+                    prefix: str | None) -> None:
+    """A drop-down of the measures; when one is picked, the variance input ``key`` is taken
+    from it (times ``scale``: σ̂t² = 2σ̂²) and the typed value is ignored."""
+    if not prefix:
+        return
+    ws, row = cur.ws, cur.row
+    put_label(ws, row, 1, "or take σ̂² from", font=STYLE.bold)
+    cell = ws.cell(row=row, column=2)
+    cell.fill, cell.border = STYLE.input_fill, STYLE.box
+    cell.protection = Protection(locked=False)
+    put_label(ws, row, 3, "a measure of the Variance sheet")
+    here = ref(row, 2, absolute=True)
+    match = f"MATCH({here},{prefix}_names,0)"
+    check = put_formula(ws, row, 4, f'=IF(ISBLANK({here}),"ok",IF(ISNA({match}),'
+                                    f'"not a measure","ok"))')
+    check.alignment = STYLE.center
+    highlight_if(ws, ref(row, 4), f'{ref(row, 4)}<>"ok"', font=STYLE.warning_font)
+    also = ", σ̂t² = 2·V_E" if scale != "1" else ""
+    put_label(ws, row, 5, f"pick a measure to use its V_E (σ̂² = V_E{also}) "
+                          f"instead of the typed {symbol}; clear the cell to type it again",
+              font=STYLE.note)
+    dv = DataValidation(type="list", formula1=f"{prefix}_names", allow_blank=True,
+                        showErrorMessage=True, errorTitle="not a measure",
+                        error="Pick a measure from the list (or clear the cell).")
+    ws.add_data_validation(dv)
+    dv.add(ref(row, 2))
+    name_cell(wb, f"{ws.title.lower()}_measure", ws.title, row, 2)
+    chk = ref(row, 4, absolute=True)
+    inp.used[key] = (f"(IF(AND({chk}=\"ok\",NOT(ISBLANK({here}))),"
+                     f"{scale}*INDEX({prefix}_variances,{match}),{inp.used[key]}))")
+    inp.messages.append((chk, f'"the measure is "&{chk}&" (pick one from the list)."'))
+    cur.skip()
 
 
 def _sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
     ws = wb.create_sheet(title)
     for letter, width in _WIDTHS.items():
         ws.column_dimensions[letter].width = width
-    for c in range(4, 30):
+    for c in range(6, 30):
         ws.column_dimensions[col(c)].width = 13
     cur = Cursor(ws)
     cur.heading(heading, font=STYLE.title)
@@ -67,30 +165,40 @@ def _sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
     return cur
 
 
-def _workings(cur: Cursor, title: str) -> Cursor:
-    """A cursor at the workings area (fixed row, so the summary can refer to it)."""
-    top = _WORKINGS_ROW[title]
-    work = Cursor(cur.ws, top)
-    work.heading("Workings: the searches behind the answers (no need to edit anything here)")
-    work.note("Each row evaluates the power at one candidate n. Bisection rows halve the "
-              "bracket [n low, n high]; the criterion fails at n low and holds at n high.")
+def _workings(cur: Cursor) -> Cursor:
+    """A cursor for the workings, two rows below the summary; the rows are grouped."""
+    work = Cursor(cur.ws, cur.row + 2)
+    work.heading("Workings: the computations behind the answers (no need to edit anything "
+                 "here; click + in the margin to show them)")
+    work.note("Every formula reads the value used for each input (column B of the inputs, or "
+              "its starting value while the input is bad). Bisection rows halve the bracket "
+              "[low, high]; the criterion fails at low and holds at high.")
     work.skip()
     return work
 
 
-def _check_fits(cur: Cursor, title: str) -> None:
-    if cur.row >= _WORKINGS_ROW[title]:  # pragma: no cover - a layout bug, caught by the tests
-        raise RuntimeError(f"{title}: the summary ends at row {cur.row}, past the workings")
+def _group(work: Cursor, first: int) -> None:
+    """Group (outline level 1, collapsed) the workings rows from ``first`` to the end."""
+    ws = work.ws
+    ws.row_dimensions.group(first, work.row, outline_level=1, hidden=True)
+    ws.sheet_properties.outlinePr.summaryBelow = False
 
 
-def _check_row(cur: Cursor, expected: int) -> None:
-    """The workings refer to a summary cell by its row before it is written: check it."""
-    if cur.row != expected:  # pragma: no cover - a layout bug, caught by the tests
-        raise RuntimeError(f"{cur.ws.title}: a result landed on row {cur.row}, not {expected}")
+def _params(work: Cursor, title: str, rows: list[tuple[str, str, str, str]]) -> dict[str, str]:
+    """A block of labelled scalars in the workings: (key, label, formula, format) per row."""
+    work.heading(title, font=STYLE.bold)
+    out = {}
+    for key, label, formula, fmt in rows:
+        put_label(work.ws, work.row, 1, label)
+        put_formula(work.ws, work.row, 2, formula, number_format=fmt)
+        out[key] = ref(work.row, 2, absolute=True)
+        work.skip()
+    work.skip()
+    return out
 
 
-def _warning(cur: Cursor, n_legacy: str, n_exact: str, p_exact_at_legacy: str,
-             p_exact_at_exact: str, target: str) -> None:
+def _warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
+             p_exact_at_legacy: str, p_exact_at_exact: str, target: str) -> None:
     """A sentence on whether the methods agree, red when they do not."""
     both = f"AND(ISNUMBER({n_legacy}),ISNUMBER({n_exact}))"
     nl, ne = answer_text(n_legacy), answer_text(n_exact)
@@ -99,22 +207,33 @@ def _warning(cur: Cursor, n_legacy: str, n_exact: str, p_exact_at_legacy: str,
              f'&"; the exact method needs n = "&{ne}&"."')
     over = (f'"Note: the legacy n = "&{nl}&" is more than needed: the exact power reaches "'
             f'&FIXED({p_exact_at_exact},4,TRUE)&" at n = "&{ne}&"."')
-    formula = (f'=IF({both},IF({n_legacy}={n_exact},"Legacy and exact agree: n = "&{ne}&".",'
-               f'IF({n_legacy}<{n_exact},{under},{over})),"Warning: legacy n = "&{nl}&", exact '
-               f'n = "&{ne}&" (no n up to the search limit is enough for at least one method).")')
-    _sentence(cur, "Legacy vs exact", formula, f"NOT(AND({both},{n_legacy}={n_exact}))")
+    sentence = (f'IF({both},IF({n_legacy}={n_exact},"Legacy and exact agree: n = "&{ne}&".",'
+                f'IF({n_legacy}<{n_exact},{under},{over})),"Warning: legacy n = "&{nl}&", exact '
+                f'n = "&{ne}&" (no n up to the search limit is enough for at least one method).")')
+    _sentence(cur, "Legacy vs exact", guarded(ok, sentence, status),
+              f"NOT(AND({ok},{both},{n_legacy}={n_exact}))")
 
 
 def _sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     """A labelled sentence formula in column B, in red where ``alarm`` holds."""
     put_label(cur.ws, cur.row, 1, label, font=STYLE.bold)
-    put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold)
+    put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold).alignment = STYLE.wrap
+    cur.ws.merge_cells(f"B{cur.row}:F{cur.row}")     # wraps left of the chart (column H)
+    cur.ws.row_dimensions[cur.row].height = 32
     highlight_if(cur.ws, f"B{cur.row}", alarm, font=STYLE.warning_font)
     cur.skip()
 
 
+def _grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
+    """Grey out a display table while the inputs are bad (it then shows the fallbacks)."""
+    last = max(block.columns.values())
+    first = min(block.columns.values())
+    highlight_if(cur.ws, f"{col(first)}{block.top}:{col(last)}{block.bottom}", f"NOT({ok})",
+                 fill=None, font=_GREY)
+
+
 def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
-                   heading: str):
+                   heading: str, ok: str) -> Block:
     """Both methods' power at n − 1 and n of each answer (labels in column A)."""
     cur.heading(heading, font=STYLE.bold)
     templates = []
@@ -128,30 +247,109 @@ def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
                                              *_display(cols)], len(templates))
     for i, label in enumerate(labels):
         put_label(cur.ws, block.top + i, 1, label)
+    _grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 2
     return block
 
 
-def _around_block(cur: Cursor, n0: str, cols: list[Col], heading: str, differ: tuple[str, str]):
-    """The model on n = n₀ − 10 .. n₀ + 10 (within 2..N_MAX), rows where the methods differ
-    shaded."""
+def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
+                  verdicts: tuple[tuple[str, str], ...], ok: str) -> Block:
+    """The model on n = answer − _AROUND .. answer + _AROUND (within 2..N_MAX).
+
+    Where a verdict column (``verdicts``: (value column, verdict column)) first holds, its
+    value cell is boxed and bold: that is where the power crosses 1 − β (or the width δ).
+    """
     cur.heading(heading, font=STYLE.bold)
+    centre = f"IF(ISNUMBER({answer}),{answer},2)"
     block = write_block(cur.ws, cur.row, 2, [
-        Col("n", "n", lambda i: f"=MIN(MAX(2,ROUND({n0},0)-{_AROUND}),{N_MAX - 2 * _AROUND})+{i}",
+        Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{_AROUND}),{N_MAX - 2 * _AROUND})+{i}",
             N_FMT),
         *_display(cols)], 2 * _AROUND + 1)
-    a, b = (col(block.columns[key]) for key in differ)
-    last = max(block.columns.values())
-    highlight_if(cur.ws, f"B{block.top}:{col(last)}{block.bottom}",
-                 f"${a}{block.top}<>${b}{block.top}", fill=STYLE.differ_fill)
+    ncol = col(block.columns["n"])
+    highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
+                 f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
+    for value, verdict in verdicts:
+        v, c = col(block.columns[value]), col(block.columns[verdict])
+        rng = f"{v}{block.top + 1}:{v}{block.bottom}"
+        cond = f"AND(${c}{block.top + 1}=1,${c}{block.top}=0)"
+        cur.ws.conditional_formatting.add(rng, _crossing_rule(cond))
+    _grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 1
-    cur.note("Shaded rows: the two methods disagree on whether n reaches the target.")
-    cur.skip()
     return block
 
 
+def _crossing_rule(condition: str):
+    from openpyxl.formatting.rule import FormulaRule
+
+    return FormulaRule(formula=[condition], fill=STYLE.cross_fill, font=STYLE.bold,
+                       border=STYLE.box)
+
+
+def _curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
+                 target: str) -> Block:
+    """n from half the smaller to 1.5 times the larger answer (the chart's data)."""
+    work.heading("Power curve for the chart", font=STYLE.bold)
+    a, b = (f"IF(ISNUMBER({x}),{x},100)" for x in answers)
+    lo = f"MAX(2,ROUND(MIN({a},{b})/2,0))"
+    hi = f"MIN({N_MAX},MAX({lo}+{_CURVE - 1},ROUND(1.5*MAX({a},{b}),0)))"
+    block = write_block(work.ws, work.row, 1, [
+        Col("n", "n", lambda i: f"=ROUND({lo}+({hi}-{lo})*{i}/{_CURVE - 1},0)", N_FMT),
+        *cols, Col("target", "1 − β", f"={target}", P_FMT)], _CURVE)
+    work.row = block.bottom + 2
+    return block
+
+
+def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_title: str,
+           title: str) -> None:
+    """A small scatter chart of ``series`` ((column key, name)) against n."""
+    chart = ScatterChart()
+    chart.title = title
+    chart.style = 2
+    chart.height, chart.width = 7.5, 13
+    chart.x_axis.title = "n (topics)"
+    chart.y_axis.title = y_title
+    chart.y_axis.number_format = "0.00"
+    chart.x_axis.number_format = "#,##0"
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.legend.position = "b"
+    xs = Reference(ws, min_col=block.columns["n"], min_row=block.top, max_row=block.bottom)
+    from .charts import style_series
+
+    for k, (key, name) in enumerate(series):
+        ys = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
+        s = Series(ys, xs, title=name)
+        style_series(s, k, marker=key != "target")
+        chart.series.append(s)
+    chart.visible_cells_only = False      # the data sit in the (collapsed) workings
+    ws.add_chart(chart, anchor)
+
+
+def _min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
+              value) -> str:
+    """Log-scale bisection for the smallest effect at a given n; returns its expression.
+
+    ``cols_of(effect)`` gives the model columns for an effect expression; the bisection runs
+    over t = log10(effect) in [_LOG_LO, _LOG_HI] and ``value(t)`` turns the answer into the
+    quantity shown. It is 0 where even the smallest effect has the power (1 − β ≤ α), and a
+    text where the largest has not (an approximation undefined at this n).
+    """
+    work.heading(title, font=STYLE.bold)
+    cols = (bisection_cols(str(_LOG_LO), str(_LOG_HI), ok=ok, integer=False, label="log10",
+                           key="t")
+            + [Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")])
+    block = write_block(work.ws, work.row, 1, cols, _MIN_STEPS)
+    work.row = block.bottom + 1
+    ends = write_block(work.ws, work.row, 1, [
+        Col("t", "log10 at the ends", lambda i: (_LOG_LO, _LOG_HI)[i]),
+        Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")], 2)
+    work.row = ends.bottom + 2
+    t = bisection_answer(block, ok, key="t")
+    return (f'IF({ends.cell(ok, ends.top)},0,IF({ends.cell(ok)},{value(t)},'
+            f'"not reached at this n"))')
+
+
 # --------------------------------------------------------------------------------- ANOVA
-def _anova(wb, values: dict, k: str) -> None:
+def _anova(wb, values: dict, k: str, measures: str | None = None) -> None:
     cur = _sheet(wb, "ANOVA", "One-way ANOVA: how many topics to tell m systems apart", [
         "Type your design in the yellow cells; everything else recalculates. The answer is the "
         "smallest n from which the power stays at or above 1 − β.",
@@ -159,13 +357,57 @@ def _anova(wb, values: dict, k: str) -> None:
         "tables; exact = the noncentral F distribution.",
     ])
     cur.heading("Inputs")
-    r = write_inputs(cur, wb, INPUTS["anova"], values)
-    alpha, beta, min_d, var, m = (r[x] for x in ("alpha", "beta", "min_d", "variance", "m"))
+    inp = write_inputs(cur, wb, INPUTS["anova"], values)
+    _measure_picker(cur, wb, inp, "variance", "1", "σ̂²", measures)
+    alpha, beta, min_d, var, m, your_n = (inp.used[x] for x in
+                                          ("alpha", "beta", "min_d", "variance", "m", "n"))
+    status, ok = write_status(cur, wb, "anova", inp)
+    cur.skip()
+    w = {}                          # results of the workings, filled in below
+    anchor = cur.row
+    cur.heading("Results")
+
+    def show(key: str, text: str = '""'):
+        return lambda: guarded(ok, w[key], text)
+
+    write_result(cur, "Δ = minD²/(2σ̂²)", show("effect"), number_format="0.000000",
+                 note="noncentrality per topic (CIKM 2014)")
+    write_result(cur, "λ̂ (Nagata, legacy pairs)", show("lam_nagata"), number_format="0.0000",
+                 note="x1 + x2·√φA (Nagata 2003), for the legacy sheet's four (α, β) pairs")
+    write_result(cur, "λ̂ (noncentral χ²)", show("lam_chi2"), number_format="0.0000",
+                 note="solves Pr{χ'²(φA, λ) ≥ c} = 1 − β")
+    write_result(cur, "initial estimate n₀ = λ̂/Δ", show("n0"), number_format="#,##0.0",
+                 note="Nagata's λ̂ where the legacy sheet has it, else the χ² one")
+    nl = write_result(cur, "required n, legacy", show("n_legacy", f'"{CHECK_INPUTS}"'),
+                      number_format=N_FMT, answer=True, name="anova_n_legacy", wb=wb,
+                      note="reproduces the legacy tool and the published tables")
+    ne = write_result(cur, "required n, exact", show("n_exact", f'"{CHECK_INPUTS}"'),
+                      number_format=N_FMT, answer=True, name="anova_n_exact", wb=wb,
+                      note="the smallest n with exact power ≥ 1 − β")
+    warn = Cursor(cur.ws, cur.row)
+    cur.skip()
+    cur.heading("At your n", font=STYLE.bold)
+    for key, label, fmt, name in (
+            ("p_legacy", "power at your n, legacy", P_FMT, "anova_power_legacy"),
+            ("p_exact", "power at your n, exact", P_FMT, "anova_power_exact"),
+            ("d_legacy", "minimum detectable minD at your n, legacy", "0.000000",
+             "anova_min_d_at_n_legacy"),
+            ("d_exact", "minimum detectable minD at your n, exact", "0.000000",
+             "anova_min_d_at_n_exact")):
+        write_result(cur, label, show(key, f'"{CHECK_INPUTS}"'), number_format=fmt,
+                     answer=True, name=name, wb=wb)
     cur.skip()
 
-    results = cur.row + 1          # the first result row, under the "Results" heading
-    effect_ref, dfa_ref, crit_ref = (f"$B${results + i}" for i in range(3))
-    work = _workings(cur, "ANOVA")
+    # the display tables read the workings: write the workings below the room the tables
+    # take, then the tables
+    work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + 2 * _AROUND_ROWS + 1))
+    first_work = work.row - 3
+    p = _params(work, "Parameters", [
+        ("effect", "Δ = minD²/(2σ̂²)", f"={min_d}^2/(2*{var})", "0.000000"),
+        ("dfa", "φA = m − 1", f"={m}-1", "0"),
+        ("crit", "c = χ²(φA; α)", f"=_xlfn.CHISQ.INV.RT({alpha},{m}-1)", "0.000000"),
+    ])
+    w.update(p)
     work.heading("Nagata's λ̂ = x1 + x2·√φA for the four (α, β) pairs of the legacy sheet",
                  font=STYLE.bold)
     nagata = write_block(cur.ws, work.row, 1, [
@@ -176,170 +418,277 @@ def _anova(wb, values: dict, k: str) -> None:
     work.row = nagata.bottom + 2
     work.heading("λ̂ from the noncentral χ² (the φE → ∞ limit): bisection over "
                  "λ ∈ (0, (√c + z_β)²], where the power is at least 1 − β", font=STYLE.bold)
-    hi = f"(SQRT({crit_ref})+_xlfn.NORM.S.INV(1-{beta}))^2"
+    hi = f"(SQRT({p['crit']})+_xlfn.NORM.S.INV(1-{beta}))^2"
     lam_block = write_block(cur.ws, work.row, 1, bisection_cols("0", hi, integer=False,
-                                                                label="λ")
-                            + chi2_lambda_model(beta, dfa_ref, crit_ref, k), _LAMBDA_STEPS)
+                                                                label="λ", key="lam")
+                            + chi2_lambda_model(beta, p["dfa"], p["crit"], k), _LAMBDA_STEPS)
     work.row = lam_block.bottom + 2
-    shared, legacy, exact = anova_models(alpha, beta, m, effect_ref, k)
-    n_legacy, n_exact = power_search(work, shared, legacy, exact, "ANOVA")
+    pick = f"({nagata.range('alpha')}={alpha})*({nagata.range('beta')}={beta})"
+    q = _params(work, "Initial estimate", [
+        ("lam_nagata", "λ̂ (Nagata, legacy pairs)",
+         f'=IF(SUMPRODUCT({pick})=1,SUMPRODUCT({pick}*({nagata.range("x1")}'
+         f'+{nagata.range("x2")}*SQRT({p["dfa"]}))),"not a legacy (α, β) pair")', "0.0000"),
+        ("lam_chi2", "λ̂ (noncentral χ²)", f"={lam_block.cell('lam')}", "0.0000"),
+    ])
+    w.update(q)
+    w.update(_params(work, "", [
+        ("n0", "initial estimate n₀ = λ̂/Δ",
+         f"=IF(ISNUMBER({q['lam_nagata']}),{q['lam_nagata']},{q['lam_chi2']})/{p['delta']}",
+         "#,##0.0")]))
+    shared, legacy, exact = anova_models(alpha, beta, m, p["effect"], k)
+    w["n_legacy"], w["n_exact"] = power_search(work, shared, legacy, exact, "ANOVA")
 
-    cur.heading("Results")
-    _check_row(cur, results)
-    write_result(cur, "Δ = minD²/(2σ̂²)", f"={min_d}^2/(2*{var})", number_format="0.000000",
-                 note="noncentrality per topic: the best and the worst system minD apart, "
-                      "the others at the grand mean (CIKM 2014)")
-    write_result(cur, "φA = m − 1", f"={m}-1", number_format="0")
-    write_result(cur, "c = χ²(φA; α)", f"=_xlfn.CHISQ.INV.RT({alpha},{dfa_ref})",
-                 number_format="0.000000", note="upper α point of χ² with φA degrees of freedom")
-    pick = (f"({nagata.range('alpha')}={alpha})*({nagata.range('beta')}={beta})")
-    lam_nagata = write_result(
-        cur, "λ̂ (Nagata, legacy pairs)",
-        f'=IF(SUMPRODUCT({pick})=1,SUMPRODUCT({pick}*({nagata.range("x1")}'
-        f'+{nagata.range("x2")}*SQRT({dfa_ref}))),"not a legacy (α, β) pair")',
-        number_format="0.0000", note="x1 + x2·√φA (Nagata 2003); the legacy sheet accepts only "
-                                     "these four (α, β) pairs")
-    lam_chi2 = write_result(cur, "λ̂ (noncentral χ²)", f"={lam_block.cell('n')}",
-                            number_format="0.0000",
-                            note="solves Pr{χ'²(φA, λ) ≥ c} = 1 − β (see the workings)")
-    n0 = write_result(cur, "initial estimate n₀ = λ̂/Δ",
-                      f"=IF(ISNUMBER({lam_nagata}),{lam_nagata},{lam_chi2})/{effect_ref}",
-                      number_format="#,##0.0",
-                      note="Nagata's λ̂ where the legacy sheet has it, else the χ² one; it may "
-                           "be far from the answer")
-    write_result(cur, "initial estimate (χ² λ̂)", f"={lam_chi2}/{effect_ref}",
-                 number_format="#,##0.0", note="the starting point of the exact method")
-    nl = write_result(cur, "required n, legacy", f"={n_legacy}", number_format=N_FMT, answer=True,
-                      note="reproduces the legacy tool and the published tables")
-    name_cell(wb, "anova_n_legacy", "ANOVA", cur.row - 1, 2)
-    ne = write_result(cur, "required n, exact", f"={n_exact}", number_format=N_FMT, answer=True,
-                      note="the smallest n with exact power ≥ 1 − β")
-    name_cell(wb, "anova_n_exact", "ANOVA", cur.row - 1, 2)
-    warn_row = cur.row
-    cur.skip(2)
-    both = shared + legacy + exact
-    answers = _answers_block(cur, [("legacy n", nl), ("exact n", ne)], both,
-                             "Power of both methods at the answers")
-    _around_block(cur, n0, both, "Power for n around the initial estimate",
-                  ("ok_legacy", "ok_exact"))
-    _check_fits(cur, "ANOVA")
-    _warning(Cursor(cur.ws, warn_row), nl, ne, answers.cell("p_exact", answers.top + 1),
-             answers.cell("p_exact", answers.top + 3), f"1-{beta}")
+    work.heading("Power at your n", font=STYLE.bold)
+    at = write_block(cur.ws, work.row, 1, [Col("n", "n", f"={your_n}", N_FMT), *shared,
+                                           *legacy, *exact], 1)
+    work.row = at.bottom + 2
+    w["p_legacy"], w["p_exact"] = at.cell("p_legacy"), at.cell("p_exact")
+    for method in ("legacy", "exact"):
+        okc = f"ok_{method}"
+        w[f"d_{method}"] = _min_at_n(
+            work, f"Minimum detectable minD at your n ({method}): bisection over "
+                  f"log10 λ ∈ [{_LOG_LO}, {_LOG_HI}], Δ = λ/n",
+            lambda e, method=method: _pick(anova_models(alpha, beta, m, f"{e}/{{n}}", k),
+                                           method),
+            okc, your_n, lambda t: f"SQRT(2*{var}*10^{t}/{your_n})")
+    curve = _curve_block(work, (nl, ne), [*shared, *legacy, *exact], f"1-{beta}")
+    _group(work, first_work)
+    cur.resolve()
+
+    # display tables (between the summary and the workings)
+    cols = [*shared, *legacy, *exact]
+    blocks = _answers_block(cur, [("legacy n", nl), ("exact n", ne)], cols,
+                            "Power of both methods at the answers", ok)
+    crossings = (("p_legacy", "ok_legacy"), ("p_exact", "ok_exact"))
+    _around_block(cur, nl, cols, "Power for n around the legacy answer", crossings, ok)
+    cur.skip()
+    _around_block(cur, ne, cols, "Power for n around the exact answer (boxed: where each "
+                                 "power first reaches 1 − β)", crossings, ok)
+    _check_room(cur, work, first_work)
+    _warning(warn, ok, status, nl, ne, blocks.cell("p_exact", blocks.top + 1),
+             blocks.cell("p_exact", blocks.top + 3), f"1-{beta}")
+    _chart(cur.ws, curve, [("p_legacy", "legacy"), ("p_exact", "exact"), ("target", "1 − β")],
+           f"H{anchor}", y_title="power", title="Power against n")
+    _finish(cur, first_work)
+
+
+def _pick(models, method: str) -> list[Col]:
+    shared, legacy, exact = models
+    return [*shared, *(legacy if method == "legacy" else exact)]
+
+
+def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
+    if cur.row >= first_work:  # pragma: no cover - a layout bug, caught by the tests
+        raise RuntimeError(f"{cur.ws.title}: the summary ends at row {cur.row}, past the "
+                           f"workings at row {first_work}")
+
+
+def _finish(cur: Cursor, first_work: int) -> None:
+    """Freeze the title rows and set the print area to the summary."""
+    ws = cur.ws
+    ws.freeze_panes = "A3"
+    ws.print_area = f"A1:{col(min(ws.max_column, 16))}{first_work - 1}"
+    ws.print_title_rows = "1:1"
 
 
 # --------------------------------------------------------------------------------- TTEST
-def _ttest(wb, values: dict, k: str) -> None:
+def _ttest(wb, values: dict, k: str, measures: str | None = None) -> None:
     cur = _sheet(wb, "TTEST", "Paired t-test: how many topics to tell two systems apart", [
-        "Two input styles: minDt with σ̂t² (the named answers ttest_n_legacy/ttest_n_exact), "
-        "or the effect size minΔt = minDt/σ̂t directly (second block).",
+        "Two input styles: minDt with σ̂t², or the effect size minΔt = minDt/σ̂t (blank: it "
+        "follows minDt/σ̂t of the first style).",
         "Legacy = the normal approximation of Sakai's samplesizeTTEST sheet; exact = the "
         "noncentral t distribution (as a noncentral F(1, φ) mixture).",
     ])
     cur.heading("Inputs")
-    r = write_inputs(cur, wb, INPUTS["ttest"], values)
-    alpha, beta, min_dt, var_t = (r[x] for x in ("alpha", "beta", "min_dt", "variance_t"))
-    cur.note("Second input style: give the effect size minΔt = minDt/σ̂t directly.")
-    effect2 = write_inputs(cur, wb, INPUTS["ttest_effect"], values)["min_delta_t"]
+    inp = write_inputs(cur, wb, INPUTS["ttest"], values)
+    _measure_picker(cur, wb, inp, "variance_t", "2", "σ̂t²", measures)
+    alpha, beta, min_dt, var_t, your_n = (inp.used[x] for x in
+                                          ("alpha", "beta", "min_dt", "variance_t", "n"))
+    cur.note("Second input style: the effect size minΔt = minDt/σ̂t directly (blank = follow "
+             "the first style).")
+    write_inputs(cur, wb, INPUTS["ttest_effect"], values, block=inp,
+                 fallback={"min_delta_t": f"{min_dt}/SQRT({var_t})"}, header=False)
+    effect2 = inp.used["min_delta_t"]
+    status, ok = write_status(cur, wb, "ttest", inp)
+    cur.skip()
+    w = {}
+    anchor = cur.row
+
+    def show(key: str, text: str = '""'):
+        return lambda: guarded(ok, w[key], text)
+
+    styles = (("minDt, σ̂t²", "1", ("ttest_n_legacy", "ttest_n_exact")),
+              ("minΔt", "2", ("ttest_delta_t_n_legacy", "ttest_delta_t_n_exact")))
+    answers, warns = [], []
+    for label, s, names in styles:
+        cur.heading(f"Results: {label}")
+        if s == "1":
+            write_result(cur, "minΔt = minDt/σ̂t", show("effect1"), number_format="0.000000",
+                         note="the effect size")
+        else:
+            write_result(cur, "minΔt used", show("effect2"), number_format="0.000000",
+                         note="the input, or minDt/σ̂t when it is blank")
+        write_result(cur, "initial estimate n₀", show(f"n0_{s}"), number_format="#,##0.0",
+                     note="((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2 (Sakai, IRJ 2016, Eq. 6)")
+        pair = []
+        for method, name in zip(("legacy", "exact"), names):
+            pair.append(write_result(cur, f"required n, {method}",
+                                     show(f"n_{method}_{s}", f'"{CHECK_INPUTS}"'),
+                                     number_format=N_FMT, answer=True, name=name, wb=wb))
+        answers.append(pair)
+        warns.append(Cursor(cur.ws, cur.row))
+        cur.skip(2)
+    cur.heading("At your n (minDt, σ̂t²)", font=STYLE.bold)
+    for key, label, fmt, name in (
+            ("p_legacy", "power at your n, legacy", P_FMT, "ttest_power_legacy"),
+            ("p_exact", "power at your n, exact", P_FMT, "ttest_power_exact"),
+            ("d_legacy", "minimum detectable minDt at your n, legacy", "0.000000",
+             "ttest_min_dt_at_n_legacy"),
+            ("d_exact", "minimum detectable minDt at your n, exact", "0.000000",
+             "ttest_min_dt_at_n_exact")):
+        write_result(cur, label, show(key, f'"{CHECK_INPUTS}"'), number_format=fmt,
+                     answer=True, name=name, wb=wb)
     cur.skip()
 
-    effect1 = f"$B${cur.row + 1}"   # minΔt, the first result row under the heading
-    styles = (("minDt, σ̂t²", effect1, ("ttest_n_legacy", "ttest_n_exact")),
-              ("minΔt", effect2, ("", "")))
-    work = _workings(cur, "TTEST")
-    models, found = [], []
-    for label, effect, _ in styles:
-        models.append(ttest_models(alpha, beta, effect, k))
-        found.append(power_search(work, *models[-1], f"TTEST ({label})"))
-
+    work = _workings(Cursor(cur.ws, cur.row + 2 * _ANSWERS_ROWS + 2 * _AROUND_ROWS + 1))
+    first_work = work.row - 3
     z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
-    results = []                  # per style: (legacy n, exact n, warning row)
-    n0 = None
-    for (label, effect, names), (n_legacy, n_exact) in zip(styles, found):
-        cur.heading(f"Results: {label}")
-        if effect == effect1:
-            _check_row(cur, int(effect1.rsplit("$", 1)[1]))
-            write_result(cur, "minΔt = minDt/σ̂t", f"={min_dt}/SQRT({var_t})",
-                         number_format="0.000000", note="the effect size")
-        start = write_result(cur, "initial estimate n₀",
-                             f"=(({z}+_xlfn.NORM.S.INV(1-{beta}))/{effect})^2+{z}^2/2",
-                             number_format="#,##0.0",
-                             note="((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2 (Sakai, IRJ 2016, Eq. 6)")
-        n0 = n0 or start
-        answers = []
-        for method, formula, name in (("legacy", n_legacy, names[0]),
-                                      ("exact", n_exact, names[1])):
-            answers.append(write_result(cur, f"required n, {method}", f"={formula}",
-                                        number_format=N_FMT, answer=True))
-            if name:
-                name_cell(wb, name, "TTEST", cur.row - 1, 2)
-        results.append((*answers, cur.row))
-        cur.skip(2)
-    blocks = [_answers_block(cur, [("legacy n", nl), ("exact n", ne)],
-                             [c for part in parts for c in part],
-                             f"Power of both methods at the answers ({label})")
-              for (label, _, _), parts, (nl, ne, _) in zip(styles, models, results)]
-    _around_block(cur, n0, [c for part in models[0] for c in part],
-                  "Power for n around the initial estimate (minDt, σ̂t²)",
-                  ("ok_legacy", "ok_exact"))
-    _check_fits(cur, "TTEST")
-    for (nl, ne, warn_row), block in zip(results, blocks):
-        _warning(Cursor(cur.ws, warn_row), nl, ne, block.cell("p_exact", block.top + 1),
+    p = _params(work, "Parameters", [
+        ("effect1", "minΔt = minDt/σ̂t", f"={min_dt}/SQRT({var_t})", "0.000000"),
+        ("effect2", "minΔt (second style)", f"={effect2}", "0.000000"),
+        ("n0_1", "initial estimate n₀ (first style)",
+         f"=(({z}+_xlfn.NORM.S.INV(1-{beta}))/{min_dt}*SQRT({var_t}))^2+{z}^2/2", "#,##0.0"),
+        ("n0_2", "initial estimate n₀ (second style)",
+         f"=(({z}+_xlfn.NORM.S.INV(1-{beta}))/{effect2})^2+{z}^2/2", "#,##0.0"),
+    ])
+    w.update(p)
+    models = {}
+    for label, s, _ in styles:
+        models[s] = ttest_models(alpha, beta, p[f"effect{s}"], k)
+        w[f"n_legacy_{s}"], w[f"n_exact_{s}"] = power_search(work, *models[s],
+                                                             f"TTEST ({label})")
+    shared, legacy, exact = models["1"]
+    work.heading("Power at your n", font=STYLE.bold)
+    at = write_block(cur.ws, work.row, 1, [Col("n", "n", f"={your_n}", N_FMT), *shared,
+                                           *legacy, *exact], 1)
+    work.row = at.bottom + 2
+    w["p_legacy"], w["p_exact"] = at.cell("p_legacy"), at.cell("p_exact")
+    for method in ("legacy", "exact"):
+        w[f"d_{method}"] = _min_at_n(
+            work, f"Minimum detectable minDt at your n ({method}): bisection over "
+                  f"log10 minΔt ∈ [{_LOG_LO}, {_LOG_HI}]",
+            lambda e, method=method: _pick(ttest_models(alpha, beta, e, k), method),
+            f"ok_{method}", your_n,
+            lambda t: f"10^{t}*SQRT({var_t})")
+    curve = _curve_block(work, tuple(answers[0]), [*shared, *legacy, *exact], f"1-{beta}")
+    _group(work, first_work)
+    cur.resolve()
+
+    blocks = []
+    for (label, s, _), (nl, ne) in zip(styles, answers):
+        blocks.append(_answers_block(cur, [("legacy n", nl), ("exact n", ne)],
+                                     [c for part in models[s] for c in part],
+                                     f"Power of both methods at the answers ({label})", ok))
+    cols = [*shared, *legacy, *exact]
+    crossings = (("p_legacy", "ok_legacy"), ("p_exact", "ok_exact"))
+    _around_block(cur, answers[0][0], cols, "Power for n around the legacy answer (minDt, σ̂t²)",
+                  crossings, ok)
+    cur.skip()
+    _around_block(cur, answers[0][1], cols, "Power for n around the exact answer (boxed: where "
+                                            "each power first reaches 1 − β)", crossings, ok)
+    _check_room(cur, work, first_work)
+    for (nl, ne), block, warn in zip(answers, blocks, warns):
+        _warning(warn, ok, status, nl, ne, block.cell("p_exact", block.top + 1),
                  block.cell("p_exact", block.top + 3), f"1-{beta}")
+    _chart(cur.ws, curve, [("p_legacy", "legacy"), ("p_exact", "exact"), ("target", "1 − β")],
+           f"H{anchor}", y_title="power", title="Power against n (minDt, σ̂t²)")
+    _finish(cur, first_work)
 
 
 # --------------------------------------------------------------------------------- CI
-def _ci(wb, values: dict) -> None:
+def _ci(wb, values: dict, measures: str | None = None) -> None:
     cur = _sheet(wb, "CI", "Confidence interval: how many topics for a CI of width δ", [
         "The smallest n whose expected 100(1−α)% CI width for the difference of two systems "
         "is at most δ (Sakai, IRJ 2016, Section 6), with E[√V] exact (GAMMALN).",
         "The approximation E[√V] ≈ σ̂t(1 − 1/(4(n−1))) is shown beside it.",
     ])
     cur.heading("Inputs")
-    r = write_inputs(cur, wb, INPUTS["ci"], values)
-    alpha, delta, var_t = (r[x] for x in ("alpha", "delta", "variance_t"))
+    inp = write_inputs(cur, wb, INPUTS["ci"], values)
+    _measure_picker(cur, wb, inp, "variance_t", "2", "σ̂t²", measures)
+    alpha, delta, var_t, your_n = (inp.used[x] for x in ("alpha", "delta", "variance_t", "n"))
+    status, ok = write_status(cur, wb, "ci", inp)
+    cur.skip()
+    w = {}
+    anchor = cur.row
+
+    def show(key: str, text: str = '""'):
+        return lambda: guarded(ok, w[key], text)
+
+    cur.heading("Results")
+    write_result(cur, "initial estimate n₀", show("n0"), number_format="#,##0.0",
+                 note="4·z_{α/2}²·σ̂t²/δ² (Sakai, IRJ 2016, Eq. 15)")
+    n_exact = write_result(cur, "required n", show("n_exact", f'"{CHECK_INPUTS}"'),
+                           number_format=N_FMT, answer=True, name="ci_n", wb=wb)
+    n_approx = write_result(cur, "n with the approximation", show("n_approx",
+                                                                   f'"{CHECK_INPUTS}"'),
+                            number_format=N_FMT, name="ci_n_approx", wb=wb)
+    warn = Cursor(cur.ws, cur.row)
+    cur.skip(2)
+    cur.heading("At your n", font=STYLE.bold)
+    write_result(cur, "expected width at your n", show("width", f'"{CHECK_INPUTS}"'),
+                 number_format=P_FMT, answer=True, name="ci_width_at_n", wb=wb,
+                 note="the narrowest δ that your n guarantees")
+    write_result(cur, "approximate width at your n", show("width_approx"), number_format=P_FMT)
     cur.skip()
 
-    work = _workings(cur, "CI")
+    work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + _AROUND_ROWS))
+    first_work = work.row - 3
+    z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
+    w.update(_params(work, "Parameters", [
+        ("n0", "initial estimate n₀", f"=4*{z}^2*{var_t}/{delta}^2", "#,##0.0")]))
     shared, exact, approx = ci_models(alpha, delta, var_t)
     found = []
-    for label, model, ok in (("exact E[√V]", exact, "ok"), ("approximation", approx, "ok_approx")):
+    for label, model, okc in (("exact E[√V]", exact, "ok"), ("approximation", approx,
+                                                             "ok_approx")):
         work.heading(f"CI ({label}): bisection over n = 2..{N_MAX:,}", font=STYLE.bold)
-        block = write_block(cur.ws, work.row, 1, bisection_cols("1", str(N_MAX), ok=ok)
+        block = write_block(cur.ws, work.row, 1, bisection_cols("1", str(N_MAX), ok=okc)
                             + shared + model, bisection_steps(N_MAX - 1))
         work.row = block.bottom + 2
-        found.append((block, ok))
+        found.append((block, okc))
     work.heading(f"CI: both at the search limit n = {N_MAX:,}", font=STYLE.bold)
     top = write_block(cur.ws, work.row, 1, [Col("n", "n", lambda i: N_MAX, N_FMT), *shared,
                                             *exact, *approx], 1)
+    work.row = top.bottom + 2
+    for key, (block, okc) in zip(("n_exact", "n_approx"), found):
+        w[key] = f"IF({top.cell(okc)},{bisection_answer(block, okc)},{too_large_text()})"
+    work.heading("Width at your n", font=STYLE.bold)
+    at = write_block(cur.ws, work.row, 1, [Col("n", "n", f"={your_n}", N_FMT), *shared,
+                                           *exact, *approx], 1)
+    work.row = at.bottom + 2
+    w["width"], w["width_approx"] = at.cell("width"), at.cell("width_approx")
+    curve = _curve_block(work, (n_exact, n_approx), [*shared, *exact, *approx], delta)
+    _group(work, first_work)
+    cur.resolve()
 
-    cur.heading("Results")
-    z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
-    n0 = write_result(cur, "initial estimate n₀", f"=4*{z}^2*{var_t}/{delta}^2",
-                      number_format="#,##0.0", note="4·z_{α/2}²·σ̂t²/δ² (Sakai, IRJ 2016, Eq. 15)")
-    answers = []
-    for (block, ok), label in zip(found, ("required n", "n with the approximation")):
-        formula = (f"=IF({top.cell(ok)},{bisection_answer(block, ok)},{too_large_text()})")
-        answers.append(write_result(cur, label, formula, number_format=N_FMT,
-                                    answer=label == "required n"))
-        if label == "required n":
-            name_cell(wb, "ci_n", "CI", cur.row - 1, 2)
-    warn_row = cur.row
-    cur.skip(2)
     cols = shared + exact + approx
-    at = _answers_block(cur, [("required n", answers[0]), ("approximate n", answers[1])], cols,
-                        "Expected width at the answers")
-    _around_block(cur, n0, cols, "Expected width for n around the initial estimate",
-                  ("ok", "ok_approx"))
-    _check_fits(cur, "CI")
-    n_exact, n_approx = answers
+    at = _answers_block(cur, [("required n", n_exact), ("approximate n", n_approx)], cols,
+                        "Expected width at the answers", ok)
+    _around_block(cur, n_exact, cols, "Expected width for n around the answer (boxed: where "
+                                      "each width first reaches δ)",
+                  (("width", "ok"), ("width_approx", "ok_approx")), ok)
+    _check_room(cur, work, first_work)
     both = f"AND(ISNUMBER({n_exact}),ISNUMBER({n_approx}))"
-    formula = (f'=IF({both},IF({n_exact}={n_approx},"The approximation agrees: n = "'
-               f'&{answer_text(n_exact)}&".","Note: the approximation gives n = "'
-               f'&{answer_text(n_approx)}&"; with the exact E[√V] the width at that n is "'
-               f'&FIXED({at.cell("width", at.top + 3)},4,TRUE)&" (δ = "&FIXED({delta},4,TRUE)'
-               f'&")."),"No n up to the search limit gives an expected width of at most δ.")')
-    _sentence(Cursor(cur.ws, warn_row), "Exact vs approximation", formula,
-              f"NOT(AND({both},{n_exact}={n_approx}))")
+    sentence = (f'IF({both},IF({n_exact}={n_approx},"The approximation agrees: n = "'
+                f'&{answer_text(n_exact)}&".","Note: the approximation gives n = "'
+                f'&{answer_text(n_approx)}&"; with the exact E[√V] the width at that n is "'
+                f'&FIXED({at.cell("width", at.top + 3)},4,TRUE)&" (δ = "&FIXED({delta},4,TRUE)'
+                f'&")."),"No n up to the search limit gives an expected width of at most δ.")')
+    _sentence(warn, "Exact vs approximation", guarded(ok, sentence, status),
+              f"NOT(AND({ok},{both},{n_exact}={n_approx}))")
+    _chart(cur.ws, curve, [("width", "exact"), ("width_approx", "approximation"),
+                           ("target", "δ")], f"H{anchor}", y_title="expected width",
+           title="Expected CI width against n")
+    _finish(cur, first_work)
 
 
 def helper_sheet(wb, terms: int) -> str:

@@ -21,26 +21,32 @@ __all__ = ["put_text", "put_number", "put_formula", "put_label", "ref", "col", "
 TEXT_LIMIT = 32767
 
 _THIN = Side(style="thin", color="808080")
+#: The one font family of the workbook (Excel's default; LibreOffice substitutes a metric
+#: equivalent, Carlito, where Calibri is missing).
+FONT = "Calibri"
 
 
 class STYLE:
     """The few looks the workbook uses, so that every sheet reads the same way."""
 
-    title = Font(bold=True, size=14)
-    heading = Font(bold=True, size=12)
-    bold = Font(bold=True)
-    note = Font(italic=True, color="555555")
-    answer = Font(bold=True, size=13)
-    warning_font = Font(bold=True, color="9C0006")
-    link = Font(color="0563C1", underline="single")
+    title = Font(name=FONT, bold=True, size=14)
+    heading = Font(name=FONT, bold=True, size=12)
+    bold = Font(name=FONT, bold=True)
+    note = Font(name=FONT, italic=True, color="555555")
+    answer = Font(name=FONT, bold=True, size=13)
+    warning_font = Font(name=FONT, bold=True, color="9C0006")
+    link = Font(name=FONT, color="0563C1", underline="single")
     input_fill = PatternFill("solid", fgColor="FFF2CC")       # the cells a user types into
     answer_fill = PatternFill("solid", fgColor="E2EFDA")
     header_fill = PatternFill("solid", fgColor="D9E1F2")
     differ_fill = PatternFill("solid", fgColor="F8CBAD")      # legacy and exact disagree
     warning_fill = PatternFill("solid", fgColor="FFC7CE")
+    cross_fill = PatternFill("solid", fgColor="C6EFCE")       # where the power reaches 1 − β
     box = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
     wrap = Alignment(wrap_text=True, vertical="top")
     center = Alignment(horizontal="center")
+    #: column headings over numbers: right-aligned like the numbers, wrapped, at the bottom
+    header = Alignment(horizontal="right", vertical="bottom", wrap_text=True)
 
 
 def clean_text(value) -> str:

@@ -9,11 +9,38 @@ refer to the cells of the Tables sheet, so the charts follow the tables.
 from __future__ import annotations
 
 from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.chart.axis import ChartLines
+from openpyxl.worksheet.pagebreak import Break
 
 from .cells import STYLE, clean_text, put_label
 from .tables import SHEET as TABLES, MeasureTables, TablePlace
 
-__all__ = ["add_charts_sheet", "SHEET", "CHART_ROWS"]
+__all__ = ["add_charts_sheet", "SHEET", "CHART_ROWS", "style_series", "PALETTE"]
+
+#: Distinct series colours (Okabe-Ito, readable with colour-vision deficiencies), markers and
+#: dashes: series k gets PALETTE[k], MARKERS[k] and DASHES[k] (cycling), so that neighbouring
+#: series differ in all three.
+PALETTE = ("0072B2", "D55E00", "009E73", "CC79A7", "E69F00", "56B4E9", "000000", "F0E442")
+MARKERS = ("circle", "square", "triangle", "diamond", "x", "star", "plus", "dash")
+DASHES = ("solid", "dash", "sysDot", "dashDot", "lgDash", "sysDash", "lgDashDot", "solid")
+
+
+def style_series(series, k: int, *, marker: bool = True) -> None:
+    """Give series ``k`` its own colour, marker and dash pattern."""
+    from openpyxl.chart.shapes import GraphicalProperties
+    from openpyxl.drawing.line import LineProperties
+
+    colour = PALETTE[k % len(PALETTE)]
+    series.graphicalProperties = GraphicalProperties(
+        ln=LineProperties(solidFill=colour, w=22225, prstDash=DASHES[k % len(DASHES)]))
+    if marker:
+        series.marker.symbol = MARKERS[k % len(MARKERS)]
+        series.marker.size = 6
+        series.marker.graphicalProperties = GraphicalProperties(solidFill=colour)
+        series.marker.graphicalProperties.line.solidFill = colour
+    else:
+        series.marker.symbol = "none"
+    series.smooth = False
 
 SHEET = "Charts"
 #: Rows between the tops of two measures' charts.
@@ -25,36 +52,41 @@ def add_charts_sheet(wb, tables: list[MeasureTables], places: list[TablePlace],
     """Two charts per measure, from the ``method`` ("legacy" or "exact") table."""
     ws = wb.create_sheet(SHEET)
     src = wb[TABLES]
-    put_label(ws, 1, 1, f"Topic set size n against m and against minD ({method} method; data "
-                        f"on the {TABLES} sheet)", font=STYLE.title)
+    put_label(ws, 1, 1, f"Topic set size n against m and against minD: the {method} method's "
+                        f"tables on the {TABLES} sheet", font=STYLE.title)
     for k, (t, place) in enumerate(zip(tables, places)):
         c0 = place.first_col[method]
         n_d, n_m = len(t.legacy.columns), len(t.legacy.index)
         name = clean_text(t.measure.name)
 
-        by_m = _chart(f"{name}: n against m", "m (number of systems)", "n (topics)")
+        by_m = _chart(f"{_short(name)}: n vs m ({method})", "m (number of systems)",
+                      "n (topics, log scale)")
         xs = Reference(src, min_col=c0, min_row=place.first_row, max_row=place.last_row)
         for j in range(n_d):
             ys = Reference(src, min_col=c0 + 1 + j, min_row=place.first_row,
                            max_row=place.last_row)
-            by_m.series.append(_series(ys, xs, f"minD = {t.legacy.columns[j]:g}"))
+            by_m.series.append(_series(ys, xs, f"minD = {t.legacy.columns[j]:g}", j))
 
-        by_d = _chart(f"{name}: n against minD", "minD (minimum detectable range)", "n (topics)")
+        by_d = _chart(f"{_short(name)}: n vs minD ({method})", "minD (minimum detectable range)",
+                      "n (topics, log scale)")
         xs = Reference(src, min_col=c0 + 1, max_col=c0 + n_d, min_row=place.header_row)
         for i in range(n_m):
             row = place.first_row + i
             ys = Reference(src, min_col=c0 + 1, max_col=c0 + n_d, min_row=row)
-            by_d.series.append(_series(ys, xs, f"m = {t.legacy.index[i]}"))
+            by_d.series.append(_series(ys, xs, f"m = {t.legacy.index[i]}", i))
 
         top = 3 + k * CHART_ROWS
         ws.add_chart(by_m, f"A{top}")
         ws.add_chart(by_d, f"J{top}")
+        if k % 2 == 1 and k + 1 < len(tables):     # two measures a page: no chart is cut
+            ws.row_breaks.append(Break(id=top + CHART_ROWS - 2))
+    ws.print_area = f"A1:S{3 + len(tables) * CHART_ROWS}"
 
 
 def _chart(title: str, x_title: str, y_title: str) -> ScatterChart:
     chart = ScatterChart()
     chart.title = title
-    chart.style = 13
+    chart.style = 2
     chart.x_axis.title = x_title
     chart.y_axis.title = y_title
     chart.height, chart.width = 9, 15.5          # cm
@@ -63,12 +95,17 @@ def _chart(title: str, x_title: str, y_title: str) -> ScatterChart:
     chart.x_axis.delete = False
     chart.y_axis.delete = False
     chart.y_axis.scaling.logBase = 10          # n spans orders of magnitude
-    chart.y_axis.majorGridlines = None
+    chart.y_axis.majorGridlines = ChartLines()   # gridlines at 1, 10, 100, ... topics
+    chart.x_axis.majorGridlines = None
     return chart
 
 
-def _series(values: Reference, xvalues: Reference, title: str) -> Series:
+def _short(name: str, limit: int = 44) -> str:
+    """A measure name short enough for a chart title."""
+    return name if len(name) <= limit else name[:limit - 1] + "…"
+
+
+def _series(values: Reference, xvalues: Reference, title: str, k: int) -> Series:
     series = Series(values, xvalues, title=title)
-    series.marker.symbol = "circle"
-    series.smooth = False
+    style_series(series, k)
     return series

@@ -152,7 +152,7 @@ def ci_models(alpha: str, delta: str, variance_t: str):
 
 
 def chi2_lambda_model(beta: str, dfa: str, crit: str, k: str) -> list[Col]:
-    """Power Pr{χ'²(φA, λ) ≥ c} at λ = column ``n`` (the φE → ∞ limit of the ANOVA design).
+    """Power Pr{χ'²(φA, λ) ≥ c} at λ = column ``lam`` (the φE → ∞ limit of the ANOVA design).
 
     A Poisson(λ/2) mixture of central χ² tails with φA + 2j degrees of freedom (whole numbers,
     so CHISQ.DIST.RT's truncation does not bite). Used to solve for Nagata's λ̂ where the legacy
@@ -161,7 +161,6 @@ def chi2_lambda_model(beta: str, dfa: str, crit: str, k: str) -> list[Col]:
     j = "({j0}+{stride}*" + k + ")"
     weight = f"{{stride}}*EXP(-{{mu}}+{j}*LN({{mu}})-GAMMALN({j}+1))"
     return [
-        Col("lam", "λ", "={n}", "0.000000"),
         *_window(),
         Col("p", "power", f"=MIN(1,SUMPRODUCT({weight},_xlfn.CHISQ.DIST.RT({crit},{dfa}+2*{j})))",
             P_FMT),

@@ -77,7 +77,8 @@ class Input:
     key: str
     symbol: str
     label: str
-    default: float
+    default: float | None
+    optional: bool = False     # blank is allowed and means "follow the value computed above"
 
 
 #: The inputs of each calculator, in sheet order. The named answers are added by the sheets.
@@ -91,6 +92,9 @@ INPUTS: dict[str, tuple[Input, ...]] = {
         Input("anova_variance", "variance", "σ̂²",
               "within-system variance (V_E of a past score matrix)", 0.0601),
         Input("anova_m", "m", "m", "number of systems to compare", 2),
+        Input("anova_your_n", "n", "your n",
+              "a number of topics to evaluate: the power and the minimum detectable minD at "
+              "this n", 100),
     ),
     "ttest": (
         Input("ttest_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
@@ -100,15 +104,21 @@ INPUTS: dict[str, tuple[Input, ...]] = {
         Input("ttest_variance_t", "variance_t", "σ̂t²",
               "variance of the per-topic score differences (σ̂t² = 2σ̂² from a one-way V_E)",
               0.04),
+        Input("ttest_your_n", "n", "your n",
+              "a number of topics to evaluate: the power and the minimum detectable minDt at "
+              "this n", 100),
     ),
     "ttest_effect": (
-        Input("", "min_delta_t", "minΔt",
-              "minimum detectable effect size minDt/σ̂t (second input style)", 0.2),
+        Input("ttest_min_delta_t", "min_delta_t", "minΔt",
+              "effect size minDt/σ̂t; leave blank to follow minDt/σ̂t of the inputs above",
+              None, optional=True),
     ),
     "ci": (
         Input("ci_alpha", "alpha", "α", "1 − confidence level of the interval", 0.05),
         Input("ci_delta", "delta", "δ", "largest acceptable expected width of the CI", 0.10),
         Input("ci_variance_t", "variance_t", "σ̂t²",
               "variance of the per-topic score differences", 0.05),
+        Input("ci_your_n", "n", "your n",
+              "a number of topics to evaluate: the expected CI width at this n", 100),
     ),
 }

@@ -8,9 +8,10 @@ a "Workings" heading, where anyone can follow them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from openpyxl.formatting.rule import FormulaRule
+from openpyxl.styles import Alignment, Protection
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
@@ -22,6 +23,8 @@ from .inputs import Input, allowed
 from .rows import Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
 __all__ = ["Cursor", "write_inputs", "write_result", "name_cell", "validation_formula",
+           "range_conditions", "check_formula", "Inputs", "write_status", "guarded",
+           "CHECK_INPUTS", "STATUS_OK",
            "power_search", "SCAN_TOP", "TOO_LARGE", "too_large_text", "highlight_if",
            "answer_text"]
 
@@ -42,6 +45,13 @@ class Cursor:
 
     ws: object
     row: int = 1
+    pending: list = field(default_factory=list)   # cells whose formula is known only later
+
+    def resolve(self) -> None:
+        """Write the formulas of the cells that :func:`write_result` deferred."""
+        for cell, formula in self.pending:
+            cell.value = formula()
+        self.pending.clear()
 
     def skip(self, rows: int = 1) -> int:
         self.row += rows
@@ -72,43 +82,104 @@ def validation_formula(cell: str, rng: Range) -> str:
     >>> validation_formula("B5", PARAMS["m"])
     'AND(ISNUMBER(B5),B5>=2,B5<=1000000000,B5=INT(B5))'
     """
-    parts = [f"ISNUMBER({cell})"]
+    return f"AND({','.join([f'ISNUMBER({cell})', *range_conditions(cell, rng)])})"
+
+
+def range_conditions(cell: str, rng: Range) -> list[str]:
+    """The comparisons that a number in ``cell`` must pass to lie in ``rng``.
+
+    >>> from topicsetsize.params import PARAMS
+    >>> range_conditions("B5", PARAMS["alpha"])
+    ['B5>0', 'B5<1']
+    """
+    parts = []
     if rng.low != float("-inf"):
         parts.append(f"{cell}{'>' if rng.low_open else '>='}{_num(rng.low)}")
     if rng.high != float("inf"):
         parts.append(f"{cell}{'<' if rng.high_open else '<='}{_num(rng.high)}")
     if rng.integer:
         parts.append(f"{cell}=INT({cell})")
-    return f"AND({','.join(parts)})"
+    return parts
+
+
+def check_formula(cell: str, rng: Range, *, optional: bool = False) -> str:
+    """Formula of an input's check cell: "ok", or what is wrong ("blank", "not a number",
+    "out of range"). It never gives an error value, whatever the cell holds.
+
+    >>> from topicsetsize.params import PARAMS
+    >>> formula = check_formula("B5", PARAMS["alpha"])
+    >>> print(formula.replace(",IF(", ",\nIF("))
+    =IF(ISNUMBER(B5),
+    IF(AND(B5>0,B5<1),"ok","out of range"),
+    IF(ISBLANK(B5),"blank","not a number"))
+    """
+    blank = '"ok"' if optional else '"blank"'
+    return (f'=IF(ISNUMBER({cell}),IF(AND({",".join(range_conditions(cell, rng))}),"ok",'
+            f'"out of range"),IF(ISBLANK({cell}),{blank},"not a number"))')
 
 
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict) -> dict[str, str]:
-    """Input rows: symbol, value (yellow, validated, named), allowed range, meaning.
+#: What an answer shows while an input is bad.
+CHECK_INPUTS = "check the inputs"
+#: What the status cell shows when every input is in range.
+STATUS_OK = "OK: every input is in range."
 
-    Returns ``{key: absolute reference}`` of the value cells (the defined name when there is
-    one, so that formulas read ``anova_alpha`` rather than ``$B$5``).
+
+@dataclass
+class Inputs:
+    """The input rows of a calculator, as written by :func:`write_inputs`.
+
+    ``used[key]`` is the expression of the value the formulas use: the input when it is in
+    range, else its starting value (so that no formula ever sees a blank, a text or an
+    out-of-range number). ``checks[key]`` is the check cell ("ok" or what is wrong),
+    ``cells[key]`` the input cell and ``rows[key]`` its row.
+    """
+
+    used: dict[str, str] = field(default_factory=dict)
+    checks: dict[str, str] = field(default_factory=dict)
+    cells: dict[str, str] = field(default_factory=dict)
+    rows: dict[str, int] = field(default_factory=dict)
+    messages: list[tuple[str, str]] = field(default_factory=list)   # (check cell, message)
+
+
+def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
+                 block: Inputs | None = None, fallback: dict | None = None,
+                 header: bool = True) -> Inputs:
+    """Input rows: symbol, value (yellow, validated, named), allowed range, check, meaning.
+
+    The check cell (column D) reads "ok" or says what is wrong; the value the formulas use
+    (``Inputs.used``) falls back to the starting value while the input is bad, and for an
+    optional input left blank to ``fallback[key]`` (an expression). Returns ``block``
+    (a new :class:`Inputs` when None) with the rows added.
     """
     ws = cur.ws
-    for c, text in enumerate(("input", "value", "allowed", "meaning"), start=1):
-        put_label(ws, cur.row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
-    cur.skip()
-    refs = {}
+    block = block or Inputs()
+    fallback = fallback or {}
+    if header:
+        for c, text in enumerate(("input", "value", "allowed", "check", "meaning"), start=1):
+            put_label(ws, cur.row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
+        cur.skip()
     for item in inputs:
         row = cur.row
         rng = allowed(item.key)
         put_label(ws, row, 1, f"{item.symbol}", font=STYLE.bold)
-        cell = put_number(ws, row, 2, values.get(item.key, item.default),
-                          number_format="0" if rng.integer else "General",
+        start = values.get(item.key, item.default)
+        cell = put_number(ws, row, 2, start,
+                          number_format="#,##0" if rng.integer else "General",
                           fill=STYLE.input_fill)
         cell.border = STYLE.box
+        cell.protection = Protection(locked=False)
         put_label(ws, row, 3, rng.describe(item.key))
-        put_label(ws, row, 4, item.label)
+        checks = put_formula(ws, row, 4, check_formula(ref(row, 2), rng, optional=item.optional))
+        checks.alignment = STYLE.center
+        highlight_if(ws, ref(row, 4), f'{ref(row, 4)}<>"ok"', font=STYLE.warning_font)
+        put_label(ws, row, 5, item.label, font=STYLE.note)
         dv = DataValidation(type="custom", formula1=validation_formula(ref(row, 2), rng),
-                            allow_blank=False, showErrorMessage=True, showInputMessage=True,
+                            allow_blank=item.optional, showErrorMessage=True,
+                            showInputMessage=True,
                             errorTitle=f"{item.symbol}: out of range"[:32],
                             error=f"{item.key} must satisfy {rng.describe(item.key)}."[:255],
                             promptTitle=item.symbol[:32],
@@ -117,23 +188,82 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict) -> di
         dv.add(ref(row, 2))
         if item.name:
             name_cell(wb, item.name, ws.title, row, 2)
-        refs[item.key] = item.name or ref(row, 2, absolute=True)
+        here = ref(row, 2, absolute=True)
+        check = ref(row, 4, absolute=True)
+        if item.optional:
+            used = f'IF(AND({check}="ok",ISNUMBER({here})),{here},{fallback[item.key]})'
+        else:
+            used = f'IF({check}="ok",{here},{_num(start)})'
+        block.used[item.key] = f"({used})"
+        block.checks[item.key] = check
+        block.cells[item.key] = here
+        block.rows[item.key] = row
+        block.messages.append((check, f'"{item.symbol} is "&{check}&" (allowed: '
+                                      f'{rng.describe(item.key)})."'))
         cur.skip()
-    return refs
+    return block
 
 
-def write_result(cur: Cursor, label: str, formula: str, *, number_format: str = "General",
-                 answer: bool = False, note: str = "") -> str:
-    """A result row: label in A, formula in B, an explanation in C. Returns B's reference."""
+def write_status(cur: Cursor, wb, prefix: str, block: Inputs) -> tuple[str, str]:
+    """The status row: :data:`STATUS_OK`, or the first bad input and its allowed range.
+
+    Defines ``{prefix}_status`` (the cell) and ``{prefix}_inputs_ok`` (TRUE when every
+    input is in range); returns their names.
+    """
+    ws, row = cur.ws, cur.row
+    expr = f'"{STATUS_OK}"'
+    for check, message in reversed(block.messages):
+        expr = f'IF({check}="ok",{expr},"Check the inputs: "&{message})'
+    put_label(ws, row, 1, "Status", font=STYLE.bold)
+    cell = put_formula(ws, row, 2, "=" + expr, font=STYLE.bold)
+    status = ref(row, 2, absolute=True)
+    highlight_if(ws, ref(row, 2), f'LEFT({ref(row, 2)},2)<>"OK"', fill=STYLE.warning_fill,
+                 font=STYLE.warning_font)
+    cell.alignment = Alignment(vertical="center")
+    name_cell(wb, f"{prefix}_status", ws.title, row, 2)
+    ok = f"{prefix}_inputs_ok"
+    wb.defined_names[ok] = DefinedName(
+        ok, attr_text=f'LEFT({_sheet_ref(ws.title, status)},2)="OK"')
+    cur.skip()
+    return f"{prefix}_status", ok
+
+
+def _sheet_ref(sheet: str, absolute: str) -> str:
+    return f"{sheet}!{absolute}"
+
+
+def guarded(ok: str, expr: str, otherwise: str = f'"{CHECK_INPUTS}"') -> str:
+    """``expr`` while the inputs are in range (``ok``), else the 'check the inputs' text.
+
+    >>> guarded("anova_inputs_ok", "B7*2")
+    '=IF(anova_inputs_ok,B7*2,"check the inputs")'
+    """
+    return f"=IF({ok},{expr},{otherwise})"
+
+
+def write_result(cur: Cursor, label: str, formula, *, number_format: str = "General",
+                 answer: bool = False, note: str = "", name: str = "", wb=None) -> str:
+    """A result row: label in A, formula in B, an explanation in C. Returns B's reference.
+
+    ``formula`` is a formula, or a function returning one once the cells it refers to have
+    been written (the cell is filled by :meth:`Cursor.resolve`). ``name`` defines a
+    workbook-level name for the cell (``wb`` needed).
+    """
     ws, row = cur.ws, cur.row
     put_label(ws, row, 1, label, font=STYLE.bold if answer else None)
-    cell = put_formula(ws, row, 2, formula, number_format=number_format,
+    text = formula if isinstance(formula, str) else "=0"
+    cell = put_formula(ws, row, 2, text, number_format=number_format,
                        font=STYLE.answer if answer else None,
                        fill=STYLE.answer_fill if answer else None)
+    cell.alignment = Alignment(horizontal="right")
+    if not isinstance(formula, str):
+        cur.pending.append((cell, formula))
     if answer:
         cell.border = STYLE.box
     if note:
         put_label(ws, row, 3, note, font=STYLE.note)
+    if name:
+        name_cell(wb, name, ws.title, row, 2)
     cur.skip()
     return ref(row, 2, absolute=True)
 

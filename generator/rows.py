@@ -92,7 +92,8 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
     if header:
         for c in cols:
             put_label(ws, top, block.columns[c.key], c.header, font=STYLE.bold,
-                      fill=STYLE.header_fill)
+                      fill=STYLE.header_fill).alignment = STYLE.header
+        ws.row_dimensions[top].height = 45        # three lines: no heading is cut off
     for i in range(count):
         row = first_row + i
         refs = _Refs({k: ref(row, block.columns[k]) for k in keys})
@@ -110,14 +111,14 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
 
 
 def bisection_cols(lo: str, hi: str, *, ok: str = "ok", integer: bool = True,
-                   label: str = "n") -> list[Col]:
-    """The leading columns of an unrolled bisection: step, lo, hi and the midpoint ``n``.
+                   label: str = "n", key: str = "n") -> list[Col]:
+    """The leading columns of an unrolled bisection: step, lo, hi and the midpoint ``key``.
 
     The model columns that follow must include the verdict column named ``ok`` (1 or TRUE
-    where the criterion holds at ``n``). Invariant: the criterion fails at ``lo`` and holds at
-    ``hi``; each row halves the bracket, so k rows narrow an integer bracket of width at most
-    2^k to hi − lo = 1; :func:`bisection_answer` reads the answer off the last row. ``lo`` and
-    ``hi`` are the starting values (formula expressions without ``=``).
+    where the criterion holds at the midpoint). Invariant: the criterion fails at ``lo`` and
+    holds at ``hi``; each row halves the bracket, so k rows narrow an integer bracket of width
+    at most 2^k to hi − lo = 1; :func:`bisection_answer` reads the answer off the last row.
+    ``lo`` and ``hi`` are the starting values (formula expressions without ``=``).
     """
     # The integer midpoint rounds up: once hi - lo = 1 it repeats hi (which holds), so the
     # model is never evaluated at the starting ``lo``, which may be a sentinel such as n = 1.
@@ -125,21 +126,21 @@ def bisection_cols(lo: str, hi: str, *, ok: str = "ok", integer: bool = True,
     fmt = "#,##0" if integer else "0.000000"
     return [
         Col("step", "step", lambda i: i + 1, "0"),
-        Col("lo", f"{label} low (fails)", f"=IF({{prev_{ok}}},{{prev_lo}},{{prev_n}})", fmt,
+        Col("lo", f"{label} low (fails)", f"=IF({{prev_{ok}}},{{prev_lo}},{{prev_{key}}})", fmt,
             first=f"={lo}"),
-        Col("hi", f"{label} high (holds)", f"=IF({{prev_{ok}}},{{prev_n}},{{prev_hi}})", fmt,
+        Col("hi", f"{label} high (holds)", f"=IF({{prev_{ok}}},{{prev_{key}}},{{prev_hi}})", fmt,
             first=f"={hi}"),
-        Col("n", label, mid, fmt),
+        Col(key, label, mid, fmt),
     ]
 
 
-def bisection_answer(block: Block, ok: str = "ok") -> str:
+def bisection_answer(block: Block, ok: str = "ok", key: str = "n") -> str:
     """Expression (no ``=``) for the end of a bisection: the smallest point that holds.
 
     The last row has not applied its own test yet, so the answer is its midpoint when the
     criterion holds there and its ``hi`` otherwise.
     """
-    return f"IF({block.cell(ok)},{block.cell('n')},{block.cell('hi')})"
+    return f"IF({block.cell(ok)},{block.cell(key)},{block.cell('hi')})"
 
 
 def bisection_steps(width: int) -> int:

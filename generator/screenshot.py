@@ -24,7 +24,7 @@ from .spec import load_spec
 __all__ = ["render_sheet", "main"]
 
 
-def render_sheet(out, *, sheet: str = "ANOVA", area: str = "A1:H44", dpi: int = 120) -> Path:
+def render_sheet(out, *, sheet: str = "ANOVA", area: str = "A1:N47", dpi: int = 110) -> Path:
     """Write a PNG of ``area`` of ``sheet`` of the bundled workbook to ``out``."""
     tools = {name: shutil.which(name) for name in ("soffice", "pdftoppm")}
     missing = [name for name, path in tools.items() if path is None]
@@ -67,8 +67,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--sheet", default="ANOVA")
-    parser.add_argument("--range", dest="area", default="A1:H44")
-    parser.add_argument("--dpi", type=int, default=120)
+    parser.add_argument("--range", dest="area", default="A1:N47")
+    parser.add_argument("--dpi", type=int, default=110)
     args = parser.parse_args(argv)
     print(f"wrote {render_sheet(args.out, sheet=args.sheet, area=args.area, dpi=args.dpi)}")
     return 0

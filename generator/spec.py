@@ -43,8 +43,9 @@ EXAMPLE = "example"
 SCORES = ("raw", "std-ab")
 
 _TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method", "output",
-             "measures", "matrices", "calculators")
-_MEASURE_KEYS = ("name", "variance", "group", "source")
+             "measures", "matrices", "calculators", "parts")
+_MEASURE_KEYS = ("name", "variance", "group", "source", "m", "min_d")
+_GRID_KEYS = ("m", "min_d")
 _MATRIX_KEYS = ("name", "path", "measure", "scores", "group")
 
 
@@ -56,6 +57,8 @@ class Measure:
     variance: float
     group: str = ""
     source: str = ""
+    m: tuple[int, ...] = ()            # the measure's own grid (else its part's, else the spec's)
+    min_d: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,26 @@ class Spec:
     measures: tuple[Measure, ...] = ()
     matrices: tuple[MatrixSpec, ...] = ()
     calculators: dict = field(default_factory=dict)   # {"anova": {"alpha": .05, ...}, ...}
+    parts: dict = field(default_factory=dict)         # {"V": {"m": (2, ..., 100)}, ...}
     description: str = ""
     chart_method: str = "legacy"
     output: str = "topicsetsize.xlsx"
     source: str = "<spec>"
+
+    def grid(self, measure: Measure) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """The (m, minD) grid of ``measure``'s table: its own ``m``/``min_d``, else its
+        part's (``[parts.<group>]``), else the spec's.
+
+        >>> spec = spec_from_dict({"title": "t", "m": [2, 10], "min_d": [0.1],
+        ...                        "parts": {"V": {"m": [2, 10, 100]}},
+        ...                        "measures": [{"name": "a", "variance": 0.1, "group": "V"},
+        ...                                     {"name": "b", "variance": 0.1}]})
+        >>> spec.grid(spec.measures[0]), spec.grid(spec.measures[1])
+        (((2, 10, 100), (0.1,)), ((2, 10), (0.1,)))
+        """
+        part = self.parts.get(measure.group, {})
+        return (measure.m or part.get("m") or self.m,
+                measure.min_d or part.get("min_d") or self.min_d)
 
     def calculator_value(self, calculator: str, key: str):
         """Starting value of a calculator input (the spec's, else the built-in default)."""
@@ -131,7 +150,7 @@ def load_spec(path) -> Spec:
     >>> _ = p.write_text('title = "t"\\nm = [2, 10]\\nmin_d = [0.1]\\n'
     ...                  '[[measures]]\\nname = "x"\\nvariance = 0.05\\n')
     >>> load_spec(p).measures
-    (Measure(name='x', variance=0.05, group='', source=''),)
+    (Measure(name='x', variance=0.05, group='', source='', m=(), min_d=()),)
     >>> _ = p.write_text('title = "t"\\nbeta = 2\\n')
     >>> load_spec(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -201,6 +220,7 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
         measures=measures,
         matrices=matrices,
         calculators=_calculators(where, data.get("calculators", {})),
+        parts=_parts(where, data.get("parts", {})),
         chart_method=where.choice(data, "chart_method", METHODS, default="legacy"),
         output=where.text(data, "output") or "topicsetsize.xlsx",
         source=source,
@@ -240,10 +260,31 @@ def _measure(where, k, item) -> Measure:
     key = f"measures[{k}]"
     where.is_table(item, key)
     where.keys(item, _MEASURE_KEYS, key)
+    m, min_d = _grids(where, item, key)
     return Measure(name=where.text(item, "name", required=True, prefix=key),
                    variance=where.number(item, "variance", "variance", required=True, prefix=key),
                    group=where.text(item, "group", prefix=key),
-                   source=where.text(item, "source", prefix=key))
+                   source=where.text(item, "source", prefix=key), m=m, min_d=min_d)
+
+
+def _grids(where, item: dict, key: str):
+    """The optional ``m`` and ``min_d`` lists of a measure or a part."""
+    m = tuple(int(x) for x in where.grid(item, "m", "m", required=False, prefix=key))
+    min_d = tuple(float(x) for x in where.grid(item, "min_d", "min_d", required=False,
+                                               prefix=key))
+    return m, min_d
+
+
+def _parts(where, data) -> dict:
+    where.is_table(data, "parts")
+    out = {}
+    for group, values in data.items():
+        key = f"parts.{group}"
+        where.is_table(values, key)
+        where.keys(values, _GRID_KEYS, key)
+        m, min_d = _grids(where, values, key)
+        out[group] = {k: v for k, v in (("m", m), ("min_d", min_d)) if v}
+    return out
 
 
 def _matrix(where, k, item, base) -> MatrixSpec:
@@ -332,20 +373,21 @@ class _Where:
         except ValueError as exc:
             self.fail(name, str(exc))
 
-    def grid(self, data: dict, key: str, param: str, *, required: bool):
+    def grid(self, data: dict, key: str, param: str, *, required: bool, prefix: str = ""):
+        name = f"{prefix}.{key}" if prefix else key
         if key not in data:
             if required:
-                self.fail(key, "is missing: the tables need a list of values")
+                self.fail(name, "is missing: the tables need a list of values")
             return []
         value = data[key]
         if not isinstance(value, list) or not value:
-            self.fail(key, f"{value!r} must be a non-empty list of numbers")
+            self.fail(name, f"{value!r} must be a non-empty list of numbers")
         try:
             values = check(param, value)
         except ValueError as exc:
-            self.fail(key, str(exc))
+            self.fail(name, str(exc))
         if len(set(values.tolist())) != len(values):
-            self.fail(key, f"{value!r} repeats a value")
+            self.fail(name, f"{value!r} repeats a value")
         return values.tolist()
 
     def choice(self, data: dict, key: str, choices, *, default: str) -> str:

@@ -50,9 +50,9 @@ def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
     for measure in measures:
         frames = {}
         for method in ("legacy", "exact"):
+            ms, min_ds = spec.grid(measure)
             frames[method] = anova_table(spec.alpha, beta=spec.beta, variance=measure.variance,
-                                         ms=list(spec.m),
-                                         min_ds=list(spec.min_d), method=method)
+                                         ms=list(ms), min_ds=list(min_ds), method=method)
             if tick:
                 tick(f"{method} table: {measure.name}")
         out.append(MeasureTables(measure, frames["legacy"], frames["exact"]))
@@ -62,7 +62,7 @@ def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
 def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TablePlace]:
     """Write the Tables sheet; return where each measure's tables are."""
     ws = wb.create_sheet(SHEET)
-    ws.column_dimensions["A"].width = 14
+    ws.column_dimensions["A"].width = 36       # the measure names of the t-test and CI tables
     put_label(ws, 1, 1, "Topic set size tables: one-way ANOVA, rows m, columns minD",
               font=STYLE.title)
     put_label(ws, 2, 1, f"α = {spec.alpha:g}, β = {spec.beta:g}. Values computed by the "
@@ -72,7 +72,7 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                         "exact = noncentral F. Shaded cells: the methods disagree (hover for "
                         "both values).", font=STYLE.note)
     row = 5
-    width = len(spec.min_d) + 1
+    width = max(len(t.legacy.columns) for t in tables) + 1
     places = []
     for t in tables:
         put_text(ws, row, 1, t.measure.name, font=STYLE.heading)
@@ -108,3 +108,49 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
         places.append(TablePlace(row + 3, row + 4, last, cols))
         row = last + 3
     return places
+
+
+def add_pair_tables(wb, spec: Spec, measures) -> None:
+    """Below the ANOVA tables: the paired t-test (legacy and exact) and the CI topic set sizes
+    of every measure, with σ̂t² = 2·σ̂² (the variance of a difference of two systems whose
+    scores have variance σ̂² each), columns minDt (t-test) and δ (CI) = the spec's minD grid.
+    Values from the engine (:func:`topicsetsize.ttest_table`, :func:`topicsetsize.ci_n`)."""
+    import numpy as np
+
+    from topicsetsize import ci_n, ttest_table
+
+    ws = wb[SHEET]
+    row = ws.max_row + 3
+    grid = [float(d) for d in spec.min_d]
+    var_t = [2 * float(m.variance) for m in measures]
+    put_label(ws, row, 1, "Paired t-test and CI topic set sizes (σ̂t² = 2σ̂² of each measure)",
+              font=STYLE.title)
+    row += 1
+    put_label(ws, row, 1, f"α = {spec.alpha:g}, β = {spec.beta:g} (the CI needs no β). The TTEST "
+                          "and CI sheets recompute any cell live.", font=STYLE.note)
+    row += 2
+    blocks = []
+    for method in ("legacy", "exact"):
+        frame = ttest_table(spec.alpha, beta=spec.beta, variance_t=var_t, min_dts=grid,
+                            method=method)
+        blocks.append((f"Paired t-test, {method}: rows measure, columns minDt", "minDt",
+                       frame.to_numpy()))
+    ci = ci_n(spec.alpha, np.asarray(grid)[None, :], np.asarray(var_t)[:, None])
+    blocks.append(("CI of a difference: rows measure, columns δ (the largest expected width)",
+                   "δ", np.asarray(ci)))
+    for title, symbol, values in blocks:
+        put_label(ws, row, 1, title, font=STYLE.bold)
+        row += 1
+        put_label(ws, row, 1, "measure", font=STYLE.bold, fill=STYLE.header_fill)
+        put_label(ws, row, 2, "σ̂t²", font=STYLE.bold, fill=STYLE.header_fill).alignment = \
+            STYLE.header
+        for j, d in enumerate(grid):
+            cell = put_number(ws, row, 3 + j, d, font=STYLE.bold, fill=STYLE.header_fill)
+            cell.alignment = STYLE.header
+        put_label(ws, row, 3 + len(grid), f"← {symbol}", font=STYLE.note)
+        for i, measure in enumerate(measures):
+            put_text(ws, row + 1 + i, 1, measure.name)
+            put_number(ws, row + 1 + i, 2, var_t[i], number_format="0.0000")
+            for j in range(len(grid)):
+                put_number(ws, row + 1 + i, 3 + j, int(values[i, j]), number_format="#,##0")
+        row += len(measures) + 2

@@ -12,13 +12,19 @@ from __future__ import annotations
 from .cells import STYLE, put_label, put_number, put_text
 from .estimates import MatrixEstimate
 
-__all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS"]
+__all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS", "TAU_NOTE"]
 
 SHEET = "Variance"
 SUMMARY_COLUMNS = ("matrix", "file", "runs", "topics", "V_E raw", "V_E std-AB", "τ",
                    "τ 95% CI low", "τ 95% CI high")
 _FORMATS = {"V_E raw": "0.0000", "V_E std-AB": "0.0000", "τ": "0.000", "τ 95% CI low": "0.000",
             "τ 95% CI high": "0.000"}
+
+
+#: Why a τ CI may end above 1.
+TAU_NOTE = ("Note: the τ CI is Sakai's unclipped form τ ± z·√(2(2k+5)/(9k(k−1))) over k runs, "
+            "as published (AIRS 2016, Table 1), so its upper end can exceed 1 (shaded; e.g. "
+            "1.030): read it as 'up to 1'. τ itself never exceeds 1.")
 
 
 def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
@@ -32,8 +38,10 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
                         "per-topic z-scores ×0.15 + 0.5, clipped to [0, 1]. τ: Kendall's τ "
                         "between the raw and the std-AB run rankings, with its 95% CI.",
               font=STYLE.note)
+    put_label(ws, 3, 1, TAU_NOTE, font=STYLE.note)
     for c, text in enumerate(SUMMARY_COLUMNS, start=1):
-        put_label(ws, 4, c, text, font=STYLE.bold, fill=STYLE.header_fill)
+        put_label(ws, 4, c, text, font=STYLE.bold, fill=STYLE.header_fill).alignment = \
+            STYLE.header if c > 2 else STYLE.wrap
     for i, est in enumerate(estimates):
         row = 5 + i
         s = est.summary
@@ -41,7 +49,9 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
         put_text(ws, row, 2, est.file)
         values = (s.runs, s.topics, s.var_raw, s.var_std_ab, s.tau, s.tau_ci_low, s.tau_ci_high)
         for c, (head, value) in enumerate(zip(SUMMARY_COLUMNS[2:], values), start=3):
-            put_number(ws, row, c, value, number_format=_FORMATS.get(head))
+            cell = put_number(ws, row, c, value, number_format=_FORMATS.get(head))
+            if head == "τ 95% CI high" and value is not None and value > 1:
+                cell.fill = STYLE.differ_fill
 
     row = 6 + len(estimates)
     for est in estimates:

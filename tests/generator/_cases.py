@@ -53,10 +53,15 @@ CI = [
 ]
 
 
+#: "your n" of the k-th grid workbook (all three calculators): the power, the minimum
+#: detectable difference and the CI width there are compared with the engine.
+YOUR_N = [100, 2, 3, 7, 1000, 50, 12345, 20, 2, 500, 10**6, 30, 4]
+
+
 def grid_workbooks() -> list[dict]:
     """The ``calculators`` table of each grid workbook (cases zipped, missing ones default)."""
     books = []
-    for a, t, c in zip_longest(ANOVA, TTEST, CI):
+    for k, (a, t, c) in enumerate(zip_longest(ANOVA, TTEST, CI)):
         calc = {}
         if a:
             calc["anova"] = dict(zip(("alpha", "beta", "min_d", "variance", "m"), a))
@@ -65,5 +70,7 @@ def grid_workbooks() -> list[dict]:
                                      t))
         if c:
             calc["ci"] = dict(zip(("alpha", "delta", "variance_t"), c))
+        for values in calc.values():
+            values["n"] = YOUR_N[k]
         books.append(calc)
     return books

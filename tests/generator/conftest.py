@@ -18,7 +18,7 @@ from generator import bundled_spec, load_spec, spec_from_dict, write_workbook
 from generator.calculators import helper_sheet
 from generator.formulas import POISSON_TERMS, anova_models, ttest_models
 from generator.inputs import INPUTS, allowed
-from generator.layout import validation_formula
+from generator.layout import check_formula, validation_formula
 from generator.rows import Col, write_block
 
 from ._cases import grid_workbooks
@@ -37,6 +37,36 @@ EDITS = {"anova_m": 10, "anova_min_d": 0.1, "ttest_min_dt": 0.04, "ci_delta": 0.
          "ci_variance_t": 0.02}
 
 DATE = dt.date(2024, 1, 2)
+
+#: Bad inputs typed (or pasted, which data validation does not stop) into the bundled
+#: workbook: per calculator, (input name, value, what its check cell says). Every input of
+#: every calculator is blanked once and given a text or an out-of-range value once; the k-th
+#: edit of each calculator goes into workbook ``bad_k``.
+BAD = {
+    "anova": [("anova_alpha", None, "blank"), ("anova_beta", 0.7, "out of range"),
+              ("anova_min_d", "0,02", "not a number"), ("anova_variance", "0,05", "not a number"),
+              ("anova_m", 2.5, "out of range"), ("anova_your_n", 1, "out of range"),
+              ("anova_beta", None, "blank"), ("anova_min_d", 0, "out of range"),
+              ("anova_variance", None, "blank"), ("anova_m", None, "blank"),
+              ("anova_your_n", None, "blank"), ("anova_alpha", "5%", "not a number")],
+    "ttest": [("ttest_beta", 0.7, "out of range"), ("ttest_alpha", None, "blank"),
+              ("ttest_min_dt", None, "blank"), ("ttest_variance_t", "0,04", "not a number"),
+              ("ttest_your_n", "100", "not a number"), ("ttest_min_delta_t", 0, "out of range"),
+              ("ttest_alpha", 0.6, "out of range"), ("ttest_beta", "x", "not a number"),
+              ("ttest_min_dt", -1, "out of range"), ("ttest_variance_t", None, "blank"),
+              ("ttest_your_n", None, "blank"), ("ttest_min_delta_t", "0,2", "not a number")],
+    "ci": [("ci_variance_t", "0,05", "not a number"), ("ci_delta", None, "blank"),
+           ("ci_alpha", 0.0, "out of range"), ("ci_your_n", 2.5, "out of range"),
+           ("ci_alpha", None, "blank"), ("ci_delta", -0.1, "out of range"),
+           ("ci_variance_t", None, "blank"), ("ci_your_n", None, "blank")],
+}
+
+
+def bad_workbooks() -> list[dict]:
+    """{input name: value} of each ``bad_k`` workbook."""
+    count = max(len(v) for v in BAD.values())
+    return [{name: value for edits in BAD.values() if k < len(edits)
+             for name, value, _ in [edits[k]]} for k in range(count)]
 
 #: (dfa, dfe, λ) where the probe workbook evaluates the exact noncentral-F mixture directly:
 #: small and huge noncentralities (the strided Poisson window), φE up to 10⁷.
@@ -58,6 +88,8 @@ VALIDATION_PROBES = {
     "variance_t": [(True, 0.04), (False, -0.04)],
     "min_delta_t": [(True, 0.5), (False, 0.0)],
     "delta": [(True, 0.1), (False, 0.0)],
+    "n": [(True, 2), (True, 10**9), (False, 1), (False, 2.5), (False, 10**9 + 1), (False, None),
+          (False, "100")],
 }
 
 
@@ -79,6 +111,10 @@ class Batch:
     @cached_property
     def grid_names(self) -> list[str]:
         return sorted(n for n in self.source if n.startswith("grid_"))
+
+    @cached_property
+    def bad_names(self) -> list[str]:
+        return sorted(n for n in self.source if n.startswith("bad_"))
 
 
 def named(wb: openpyxl.Workbook, name: str):
@@ -136,6 +172,7 @@ def _probe_workbook(path: Path) -> Path:
             ws.cell(row, 2, expected)
             ws.cell(row, 3, value)
             ws.cell(row, 4, "=" + validation_formula(f"C{row}", allowed(key)))
+            ws.cell(row, 5, check_formula(f"C{row}", allowed(key)))
             row += 1
     # the t-test model too, at a few points (n, effect, alpha)
     ws = wb.create_sheet("ttest")
@@ -170,6 +207,22 @@ def built(tmp_path_factory) -> Batch:
         wb[sheet][coord.replace("$", "")].value = value
     source["ntcir_edited"] = src / "ntcir_edited.xlsx"
     wb.save(source["ntcir_edited"])
+    for name, pick in (("example_picked", "TREC 2010 Web AP, std-AB"),
+                       ("example_badpick", "=1+1")):
+        wb = openpyxl.load_workbook(source["example"])
+        for calc in ("anova", "ttest", "ci"):
+            sheet, coord = next(iter(wb.defined_names[f"{calc}_measure"].destinations))
+            wb[sheet][coord.replace("$", "")].value = pick
+            wb[sheet][coord.replace("$", "")].data_type = "s"
+        source[name] = src / f"{name}.xlsx"
+        wb.save(source[name])
+    for k, edits in enumerate(bad_workbooks()):
+        wb = openpyxl.load_workbook(source["ntcir"])
+        for name, value in edits.items():
+            sheet, coord = next(iter(wb.defined_names[name].destinations))
+            wb[sheet][coord.replace("$", "")].value = value
+        source[f"bad_{k:02d}"] = src / f"bad_{k:02d}.xlsx"
+        wb.save(source[f"bad_{k:02d}"])
     source["probe"] = _probe_workbook(src / "probe.xlsx")
     return Batch(source, {}, "")
 

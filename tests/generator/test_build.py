@@ -7,11 +7,11 @@ import pytest
 
 from generator import build_workbook, count_steps, load_spec, bundled_spec, spec_from_dict
 from generator import write_workbook
+from generator.calculators import NAMED_RESULTS
+from generator.inputs import INPUTS
 
-NAMES = {"anova_alpha", "anova_beta", "anova_min_d", "anova_variance", "anova_m",
-         "anova_n_legacy", "anova_n_exact", "ttest_alpha", "ttest_beta", "ttest_min_dt",
-         "ttest_variance_t", "ttest_n_legacy", "ttest_n_exact", "ci_alpha", "ci_delta",
-         "ci_variance_t", "ci_n"}
+NAMES = ({i.name for items in INPUTS.values() for i in items} | set(NAMED_RESULTS)
+         | {"anova_inputs_ok", "ttest_inputs_ok", "ci_inputs_ok"})
 
 
 def test_sheets_and_workbook_level_names(built):
@@ -37,7 +37,7 @@ def test_libreoffice_opens_every_workbook_without_complaint(batch):
     wb = openpyxl.load_workbook(batch.recalculated["ntcir"])
     assert set(wb.defined_names.keys()) >= NAMES
     dv = wb["ANOVA"].data_validations.dataValidation
-    assert len(dv) == 5 and all(v.type == "custom" for v in dv)
+    assert len(dv) == len(INPUTS["anova"]) and all(v.type == "custom" for v in dv)
 
 
 def test_write_is_atomic(tmp_path, monkeypatch):

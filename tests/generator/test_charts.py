@@ -28,6 +28,15 @@ def _label(series) -> str:
     return series.tx.v or series.tx.strRef.strCache.pt[0].v
 
 
+def _colour(fill) -> str:
+    rgb = fill.srgbClr
+    return rgb if isinstance(rgb, str) else rgb.val
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 44 else name[:43] + "…"
+
+
 def _title(chart) -> str:
     return "".join(r.t for p in chart.title.tx.rich.p for r in (p.r or []))
 
@@ -38,21 +47,27 @@ def _check_charts(wb, chart_wb=None):
     charts = (chart_wb or wb)["Charts"]._charts
     assert len(charts) == 2 * len(spec.measures)
     for k, measure in enumerate(spec.measures):
+        ms, min_ds = spec.grid(measure)
         table = tss.anova_table(spec.alpha, beta=spec.beta, variance=measure.variance,
-                                ms=list(spec.m),
-                                min_ds=list(spec.min_d), method=spec.chart_method)
+                                ms=list(ms), min_ds=list(min_ds), method=spec.chart_method)
         by_m, by_d = charts[2 * k], charts[2 * k + 1]
         assert type(by_m).__name__ == type(by_d).__name__ == "ScatterChart"
-        assert _title(by_m) == f"{measure.name}: n against m"
-        assert _title(by_d) == f"{measure.name}: n against minD"
-        assert len(by_m.series) == len(spec.min_d) and len(by_d.series) == len(spec.m)
+        assert _title(by_m) == f"{_short(measure.name)}: n vs m ({spec.chart_method})"
+        assert _title(by_d) == f"{_short(measure.name)}: n vs minD ({spec.chart_method})"
+        for chart in (by_m, by_d):   # every series its own colour, and marker or dash
+            looks = [(_colour(s.graphicalProperties.line.solidFill),
+                      s.marker.symbol, s.graphicalProperties.line.prstDash) for s in chart.series]
+            assert len({c for c, _, _ in looks}) == len(looks)
+            assert len({(m, d) for _, m, d in looks}) == len(looks)
+            assert chart.y_axis.majorGridlines is not None
+        assert len(by_m.series) == len(min_ds) and len(by_d.series) == len(ms)
         for j, s in enumerate(by_m.series):
-            assert _label(s) == f"minD = {spec.min_d[j]:g}"
-            assert _resolve(wb, s.xVal.numRef.f) == list(spec.m)
+            assert _label(s) == f"minD = {min_ds[j]:g}"
+            assert _resolve(wb, s.xVal.numRef.f) == list(ms)
             assert _resolve(wb, s.yVal.numRef.f) == table.iloc[:, j].tolist()
         for i, s in enumerate(by_d.series):
-            assert _label(s) == f"m = {spec.m[i]}"
-            assert _resolve(wb, s.xVal.numRef.f) == list(spec.min_d)
+            assert _label(s) == f"m = {ms[i]}"
+            assert _resolve(wb, s.xVal.numRef.f) == list(min_ds)
             assert _resolve(wb, s.yVal.numRef.f) == table.iloc[i, :].tolist()
 
 

@@ -16,8 +16,12 @@ def test_validation_formulas_accept_exactly_the_allowed_values(batch):
     ws = batch.values("probe")["validation"]
     rows = 0
     for row in ws.iter_rows(min_row=1, values_only=True):
-        key, expected, value, verdict = row[:4]
+        key, expected, value, verdict, check = row[:5]
         assert verdict is expected, (key, value, verdict)
+        # the check cell agrees with the validation and names what is wrong, never an error
+        want = ("ok" if expected else "blank" if value is None
+                else "not a number" if isinstance(value, str) else "out of range")
+        assert check == want, (key, value, check)
         if isinstance(value, (int, float)):   # and the registry range agrees
             import numpy as np
 
@@ -36,7 +40,9 @@ def test_every_input_cell_is_validated_and_named(built):
                        and ws.cell(r, 2).fill.fgColor.rgb == "00FFF2CC")
             coord = f"B{row}"
             dv = validations[coord]
-            assert dv.type == "custom" and dv.showErrorMessage and not dv.allow_blank
+            assert dv.type == "custom" and dv.showErrorMessage
+            assert dv.allow_blank is item.optional
+            assert not ws[coord].protection.locked
             assert dv.formula1 == validation_formula(coord, allowed(item.key))
             assert allowed(item.key).describe(item.key) in dv.error
             if item.name:

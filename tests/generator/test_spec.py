@@ -117,3 +117,27 @@ def test_with_matrices_adds_raw_and_std_ab_and_keeps_names_unique(tmp_path):
     assert spec.matrices[0].scores == SCORES and spec.m     # default grids filled in
     with pytest.raises(FileNotFoundError, match="no such score matrix"):
         with_matrices(spec, [tmp_path / "nope.csv"])
+
+
+def test_grids_per_part_and_per_measure():
+    spec = spec_from_dict({"title": "t", "m": [2, 10], "min_d": [0.1, 0.2],
+                           "parts": {"V": {"m": [2, 100]}, "W": {"min_d": [0.5]}},
+                           "measures": [{"name": "a", "variance": 0.1, "group": "V"},
+                                        {"name": "b", "variance": 0.1, "group": "W",
+                                         "m": [3]},
+                                        {"name": "c", "variance": 0.1}]})
+    assert [spec.grid(x) for x in spec.measures] == [((2, 100), (0.1, 0.2)), ((3,), (0.5,)),
+                                                     ((2, 10), (0.1, 0.2))]
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"parts": {"V": {"m": [1]}}}, "s.toml: parts.V.m: m=1 is out of range"),
+    ({"parts": {"V": {"k": [2]}}}, "s.toml: unknown key 'parts.V.k'"),
+    ({"parts": {"V": {"min_d": []}}}, "s.toml: parts.V.min_d: [] must be a non-empty list"),
+    ({"measures": [{"name": "x", "variance": 0.1, "m": [2, 2]}]},
+     "s.toml: measures[1].m: [2, 2] repeats a value"),
+])
+def test_bad_grids_are_one_line_errors(data, message):
+    with pytest.raises(ValueError) as err:
+        spec_from_dict({"title": "t", "m": [2], "min_d": [0.1], **data}, source="s.toml")
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)

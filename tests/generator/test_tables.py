@@ -85,3 +85,55 @@ def test_cells_where_methods_differ_are_shaded_with_a_note(built):
     assert ws.cell(top + 4, 2).value == 2301 and ws.cell(top + 4, 8).value == 2360
     note = ws.cell(top + 9, 1).value
     assert note == f"{shaded} of 20 cells differ between the methods (shaded)." and shaded == 18
+
+
+def test_parts_follow_the_paper_layout(built, published):
+    """Parts I-II: exactly the published m and minD; part V: one more row, m = 100 (AIRS 2016
+    Table 2 layout; its values from the engine, no published values at hand)."""
+    spec = load_spec(bundled_spec())
+    ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
+    for part in ("I", "II"):
+        rows = [r for r in published if r["part"] == part]
+        names = {r["measure"] for r in rows}
+        assert names == {x.name for x in spec.measures if x.group == part}
+        for name in names:
+            ms = sorted({int(r["m"]) for r in rows if r["measure"] == name})
+            ds = sorted({float(r["min_d"]) for r in rows if r["measure"] == name})
+            measure = next(x for x in spec.measures if x.name == name)
+            assert spec.grid(measure) == (tuple(ms), tuple(ds))
+            table = _table(ws, name, "legacy", len(ms), len(ds))
+            assert list(table.index) == ms and list(table.columns) == ds
+    for measure in spec.measures:
+        ms, ds = spec.grid(measure)
+        assert ms == ((2, 10, 20, 30, 50, 100) if measure.group == "V" else (2, 10, 20, 30, 50))
+        for method in ("legacy", "exact"):
+            table = _table(ws, measure.name, method, len(ms), len(ds))
+            want = tss.anova_table(spec.alpha, spec.beta, measure.variance, list(ms), list(ds),
+                                   method=method)
+            assert table.to_numpy().tolist() == want.to_numpy().tolist(), (measure.name, method)
+        # the row under the table is the note, not a stray m row
+        top = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == measure.name)
+        assert "cells differ" in ws.cell(top + 4 + len(ms), 1).value
+
+
+def test_ttest_and_ci_tables_equal_engine(built):
+    """The t-test and CI tables under the ANOVA ones: every cell from the engine
+    (CIKM 2014 / IRJ 2016 designs, σ̂t² = 2σ̂²)."""
+    spec = load_spec(bundled_spec())
+    ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
+    grid = list(spec.min_d)
+    for title, want_of in (
+            ("Paired t-test, legacy", lambda v, d: tss.ttest_n(spec.alpha, spec.beta, d, v)),
+            ("Paired t-test, exact", lambda v, d: tss.ttest_n(spec.alpha, spec.beta, d, v,
+                                                              method="exact")),
+            ("CI of a difference", lambda v, d: tss.ci_n(spec.alpha, d, v))):
+        top = next(r for r in range(1, ws.max_row + 1)
+                   if str(ws.cell(r, 1).value or "").startswith(title)) + 1
+        assert [ws.cell(top, 3 + j).value for j in range(len(grid))] == grid
+        for i, measure in enumerate(spec.measures):
+            r = top + 1 + i
+            assert ws.cell(r, 1).value == measure.name
+            v = ws.cell(r, 2).value
+            assert v == pytest.approx(2 * measure.variance, rel=1e-15)
+            assert [ws.cell(r, 3 + j).value for j in range(len(grid))] == \
+                [want_of(v, d) for d in grid], (title, measure.name)

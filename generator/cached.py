@@ -1,0 +1,156 @@
+"""Cached values for the answer cells, so that previewers show the answers.
+
+openpyxl writes every formula cell without a result (``<v/>``). A spreadsheet computes them
+on opening, but previewers (mail clients, file browsers, ``pandas.read_excel``) show only
+stored results, so the answers looked blank. :func:`answer_values` computes the answers of
+the starting inputs with the engine, and :func:`store_cached_values` writes them into the
+saved file as the formula cells' cached results. The workbook still asks for a full
+recalculation on opening (``fullCalcOnLoad``), and the cached values are exactly what that
+recalculation gives for the starting inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import topicsetsize as tss
+
+from .layout import STATUS_OK, TOO_LARGE
+
+__all__ = ["answer_values", "store_cached_values"]
+
+_NOT_REACHED = "not reached at this n"
+
+
+def _n(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except tss.SearchLimitError:
+        return TOO_LARGE
+
+
+def _min(fn, *args, **kw):
+    if 1 - kw["beta"] <= kw["alpha"] + 1e-12:
+        return 0          # no effect needed: the sheet's smallest effect already has the power
+    try:
+        return fn(*args, **kw)
+    except ValueError:
+        return _NOT_REACHED
+
+
+def _input(wb, name):
+    sheet, coord = next(iter(wb.defined_names[name].destinations))
+    return wb[sheet][coord.replace("$", "")].value
+
+
+def answer_values(wb) -> dict[str, object]:
+    """{defined name: engine value} for the answers at the workbook's starting inputs.
+
+    Only names whose value the engine gives exactly as the sheet shows it; the rest stay
+    without a cached value (they are computed on opening).
+    """
+    g = {name: _input(wb, name) for name in wb.defined_names
+         if name.split("_", 1)[0] in ("anova", "ttest", "ci")
+         and not name.endswith(("_ok",))}
+    out = {"anova_status": STATUS_OK, "ttest_status": STATUS_OK, "ci_status": STATUS_OK}
+    a = dict(alpha=g["anova_alpha"], beta=g["anova_beta"], m=g["anova_m"])
+    n = g["anova_your_n"]
+    for method in ("legacy", "exact"):
+        out[f"anova_n_{method}"] = _n(tss.anova_n, a["alpha"], a["beta"], g["anova_min_d"],
+                                      g["anova_variance"], a["m"], method=method)
+        p = tss.anova_power(n, m=a["m"], min_d=g["anova_min_d"], variance=g["anova_variance"],
+                            alpha=a["alpha"], method=method)
+        out[f"anova_power_{method}"] = "undefined" if p != p else p
+        out[f"anova_min_d_at_n_{method}"] = _min(
+            tss.anova_min_d, n, m=a["m"], variance=g["anova_variance"], alpha=a["alpha"],
+            beta=a["beta"], method=method)
+    t_alpha, t_beta, v_t = g["ttest_alpha"], g["ttest_beta"], g["ttest_variance_t"]
+    effect2 = g.get("ttest_min_delta_t") or g["ttest_min_dt"] / v_t ** 0.5
+    n = g["ttest_your_n"]
+    for method in ("legacy", "exact"):
+        out[f"ttest_n_{method}"] = _n(tss.ttest_n, t_alpha, t_beta, g["ttest_min_dt"], v_t,
+                                      method=method)
+        out[f"ttest_delta_t_n_{method}"] = _n(tss.ttest_n_effect, t_alpha, t_beta, effect2,
+                                              method=method)
+        out[f"ttest_power_{method}"] = tss.ttest_power(n, min_dt=g["ttest_min_dt"],
+                                                       variance_t=v_t, alpha=t_alpha,
+                                                       method=method)
+        out[f"ttest_min_dt_at_n_{method}"] = _min(tss.ttest_min_dt, n, variance_t=v_t,
+                                                  alpha=t_alpha, beta=t_beta, method=method)
+    out["ci_n"] = _n(tss.ci_n, g["ci_alpha"], g["ci_delta"], g["ci_variance_t"])
+    out["ci_width_at_n"] = tss.ci_delta(g["ci_your_n"], variance_t=g["ci_variance_t"],
+                                        alpha=g["ci_alpha"])
+    return out
+
+
+def store_cached_values(path, wb, values: dict[str, object]) -> None:
+    """Write ``values`` ({defined name: value}) into the saved workbook ``path`` as the cached
+    results of the named formula cells. The file is replaced atomically."""
+    path = Path(path)
+    cells: dict[str, dict[str, object]] = {}
+    for name, value in values.items():
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        cells.setdefault(sheet, {})[coord.replace("$", "")] = value
+    with zipfile.ZipFile(path) as zin:
+        parts = _sheet_parts(zin)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        os.close(fd)
+        try:
+            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
+                for item in zin.infolist():
+                    data = zin.read(item.filename)
+                    sheet = parts.get(item.filename)
+                    if sheet in cells:
+                        data = _inject(data.decode("utf-8"), cells[sheet]).encode("utf-8")
+                    zout.writestr(item, data)
+            shutil.copymode(path, tmp)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _sheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
+    """{zip member of a worksheet: sheet name}, from workbook.xml and its relationships."""
+    book = z.read("xl/workbook.xml").decode("utf-8")
+    rels = z.read("xl/_rels/workbook.xml.rels").decode("utf-8")
+    targets = {m.group(2): m.group(1) for m in re.finditer(
+        r'<Relationship[^>]*?Target="([^"]+)"[^>]*?Id="([^"]+)"', rels)}
+    targets.update({m.group(1): m.group(2) for m in re.finditer(
+        r'<Relationship[^>]*?Id="([^"]+)"[^>]*?Target="([^"]+)"', rels)})
+    out = {}
+    for m in re.finditer(r'<sheet\b[^>]*?name="([^"]+)"[^>]*?r:id="([^"]+)"', book):
+        target = targets[m.group(2)].lstrip("/")
+        member = target if target.startswith("xl/") else f"xl/{target}"
+        out[member] = _unescape(m.group(1))
+    return out
+
+
+def _unescape(text: str) -> str:
+    return (text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
+            .replace("&apos;", "'").replace("&amp;", "&"))
+
+
+def _inject(xml: str, values: dict[str, object]) -> str:
+    """Put ``<v>`` results into the formula cells ``values`` names (each must be found)."""
+    for coord, value in values.items():
+        pattern = re.compile(rf'<c r="{coord}"([^>]*)>(<f>.*?</f>)(?:<v\s*/>|<v>[^<]*</v>)?</c>',
+                             re.S)
+        match = pattern.search(xml)
+        if match is None:
+            raise RuntimeError(f"cached values: no formula cell {coord} in the sheet XML")
+        attrs = re.sub(r'\s+t="[^"]*"', "", match.group(1))
+        if isinstance(value, str):
+            cell = f'<c r="{coord}"{attrs} t="str">{match.group(2)}<v>{escape(value)}</v></c>'
+        else:
+            number = float(value)
+            text = str(int(number)) if number.is_integer() and abs(number) < 2**53 else repr(number)
+            cell = f'<c r="{coord}"{attrs}>{match.group(2)}<v>{text}</v></c>'
+        xml = xml[:match.start()] + cell + xml[match.end():]
+    return xml
