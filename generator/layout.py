@@ -108,7 +108,7 @@ def check_formula(cell: str, rng: Range, *, optional: bool = False) -> str:
 
     >>> from topicsetsize.params import PARAMS
     >>> formula = check_formula("B5", PARAMS["alpha"])
-    >>> print(formula.replace(",IF(", ",\nIF("))
+    >>> print(formula.replace(",IF(", ",\\nIF("))
     =IF(ISNUMBER(B5),
     IF(AND(B5>0,B5<1),"ok","out of range"),
     IF(ISBLANK(B5),"blank","not a number"))
