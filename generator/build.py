@@ -7,6 +7,7 @@ has measures or matrices), Variance (when it has matrices), and a hidden Helpers
 from __future__ import annotations
 
 import datetime as _dt
+import io
 from pathlib import Path
 from collections.abc import Callable
 
@@ -15,7 +16,7 @@ from openpyxl import Workbook
 from topicsetsize.atomic import atomic_path
 
 from .about import add_about_sheet
-from .cached import answer_values, store_cached_values
+from .cached import answer_values, write_with_cached_values
 from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .estimates import estimate, measures_of
@@ -138,9 +139,10 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
     if out.suffix.lower() != ".xlsx":
         raise ValueError(f"{out}: the workbook must be written to an .xlsx file")
     wb = build_workbook(spec, tick=tick, generated=generated)
+    saved = io.BytesIO()
+    wb.save(saved)
     with atomic_path(out) as tmp:
-        wb.save(tmp)
-        store_cached_values(tmp, wb, answer_values(wb))
+        write_with_cached_values(saved, tmp, wb, answer_values(wb))
     if tick:
         tick("saved")
     return out

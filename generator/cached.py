@@ -3,7 +3,7 @@
 openpyxl writes every formula cell without a result (``<v/>``). A spreadsheet computes them
 on opening, but previewers (mail clients, file browsers, ``pandas.read_excel``) show only
 stored results, so the answers looked blank. :func:`answer_values` computes the answers of
-the starting inputs with the engine, and :func:`store_cached_values` writes them into the
+the starting inputs with the engine, and :func:`write_with_cached_values` writes them into the
 saved file as the formula cells' cached results. The workbook still asks for a full
 recalculation on opening (``fullCalcOnLoad``), and the cached values are exactly what that
 recalculation gives for the starting inputs.
@@ -11,19 +11,15 @@ recalculation gives for the starting inputs.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
 import zipfile
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 import topicsetsize as tss
 
 from .layout import STATUS_OK, TOO_LARGE
 
-__all__ = ["answer_values", "store_cached_values"]
+__all__ = ["answer_values", "write_with_cached_values"]
 
 _NOT_REACHED = "not reached at this n"
 
@@ -89,31 +85,26 @@ def answer_values(wb) -> dict[str, object]:
     return out
 
 
-def store_cached_values(path, wb, values: dict[str, object]) -> None:
-    """Write ``values`` ({defined name: value}) into the saved workbook ``path`` as the cached
-    results of the named formula cells. The file is replaced atomically."""
-    path = Path(path)
+def write_with_cached_values(source, target, wb, values: dict[str, object]) -> None:
+    """Copy the saved workbook ``source`` (a path or a binary file object) to ``target``, with
+    ``values`` ({defined name: value}) stored as the cached results of the named formula cells.
+
+    ``target`` is written directly: the caller makes it a temporary file that it renames
+    (:func:`topicsetsize.atomic.atomic_path`), so a crash never leaves half a workbook.
+    """
     cells: dict[str, dict[str, object]] = {}
     for name, value in values.items():
         sheet, coord = next(iter(wb.defined_names[name].destinations))
         cells.setdefault(sheet, {})[coord.replace("$", "")] = value
-    with zipfile.ZipFile(path) as zin:
+    with zipfile.ZipFile(source) as zin, \
+            zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
         parts = _sheet_parts(zin)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        os.close(fd)
-        try:
-            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
-                for item in zin.infolist():
-                    data = zin.read(item.filename)
-                    sheet = parts.get(item.filename)
-                    if sheet in cells:
-                        data = _inject(data.decode("utf-8"), cells[sheet]).encode("utf-8")
-                    zout.writestr(item, data)
-            shutil.copymode(path, tmp)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            sheet = parts.get(item.filename)
+            if sheet in cells:
+                data = _inject(data.decode("utf-8"), cells[sheet]).encode("utf-8")
+            zout.writestr(item, data)
 
 
 def _sheet_parts(z: zipfile.ZipFile) -> dict[str, str]:

@@ -433,7 +433,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None) -> None:
     w.update(q)
     w.update(_params(work, "", [
         ("n0", "initial estimate n₀ = λ̂/Δ",
-         f"=IF(ISNUMBER({q['lam_nagata']}),{q['lam_nagata']},{q['lam_chi2']})/{p['delta']}",
+         f"=IF(ISNUMBER({q['lam_nagata']}),{q['lam_nagata']},{q['lam_chi2']})/{p['effect']}",
          "#,##0.0")]))
     shared, legacy, exact = anova_models(alpha, beta, m, p["effect"], k)
     w["n_legacy"], w["n_exact"] = power_search(work, shared, legacy, exact, "ANOVA")

@@ -6,7 +6,7 @@ import openpyxl
 import pytest
 
 from generator import build_workbook, count_steps, load_spec, bundled_spec, spec_from_dict
-from generator import write_workbook
+from generator import build, write_workbook
 from generator.calculators import NAMED_RESULTS
 from generator.inputs import INPUTS
 
@@ -45,12 +45,12 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     out = tmp_path / "w.xlsx"
     out.write_bytes(b"old")
 
-    def boom(self, filename):
-        with open(filename, "wb") as f:
+    def boom(source, target, wb, values):     # the file on disk is half written, then a crash
+        with open(target, "wb") as f:
             f.write(b"half")
         raise OSError("disk full")
 
-    monkeypatch.setattr(openpyxl.Workbook, "save", boom)
+    monkeypatch.setattr(build, "write_with_cached_values", boom)
     with pytest.raises(OSError, match="disk full"):
         write_workbook(spec, out)
     assert out.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]

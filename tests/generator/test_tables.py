@@ -108,8 +108,8 @@ def test_parts_follow_the_paper_layout(built, published):
         assert ms == ((2, 10, 20, 30, 50, 100) if measure.group == "V" else (2, 10, 20, 30, 50))
         for method in ("legacy", "exact"):
             table = _table(ws, measure.name, method, len(ms), len(ds))
-            want = tss.anova_table(spec.alpha, spec.beta, measure.variance, list(ms), list(ds),
-                                   method=method)
+            want = tss.anova_table(spec.alpha, beta=spec.beta, variance=measure.variance,
+                                   ms=list(ms), min_ds=list(ds), method=method)
             assert table.to_numpy().tolist() == want.to_numpy().tolist(), (measure.name, method)
         # the row under the table is the note, not a stray m row
         top = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == measure.name)
