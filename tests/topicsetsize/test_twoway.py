@@ -153,7 +153,7 @@ def test_shapes_and_df():
     assert isinstance(anova2_n(0.05, 0.2, 0.1, 0.05, 5), int)
     assert isinstance(anova2_power(10, m=5, min_d=0.1, variance=0.05, alpha=0.05), float)
     assert anova2_n(0.05, 0.2, [0.1, 0.2], 0.05, 5).shape == (2,)
-    assert anova2_df(20, 3) == (2.0, 38.0)
+    assert anova2_df(20, m=3) == (2.0, 38.0)
 
 
 @pytest.mark.parametrize("call, message", [

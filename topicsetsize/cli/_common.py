@@ -20,6 +20,14 @@ def number(name: str):
     return convert
 
 
+def path(text: str) -> str:
+    """An argparse ``type=`` for a file or folder: an empty name is an error (``''`` would
+    otherwise mean the current folder); argparse names the option."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is an empty path: give a file or folder name")
+    return text
+
+
 def _items(text: str) -> list[str]:
     """The comma-separated items of ``text``; an empty item is an error (``2,,10``)."""
     items = [part.strip() for part in text.split(",")]
