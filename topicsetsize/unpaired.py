@@ -213,7 +213,8 @@ def ci2_n(alpha, delta, variance):
     """
     a, d, v = check_all(alpha=alpha, delta=delta, variance=variance)
     sd = np.sqrt(v)
-    guess = 8.0 * z_upper(a / 2.0) ** 2 * v / (d * d)
+    with np.errstate(over="ignore", divide="ignore"):   # δ² beyond the float range: 0 or inf,
+        guess = 8.0 * z_upper(a / 2.0) ** 2 * v / (d * d)   # a guess that the search clips
     fa, fs = a.ravel(), sd.ravel()
 
     def precision(n, i):          # 1/width grows like √n
