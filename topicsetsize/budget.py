@@ -86,7 +86,7 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     ------
     ValueError
         One line naming the argument: a depth below 1 or repeated, a non-positive budget, count
-        or variance, lists of different lengths.
+        or variance, lists of different lengths, a list given for m, min_d, alpha or beta.
 
     Examples
     --------
@@ -106,6 +106,9 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     (10, 59300)
     """
     method = check_method(method)
+    # One design for every depth: single numbers, not one per depth.
+    m, min_d, alpha, beta = (check(name, value, allow_array=False) for name, value in
+                             (("m", m), ("min_d", min_d), ("alpha", alpha), ("beta", beta)))
     depths = [check("depth", d, allow_array=False) for d in _as_list(depths, "depths")]
     if len(set(depths)) != len(depths):
         raise ValueError(f"depths={depths} has a repeated depth: give each depth once")

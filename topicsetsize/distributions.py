@@ -214,5 +214,6 @@ def _t_upper_quadrature(w, df, nc):
     α = 1e-6, where Boost gives 0.48).
     """
     shifted = nc[:, None] + _GH_Z[None, :]
-    cdf = special.chdtr(df[:, None], df[:, None] * shifted * shifted / (w[:, None] ** 2))
+    with np.errstate(over="ignore"):    # (Z + λ)² beyond the float range: inf, and the cdf is 1
+        cdf = special.chdtr(df[:, None], df[:, None] * shifted * shifted / (w[:, None] ** 2))
     return cdf @ _GH_W

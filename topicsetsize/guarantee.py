@@ -35,7 +35,7 @@ DEFAULT_MS = (2, 5, 10, 20, 50, 100)
 COLUMNS = ("n", "m", "min_d", "min_dt", "ci_delta")
 
 
-def round_up(values, decimals: int = 2):
+def round_up(values, *, decimals: int = 2):
     """Round up to ``decimals`` decimal places, so that a shown value is never below the true one.
 
     A detectable difference or a CI width rounded *down* would promise more than the design
@@ -45,6 +45,7 @@ def round_up(values, decimals: int = 2):
     Parameters
     ----------
     values : float or array_like
+        Finite real numbers.
     decimals : int
         Decimal places, 0 to 15.
 
@@ -52,20 +53,36 @@ def round_up(values, decimals: int = 2):
     -------
     float or ndarray
 
+    Raises
+    ------
+    ValueError
+        One line naming the argument: a value that is not a finite real number (a string,
+        None, NaN), or decimals out of range.
+
     Examples
     --------
-    >>> round_up(0.13704718), round_up(0.1), round_up([0.0961, 0.2204], 3)
+    >>> round_up(0.13704718), round_up(0.1), round_up([0.0961, 0.2204], decimals=3)
     (0.14, 0.1, array([0.097, 0.221]))
+    >>> round_up("0.1")
+    Traceback (most recent call last):
+    ...
+    ValueError: values='0.1' is not a number: allowed values finite
     """
     decimals = check("decimals", decimals, allow_array=False)
+    arr = np.asarray(check("values", values), float)
     scale = 10.0 ** decimals
-    arr = np.asarray(values, float)
-    out = np.ceil(arr * scale - 1e-9) / scale
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = arr * scale
+        # From 2**52 steps a float has no fraction of a step left: it is on the grid, kept as
+        # is (scaling back and forth could lose its last bit, or overflow).
+        out = np.where(np.abs(scaled) < 2.0 ** 52, np.ceil(scaled - 1e-9) / scale, arr)
     return float(out) if out.ndim == 0 else out
 
 
 def _number(x: float, decimals: int) -> str:
-    return f"{round_up(x, decimals):.{decimals}f}"
+    value = round_up(x, decimals=decimals)
+    # From 1e16 a float has no decimals to show: its shortest exact form (5.554905259160818e+149).
+    return f"{value:.{decimals}f}" if abs(value) < 1e16 else repr(value)
 
 
 def _percent(p: float) -> str:

@@ -79,7 +79,9 @@ class Range:
 
 
 def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    """A number as typed: ``2``, ``0.05``, ``1.5``; magnitudes from 1e16 up as ``1e+300``."""
+    x = float(x)
+    return str(int(x)) if x.is_integer() and abs(x) < 1e16 else repr(x)
 
 
 #: Largest number of topics the searches consider (well beyond any practical topic set: 1e9).
@@ -119,6 +121,7 @@ PARAMS: dict[str, Range] = {
                       doc="decimal places shown (values are rounded up, never down)"),
     "seed": Range(low=0, high=2**32 - 1, low_open=False, high_open=False, integer=True,
                   doc="seed of the random number generator (reproducible runs)"),
+    "values": Range(doc="numbers to round up for display (any finite real numbers)"),
 }
 
 METHODS = ("legacy", "exact")

@@ -69,8 +69,15 @@ def _anova_legacy(n, m, effect, alpha) -> AnovaLegacyTerms:
     phi_e = m * (n - 1.0)
     lam = n * effect
     w = f_crit(alpha, phi_a, phi_e)
-    c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
-    phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
+    with np.errstate(over="ignore", invalid="ignore"):
+        c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+        phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
+    huge = lam > np.finfo(float).max / 2.0
+    if np.any(huge):
+        # 2λ overflows (λ = nΔ with Δ = inf once minD²/(2σ²) is beyond the float range): the
+        # limits cA → 2 and φA* → ∞, so that u → −∞ and the power is 1 where it is defined.
+        c_a = np.where(huge, 2.0, c_a)
+        phi_a_star = np.where(huge, np.inf, phi_a_star)
     a = w * phi_a / phi_e
     with np.errstate(invalid="ignore", divide="ignore"):
         # The legacy sheet divides by sqrt(cA - a) (a MINUS; the textbook has cA + a): with it,

@@ -178,8 +178,12 @@ def _requirements(requirements) -> list[dict]:
 
 
 def _decimal(x: float) -> str:
-    """minD as the papers print it: two decimals, more only where needed (0.10, 0.025)."""
-    return f"{x:.2f}" if round(x, 2) == x else f"{x:g}"
+    """minD as the papers print it: two decimals, else exactly as given (0.10, 0.025, 0.1234564).
+
+    The minD is the user's own requirement: it is never shown rounded (rounded down, the
+    sentence would promise more than the design gives).
+    """
+    return f"{x:.2f}" if round(x, 2) == x else repr(float(x))
 
 
 def _clause(row, recommended: int) -> str:
@@ -190,15 +194,20 @@ def _clause(row, recommended: int) -> str:
     return f"{who}comparing any m = {row.m} systems with a minD of {_decimal(row.min_d)} ({tail})"
 
 
-def _sentence(n: int, frame: pd.DataFrame, beta: float) -> str:
-    """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4)."""
+def _sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05) -> str:
+    """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4).
+
+    At the papers' α = .05 the sentence is theirs word for word; at another level it says so
+    ("80% power at alpha = 0.01").
+    """
     clauses = [_clause(row, n) for row in frame.itertuples()]
     if len(clauses) > 1:
         clauses[-1] = "and " + clauses[-1]
     # A labelled clause has a comma of its own: then the clauses are separated by semicolons.
     separator = "; " if frame["label"].notna().any() else ", "
-    return (f"Create {n} topics: this guarantees {round(100.0 * (1.0 - beta), 6):g}% power "
-            f"{separator.join(clauses)}.")
+    level = "" if alpha == 0.05 else f" at alpha = {float(alpha)!r}"
+    return (f"Create {n} topics: this guarantees {round(100.0 * (1.0 - beta), 6):g}% power"
+            f"{level} {separator.join(clauses)}.")
 
 
 def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
@@ -284,7 +293,8 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                                                min_d=frame["min_d"].to_numpy(),
                                                variance=frame["variance"].to_numpy(),
                                                alpha=alpha, method=method))
-    return Recommendation(n, frame, _sentence(n, frame, beta), alpha, beta, round_to, method)
+    return Recommendation(n, frame, _sentence(n, frame, beta, alpha), alpha, beta, round_to,
+                          method)
 
 
 # --- Requirement files ---------------------------------------------------------------------------

@@ -151,9 +151,10 @@ def _anova_lambda_hat(alpha, beta, phi_a, method: str):
 def _anova_guess(alpha, beta, m, effect, method: str):
     """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
     lam, slope = _lambda_curve(alpha, beta, m - 1.0, method)
-    n = lam / effect
-    for _ in range(2):
-        n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / effect
+    with np.errstate(divide="ignore"):  # Δ underflowed to 0: n = inf, the search says too small
+        n = lam / effect
+        for _ in range(2):
+            n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / effect
     return n
 
 

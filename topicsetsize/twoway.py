@@ -41,18 +41,41 @@ __all__ = ["anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "anova2_d
 METHODS = ("exact",)
 
 
-def anova2_df(n, m):
+def anova2_df(n, *, m):
     """Degrees of freedom (φA, φE) = (m − 1, (m − 1)(n − 1)) of the two-way F test.
+
+    Sakai (*Laboratory Experiments in IR*, 2018, Ch. 3): the randomised block design of m
+    systems × n topics without replication.
+
+    Parameters
+    ----------
+    n : int or array_like
+        Number of topics (≥ 2).
+    m : int or array_like
+        Number of systems (≥ 2).
+
+    Returns
+    -------
+    tuple of float or ndarray
+        (φA, φE).
+
+    Raises
+    ------
+    ValueError
+        One line naming the argument, e.g. n=0.1 (not a whole number of topics ≥ 2).
 
     Examples
     --------
-    >>> anova2_df(20, 3)
+    >>> anova2_df(20, m=3)
     (2.0, 38.0)
+    >>> anova2_df(1, m=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: n=1 is out of range: allowed 2 <= n <= 1000000000 (a whole number)
     """
-    n = np.asarray(n, float)
-    m = np.asarray(m, float)
-    dfn = m - 1.0
-    return as_output(dfn, n, m), as_output(dfn * (n - 1.0), n, m)
+    n_, m_ = check_all(n=n, m=m)
+    dfn = m_ - 1.0
+    return as_output(dfn, n, m), as_output(dfn * (n_ - 1.0), n, m)
 
 
 def _power_at(n, m, effect, alpha):

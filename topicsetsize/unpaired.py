@@ -212,7 +212,9 @@ def ci2_n(alpha, delta, variance):
     """
     a, d, v = check_all(alpha=alpha, delta=delta, variance=variance)
     sd = np.sqrt(v)
-    guess = 8.0 * z_upper(a / 2.0) ** 2 * v / (d * d)
+    with np.errstate(over="ignore", divide="ignore"):   # δ² beyond the float range: 0 or inf,
+        guess = 8.0 * z_upper(a / 2.0) ** 2 * v / (d * d)   # a guess that the search clips
+
     def describe(i):
         return f"alpha={a.flat[i]:g}, delta={d.flat[i]:g}, variance={v.flat[i]:g} (unpaired CI)"
 

@@ -110,3 +110,31 @@ def test_cost_is_n_times_docs_vectorised():
     docs = np.array([731.0, 253.0])
     plan = budget_plan([100, 30], docs_per_topic=docs, variances=[0.14, 0.1525], m=10, min_d=.1)
     assert np.array_equal(plan.table["cost"].to_numpy(), plan.table["n"].to_numpy() * docs)
+
+
+@pytest.mark.parametrize("key, value", [("m", [2, 10]), ("min_d", [0.1, 0.2]),
+                                        ("alpha", [0.05, 0.01]), ("beta", [0.2, 0.1]),
+                                        ("min_d", [[0.1, 0.2], [0.1, 0.2]])])
+def test_scalar_arguments_reject_lists(key, value):
+    # A list was applied element by element to the depths, mixing designs in one table.
+    kwargs = dict(docs_per_topic=[731, 253], variances=[0.14, 0.15], m=10, min_d=0.1)
+    kwargs[key] = value
+    with pytest.raises(ValueError, match=f"^{key}=.*single number"):
+        budget_plan([100, 30], **kwargs)
+
+
+def test_fractional_m_is_an_error_not_truncated():
+    with pytest.raises(ValueError, match=r"^m=10\.9 is not a whole number"):
+        budget_plan([30], docs_per_topic=[253], variances=[0.1525], m=10.9, min_d=0.1)
+
+
+def test_extreme_effect_is_silent_and_needs_the_fewest_topics():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plan = budget_plan([30], docs_per_topic=[253], variances=[0.05], m=10, min_d=1e300)
+    # The legacy power is undefined at n = 2 for m = 10 (cA - a <= 0), 1 from n = 3 on:
+    # the same n as for any large effect (minD = 10).
+    small = budget_plan([30], docs_per_topic=[253], variances=[0.05], m=10, min_d=10)
+    assert plan.table["n"].tolist() == small.table["n"].tolist() == [3]

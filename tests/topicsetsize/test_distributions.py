@@ -129,3 +129,13 @@ def test_f_crit_tiny_alpha_few_denominator_df(alpha, d1, d2):
                            regularized=True)
     assert float(upper) == pytest.approx(alpha, rel=1e-9)
     assert w == pytest.approx(float(_mp_f_root(alpha, d1, d2, w)), rel=1e-12)
+
+
+def test_t_power_huge_noncentrality_is_silent():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        power = t_power(np.array([0.05, 0.05]), np.array([49.0, 49.0]),
+                        np.array([1e160, 2000.0]))
+    assert power[0] == 1.0 and power[1] == pytest.approx(1.0)

@@ -4,6 +4,8 @@ IRJ 2016)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -186,10 +188,42 @@ def test_statements_never_round_a_guarantee_down():
 def test_round_up():
     assert round_up(0.1370471) == 0.14
     assert round_up(0.1) == 0.1 and round_up(0.30000000000000004) == 0.3   # on the grid
-    assert round_up(0.0961, 1) == 0.1 and round_up(2.0, 0) == 2.0
-    assert list(round_up([0.0961, 0.2204], 3)) == [0.097, 0.221]
+    assert round_up(0.0961, decimals=1) == 0.1 and round_up(2.0, decimals=0) == 2.0
+    assert list(round_up([0.0961, 0.2204], decimals=3)) == [0.097, 0.221]
     with pytest.raises(ValueError, match=r"^decimals=-1 is out of range"):
-        round_up(0.1, -1)
+        round_up(0.1, decimals=-1)
+
+
+def test_round_up_takes_decimals_by_keyword():
+    with pytest.raises(TypeError):
+        round_up(0.1, 3)   # noqa - the API: the first argument positional, the rest by keyword
+
+
+@pytest.mark.parametrize("values, message", [
+    ("0.1", "values='0.1' is not a number"),
+    (None, "values=None is not a number"),
+    ([0.1, "x"], "values=[0.1, 'x'] is not a number"),
+    (float("nan"), "values=nan is out of range"),
+    (True, "values=True is not a number"),
+])
+def test_round_up_rejects_what_is_not_a_real_number(values, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
+        round_up(values)
+
+
+def test_round_up_keeps_huge_values_never_below():
+    # Beyond 2**52 steps there is nothing to round; x * 100 / 100 could lose a last bit.
+    for x in (5.554905259160818e+149, 1e300, -1e300, 1.7976931348623157e308, 2.0 ** 60 + 256):
+        assert round_up(x) == x
+    assert round_up(1e13 + 0.001) == 1e13 + 0.01
+
+
+def test_statements_show_huge_differences_compactly():
+    g = guarantees(50, variance=1e300, ms=(2,))
+    lines = g.statements()
+    assert all(len(line) < 200 for line in lines), lines
+    shown = float(lines[0].split("range ")[1].split(" ")[0])
+    assert shown >= g.table["min_d"].iloc[0]
 
 
 # --- Bad input: one line naming the argument ---------------------------------------------------

@@ -39,3 +39,27 @@ def test_not_assert_based():
     import inspect
     import topicsetsize.params as p
     assert "assert " not in inspect.getsource(p)
+
+
+@pytest.mark.parametrize("name,value,message", [
+    # Huge whole numbers: compact, not 300 digits.
+    ("m", 1e300, "m=1e+300 is out of range: allowed 2 <= m <= 1000000000 (a whole number)"),
+    ("n", -1e20, "n=-1e+20 is out of range: allowed 2 <= n <= 1000000000 (a whole number)"),
+    ("alpha", 1e16, "alpha=1e+16 is out of range: allowed 0 < alpha < 1"),
+    # Below 1e16 a whole number is shown as typed, digit for digit.
+    ("n", 10**15, "n=1000000000000000 is out of range: allowed 2 <= n <= 1000000000 "
+                  "(a whole number)"),
+    ("alpha", 1e-300, None),
+])
+def test_messages_show_magnitudes_compactly(name, value, message):
+    if message is None:
+        assert check(name, value) == value
+        return
+    with pytest.raises(ValueError) as info:
+        check(name, value)
+    assert str(info.value) == message
+
+
+def test_whole_numbers_in_ranges_are_shown_as_typed():
+    assert PARAMS["m"].describe("m") == "2 <= m <= 1000000000 (a whole number)"
+    assert PARAMS["seed"].describe("seed") == "0 <= seed <= 4294967295 (a whole number)"

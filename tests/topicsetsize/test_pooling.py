@@ -236,3 +236,15 @@ def test_bad_run_file_names_file_and_line(tmp_path):
     with pytest.raises(ValueError, match=r"runs/bad, line 2: rank 1 is given twice for topic "
                                          r"'401'"):
         pool_depth_study(runs, qrels=A_QRELS, depths=[10], measure="AP")
+
+
+@pytest.mark.parametrize("key, value", [("alpha", [0.05, 0.01]), ("beta", [0.2, 0.1]),
+                                        ("m", [2, 8]), ("min_d", [0.05, 0.1])])
+def test_design_lists_fail_before_the_long_work(key, value):
+    calls = []
+    kwargs = dict(m=8, min_d=0.05, alpha=0.05, beta=0.2)
+    kwargs[key] = value
+    with pytest.raises(ValueError, match=f"^{key}=.*single number"):
+        pool_depth_study(str(DATA / "A" / "runs"), qrels=str(DATA / "A" / "qrels.txt"),
+                         depths=[10], measure="AP", progress=calls.append, **kwargs)
+    assert calls == []      # no run was evaluated

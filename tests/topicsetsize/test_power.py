@@ -111,3 +111,20 @@ def test_anova_effect_does_not_overflow_or_underflow():
     assert anova_effect(0.1, 0.005) == 0.1 * 0.1 / 0.01          # the usual formula, bit for bit
     assert tss.anova_power(10, m=3, min_d=1e200, variance=1e200, alpha=0.05,
                            method="exact") == pytest.approx(1.0)
+
+
+def test_legacy_anova_power_where_lambda_overflows():
+    # minD²/(2σ²) beyond the float range: Δ = inf, and the legacy formula took inf/inf = NaN
+    # (so anova_n searched in vain). Its limit is power 1, like any large effect.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        huge = tss.anova_power(50, m=10, min_d=1e300, variance=0.05, alpha=0.05)
+        large = tss.anova_power(50, m=10, min_d=10.0, variance=0.05, alpha=0.05)
+        assert huge == large == 1.0
+        # Where the legacy power is undefined (n = 2, m = 10: cA - a <= 0) it stays undefined.
+        assert np.isnan(tss.anova_power(2, m=10, min_d=1e300, variance=0.05, alpha=0.05))
+        assert tss.anova_n(0.05, 0.2, 1e300, 0.05, 10) == tss.anova_n(0.05, 0.2, 10.0, 0.05, 10)
+        assert tss.anova_n(0.05, 0.2, 1e300, 0.05, 10, method="exact") == 2
+        assert tss.ttest_n(0.05, 0.2, 1e300, 0.05, method="exact") == 2

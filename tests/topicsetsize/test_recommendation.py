@@ -279,3 +279,20 @@ def test_missing_binary_and_folder(tmp_path):
     binary.write_bytes(b"label,variance,m,min_d\n\xff\xfe,0.1,2,0.1\n")
     with pytest.raises(ValueError, match=r"b\.csv: not a UTF-8 text file"):
         read_requirements(binary)
+
+
+AIRS = [{"variance": 0.0601, "m": 2, "min_d": 0.10}, {"variance": 0.0601, "m": 50, "min_d": 0.20}]
+
+
+def test_sentence_states_a_level_other_than_05():
+    assert tss.recommend(AIRS).sentence == PAPER        # the published form, alpha = .05
+    sentence = tss.recommend(AIRS, alpha=0.01).sentence
+    assert sentence.startswith("Create ") and "80% power at alpha = 0.01 for comparing" in sentence
+
+
+@pytest.mark.parametrize("min_d", [0.1234564, 0.1234569, 0.030000001])
+def test_sentence_never_shows_min_d_below_the_requirement(min_d):
+    # :g showed 0.1234564 as 0.123456: a requirement smaller than the user's.
+    sentence = tss.recommend([{"variance": 0.0601, "m": 2, "min_d": min_d}]).sentence
+    shown = float(sentence.split("minD of ")[1].split(" ")[0])
+    assert shown == min_d

@@ -153,7 +153,7 @@ def test_shapes_and_df():
     assert isinstance(anova2_n(0.05, 0.2, 0.1, 0.05, 5), int)
     assert isinstance(anova2_power(10, m=5, min_d=0.1, variance=0.05, alpha=0.05), float)
     assert anova2_n(0.05, 0.2, [0.1, 0.2], 0.05, 5).shape == (2,)
-    assert anova2_df(20, 3) == (2.0, 38.0)
+    assert anova2_df(20, m=3) == (2.0, 38.0)
 
 
 @pytest.mark.parametrize("call, message", [
@@ -174,3 +174,30 @@ def test_bad_input_is_one_line(call, message):
 def test_too_small_a_difference_says_so():
     with pytest.raises(tss.SearchLimitError, match="two-way"):
         anova2_n(0.05, 0.2, 1e-9, 1.0, 5)
+
+
+@pytest.mark.parametrize("n, m, message", [
+    ("0.1", 10, "n='0.1' is not a number"),
+    (1, 10, "n=1 is out of range"),          # gave the denominator df 0
+    (20, 2.5, "m=2.5 is not a whole number"),
+])
+def test_anova2_df_validates(n, m, message):
+    with pytest.raises(ValueError, match=f"^{message}"):
+        anova2_df(n, m=m)
+
+
+def test_anova2_df_takes_m_by_keyword():
+    with pytest.raises(TypeError):
+        anova2_df(20, 3)
+    assert anova2_df([20, 30], m=3)[1].tolist() == [38.0, 58.0]
+
+
+def test_extreme_effects_are_silent():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert tss.anova2_n(0.05, 0.2, 1e300, 0.05, 10) == 2
+        table = tss.anova2_table(0.05, beta=0.2, variance=0.05, ms=[10], min_ds=[1e300])
+        assert table.to_numpy().tolist() == [[2]]
+        assert tss.anova2_power(50, m=10, min_d=1e300, variance=0.05, alpha=0.05) == 1.0

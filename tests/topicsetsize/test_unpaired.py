@@ -137,3 +137,16 @@ def test_scalars_give_python_numbers():
     assert type(ci2_n(0.05, 0.1, 0.05)) is int
     assert type(ci2_delta(10, variance=0.05, alpha=0.05)) is float
     assert ci2_n(0.05, [0.1, 0.2], 0.05).shape == (2,)
+
+
+def test_extreme_effects_are_silent():
+    # (Z + λ)² and δ² overflowed with a RuntimeWarning; the results were already right.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ttest2_power(50, min_d=1e300, variance=0.05, alpha=0.05) == 1.0
+        assert ttest2_n(0.05, 0.2, 1e300, 0.05) == 2
+        assert ci2_n(0.05, 1e300, 0.05) == 2
+        with pytest.raises(SearchLimitError):
+            ci2_n(0.05, 1e-300, 1e300)

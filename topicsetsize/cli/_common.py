@@ -20,6 +20,14 @@ def number(name: str):
     return convert
 
 
+def path(text: str) -> str:
+    """An argparse ``type=`` for a file or folder: an empty name is an error (``''`` would
+    otherwise mean the current folder); argparse names the option."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is an empty path: give a file or folder name")
+    return text
+
+
 def _items(text: str) -> list[str]:
     """The comma-separated items of ``text``; an empty item is an error (``2,,10``)."""
     items = [part.strip() for part in text.split(",")]
@@ -91,7 +99,20 @@ def print_frame(frame, *, csv: bool = False, index: bool = True,
         return
     if title:
         print(title, file=file)
-    print(frame.to_string(index=index), file=file)
+    print(frame.to_string(index=index, float_format=_float_format(frame)), file=file)
+
+
+def _float_format(frame):
+    """None (pandas' own layout), or, when a float is from 1e16 up, each float in its shortest
+    exact form (``7.91951e+149``) instead of a 150-digit integer."""
+    import numpy as np
+
+    values = [np.asarray(frame[c], float) for c in frame.columns if frame[c].dtype.kind == "f"]
+    values += [np.array([v for v in frame[c] if isinstance(v, float)], float)
+               for c in frame.columns if frame[c].dtype == object]
+    with np.errstate(invalid="ignore"):
+        huge = any(np.any(np.abs(v[np.isfinite(v)]) >= 1e16) for v in values if v.size)
+    return (lambda v: repr(float(v))) if huge else None
 
 
 #: How the bundled example matrix is labelled in output.

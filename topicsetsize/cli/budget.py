@@ -8,7 +8,7 @@ The figures come from a TOML plan (--plan FILE) or from the options.
 
 from __future__ import annotations
 
-from ._common import float_list, int_list, number, print_frame
+from ._common import float_list, int_list, number, path, print_frame
 
 
 def register(sub, designs) -> None:
@@ -18,7 +18,7 @@ def register(sub, designs) -> None:
         help="required n and assessment cost at each pool depth, and the cheapest depth "
              "within a budget (Sakai, CIKM 2014)",
         description=__doc__.split("\n\n")[1].replace("\n", " "))
-    parser.add_argument("--plan", metavar="FILE.toml",
+    parser.add_argument("--plan", type=path, metavar="FILE.toml",
                         help="TOML: top-level m, min_d, alpha, beta, budget, method and one "
                              "[[pool_depths]] table per depth with pd, docs_per_topic, variance")
     parser.add_argument("--depths", type=int_list, metavar="PD[,PD...]", help="pool depths")
@@ -43,6 +43,7 @@ _FIGURES = ("depths", "docs_per_topic", "variance")
 def run(args) -> int:
     """Read the plan (file or options; options override the file) and print it."""
     from ..budget import budget_plan, read_plan
+    from ..params import check
 
     given = {k: getattr(args, k) for k in _FIGURES if getattr(args, k) is not None}
     if args.plan is not None:
@@ -62,8 +63,9 @@ def run(args) -> int:
     for key in ("m", "min_d"):
         if key not in kwargs:
             raise ValueError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
-    if kwargs.get("m") is not None:
-        kwargs["m"] = int(kwargs["m"])
+    for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
+        if key in kwargs:
+            kwargs[key] = check(key, kwargs[key], allow_array=False)
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
     if args.csv:

@@ -47,7 +47,7 @@ def run(args) -> int:
         return 0
     shown = result.table.copy()
     for column in ("min_d", "min_dt", "ci_delta"):      # rounded up: never below the truth
-        shown[column] = round_up(shown[column].to_numpy(), 4)
+        shown[column] = round_up(shown[column].to_numpy(), decimals=4)
     power = round(100.0 * (1.0 - result.beta), 6)
     print_frame(shown, index=False, title=(
         f"What n topics guarantee: variance={result.variance:g}, "

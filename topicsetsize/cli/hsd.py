@@ -11,6 +11,7 @@ from ._common import (
     EXAMPLE_NAME,
     add_reader_options,
     number,
+    path,
     print_frame,
     progress,
     read_matrix_reporting,
@@ -26,7 +27,7 @@ def register(sub, designs) -> None:
                     "range of the run means; the p-value of a pair is (1 + the trials whose "
                     "range reaches its |mean difference|) / (trials + 1). ES_HSD = mean "
                     "difference / sqrt(two-way residual variance).")
-    p.add_argument("file", nargs="?", metavar="FILE",
+    p.add_argument("file", nargs="?", type=path, metavar="FILE",
                    help="a score matrix file (topics x runs), or a folder of trec_eval -q files")
     p.add_argument("--example", action="store_true",
                    help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")

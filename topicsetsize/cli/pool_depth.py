@@ -9,7 +9,7 @@ the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3). Giv
 
 from __future__ import annotations
 
-from ._common import int_list, number, print_frame, progress
+from ._common import int_list, number, path, print_frame, progress
 
 
 def register(sub, designs) -> None:
@@ -19,10 +19,11 @@ def register(sub, designs) -> None:
         help="V_E, required n and assessment cost at shallower pool depths, from past runs "
              "and qrels (Sakai, CIKM 2014)",
         description=__doc__.split("\n\n")[1].replace("\n", " "))
-    parser.add_argument("--runs", action="append", required=True, metavar="DIR",
+    parser.add_argument("--runs", action="append", required=True, type=path, metavar="DIR",
                         help="a folder of TREC run files (qid Q0 docno rank score tag); repeat "
                              "with --qrels for each collection")
-    parser.add_argument("--qrels", action="append", required=True, metavar="FILE",
+    parser.add_argument("--qrels", action="append", required=True, type=path,
+                        metavar="FILE",
                         help="TREC qrels (qid 0 docno rel), one per --runs, in the same order")
     parser.add_argument("--depths", type=int_list, required=True, metavar="PD[,PD...]",
                         help="pool depths, e.g. 100,50,30,10")
@@ -38,7 +39,7 @@ def register(sub, designs) -> None:
                         help="default legacy")
     parser.add_argument("--variance-from", choices=("raw", "std-ab"), default="raw",
                         help="which V_E gives n (default raw)")
-    parser.add_argument("--plot", metavar="FILE.png",
+    parser.add_argument("--plot", type=path, metavar="FILE.png",
                         help="write required n against judged documents per topic as a PNG "
                              "(needs matplotlib: pip install 'topicsetsize[plot]')")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
@@ -65,10 +66,16 @@ def run(args) -> int:
 
     for d in args.depths:
         check("depth", d)
+    # The design, validated before the runs are read (m comes back as an int).
+    m = check("m", args.m, allow_array=False) if args.m is not None else None
+    if args.min_d is not None:
+        check("min_d", args.min_d, allow_array=False)
+    for key in ("alpha", "beta", "budget"):
+        if getattr(args, key) is not None:
+            check(key, getattr(args, key), allow_array=False)
     measure = parse_measure(args.measure)
     collections = [load_collection(r, q, name=q) for r, q in zip(args.runs, args.qrels)]
     total = len(args.depths) * sum(len(runs) for runs, _ in collections)
-    m = int(args.m) if args.m is not None else None
     with progress(total, f"evaluating runs ({measure})") as bar:
         study = pool_depth_study([c[0] for c in collections],
                                  qrels=[c[1] for c in collections], depths=args.depths,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import number, print_frame
+from ._common import number, path, print_frame
 
 #: A comma that starts the next ``key=`` of a --require value (a label may hold other commas).
 _NEXT_KEY = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")
@@ -23,7 +23,7 @@ def register(sub, designs) -> None:
     p.add_argument("--require", action="append", default=[], metavar="SPEC",
                    help='a requirement, e.g. "label=EN nDCG@3,variance=0.0259,m=10,min_d=0.10" '
                         "(label is optional; repeat for each requirement)")
-    p.add_argument("--file", metavar="FILE",
+    p.add_argument("--file", type=path, metavar="FILE",
                    help="requirements from a TOML file ([[requirements]] tables) or a CSV file "
                         "(columns label,variance,m,min_d)")
     p.add_argument("--round-to", type=number("round_to"), default=10,

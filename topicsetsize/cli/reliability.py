@@ -10,8 +10,8 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, int_list, number, print_frame,
-                      progress, read_matrix_reporting)
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, int_list, number, path,
+                      print_frame, progress, read_matrix_reporting)
 
 
 #: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
@@ -65,7 +65,7 @@ def register(sub, designs) -> None:
 
 
 def _input_arguments(parser) -> None:
-    parser.add_argument("file", nargs="?", metavar="FILE",
+    parser.add_argument("file", nargs="?", type=path, metavar="FILE",
                         help="a score matrix file (topics x runs), or a folder of trec_eval -q "
                              "files")
     parser.add_argument("--example", action="store_true",

@@ -10,7 +10,7 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import EXAMPLE_NAME, add_reader_options, print_frame, read_matrix_reporting
+from ._common import EXAMPLE_NAME, add_reader_options, path, print_frame, read_matrix_reporting
 
 
 def register(sub, designs) -> None:
@@ -20,7 +20,7 @@ def register(sub, designs) -> None:
         help="V_E raw and std-AB, and Kendall's tau, of past score matrices (AIRS 2016 Table 1)",
         description=__doc__.split("\n\n")[1].replace("``", ""),
     )
-    parser.add_argument("files", nargs="*", metavar="FILE",
+    parser.add_argument("files", nargs="*", type=path, metavar="FILE",
                         help="a score matrix file, or a folder of trec_eval -q files")
     add_reader_options(parser)
     parser.add_argument("--a", type=float, default=0.15, help="std-AB spread A (default 0.15)")

@@ -11,7 +11,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from ._common import add_reader_options, progress
+from ._common import add_reader_options, path, progress
 
 __all__ = ["register", "run"]
 
@@ -26,14 +26,15 @@ def register(sub, designs) -> None:
                     "measures, charts, and a Variance sheet for score matrices. It needs no "
                     "Python or add-in to use.",
     )
-    p.add_argument("spec", nargs="?", default=None, metavar="SPEC",
+    p.add_argument("spec", nargs="?", default=None, type=path, metavar="SPEC",
                    help="a spec file (TOML) or the name of a bundled spec (see --list-specs); "
                         "default: the bundled NTCIR-12 spec, ntcir12_std_ab")
-    p.add_argument("--matrix", action="extend", nargs="+", default=[], metavar="FILE",
+    p.add_argument("--matrix", action="extend", nargs="+", default=[], type=path,
+                   metavar="FILE",
                    help="also estimate V_E (raw and std-AB) from this score matrix and add "
                         "its tables (CSV/TSV, .xlsx, trec_eval -q files or a folder of them)")
     add_reader_options(p)          # --measure, --format, --transpose, --drop-incomplete-topics
-    p.add_argument("--out", type=Path, default=None, metavar="FILE",
+    p.add_argument("--out", type=lambda text: Path(path(text)), default=None, metavar="FILE",
                    help="where to write the workbook (default: the spec's output name in the "
                         "current folder)")
     p.add_argument("--list-specs", action="store_true",

@@ -60,3 +60,35 @@ def test_bad_plan_names_file_and_key(capsys, tmp_path):
     assert main(["budget", "--plan", str(f)]) == 2
     err = capsys.readouterr().err
     assert "plan.toml: pool_depths[1].pd=0 is out of range" in err and err.count("\n") == 1
+
+
+BUDGET = ["budget", "--depths", "100,30", "--docs-per-topic", "731,253", "--variance",
+          "0.14,0.15", "--min-d", "0.1"]
+
+
+@pytest.mark.parametrize("m", ["10.9", "inf", "nan", "1e400"])
+def test_m_is_validated_not_truncated(capsys, m):
+    # 10.9 was silently used as 10; inf and 1e400 raised an OverflowError traceback.
+    assert main([*BUDGET, "--m", m]) == 2
+    err = capsys.readouterr().err
+    shown = "inf" if m == "1e400" else m
+    assert err.count("\n") == 1 and f"m={shown}" in err, err
+
+
+def test_fractional_m_names_the_whole_number_rule(capsys):
+    assert main([*BUDGET, "--m", "10.9"]) == 2
+    assert capsys.readouterr().err == ("topicsetsize: error: m=10.9 is not a whole number: "
+                                       "allowed 2 <= m <= 1000000000 (a whole number)\n")
+
+
+def test_whole_float_m_is_shown_as_a_whole_number(capsys):
+    assert main([*BUDGET, "--m", "10.0"]) == 0
+    assert "m=10, minD=0.1" in capsys.readouterr().out
+
+
+def test_empty_plan_path_names_the_option(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["budget", "--plan", "", "--m", "10", "--min-d", "0.1"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--plan" in err and "empty path" in err, err

@@ -223,3 +223,16 @@ def test_long_tables_run_in_chunks_with_a_progress_bar(capsys, monkeypatch):
         assert len(rows) == api.size
         for row in rows.itertuples():
             assert row.n == api.loc[row.m, row.min_d]
+
+
+def test_huge_min_d_is_printed_compactly(capsys):
+    # pandas printed the 150-digit integer of 7.9e149.
+    assert main(["min-d", "anova", "--n", "50", "--m", "10", "--variance", "1e300"]) == 0
+    out = capsys.readouterr().out
+    assert "7.91951e+149" in out and max(len(line) for line in out.splitlines()) < 120, out
+
+
+def test_huge_m_in_an_error_is_compact(capsys):
+    assert main(["n", "anova", "--m", "1e300", "--min-d", "0.1", "--variance", "0.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("topicsetsize: error: m=1e+300 is out of range") and len(err) < 120

@@ -81,3 +81,12 @@ def test_missing_required_options(capsys):
         main(["guarantees", "--n", "100"])
     err = capsys.readouterr().err
     assert info.value.code == 2 and "--variance" in err and err.count("\n") == 1
+
+
+def test_huge_values_are_printed_compactly_never_below(capsys):
+    assert main(["guarantees", "--n", "50", "--variance", "1e300", "--m", "2"]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) < 200, out
+    truth = tss.guarantees(50, variance=1e300, ms=(2,)).table["min_d"].iloc[0]
+    shown = float(out.split("minimum detectable range ")[1].split(" ")[0])
+    assert shown >= truth

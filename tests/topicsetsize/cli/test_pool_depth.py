@@ -88,3 +88,38 @@ def test_bad_run_file(capsys, tmp_path):
     err = capsys.readouterr().err
     assert f"{runs / 'r2'}, line 2: expected 6 fields" in err and err.count("\n") == 1
     assert not png.exists()
+
+
+POOL = ["pool-depth", *A, "--depths", "10", "--measure", "AP", "--min-d", "0.05"]
+
+
+@pytest.mark.parametrize("m", ["10.9", "inf", "nan"])
+def test_m_is_validated_not_truncated(capsys, m):
+    assert main([*POOL, "--m", m]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"m={m}" in err, err
+
+
+@pytest.mark.parametrize("option", ["--runs", "--qrels", "--plot"])
+def test_empty_path_names_the_option(capsys, option):
+    # '' resolved to the current folder and the error named a file found there (LICENSE).
+    argv = ["pool-depth", *A, "--depths", "10", "--m", "8", "--min-d", "0.05"]
+    if option == "--plot":
+        argv += ["--plot", ""]
+    else:
+        argv[argv.index(option) + 1] = ""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and option in err and "empty path" in err, err
+
+
+@pytest.mark.parametrize("argv", [["variance", ""], ["hsd", ""], ["reliability", ""],
+                                  ["recommend", "--file", ""], ["workbook", "--out", ""]])
+def test_every_path_argument_rejects_an_empty_name(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "empty path" in err and "LICENSE" not in err, err
