@@ -18,7 +18,7 @@ from scipy import special
 from .distributions import t_crit, z_upper
 from .params import check_all
 from .shapes import as_output
-from .search import smallest_n
+from .search import describe_cells, smallest_n
 
 __all__ = ["ci_delta", "ci_n"]
 
@@ -113,8 +113,6 @@ def ci_n(alpha, delta, variance_t):
     a, d, v = check_all(alpha=alpha, delta=delta, variance_t=variance_t)
     sd = np.sqrt(v)
     guess = 4.0 * z_upper(a / 2.0) ** 2 * np.square(sd / d)    # (σ/δ)²: no overflow
-    def describe(i):
-        return f"alpha={a.flat[i]:g}, delta={d.flat[i]:g}, variance_t={v.flat[i]:g}"
-
+    describe = describe_cells({"alpha": a, "delta": d, "variance_t": v})
     n = smallest_width_n(_paired_width, d, guess, sd, a, describe)
     return as_output(n, alpha, delta, variance_t)

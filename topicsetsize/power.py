@@ -23,7 +23,7 @@ from .distributions import f_crit, f_power, t_crit, t_power
 from .params import check_all, check_method
 from .shapes import as_output
 
-__all__ = ["anova_power", "ttest_power", "anova_legacy_terms", "AnovaLegacyTerms"]
+__all__ = ["anova_power", "ttest_power", "anova_legacy_terms", "AnovaLegacyTerms", "t_effect"]
 
 
 class AnovaLegacyTerms(NamedTuple):
@@ -62,6 +62,50 @@ def anova_effect(min_d, variance):
         scaled = np.square(min_d / np.sqrt(variance)) / 2.0
     out = np.where(ok, direct, scaled)
     return out if np.ndim(out) else out[()]
+
+
+def t_effect(min_d, variance, *, names=("min_dt", "variance_t")):
+    """minD/σ, the standardised difference of a t-test design, checked to be usable.
+
+    The effect size minΔt = minDt/σt of the paired t-test (Sakai, IRJ 2016, Section 3), and
+    Cohen's d = minD/σ of the two-sample test (Cohen 1988, Chapter 2). The arguments are
+    valid on their own; their ratio can still overflow or underflow.
+
+    Parameters
+    ----------
+    min_d, variance : ndarray
+        Validated difference (> 0) and variance (> 0).
+    names : tuple of str
+        The two arguments' names, for the error message.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    ValueError
+        One line where the ratio is not a positive finite number.
+
+    Examples
+    --------
+    >>> float(t_effect(np.array(0.1), np.array(0.04)))
+    0.5
+    >>> t_effect(np.array(1e-300), np.array(1e300), names=("min_d", "variance"))
+    Traceback (most recent call last):
+    ...
+    ValueError: min_d/sqrt(variance)=0 is out of range: allowed a positive, finite effect size
+    (min_d and variance are too far apart in scale)
+    """
+    with np.errstate(all="ignore"):
+        effect = min_d / np.sqrt(variance)
+    bad = ~(np.isfinite(effect) & (effect > 0))
+    if bad.any():
+        d, v = names
+        raise ValueError(f"{d}/sqrt({v})={effect[bad].flat[0]:g} is out of range: "
+                         "allowed a positive, finite effect size "
+                         f"({d} and {v} are too far apart in scale)")
+    return effect
 
 
 def _anova_legacy(n, m, effect, alpha) -> AnovaLegacyTerms:

@@ -13,9 +13,9 @@ from scipy import special
 
 from .distributions import f_crit, z_upper
 from .params import check_all, check_method
-from .power import anova_effect, anova_power_at, ttest_power_at
+from .power import anova_effect, anova_power_at, t_effect, ttest_power_at
 from .shapes import as_output
-from .search import smallest_n
+from .search import describe_cells, smallest_n_for_power
 
 __all__ = ["anova_n", "ttest_n", "ttest_n_effect", "anova_initial_n", "ttest_initial_n",
            "NAGATA_LAMBDA"]
@@ -51,10 +51,6 @@ def _monotone_from(design: str, method: str, alpha, target):
     high = np.asarray(target) > 10.0 * alpha
     return np.select([high & (alpha >= 1e-3), high & (alpha >= 1e-6), high & (alpha >= 1e-10)],
                      [17, 65, 129], 2049)
-
-
-def _probit(p):
-    return special.ndtri(np.clip(p, 1e-300, 1.0 - 2.0 ** -53))
 
 
 def _unique_rows(*columns):
@@ -266,17 +262,13 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     effect = anova_effect(d, v)
     guess = _anova_guess(a, b, m_, effect, method)
-    fa, fm, fd = a.ravel(), m_.ravel(), effect.ravel()
 
-    def power(n, i):
-        return anova_power_at(n, fm[i], fd[i], fa[i], method)
+    def power(n, m_i, effect_i, alpha_i):
+        return anova_power_at(n, m_i, effect_i, alpha_i, method)
 
-    def describe(i):
-        return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_d={d.flat[i]:g}, "
-                f"variance={v.flat[i]:g}, m={int(fm[i])} ({method})")
-
-    n = smallest_n(power, 1.0 - b, guess, monotone_from=_monotone_from("anova", method, a, 1.0 - b),
-                   transform=_probit, describe=describe)
+    describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_}, method)
+    n = smallest_n_for_power(power, b, guess, cells=(m_, effect, a), describe=describe,
+                             monotone_from=_monotone_from("anova", method, a, 1.0 - b))
     return as_output(n, alpha, beta, min_d, variance, m)
 
 
@@ -324,16 +316,13 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     za = z_upper(a / 2.0)
     with np.errstate(over="ignore"):
         guess = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
-    fa, fe = a.ravel(), e.ravel()
 
-    def power(n, i):
-        return ttest_power_at(n, fe[i], fa[i], method)
+    def power(n, effect_i, alpha_i):
+        return ttest_power_at(n, effect_i, alpha_i, method)
 
-    def describe(i):
-        return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_delta_t={fe[i]:g} ({method})")
-
-    n = smallest_n(power, 1.0 - b, guess, monotone_from=_monotone_from("ttest", method, a, 1.0 - b),
-                   transform=_probit, describe=describe)
+    describe = describe_cells({"alpha": a, "beta": b, "min_delta_t": e}, method)
+    n = smallest_n_for_power(power, b, guess, cells=(e, a), describe=describe,
+                             monotone_from=_monotone_from("ttest", method, a, 1.0 - b))
     return as_output(n, alpha, beta, min_delta_t)
 
 
@@ -370,14 +359,7 @@ def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
     >>> ttest_n(0.05, 0.20, 0.1, 0.04)      # minΔt = .1/.2 = .5
     34
     """
-    d, v = check_all(min_dt=min_dt, variance_t=variance_t)
-    with np.errstate(all="ignore"):
-        effect = d / np.sqrt(v)
-    bad = ~(np.isfinite(effect) & (effect > 0))
-    if bad.any():
-        raise ValueError(f"min_dt/sqrt(variance_t)={effect[bad].flat[0]:g} is out of range: "
-                         "allowed a positive, finite effect size (min_dt and variance_t are "
-                         "too far apart in scale)")
+    effect = t_effect(*check_all(min_dt=min_dt, variance_t=variance_t))
     return ttest_n_effect(alpha, beta, effect if np.ndim(effect) else float(effect),
                           method=method)
 

@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from scipy import special
 
-from .params import N_MAX
+from .params import N_MAX, PARAMS
 
-__all__ = ["SearchLimitError", "smallest_n"]
+__all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit",
+           "describe_cells"]
 
 _MAX_STEPS = 200
 
@@ -221,3 +223,115 @@ def _scan_below(n, start, n_min, evaluate, chunk: int = 8):
         n[cells[exhausted]] = n_min
         keep = ~hit & ~exhausted
         cells, top = cells[keep], top[keep]
+
+
+def probit(p):
+    """Φ⁻¹(p), the standard normal quantile, kept finite: the search transform for a power.
+
+    A power curve is close to a straight line in (√n, Φ⁻¹(power)), which is what
+    :func:`smallest_n` interpolates in. p is clipped to [1e-300, 1 − 2⁻⁵³] so that a power of
+    0 or 1 maps to a finite number.
+
+    Parameters
+    ----------
+    p : float or array_like
+        Probabilities in [0, 1].
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> round(float(probit(0.8)), 4), bool(np.isfinite(probit(1.0)))
+    (0.8416, True)
+    """
+    return special.ndtri(np.clip(p, 1e-300, 1.0 - 2.0 ** -53))
+
+
+def describe_cells(values: dict, label: str | None = None) -> Callable[[int], str]:
+    """A ``describe(i)`` for :func:`smallest_n` that names cell i's inputs.
+
+    Parameters
+    ----------
+    values : dict of str to array_like
+        The inputs by parameter name, each broadcast to the cells' shape. Whole-number
+        parameters of :data:`topicsetsize.params.PARAMS` (such as ``m``) are shown as
+        integers, the others with ``:g``.
+    label : str, optional
+        Appended in parentheses, e.g. the method or the design.
+
+    Returns
+    -------
+    callable
+        ``describe(i) -> str``, e.g. ``"alpha=0.05, m=10 (exact)"``.
+
+    Examples
+    --------
+    >>> describe_cells({"alpha": np.array([0.05]), "m": np.array([10.0])}, "exact")(0)
+    'alpha=0.05, m=10 (exact)'
+    """
+    flat = {name: np.ravel(x) for name, x in values.items()}
+
+    def show(name, x):
+        spec = PARAMS.get(name)
+        return f"{int(x)}" if spec is not None and spec.integer else f"{x:g}"
+
+    def describe(i):
+        text = ", ".join(f"{name}={show(name, x[i])}" for name, x in flat.items())
+        return f"{text} ({label})" if label else text
+
+    return describe
+
+
+def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, cells,
+                         describe: Callable[[int], str], monotone_from=2) -> np.ndarray:
+    """Smallest n from which ``power_at`` stays at or above 1 − β, per cell.
+
+    The common form of every power design's search: :func:`smallest_n` with the target
+    1 − β and the :func:`probit` transform, the power evaluated on the cells' own
+    arguments.
+
+    Parameters
+    ----------
+    power_at : callable
+        ``power_at(n, *args)``: the power at the float array ``n`` for the per-cell
+        arguments ``args`` (one value per evaluated cell, in the order of ``cells``).
+    beta : ndarray
+        Per-cell Type II error probability (validated); the target is 1 − β.
+    guess : array_like
+        Per-cell initial estimate of n (see :func:`smallest_n`).
+    cells : sequence of ndarray
+        The arguments of ``power_at`` after ``n``, each of ``beta``'s shape.
+    describe : callable
+        ``describe(i)`` names cell i's inputs in the error message
+        (see :func:`describe_cells`).
+    monotone_from : int or array_like
+        As in :func:`smallest_n`.
+
+    Returns
+    -------
+    ndarray of int64
+        The required n, with the shape of ``beta``.
+
+    Raises
+    ------
+    SearchLimitError
+        If some cell does not reach the power at the search limit.
+
+    Examples
+    --------
+    The paired z-test: power Φ(√n·Δ − 1.96) reaches .8 from n = ((1.96 + .8416)/Δ)²:
+
+    >>> power = lambda n, effect: special.ndtr(np.sqrt(n) * effect - 1.959964)
+    >>> smallest_n_for_power(power, np.array([0.2]), [30.0], cells=[np.array([0.5])],
+    ...                      describe=str).tolist()
+    [32]
+    """
+    flat = [np.ravel(x) for x in cells]
+
+    def power(n, i):
+        return power_at(n, *(x[i] for x in flat))
+
+    return smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from, transform=probit,
+                      describe=describe)

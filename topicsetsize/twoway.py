@@ -32,7 +32,7 @@ from .distributions import f_power
 from .params import check, check_all, check_choice
 from .power import anova_effect
 from .roots import at_least, smallest_reaching
-from .search import smallest_n
+from .search import describe_cells, smallest_n_for_power
 from .shapes import as_output
 
 __all__ = ["anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "anova2_df"]
@@ -81,10 +81,6 @@ def anova2_df(n, *, m):
 def _power_at(n, m, effect, alpha):
     """Exact two-way power for validated arrays; ``effect`` = Δ = minD²/(2σ²), λ = nΔ."""
     return f_power(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect)
-
-
-def _probit(p):
-    return special.ndtri(np.clip(p, 1e-300, 1.0 - 2.0 ** -53))
 
 
 def _guess(alpha, beta, m, effect):
@@ -196,16 +192,9 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     effect = anova_effect(d, v)
     guess = _guess(a, b, m_, effect)
-    fa, fm, fd = a.ravel(), m_.ravel(), effect.ravel()
-
-    def power(n, i):
-        return _power_at(n, fm[i], fd[i], fa[i])
-
-    def describe(i):
-        return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_d={d.flat[i]:g}, "
-                f"variance={v.flat[i]:g}, m={int(fm[i])} (two-way)")
-
-    n = smallest_n(power, 1.0 - b, guess, transform=_probit, describe=describe)
+    describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_},
+                              "two-way")
+    n = smallest_n_for_power(_power_at, b, guess, cells=(m_, effect, a), describe=describe)
     return as_output(n, alpha, beta, min_d, variance, m)
 
 

@@ -24,22 +24,18 @@ symbol as in :mod:`topicsetsize.ci`, finite and accurate at any n.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from .ci import expected_width, smallest_width_n
 from .distributions import t_power, z_upper
 from .params import check_all, check_choice
-from .search import smallest_n
+from .power import t_effect
+from .search import describe_cells, smallest_n_for_power
 from .shapes import as_output
 
 __all__ = ["ttest2_n", "ttest2_power", "ci2_n", "ci2_delta"]
 
 #: The methods of the unpaired designs (there is no legacy tool to reproduce).
 METHODS = ("exact",)
-
-
-def _probit(p):
-    return special.ndtri(np.clip(p, 1e-300, 1.0 - 2.0 ** -53))
 
 
 def _ttest2_power_at(n, effect, alpha):
@@ -123,26 +119,13 @@ def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
     """
     check_choice("method", method, METHODS)
     a, b, d, v = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance)
-    with np.errstate(all="ignore"):
-        effect = d / np.sqrt(v)
-    bad = ~(np.isfinite(effect) & (effect > 0))
-    if bad.any():
-        raise ValueError(f"min_d/sqrt(variance)={effect[bad].flat[0]:g} is out of range: "
-                         "allowed a positive, finite effect size (min_d and variance are too "
-                         "far apart in scale)")
+    effect = t_effect(d, v, names=("min_d", "variance"))
     za = z_upper(a / 2.0)
     with np.errstate(over="ignore"):
         guess = 2.0 * ((za + z_upper(b)) / effect) ** 2 + za * za / 4.0
-    fa, fe = a.ravel(), effect.ravel()
-
-    def power(n, i):
-        return _ttest2_power_at(n, fe[i], fa[i])
-
-    def describe(i):
-        return (f"alpha={fa[i]:g}, beta={b.flat[i]:g}, min_d={d.flat[i]:g}, "
-                f"variance={v.flat[i]:g} (two-sample t-test)")
-
-    n = smallest_n(power, 1.0 - b, guess, transform=_probit, describe=describe)
+    describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v},
+                              "two-sample t-test")
+    n = smallest_n_for_power(_ttest2_power_at, b, guess, cells=(effect, a), describe=describe)
     return as_output(n, alpha, beta, min_d, variance)
 
 
@@ -215,8 +198,6 @@ def ci2_n(alpha, delta, variance):
     with np.errstate(over="ignore", divide="ignore"):   # δ² beyond the float range: 0 or inf,
         guess = 8.0 * z_upper(a / 2.0) ** 2 * v / (d * d)   # a guess that the search clips
 
-    def describe(i):
-        return f"alpha={a.flat[i]:g}, delta={d.flat[i]:g}, variance={v.flat[i]:g} (unpaired CI)"
-
+    describe = describe_cells({"alpha": a, "delta": d, "variance": v}, "unpaired CI")
     n = smallest_width_n(_unpaired_width, d, guess, sd, a, describe)
     return as_output(n, alpha, delta, variance)
