@@ -8,17 +8,55 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .params import check
+from .params import PARAMS, check
 from .samplesize import anova_n, ttest_n
 
-__all__ = ["anova_table", "ttest_table"]
+__all__ = ["anova_table", "ttest_table", "size_table"]
 
 
 def _grid(name: str, values) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(check(name, values), float))
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a list of numbers, got an array of shape {arr.shape}")
-    return arr
+    return arr.astype(np.int64) if PARAMS[name].integer else arr
+
+
+def size_table(n_of, *, rows, columns) -> pd.DataFrame:
+    """Topic set sizes over a grid of two design parameters, in one vectorised call.
+
+    The rows and the columns are validated lists (:func:`topicsetsize.params.check`, each
+    parameter of :data:`topicsetsize.params.PARAMS`; whole-number ones such as ``m`` index
+    as integers), and ``n_of(row_values[:, None], column_values[None, :])`` fills the table,
+    as in Sakai's AIRS 2016 Table 2.
+
+    Parameters
+    ----------
+    n_of : callable
+        ``n_of(rows, columns)`` returns the sizes of the broadcast grid, e.g. a ``*_n``
+        function with the other arguments fixed.
+    rows, columns : tuple of (str, sequence)
+        The parameter's name and its values, e.g. ``("m", [2, 10])``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index and columns named after the parameters, integer cells.
+
+    Examples
+    --------
+    >>> size_table(lambda m, d: anova_n(0.05, 0.20, d, 0.0601, m),
+    ...            rows=("m", [2, 10]), columns=("min_d", [0.1]))
+    min_d  0.1
+    m
+    2       93
+    10     188
+    """
+    (row_name, row_values), (column_name, column_values) = rows, columns
+    row_grid = _grid(row_name, row_values)
+    column_grid = _grid(column_name, column_values)
+    n = n_of(row_grid[:, None], column_grid[None, :])
+    return pd.DataFrame(np.asarray(n, np.int64), index=pd.Index(row_grid, name=row_name),
+                        columns=pd.Index(column_grid, name=column_name))
 
 
 def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.DataFrame:
@@ -57,11 +95,8 @@ def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.Dat
     """
     alpha, beta, variance = (check(k, x, allow_array=False) for k, x in
                              (("alpha", alpha), ("beta", beta), ("variance", variance)))
-    m_grid = _grid("m", ms).astype(np.int64)
-    d_grid = _grid("min_d", min_ds)
-    n = anova_n(alpha, beta, d_grid[None, :], variance, m_grid[:, None], method=method)
-    return pd.DataFrame(np.asarray(n, np.int64), index=pd.Index(m_grid, name="m"),
-                        columns=pd.Index(d_grid, name="min_d"))
+    return size_table(lambda m, d: anova_n(alpha, beta, d, variance, m, method=method),
+                      rows=("m", ms), columns=("min_d", min_ds))
 
 
 def ttest_table(alpha, *, beta, variance_t, min_dts, method="legacy") -> pd.DataFrame:
@@ -95,8 +130,5 @@ def ttest_table(alpha, *, beta, variance_t, min_dts, method="legacy") -> pd.Data
     0.10         316    81
     """
     alpha, beta = (check(k, x, allow_array=False) for k, x in (("alpha", alpha), ("beta", beta)))
-    v_grid = _grid("variance_t", variance_t)
-    d_grid = _grid("min_dt", min_dts)
-    n = ttest_n(alpha, beta, d_grid[None, :], v_grid[:, None], method=method)
-    return pd.DataFrame(np.asarray(n, np.int64), index=pd.Index(v_grid, name="variance_t"),
-                        columns=pd.Index(d_grid, name="min_dt"))
+    return size_table(lambda v, d: ttest_n(alpha, beta, d, v, method=method),
+                      rows=("variance_t", variance_t), columns=("min_dt", min_dts))

@@ -34,6 +34,7 @@ from .power import anova_effect
 from .roots import at_least, smallest_reaching
 from .search import describe_cells, smallest_n_for_power
 from .shapes import as_output
+from .tables import size_table
 
 __all__ = ["anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "anova2_df"]
 
@@ -282,15 +283,5 @@ def anova2_table(alpha, *, beta, variance, ms, min_ds) -> pd.DataFrame:
     """
     alpha, beta, variance = (check(k, x, allow_array=False) for k, x in
                              (("alpha", alpha), ("beta", beta), ("variance", variance)))
-    m_grid = _grid("m", ms).astype(np.int64)
-    d_grid = _grid("min_d", min_ds)
-    n = anova2_n(alpha, beta, d_grid[None, :], variance, m_grid[:, None])
-    return pd.DataFrame(np.asarray(n, np.int64), index=pd.Index(m_grid, name="m"),
-                        columns=pd.Index(d_grid, name="min_d"))
-
-
-def _grid(name: str, values) -> np.ndarray:
-    arr = np.atleast_1d(np.asarray(check(name, values), float))
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a list of numbers, got an array of shape {arr.shape}")
-    return arr
+    return size_table(lambda m, d: anova2_n(alpha, beta, d, variance, m),
+                      rows=("m", ms), columns=("min_d", min_ds))
