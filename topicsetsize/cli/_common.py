@@ -176,9 +176,25 @@ def ceil_sig(x: float, digits: int = 6) -> float:
 def floor_power(p: float) -> float:
     """Truncate a power to 6 decimals: 0.7999996 shows as 0.799999, never as 0.8.
 
-    >>> floor_power(0.7999996)
-    0.799999
+    NaN (legacy power where Nagata's approximation is undefined) stays NaN.
+
+    >>> floor_power(0.7999996), floor_power(float("nan"))
+    (0.799999, nan)
     """
     import math
 
-    return math.floor(p * 1e6) / 1e6
+    return math.floor(p * 1e6) / 1e6 if math.isfinite(p) else p
+
+
+def around_n(n: int, value_of, name: str, *, missing=None) -> dict:
+    """The ``name(n-1)`` and ``name(n)`` cells of a topic set size report.
+
+    ``value_of(k)`` is the power (or width) at k topics; at n − 1 it shows that n is the
+    smallest size. Where n − 1 < 2 there is no design to evaluate, and the cell is ``missing``.
+
+    >>> around_n(3, lambda k: k / 10, "power")
+    {'power(n-1)': 0.2, 'power(n)': 0.3}
+    >>> around_n(2, lambda k: k / 10, "power")
+    {'power(n-1)': None, 'power(n)': 0.2}
+    """
+    return {f"{name}(n-1)": value_of(n - 1) if n > 2 else missing, f"{name}(n)": value_of(n)}

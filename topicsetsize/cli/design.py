@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import math
 
-from ._common import float_list, int_list, number, print_frame, progress
+from ._common import (around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame,
+                      progress)
 
 _METHODS = ("legacy", "exact", "both")
 
@@ -73,29 +73,6 @@ def register(sub, designs) -> None:
     p.set_defaults(handler=_min_d_ttest)
 
 
-def _ceil_sig(x: float, digits: int = 6) -> float:
-    """Round up to ``digits`` significant figures: a shown minD is never below the true one.
-
-    >>> _ceil_sig(3.0305e-05), _ceil_sig(0.1370471)
-    (3.0305e-05, 0.137048)
-    """
-    if x <= 0 or not math.isfinite(x):
-        return x
-    quantum = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
-    return float(f"{math.ceil(x / quantum - 1e-9) * quantum:.{digits}g}")
-
-
-def _floor6(p: float) -> float:
-    """Truncate a power to 6 decimals: 0.7999996 shows as 0.799999, never as 0.8.
-
-    NaN (legacy power where Nagata's approximation is undefined) stays NaN.
-
-    >>> _floor6(0.7999996), _floor6(float("nan"))
-    (0.799999, nan)
-    """
-    return math.floor(p * 1e6) / 1e6 if math.isfinite(p) else p
-
-
 #: How a missing value is shown in a readable table, and the note printed under it.
 _UNDEFINED = "undefined"
 _NO_TEST = "-"
@@ -138,13 +115,12 @@ def _fewer_than_two(column: str, n) -> bool:
 
 
 def _power_rows(n_of, power_of, args):
-    nan = float("nan")
     rows = []
     for method in _methods(args):
         n = n_of(method)
         rows.append({"method": method, "n": n,
-                     "power(n-1)": _floor6(power_of(n - 1, method)) if n > 2 else nan,
-                     "power(n)": _floor6(power_of(n, method))})
+                     **around_n(n, lambda k, meth=method: floor_power(power_of(k, meth)),
+                                "power", missing=float("nan"))})
     return rows
 
 
@@ -188,9 +164,8 @@ def _n_ci(args) -> None:
 
     n = ci_n(args.alpha, delta=args.delta, variance_t=args.variance_t)
     rows = [{"method": "expected width", "n": n,
-             "width(n-1)": (ci_delta(n - 1, variance_t=args.variance_t, alpha=args.alpha)
-                            if n > 2 else float("nan")),
-             "width(n)": ci_delta(n, variance_t=args.variance_t, alpha=args.alpha)}]
+             **around_n(n, lambda k: ci_delta(k, variance_t=args.variance_t, alpha=args.alpha),
+                        "width", missing=float("nan"))}]
     _report(f"CI width: delta={args.delta:g}, variance_t={args.variance_t:g}, "
             f"alpha={args.alpha:g}", rows, args)
 
@@ -250,7 +225,7 @@ def _table_ttest(args) -> None:
 def _min_d_anova(args) -> None:
     from ..detectable import anova_min_d
 
-    rows = [{"method": meth, "min_d": _ceil_sig(anova_min_d(
+    rows = [{"method": meth, "min_d": ceil_sig(anova_min_d(
         args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta,
         method=meth))}
         for meth in _methods(args)]
@@ -261,7 +236,7 @@ def _min_d_anova(args) -> None:
 def _min_d_ttest(args) -> None:
     from ..detectable import ttest_min_dt
 
-    rows = [{"method": meth, "min_dt": _ceil_sig(ttest_min_dt(
+    rows = [{"method": meth, "min_dt": ceil_sig(ttest_min_dt(
         args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta, method=meth))}
         for meth in _methods(args)]
     _report(f"Minimum detectable difference: n={args.n:g} topics, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import ceil_sig, float_list, floor_power, int_list, number, print_frame
+from ._common import around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame
 
 
 def register(sub, designs) -> None:
@@ -54,8 +54,7 @@ def _n(args) -> None:
         return floor_power(anova2_power(k, m=args.m, min_d=args.min_d, variance=args.variance,
                                     alpha=args.alpha))
     frame = pd.DataFrame([{"method": "exact", "n": n,
-                           "power(n-1)": power(n - 1) if n > 2 else None,
-                           "power(n)": power(n)}]).set_index("method")
+                           **around_n(n, power, "power")}]).set_index("method")
     print_frame(frame, csv=args.csv, title=None if args.csv else _title(
         args, f"m={args.m:g} systems, minD={args.min_d:g}"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import floor_power, number, print_frame
+from ._common import around_n, floor_power, number, print_frame
 
 
 def register(sub, designs) -> None:
@@ -43,8 +43,7 @@ def _n_ttest2(args) -> None:
         return floor_power(ttest2_power(k, min_d=args.min_d, variance=args.variance,
                                         alpha=args.alpha))
     frame = pd.DataFrame([{"method": "exact", "n per system": n, "topics in all": 2 * n,
-                           "power(n-1)": power(n - 1) if n > 2 else None,
-                           "power(n)": power(n)}]).set_index("method")
+                           **around_n(n, power, "power")}]).set_index("method")
     print_frame(frame, csv=args.csv, title=None if args.csv else (
         f"Two-sample (unpaired) t-test: minD={args.min_d:g}, variance={args.variance:g}, "
         f"alpha={args.alpha:g}, beta={args.beta:g}"))
@@ -60,8 +59,7 @@ def _n_ci2(args) -> None:
     def width(k):
         return ci2_delta(k, variance=args.variance, alpha=args.alpha)
     frame = pd.DataFrame([{"method": "expected width", "n per system": n, "topics in all": 2 * n,
-                           "width(n-1)": width(n - 1) if n > 2 else None,
-                           "width(n)": width(n)}]).set_index("method")
+                           **around_n(n, width, "width")}]).set_index("method")
     print_frame(frame, csv=args.csv, title=None if args.csv else (
         f"CI of a difference of two independent means: delta={args.delta:g}, "
         f"variance={args.variance:g}, alpha={args.alpha:g}"))
