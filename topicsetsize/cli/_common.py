@@ -133,6 +133,37 @@ def add_reader_options(parser) -> None:
                         help="drop topics that lack a score for some run (and say how many)")
 
 
+def add_matrix_input(parser) -> None:
+    """FILE or ``--example``, and the reader options: the input of a one-matrix command."""
+    parser.add_argument("file", nargs="?", type=path, metavar="FILE",
+                        help="a score matrix file (topics x runs), or a folder of trec_eval -q "
+                             "files")
+    parser.add_argument("--example", action="store_true",
+                        help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
+    add_reader_options(parser)
+
+
+def load_matrix(args):
+    """The score matrix of FILE or of ``--example`` (see :func:`add_matrix_input`), and a name
+    for it."""
+    from ..examples import example_matrix
+
+    if args.example == (args.file is not None):
+        raise ValueError("give either FILE or --example")
+    if args.example:
+        return example_matrix(), EXAMPLE_NAME
+    return read_matrix_reporting(args.file, args), args.file
+
+
+def fresh_seed(seed) -> int:
+    """``seed`` (from ``--seed``), or a fresh one to print so that the run can be repeated."""
+    if seed is not None:
+        return seed
+    import numpy as np
+
+    return int(np.random.SeedSequence().generate_state(1)[0])
+
+
 def read_matrix_reporting(path, args):
     """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
     import warnings

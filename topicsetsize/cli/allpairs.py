@@ -7,7 +7,7 @@ standard errors.
 
 from __future__ import annotations
 
-from ._common import number, print_frame, progress
+from ._common import fresh_seed, number, print_frame, progress
 
 _CONFIGURATIONS = ("least-favourable", "equally-spaced")
 _TARGETS = ("all-pairs", "best-worst")
@@ -45,15 +45,13 @@ def register(sub, designs) -> None:
 
 def run_allpairs(args) -> int:
     """n, and the simulated powers at n − 1 and n."""
-    import numpy as np
     import pandas as pd
 
     from ..allpairs import allpairs_n
     from ..params import check
 
     trials = check("trials", args.trials)
-    seed = args.seed if args.seed is not None else int(
-        np.random.SeedSequence().generate_state(1)[0])
+    seed = fresh_seed(args.seed)
     with progress(None, "simulated trials") as bar:
         result = allpairs_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
                             configuration=args.configuration, target=args.target,

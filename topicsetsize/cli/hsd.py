@@ -7,15 +7,7 @@ prints the pairs sorted by p-value, marking those significant at ``--alpha``.
 
 from __future__ import annotations
 
-from ._common import (
-    EXAMPLE_NAME,
-    add_reader_options,
-    number,
-    path,
-    print_frame,
-    progress,
-    read_matrix_reporting,
-)
+from ._common import add_matrix_input, fresh_seed, load_matrix, number, print_frame, progress
 
 
 def register(sub, designs) -> None:
@@ -27,11 +19,7 @@ def register(sub, designs) -> None:
                     "range of the run means; the p-value of a pair is (1 + the trials whose "
                     "range reaches its |mean difference|) / (trials + 1). ES_HSD = mean "
                     "difference / sqrt(two-way residual variance).")
-    p.add_argument("file", nargs="?", type=path, metavar="FILE",
-                   help="a score matrix file (topics x runs), or a folder of trec_eval -q files")
-    p.add_argument("--example", action="store_true",
-                   help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
-    add_reader_options(p)
+    add_matrix_input(p)
     p.add_argument("--trials", type=number("trials"), default=5000, help="default 5000")
     p.add_argument("--alpha", type=number("alpha"), default=0.05,
                    help="family-wise significance level for the marks (default 0.05)")
@@ -44,20 +32,13 @@ def run_hsd(args) -> int:
     """All pairs, sorted by p-value; ``*`` marks p <= alpha."""
     import numpy as np
 
-    from ..examples import example_matrix
     from ..params import check
     from ..tukey import tukey_hsd_randomised
 
     trials = check("trials", args.trials)
     alpha = check("alpha", args.alpha)
-    if args.example == (args.file is not None):
-        raise ValueError("give either FILE or --example")
-    if args.example:
-        scores, name = example_matrix(), EXAMPLE_NAME
-    else:
-        scores, name = read_matrix_reporting(args.file, args), args.file
-    seed = args.seed if args.seed is not None else int(
-        np.random.SeedSequence().generate_state(1)[0])
+    scores, name = load_matrix(args)
+    seed = fresh_seed(args.seed)
     with progress(trials, "randomised trials") as bar:
         table = tukey_hsd_randomised(scores, trials=trials, seed=seed, progress=bar.update)
     table["significant"] = table["p_value"] <= alpha

@@ -10,8 +10,8 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, int_list, number, path,
-                      print_frame, progress, read_matrix_reporting)
+from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matrix, number,
+                      print_frame, progress)
 
 
 #: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
@@ -30,7 +30,7 @@ def register(sub, designs) -> None:
                     "significant results and the major (both halves significant, opposite "
                     "directions) and minor (one significant, the other favouring the other run) "
                     "conflicts. %% conflicted = (2 major + minor) / significant.")
-    _input_arguments(rel)
+    add_matrix_input(rel)
     rel.add_argument("--topics", metavar="SPEC",
                      help="topics to use, e.g. 351-450 or 301-350,601-700 (ids or ranges)")
     rel.add_argument("--top-runs", type=number("fraction"), metavar="FRACTION",
@@ -52,7 +52,7 @@ def register(sub, designs) -> None:
                     "with the topics as blocks; --test ttest: the paired t-test of the best "
                     "against the M-th best run); the full-matrix means are the truth. Prints the "
                     "rejection rate next to the exact noncentral F / t power for that effect.")
-    _input_arguments(chk)
+    add_matrix_input(chk)
     chk.add_argument("--n", type=int_list, required=True, metavar="N[,N...]",
                      help="topics per resampled matrix (several: one row each)")
     chk.add_argument("--m", type=number("m"), help="runs compared: the M best by mean score (ANOVA "
@@ -64,15 +64,6 @@ def register(sub, designs) -> None:
     chk.set_defaults(handler=run_check_power)
 
 
-def _input_arguments(parser) -> None:
-    parser.add_argument("file", nargs="?", type=path, metavar="FILE",
-                        help="a score matrix file (topics x runs), or a folder of trec_eval -q "
-                             "files")
-    parser.add_argument("--example", action="store_true",
-                        help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
-    add_reader_options(parser)
-
-
 def _common_arguments(parser) -> None:
     parser.add_argument("--trials", type=number("trials"), default=1000, help="default 1000")
     parser.add_argument("--alpha", type=number("alpha"), default=0.05,
@@ -80,26 +71,6 @@ def _common_arguments(parser) -> None:
     parser.add_argument("--seed", type=checked("seed"),
                         help="random seed (default: a fresh one, printed)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
-
-
-def _load(args):
-    """The score matrix of FILE or of ``--example``, and a name for it."""
-    from ..examples import example_matrix
-
-    if args.example == (args.file is not None):
-        raise ValueError("give either FILE or --example")
-    if args.example:
-        return example_matrix(), EXAMPLE_NAME
-    return read_matrix_reporting(args.file, args), args.file
-
-
-def _seed(args) -> int:
-    """``--seed``, or a fresh seed to print so that the run can be repeated."""
-    if args.seed is not None:
-        return args.seed
-    import numpy as np
-
-    return int(np.random.SeedSequence().generate_state(1)[0])
 
 
 def run_reliability(args) -> int:
@@ -111,7 +82,7 @@ def run_reliability(args) -> int:
     from ..selection import select_topics, top_runs, transform_scores
 
     trials = check("trials", args.trials)
-    raw, name = _load(args)
+    raw, name = load_matrix(args)
     runs = raw.columns if args.top_runs is None else top_runs(raw, fraction=args.top_runs).columns
     scores = transform_scores(raw, kind=args.scores)[runs]
     if args.topics:
@@ -121,7 +92,7 @@ def run_reliability(args) -> int:
         raise ValueError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
                          "experiment needs at least 4 topics (two halves of at least 2)")
     halves = args.half or [n // 2]
-    seed = _seed(args)
+    seed = fresh_seed(args.seed)
     with progress(trials * len(halves), "split-half trials") as bar:
         table = split_half_curve(scores, halves=halves, trials=trials, alpha=args.alpha,
                                  seed=seed, progress=bar.update)
@@ -154,7 +125,7 @@ def run_check_power(args) -> int:
     from ..resampling import resampled_power
 
     trials = check("trials", args.trials)
-    scores, name = _load(args)
+    scores, name = load_matrix(args)
     distinct = scores.T.drop_duplicates().shape[0]
     if distinct < 2:
         raise ValueError(f"{name}: every run has the same score on every topic: no two runs to "
@@ -164,7 +135,7 @@ def run_check_power(args) -> int:
         pair = [p.strip() for p in args.pair.split(",")]
         if args.test != "ttest":
             raise ValueError("--pair is only for --test ttest")
-    seed = _seed(args)
+    seed = fresh_seed(args.seed)
     results = []
     with progress(trials * len(args.n), "resampled trials") as bar:
         for n in args.n:
