@@ -42,3 +42,26 @@ def script_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return env
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    """Run the command in-process: (exit status, stdout, stderr); argparse's exits included."""
+    from topicsetsize.cli import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:       # argparse errors
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def one_line_error(capsys, *argv) -> str:
+    """Run the command and check that it fails as a user error should: exit status 2, nothing
+    on stdout, one line on stderr from the command, no traceback. Returns that line."""
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == "", (code, out, err)
+    assert err.count("\n") == 1 and err.startswith("topicsetsize: error: ") or \
+        err.startswith("topicsetsize "), err
+    assert "Traceback" not in err
+    return err

@@ -12,49 +12,47 @@ import pytest
 import topicsetsize as tss
 from topicsetsize.cli import main
 
+from .conftest import one_line_error, run_cli
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+
 
 
 def test_readme_command(capsys):
-    code, out, _ = run(capsys, "n", "anova", "--alpha", "0.05", "--beta", "0.2", "--min-d", "0.1",
-                       "--variance", "0.0601", "--m", "10")
+    code, out, _ = run_cli(capsys, "n", "anova", "--alpha", "0.05", "--beta", "0.2", "--min-d",
+                           "0.1", "--variance", "0.0601", "--m", "10")
     assert code == 0
     # AIRS 2016 Table 2 part I: m=10, minD=.1, raw recall var .0601 -> 188 (legacy)
     assert " 188 " in out and "legacy" in out
 
 
 def test_both_methods_and_csv(capsys):
-    code, out, _ = run(capsys, "n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m", "2",
-                       "--method", "both", "--csv")
+    code, out, _ = run_cli(capsys, "n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m",
+                           "2", "--method", "both", "--csv")
     frame = pd.read_csv(io.StringIO(out), index_col="method")
     assert code == 0 and frame.loc["legacy", "n"] == 2301 and frame.loc["exact", "n"] == 2360
     assert frame.loc["exact", "power(n-1)"] < 0.8 <= frame.loc["exact", "power(n)"]
 
 
 def test_ttest_and_ci(capsys):
-    assert run(capsys, "n", "ttest", "--min-delta-t", "0.2")[1].count(" 199 ") == 1
-    code, out, _ = run(capsys, "n", "ttest", "--min-dt", "0.1", "--variance-t", "0.04", "--csv")
+    assert run_cli(capsys, "n", "ttest", "--min-delta-t", "0.2")[1].count(" 199 ") == 1
+    code, out, _ = run_cli(capsys, "n", "ttest", "--min-dt", "0.1", "--variance-t", "0.04", "--csv")
     assert pd.read_csv(io.StringIO(out)).n.tolist() == [34]
-    code, out, _ = run(capsys, "n", "ci", "--alpha", "0.01", "--delta", "0.1",
-                       "--variance-t", "0.1", "--csv")
+    code, out, _ = run_cli(capsys, "n", "ci", "--alpha", "0.01", "--delta", "0.1",
+                           "--variance-t", "0.1", "--csv")
     assert pd.read_csv(io.StringIO(out)).n.tolist() == [269]
 
 
 def test_table_csv_equals_api(capsys):
-    code, out, _ = run(capsys, "table", "anova", "--m", "2,10", "--min-d", "0.02,0.1",
-                       "--variance", "0.0127", "--method", "exact", "--csv")
+    code, out, _ = run_cli(capsys, "table", "anova", "--m", "2,10", "--min-d", "0.02,0.1",
+                           "--variance", "0.0127", "--method", "exact", "--csv")
     got = pd.read_csv(io.StringIO(out))
     api = tss.anova_table(0.05, beta=0.2, variance=0.0127, ms=[2, 10], min_ds=[0.02, 0.1],
                           method="exact")
     assert code == 0
     for row in got.itertuples():
         assert row.n == api.loc[row.m, row.min_d]
-    code, out, _ = run(capsys, "table", "ttest", "--min-dt", "0.05,0.1", "--variance-t", "0.04",
-                       "--csv")
+    code, out, _ = run_cli(capsys, "table", "ttest", "--min-dt", "0.05,0.1", "--variance-t", "0.04",
+                           "--csv")
     got = pd.read_csv(io.StringIO(out))
     for row in got.itertuples():
         assert row.n == tss.ttest_n(0.05, 0.2, row.min_dt, row.variance_t)
@@ -62,8 +60,8 @@ def test_table_csv_equals_api(capsys):
 
 
 def test_min_d(capsys):
-    code, out, _ = run(capsys, "min-d", "anova", "--n", "188", "--m", "10", "--variance", "0.0601",
-                       "--csv")
+    code, out, _ = run_cli(capsys, "min-d", "anova", "--n", "188", "--m", "10", "--variance",
+                           "0.0601", "--csv")
     assert code == 0 and pd.read_csv(io.StringIO(out)).min_d.iloc[0] <= 0.1
 
 
@@ -79,14 +77,7 @@ def test_min_d(capsys):
     (["n", "anova", "--variance", "0.06", "--m", "10"], "required: --min-d"),
 ])
 def test_bad_input_exit_2_one_line(capsys, argv, fragment):
-    try:
-        code = main(argv)
-    except SystemExit as exc:      # argparse errors
-        code = exc.code
-    err = capsys.readouterr().err
-    assert code == 2
-    assert fragment in err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    assert fragment in one_line_error(capsys, *argv)
 
 
 @pytest.mark.slow
@@ -104,8 +95,8 @@ def test_installed_command_runs(launcher, script, script_env):
 
 def test_min_d_is_rounded_up_never_overstating_the_guarantee(capsys):
     # review: round(x, 6) printed 3e-05 for 3.0305e-05, whose power is only .79
-    code, out, _ = run(capsys, "min-d", "anova", "--n", "1000000000", "--m", "2",
-                       "--variance", "0.06", "--csv")
+    code, out, _ = run_cli(capsys, "min-d", "anova", "--n", "1000000000", "--m", "2",
+                           "--variance", "0.06", "--csv")
     shown = pd.read_csv(io.StringIO(out)).min_d.iloc[0]
     assert code == 0
     assert tss.anova_power(10**9, m=2, min_d=shown, variance=0.06, alpha=0.05) >= 0.8
@@ -114,18 +105,18 @@ def test_min_d_is_rounded_up_never_overstating_the_guarantee(capsys):
 
 
 def test_power_columns_never_round_up_to_the_target(capsys):
-    code, out, _ = run(capsys, "n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m", "2",
-                       "--method", "exact", "--csv")
+    code, out, _ = run_cli(capsys, "n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m",
+                           "2", "--method", "exact", "--csv")
     frame = pd.read_csv(io.StringIO(out))
     assert frame["power(n-1)"].iloc[0] < 0.8 <= frame["power(n)"].iloc[0]
 
 
 def test_min_d_ttest_and_table_both(capsys):
-    code, out, err = run(capsys, "min-d", "ttest", "--n", "10", "--variance-t", "1", "--alpha",
-                         "0.3", "--beta", "0.8", "--method", "exact", "--csv")
+    code, out, err = run_cli(capsys, "min-d", "ttest", "--n", "10", "--variance-t", "1", "--alpha",
+                             "0.3", "--beta", "0.8", "--method", "exact", "--csv")
     assert code == 0 and err == "" and pd.read_csv(io.StringIO(out)).min_dt.iloc[0] == 0.0
-    code, out, _ = run(capsys, "table", "anova", "--m", "2", "--min-d", "0.02", "--variance",
-                       "0.0601", "--method", "both", "--csv")
+    code, out, _ = run_cli(capsys, "table", "anova", "--m", "2", "--min-d", "0.02", "--variance",
+                           "0.0601", "--method", "both", "--csv")
     got = pd.read_csv(io.StringIO(out)).set_index("method").n
     assert got["legacy"] == 2301 and got["exact"] == 2360     # AIRS 2016 Table 2, part I
 
@@ -140,7 +131,7 @@ def test_few_topics_never_crash_and_match_the_api_over_a_grid(capsys):
             for m in ms:
                 argv = ["n", "anova", "--min-d", str(min_d), "--variance", str(variance),
                         "--m", str(m), "--method", "both", "--csv"]
-                code, out, err = run(capsys, *argv)
+                code, out, err = run_cli(capsys, *argv)
                 assert (code, err) == (0, ""), argv
                 got = pd.read_csv(io.StringIO(out), index_col="method")
                 for method in ("legacy", "exact"):
@@ -151,16 +142,16 @@ def test_few_topics_never_crash_and_match_the_api_over_a_grid(capsys):
 
 
 def test_undefined_power_is_spelled_out_with_a_note(capsys):
-    code, out, err = run(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
-                         "--method", "both")
+    code, out, err = run_cli(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m",
+                             "2", "--method", "both")
     assert code == 0 and err == ""
     legacy = next(line for line in out.splitlines() if line.startswith("legacy"))
     assert legacy.split() == ["legacy", "3", "undefined", "1.0"]     # API: anova_n(...) = 3
     assert "undefined: the legacy power (Nagata's approximation" in out
-    code, out, _ = run(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
-                       "--csv")
+    code, out, _ = run_cli(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
+                           "--csv")
     assert out.splitlines()[1] == "legacy,3,,1.0"
-    code, out, _ = run(capsys, "n", "ttest", "--min-delta-t", "50", "--method", "exact")
+    code, out, _ = run_cli(capsys, "n", "ttest", "--min-delta-t", "50", "--method", "exact")
     row = next(line for line in out.splitlines() if line.startswith("exact")).split()
     assert row[1] == "2" and row[2] == "-" and "-: fewer than 2 topics, no test" in out
 
@@ -184,8 +175,8 @@ def test_huge_min_d_and_variance_do_not_overflow(capsys):
     # minD/sigma = 1e200/1e100 = 1e100: an enormous effect, detectable with the fewest topics.
     small = ["--min-d", "1e100", "--variance", "1", "--m", "3", "--method", "both", "--csv"]
     huge = ["--min-d", "1e200", "--variance", "1e200", "--m", "3", "--method", "both", "--csv"]
-    code, out_small, _ = run(capsys, "n", "anova", *small)
-    code_huge, out_huge, err = run(capsys, "n", "anova", *huge)
+    code, out_small, _ = run_cli(capsys, "n", "anova", *small)
+    code_huge, out_huge, err = run_cli(capsys, "n", "anova", *huge)
     assert code == code_huge == 0 and err == ""
     n_small = pd.read_csv(io.StringIO(out_small), index_col="method").n
     n_huge = pd.read_csv(io.StringIO(out_huge), index_col="method").n
@@ -211,8 +202,8 @@ def test_long_tables_run_in_chunks_with_a_progress_bar(capsys, monkeypatch):
 
     monkeypatch.setattr(design, "_CHUNK_CELLS", 6)            # 3 rows of m per chunk
     monkeypatch.setattr(design, "progress", fake_progress)
-    code, out, _ = run(capsys, "table", "anova", "--m", "2-9", "--min-d", "0.05,0.1",
-                       "--variance", "0.0601", "--method", "both", "--csv")
+    code, out, _ = run_cli(capsys, "table", "anova", "--m", "2-9", "--min-d", "0.05,0.1",
+                           "--variance", "0.0601", "--method", "both", "--csv")
     assert code == 0
     assert [(b["total"], b["done"], b["disable"]) for b in bars] == [(3, 3, None), (3, 3, None)]
     got = pd.read_csv(io.StringIO(out))

@@ -10,15 +10,13 @@ import pytest
 import topicsetsize as tss
 from topicsetsize.cli import main
 
+from .conftest import one_line_error, run_cli
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+
 
 
 def test_table_and_statements(capsys):
-    code, out, err = run(capsys, "guarantees", "--n", "100", "--variance", "0.0601")
+    code, out, err = run_cli(capsys, "guarantees", "--n", "100", "--variance", "0.0601")
     assert code == 0 and err == ""
     # MedNLPDoc raw recall (AIRS 2016): 100 topics, m = 10: minD .137 (shown rounded up).
     assert "With 100 topics, m = 10 systems: minimum detectable range 0.14 " in out
@@ -29,9 +27,9 @@ def test_table_and_statements(capsys):
 
 
 def test_csv_equals_the_api(capsys):
-    code, out, _ = run(capsys, "guarantees", "--n", "50,100", "--variance", "0.0215", "--m",
-                       "2,10", "--alpha", "0.01", "--beta", "0.1", "--variance-t", "0.05",
-                       "--method", "exact", "--csv")
+    code, out, _ = run_cli(capsys, "guarantees", "--n", "50,100", "--variance", "0.0215", "--m",
+                           "2,10", "--alpha", "0.01", "--beta", "0.1", "--variance-t", "0.05",
+                           "--method", "exact", "--csv")
     got = pd.read_csv(io.StringIO(out))
     api = tss.guarantees([50, 100], variance=0.0215, ms=[2, 10], alpha=0.01, beta=0.1,
                          variance_t=0.05, method="exact").table
@@ -42,8 +40,8 @@ def test_csv_equals_the_api(capsys):
 
 def test_table2_size_through_the_command(capsys):
     # AIRS 2016 Table 2 part I: m = 2, minD = .10 needs 93 topics (legacy).
-    _, out, _ = run(capsys, "guarantees", "--n", "92,93", "--variance", "0.0601", "--m", "2",
-                    "--csv")
+    _, out, _ = run_cli(capsys, "guarantees", "--n", "92,93", "--variance", "0.0601", "--m", "2",
+                        "--csv")
     at_92, at_93 = pd.read_csv(io.StringIO(out))["min_d"]
     assert at_93 <= 0.1 < at_92
 
@@ -68,12 +66,7 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, message):
     for key, value in base.items():
         if key not in argv:
             args += [key, value]
-    try:
-        code = main(args + argv)
-    except SystemExit as exit_:          # argparse errors
-        code = exit_.code
-    err = capsys.readouterr().err
-    assert code == 2 and message in err and err.count("\n") == 1, err
+    assert message in one_line_error(capsys, *args, *argv)
 
 
 def test_missing_required_options(capsys):

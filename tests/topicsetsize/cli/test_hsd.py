@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 
 from topicsetsize.cli import main
+
+from .conftest import one_line_error
 from topicsetsize.tukey import tukey_hsd_randomised
 
 
@@ -53,10 +55,4 @@ def test_hsd_without_seed_prints_the_one_used(capsys):
     (["hsd", "--example", "--format", "xml"], "--format: invalid choice"),
 ])
 def test_hsd_bad_input_is_one_line(capsys, argv, message):
-    try:
-        code = main(argv)
-    except SystemExit as exc:      # argparse errors
-        code = exc.code
-    err = capsys.readouterr().err
-    assert code == 2
-    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert message in one_line_error(capsys, *argv)

@@ -14,25 +14,7 @@ import topicsetsize.atomic
 from topicsetsize.cli import main
 from topicsetsize.cli import reliability as cli_reliability
 
-from .conftest import ROOT
-
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:       # argparse errors
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
-def one_line_error(capsys, *argv) -> str:
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("topicsetsize: error: ") or \
-        err.startswith("topicsetsize "), err
-    assert "Traceback" not in err
-    return err
+from .conftest import ROOT, one_line_error
 
 
 def test_building_the_parser_imports_no_numerical_library():

@@ -7,7 +7,8 @@ import io
 import pandas as pd
 import pytest
 
-from topicsetsize.cli import main
+
+from .conftest import one_line_error, run_cli
 
 # AIRS 2016, Section 4, from Table 2 part I (MedNLPDoc raw recall, V_E = .0601): m = 2,
 # minD = .10 needs 93 topics; m = 50, minD = .20 needs 91.
@@ -17,35 +18,28 @@ PAPER = ("Create 100 topics: this guarantees 80% power for comparing any m = 2 s
 TWO = ["--require", "variance=0.0601,m=2,min_d=0.10", "--require", "variance=0.0601,m=50,min-d=0.2"]
 
 
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:           # argparse errors
-        code = exit_.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_the_paper_sentence(capsys):
-    code, out, err = run(capsys, "recommend", *TWO)
+    code, out, err = run_cli(capsys, "recommend", *TWO)
     assert code == 0 and err == ""
     assert out.splitlines()[0] == PAPER
     assert "power at n=100" in out
 
 
 def test_csv_and_options(capsys):
-    code, out, _ = run(capsys, "recommend", *TWO, "--round-to", "1", "--method", "exact",
-                       "--csv")
+    code, out, _ = run_cli(capsys, "recommend", *TWO, "--round-to", "1", "--method", "exact",
+                           "--csv")
     got = pd.read_csv(io.StringIO(out), index_col="requirement")
     assert code == 0 and got["n"].tolist() == [96, 91]          # Table 2 part I, n_exact
     assert got["recommended"].tolist() == [96, 96] and (got["power"] >= 0.8).all()
-    _, out, _ = run(capsys, "recommend", *TWO, "--alpha", "0.01", "--beta", "0.1")
+    _, out, _ = run_cli(capsys, "recommend", *TWO, "--alpha", "0.01", "--beta", "0.1")
     assert out.startswith("Create ") and "90% power" in out
 
 
 def test_labels_with_commas(capsys):
-    code, out, _ = run(capsys, "recommend", "--require",
-                       "label=EN nDCG@3, raw,variance=0.0259,m=10,min_d=0.10", "--csv")
+    code, out, _ = run_cli(capsys, "recommend", "--require",
+                           "label=EN nDCG@3, raw,variance=0.0259,m=10,min_d=0.10", "--csv")
     got = pd.read_csv(io.StringIO(out))
     assert code == 0 and got["label"].tolist() == ["EN nDCG@3, raw"] and got["n"].tolist() == [82]
 
@@ -56,11 +50,11 @@ def test_files(capsys, tmp_path):
                     'min_d = 0.10\n')
     table = tmp_path / "needs.csv"
     table.write_text("label,variance,m,min_d\nJA nDCG@3,0.0570,10,0.10\n")
-    code, out, _ = run(capsys, "recommend", "--file", str(toml))
+    code, out, _ = run_cli(capsys, "recommend", "--file", str(toml))
     assert code == 0 and out.startswith("Create 90 topics: this guarantees 80% power for "
                                         "EN nDCG@3, comparing any m = 10 systems")
-    code, out, _ = run(capsys, "recommend", "--file", str(table), "--require",
-                       "label=EN nDCG@3,variance=0.0259,m=10,min_d=0.10")
+    code, out, _ = run_cli(capsys, "recommend", "--file", str(table), "--require",
+                           "label=EN nDCG@3,variance=0.0259,m=10,min_d=0.10")
     assert code == 0 and out.startswith("Create 180 topics")
     # --require first, then the file.
     assert out.index("EN nDCG@3, comparing") < out.index("JA nDCG@3, comparing")
@@ -87,18 +81,17 @@ def test_files(capsys, tmp_path):
     (["--file", "/nonexistent/needs.csv"], "/nonexistent/needs.csv: no such file"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv, message):
-    code, out, err = run(capsys, "recommend", *argv)
-    assert code == 2 and out == "" and message in err and err.count("\n") == 1, err
+    assert message in one_line_error(capsys, "recommend", *argv)
 
 
 def test_bad_file_names_the_file_and_line(capsys, tmp_path):
     table = tmp_path / "needs.csv"
     table.write_text("label,variance,m,min_d\nEN,0.0259,10,0.10\nJA,0.0570,10,-1\n")
-    code, _, err = run(capsys, "recommend", "--file", str(table))
+    code, _, err = run_cli(capsys, "recommend", "--file", str(table))
     assert code == 2 and err.count("\n") == 1
     assert f"{table}, line 3 ('JA'): min_d=-1 is out of range: allowed min_d > 0" in err
     toml = tmp_path / "needs.toml"
     toml.write_text("[[requirements]]\nvariance = 0.1\nm = 2\nmin_d = [0.1]\n")
-    code, _, err = run(capsys, "recommend", "--file", str(toml))
+    code, _, err = run_cli(capsys, "recommend", "--file", str(toml))
     assert code == 2 and err.count("\n") == 1
     assert f"{toml}: [[requirements]] table 1: min_d=[0.1] must be a single number" in err

@@ -8,6 +8,8 @@ import pandas as pd
 import pytest
 
 from topicsetsize.cli import main
+
+from .conftest import one_line_error
 from topicsetsize.examples import example_matrix
 from topicsetsize.reliability import split_half
 from topicsetsize.selection import select_topics, top_runs
@@ -78,25 +80,13 @@ def test_check_power_ttest_pair_table(capsys, data_dir):
     (["check-power", "--example", "--n", "1"], "n=1 is out of range"),
 ])
 def test_user_errors_are_one_line_with_status_2(capsys, argv, message):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
-
-
-def one_line(capsys, argv) -> str:
-    try:
-        code = main(argv)
-    except SystemExit as exc:          # argparse
-        code = exc.code
-    captured = capsys.readouterr()
-    assert code == 2 and captured.out == "" and captured.err.count("\n") == 1, captured
-    return captured.err
+    assert message in one_line_error(capsys, *argv)
 
 
 def test_too_few_topics_name_the_file_not_an_option_never_given(capsys, tmp_path):
     path = tmp_path / "three.csv"
     path.write_text("topic,a,b,c\nt1,0.1,0.2,0.3\nt2,0.5,0.4,0.3\nt3,0.2,0.6,0.3\n")
-    err = one_line(capsys, ["reliability", str(path), "--trials", "5"])
+    err = one_line_error(capsys, "reliability", str(path), "--trials", "5")
     assert err == (f"topicsetsize: error: {path}: 3 topics: a split-half experiment needs at "
                    "least 4 topics (two halves of at least 2)\n")
     assert "--half" not in err and "half=" not in err
@@ -105,7 +95,7 @@ def test_too_few_topics_name_the_file_not_an_option_never_given(capsys, tmp_path
 def test_constant_matrix_in_check_power_names_the_file(capsys, tmp_path):
     path = tmp_path / "const.csv"
     path.write_text("topic,a,b,c\n" + "".join(f"t{k},0.5,0.5,0.5\n" for k in range(5)))
-    err = one_line(capsys, ["check-power", str(path), "--n", "3", "--trials", "5"])
+    err = one_line_error(capsys, "check-power", str(path), "--n", "3", "--trials", "5")
     assert err == (f"topicsetsize: error: {path}: every run has the same score on every topic: "
                    "no two runs to compare\n")
     with pytest.raises(ValueError, match="1 distinct run"):     # the engine says so too
@@ -116,10 +106,10 @@ def test_constant_matrix_in_check_power_names_the_file(capsys, tmp_path):
                                              ("1.5", "seed=1.5 is not a whole number"),
                                              ("x", "seed='x' is not a number")])
 def test_seed_errors_name_the_option(capsys, value, fragment):
-    err = one_line(capsys, ["reliability", "--example", "--trials", "3", "--seed", value])
+    err = one_line_error(capsys, "reliability", "--example", "--trials", "3", "--seed", value)
     assert "argument --seed: " in err and fragment in err
 
 
 def test_half_list_with_an_empty_item_is_refused(capsys):
-    err = one_line(capsys, ["reliability", "--example", "--half", "4,,5"])
+    err = one_line_error(capsys, "reliability", "--example", "--half", "4,,5")
     assert "argument --half: '4,,5' has an empty item" in err

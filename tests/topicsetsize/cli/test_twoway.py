@@ -11,16 +11,14 @@ import pytest
 import topicsetsize as tss
 from topicsetsize.cli import main
 
+from .conftest import one_line_error, run_cli
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+
 
 
 def test_n_anova2_equals_the_engine(capsys):
-    code, out, _ = run(capsys, "n", "anova2", "--min-d", "0.1", "--variance", "0.0045", "--m",
-                       "10", "--csv")
+    code, out, _ = run_cli(capsys, "n", "anova2", "--min-d", "0.1", "--variance", "0.0045", "--m",
+                           "10", "--csv")
     frame = pd.read_csv(io.StringIO(out), index_col="method")
     n = tss.anova2_n(0.05, 0.2, 0.1, 0.0045, 10)
     assert code == 0 and frame.loc["exact", "n"] == n
@@ -29,26 +27,26 @@ def test_n_anova2_equals_the_engine(capsys):
 
 def test_n_anova2_m2_is_the_paired_t_test(capsys):
     # m = 2: the paired t-test with variance_t = 2 x variance (CIKM 2014: minΔt = .5 -> 34)
-    code, out, _ = run(capsys, "n", "anova2", "--min-d", "0.5", "--variance", "0.5", "--m", "2")
+    code, out, _ = run_cli(capsys, "n", "anova2", "--min-d", "0.5", "--variance", "0.5", "--m", "2")
     assert code == 0 and " 34 " in out and "Two-way ANOVA" in out
 
 
 def test_table_anova2_csv_equals_api(capsys):
-    code, out, _ = run(capsys, "table", "anova2", "--m", "2,10", "--min-d", "0.05,0.1",
-                       "--variance", "0.0045", "--csv")
+    code, out, _ = run_cli(capsys, "table", "anova2", "--m", "2,10", "--min-d", "0.05,0.1",
+                           "--variance", "0.0045", "--csv")
     long = pd.read_csv(io.StringIO(out))
     want = tss.anova2_table(0.05, beta=0.2, variance=0.0045, ms=[2, 10], min_ds=[0.05, 0.1])
     assert code == 0 and len(long) == 4
     for row in long.itertuples():
         assert row.n == want.loc[row.m, row.min_d]
-    code, out, _ = run(capsys, "table", "anova2", "--m", "2,10", "--min-d", "0.05,0.1",
-                       "--variance", "0.0045")
+    code, out, _ = run_cli(capsys, "table", "anova2", "--m", "2,10", "--min-d", "0.05,0.1",
+                           "--variance", "0.0045")
     assert code == 0 and "(exact)" in out
 
 
 def test_min_d_anova2_is_rounded_up(capsys):
-    code, out, _ = run(capsys, "min-d", "anova2", "--n", "48", "--m", "10", "--variance",
-                       "0.0045", "--csv")
+    code, out, _ = run_cli(capsys, "min-d", "anova2", "--n", "48", "--m", "10", "--variance",
+                           "0.0045", "--csv")
     shown = pd.read_csv(io.StringIO(out)).loc[0, "min_d"]
     exact = tss.anova2_min_d(48, m=10, variance=0.0045, alpha=0.05, beta=0.2)
     assert code == 0 and exact <= shown < exact * (1 + 1e-5)
@@ -65,8 +63,7 @@ def test_min_d_anova2_is_rounded_up(capsys):
     (["n", "anova2", "--min-d", "1e-9", "--variance", "1", "--m", "5"], "search limit"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, name):
-    code, _, err = run(capsys, *argv)
-    assert code == 2 and err.count("\n") == 1 and name in err
+    assert name in one_line_error(capsys, *argv)
 
 
 @pytest.mark.parametrize("argv, name", [
@@ -81,18 +78,18 @@ def test_non_numbers_are_argparse_one_line_errors(capsys, argv, name):
 
 
 def test_check_power_anova2(capsys):
-    code, out, _ = run(capsys, "check-power", "--example", "--n", "10,20", "--m", "5",
-                       "--test", "anova2", "--seed", "1", "--trials", "200", "--csv")
+    code, out, _ = run_cli(capsys, "check-power", "--example", "--n", "10,20", "--m", "5",
+                           "--test", "anova2", "--seed", "1", "--trials", "200", "--csv")
     table = pd.read_csv(io.StringIO(out), index_col="n")
     want = tss.resampled_power(tss.example_matrix(), n=20, trials=200, m=5, test="anova2", seed=1)
     assert code == 0 and table.loc[20, "empirical"] == want.empirical
     assert table.loc[20, "theoretical"] == pytest.approx(want.theoretical, rel=1e-12)
-    code, out, _ = run(capsys, "check-power", "--example", "--n", "10", "--m", "5",
-                       "--test", "anova2", "--seed", "1", "--trials", "50")
+    code, out, _ = run_cli(capsys, "check-power", "--example", "--n", "10", "--m", "5",
+                           "--test", "anova2", "--seed", "1", "--trials", "50")
     assert code == 0 and "two-way ANOVA (runs x topics)" in out and "two-way V_E" in out
 
 
 def test_check_power_anova2_refuses_a_pair(capsys):
-    code, _, err = run(capsys, "check-power", "--example", "--n", "10", "--test", "anova2",
-                       "--pair", "sys1,sys2")
+    code, _, err = run_cli(capsys, "check-power", "--example", "--n", "10", "--test", "anova2",
+                           "--pair", "sys1,sys2")
     assert code == 2 and err.count("\n") == 1 and "--pair" in err

@@ -10,17 +10,15 @@ import pytest
 from generator.bundled import templates_dir
 from topicsetsize.cli import main
 
+from .conftest import run_cli
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+
 
 
 def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp_path,
                                                                     monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, "workbook")
+    code, out, err = run_cli(capsys, "workbook")
     path = tmp_path / "ntcir12_std_ab.xlsx"
     assert code == 0 and err == ""
     assert out == f"wrote {path} (12 measures)\n"
@@ -34,19 +32,19 @@ def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp
 def test_spec_by_name_or_file_with_matrices_and_out(capsys, tmp_path, data_dir):
     out_file = tmp_path / "sub" / "w.xlsx"
     matrix = data_dir / "trec2010web_ap.csv"
-    code, out, _ = run(capsys, "workbook", "trec2010_web_example", "--matrix", str(matrix),
-                       "--out", str(out_file))
+    code, out, _ = run_cli(capsys, "workbook", "trec2010_web_example", "--matrix", str(matrix),
+                           "--out", str(out_file))
     assert code == 0 and out == f"wrote {out_file} (4 measures)\n"
     wb = openpyxl.load_workbook(out_file)
     ws = wb["Variance"]
     assert [ws.cell(r, 1).value for r in (5, 6)] == ["TREC 2010 Web AP", "trec2010web_ap"]
-    code, out, _ = run(capsys, "workbook", str(templates_dir() / "trec2010_web_example.toml"),
-                       "--out", str(tmp_path / "x.xlsx"))
+    code, out, _ = run_cli(capsys, "workbook", str(templates_dir() / "trec2010_web_example.toml"),
+                           "--out", str(tmp_path / "x.xlsx"))
     assert code == 0 and "(2 measures)" in out
 
 
 def test_list_specs(capsys):
-    code, out, _ = run(capsys, "workbook", "--list-specs")
+    code, out, _ = run_cli(capsys, "workbook", "--list-specs")
     assert code == 0
     assert [line.split("\t")[0] for line in out.splitlines()] == ["ntcir12_std_ab",
                                                                   "trec2010_web_example"]
@@ -67,12 +65,12 @@ def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
          f"topicsetsize: error: {tmp_path / 'none.csv'}: no such score matrix file or folder"),
     ]
     for argv, message in cases:
-        code, out, err = run(capsys, *argv)
+        code, out, err = run_cli(capsys, *argv)
         assert (code, out, err) == (2, "", message + "\n"), argv
     ragged = tmp_path / "ragged.csv"
     ragged.write_text("topic,a,b\nt1,0.1\nt2,0.2,0.3\n")
-    code, _, err = run(capsys, "workbook", "--matrix", str(ragged), "--out",
-                       str(tmp_path / "r.xlsx"))
+    code, _, err = run_cli(capsys, "workbook", "--matrix", str(ragged), "--out",
+                           str(tmp_path / "r.xlsx"))
     assert code == 2 and err.count("\n") == 1 and str(ragged) in err
     assert not (tmp_path / "r.xlsx").exists()
 
@@ -113,15 +111,15 @@ def test_matrix_takes_the_reader_options(capsys, tmp_path):
     path.write_text("topic,a,b,c\nt1,0.1,0.2,0.3\nt2,0.5,,0.3\nt3,0.2,0.6,0.3\nt4,0.3,0.1,0.2\n"
                     "t5,0.3,0.1,0.25\n")
     out = tmp_path / "w.xlsx"
-    code, _, err = run(capsys, "workbook", "--matrix", str(path), "--out", str(out))
+    code, _, err = run_cli(capsys, "workbook", "--matrix", str(path), "--out", str(out))
     assert code == 2 and "(--drop-incomplete-topics)" in err and not out.exists()
-    code, stdout, err = run(capsys, "workbook", "--matrix", str(path), "--out", str(out),
-                            "--drop-incomplete-topics")
+    code, stdout, err = run_cli(capsys, "workbook", "--matrix", str(path), "--out", str(out),
+                                "--drop-incomplete-topics")
     assert code == 0 and out.exists()
     assert err == f"topicsetsize: warning: {path}: dropped 1 of 5 topics with missing scores: t2\n"
     runs_as_rows = tmp_path / "rows.csv"
     runs_as_rows.write_text("run,t1,t2,t3\na,0.1,0.5,0.2\nb,0.2,0.4,0.6\nc,0.3,0.3,0.3\n")
-    assert run(capsys, "workbook", "--matrix", str(runs_as_rows), "--transpose", "--format",
-               "wide", "--out", str(out))[0] == 0
-    code, _, err = run(capsys, "workbook", "--transpose", "--out", str(out))
+    assert run_cli(capsys, "workbook", "--matrix", str(runs_as_rows), "--transpose", "--format",
+                   "wide", "--out", str(out))[0] == 0
+    code, _, err = run_cli(capsys, "workbook", "--transpose", "--out", str(out))
     assert code == 2 and "apply to --matrix files" in err
