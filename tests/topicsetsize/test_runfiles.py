@@ -44,11 +44,7 @@ def test_blank_lines_and_tabs(tmp_path):
     ("", r"run: the file is empty"),
 ])
 def test_bad_run(tmp_path, text, match):
-    f = tmp_path / "run"
-    f.write_text(text)
-    with pytest.raises(ValueError, match=match) as info:
-        read_run(f)
-    assert "\n" not in str(info.value)
+    _assert_one_line_error(read_run, tmp_path / "run", text, match)
 
 
 @pytest.mark.parametrize("text, match", [
@@ -57,10 +53,15 @@ def test_bad_run(tmp_path, text, match):
     ("1 0 d1 0.5\n", r"qrels, line 1: relevance='0.5' is not a whole number"),
 ])
 def test_bad_qrels(tmp_path, text, match):
-    f = tmp_path / "qrels"
-    f.write_text(text)
-    with pytest.raises(ValueError, match=match):
-        read_qrels(f)
+    _assert_one_line_error(read_qrels, tmp_path / "qrels", text, match)
+
+
+def _assert_one_line_error(reader, path, text, match):
+    """``reader`` fails on a file holding ``text`` with one line that matches ``match``."""
+    path.write_text(text)
+    with pytest.raises(ValueError, match=match) as info:
+        reader(path)
+    assert "\n" not in str(info.value)
 
 
 def test_folders(tmp_path):
