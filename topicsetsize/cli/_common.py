@@ -90,6 +90,15 @@ def checked(name: str):
     return convert
 
 
+def records_frame(records, columns: dict[str, str], *, index: str = "n"):
+    """A DataFrame of result objects: column ``name`` holds each record's ``field``
+    (``columns`` maps name to field), indexed by the column ``index``."""
+    import pandas as pd
+
+    return pd.DataFrame({name: [getattr(r, field) for r in records]
+                         for name, field in columns.items()}).set_index(index)
+
+
 def print_frame(frame, *, csv: bool = False, index: bool = True,
                 title: str | None = None, file=None) -> None:
     """Print a DataFrame as a readable table, or as CSV with ``csv=True``."""

@@ -7,7 +7,7 @@ standard errors.
 
 from __future__ import annotations
 
-from ._common import fresh_seed, number, print_frame, progress
+from ._common import fresh_seed, number, print_frame, progress, records_frame
 
 _CONFIGURATIONS = ("least-favourable", "equally-spaced")
 _TARGETS = ("all-pairs", "best-worst")
@@ -45,8 +45,6 @@ def register(sub, designs) -> None:
 
 def run_allpairs(args) -> int:
     """n, and the simulated powers at n − 1 and n."""
-    import pandas as pd
-
     from ..allpairs import allpairs_n
     from ..params import check
 
@@ -57,14 +55,9 @@ def run_allpairs(args) -> int:
                             configuration=args.configuration, target=args.target,
                             trials=trials, seed=seed, progress=bar.update)
     rows = [r for r in (result.power_below, result.power) if r is not None]
-    table = pd.DataFrame({
-        "n": [r.n for r in rows],
-        "all_pairs": [r.all_pairs for r in rows],
-        "all_pairs_se": [r.all_pairs_se for r in rows],
-        "best_worst": [r.best_worst for r in rows],
-        "best_worst_se": [r.best_worst_se for r in rows],
-        "critical_q": [r.critical for r in rows],
-    }).set_index("n")
+    table = records_frame(rows, {"n": "n", "all_pairs": "all_pairs",
+                                 "all_pairs_se": "all_pairs_se", "best_worst": "best_worst",
+                                 "best_worst_se": "best_worst_se", "critical_q": "critical"})
     if args.csv:
         print_frame(table, csv=True)
         return 0

@@ -11,7 +11,7 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 from __future__ import annotations
 
 from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matrix, number,
-                      print_frame, progress)
+                      print_frame, progress, records_frame)
 
 
 #: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
@@ -119,8 +119,6 @@ def run_reliability(args) -> int:
 
 def run_check_power(args) -> int:
     """Empirical against theoretical power, one row per n."""
-    import pandas as pd
-
     from ..params import check
     from ..resampling import resampled_power
 
@@ -142,15 +140,8 @@ def run_check_power(args) -> int:
             results.append(resampled_power(scores, n=n, trials=trials, alpha=args.alpha,
                                            test=args.test, m=args.m, pair=pair, seed=seed,
                                            progress=bar.update))
-    table = pd.DataFrame({
-        "n": [r.n for r in results],
-        "empirical": [r.empirical for r in results],
-        "se": [r.se for r in results],
-        "theoretical": [r.theoretical for r in results],
-        "gap": [r.gap for r in results],
-        "z": [r.z for r in results],
-        "noncentrality": [r.noncentrality for r in results],
-    }).set_index("n")
+    table = records_frame(results, {k: k for k in ("n", "empirical", "se", "theoretical", "gap",
+                                                   "z", "noncentrality")})
     first = results[0]
     if args.csv:
         print_frame(table, csv=True)
