@@ -7,7 +7,7 @@ standard errors.
 
 from __future__ import annotations
 
-from ._common import fresh_seed, number, print_frame, progress, records_frame
+from ._common import checked, fresh_seed, number, print_frame, progress, records_frame
 
 _CONFIGURATIONS = ("least-favourable", "equally-spaced")
 _TARGETS = ("all-pairs", "best-worst")
@@ -38,7 +38,8 @@ def register(sub, designs) -> None:
                    help="the power to size for (default all-pairs)")
     p.add_argument("--trials", type=number("trials"), default=10000,
                    help="simulated trials per n (default 10000)")
-    p.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    p.add_argument("--seed", type=checked("seed"),
+                   help="random seed (default: a fresh one, printed)")
     p.add_argument("--csv", action="store_true", help="print CSV instead of a table")
     p.set_defaults(handler=run_allpairs)
 

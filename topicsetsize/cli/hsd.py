@@ -7,7 +7,8 @@ prints the pairs sorted by p-value, marking those significant at ``--alpha``.
 
 from __future__ import annotations
 
-from ._common import add_matrix_input, fresh_seed, load_matrix, number, print_frame, progress
+from ._common import (add_matrix_input, checked, fresh_seed, load_matrix, number, print_frame,
+                      progress)
 
 
 def register(sub, designs) -> None:
@@ -23,7 +24,8 @@ def register(sub, designs) -> None:
     p.add_argument("--trials", type=number("trials"), default=5000, help="default 5000")
     p.add_argument("--alpha", type=number("alpha"), default=0.05,
                    help="family-wise significance level for the marks (default 0.05)")
-    p.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    p.add_argument("--seed", type=checked("seed"),
+                   help="random seed (default: a fresh one, printed)")
     p.add_argument("--csv", action="store_true", help="print CSV, full precision")
     p.set_defaults(handler=run_hsd)
 

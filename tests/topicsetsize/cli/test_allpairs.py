@@ -44,7 +44,8 @@ def test_allpairs_table(capsys):
     (["--m", "5000"], "m=5000 is out of range"),
     (["--alpha", "0"], "alpha=0 is out of range"),
     (["--beta", "1"], "beta=1 is out of range"),
-    (["--seed", "s"], "--seed: invalid int value"),
+    (["--seed", "s"], "--seed: seed='s' is not a number"),
+    (["--seed", "1.5"], "--seed: seed=1.5 is not a whole number"),
 ])
 def test_allpairs_bad_input_is_one_line(capsys, extra, message):
     argv = ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "3",
