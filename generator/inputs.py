@@ -121,4 +121,38 @@ INPUTS: dict[str, tuple[Input, ...]] = {
         Input("ci_your_n", "n", "your n",
               "a number of topics to evaluate: the expected CI width at this n", 100),
     ),
+    "anova2": (
+        Input("anova2_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
+        Input("anova2_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
+              0.20),
+        Input("anova2_min_d", "min_d", "minD",
+              "minimum detectable range: the best and the worst of the m systems differ by this",
+              0.10),
+        Input("anova2_variance", "variance", "σ̂²",
+              "two-way residual variance V_E2 (systems × topics, topic effect removed)", 0.0601),
+        Input("anova2_m", "m", "m", "number of systems to compare", 10),
+        Input("anova2_your_n", "n", "your n",
+              "a number of topics to evaluate: the power and the minimum detectable minD at "
+              "this n", 100),
+    ),
+    "ttest2": (
+        Input("ttest2_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
+        Input("ttest2_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
+              0.20),
+        Input("ttest2_min_d", "min_d", "minD",
+              "minimum detectable difference between the two systems", 0.10),
+        Input("ttest2_variance", "variance", "σ̂²",
+              "within-system variance (one-way V_E), the same for both systems", 0.0601),
+        Input("ttest2_your_n", "n", "your n",
+              "topics per system to evaluate: the power and the minimum detectable minD at "
+              "this n", 100),
+    ),
+    "ci2": (
+        Input("ci2_alpha", "alpha", "α", "1 − confidence level of the interval", 0.05),
+        Input("ci2_delta", "delta", "δ", "largest acceptable expected width of the CI", 0.10),
+        Input("ci2_variance", "variance", "σ̂²",
+              "within-system variance (one-way V_E), the same for both systems", 0.05),
+        Input("ci2_your_n", "n", "your n",
+              "topics per system to evaluate: the expected CI width at this n", 100),
+    ),
 }
