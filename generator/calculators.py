@@ -34,7 +34,8 @@ from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, n
                      too_large_text, write_inputs, write_result, write_status)
 from .rows import Block, Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
-__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS"]
+__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS", "start_sheet", "grey_when_bad",
+           "display_columns", "Design"]
 
 #: The calculator sheets, in workbook order.
 SHEETS = ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2")
@@ -95,7 +96,7 @@ _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_
 _GREY = Font(color="A6A6A6")
 
 
-def _display(cols: list[Col]) -> list[Col]:
+def display_columns(cols: list[Col]) -> list[Col]:
     """The model's columns with the powers (or widths) and verdicts first, for reading."""
     first = [c for key in _FIRST for c in cols if c.key == key]
     return first + [c for c in cols if c.key not in _FIRST]
@@ -168,7 +169,7 @@ def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     cur.skip()
 
 
-def _sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
+def start_sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
     ws = wb.create_sheet(title)
     for letter, width in _WIDTHS.items():
         ws.column_dimensions[letter].width = width
@@ -241,7 +242,7 @@ def _sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     cur.skip()
 
 
-def _grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
+def grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
     """Grey out a display table while the inputs are bad (it then shows the fallbacks)."""
     last = max(block.columns.values())
     first = min(block.columns.values())
@@ -261,10 +262,10 @@ def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
         labels += [f"{label} − 1", label]
     put_label(cur.ws, cur.row, 1, "at", font=STYLE.bold, fill=STYLE.header_fill)
     block = write_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
-                                             *_display(cols)], len(templates))
+                                             *display_columns(cols)], len(templates))
     for i, label in enumerate(labels):
         put_label(cur.ws, block.top + i, 1, label)
-    _grey_when_bad(cur, block, ok)
+    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 2
     return block
 
@@ -281,7 +282,7 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
     block = write_block(cur.ws, cur.row, 2, [
         Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{_AROUND}),{N_MAX - 2 * _AROUND})+{i}",
             N_FMT),
-        *_display(cols)], 2 * _AROUND + 1)
+        *display_columns(cols)], 2 * _AROUND + 1)
     ncol = col(block.columns["n"])
     highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
                  f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
@@ -290,7 +291,7 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
         rng = f"{v}{block.top + 1}:{v}{block.bottom}"
         cond = f"AND(${c}{block.top + 1}=1,${c}{block.top}=0)"
         cur.ws.conditional_formatting.add(rng, _crossing_rule(cond))
-    _grey_when_bad(cur, block, ok)
+    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 1
     return block
 
@@ -405,7 +406,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
            ) -> None:
     methods, two_way = design.methods, design.variant
     legacy_too = "legacy" in methods
-    cur = _sheet(wb, design.sheet, design.title, list(design.intro))
+    cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     if not two_way:
@@ -581,7 +582,7 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
            ) -> None:
     unpaired, methods = design.variant, design.methods
     legacy_too = "legacy" in methods
-    cur = _sheet(wb, design.sheet, design.title, list(design.intro))
+    cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     if unpaired:
@@ -744,7 +745,7 @@ CI2 = Design("CI2", "ci2", "CI of a difference of two independent means: n topic
 def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> None:
     unpaired = design.variant
     var_key, var_sym = ("variance", "σ̂²") if unpaired else ("variance_t", "σ̂t²")
-    cur = _sheet(wb, design.sheet, design.title, list(design.intro))
+    cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     _measure_picker(cur, wb, inp, var_key, "1" if unpaired else "2", var_sym, measures)

@@ -155,4 +155,18 @@ INPUTS: dict[str, tuple[Input, ...]] = {
         Input("ci2_your_n", "n", "your n",
               "topics per system to evaluate: the expected CI width at this n", 100),
     ),
+    "decide": (
+        Input("decide_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
+        Input("decide_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
+              0.20),
+        Input("decide_n", "n", "candidate n", "the number of topics you consider", 100),
+        Input("decide_min_d", "min_d", "minD",
+              "minimum detectable range between the best and the worst of the m systems", 0.10),
+        Input("decide_variance", "variance", "σ̂²",
+              "within-system variance (one-way V_E of a past score matrix)", 0.0601),
+    ),
+    "budget": (
+        Input("budget_documents", "budget", "budget",
+              "documents that can be judged in all (the assessment budget)", 150000),
+    ),
 }
