@@ -112,5 +112,5 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     chart.series.append(series)
     ws.add_chart(chart, f"J{top}")
     ws.freeze_panes = "A3"
-    ws.print_area = f"A1:R{max(cur.row, top + 18)}"
+    ws.print_area = f"A1:R{max(cur.row, top + 20)}"     # the chart takes about 16 rows
     ws.print_title_rows = "1:1"

@@ -87,6 +87,8 @@ _AROUND = 6
 #: Rows a table at the answers and a table around an answer take (with headings, gaps).
 _ANSWERS_ROWS = 7
 _AROUND_ROWS = 2 * _AROUND + 3
+#: Rows the small chart beside the results takes (7.5 cm).
+_CHART_ROWS = 16
 #: Points of the power curve behind the chart.
 _CURVE = 25
 
@@ -462,6 +464,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
 
     # the display tables read the workings: write the workings below the room the tables
     # take, then the tables
+    cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
     work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + len(methods) * _AROUND_ROWS + 1))
     first_work = work.row - 3
     p = _params(work, "Parameters", [
@@ -653,6 +656,7 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
                          name=design.name(f"{suffix}_{method}" if legacy_too else suffix))
     cur.skip()
 
+    cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
     rows = (2 if legacy_too else 1) * _ANSWERS_ROWS + len(methods) * _AROUND_ROWS
     work = _workings(Cursor(cur.ws, cur.row + rows + 1))
     first_work = work.row - 3
@@ -778,6 +782,7 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     write_result(cur, "approximate width at your n", show("width_approx"), number_format=P_FMT)
     cur.skip()
 
+    cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
     work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + _AROUND_ROWS))
     first_work = work.row - 3
     z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"

@@ -139,7 +139,7 @@ def _recommendation(cur, spec: Spec) -> None:
     for c, text in enumerate(headers, start=1):
         put_label(ws, cur.row, c, text, font=STYLE.bold,
                   fill=STYLE.header_fill).alignment = STYLE.header
-    ws.row_dimensions[cur.row].height = 30
+    ws.row_dimensions[cur.row].height = 45
     cur.skip()
     for number, row in rec.requirements.iterrows():
         put_number(ws, cur.row, 1, number, number_format="0")
