@@ -34,8 +34,8 @@ from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, n
                      too_large_text, write_inputs, write_result, write_status)
 from .rows import Block, Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
-__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS", "start_sheet", "grey_when_bad",
-           "display_columns", "Design"]
+__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS", "start_sheet",
+           "grey_when_bad", "display_columns", "Design"]
 
 #: The calculator sheets, in workbook order.
 SHEETS = ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2")

@@ -3,9 +3,10 @@
     python -m generator.screenshot docs/workbook.png [--sheet ANOVA] [--range A1:H44]
         [--spec decide_example]
 
-Builds the workbook of a bundled spec (default: NTCIR-12), hides every other sheet, sets a print area, prints it
-to PDF with headless LibreOffice (which computes every formula on load) and rasterises the
-first page with pdftoppm (poppler-utils). Needs ``soffice`` and ``pdftoppm`` on the PATH.
+Builds the workbook of a bundled spec (default: NTCIR-12), hides every other sheet, sets a
+print area, prints it to PDF with headless LibreOffice (which computes every formula on load)
+and rasterises the first page with pdftoppm (poppler-utils). Needs ``soffice`` and
+``pdftoppm`` on the PATH.
 """
 
 from __future__ import annotations
