@@ -77,7 +77,10 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
     row = _section(ws, row, "Sheets", [(name, "", text) for name, text in sheets.items()])
     inputs = []
     for calc, items in INPUTS.items():
-        sheet = "TTEST" if calc == "ttest_effect" else calc.upper()
+        sheet = {"ttest_effect": "TTEST", "decide": "Decide", "budget": "Budget"}.get(
+            calc, calc.upper())
+        if sheet not in wb.sheetnames:
+            continue
         for item in items:
             inputs.append((item.name or f"{sheet} (unnamed)", item.symbol,
                            f"{item.label}; allowed {allowed(item.key).describe(item.key)}"))

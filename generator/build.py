@@ -1,7 +1,8 @@
 """Assemble a workbook from a spec and write it atomically.
 
-Sheets, in order: About, ANOVA, TTEST, CI (live calculators), Tables and Charts (when the spec
-has measures or matrices), Variance (when it has matrices), and a hidden Helpers sheet.
+Sheets, in order: About, ANOVA, TTEST, CI, ANOVA2, TTEST2, CI2 (live calculators), Decide,
+Budget (when the spec has pool depths), Tables and Charts (when the spec has measures or
+matrices), Variance (when it has matrices), and a hidden Helpers sheet.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from topicsetsize.atomic import atomic_path
 
 from .about import add_about_sheet
 from .cached import answer_values, write_with_cached_values
+from .budget_sheet import add_budget_sheet
 from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
+from .decide_sheet import add_decide_sheet
 from .estimates import estimate, measures_of
 from .formulas import POISSON_TERMS
 from .spec import Spec
@@ -31,6 +34,17 @@ _DESCRIPTIONS = {
     "ANOVA": "calculator: one-way ANOVA topic set size (α, β, minD, σ̂², m), legacy and exact",
     "TTEST": "calculator: paired t-test topic set size (α, β, minDt and σ̂t², or minΔt)",
     "CI": "calculator: topic set size for a confidence interval of width δ (α, δ, σ̂t²)",
+    "ANOVA2": "calculator: two-way ANOVA without replication (randomised block, topics × "
+              "systems; α, β, minD, two-way residual σ̂², m), exact",
+    "TTEST2": "calculator: unpaired (two-sample) t-test, n topics per system (α, β, minD, σ̂²), "
+              "exact",
+    "CI2": "calculator: CI of a difference of two independent means, n topics per system "
+           "(α, δ, σ̂²)",
+    "Decide": "a candidate n and minD: one-way ANOVA power per m (live), the minimum "
+              "detectable minD per m and the recommendation over the spec's requirements "
+              "(precomputed)",
+    "Budget": "pool depths: required n (precomputed), cost = n × judged documents per topic "
+              "against a budget, the cheapest depth, and a chart of n against the cost per topic",
     "Tables": "topic set size tables per measure (ANOVA: rows m, columns minD, legacy and exact; "
               "paired t-test and CI: rows measure)",
     "Charts": "n against m (one line per minD) and n against minD (one line per m)",
@@ -66,7 +80,7 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     >>> from generator import spec_from_dict
     >>> wb = build_workbook(spec_from_dict({"title": "calculators only"}))
     >>> wb.sheetnames
-    ['About', 'ANOVA', 'TTEST', 'CI', 'Helpers']
+    ['About', 'ANOVA', 'TTEST', 'CI', 'ANOVA2', 'TTEST2', 'CI2', 'Decide', 'Helpers']
     """
     tick = tick or (lambda text: None)
     estimates = []
@@ -81,7 +95,11 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     k_range = helper_sheet(wb, POISSON_TERMS)
     from_matrices = [m for e in estimates for m in measures_of(e)]
     picker = measure_list(wb, from_matrices) if from_matrices else None
-    add_calculators(wb, _starting_values(spec, from_matrices), k_range, picker)
+    values = _starting_values(spec, from_matrices)
+    add_calculators(wb, values, k_range, picker)
+    add_decide_sheet(wb, spec, k_range, values.get("anova", {}).get("variance", 0.0601))
+    if spec.pool_depths:
+        add_budget_sheet(wb, spec)
     tick("calculators")
     if tables:
         places = add_tables_sheet(wb, spec, tables)

@@ -79,9 +79,33 @@ def answer_values(wb) -> dict[str, object]:
                                                        method=method)
         out[f"ttest_min_dt_at_n_{method}"] = _min(tss.ttest_min_dt, n, variance_t=v_t,
                                                   alpha=t_alpha, beta=t_beta, method=method)
+    out.update(_unpaired_and_two_way(wb))
     out["ci_n"] = _n(tss.ci_n, g["ci_alpha"], g["ci_delta"], g["ci_variance_t"])
     out["ci_width_at_n"] = tss.ci_delta(g["ci_your_n"], variance_t=g["ci_variance_t"],
                                         alpha=g["ci_alpha"])
+    return out
+
+
+def _unpaired_and_two_way(wb) -> dict[str, object]:
+    """The answers of the ANOVA2, TTEST2 and CI2 sheets (exact method only)."""
+    g = {name: _input(wb, name) for name in wb.defined_names
+         if name.split("_", 1)[0] in ("anova2", "ttest2", "ci2")
+         and name.rsplit("_", 1)[-1] not in ("ok", "status")}
+    out = {f"{key}_status": STATUS_OK for key in ("anova2", "ttest2", "ci2")}
+    a = dict(alpha=g["anova2_alpha"], m=g["anova2_m"], variance=g["anova2_variance"])
+    out["anova2_n"] = _n(tss.anova2_n, a["alpha"], g["anova2_beta"], g["anova2_min_d"],
+                         a["variance"], a["m"])
+    out["anova2_power"] = tss.anova2_power(g["anova2_your_n"], min_d=g["anova2_min_d"], **a)
+    out["anova2_min_d_at_n"] = _min(tss.anova2_min_d, g["anova2_your_n"], beta=g["anova2_beta"],
+                                    **a)
+    out["ttest2_n"] = _n(tss.ttest2_n, g["ttest2_alpha"], g["ttest2_beta"], g["ttest2_min_d"],
+                         g["ttest2_variance"])
+    out["ttest2_power"] = tss.ttest2_power(g["ttest2_your_n"], min_d=g["ttest2_min_d"],
+                                           variance=g["ttest2_variance"],
+                                           alpha=g["ttest2_alpha"])
+    out["ci2_n"] = _n(tss.ci2_n, g["ci2_alpha"], g["ci2_delta"], g["ci2_variance"])
+    out["ci2_width_at_n"] = tss.ci2_delta(g["ci2_your_n"], variance=g["ci2_variance"],
+                                          alpha=g["ci2_alpha"])
     return out
 
 

@@ -16,6 +16,8 @@ of the workings are filled in once the workings are written (:meth:`Cursor.resol
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.styles import Font, Protection
 from openpyxl.workbook.defined_name import DefinedName
@@ -32,10 +34,11 @@ from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, n
                      too_large_text, write_inputs, write_result, write_status)
 from .rows import Block, Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
-__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS"]
+__all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS", "start_sheet",
+           "grey_when_bad", "display_columns", "Design"]
 
 #: The calculator sheets, in workbook order.
-SHEETS = ("ANOVA", "TTEST", "CI")
+SHEETS = ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2")
 
 #: Workbook-level names of the calculators' results (besides the inputs).
 NAMED_RESULTS = {
@@ -59,6 +62,18 @@ NAMED_RESULTS = {
     "ci_n_approx": "CI: required n with the approximation E[√V] ≈ σ̂t(1 − 1/(4(n−1)))",
     "ci_width_at_n": "CI: expected width at your n",
     "ci_status": "CI: status of the inputs",
+    "anova2_n": "ANOVA2: required n, two-way ANOVA without replication (exact)",
+    "anova2_power": "ANOVA2: power at your n",
+    "anova2_min_d_at_n": "ANOVA2: minimum detectable minD at your n",
+    "anova2_status": "ANOVA2: status of the inputs",
+    "ttest2_n": "TTEST2: required n per system, two-sample t-test (exact)",
+    "ttest2_power": "TTEST2: power at your n per system",
+    "ttest2_min_d_at_n": "TTEST2: minimum detectable minD at your n per system",
+    "ttest2_status": "TTEST2: status of the inputs",
+    "ci2_n": "CI2: required n per system, CI of a difference of two independent means",
+    "ci2_n_approx": "CI2: required n per system with the approximation E[s_p] ≈ σ̂(1 − 1/(4φ))",
+    "ci2_width_at_n": "CI2: expected width at your n per system",
+    "ci2_status": "CI2: status of the inputs",
 }
 
 #: Rows of the χ² bisection for λ̂: the bracket shrinks to 2^-50 of its width.
@@ -72,6 +87,8 @@ _AROUND = 6
 #: Rows a table at the answers and a table around an answer take (with headings, gaps).
 _ANSWERS_ROWS = 7
 _AROUND_ROWS = 2 * _AROUND + 3
+#: Rows the small chart beside the results takes (7.5 cm).
+_CHART_ROWS = 16
 #: Points of the power curve behind the chart.
 _CURVE = 25
 
@@ -81,7 +98,7 @@ _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_
 _GREY = Font(color="A6A6A6")
 
 
-def _display(cols: list[Col]) -> list[Col]:
+def display_columns(cols: list[Col]) -> list[Col]:
     """The model's columns with the powers (or widths) and verdicts first, for reading."""
     first = [c for key in _FIRST for c in cols if c.key == key]
     return first + [c for c in cols if c.key not in _FIRST]
@@ -99,6 +116,9 @@ def add_calculators(wb, values: dict, k_range: str, measures: str | None = None)
     _anova(wb, values.get("anova", {}), k_range, measures)
     _ttest(wb, values.get("ttest", {}), k_range, measures)
     _ci(wb, values.get("ci", {}), measures)
+    _anova(wb, values.get("anova2", {}), k_range, measures, ANOVA2)
+    _ttest(wb, values.get("ttest2", {}), k_range, measures, TTEST2)
+    _ci(wb, values.get("ci2", {}), measures, CI2)
 
 
 def measure_list(wb, measures) -> str:
@@ -151,7 +171,7 @@ def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     cur.skip()
 
 
-def _sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
+def start_sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
     ws = wb.create_sheet(title)
     for letter, width in _WIDTHS.items():
         ws.column_dimensions[letter].width = width
@@ -224,7 +244,7 @@ def _sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     cur.skip()
 
 
-def _grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
+def grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
     """Grey out a display table while the inputs are bad (it then shows the fallbacks)."""
     last = max(block.columns.values())
     first = min(block.columns.values())
@@ -244,10 +264,10 @@ def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
         labels += [f"{label} − 1", label]
     put_label(cur.ws, cur.row, 1, "at", font=STYLE.bold, fill=STYLE.header_fill)
     block = write_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
-                                             *_display(cols)], len(templates))
+                                             *display_columns(cols)], len(templates))
     for i, label in enumerate(labels):
         put_label(cur.ws, block.top + i, 1, label)
-    _grey_when_bad(cur, block, ok)
+    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 2
     return block
 
@@ -264,7 +284,7 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
     block = write_block(cur.ws, cur.row, 2, [
         Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{_AROUND}),{N_MAX - 2 * _AROUND})+{i}",
             N_FMT),
-        *_display(cols)], 2 * _AROUND + 1)
+        *display_columns(cols)], 2 * _AROUND + 1)
     ncol = col(block.columns["n"])
     highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
                  f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
@@ -273,7 +293,7 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
         rng = f"{v}{block.top + 1}:{v}{block.bottom}"
         cond = f"AND(${c}{block.top + 1}=1,${c}{block.top}=0)"
         cur.ws.conditional_formatting.add(rng, _crossing_rule(cond))
-    _grey_when_bad(cur, block, ok)
+    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 1
     return block
 
@@ -349,19 +369,53 @@ def _min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
 
 
 # --------------------------------------------------------------------------------- ANOVA
-def _anova(wb, values: dict, k: str, measures: str | None = None) -> None:
-    cur = _sheet(wb, "ANOVA", "One-way ANOVA: how many topics to tell m systems apart", [
-        "Type your design in the yellow cells; everything else recalculates. The answer is the "
-        "smallest n from which the power stays at or above 1 − β.",
-        "Legacy = Nagata's approximation, as in Sakai's samplesizeANOVA sheet and the published "
-        "tables; exact = the noncentral F distribution.",
-    ])
+@dataclass(frozen=True)
+class Design:
+    """What distinguishes the calculator sheets that one builder writes.
+
+    ``key`` names the inputs (:data:`generator.inputs.INPUTS`) and prefixes the sheet's
+    workbook-level names; ``methods`` are the methods it shows ("legacy" exists only for the
+    designs of Sakai's Excel tools); ``variant`` selects the model (two-way ANOVA, unpaired).
+    """
+
+    sheet: str
+    key: str
+    title: str
+    intro: tuple[str, ...]
+    methods: tuple[str, ...] = ("legacy", "exact")
+    variant: bool = False      # two_way (ANOVA), unpaired (t-test, CI)
+
+    def name(self, suffix: str) -> str:
+        return f"{self.key}_{suffix}"
+
+
+ANOVA = Design("ANOVA", "anova", "One-way ANOVA: how many topics to tell m systems apart", (
+    "Type your design in the yellow cells; everything else recalculates. The answer is the "
+    "smallest n from which the power stays at or above 1 − β.",
+    "Legacy = Nagata's approximation, as in Sakai's samplesizeANOVA sheet and the published "
+    "tables; exact = the noncentral F distribution.",
+))
+ANOVA2 = Design("ANOVA2", "anova2", "Two-way ANOVA without replication (randomised block: "
+                "topics × systems)", (
+    "Every system is run on the same topics, so the topics are blocks: σ̂² is the two-way "
+    "residual variance V_E2 (topic effect removed), φE = (m − 1)(n − 1).",
+    "Exact method only: power = Pr{F'(φA, φE, λ) ≥ F(φA, φE; α)}, λ = n·minD²/(2σ̂²) "
+    "(the legacy tools have no two-way design).",
+), methods=("exact",), variant=True)
+
+
+def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design = ANOVA
+           ) -> None:
+    methods, two_way = design.methods, design.variant
+    legacy_too = "legacy" in methods
+    cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
     cur.heading("Inputs")
-    inp = write_inputs(cur, wb, INPUTS["anova"], values)
-    _measure_picker(cur, wb, inp, "variance", "1", "σ̂²", measures)
+    inp = write_inputs(cur, wb, INPUTS[design.key], values)
+    if not two_way:
+        _measure_picker(cur, wb, inp, "variance", "1", "σ̂²", measures)
     alpha, beta, min_d, var, m, your_n = (inp.used[x] for x in
                                           ("alpha", "beta", "min_d", "variance", "m", "n"))
-    status, ok = write_status(cur, wb, "anova", inp)
+    status, ok = write_status(cur, wb, design.key, inp)
     cur.skip()
     w = {}                          # results of the workings, filled in below
     anchor = cur.row
@@ -370,37 +424,48 @@ def _anova(wb, values: dict, k: str, measures: str | None = None) -> None:
     def show(key: str, text: str = '""'):
         return lambda: guarded(ok, w[key], text)
 
+    def models(effect):
+        return anova_models(alpha, beta, m, effect, k, two_way=two_way)
+
     write_result(cur, "Δ = minD²/(2σ̂²)", show("effect"), number_format="0.000000",
                  note="noncentrality per topic (CIKM 2014)")
-    write_result(cur, "λ̂ (Nagata, legacy pairs)", show("lam_nagata"), number_format="0.0000",
-                 note="x1 + x2·√φA (Nagata 2003), for the legacy sheet's four (α, β) pairs")
+    if legacy_too:
+        write_result(cur, "λ̂ (Nagata, legacy pairs)", show("lam_nagata"),
+                     number_format="0.0000",
+                     note="x1 + x2·√φA (Nagata 2003), for the legacy sheet's four (α, β) pairs")
     write_result(cur, "λ̂ (noncentral χ²)", show("lam_chi2"), number_format="0.0000",
                  note="solves Pr{χ'²(φA, λ) ≥ c} = 1 − β")
     write_result(cur, "initial estimate n₀ = λ̂/Δ", show("n0"), number_format="#,##0.0",
-                 note="Nagata's λ̂ where the legacy sheet has it, else the χ² one")
-    nl = write_result(cur, "required n, legacy", show("n_legacy", f'"{CHECK_INPUTS}"'),
-                      number_format=N_FMT, answer=True, name="anova_n_legacy", wb=wb,
-                      note="reproduces the legacy tool and the published tables")
-    ne = write_result(cur, "required n, exact", show("n_exact", f'"{CHECK_INPUTS}"'),
-                      number_format=N_FMT, answer=True, name="anova_n_exact", wb=wb,
-                      note="the smallest n with exact power ≥ 1 − β")
+                 note=("Nagata's λ̂ where the legacy sheet has it, else the χ² one" if legacy_too
+                       else "the φE → ∞ limit; the search starts from nothing"))
+    answers = {}
+    notes = {"legacy": "reproduces the legacy tool and the published tables",
+             "exact": "the smallest n with exact power ≥ 1 − β"}
+    for method in methods:
+        answers[method] = write_result(
+            cur, f"required n, {method}" if legacy_too else "required n",
+            show(f"n_{method}", f'"{CHECK_INPUTS}"'), number_format=N_FMT, answer=True,
+            name=design.name(f"n_{method}" if legacy_too else "n"), wb=wb, note=notes[method])
     warn = Cursor(cur.ws, cur.row)
     cur.skip()
     cur.heading("At your n", font=STYLE.bold)
-    for key, label, fmt, name in (
-            ("p_legacy", "power at your n, legacy", P_FMT, "anova_power_legacy"),
-            ("p_exact", "power at your n, exact", P_FMT, "anova_power_exact"),
-            ("d_legacy", "minimum detectable minD at your n, legacy", "0.000000",
-             "anova_min_d_at_n_legacy"),
-            ("d_exact", "minimum detectable minD at your n, exact", "0.000000",
-             "anova_min_d_at_n_exact")):
-        write_result(cur, label, show(key, f'"{CHECK_INPUTS}"'), number_format=fmt,
-                     answer=True, name=name, wb=wb)
+    for method in methods:
+        tag = f", {method}" if legacy_too else ""
+        write_result(cur, f"power at your n{tag}", show(f"p_{method}", f'"{CHECK_INPUTS}"'),
+                     number_format=P_FMT, answer=True,
+                     name=design.name(f"power_{method}" if legacy_too else "power"), wb=wb)
+    for method in methods:
+        tag = f", {method}" if legacy_too else ""
+        write_result(cur, f"minimum detectable minD at your n{tag}",
+                     show(f"d_{method}", f'"{CHECK_INPUTS}"'), number_format="0.000000",
+                     answer=True, wb=wb,
+                     name=design.name(f"min_d_at_n_{method}" if legacy_too else "min_d_at_n"))
     cur.skip()
 
     # the display tables read the workings: write the workings below the room the tables
     # take, then the tables
-    work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + 2 * _AROUND_ROWS + 1))
+    cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + len(methods) * _AROUND_ROWS + 1))
     first_work = work.row - 3
     p = _params(work, "Parameters", [
         ("effect", "Δ = minD²/(2σ̂²)", f"={min_d}^2/(2*{var})", "0.000000"),
@@ -408,14 +473,16 @@ def _anova(wb, values: dict, k: str, measures: str | None = None) -> None:
         ("crit", "c = χ²(φA; α)", f"=_xlfn.CHISQ.INV.RT({alpha},{m}-1)", "0.000000"),
     ])
     w.update(p)
-    work.heading("Nagata's λ̂ = x1 + x2·√φA for the four (α, β) pairs of the legacy sheet",
-                 font=STYLE.bold)
-    nagata = write_block(cur.ws, work.row, 1, [
-        Col("alpha", "α", lambda i: list(NAGATA_LAMBDA)[i][0]),
-        Col("beta", "β", lambda i: list(NAGATA_LAMBDA)[i][1]),
-        Col("x1", "x1", lambda i: list(NAGATA_LAMBDA.values())[i][0]),
-        Col("x2", "x2", lambda i: list(NAGATA_LAMBDA.values())[i][1])], len(NAGATA_LAMBDA))
-    work.row = nagata.bottom + 2
+    if legacy_too:
+        work.heading("Nagata's λ̂ = x1 + x2·√φA for the four (α, β) pairs of the legacy sheet",
+                     font=STYLE.bold)
+        nagata = write_block(cur.ws, work.row, 1, [
+            Col("alpha", "α", lambda i: list(NAGATA_LAMBDA)[i][0]),
+            Col("beta", "β", lambda i: list(NAGATA_LAMBDA)[i][1]),
+            Col("x1", "x1", lambda i: list(NAGATA_LAMBDA.values())[i][0]),
+            Col("x2", "x2", lambda i: list(NAGATA_LAMBDA.values())[i][1])],
+            len(NAGATA_LAMBDA))
+        work.row = nagata.bottom + 2
     work.heading("λ̂ from the noncentral χ² (the φE → ∞ limit): bisection over "
                  "λ ∈ (0, (√c + z_β)²], where the power is at least 1 − β", font=STYLE.bold)
     hi = f"(SQRT({p['crit']})+_xlfn.NORM.S.INV(1-{beta}))^2"
@@ -423,52 +490,61 @@ def _anova(wb, values: dict, k: str, measures: str | None = None) -> None:
                                                                 label="λ", key="lam")
                             + chi2_lambda_model(beta, p["dfa"], p["crit"], k), _LAMBDA_STEPS)
     work.row = lam_block.bottom + 2
-    pick = f"({nagata.range('alpha')}={alpha})*({nagata.range('beta')}={beta})"
-    q = _params(work, "Initial estimate", [
-        ("lam_nagata", "λ̂ (Nagata, legacy pairs)",
-         f'=IF(SUMPRODUCT({pick})=1,SUMPRODUCT({pick}*({nagata.range("x1")}'
-         f'+{nagata.range("x2")}*SQRT({p["dfa"]}))),"not a legacy (α, β) pair")', "0.0000"),
-        ("lam_chi2", "λ̂ (noncentral χ²)", f"={lam_block.cell('lam')}", "0.0000"),
-    ])
+    lam_rows = [("lam_chi2", "λ̂ (noncentral χ²)", f"={lam_block.cell('lam')}", "0.0000")]
+    if legacy_too:
+        pick = f"({nagata.range('alpha')}={alpha})*({nagata.range('beta')}={beta})"
+        lam_rows.insert(0, (
+            "lam_nagata", "λ̂ (Nagata, legacy pairs)",
+            f'=IF(SUMPRODUCT({pick})=1,SUMPRODUCT({pick}*({nagata.range("x1")}'
+            f'+{nagata.range("x2")}*SQRT({p["dfa"]}))),"not a legacy (α, β) pair")', "0.0000"))
+    q = _params(work, "Initial estimate", lam_rows)
     w.update(q)
-    w.update(_params(work, "", [
-        ("n0", "initial estimate n₀ = λ̂/Δ",
-         f"=IF(ISNUMBER({q['lam_nagata']}),{q['lam_nagata']},{q['lam_chi2']})/{p['effect']}",
-         "#,##0.0")]))
-    shared, legacy, exact = anova_models(alpha, beta, m, p["effect"], k)
-    w["n_legacy"], w["n_exact"] = power_search(work, shared, legacy, exact, "ANOVA")
+    lam = (f"IF(ISNUMBER({q['lam_nagata']}),{q['lam_nagata']},{q['lam_chi2']})" if legacy_too
+           else q["lam_chi2"])
+    w.update(_params(work, "", [("n0", "initial estimate n₀ = λ̂/Δ", f"={lam}/{p['effect']}",
+                                 "#,##0.0")]))
+    shared, legacy, exact = models(p["effect"])
+    legacy = legacy if legacy_too else []
+    w["n_legacy"], w["n_exact"] = power_search(work, shared, legacy or None, exact,
+                                               design.sheet)
 
     work.heading("Power at your n", font=STYLE.bold)
     at = write_block(cur.ws, work.row, 1, [Col("n", "n", f"={your_n}", N_FMT), *shared,
                                            *legacy, *exact], 1)
     work.row = at.bottom + 2
-    w["p_legacy"], w["p_exact"] = at.cell("p_legacy"), at.cell("p_exact")
-    for method in ("legacy", "exact"):
-        okc = f"ok_{method}"
+    for method in methods:
+        w[f"p_{method}"] = at.cell(f"p_{method}")
         w[f"d_{method}"] = _min_at_n(
             work, f"Minimum detectable minD at your n ({method}): bisection over "
                   f"log10 λ ∈ [{_LOG_LO}, {_LOG_HI}], Δ = λ/n",
-            lambda e, method=method: _pick(anova_models(alpha, beta, m, f"{e}/{{n}}", k),
-                                           method),
-            okc, your_n, lambda t: f"SQRT(2*{var}*10^{t}/{your_n})")
-    curve = _curve_block(work, (nl, ne), [*shared, *legacy, *exact], f"1-{beta}")
+            lambda e, method=method: _pick(models(f"{e}/{{n}}"), method),
+            f"ok_{method}", your_n, lambda t: f"SQRT(2*{var}*10^{t}/{your_n})")
+    ends = [answers[x] for x in methods]
+    curve = _curve_block(work, (ends[0], ends[-1]), [*shared, *legacy, *exact], f"1-{beta}")
     _group(work, first_work)
     cur.resolve()
 
     # display tables (between the summary and the workings)
     cols = [*shared, *legacy, *exact]
-    blocks = _answers_block(cur, [("legacy n", nl), ("exact n", ne)], cols,
-                            "Power of both methods at the answers", ok)
-    crossings = (("p_legacy", "ok_legacy"), ("p_exact", "ok_exact"))
-    _around_block(cur, nl, cols, "Power for n around the legacy answer", crossings, ok)
-    cur.skip()
-    _around_block(cur, ne, cols, "Power for n around the exact answer (boxed: where each "
-                                 "power first reaches 1 − β)", crossings, ok)
+    blocks = _answers_block(cur, [(f"{x} n", answers[x]) for x in methods], cols,
+                            "Power of both methods at the answers" if legacy_too
+                            else "Power at the answer", ok)
+    crossings = tuple((f"p_{x}", f"ok_{x}") for x in methods)
+    if legacy_too:
+        _around_block(cur, answers["legacy"], cols, "Power for n around the legacy answer",
+                      crossings, ok)
+        cur.skip()
+    _around_block(cur, answers["exact"], cols, "Power for n around the exact answer (boxed: "
+                  "where each power first reaches 1 − β)" if legacy_too else
+                  "Power for n around the answer (boxed: where it first reaches 1 − β)",
+                  crossings, ok)
     _check_room(cur, work, first_work)
-    _warning(warn, ok, status, nl, ne, blocks.cell("p_exact", blocks.top + 1),
-             blocks.cell("p_exact", blocks.top + 3), f"1-{beta}")
-    _chart(cur.ws, curve, [("p_legacy", "legacy"), ("p_exact", "exact"), ("target", "1 − β")],
-           f"H{anchor}", y_title="power", title="Power against n")
+    if legacy_too:
+        _warning(warn, ok, status, answers["legacy"], answers["exact"],
+                 blocks.cell("p_exact", blocks.top + 1), blocks.cell("p_exact", blocks.top + 3),
+                 f"1-{beta}")
+    series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
+    _chart(cur.ws, curve, series, f"H{anchor}", y_title="power", title="Power against n")
     _finish(cur, first_work)
 
 
@@ -492,24 +568,40 @@ def _finish(cur: Cursor, first_work: int) -> None:
 
 
 # --------------------------------------------------------------------------------- TTEST
-def _ttest(wb, values: dict, k: str, measures: str | None = None) -> None:
-    cur = _sheet(wb, "TTEST", "Paired t-test: how many topics to tell two systems apart", [
-        "Two input styles: minDt with σ̂t², or the effect size minΔt = minDt/σ̂t (blank: it "
-        "follows minDt/σ̂t of the first style).",
-        "Legacy = the normal approximation of Sakai's samplesizeTTEST sheet; exact = the "
-        "noncentral t distribution (as a noncentral F(1, φ) mixture).",
-    ])
+TTEST = Design("TTEST", "ttest", "Paired t-test: how many topics to tell two systems apart", (
+    "Two input styles: minDt with σ̂t², or the effect size minΔt = minDt/σ̂t (blank: it "
+    "follows minDt/σ̂t of the first style).",
+    "Legacy = the normal approximation of Sakai's samplesizeTTEST sheet; exact = the "
+    "noncentral t distribution (as a noncentral F(1, φ) mixture).",
+))
+TTEST2 = Design("TTEST2", "ttest2", "Unpaired (two-sample) t-test: n topics per system", (
+    "Each system is evaluated on its own n topics (2n in all): Student's t-test with "
+    "φ = 2(n − 1) and λ = √(n/2)·minD/σ̂; σ̂² is the within-system variance (one-way V_E).",
+    "Exact method only: the noncentral t distribution (as a noncentral F(1, φ) mixture).",
+), methods=("exact",), variant=True)
+
+
+def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design = TTEST
+           ) -> None:
+    unpaired, methods = design.variant, design.methods
+    legacy_too = "legacy" in methods
+    cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
     cur.heading("Inputs")
-    inp = write_inputs(cur, wb, INPUTS["ttest"], values)
-    _measure_picker(cur, wb, inp, "variance_t", "2", "σ̂t²", measures)
+    inp = write_inputs(cur, wb, INPUTS[design.key], values)
+    if unpaired:
+        diff, var_key, sym, var_sym = "min_d", "variance", "minD", "σ̂²"
+    else:
+        diff, var_key, sym, var_sym = "min_dt", "variance_t", "minDt", "σ̂t²"
+    _measure_picker(cur, wb, inp, var_key, "1" if unpaired else "2", var_sym, measures)
     alpha, beta, min_dt, var_t, your_n = (inp.used[x] for x in
-                                          ("alpha", "beta", "min_dt", "variance_t", "n"))
-    cur.note("Second input style: the effect size minΔt = minDt/σ̂t directly (blank = follow "
-             "the first style).")
-    write_inputs(cur, wb, INPUTS["ttest_effect"], values, block=inp,
-                 fallback={"min_delta_t": f"{min_dt}/SQRT({var_t})"}, header=False)
-    effect2 = inp.used["min_delta_t"]
-    status, ok = write_status(cur, wb, "ttest", inp)
+                                          ("alpha", "beta", diff, var_key, "n"))
+    if not unpaired:
+        cur.note("Second input style: the effect size minΔt = minDt/σ̂t directly (blank = "
+                 "follow the first style).")
+        write_inputs(cur, wb, INPUTS["ttest_effect"], values, block=inp,
+                     fallback={"min_delta_t": f"{min_dt}/SQRT({var_t})"}, header=False)
+        effect2 = inp.used["min_delta_t"]
+    status, ok = write_status(cur, wb, design.key, inp)
     cur.skip()
     w = {}
     anchor = cur.row
@@ -517,106 +609,152 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None) -> None:
     def show(key: str, text: str = '""'):
         return lambda: guarded(ok, w[key], text)
 
-    styles = (("minDt, σ̂t²", "1", ("ttest_n_legacy", "ttest_n_exact")),
-              ("minΔt", "2", ("ttest_delta_t_n_legacy", "ttest_delta_t_n_exact")))
+    def models(effect):
+        return ttest_models(alpha, beta, effect, k, unpaired=unpaired)
+
+    if unpaired:
+        styles = (("minD, σ̂²", "1", (design.name("n"),)),)
+    else:
+        styles = (("minDt, σ̂t²", "1", ("ttest_n_legacy", "ttest_n_exact")),
+                  ("minΔt", "2", ("ttest_delta_t_n_legacy", "ttest_delta_t_n_exact")))
     answers, warns = [], []
     for label, s, names in styles:
-        cur.heading(f"Results: {label}")
-        if s == "1":
-            write_result(cur, "minΔt = minDt/σ̂t", show("effect1"), number_format="0.000000",
-                         note="the effect size")
+        cur.heading(f"Results: {label}" if legacy_too else "Results")
+        if unpaired:
+            write_result(cur, "minD/σ̂", show("effect1"), number_format="0.000000",
+                         note="the effect size (Cohen's d)")
+            write_result(cur, "initial estimate n₀", show(f"n0_{s}"), number_format="#,##0.0",
+                         note="2((z_{α/2} + z_β)σ̂/minD)² + z_{α/2}²/4 (Cohen 1988)")
         else:
-            write_result(cur, "minΔt used", show("effect2"), number_format="0.000000",
-                         note="the input, or minDt/σ̂t when it is blank")
-        write_result(cur, "initial estimate n₀", show(f"n0_{s}"), number_format="#,##0.0",
-                     note="((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2 (Sakai, IRJ 2016, Eq. 6)")
-        pair = []
-        for method, name in zip(("legacy", "exact"), names):
-            pair.append(write_result(cur, f"required n, {method}",
-                                     show(f"n_{method}_{s}", f'"{CHECK_INPUTS}"'),
-                                     number_format=N_FMT, answer=True, name=name, wb=wb))
-        answers.append(pair)
+            if s == "1":
+                write_result(cur, "minΔt = minDt/σ̂t", show("effect1"),
+                             number_format="0.000000", note="the effect size")
+            else:
+                write_result(cur, "minΔt used", show("effect2"), number_format="0.000000",
+                             note="the input, or minDt/σ̂t when it is blank")
+            write_result(cur, "initial estimate n₀", show(f"n0_{s}"), number_format="#,##0.0",
+                         note="((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2 (Sakai, IRJ 2016, Eq. 6)")
+        found = {}
+        for method, name in zip(methods, names):
+            found[method] = write_result(
+                cur, f"required n, {method}" if legacy_too else "required n per system",
+                show(f"n_{method}_{s}", f'"{CHECK_INPUTS}"'), number_format=N_FMT,
+                answer=True, name=name, wb=wb,
+                note="" if legacy_too else "2n topics in all")
+        answers.append(found)
         warns.append(Cursor(cur.ws, cur.row))
-        cur.skip(2)
-    cur.heading("At your n (minDt, σ̂t²)", font=STYLE.bold)
-    for key, label, fmt, name in (
-            ("p_legacy", "power at your n, legacy", P_FMT, "ttest_power_legacy"),
-            ("p_exact", "power at your n, exact", P_FMT, "ttest_power_exact"),
-            ("d_legacy", "minimum detectable minDt at your n, legacy", "0.000000",
-             "ttest_min_dt_at_n_legacy"),
-            ("d_exact", "minimum detectable minDt at your n, exact", "0.000000",
-             "ttest_min_dt_at_n_exact")):
-        write_result(cur, label, show(key, f'"{CHECK_INPUTS}"'), number_format=fmt,
-                     answer=True, name=name, wb=wb)
+        cur.skip(2 if legacy_too else 1)
+    cur.heading(f"At your n ({styles[0][0]})" if legacy_too else "At your n (per system)",
+                font=STYLE.bold)
+    for key, label, fmt, suffix in (("p", "power at your n", P_FMT, "power"),
+                                    ("d", f"minimum detectable {sym} at your n", "0.000000",
+                                     f"{diff}_at_n")):
+        for method in methods:
+            tag = f", {method}" if legacy_too else ""
+            write_result(cur, f"{label}{tag}", show(f"{key}_{method}", f'"{CHECK_INPUTS}"'),
+                         number_format=fmt, answer=True, wb=wb,
+                         name=design.name(f"{suffix}_{method}" if legacy_too else suffix))
     cur.skip()
 
-    work = _workings(Cursor(cur.ws, cur.row + 2 * _ANSWERS_ROWS + 2 * _AROUND_ROWS + 1))
+    cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    rows = (2 if legacy_too else 1) * _ANSWERS_ROWS + len(methods) * _AROUND_ROWS
+    work = _workings(Cursor(cur.ws, cur.row + rows + 1))
     first_work = work.row - 3
     z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
-    p = _params(work, "Parameters", [
-        ("effect1", "minΔt = minDt/σ̂t", f"={min_dt}/SQRT({var_t})", "0.000000"),
-        ("effect2", "minΔt (second style)", f"={effect2}", "0.000000"),
-        ("n0_1", "initial estimate n₀ (first style)",
-         f"=(({z}+_xlfn.NORM.S.INV(1-{beta}))/{min_dt}*SQRT({var_t}))^2+{z}^2/2", "#,##0.0"),
-        ("n0_2", "initial estimate n₀ (second style)",
-         f"=(({z}+_xlfn.NORM.S.INV(1-{beta}))/{effect2})^2+{z}^2/2", "#,##0.0"),
-    ])
+    zb = f"_xlfn.NORM.S.INV(1-{beta})"
+    if unpaired:
+        params = [
+            ("effect1", "minD/σ̂", f"={min_dt}/SQRT({var_t})", "0.000000"),
+            ("n0_1", "initial estimate n₀", f"=2*(({z}+{zb})/{min_dt}*SQRT({var_t}))^2+{z}^2/4",
+             "#,##0.0"),
+        ]
+    else:
+        params = [
+            ("effect1", "minΔt = minDt/σ̂t", f"={min_dt}/SQRT({var_t})", "0.000000"),
+            ("effect2", "minΔt (second style)", f"={effect2}", "0.000000"),
+            ("n0_1", "initial estimate n₀ (first style)",
+             f"=(({z}+{zb})/{min_dt}*SQRT({var_t}))^2+{z}^2/2", "#,##0.0"),
+            ("n0_2", "initial estimate n₀ (second style)",
+             f"=(({z}+{zb})/{effect2})^2+{z}^2/2", "#,##0.0"),
+        ]
+    p = _params(work, "Parameters", params)
     w.update(p)
-    models = {}
+    parts = {}
     for label, s, _ in styles:
-        models[s] = ttest_models(alpha, beta, p[f"effect{s}"], k)
-        w[f"n_legacy_{s}"], w[f"n_exact_{s}"] = power_search(work, *models[s],
-                                                             f"TTEST ({label})")
-    shared, legacy, exact = models["1"]
+        shared, legacy, exact = models(p[f"effect{s}"])
+        legacy = legacy if legacy_too else []
+        parts[s] = (shared, legacy, exact)
+        w[f"n_legacy_{s}"], w[f"n_exact_{s}"] = power_search(
+            work, shared, legacy or None, exact, f"{design.sheet} ({label})")
+    shared, legacy, exact = parts["1"]
     work.heading("Power at your n", font=STYLE.bold)
     at = write_block(cur.ws, work.row, 1, [Col("n", "n", f"={your_n}", N_FMT), *shared,
                                            *legacy, *exact], 1)
     work.row = at.bottom + 2
-    w["p_legacy"], w["p_exact"] = at.cell("p_legacy"), at.cell("p_exact")
-    for method in ("legacy", "exact"):
+    for method in methods:
+        w[f"p_{method}"] = at.cell(f"p_{method}")
         w[f"d_{method}"] = _min_at_n(
-            work, f"Minimum detectable minDt at your n ({method}): bisection over "
-                  f"log10 minΔt ∈ [{_LOG_LO}, {_LOG_HI}]",
-            lambda e, method=method: _pick(ttest_models(alpha, beta, e, k), method),
+            work, f"Minimum detectable {sym} at your n ({method}): bisection over "
+                  f"log10 of the effect size ∈ [{_LOG_LO}, {_LOG_HI}]",
+            lambda e, method=method: _pick(models(e), method),
             f"ok_{method}", your_n,
             lambda t: f"10^{t}*SQRT({var_t})")
-    curve = _curve_block(work, tuple(answers[0]), [*shared, *legacy, *exact], f"1-{beta}")
+    first = [answers[0][x] for x in methods]
+    curve = _curve_block(work, (first[0], first[-1]), [*shared, *legacy, *exact], f"1-{beta}")
     _group(work, first_work)
     cur.resolve()
 
     blocks = []
-    for (label, s, _), (nl, ne) in zip(styles, answers):
-        blocks.append(_answers_block(cur, [("legacy n", nl), ("exact n", ne)],
-                                     [c for part in models[s] for c in part],
-                                     f"Power of both methods at the answers ({label})", ok))
+    for (label, s, _), found in zip(styles, answers):
+        blocks.append(_answers_block(
+            cur, [(f"{x} n", found[x]) for x in methods], [c for part in parts[s] for c in part],
+            f"Power of both methods at the answers ({label})" if legacy_too
+            else "Power at the answer", ok))
     cols = [*shared, *legacy, *exact]
-    crossings = (("p_legacy", "ok_legacy"), ("p_exact", "ok_exact"))
-    _around_block(cur, answers[0][0], cols, "Power for n around the legacy answer (minDt, σ̂t²)",
+    crossings = tuple((f"p_{x}", f"ok_{x}") for x in methods)
+    if legacy_too:
+        _around_block(cur, answers[0]["legacy"], cols,
+                      f"Power for n around the legacy answer ({styles[0][0]})", crossings, ok)
+        cur.skip()
+    _around_block(cur, answers[0]["exact"], cols, "Power for n around the exact answer (boxed: "
+                  "where each power first reaches 1 − β)" if legacy_too else
+                  "Power for n around the answer (boxed: where it first reaches 1 − β)",
                   crossings, ok)
-    cur.skip()
-    _around_block(cur, answers[0][1], cols, "Power for n around the exact answer (boxed: where "
-                                            "each power first reaches 1 − β)", crossings, ok)
     _check_room(cur, work, first_work)
-    for (nl, ne), block, warn in zip(answers, blocks, warns):
-        _warning(warn, ok, status, nl, ne, block.cell("p_exact", block.top + 1),
-                 block.cell("p_exact", block.top + 3), f"1-{beta}")
-    _chart(cur.ws, curve, [("p_legacy", "legacy"), ("p_exact", "exact"), ("target", "1 − β")],
-           f"H{anchor}", y_title="power", title="Power against n (minDt, σ̂t²)")
+    if legacy_too:
+        for found, block, warn in zip(answers, blocks, warns):
+            _warning(warn, ok, status, found["legacy"], found["exact"],
+                     block.cell("p_exact", block.top + 1),
+                     block.cell("p_exact", block.top + 3), f"1-{beta}")
+    series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
+    _chart(cur.ws, curve, series, f"H{anchor}", y_title="power",
+           title=f"Power against n ({styles[0][0]})")
     _finish(cur, first_work)
 
 
 # --------------------------------------------------------------------------------- CI
-def _ci(wb, values: dict, measures: str | None = None) -> None:
-    cur = _sheet(wb, "CI", "Confidence interval: how many topics for a CI of width δ", [
-        "The smallest n whose expected 100(1−α)% CI width for the difference of two systems "
-        "is at most δ (Sakai, IRJ 2016, Section 6), with E[√V] exact (GAMMALN).",
-        "The approximation E[√V] ≈ σ̂t(1 − 1/(4(n−1))) is shown beside it.",
-    ])
+CI = Design("CI", "ci", "Confidence interval: how many topics for a CI of width δ", (
+    "The smallest n whose expected 100(1−α)% CI width for the difference of two systems "
+    "is at most δ (Sakai, IRJ 2016, Section 6), with E[√V] exact (GAMMALN).",
+    "The approximation E[√V] ≈ σ̂t(1 − 1/(4(n−1))) is shown beside it.",
+), methods=("exact",))
+CI2 = Design("CI2", "ci2", "CI of a difference of two independent means: n topics per system", (
+    "Each system is evaluated on its own n topics (2n in all): the expected width of the "
+    "100(1−α)% CI of x̄₁ − x̄₂ is 2·t(φ; α)·E[s_p]·√(2/n), φ = 2(n − 1), with E[s_p] exact "
+    "(GAMMALN); σ̂² is the within-system variance (one-way V_E).",
+    "The approximation E[s_p] ≈ σ̂(1 − 1/(4φ)) is shown beside it.",
+), methods=("exact",), variant=True)
+
+
+def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> None:
+    unpaired = design.variant
+    var_key, var_sym = ("variance", "σ̂²") if unpaired else ("variance_t", "σ̂t²")
+    cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
     cur.heading("Inputs")
-    inp = write_inputs(cur, wb, INPUTS["ci"], values)
-    _measure_picker(cur, wb, inp, "variance_t", "2", "σ̂t²", measures)
-    alpha, delta, var_t, your_n = (inp.used[x] for x in ("alpha", "delta", "variance_t", "n"))
-    status, ok = write_status(cur, wb, "ci", inp)
+    inp = write_inputs(cur, wb, INPUTS[design.key], values)
+    _measure_picker(cur, wb, inp, var_key, "1" if unpaired else "2", var_sym, measures)
+    alpha, delta, var_t, your_n = (inp.used[x] for x in ("alpha", "delta", var_key, "n"))
+    status, ok = write_status(cur, wb, design.key, inp)
     cur.skip()
     w = {}
     anchor = cur.row
@@ -626,36 +764,41 @@ def _ci(wb, values: dict, measures: str | None = None) -> None:
 
     cur.heading("Results")
     write_result(cur, "initial estimate n₀", show("n0"), number_format="#,##0.0",
-                 note="4·z_{α/2}²·σ̂t²/δ² (Sakai, IRJ 2016, Eq. 15)")
-    n_exact = write_result(cur, "required n", show("n_exact", f'"{CHECK_INPUTS}"'),
-                           number_format=N_FMT, answer=True, name="ci_n", wb=wb)
+                 note="8·z_{α/2}²·σ̂²/δ² per system" if unpaired else
+                 "4·z_{α/2}²·σ̂t²/δ² (Sakai, IRJ 2016, Eq. 15)")
+    n_exact = write_result(cur, "required n per system" if unpaired else "required n",
+                           show("n_exact", f'"{CHECK_INPUTS}"'), number_format=N_FMT,
+                           answer=True, name=design.name("n"), wb=wb,
+                           note="2n topics in all" if unpaired else "")
     n_approx = write_result(cur, "n with the approximation", show("n_approx",
                                                                    f'"{CHECK_INPUTS}"'),
-                            number_format=N_FMT, name="ci_n_approx", wb=wb)
+                            number_format=N_FMT, name=design.name("n_approx"), wb=wb)
     warn = Cursor(cur.ws, cur.row)
     cur.skip(2)
     cur.heading("At your n", font=STYLE.bold)
     write_result(cur, "expected width at your n", show("width", f'"{CHECK_INPUTS}"'),
-                 number_format=P_FMT, answer=True, name="ci_width_at_n", wb=wb,
+                 number_format=P_FMT, answer=True, name=design.name("width_at_n"), wb=wb,
                  note="the narrowest δ that your n guarantees")
     write_result(cur, "approximate width at your n", show("width_approx"), number_format=P_FMT)
     cur.skip()
 
+    cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
     work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + _AROUND_ROWS))
     first_work = work.row - 3
     z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
     w.update(_params(work, "Parameters", [
-        ("n0", "initial estimate n₀", f"=4*{z}^2*{var_t}/{delta}^2", "#,##0.0")]))
-    shared, exact, approx = ci_models(alpha, delta, var_t)
+        ("n0", "initial estimate n₀", f"={8 if unpaired else 4}*{z}^2*{var_t}/{delta}^2",
+         "#,##0.0")]))
+    shared, exact, approx = ci_models(alpha, delta, var_t, unpaired=unpaired)
     found = []
     for label, model, okc in (("exact E[√V]", exact, "ok"), ("approximation", approx,
                                                              "ok_approx")):
-        work.heading(f"CI ({label}): bisection over n = 2..{N_MAX:,}", font=STYLE.bold)
+        work.heading(f"{design.sheet} ({label}): bisection over n = 2..{N_MAX:,}", font=STYLE.bold)
         block = write_block(cur.ws, work.row, 1, bisection_cols("1", str(N_MAX), ok=okc)
                             + shared + model, bisection_steps(N_MAX - 1))
         work.row = block.bottom + 2
         found.append((block, okc))
-    work.heading(f"CI: both at the search limit n = {N_MAX:,}", font=STYLE.bold)
+    work.heading(f"{design.sheet}: both at the search limit n = {N_MAX:,}", font=STYLE.bold)
     top = write_block(cur.ws, work.row, 1, [Col("n", "n", lambda i: N_MAX, N_FMT), *shared,
                                             *exact, *approx], 1)
     work.row = top.bottom + 2

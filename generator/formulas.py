@@ -72,16 +72,21 @@ def _mixture(k: str, a0: str) -> str:
     return f"=MIN(1,SUMPRODUCT({weight},{tail}))"
 
 
-def anova_models(alpha: str, beta: str, m: str, effect: str, k: str):
+def anova_models(alpha: str, beta: str, m: str, effect: str, k: str, *,
+                 two_way: bool = False):
     """Columns of the one-way ANOVA power: (shared, legacy, exact).
 
     ``alpha``, ``beta``, ``m`` are names or absolute references of the inputs, ``effect`` the
     cell of Δ = minD²/(2σ²) and ``k`` the helper range 0..POISSON_TERMS−1. Every model
-    reads column ``n``.
+    reads column ``n``. With ``two_way`` the design is the two-way ANOVA without replication
+    (randomised block: topics × systems), whose residual has φE = (m − 1)(n − 1) degrees of
+    freedom instead of m(n − 1); only its exact model is meaningful.
     """
+    dfe = (Col("dfe", "φE = (m−1)(n−1)", f"=({m}-1)*({{n}}-1)", N_FMT) if two_way
+           else Col("dfe", "φE = m(n−1)", f"={m}*({{n}}-1)", N_FMT))
     shared = [
         Col("dfa", "φA = m−1", f"={m}-1", "0"),
-        Col("dfe", "φE = m(n−1)", f"={m}*({{n}}-1)", N_FMT),
+        dfe,
         Col("lam", "λ = nΔ", f"={{n}}*{effect}", "0.0000"),
         Col("w", "w = F(φA,φE;α)", "=" + f_crit(alpha, "{dfa}", "{dfe}"), "0.000000"),
     ]
@@ -105,14 +110,26 @@ def anova_models(alpha: str, beta: str, m: str, effect: str, k: str):
     return shared, legacy, exact
 
 
-def ttest_models(alpha: str, beta: str, effect: str, k: str):
-    """Columns of the paired t-test power for minΔt in cell ``effect``: (shared, legacy, exact)."""
+def ttest_models(alpha: str, beta: str, effect: str, k: str, *, unpaired: bool = False):
+    """Columns of the paired t-test power for minΔt in cell ``effect``: (shared, legacy, exact).
+
+    With ``unpaired`` it is the two-sample t-test with n topics per system: φ = 2(n − 1) and
+    noncentrality λ = √(n/2)·minD/σ (``effect`` = minD/σ̂); only its exact model is meaningful.
+    """
+    if unpaired:
+        dfe = Col("dfe", "φ = 2(n−1)", "=2*({n}-1)", N_FMT)
+        nc = Col("nc", "λ = √(n/2)·minD/σ̂", f"=SQRT({{n}}/2)*{effect}", "0.000000")
+        lam = Col("lam", "λ² = (n/2)(minD/σ̂)²", f"={{n}}/2*{effect}^2", "0.0000")
+    else:
+        dfe = Col("dfe", "φ = n−1", "={n}-1", N_FMT)
+        nc = Col("nc", "λ = √n·minΔt", f"=SQRT({{n}})*{effect}", "0.000000")
+        lam = Col("lam", "λ² = n·minΔt²", f"={{n}}*{effect}^2", "0.0000")
     shared = [
-        Col("dfe", "φ = n−1", "={n}-1", N_FMT),
+        dfe,
         Col("w", "w = t(φ;α)", f"=_xlfn.T.INV.2T({alpha},{{dfe}})", "0.000000"),
     ]
     legacy = [
-        Col("nc", "λ = √n·minΔt", f"=SQRT({{n}})*{effect}", "0.000000"),
+        nc,
         Col("c", "w(1−1/(4φ))", "={w}*(1-1/(4*{dfe}))", "0.000000"),
         Col("s", "√(1+w²/(2φ))", "=SQRT(1+{w}^2/(2*{dfe}))", "0.000000"),
         Col("p_legacy", "legacy power", "=_xlfn.NORM.S.DIST((-{c}-{nc})/{s},TRUE)"
@@ -120,7 +137,7 @@ def ttest_models(alpha: str, beta: str, effect: str, k: str):
         Col("ok_legacy", "legacy ≥ 1−β", f"=IF({{p_legacy}}>=1-{beta},1,0)", OK_FMT),
     ]
     exact = [
-        Col("lam", "λ² = n·minΔt²", f"={{n}}*{effect}^2", "0.0000"),
+        lam,
         Col("x", "x = w²/(w²+φ)", "={w}^2/({w}^2+{dfe})", X_FMT),
         *_window(),
         Col("p_exact", "exact power", _mixture(k, "0.5"), P_FMT),
@@ -129,23 +146,34 @@ def ttest_models(alpha: str, beta: str, effect: str, k: str):
     return shared, legacy, exact
 
 
-def ci_models(alpha: str, delta: str, variance_t: str):
-    """Columns of the expected CI width: (shared, exact, approximate)."""
-    ratio = ("=IF({n}<1000,EXP(GAMMALN({n}/2)-GAMMALN({dfe}/2)),"
+def ci_models(alpha: str, delta: str, variance_t: str, *, unpaired: bool = False):
+    """Columns of the expected CI width: (shared, exact, approximate).
+
+    Paired: the CI of a mean difference of n per-topic differences (variance σ̂t²), φ = n − 1,
+    E[W] = 2·t(φ; α)·E[s]/√n. With ``unpaired`` the CI of a difference of two independent
+    means of n topics each (``variance_t`` is then the within-system σ̂²), φ = 2(n − 1),
+    E[W] = 2·t(φ; α)·E[s_p]·√(2/n). Both with E[s] = σ·√(2/φ)·Γ((φ + 1)/2)/Γ(φ/2), or its
+    approximation σ(1 − 1/(4φ)).
+    """
+    ratio = ("=IF({dfe}<999,EXP(GAMMALN(({dfe}+1)/2)-GAMMALN({dfe}/2)),"
              "SQRT({dfe}/2)*(1-1/(4*{dfe})+1/(32*{dfe}^2)+5/(128*{dfe}^3)-21/(2048*{dfe}^4)))")
+    if unpaired:
+        dfe, per = Col("dfe", "φ = 2(n−1)", "=2*({n}-1)", N_FMT), "SQRT(2/{n})"
+    else:
+        dfe, per = Col("dfe", "φ = n−1", "={n}-1", N_FMT), "SQRT(1/{n})"
     shared = [
-        Col("dfe", "φ = n−1", "={n}-1", N_FMT),
+        dfe,
         Col("t", "t(φ;α)", f"=_xlfn.T.INV.2T({alpha},{{dfe}})", "0.000000"),
     ]
     exact = [
-        Col("ratio", "Γ(n/2)/Γ((n−1)/2)", ratio, "0.000000"),
-        Col("width", "expected width", f"=2*SQRT(2)*SQRT({variance_t})*{{t}}*{{ratio}}"
-                                       "/SQRT({n}*{dfe})", P_FMT),
+        Col("ratio", "Γ((φ+1)/2)/Γ(φ/2)", ratio, "0.000000"),
+        Col("width", "expected width", f"=2*SQRT({variance_t})*{{t}}*SQRT(2/{{dfe}})*{{ratio}}"
+                                       f"*{per}", P_FMT),
         Col("ok", "width ≤ δ", f"=IF({{width}}<={delta},1,0)", OK_FMT),
     ]
     approx = [
         Col("width_approx", "approximate width", f"=2*SQRT({variance_t})*{{t}}*(1-1/(4*{{dfe}}))"
-                                                "/SQRT({n})", P_FMT),
+                                                f"*{per}", P_FMT),
         Col("ok_approx", "approx. ≤ δ", f"=IF({{width_approx}}<={delta},1,0)", OK_FMT),
     ]
     return shared, exact, approx

@@ -278,8 +278,8 @@ def answer_text(value: str) -> str:
     return f'{value}&""'
 
 
-def power_search(cur: Cursor, shared: list[Col], legacy: list[Col], exact: list[Col],
-                 label: str) -> tuple[str, str]:
+def power_search(cur: Cursor, shared: list[Col], legacy: list[Col] | None, exact: list[Col],
+                 label: str) -> tuple[str | None, str]:
     """Write the searches for the required n; return the (legacy, exact) answer expressions.
 
     * Legacy: every n = 2..SCAN_TOP is evaluated, and if the criterion already holds at
@@ -288,34 +288,41 @@ def power_search(cur: Cursor, shared: list[Col], legacy: list[Col], exact: list[
     * Exact: the power rises with n, so a 30-row bisection over (1, N_MAX] suffices.
     * One row evaluates both models at N_MAX: if the criterion fails there, the answer says
       :data:`TOO_LARGE` instead of a number.
+
+    ``legacy`` None: a design with the exact method only (the legacy answer is None).
     """
     ws = cur.ws
     start = SCAN_TOP + 1
-    cur.heading(f"{label}: legacy power for every n = 2..{start} (the approximation is not "
-                "monotone at small n)", font=STYLE.bold)
-    scan = write_block(ws, cur.row, 1, [Col("n", "n", lambda i: i + 2, "0"), *shared, *legacy,
-                                        Col("fail", "n if it fails, else 1",
-                                            "=IF({ok_legacy},1,{n})", "0")], start - 1)
-    cur.row = scan.bottom + 2
+    if legacy is not None:
+        cur.heading(f"{label}: legacy power for every n = 2..{start} (the approximation is "
+                    "not monotone at small n)", font=STYLE.bold)
+        scan = write_block(ws, cur.row, 1, [Col("n", "n", lambda i: i + 2, "0"), *shared,
+                                            *legacy, Col("fail", "n if it fails, else 1",
+                                                         "=IF({ok_legacy},1,{n})", "0")],
+                           start - 1)
+        cur.row = scan.bottom + 2
 
-    cur.heading(f"{label}: legacy bisection over n = {start + 1}..{N_MAX:,}", font=STYLE.bold)
-    lb = write_block(ws, cur.row, 1, bisection_cols(str(start), str(N_MAX), ok="ok_legacy")
-                     + shared + legacy, bisection_steps(N_MAX - start))
-    cur.row = lb.bottom + 2
+        cur.heading(f"{label}: legacy bisection over n = {start + 1}..{N_MAX:,}",
+                    font=STYLE.bold)
+        lb = write_block(ws, cur.row, 1, bisection_cols(str(start), str(N_MAX), ok="ok_legacy")
+                         + shared + legacy, bisection_steps(N_MAX - start))
+        cur.row = lb.bottom + 2
 
     cur.heading(f"{label}: exact bisection over n = 2..{N_MAX:,}", font=STYLE.bold)
     eb = write_block(ws, cur.row, 1, bisection_cols("1", str(N_MAX), ok="ok_exact")
                      + shared + exact, bisection_steps(N_MAX - 1))
     cur.row = eb.bottom + 2
 
-    cur.heading(f"{label}: both methods at the search limit n = {N_MAX:,}", font=STYLE.bold)
-    top = write_block(ws, cur.row, 1, [Col("n", "n", lambda i: N_MAX, N_FMT), *shared, *legacy,
-                                       *exact], 1)
+    both = "both methods " if legacy is not None else ""
+    cur.heading(f"{label}: {both}at the search limit n = {N_MAX:,}", font=STYLE.bold)
+    top = write_block(ws, cur.row, 1, [Col("n", "n", lambda i: N_MAX, N_FMT), *shared,
+                                       *(legacy or []), *exact], 1)
     cur.row = top.bottom + 2
 
+    exact_n = f"IF({top.cell('ok_exact')},{bisection_answer(eb, 'ok_exact')},{too_large_text()})"
+    if legacy is None:
+        return None, exact_n
     at_start = scan.cell("ok_legacy")            # the last scan row is n = SCAN_TOP + 1
     legacy_n = (f"IF({at_start},MAX({scan.range('fail')})+1,IF({top.cell('ok_legacy')},"
                 f"{bisection_answer(lb, 'ok_legacy')},{too_large_text()}))")
-    exact_n = f"IF({top.cell('ok_exact')},{bisection_answer(eb, 'ok_exact')},{too_large_text()})"
     return legacy_n, exact_n
-

@@ -1,10 +1,12 @@
 """Render one sheet of a generated workbook to PNG (for the README), with LibreOffice.
 
     python -m generator.screenshot docs/workbook.png [--sheet ANOVA] [--range A1:H44]
+        [--spec decide_example]
 
-Builds the bundled NTCIR-12 workbook, hides every other sheet, sets a print area, prints it
-to PDF with headless LibreOffice (which computes every formula on load) and rasterises the
-first page with pdftoppm (poppler-utils). Needs ``soffice`` and ``pdftoppm`` on the PATH.
+Builds the workbook of a bundled spec (default: NTCIR-12), hides every other sheet, sets a
+print area, prints it to PDF with headless LibreOffice (which computes every formula on load)
+and rasterises the first page with pdftoppm (poppler-utils). Needs ``soffice`` and
+``pdftoppm`` on the PATH.
 """
 
 from __future__ import annotations
@@ -18,22 +20,26 @@ from pathlib import Path
 from topicsetsize.atomic import atomic_path
 
 from .build import build_workbook
-from .bundled import bundled_spec
+from .bundled import DEFAULT_SPEC, bundled_spec
 from .spec import load_spec
 
 __all__ = ["render_sheet", "main"]
 
 
-def render_sheet(out, *, sheet: str = "ANOVA", area: str = "A1:N47", dpi: int = 110) -> Path:
-    """Write a PNG of ``area`` of ``sheet`` of the bundled workbook to ``out``."""
+def render_sheet(out, *, sheet: str = "ANOVA", area: str = "A1:N47", dpi: int = 110,
+                 spec: str = DEFAULT_SPEC) -> Path:
+    """Write a PNG of ``area`` of ``sheet`` of the workbook of the bundled ``spec`` to ``out``."""
     tools = {name: shutil.which(name) for name in ("soffice", "pdftoppm")}
     missing = [name for name, path in tools.items() if path is None]
     if missing:
         raise FileNotFoundError(f"{', '.join(missing)} not found: install LibreOffice "
                                 "(libreoffice-calc-nogui) and poppler-utils")
-    wb = build_workbook(load_spec(bundled_spec()))
+    wb = build_workbook(load_spec(bundled_spec(spec)))
     for ws in wb.worksheets:
         ws.sheet_state = "visible" if ws.title == sheet else "hidden"
+        ws.sheet_view.tabSelected = ws.title == sheet
+        if ws.title != sheet:
+            ws.print_area = None      # LibreOffice prints a hidden sheet that has a print area
     wb.active = wb.sheetnames.index(sheet)
     ws = wb[sheet]
     ws.print_area = area
@@ -69,8 +75,10 @@ def main(argv=None) -> int:
     parser.add_argument("--sheet", default="ANOVA")
     parser.add_argument("--range", dest="area", default="A1:N47")
     parser.add_argument("--dpi", type=int, default=110)
+    parser.add_argument("--spec", default=DEFAULT_SPEC, help="a bundled spec")
     args = parser.parse_args(argv)
-    print(f"wrote {render_sheet(args.out, sheet=args.sheet, area=args.area, dpi=args.dpi)}")
+    out = render_sheet(args.out, sheet=args.sheet, area=args.area, dpi=args.dpi, spec=args.spec)
+    print(f"wrote {out}")
     return 0
 
 

@@ -35,7 +35,7 @@ from topicsetsize.params import METHODS, check
 from .inputs import INPUTS, check_input
 
 __all__ = ["Spec", "Measure", "MatrixSpec", "load_spec", "spec_from_dict", "SCORES",
-           "EXAMPLE", "with_matrices"]
+           "EXAMPLE", "with_matrices", "DECIDE_MS"]
 
 #: The ``path`` of a matrix that means the bundled TREC 2010 Web example.
 EXAMPLE = "example"
@@ -43,7 +43,13 @@ EXAMPLE = "example"
 SCORES = ("raw", "std-ab")
 
 _TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method", "output",
-             "measures", "matrices", "calculators", "parts")
+             "measures", "matrices", "calculators", "parts", "decide", "requirements",
+             "pool_depths", "budget")
+_DECIDE_KEYS = ("n", "min_d", "m", "variance", "round_to", "method")
+_POOL_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
+_BUDGET_KEYS = ("documents", "m", "min_d", "method")
+#: The m of the Decide sheet when the spec gives none (the papers' tables).
+DECIDE_MS = (2, 5, 10, 20, 50, 100)
 _MEASURE_KEYS = ("name", "variance", "group", "source", "m", "min_d")
 _GRID_KEYS = ("m", "min_d")
 _MATRIX_KEYS = ("name", "path", "measure", "scores", "group")
@@ -95,6 +101,10 @@ class Spec:
     measures: tuple[Measure, ...] = ()
     matrices: tuple[MatrixSpec, ...] = ()
     calculators: dict = field(default_factory=dict)   # {"anova": {"alpha": .05, ...}, ...}
+    decide: dict = field(default_factory=dict)        # {"n": 100, "min_d": .1, "m": (...), ...}
+    requirements: tuple[dict, ...] = ()               # {label, variance, m, min_d} each
+    pool_depths: tuple[dict, ...] = ()                # {pd, docs_per_topic, variance} each
+    budget: dict = field(default_factory=dict)        # {"documents", "m", "min_d", "method"}
     parts: dict = field(default_factory=dict)         # {"V": {"m": (2, ..., 100)}, ...}
     description: str = ""
     chart_method: str = "legacy"
@@ -220,6 +230,11 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
         measures=measures,
         matrices=matrices,
         calculators=_calculators(where, data.get("calculators", {})),
+        decide=_decide(where, data.get("decide", {})),
+        requirements=tuple(_requirement(where, k, item) for k, item in
+                           enumerate(where.table_list(data, "requirements"), start=1)),
+        pool_depths=_pool_depths(where, where.table_list(data, "pool_depths")),
+        budget=_budget(where, data.get("budget"), "pool_depths" in data),
         parts=_parts(where, data.get("parts", {})),
         chart_method=where.choice(data, "chart_method", METHODS, default="legacy"),
         output=where.text(data, "output") or "topicsetsize.xlsx",
@@ -308,7 +323,7 @@ def _matrix(where, k, item, base) -> MatrixSpec:
 
 def _calculators(where, data) -> dict:
     where.is_table(data, "calculators")
-    where.keys(data, ("anova", "ttest", "ci"), "calculators")
+    where.keys(data, ("anova", "ttest", "ci", "anova2", "ttest2", "ci2"), "calculators")
     out = {}
     for calc, values in data.items():
         key = f"calculators.{calc}"
@@ -322,6 +337,75 @@ def _calculators(where, data) -> dict:
             except ValueError as exc:
                 raise ValueError(f"{where.source}: {key}.{name}: {exc}") from None
     return out
+
+
+def _decide(where, data) -> dict:
+    """``[decide]``: the Decide sheet's candidate n and minD, its m list, the variances of
+    its precomputed minimum detectable minD, and the recommendation's rounding and method."""
+    where.is_table(data, "decide")
+    where.keys(data, _DECIDE_KEYS, "decide")
+    out = {"m": tuple(int(x) for x in where.grid(data, "m", "m", required=False,
+                                                 prefix="decide")) or DECIDE_MS,
+           "round_to": int(where.number(data, "round_to", "round_to", default=10,
+                                        prefix="decide")),
+           "method": where.choice(data, "method", METHODS, default="legacy", prefix="decide")}
+    for key, param in (("n", "n"), ("min_d", "min_d")):
+        if key in data:
+            out[key] = where.number(data, key, param, prefix="decide")
+    variance = data.get("variance")
+    if variance is not None:
+        values = variance if isinstance(variance, list) else [variance]
+        out["variance"] = tuple(float(x) for x in where.grid({"variance": values}, "variance",
+                                                             "variance", required=True,
+                                                             prefix="decide"))
+    return out
+
+
+def _requirement(where, k: int, item) -> dict:
+    """One ``[[requirements]]`` row, checked by the engine (label kept as plain text)."""
+    from topicsetsize import check_requirement
+
+    key = f"requirements[{k}]"
+    where.is_table(item, key)
+    try:
+        return check_requirement(item, where=key)
+    except ValueError as exc:
+        raise ValueError(f"{where.source}: {exc}") from None
+
+
+def _pool_depths(where, rows) -> tuple[dict, ...]:
+    out = []
+    for k, item in enumerate(rows, start=1):
+        key = f"pool_depths[{k}]"
+        where.is_table(item, key)
+        where.keys(item, tuple(_POOL_KEYS), key)
+        out.append({name: where.number(item, name, param, required=True, prefix=key)
+                    for name, param in _POOL_KEYS.items()})
+    depths = [r["pd"] for r in out]
+    dup = next((d for d in depths if depths.count(d) > 1), None)
+    if dup is not None:
+        where.fail("pool_depths", f"depth pd = {dup} is given twice")
+    return tuple(out)
+
+
+def _budget(where, data, has_depths: bool) -> dict:
+    """``[budget]``: the number of documents that can be judged and the design (m, minD) the
+    pool depths are compared for; required with ``[[pool_depths]]``."""
+    if data is None:
+        if has_depths:
+            where.fail("budget", "is missing: [[pool_depths]] need a [budget] table with "
+                                 "documents, m and min_d")
+        return {}
+    where.is_table(data, "budget")
+    where.keys(data, _BUDGET_KEYS, "budget")
+    if not has_depths:
+        where.fail("budget", "needs [[pool_depths]] rows (pd, docs_per_topic, variance)")
+    return {"documents": where.number(data, "documents", "budget", required=True,
+                                      prefix="budget"),
+            "m": int(where.number(data, "m", "m", required=True, prefix="budget")),
+            "min_d": where.number(data, "min_d", "min_d", required=True, prefix="budget"),
+            "method": where.choice(data, "method", METHODS, default="legacy",
+                                   prefix="budget")}
 
 
 class _Where:
@@ -390,8 +474,9 @@ class _Where:
             self.fail(name, f"{value!r} repeats a value")
         return values.tolist()
 
-    def choice(self, data: dict, key: str, choices, *, default: str) -> str:
+    def choice(self, data: dict, key: str, choices, *, default: str, prefix: str = "") -> str:
         value = data.get(key, default)
         if value not in choices:
-            self.fail(key, f"{value!r} is not one of {', '.join(repr(c) for c in choices)}")
+            name = f"{prefix}.{key}" if prefix else key
+            self.fail(name, f"{value!r} is not one of {', '.join(repr(c) for c in choices)}")
         return value

@@ -53,6 +53,31 @@ CI = [
 ]
 
 
+# (alpha, beta, min_d, variance, m): two-way ANOVA without replication (exact only)
+ANOVA2 = [
+    (0.05, 0.20, 0.5, 0.5, 2),        # m = 2 is the exact paired t-test: 34 (CIKM 2014)
+    (0.05, 0.20, 0.1, 0.0601, 10),
+    (0.01, 0.10, 0.05, 0.02, 50),
+    (0.5, 0.5, 1.0, 0.1, 3),          # corner: n = 2
+    (1e-6, 0.001, 0.02, 0.05, 1000),
+]
+
+# (alpha, beta, min_d, variance): two-sample t-test, n per system (exact only)
+TTEST2 = [
+    (0.05, 0.20, 0.5, 1.0),           # Cohen's d = .5: 64 per group (Cohen 1988)
+    (0.05, 0.20, 0.1, 0.0601),
+    (0.01, 0.10, 2.0, 0.5),           # tiny n
+    (1e-6, 0.01, 0.01, 0.1),          # large n
+]
+
+# (alpha, delta, variance): CI of a difference of two independent means
+CI2 = [
+    (0.05, 0.10, 0.05),               # 155 (engine doctest)
+    (0.01, 0.05, 0.1),
+    (0.5, 5.0, 0.05),                 # tiny n: 2
+    (1e-6, 0.001, 0.2),               # large n
+]
+
 #: "your n" of the k-th grid workbook (all three calculators): the power, the minimum
 #: detectable difference and the CI width there are compared with the engine.
 YOUR_N = [100, 2, 3, 7, 1000, 50, 12345, 20, 2, 500, 10**6, 30, 4]
@@ -61,8 +86,15 @@ YOUR_N = [100, 2, 3, 7, 1000, 50, 12345, 20, 2, 500, 10**6, 30, 4]
 def grid_workbooks() -> list[dict]:
     """The ``calculators`` table of each grid workbook (cases zipped, missing ones default)."""
     books = []
-    for k, (a, t, c) in enumerate(zip_longest(ANOVA, TTEST, CI)):
+    for k, (a, t, c, a2, t2, c2) in enumerate(zip_longest(ANOVA, TTEST, CI, ANOVA2, TTEST2,
+                                                          CI2)):
         calc = {}
+        if a2:
+            calc["anova2"] = dict(zip(("alpha", "beta", "min_d", "variance", "m"), a2))
+        if t2:
+            calc["ttest2"] = dict(zip(("alpha", "beta", "min_d", "variance"), t2))
+        if c2:
+            calc["ci2"] = dict(zip(("alpha", "delta", "variance"), c2))
         if a:
             calc["anova"] = dict(zip(("alpha", "beta", "min_d", "variance", "m"), a))
         if t:

@@ -59,6 +59,45 @@ BAD = {
            ("ci_alpha", 0.0, "out of range"), ("ci_your_n", 2.5, "out of range"),
            ("ci_alpha", None, "blank"), ("ci_delta", -0.1, "out of range"),
            ("ci_variance_t", None, "blank"), ("ci_your_n", None, "blank")],
+    "anova2": [("anova2_alpha", None, "blank"), ("anova2_beta", 0.7, "out of range"),
+               ("anova2_min_d", "x", "not a number"), ("anova2_variance", 0, "out of range"),
+               ("anova2_m", 1, "out of range"), ("anova2_your_n", "7", "not a number"),
+               ("anova2_alpha", 2, "out of range"), ("anova2_beta", None, "blank"),
+               ("anova2_min_d", None, "blank"), ("anova2_variance", "a", "not a number"),
+               ("anova2_m", None, "blank"), ("anova2_your_n", 1.5, "out of range")],
+    "ttest2": [("ttest2_variance", None, "blank"), ("ttest2_alpha", "5%", "not a number"),
+               ("ttest2_beta", 0.0, "out of range"), ("ttest2_min_d", -0.1, "out of range"),
+               ("ttest2_your_n", None, "blank"), ("ttest2_variance", -1, "out of range"),
+               ("ttest2_alpha", None, "blank"), ("ttest2_beta", "b", "not a number"),
+               ("ttest2_min_d", None, "blank"), ("ttest2_your_n", 10**10, "out of range")],
+    "ci2": [("ci2_delta", "0,1", "not a number"), ("ci2_alpha", 0.9, "out of range"),
+            ("ci2_variance", None, "blank"), ("ci2_your_n", 0, "out of range"),
+            ("ci2_delta", None, "blank"), ("ci2_alpha", None, "blank"),
+            ("ci2_variance", 0, "out of range"), ("ci2_your_n", "x", "not a number")],
+    "decide": [("decide_n", "100", "not a number"), ("decide_min_d", None, "blank"),
+               ("decide_variance", -0.1, "out of range"), ("decide_alpha", None, "blank"),
+               ("decide_beta", 0.9, "out of range"), ("decide_n", 1, "out of range"),
+               ("decide_min_d", "x", "not a number"), ("decide_variance", None, "blank"),
+               ("decide_alpha", 0.0, "out of range"), ("decide_beta", None, "blank")],
+    "budget": [("budget_documents", None, "blank"), ("budget_documents", -5, "out of range"),
+               ("budget_documents", "lots", "not a number")],
+}
+
+#: Decide sheet inputs of the "decide_edited" workbook (checked against anova_power).
+DECIDE_EDITS = {"decide_n": 57, "decide_min_d": 0.15, "decide_variance": 0.0259,
+                "decide_alpha": 0.01, "decide_beta": 0.10}
+
+#: A spec with three pool depths (the budget_plan example: cheapest within budget is pd = 10)
+#: and requirements whose label would be a formula if written carelessly.
+DECIDE_INJECTION = {
+    "title": "decide injection",
+    "requirements": [{"label": INJECTION_RUNS[0], "variance": 0.0259, "m": 10, "min_d": 0.1},
+                     {"label": "+1", "variance": 0.0601, "m": 2, "min_d": 0.2}],
+    "decide": {"n": 80, "min_d": 0.15, "m": [2, 3, 30]},
+    "pool_depths": [{"pd": 100, "docs_per_topic": 731, "variance": 0.14},
+                    {"pd": 30, "docs_per_topic": 253, "variance": 0.1525},
+                    {"pd": 10, "docs_per_topic": 100, "variance": 0.19}],
+    "budget": {"documents": 150000, "m": 10, "min_d": 0.1, "method": "exact"},
 }
 
 
@@ -90,6 +129,7 @@ VALIDATION_PROBES = {
     "delta": [(True, 0.1), (False, 0.0)],
     "n": [(True, 2), (True, 10**9), (False, 1), (False, 2.5), (False, 10**9 + 1), (False, None),
           (False, "100")],
+    "budget": [(True, 150000), (True, 0.5), (False, 0), (False, -1), (False, "1")],
 }
 
 
@@ -216,8 +256,18 @@ def built(tmp_path_factory) -> Batch:
             wb[sheet][coord.replace("$", "")].data_type = "s"
         source[name] = src / f"{name}.xlsx"
         wb.save(source[name])
+    source["decide"] = write_workbook(load_spec(bundled_spec("decide_example")),
+                                      src / "decide.xlsx", generated=DATE)
+    source["decide_inject"] = write_workbook(spec_from_dict(DECIDE_INJECTION),
+                                             src / "decide_inject.xlsx", generated=DATE)
+    wb = openpyxl.load_workbook(source["decide"])
+    for name, value in DECIDE_EDITS.items():
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        wb[sheet][coord.replace("$", "")].value = value
+    source["decide_edited"] = src / "decide_edited.xlsx"
+    wb.save(source["decide_edited"])
     for k, edits in enumerate(bad_workbooks()):
-        wb = openpyxl.load_workbook(source["ntcir"])
+        wb = openpyxl.load_workbook(source["decide"])
         for name, value in edits.items():
             sheet, coord = next(iter(wb.defined_names[name].destinations))
             wb[sheet][coord.replace("$", "")].value = value

@@ -10,20 +10,23 @@ from generator import build, write_workbook
 from generator.calculators import NAMED_RESULTS
 from generator.inputs import INPUTS
 
-NAMES = ({i.name for items in INPUTS.values() for i in items} | set(NAMED_RESULTS)
-         | {"anova_inputs_ok", "ttest_inputs_ok", "ci_inputs_ok"})
+NAMES = ({i.name for calc, items in INPUTS.items() for i in items if calc != "budget"}
+         | set(NAMED_RESULTS)
+         | {f"{calc}_inputs_ok" for calc in ("anova", "ttest", "ci", "anova2", "ttest2", "ci2",
+                                             "decide")} | {"decide_status"})
 
 
 def test_sheets_and_workbook_level_names(built):
     wb = openpyxl.load_workbook(built.source["ntcir"])
-    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "Tables", "Charts", "Helpers"]
+    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide",
+                             "Tables", "Charts", "Helpers"]
     assert wb["Helpers"].sheet_state == "hidden" and wb.active.title == "ANOVA"
     assert set(wb.defined_names.keys()) == NAMES            # exactly these, workbook level
     for ws in wb.worksheets:
         assert not ws.defined_names
     wb = openpyxl.load_workbook(built.source["example"])
-    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "Tables", "Charts", "Variance",
-                             "Helpers"]
+    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide",
+                             "Tables", "Charts", "Variance", "Helpers"]
 
 
 @pytest.mark.libreoffice

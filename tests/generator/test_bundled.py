@@ -13,10 +13,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_bundled_specs_are_found():
     assert templates_dir() == ROOT / "workbook_templates"
-    assert bundled_specs() == ["ntcir12_std_ab", "trec2010_web_example"]
+    assert bundled_specs() == ["decide_example", "ntcir12_std_ab", "trec2010_web_example"]
     assert bundled_spec() == bundled_spec(DEFAULT_SPEC + ".toml") == \
         ROOT / "workbook_templates" / "ntcir12_std_ab.toml"
-    with pytest.raises(FileNotFoundError, match="the bundled specs are ntcir12_std_ab, "):
+    with pytest.raises(FileNotFoundError,
+                       match="the bundled specs are decide_example, ntcir12_std_ab, "):
         bundled_spec("nope")
 
 

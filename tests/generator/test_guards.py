@@ -22,6 +22,11 @@ ANSWERS = {
               "ttest_delta_t_n_exact", "ttest_power_legacy", "ttest_power_exact",
               "ttest_min_dt_at_n_legacy", "ttest_min_dt_at_n_exact"],
     "ci": ["ci_n", "ci_n_approx", "ci_width_at_n"],
+    "anova2": ["anova2_n", "anova2_power", "anova2_min_d_at_n"],
+    "ttest2": ["ttest2_n", "ttest2_power", "ttest2_min_d_at_n"],
+    "ci2": ["ci2_n", "ci2_n_approx", "ci2_width_at_n"],
+    "decide": [],
+    "budget": [],
 }
 
 
@@ -61,9 +66,13 @@ def test_status_names_the_bad_input_and_its_range(batch):
 
 
 def test_status_is_ok_with_good_inputs(batch):
-    for name in ("ntcir", "example", "ntcir_edited", *batch.grid_names):
+    for name in ("ntcir", "example", "ntcir_edited", "decide", "decide_inject",
+                 *batch.grid_names):
         wb = batch.values(name)
         for calc in ANSWERS:
+            if f"{calc}_status" not in wb.defined_names:     # no Budget sheet
+                assert calc == "budget"
+                continue
             assert named(wb, f"{calc}_status") == STATUS_OK, (name, calc)
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) != CHECK_INPUTS

@@ -31,9 +31,10 @@ def test_validation_formulas_accept_exactly_the_allowed_values(batch):
 
 
 def test_every_input_cell_is_validated_and_named(built):
-    wb = openpyxl.load_workbook(built.source["ntcir"])
+    wb = openpyxl.load_workbook(built.source["decide"])
     for calc, items in INPUTS.items():
-        ws = wb["TTEST" if calc == "ttest_effect" else calc.upper()]
+        ws = wb[{"ttest_effect": "TTEST", "decide": "Decide", "budget": "Budget"}.get(
+            calc, calc.upper())]
         validations = {str(dv.sqref): dv for dv in ws.data_validations.dataValidation}
         for item in items:
             row = next(r for r in range(1, 20) if ws.cell(r, 1).value == item.symbol

@@ -23,7 +23,8 @@ def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp
     assert code == 0 and err == ""
     assert out == f"wrote {path} (12 measures)\n"
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "Tables", "Charts", "Helpers"]
+    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide",
+                             "Tables", "Charts", "Helpers"]
     ws = wb["Tables"]
     assert ws["A5"].value == "MedNLPDoc raw recall" and ws["B9"].value == 2301   # Table 2, I
     assert [p.name for p in tmp_path.iterdir()] == ["ntcir12_std_ab.xlsx"]      # no temp left
@@ -46,7 +47,8 @@ def test_spec_by_name_or_file_with_matrices_and_out(capsys, tmp_path, data_dir):
 def test_list_specs(capsys):
     code, out, _ = run_cli(capsys, "workbook", "--list-specs")
     assert code == 0
-    assert [line.split("\t")[0] for line in out.splitlines()] == ["ntcir12_std_ab",
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["decide_example",
+                                                                  "ntcir12_std_ab",
                                                                   "trec2010_web_example"]
 
 
@@ -55,7 +57,7 @@ def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
     bad.write_text('title = "t"\nbeta = 2\n')
     cases = [
         (["workbook", "nope"], "topicsetsize: error: nope: no such spec file, and not a bundled "
-                               "spec (ntcir12_std_ab, trec2010_web_example)"),
+                               "spec (decide_example, ntcir12_std_ab, trec2010_web_example)"),
         (["workbook", str(bad)], f"topicsetsize: error: {bad}: beta: beta=2 is out of range: "
                                  "allowed 0 < beta < 1"),
         (["workbook", "--out", str(tmp_path / "w.csv")],

@@ -1,0 +1,155 @@
+"""The Decide sheet: is a candidate number of topics enough? (Sakai's recommendations)
+
+Type a candidate n and a minD (yellow): for each m of the spec's list the sheet shows, live,
+the one-way ANOVA power at that n and minD (legacy and exact) and whether it meets 1 − β.
+Beside it, precomputed by the generator with :func:`topicsetsize.guarantees` for the default
+inputs, the minimum detectable minD per m (Sakai, IRJ 2016, Section 5; AIRS 2016 reads its
+Table 2 this way). When the spec lists ``[[requirements]]``, the recommendation of
+:func:`topicsetsize.recommend` (AIRS 2016, Section 4): its sentence (stored as text: the
+labels are untrusted) and the per-requirement table.
+"""
+
+from __future__ import annotations
+
+import topicsetsize as tss
+
+from .calculators import display_columns, grey_when_bad, start_sheet
+from .cells import STYLE, put_label, put_number, put_text
+from .formulas import N_FMT, P_FMT, anova_models
+from .inputs import INPUTS
+from .layout import name_cell, write_inputs, write_status
+from .rows import Col, write_block
+from .spec import DECIDE_MS, Spec
+
+__all__ = ["add_decide_sheet", "SHEET", "decide_defaults", "decide_variances"]
+
+SHEET = "Decide"
+
+
+def decide_variances(spec: Spec, fallback: float) -> tuple[float, ...]:
+    """The variances of the precomputed minD table: ``[decide] variance``, else the distinct
+    variances of the requirements, else ``fallback`` (the ANOVA calculator's σ̂²)."""
+    if spec.decide.get("variance"):
+        return tuple(spec.decide["variance"])
+    from_requirements = tuple(dict.fromkeys(r["variance"] for r in spec.requirements))
+    return from_requirements or (fallback,)
+
+
+def decide_defaults(spec: Spec, fallback: float) -> dict:
+    """Starting values of the Decide sheet's inputs."""
+    return {"alpha": spec.alpha, "beta": spec.beta, "n": spec.decide.get("n", 100),
+            "min_d": spec.decide.get("min_d", 0.1),
+            "variance": decide_variances(spec, fallback)[0]}
+
+
+def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
+    """Write the Decide sheet; ``k`` is the helper range of the Poisson mixtures and
+    ``fallback`` the variance used when the spec names none."""
+    cur = start_sheet(wb, SHEET, "Decide: is a candidate number of topics enough?", [
+        "Type a candidate n and a minD (yellow): the table shows the one-way ANOVA power "
+        "for each number of systems m, live, and whether it reaches 1 − β.",
+        "The minimum detectable minD per m below it is precomputed by the generator for the "
+        "default inputs: it does not follow the yellow cells.",
+    ])
+    start = decide_defaults(spec, fallback)
+    cur.heading("Inputs")
+    inp = write_inputs(cur, wb, INPUTS["decide"], start)
+    alpha, beta, n, min_d, var = (inp.used[x] for x in
+                                  ("alpha", "beta", "n", "min_d", "variance"))
+    _, ok = write_status(cur, wb, "decide", inp)
+    cur.skip()
+
+    ms = spec.decide.get("m", DECIDE_MS)
+    cur.heading("One-way ANOVA power at your n and minD (live)")
+    shared, legacy, exact = anova_models(alpha, beta, "{m}", f"({min_d}^2/(2*{var}))", k)
+    block = write_block(cur.ws, cur.row, 1, [
+        Col("m", "m (systems)", lambda i: ms[i], "0"), Col("n", "n", f"={n}", N_FMT),
+        *display_columns([*shared, *legacy, *exact])], len(ms))
+    grey_when_bad(cur, block, ok)
+    cur.row = block.bottom + 1
+    cur.note("p_legacy: Nagata's approximation (Sakai's Excel tools; \"undefined\" where it "
+             "has no value); p_exact: the noncentral F. \"yes\" where the power is ≥ 1 − β.")
+    cur.skip()
+
+    _precomputed(cur, spec, start)
+    if spec.requirements:
+        _recommendation(cur, spec)
+    ws = cur.ws
+    ws.freeze_panes = "A3"
+    ws.print_area = f"A1:P{cur.row}"
+    ws.print_title_rows = "1:1"
+
+
+def _precomputed(cur, spec: Spec, start: dict) -> None:
+    """Minimum detectable minD per m at the default n, per variance and method."""
+    n, alpha, beta = int(start["n"]), start["alpha"], start["beta"]
+    ms = spec.decide.get("m", DECIDE_MS)
+    variances = decide_variances(spec, start["variance"])
+    cur.heading(f"Minimum detectable minD per m at n = {n} (precomputed for the default "
+                f"inputs: α = {alpha:g}, β = {beta:g}; not live)")
+    ws, top = cur.ws, cur.row
+    put_label(ws, top, 1, "m (systems)", font=STYLE.bold, fill=STYLE.header_fill)
+    column = 2
+    for v in variances:
+        for method in ("legacy", "exact"):
+            put_label(ws, top, column, f"σ̂² = {v:g}, {method}", font=STYLE.bold,
+                      fill=STYLE.header_fill).alignment = STYLE.header
+            try:
+                values = tss.guarantees(n, variance=v, ms=ms, alpha=alpha, beta=beta,
+                                        method=method).table["min_d"].tolist()
+            except ValueError:
+                values = [None] * len(ms)
+            for i, value in enumerate(values):
+                if value is None:
+                    put_label(ws, top + 1 + i, column, "not reached")
+                else:
+                    put_number(ws, top + 1 + i, column, value, number_format="0.0000")
+            column += 1
+    ws.row_dimensions[top].height = 30
+    for i, m in enumerate(ms):
+        put_number(ws, top + 1 + i, 1, m, number_format="0")
+    cur.row = top + len(ms) + 1
+    cur.note("The smallest range between the best and the worst of m systems that n topics "
+             "detect with power 1 − β (topicsetsize.guarantees).")
+    cur.skip()
+
+
+def _recommendation(cur, spec: Spec) -> None:
+    """The recommendation over the spec's requirements, as text and a table of numbers."""
+    method = spec.decide.get("method", "legacy")
+    round_to = spec.decide.get("round_to", 10)
+    rec = tss.recommend(list(spec.requirements), alpha=spec.alpha, beta=spec.beta,
+                        round_to=round_to, method=method)
+    ws = cur.ws
+    cur.heading(f"Recommendation over the spec's requirements ({method} method, rounded up "
+                f"to a multiple of {round_to}; precomputed)")
+    put_label(ws, cur.row, 1, "recommended n", font=STYLE.bold)
+    cell = put_number(ws, cur.row, 2, rec.n, number_format=N_FMT, font=STYLE.answer,
+                      fill=STYLE.answer_fill)
+    cell.border = STYLE.box
+    cur.skip()
+    put_label(ws, cur.row, 1, "in words", font=STYLE.bold)
+    sentence = put_text(ws, cur.row, 2, rec.sentence, font=STYLE.bold)
+    sentence.alignment = STYLE.wrap
+    ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=9)
+    ws.row_dimensions[cur.row].height = 15 * (len(rec.sentence) // 110 + 1)
+    sentence_row = cur.row
+    cur.skip(2)
+    headers = ("requirement", "label", "σ̂²", "m", "minD", "its n", "power at the recommended n")
+    for c, text in enumerate(headers, start=1):
+        put_label(ws, cur.row, c, text, font=STYLE.bold,
+                  fill=STYLE.header_fill).alignment = STYLE.header
+    ws.row_dimensions[cur.row].height = 45
+    cur.skip()
+    for number, row in rec.requirements.iterrows():
+        put_number(ws, cur.row, 1, number, number_format="0")
+        put_text(ws, cur.row, 2, "" if row["label"] is None else row["label"])
+        put_number(ws, cur.row, 3, row["variance"], number_format="0.0000")
+        put_number(ws, cur.row, 4, row["m"], number_format="0")
+        put_number(ws, cur.row, 5, row["min_d"], number_format="0.00##")
+        put_number(ws, cur.row, 6, row["n"], number_format=N_FMT)
+        put_number(ws, cur.row, 7, row["power"], number_format=P_FMT)
+        cur.skip()
+    cur.skip()
+    name_cell(cur.ws.parent, "decide_recommended_n", ws.title, sentence_row - 1, 2)
+    name_cell(cur.ws.parent, "decide_sentence", ws.title, sentence_row, 2)
