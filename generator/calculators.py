@@ -559,11 +559,16 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
                            f"workings at row {first_work}")
 
 
+#: The last column the "against n" chart (anchored at column H, 13 cm wide) reaches.
+_CHART_LAST_COLUMN = 14
+
+
 def _finish(cur: Cursor, first_work: int) -> None:
-    """Freeze the title rows and set the print area to the summary."""
+    """Freeze the title rows and set the print area to the summary, chart included."""
     ws = cur.ws
     ws.freeze_panes = "A3"
-    ws.print_area = f"A1:{col(min(ws.max_column, 16))}{first_work - 1}"
+    last = min(max(ws.max_column, _CHART_LAST_COLUMN), 16)
+    ws.print_area = f"A1:{col(last)}{first_work - 1}"
     ws.print_title_rows = "1:1"
 
 

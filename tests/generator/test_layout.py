@@ -58,3 +58,31 @@ def test_validation_formula_text():
     assert validation_formula("C3", Range(low=1e-6, high=0.5, low_open=False,
                                           high_open=False)) == \
         "AND(ISNUMBER(C3),C3>=1e-06,C3<=0.5)"
+
+
+def test_print_areas_hold_the_charts():
+    """Every chart of a calculator sheet ends inside the sheet's print area (fit to one page
+    wide would otherwise cut it at the area's right edge)."""
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    from generator import build_workbook, bundled_spec, load_spec
+
+    wb = build_workbook(load_spec(bundled_spec("decide_example")))
+    checked = 0
+    for ws in wb.worksheets:
+        if not ws.print_area or not ws._charts:
+            continue
+        last = column_index_from_string("".join(
+            c for c in ws.print_area.split(":")[-1] if c.isalpha()))
+        for chart in ws._charts:
+            anchor = chart.anchor                             # "H12" until the file is saved
+            first = (column_index_from_string("".join(c for c in anchor if c.isalpha()))
+                     if isinstance(anchor, str) else anchor._from.col + 1)
+            reach, column = 0.0, first
+            while reach < chart.width:                        # cm; 1 character = about 0.19 cm
+                width = ws.column_dimensions[get_column_letter(column)].width or 8.43
+                reach += width * 0.19
+                column += 1
+            assert column - 1 <= last, (ws.title, ws.print_area)
+            checked += 1
+    assert checked >= 6
