@@ -55,8 +55,6 @@ CONFIGURATIONS = ("least-favourable", "equally-spaced")
 #: What :func:`allpairs_n` sizes for.
 TARGETS = ("all-pairs", "best-worst")
 
-#: The simulation holds (trials × m) normals per chunk; m is bounded to keep it practical.
-M_SIMULATED = 1000
 _CHUNK_ELEMENTS = 2 ** 20
 
 
@@ -152,11 +150,8 @@ def configuration_means(m: int, *, min_d: float, configuration: str = "least-fav
 
 
 def _check_m(m) -> int:
-    m = check("m", m, allow_array=False)
-    if m > M_SIMULATED:
-        raise ValueError(f"m={m} is out of range: allowed 2 <= m <= {M_SIMULATED} for the "
-                         "simulation")
-    return m
+    """m of a simulated design: the registry's ``m_simulated`` range (at most 1000)."""
+    return check("m", m, allow_array=False, key="m_simulated")
 
 
 class _Simulator:

@@ -106,6 +106,9 @@ PARAMS: dict[str, Range] = {
                doc="number of topics"),
     "a": Range(**_POS, doc="std-AB spread A (the standard deviation after standardisation)"),
     "b": Range(doc="std-AB centre B (the mean after standardisation)"),
+    "m_simulated": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,
+                         doc="number of systems of a simulated design (the simulation holds "
+                             "trials x m normals per chunk)"),
     "trials": Range(low=1, low_open=False, high=10**8, high_open=False, integer=True,
                     doc="number of random trials"),
     "fraction": Range(low=0.0, high=1.0, high_open=False, doc="a fraction of the runs"),
@@ -127,7 +130,7 @@ PARAMS: dict[str, Range] = {
 METHODS = ("legacy", "exact")
 
 
-def check(name: str, value, *, allow_array: bool = True):
+def check(name: str, value, *, allow_array: bool = True, key: str | None = None):
     """Validate ``value`` against ``PARAMS[name]`` and return it as a number.
 
     Parameters
@@ -139,6 +142,10 @@ def check(name: str, value, *, allow_array: bool = True):
         is not a real number raises.
     allow_array : bool
         Whether an array-like is accepted (it is checked element by element).
+    key : str, optional
+        The registry entry to check against, where an argument has a narrower range in one
+        place than elsewhere (e.g. ``m`` of a simulation, ``key="m_simulated"``); the error
+        still names the argument ``name``.
 
     Returns
     -------
@@ -160,8 +167,12 @@ def check(name: str, value, *, allow_array: bool = True):
     Traceback (most recent call last):
     ...
     ValueError: variance=0 is out of range: allowed variance > 0
+    >>> check("m", 5000, key="m_simulated")
+    Traceback (most recent call last):
+    ...
+    ValueError: m=5000 is out of range: allowed 2 <= m <= 1000 (a whole number)
     """
-    spec = PARAMS[name]
+    spec = PARAMS[key or name]
     arr = _as_float_array(name, value, spec, allow_array)
     ok = spec.contains(arr)
     if not ok.all():
