@@ -233,7 +233,7 @@ def read_plan(path) -> dict:
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise ValueError(f"{path}: 'pool_depths' must be [[pool_depths]] tables")
     columns: dict = {key: [] for key in ROW_KEYS}
-    for k, row in enumerate(rows):
+    for k, row in enumerate(rows, start=1):    # counted from 1, as the workbook spec does
         where = f"pool_depths[{k}]"
         extra = sorted(set(row) - set(ROW_KEYS))
         if extra:

@@ -26,8 +26,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from .matrix import check_matrix
 from .params import check
-from .readers import check_matrix
 from .variance import two_way_residual_variance
 
 __all__ = ["tukey_hsd_randomised", "randomised_ranges"]

@@ -36,8 +36,9 @@ def test_width_matches_independent_formula(n):
 
 def test_approximate_form_agrees_on_the_examples():
     # IRJ 2016, Section 6 (docs/formulas.md §6): t(n-1)(1 - 1/(4(n-1)))/sqrt(n) <= delta/(2 sigma)
-    # gives the same n here
-    for alpha, delta, v, n in [(0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125)]:
+    # gives the same n on all three examples
+    for alpha, delta, v, n in [(0.05, 0.10, 0.05, 79), (0.05, 0.05, 0.02, 125),
+                               (0.01, 0.10, 0.10, 269)]:
         f = lambda k: stats.t.isf(alpha / 2, k - 1) * (1 - 1 / (4 * (k - 1))) / math.sqrt(k)
         assert f(n) <= delta / (2 * math.sqrt(v)) < f(n - 1)
 

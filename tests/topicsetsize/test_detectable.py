@@ -84,6 +84,8 @@ def test_min_d_has_the_power_to_the_last_bit(alpha, beta, n, m, method):
     try:
         d = tss.anova_min_d(n, m=m, variance=1.0, alpha=alpha, beta=beta, method=method)
     except ValueError:                 # legacy approximation undefined at this n
+        if method == "exact":          # the exact power reaches any level: a bug
+            raise
         return
     if d == 0:
         return

@@ -28,11 +28,15 @@ def register(sub, designs) -> None:
                         help="within-system variance V_E at each depth")
     parser.add_argument("--m", type=number("m"), help="number of systems")
     parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
-    parser.add_argument("--alpha", type=number("alpha"), help="default 0.05")
-    parser.add_argument("--beta", type=number("beta"), help="default 0.20")
+    parser.add_argument("--alpha", type=number("alpha"),
+                        help="significance level (default .05)")
+    parser.add_argument("--beta", type=number("beta"),
+                        help="Type II error probability; power = 1 - beta (default .20)")
     parser.add_argument("--budget", type=number("budget"),
                         help="documents that can be judged in all")
-    parser.add_argument("--method", choices=("legacy", "exact"), help="default legacy")
+    parser.add_argument("--method", choices=("legacy", "exact"),
+                        help="legacy = the legacy Excel tools' approximations (default); "
+                             "exact = noncentral F")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
     parser.set_defaults(handler=run)
 

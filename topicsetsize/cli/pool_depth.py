@@ -31,12 +31,15 @@ def register(sub, designs) -> None:
                         help="an ir_measures measure: AP, nDCG@10, P@10, ... (default AP)")
     parser.add_argument("--m", type=number("m"), help="number of systems (with --min-d)")
     parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
-    parser.add_argument("--alpha", type=number("alpha"), default=0.05, help="default 0.05")
-    parser.add_argument("--beta", type=number("beta"), default=0.20, help="default 0.20")
+    parser.add_argument("--alpha", type=number("alpha"), default=0.05,
+                        help="significance level (default .05)")
+    parser.add_argument("--beta", type=number("beta"), default=0.20,
+                        help="Type II error probability; power = 1 - beta (default .20)")
     parser.add_argument("--budget", type=number("budget"),
                         help="documents that can be judged in all")
     parser.add_argument("--method", choices=("legacy", "exact"), default="legacy",
-                        help="default legacy")
+                        help="legacy = the legacy Excel tools' approximations (default); "
+                             "exact = noncentral F")
     parser.add_argument("--variance-from", choices=("raw", "std-ab"), default="raw",
                         help="which V_E gives n (default raw)")
     parser.add_argument("--plot", type=path, metavar="FILE.png",

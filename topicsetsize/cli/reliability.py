@@ -29,7 +29,7 @@ def register(sub, designs) -> None:
                     "two-sided paired t-test on every run pair in each half and count the "
                     "significant results and the major (both halves significant, opposite "
                     "directions) and minor (one significant, the other favouring the other run) "
-                    "conflicts. %% conflicted = (2 major + minor) / significant.")
+                    "conflicts. % conflicted = (2 major + minor) / significant.")
     add_matrix_input(rel)
     rel.add_argument("--topics", metavar="SPEC",
                      help="topics to use, e.g. 351-450 or 301-350,601-700 (ids or ranges)")

@@ -22,9 +22,10 @@ def register(sub, designs) -> None:
         "workbook",
         help="write a standalone .xlsx workbook: live calculators, tables, charts",
         description="Write a standalone .xlsx workbook with live calculators (ANOVA, paired "
-                    "t-test, CI; legacy and exact), the topic set size tables of a spec's "
-                    "measures, charts, and a Variance sheet for score matrices. It needs no "
-                    "Python or add-in to use.",
+                    "t-test, CI: legacy and exact; two-way ANOVA, unpaired t-test and CI: "
+                    "exact), a Decide sheet, the topic set size tables of a spec's measures, "
+                    "charts, a Budget sheet for its pool depths and a Variance sheet for "
+                    "score matrices. It needs no Python or add-in to use.",
     )
     p.add_argument("spec", nargs="?", default=None, type=path, metavar="SPEC",
                    help="a spec file (TOML) or the name of a bundled spec (see --list-specs); "

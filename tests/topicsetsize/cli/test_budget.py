@@ -59,7 +59,7 @@ def test_bad_plan_names_file_and_key(capsys, tmp_path):
     f.write_text(PLAN.replace("pd = 30", "pd = 0"))
     assert main(["budget", "--plan", str(f)]) == 2
     err = capsys.readouterr().err
-    assert "plan.toml: pool_depths[1].pd=0 is out of range" in err and err.count("\n") == 1
+    assert "plan.toml: pool_depths[2].pd=0 is out of range" in err and err.count("\n") == 1
 
 
 BUDGET = ["budget", "--depths", "100,30", "--docs-per-topic", "731,253", "--variance",
