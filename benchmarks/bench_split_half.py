@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 from _timing import best_time  # noqa: E402
 from tests.topicsetsize.test_reliability import loop_split_half  # noqa: E402
-from topicsetsize.reliability import (random_splits, select_topics, split_half,  # noqa: E402
-                                      top_runs)
+from topicsetsize.reliability import random_splits, split_half  # noqa: E402
+from topicsetsize.selection import select_topics, top_runs  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "trec2004robust_ap.csv"
 

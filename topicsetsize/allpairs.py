@@ -307,7 +307,7 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     configuration : {"least-favourable", "equally-spaced"}
     target : {"all-pairs", "best-worst"}
     trials : int, default 10000
-    seed : int, numpy.random.Generator or None
+    seed : int, numpy.random.Generator, numpy.random.SeedSequence or None
     progress : callable, optional
         Called as ``progress(k)`` after each chunk of k simulated trials.
 
