@@ -81,32 +81,42 @@ class Input:
     optional: bool = False     # blank is allowed and means "follow the value computed above"
 
 
+def _alpha(calc: str, meaning: str = "significance level (Type I error rate)") -> Input:
+    return Input(f"{calc}_alpha", "alpha", "α", meaning, 0.05)
+
+
+def _beta(calc: str) -> Input:
+    return Input(f"{calc}_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
+                 0.20)
+
+
+def _your_n(calc: str, what: str, per: str = "a number of topics") -> Input:
+    return Input(f"{calc}_your_n", "n", "your n", f"{per} to evaluate: {what} at this n", 100)
+
+
+_RANGE = "minimum detectable range: the best and the worst of the m systems differ by this"
+_CI_ALPHA = "1 − confidence level of the interval"
+_CI_DELTA = "largest acceptable expected width of the CI"
+_ONE_WAY_BOTH = "within-system variance (one-way V_E), the same for both systems"
+
 #: The inputs of each calculator, in sheet order. The named answers are added by the sheets.
 INPUTS: dict[str, tuple[Input, ...]] = {
     "anova": (
-        Input("anova_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
-        Input("anova_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β", 0.20),
-        Input("anova_min_d", "min_d", "minD",
-              "minimum detectable range: the best and the worst of the m systems differ by this",
-              0.02),
+        _alpha("anova"), _beta("anova"),
+        Input("anova_min_d", "min_d", "minD", _RANGE, 0.02),
         Input("anova_variance", "variance", "σ̂²",
               "within-system variance (V_E of a past score matrix)", 0.0601),
         Input("anova_m", "m", "m", "number of systems to compare", 2),
-        Input("anova_your_n", "n", "your n",
-              "a number of topics to evaluate: the power and the minimum detectable minD at "
-              "this n", 100),
+        _your_n("anova", "the power and the minimum detectable minD"),
     ),
     "ttest": (
-        Input("ttest_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
-        Input("ttest_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β", 0.20),
+        _alpha("ttest"), _beta("ttest"),
         Input("ttest_min_dt", "min_dt", "minDt",
               "minimum detectable difference between the two systems", 0.1),
         Input("ttest_variance_t", "variance_t", "σ̂t²",
               "variance of the per-topic score differences (σ̂t² = 2σ̂² from a one-way V_E)",
               0.04),
-        Input("ttest_your_n", "n", "your n",
-              "a number of topics to evaluate: the power and the minimum detectable minDt at "
-              "this n", 100),
+        _your_n("ttest", "the power and the minimum detectable minDt"),
     ),
     "ttest_effect": (
         Input("ttest_min_delta_t", "min_delta_t", "minΔt",
@@ -114,51 +124,35 @@ INPUTS: dict[str, tuple[Input, ...]] = {
               None, optional=True),
     ),
     "ci": (
-        Input("ci_alpha", "alpha", "α", "1 − confidence level of the interval", 0.05),
-        Input("ci_delta", "delta", "δ", "largest acceptable expected width of the CI", 0.10),
+        _alpha("ci", _CI_ALPHA),
+        Input("ci_delta", "delta", "δ", _CI_DELTA, 0.10),
         Input("ci_variance_t", "variance_t", "σ̂t²",
               "variance of the per-topic score differences", 0.05),
-        Input("ci_your_n", "n", "your n",
-              "a number of topics to evaluate: the expected CI width at this n", 100),
+        _your_n("ci", "the expected CI width"),
     ),
     "anova2": (
-        Input("anova2_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
-        Input("anova2_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
-              0.20),
-        Input("anova2_min_d", "min_d", "minD",
-              "minimum detectable range: the best and the worst of the m systems differ by this",
-              0.10),
+        _alpha("anova2"), _beta("anova2"),
+        Input("anova2_min_d", "min_d", "minD", _RANGE, 0.10),
         Input("anova2_variance", "variance", "σ̂²",
               "two-way residual variance V_E2 (systems × topics, topic effect removed)", 0.0601),
         Input("anova2_m", "m", "m", "number of systems to compare", 10),
-        Input("anova2_your_n", "n", "your n",
-              "a number of topics to evaluate: the power and the minimum detectable minD at "
-              "this n", 100),
+        _your_n("anova2", "the power and the minimum detectable minD"),
     ),
     "ttest2": (
-        Input("ttest2_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
-        Input("ttest2_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
-              0.20),
+        _alpha("ttest2"), _beta("ttest2"),
         Input("ttest2_min_d", "min_d", "minD",
               "minimum detectable difference between the two systems", 0.10),
-        Input("ttest2_variance", "variance", "σ̂²",
-              "within-system variance (one-way V_E), the same for both systems", 0.0601),
-        Input("ttest2_your_n", "n", "your n",
-              "topics per system to evaluate: the power and the minimum detectable minD at "
-              "this n", 100),
+        Input("ttest2_variance", "variance", "σ̂²", _ONE_WAY_BOTH, 0.0601),
+        _your_n("ttest2", "the power and the minimum detectable minD", "topics per system"),
     ),
     "ci2": (
-        Input("ci2_alpha", "alpha", "α", "1 − confidence level of the interval", 0.05),
-        Input("ci2_delta", "delta", "δ", "largest acceptable expected width of the CI", 0.10),
-        Input("ci2_variance", "variance", "σ̂²",
-              "within-system variance (one-way V_E), the same for both systems", 0.05),
-        Input("ci2_your_n", "n", "your n",
-              "topics per system to evaluate: the expected CI width at this n", 100),
+        _alpha("ci2", _CI_ALPHA),
+        Input("ci2_delta", "delta", "δ", _CI_DELTA, 0.10),
+        Input("ci2_variance", "variance", "σ̂²", _ONE_WAY_BOTH, 0.05),
+        _your_n("ci2", "the expected CI width", "topics per system"),
     ),
     "decide": (
-        Input("decide_alpha", "alpha", "α", "significance level (Type I error rate)", 0.05),
-        Input("decide_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
-              0.20),
+        _alpha("decide"), _beta("decide"),
         Input("decide_n", "n", "candidate n", "the number of topics you consider", 100),
         Input("decide_min_d", "min_d", "minD",
               "minimum detectable range between the best and the worst of the m systems", 0.10),
