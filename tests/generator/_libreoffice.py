@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["find_soffice", "require_soffice", "recalculate_batch", "ERROR_PREFIXES"]
+__all__ = ["find_soffice", "require_soffice", "recalculate_batch", "ERROR_PREFIXES",
+           "filled_cells_without_errors"]
 
 _ITEM = ('<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="{}" '
          'oor:op="fuse"><value>0</value></prop></item>')    # 0 = always recalculate on load
@@ -33,6 +34,21 @@ _PROFILE = ('<?xml version="1.0" encoding="UTF-8"?>\n'
 
 #: How spreadsheet errors look once read back (xlsx: '#NAME?'...; LibreOffice-only: 'Err:502').
 ERROR_PREFIXES = ("#", "Err:")
+
+
+def filled_cells_without_errors(wb, name: str) -> int:
+    """Assert that no cell of the recalculated workbook ``wb`` (called ``name`` in the message)
+    is an error value; return how many cells hold a value, so callers can check the scan
+    covered the workbook."""
+    cells = 0
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str):
+                    assert not cell.value.startswith(ERROR_PREFIXES), \
+                        (name, ws.title, cell.coordinate, cell.value)
+                cells += cell.value is not None
+    return cells
 
 
 def find_soffice() -> str | None:
