@@ -55,7 +55,7 @@ def test_candidates_and_their_n(scores):
     assert table.loc["top-k median", "min_d"] == pytest.approx(statistics.median(d.top_pairs))
     assert table.loc["all-pairs median", "share"] >= 0.5     # the median: half differ more
     v1, v2 = tss.residual_variance(scores), tss.two_way_residual_variance(scores)
-    for name, row in table.iterrows():
+    for _, row in table.iterrows():
         assert row["n one-way legacy"] == tss.anova_n(0.05, 0.2, row["min_d"], v1, 10)
         assert row["n one-way exact"] == tss.anova_n(0.05, 0.2, row["min_d"], v1, 10,
                                                      method="exact")

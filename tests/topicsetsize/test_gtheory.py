@@ -139,9 +139,10 @@ def test_bad_arguments_one_line():
 def test_monte_carlo_unbiased_and_feldt_coverage():
     """Normal crossed design, 20 systems × 25 topics, σ²_s=.002, σ²_t=.02, σ²_e=.01.
 
-    The ANOVA estimators of the components, before truncation at 0, are unbiased; Feldt's interval is exact, so its coverage of the
-    true Eρ² at n′ = 25 must be 95% within Monte Carlo error (4 standard errors); the
-    Arteaga–Jeyaratnam–Graybill interval for Φ is approximate: within 3 points of 95%.
+    The ANOVA estimators of the components, before truncation at 0, are unbiased; Feldt's
+    interval is exact, so its coverage of the true Eρ² at n′ = 25 must be 95% within Monte
+    Carlo error (4 standard errors); the Arteaga–Jeyaratnam–Graybill interval for Φ is
+    approximate: within 3 points of 95%.
     """
     rng = np.random.default_rng(20130728)
     m, n, vs, vt, ve, trials = 20, 25, 0.002, 0.02, 0.01, 4000
