@@ -56,10 +56,11 @@ def _gt4ireval(rows, n_prime, alpha_tail, stability):
 @pytest.fixture(scope="module")
 def matrices(data_dir):
     return {"web2010": example_matrix(),
-            "robust2004": pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)}
+            "robust2004": pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0),
+            "clef2017tar": pd.read_csv(data_dir / "clef2017_tar_ap.csv", index_col=0)}
 
 
-@pytest.mark.parametrize("name", ["web2010", "robust2004"])
+@pytest.mark.parametrize("name", ["web2010", "robust2004", "clef2017tar"])
 @pytest.mark.parametrize("n_prime", [None, 10, 100])
 def test_matches_gt4ireval_reimplementation(matrices, name, n_prime):
     scores = matrices[name]
