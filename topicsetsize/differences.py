@@ -152,7 +152,7 @@ def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     >>> from topicsetsize.examples import example_matrix
     >>> table = realistic_min_d(example_matrix())
     >>> row = table.loc["top-k range"]
-    >>> round(row["min_d"], 4), round(row["share"], 3), int(row["n one-way legacy"])
+    >>> round(float(row["min_d"]), 4), round(float(row["share"]), 3), int(row["n one-way legacy"])
     (0.0239, 0.649, 463)
     """
     from .samplesize import anova_n

@@ -15,9 +15,9 @@ Intervals (``level`` is two-sided, each tail (1 − level)/2):
 * Eρ²: Feldt's (1965) exact F interval. Under the normal random-effects model
   (MS_s/MS_e)/(1 + n σ²_s/σ²_e) ~ F(m−1, (m−1)(n−1)), so the bounds of σ²_s/σ²_e are
   (MS_s/(MS_e F_{1−a}) − 1)/n and (MS_s/(MS_e F_a) − 1)/n, carried to n′ topics by
-  Eρ²(n′) = n′r/(1 + n′r) (Brennan 2001, §6.1).
+  Eρ²(n′) = n′r/(1 + n′r) (Brennan 2001, ch. 6).
 * Φ: the approximate interval of Arteaga, Jeyaratnam and Graybill (1982) for the
-  one-topic Φ, as given by Brennan (2001, §6.1) and used by Urbano et al. (SIGIR 2013) in
+  one-topic Φ, as given by Brennan (2001, ch. 6) and used by Urbano et al. (SIGIR 2013) in
   their R package gt4ireval (``dstudy``); carried to n′ topics by the Spearman–Brown form
   Φ(n′) = n′Φ₁/(1 + (n′−1)Φ₁).
 
@@ -90,7 +90,7 @@ def g_study(scores) -> GStudy:
     With m systems (columns), n topics (rows) and x̄_s, x̄_t, x̄ the system, topic and grand
     means, the mean squares are MS_s = n Σ(x̄_s − x̄)²/(m−1), MS_t = m Σ(x̄_t − x̄)²/(n−1)
     and MS_e the two-way residual mean square (:func:`~topicsetsize.two_way_residual_variance`),
-    and the ANOVA estimates of the components (Brennan 2001, §3.4, Eq. 3.33)
+    and the ANOVA estimates of the components (Brennan 2001, ch. 3)
 
     .. math:: \hat\sigma^2_s = \frac{MS_s - MS_e}{n},\quad
               \hat\sigma^2_t = \frac{MS_t - MS_e}{m},\quad \hat\sigma^2_e = MS_e
@@ -157,8 +157,8 @@ def d_study(g: GStudy, n=None, *, level: float = 0.95) -> DStudy:
     .. math:: E\rho^2 = \frac{\sigma^2_s}{\sigma^2_s + \sigma^2_e/n'},\qquad
               \Phi = \frac{\sigma^2_s}{\sigma^2_s + (\sigma^2_t + \sigma^2_e)/n'}
 
-    (Brennan 2001, Eqs. 4.13 and 4.14 for the p × I design; Urbano et al., SIGIR 2013, Eqs. 5
-    and 6). The interval of Eρ² is Feldt's, that of Φ Arteaga, Jeyaratnam and Graybill's
+    (Brennan 2001, ch. 4, the p × I design; Urbano et al., SIGIR 2013). The interval of Eρ²
+    is Feldt's, that of Φ Arteaga, Jeyaratnam and Graybill's
     (see the module docstring).
 
     Parameters
@@ -207,7 +207,7 @@ def d_study(g: GStudy, n=None, *, level: float = 0.95) -> DStudy:
 def gt_n(g: GStudy, target=0.95, *, coefficient: str = "erho2"):
     r"""The smallest number of topics n′ with Eρ² (or Φ) at least ``target``: closed form.
 
-    Solving the D-study formulas for n′ (Brennan 2001, §4.5; gt4ireval's ``dstudy``):
+    Solving the D-study formulas for n′ (Brennan 2001, ch. 4; gt4ireval's ``dstudy``):
 
     .. math:: n'_{E\rho^2} = \left\lceil \frac{t\,\sigma^2_e}{(1-t)\,\sigma^2_s}\right\rceil,
               \qquad

@@ -57,3 +57,15 @@ def test_bad_options():
                             ({"top_k": 0}, "^top_k=0 is out of range")):
         with pytest.raises(ValueError, match=message):
             tss.collection_report(x, **kwargs)
+
+
+def test_docs_report_examples_run(data_dir, monkeypatch):
+    """The Python examples of docs/report.md, run from the repository root as written."""
+    import doctest
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)
+    result = doctest.testfile(str(root / "docs" / "report.md"), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 8 and result.failed == 0, result
