@@ -77,16 +77,24 @@ def test_precomputed_figures(report_book, data_dir):
 
 @pytest.mark.libreoffice
 def test_live_cells_recalculate_like_the_engine(report_book, data_dir, tmp_path):
-    from ._libreoffice import recalculate_batch
+    from ._libreoffice import filled_cells_without_errors, recalculate_batch
 
-    wb = openpyxl.load_workbook(report_book)
-    ws = wb[SHEET]
-    ws["B4"], ws["B5"] = 37, 0.9                   # n′ and the target, retyped
-    edited = tmp_path / "in" / "edited.xlsx"
-    edited.parent.mkdir()
-    wb.save(edited)
-    done, _ = recalculate_batch([edited], tmp_path / "out")
-    blocks = _blocks(openpyxl.load_workbook(done[edited.resolve()], data_only=True)[SHEET])
+    (tmp_path / "in").mkdir()
+    books = {}
+    for name, n, target in (("edited", 37, 0.9), ("bad", None, "x")):
+        wb = openpyxl.load_workbook(report_book)
+        wb[SHEET]["B4"], wb[SHEET]["B5"] = n, target      # n′ and the target, retyped
+        books[name] = tmp_path / "in" / f"{name}.xlsx"
+        wb.save(books[name])
+    done, _ = recalculate_batch(list(books.values()), tmp_path / "out")
+    recalculated = {k: openpyxl.load_workbook(done[p.resolve()], data_only=True)
+                    for k, p in books.items()}
+    for name, wb in recalculated.items():
+        assert filled_cells_without_errors(wb, name) > 100
+    bad = _blocks(recalculated["bad"][SHEET])[NAMES[0]]
+    assert bad["Φ at n′"][0] == "type n′ ≥ 1"
+    assert bad["n′ for Φ ≥ target"][0] == "type 0 < target < 1"
+    blocks = _blocks(recalculated["edited"][SHEET])
     for name, scores in _scores(data_dir).items():
         g = tss.g_study(scores)
         d = tss.d_study(g, 37)
