@@ -114,7 +114,7 @@ def share_at_least(differences, min_d):
 
 
 def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
-                    beta: float = 0.20, differences: RunDifferences | None = None):
+                    beta: float = 0.20, candidates=(), differences: RunDifferences | None = None):
     r"""minD values worth designing for, read off the matrix, with Sakai's n for each.
 
     The candidates (rows) are differences that occur between the runs of the matrix:
@@ -123,7 +123,8 @@ def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
       would have to detect as its range minD);
     * ``top-k median``: the median difference among the pairs of the top k runs;
     * ``top-k 25%``: the first quartile of the same (a harder target);
-    * ``all-pairs median``: the median difference over all pairs of runs.
+    * ``all-pairs median``: the median difference over all pairs of runs;
+    * ``minD=<value>``: each of your own ``candidates`` (e.g. the habitual .05 and .10).
 
     For each, ``share`` is the share of all run pairs differing by at least that much, and the
     topic set sizes at α, β for m systems: ``n one-way legacy`` and ``n one-way exact``
@@ -138,6 +139,8 @@ def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     m : int, optional
         Number of systems of the design; default the size of the top group.
     alpha, beta : float
+    candidates : sequence of float
+        Further minD values to check (> 0), e.g. ``[0.05, 0.1]``.
     differences : RunDifferences, optional
         Reuse :func:`run_differences` of the same matrix and ``top_k``.
 
@@ -164,15 +167,17 @@ def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
         differences = run_differences(matrix.values, top_k=top_k)
     m = differences.top_k if m is None else check("m", m, allow_array=False)
     top = differences.top_pairs
-    candidates = {"top-k range": differences.top_range,
-                  "top-k median": float(np.median(top)),
-                  "top-k 25%": float(np.quantile(top, 0.25)),
-                  "all-pairs median": float(np.median(differences.all_pairs))}
-    d = np.array(list(candidates.values()))
+    extra = np.atleast_1d(check("min_d", list(candidates))) if len(candidates) else []
+    rows = {"top-k range": differences.top_range,
+            "top-k median": float(np.median(top)),
+            "top-k 25%": float(np.quantile(top, 0.25)),
+            "all-pairs median": float(np.median(differences.all_pairs)),
+            **{f"minD={float(v):g}": float(v) for v in extra}}
+    d = np.array(list(rows.values()))
     usable = d > 0                               # identical runs give a zero difference
     v1, v2 = residual_variance(matrix.values), two_way_residual_variance(matrix.values)
-    table = pd.DataFrame({"min_d": d, "share": np.nan}, index=pd.Index(list(candidates),
-                                                                        name="candidate"))
+    table = pd.DataFrame({"min_d": d, "share": np.nan},
+                         index=pd.Index(list(rows), name="candidate"))
     table["share"] = share_at_least(differences.all_pairs, np.where(usable, d, 1.0))
     for name, n_of in (("n one-way legacy", lambda x: anova_n(alpha, beta, x, v1, m)),
                        ("n one-way exact",

@@ -78,7 +78,7 @@ class CollectionReport:
 
 def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
                       beta: float = 0.20, target: float = 0.95, level: float = 0.95,
-                      a: float = 0.15, b: float = 0.5) -> CollectionReport:
+                      a: float = 0.15, b: float = 0.5, min_d=()) -> CollectionReport:
     """Know a past collection before designing the next: Sakai's inputs beside GT.
 
     Parameters
@@ -97,6 +97,9 @@ def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
         Confidence level of the intervals of Eρ² and Φ (default .95).
     a, b : float
         std-AB's A and B.
+    min_d : sequence of float
+        Your own candidate minD values, added to the realistic ones (their share of run pairs
+        and Sakai's n).
 
     Returns
     -------
@@ -119,7 +122,8 @@ def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     frame = x.like_input(x.values)
     g = g_study(x.values)
     differences = run_differences(x.values, top_k=top_k)
-    table = realistic_min_d(x.values, m=m, alpha=alpha, beta=beta, differences=differences)
+    table = realistic_min_d(x.values, m=m, alpha=alpha, beta=beta, candidates=min_d,
+                            differences=differences)
     return CollectionReport(summarise(frame, a=a, b=b), g, d_study(g, level=level),
                             gt_n(g, target), gt_n(g, target, coefficient="phi"), differences,
                             table, target, level, alpha, beta, int(table.attrs["m"]))

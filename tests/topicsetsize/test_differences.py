@@ -65,6 +65,17 @@ def test_candidates_and_their_n(scores):
     assert np.all(np.diff(order["n one-way exact"].to_numpy(float)) <= 0)
 
 
+def test_own_candidates_are_added(scores):
+    table = realistic_min_d(scores, candidates=[0.05, 0.1])
+    assert table.index[-2:].tolist() == ["minD=0.05", "minD=0.1"]
+    d = run_differences(scores).all_pairs
+    assert table.loc["minD=0.1", "share"] == sum(1 for x in d if x >= 0.1) / len(d)
+    v2 = tss.two_way_residual_variance(scores)
+    assert table.loc["minD=0.05", "n two-way exact"] == tss.anova2_n(0.05, 0.2, 0.05, v2, 10)
+    with pytest.raises(ValueError, match=r"^min_d=-1 is out of range"):
+        realistic_min_d(scores, candidates=[-1])
+
+
 def test_identical_runs_give_no_n():
     x = np.array([[0.5, 0.5, 0.1], [0.3, 0.3, 0.2], [0.4, 0.4, 0.2]])
     table = realistic_min_d(x, top_k=2)            # the top two runs are identical

@@ -10,7 +10,7 @@ adds the bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, path, print_frame,
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, float_list, path, print_frame,
                       read_matrix_reporting)
 
 
@@ -29,6 +29,9 @@ def register(sub, designs) -> None:
     add_reader_options(parser)
     parser.add_argument("--top-k", type=checked("top_k"), default=10,
                         help="the best runs whose differences give the minD values (default 10)")
+    parser.add_argument("--min-d", type=float_list, default=[],
+                        help="your own candidate minD values, e.g. 0.05,0.1: the share of run "
+                             "pairs that differ by as much, and Sakai's n")
     parser.add_argument("--m", type=checked("m"), default=None,
                         help="systems of the ANOVA designs (default: the top-k size)")
     parser.add_argument("--alpha", type=checked("alpha"), default=0.05, help="default 0.05")
@@ -52,8 +55,12 @@ def run(args) -> int:
     from ..examples import example_matrix
     from ..report import collection_report
 
+    from ..params import check
+
     if not args.files and not args.example:
         raise ValueError("give at least one FILE (or --example for the bundled matrix)")
+    if args.min_d:
+        check("min_d", args.min_d)
     if args.plot is not None:
         if not args.plot.lower().endswith(".png"):
             raise ValueError(f"--plot {args.plot}: the file name must end in .png")
@@ -67,7 +74,7 @@ def run(args) -> int:
         try:
             reports[name] = collection_report(
                 matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
-                target=args.target, level=args.level, a=args.a, b=args.b)
+                target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d)
         except ValueError as exc:
             raise ValueError(f"{name}: {exc}") from exc
     if args.plot is not None:

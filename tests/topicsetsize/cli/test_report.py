@@ -43,6 +43,18 @@ def test_text_report_side_by_side(capsys, data_dir):
     assert rows[0].split()[-3:] == expected
 
 
+def test_own_candidates(capsys):
+    code, out, _ = run_cli(capsys, "report", "--example", "--min-d", "0.05,0.1")
+    assert code == 0
+    d = tss.run_differences(example_matrix()).all_pairs
+    row = next(x for x in out.splitlines() if x.startswith("minD=0.1 "))
+    # share of all 3,828 pairs differing by >= .1, counted here; n from the engine
+    share = sum(1 for x in d if x >= 0.1) / len(d)
+    v = tss.residual_variance(example_matrix())
+    assert row.split()[1:4] == ["0.1000", f"{share:.1%}",
+                                str(tss.anova_n(0.05, 0.2, 0.1, v, 10))]
+
+
 def test_csv_one_row_per_matrix_full_precision(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--csv", "--top-k", "5",
                            "--target", "0.9", "--level", "0.9")
@@ -81,6 +93,8 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
     (["--example", "--level", "0"], "level=0"),
     (["--example", "--top-k", "1"], "top_k=1"),
     (["--example", "--plot", "fig.pdf"], "must end in .png"),
+    (["--example", "--min-d", "0.1,0"], "min_d=0 is out of range"),
+    (["--example", "--min-d", "0.1,x"], "not a comma-separated list of numbers"),
     (["no-such-file.csv"], "no-such-file.csv"),
 ])
 def test_errors_are_one_line(capsys, argv, message):
