@@ -9,8 +9,10 @@ What it does, as trec_eval would:
 
 * AP with binary relevance rel >= 1 (``ir_measures`` ``AP(rel=1)``; the qrels are graded 0/1/2);
 * each run's documents per topic are ordered by score, descending, ties broken by document id,
-  descending (as strings); the rank column is ignored (the Padua runs repeat ranks, both UOS
-  runs score every document 0.0, so document-id order decides);
+  descending (as strings), the scores compared in single precision as trec_eval stores them
+  (two ECNU scores of topic CD011145 differ only beyond float32); the rank column is ignored
+  (the Padua runs repeat ranks, both UOS runs score every document 0.0, so document-id order
+  decides);
 * the run ``UOS__test__sis.TMAL30Q_BM25.res`` is left out: it retrieves documents twice within a
   topic, and trec_eval refuses it ("duplicate docs");
 * all 30 topics of the qrels are rows; a topic that a run did not retrieve (IIIT has 27) scores
@@ -23,6 +25,7 @@ import gzip
 from pathlib import Path
 
 import ir_measures
+import numpy as np
 import pandas as pd
 
 SOURCE = Path("/work/shared/data/clef2017_tar")
@@ -44,7 +47,7 @@ def read_run(path: Path) -> pd.DataFrame:
         rows = [line.split() for line in f if line.strip()]
     run = pd.DataFrame([r[:5] for r in rows], columns=["query_id", "action", "doc_id", "rank",
                                                        "score"])
-    run["score"] = run["score"].astype(float)
+    run["score"] = run["score"].astype(np.float32).astype(float)   # trec_eval's float sim
     run = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False],
                           kind="mergesort")
     # the order is fixed here; every evaluator then sees the same ranking
