@@ -184,7 +184,8 @@ def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
                         lambda x: anova_n(alpha, beta, x, v1, m, method="exact")),
                        ("n two-way exact", lambda x: anova2_n(alpha, beta, x, v2, m))):
         n = np.full(d.size, np.nan)
-        n[usable] = n_of(d[usable])
+        if usable.any():
+            n[usable] = n_of(d[usable])
         table[name] = pd.Series(n, index=table.index).astype("Int64")
     table.loc[~usable, "share"] = np.nan
     table.attrs.update(m=m, alpha=alpha, beta=beta, variance=v1, variance2=v2)

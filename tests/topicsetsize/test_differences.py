@@ -81,6 +81,10 @@ def test_identical_runs_give_no_n():
     table = realistic_min_d(x, top_k=2)            # the top two runs are identical
     assert table.loc["top-k range", "min_d"] == 0
     assert pd.isna(table.loc["top-k range", "n one-way exact"])
+    same = np.array([[0.5, 0.5], [0.3, 0.3], [0.4, 0.4]])    # no difference at all
+    table = realistic_min_d(same, candidates=[0.1])
+    assert table["n one-way exact"].isna().sum() == 4
+    assert table.loc["minD=0.1", "share"] == 0.0
 
 
 def test_bad_arguments():
