@@ -2,7 +2,7 @@
 
 Sheets, in order: About, ANOVA, TTEST, CI, ANOVA2, TTEST2, CI2 (live calculators), Decide,
 Budget (when the spec has pool depths), Tables and Charts (when the spec has measures or
-matrices), Variance (when it has matrices), and a hidden Helpers sheet.
+matrices), Variance and Report (when it has matrices), and a hidden Helpers sheet.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .formulas import POISSON_TERMS
 from .spec import Spec
 from .tables import add_pair_tables, add_tables_sheet, compute_tables
 from .variance_sheet import add_variance_sheet
+from . import report_sheet
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
 
@@ -49,6 +50,7 @@ _DESCRIPTIONS = {
               "paired t-test and CI: rows measure)",
     "Charts": "n against m (one line per minD) and n against minD (one line per m)",
     "Variance": "one Table-1 row per score matrix: runs, topics, V_E raw and std-AB, τ [CI]",
+    report_sheet.SHEET: report_sheet.DESCRIPTION,
 }
 
 
@@ -107,6 +109,7 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
         add_charts_sheet(wb, tables, places, spec.chart_method)
     if estimates:
         add_variance_sheet(wb, estimates)
+        report_sheet.add_report_sheet(wb, estimates)
     wb.move_sheet("Helpers", offset=len(wb.sheetnames) - 1)
     add_about_sheet(wb, spec, {s: _DESCRIPTIONS[s] for s in wb.sheetnames if s in _DESCRIPTIONS},
                     generated=generated)

@@ -29,6 +29,7 @@ class MatrixEstimate:
     summary: VarianceSummary         # one row of the AIRS 2016 Table 1
     runs: pd.DataFrame               # per run: mean raw, mean std-AB, ranks
     topics: pd.DataFrame             # per topic: the std-AB factors (mean, sd)
+    scores: pd.DataFrame | None = None   # the matrix itself (the Report sheet)
 
 
 def estimate(spec: MatrixSpec) -> MatrixEstimate:
@@ -61,7 +62,7 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     })
     factors = standardisation_factors(scores)
     topics = pd.DataFrame({"mean": factors.mean, "sd": factors.sd})
-    return MatrixEstimate(spec, file, summary, runs, topics)
+    return MatrixEstimate(spec, file, summary, runs, topics, scores)
 
 
 def measures_of(est: MatrixEstimate) -> list[Measure]:

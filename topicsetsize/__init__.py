@@ -46,6 +46,10 @@ _EXPORTS = {
     # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
     "tukey": ("randomised_ranges", "tukey_hsd_randomised"),
     "allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
+    # knowing a past collection: generalizability theory, realistic minD, the report
+    "gtheory": ("GStudy", "DStudy", "g_study", "d_study", "gt_n"),
+    "differences": ("RunDifferences", "run_differences", "share_at_least", "realistic_min_d"),
+    "report": ("CollectionReport", "collection_report"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

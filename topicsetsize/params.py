@@ -125,6 +125,10 @@ PARAMS: dict[str, Range] = {
     "seed": Range(low=0, high=2**32 - 1, low_open=False, high_open=False, integer=True,
                   doc="seed of the random number generator (reproducible runs)"),
     "values": Range(doc="numbers to round up for display (any finite real numbers)"),
+    "target": Range(**_PROB, doc="reliability coefficient to reach (E rho^2 or Phi)"),
+    "level": Range(**_PROB, doc="confidence level of an interval, e.g. 0.95"),
+    "top_k": Range(low=2, high=10**9, low_open=False, high_open=False, integer=True,
+                   doc="number of best runs whose differences are summarised"),
 }
 
 METHODS = ("legacy", "exact")

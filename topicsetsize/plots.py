@@ -6,7 +6,7 @@ pyplot state, no display needed), and the file is written atomically.
 
 from __future__ import annotations
 
-__all__ = ["plot_pool_depth", "require_matplotlib"]
+__all__ = ["plot_pool_depth", "plot_reliability", "require_matplotlib"]
 
 
 def require_matplotlib():
@@ -81,6 +81,54 @@ def plot_pool_depth(study, path, *, title: str | None = None):
         ax.set_title("\n".join(textwrap.wrap(title, 90)), fontsize=9)
     from pathlib import Path
 
+    with atomic_path(path, suffix=".png") as tmp:
+        fig.savefig(tmp, format="png")
+    return Path(path)
+
+
+def plot_reliability(curves, path, *, title: str | None = None):
+    """Eρ², Φ (with their confidence bands) and the ANOVA power against n, on one figure (PNG).
+
+    Parameters
+    ----------
+    curves : mapping of name -> DataFrame
+        One :func:`topicsetsize.report.reliability_curves` frame per matrix (index n).
+    path : str or Path
+        The PNG to write (atomically).
+    title : str, optional
+
+    Returns
+    -------
+    pathlib.Path
+    """
+    from pathlib import Path
+
+    from .atomic import atomic_path
+
+    Figure = require_matplotlib()
+    fig = Figure(figsize=(7.5, 5.0), dpi=120, layout="constrained")
+    ax = fig.add_subplot()
+    colours = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
+    for k, (name, frame) in enumerate(curves.items()):
+        colour = colours[k % len(colours)]
+        n = frame.index.to_numpy(float)
+        label = f" ({name})" if len(curves) > 1 else ""
+        for column, style in (("Erho2", "-"), ("Phi", "--")):
+            ax.plot(n, frame[column], style, color=colour, lw=1.8,
+                    label={"Erho2": "Eρ²", "Phi": "Φ"}[column] + label)
+            ax.fill_between(n, frame[f"{column} low"], frame[f"{column} high"], color=colour,
+                            alpha=0.12)
+        ax.plot(n, frame["ANOVA power"], ":", color=colour, lw=2.0,
+                label="one-way ANOVA power (exact)" + label)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("number of topics n")
+    ax.set_ylabel("Eρ², Φ (bands: confidence intervals), power")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    if title:
+        import textwrap
+
+        ax.set_title("\n".join(textwrap.wrap(title, 90)), fontsize=9)
     with atomic_path(path, suffix=".png") as tmp:
         fig.savefig(tmp, format="png")
     return Path(path)

@@ -37,7 +37,7 @@ __all__ = [
     "STDAB", "STDAB_VAR", "STDCDF", "TSS_KENDALL",
     "TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2", "TSS_TTEST2", "TSS_POWER_TTEST2",
     "TSS_CI2", "TSS_CI2_WIDTH",
-    "TSS_GUARANTEES",
+    "TSS_GUARANTEES", "TSS_GSTUDY",
 ]
 
 #: The top-left cell of TSS_TABLE_ANOVA's block: m down the first column, minD along the top.
@@ -229,6 +229,14 @@ def TSS_KENDALL(x, y):
     """Kendall's tau between two rankings of the same runs (one score per run in x and in y),
     with its 95% confidence interval as in the std-AB paper: a row tau, low, high."""
     return plain(list(tss.kendall_tau_ci(vector("x", x), vector("y", y))))
+
+
+@excel_function
+def TSS_GSTUDY(range):  # noqa: A002
+    """Generalizability theory G-study of a topic-by-run score range (crossed runs x topics):
+    a row sigma2_s (runs), sigma2_t (topics), sigma2_e (residual); a negative estimate is 0."""
+    g = tss.g_study(matrix("range", range))
+    return [plain([g.var_s, g.var_t, g.var_e])]
 
 
 # --- Designs the legacy tools lack: two-way ANOVA, unpaired t-test and CI -----------------------

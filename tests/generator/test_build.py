@@ -26,7 +26,7 @@ def test_sheets_and_workbook_level_names(built):
         assert not ws.defined_names
     wb = openpyxl.load_workbook(built.source["example"])
     assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide",
-                             "Tables", "Charts", "Variance", "Helpers"]
+                             "Tables", "Charts", "Variance", "Report", "Helpers"]
 
 
 @pytest.mark.libreoffice

@@ -99,6 +99,7 @@ def test_meta_uses_the_spreadsheet_argument_names(officejs):
         "TSS_POWER_TTEST2": ["n", "minD", "var", "alpha"],
         "TSS_CI2": ["alpha", "delta", "var"], "TSS_CI2_WIDTH": ["n", "var", "alpha"],
         "TSS_GUARANTEES": ["n", "var", "ms", "alpha", "beta", "method"],
+        "TSS_GSTUDY": ["range"],
     }
 
 
@@ -182,6 +183,15 @@ def test_variances_of_the_book_example(officejs, book_matrix):
         pytest.approx(0.0218859649, abs=1e-10)
     assert _scalar(officejs.call("TSS_POOLED_VAR", book_matrix, repeating=[])) == \
         tss.residual_variance(book_matrix)
+
+
+def test_gstudy_components_like_the_engine(officejs, web2010):
+    # TREC 2010 Web AP: the engine's G-study (tests/topicsetsize/test_gtheory.py checks it
+    # against a re-implementation of gt4ireval); a row of three components
+    g = tss.g_study(web2010)
+    [row] = _result(officejs.call("TSS_GSTUDY", web2010.values.tolist()))
+    assert row == pytest.approx([g.var_s, g.var_t, g.var_e], rel=1e-12)
+    assert "range" in _error(officejs.call("TSS_GSTUDY", [[0.1, 0.2]]))
 
 
 def test_pooled_variance_over_several_ranges(officejs, book_matrix, web2010):

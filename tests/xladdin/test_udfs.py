@@ -77,6 +77,17 @@ def test_book_example_variances(book_matrix):
     assert udfs.TSS_VAR2(book_matrix) == tss.two_way_residual_variance(book_matrix)
 
 
+def test_gstudy_of_the_book_example(book_matrix):
+    # Sakai's book, Table 5.1: sigma2_e of the G-study is the two-way V_E2 .0218859649...;
+    # sigma2_s = (MS_s - MS_e)/n with MS_s = S_A/2 = .1083/2 (docs/formulas.md §9)
+    [[var_s, var_t, var_e]] = udfs.TSS_GSTUDY(book_matrix)
+    assert var_e == pytest.approx(0.0218859649, abs=1e-10)
+    assert var_s == pytest.approx((0.1083 / 2 - 0.0218859649) / 20, abs=1e-5)
+    g = tss.g_study(book_matrix)
+    assert [var_s, var_t, var_e] == [g.var_s, g.var_t, g.var_e]
+    assert _message(udfs.TSS_GSTUDY, [[0.1, 0.2]]).startswith("range has 1 topic")
+
+
 # --- Table 2 of the AIRS 2016 paper -----------------------------------------------------------
 
 @pytest.mark.parametrize("method", METHODS)
@@ -369,7 +380,9 @@ def test_the_module_exports_exactly_the_documented_functions():
         "TSS_VAR2", "TSS_POOLED_VAR", "STDAB", "STDAB_VAR", "STDCDF", "TSS_KENDALL",
         # designs the legacy tools lack (test_udfs_new_designs.py)
         "TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2", "TSS_TTEST2", "TSS_POWER_TTEST2",
-        "TSS_CI2", "TSS_CI2_WIDTH", "TSS_GUARANTEES"])
+        "TSS_CI2", "TSS_CI2_WIDTH", "TSS_GUARANTEES",
+        # generalizability theory (test_gstudy_*)
+        "TSS_GSTUDY"])
 
 
 

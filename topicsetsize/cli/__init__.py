@@ -20,10 +20,10 @@ import warnings
 
 from .. import __version__
 from . import (allpairs, budget, design, guarantees, hsd, pool_depth, recommend, reliability,
-               twoway, unpaired, variance, workbook)
+               report, twoway, unpaired, variance, workbook)
 
 _MODULES = (design, twoway, unpaired, allpairs, variance, workbook, reliability, hsd, guarantees,
-            recommend, budget, pool_depth)
+            recommend, budget, pool_depth, report)
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {

@@ -1,0 +1,101 @@
+"""``topicsetsize report``: the figures beside each other, CSV, the PNG plot, one-line errors.
+
+The numbers are checked against the engine's own functions (each tested on its own in
+tests/topicsetsize/test_gtheory.py, test_differences.py and test_summary.py) on the bundled
+TREC 2010 Web AP matrix and the TREC 2004 Robust AP matrix of tests/data.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.cli import main
+from topicsetsize.examples import example_matrix
+
+from .conftest import one_line_error, run_cli
+
+
+def test_text_report_side_by_side(capsys, data_dir):
+    robust = data_dir / "trec2004robust_ap.csv"
+    code, out, err = run_cli(capsys, "report", "--example", str(robust))
+    assert code == 0 and err == ""
+    header = next(line for line in out.splitlines() if "example: TREC 2010 Web AP" in line)
+    assert str(robust) in header                      # the two matrices side by side
+    g = tss.g_study(example_matrix())
+    d = tss.d_study(g)
+    assert f"{g.var_s:.6f}" in out and f"{g.var_e:.6f}" in out
+    assert f"{d.erho2:.4f} [{d.erho2_low:.4f}, {d.erho2_high:.4f}]" in out
+    assert f"{d.phi:.4f} [{d.phi_low:.4f}, {d.phi_high:.4f}]" in out
+    line = next(x for x in out.splitlines() if x.startswith("n for Phi >= 0.95"))
+    assert line.split()[-2:] == [str(tss.gt_n(g, 0.95, coefficient="phi")),
+                                 str(tss.gt_n(tss.g_study(pd.read_csv(robust, index_col=0)),
+                                              0.95, coefficient="phi"))]
+    rows = [x for x in out.splitlines() if x.startswith("top-k range")]
+    assert len(rows) == 2
+    table = tss.realistic_min_d(example_matrix())
+    expected = table.loc["top-k range", ["n one-way legacy", "n one-way exact",
+                                         "n two-way exact"]].astype(int).astype(str).tolist()
+    assert rows[0].split()[-3:] == expected
+
+
+def test_own_candidates(capsys):
+    code, out, _ = run_cli(capsys, "report", "--example", "--min-d", "0.05,0.1")
+    assert code == 0
+    d = tss.run_differences(example_matrix()).all_pairs
+    row = next(x for x in out.splitlines() if x.startswith("minD=0.1 "))
+    # share of all 3,828 pairs differing by >= .1, counted here; n from the engine
+    share = sum(1 for x in d if x >= 0.1) / len(d)
+    v = tss.residual_variance(example_matrix())
+    assert row.split()[1:4] == ["0.1000", f"{share:.1%}",
+                                str(tss.anova_n(0.05, 0.2, 0.1, v, 10))]
+
+
+def test_csv_one_row_per_matrix_full_precision(capsys):
+    code, out, _ = run_cli(capsys, "report", "--example", "--csv", "--top-k", "5",
+                           "--target", "0.9", "--level", "0.9")
+    assert code == 0
+    table = pd.read_csv(io.StringIO(out), index_col=0)
+    assert len(table) == 1
+    row = table.iloc[0]
+    r = tss.collection_report(example_matrix(), top_k=5, target=0.9, level=0.9)
+    assert row["Phi low"] == pytest.approx(r.dstudy.phi_low, rel=1e-12)
+    assert row["n for Erho2 >= 0.9"] == r.n_erho2
+    assert row["top-k median: min_d"] == pytest.approx(r.min_d.loc["top-k median", "min_d"])
+    assert row["top-k median: n two-way exact"] == r.min_d.loc["top-k median",
+                                                               "n two-way exact"]
+    assert r.m == 5
+
+
+def test_plot_writes_png(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "fig.png"
+    assert main(["report", "--example", "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["fig.png"]
+    assert f"wrote {png}" in capsys.readouterr().out
+
+
+def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    err = one_line_error(capsys, "report", "--example", "--plot", str(tmp_path / "f.png"))
+    assert "pip install 'topicsetsize[plot]'" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "give at least one FILE"),
+    (["--example", "--target", "1.5"], "target=1.5"),
+    (["--example", "--level", "0"], "level=0"),
+    (["--example", "--top-k", "1"], "top_k=1"),
+    (["--example", "--plot", "fig.pdf"], "must end in .png"),
+    (["--example", "--min-d", "0.1,0"], "min_d=0 is out of range"),
+    (["--example", "--min-d", "0.1,x"], "not a comma-separated list of numbers"),
+    (["no-such-file.csv"], "no-such-file.csv"),
+])
+def test_errors_are_one_line(capsys, argv, message):
+    assert message in one_line_error(capsys, "report", *argv)

@@ -1,0 +1,71 @@
+"""Tests of topicsetsize.report: the collection report assembles the engine's parts.
+
+Each part is tested on its own (test_gtheory, test_differences, test_summary); here the report
+must hold the same numbers for the real matrices, pass its options through, and check them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.report import reliability_curves
+
+
+@pytest.fixture(scope="module", params=["trec2010web_ap.csv", "trec2004robust_ap.csv",
+                                        "clef2017_tar_ap.csv"])
+def scores(request, data_dir):
+    return pd.read_csv(data_dir / request.param, index_col=0)
+
+
+def test_report_holds_the_parts(scores):
+    r = tss.collection_report(scores, top_k=8, m=12, alpha=0.01, beta=0.1, target=0.9,
+                              level=0.9)
+    assert r.summary == tss.summarise(scores)
+    assert r.gstudy == tss.g_study(scores)
+    assert r.dstudy == tss.d_study(r.gstudy, level=0.9)
+    assert (r.n_erho2, r.n_phi) == (tss.gt_n(r.gstudy, 0.9),
+                                    tss.gt_n(r.gstudy, 0.9, coefficient="phi"))
+    pd.testing.assert_frame_equal(r.min_d, tss.realistic_min_d(scores, top_k=8, m=12,
+                                                               alpha=0.01, beta=0.1))
+    assert r.m == 12 and r.differences.top_k == 8
+    figures = r.figures()
+    assert figures["sigma2_e"] == r.summary.var2_raw      # GT residual = two-way V_E2
+    assert figures["n for Phi >= 0.9"] == r.n_phi
+
+
+def test_curves_agree_with_d_study_and_power(scores):
+    r = tss.collection_report(scores)
+    ns = [5, 20, 80]
+    curves = reliability_curves(r, ns)
+    for n in ns:
+        d = tss.d_study(r.gstudy, n)
+        assert curves.loc[n, "Phi"] == pytest.approx(d.phi, rel=1e-12)
+        assert curves.loc[n, "Erho2 low"] == pytest.approx(d.erho2_low, rel=1e-12)
+        min_d = r.min_d.loc["top-k range", "min_d"]
+        assert curves.loc[n, "ANOVA power"] == pytest.approx(tss.anova_power(
+            n, m=r.m, min_d=min_d, variance=r.summary.var_raw, alpha=0.05, method="exact"))
+    assert np.all(np.diff(curves["Erho2"]) > 0)
+
+
+def test_bad_options():
+    x = tss.example_matrix()
+    for kwargs, message in (({"target": 1}, "^target=1 is out of range"),
+                            ({"alpha": 0}, "^alpha=0 is out of range"),
+                            ({"top_k": 0}, "^top_k=0 is out of range")):
+        with pytest.raises(ValueError, match=message):
+            tss.collection_report(x, **kwargs)
+
+
+def test_docs_report_examples_run(data_dir, monkeypatch):
+    """The Python examples of docs/report.md, run from the repository root as written."""
+    import doctest
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)
+    result = doctest.testfile(str(root / "docs" / "report.md"), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 8 and result.failed == 0, result

@@ -1,0 +1,176 @@
+"""``topicsetsize report FILE...``: know a past collection before designing the next.
+
+For each score matrix: runs, topics, V_E and V_E2 (raw and std-AB), the generalizability theory
+components σ²_s, σ²_t, σ²_e, Eρ² and Φ at the matrix's own number of topics with their
+confidence intervals, the number of topics for Eρ² and Φ to reach the target, and the minD
+values that occur between its runs (top-k range, top-k median and quartile, all-pairs median)
+with Sakai's n for each (one-way ANOVA legacy and exact, two-way ANOVA exact). ``--example``
+adds the bundled TREC 2010 Web AP matrix.
+"""
+
+from __future__ import annotations
+
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, float_list, path, print_frame,
+                      read_matrix_reporting)
+
+
+def register(sub, designs) -> None:
+    """Add the ``report`` sub-command to the parser."""
+    parser = sub.add_parser(
+        "report",
+        help="one report per score matrix: V_E, generalizability theory (Erho2, Phi) and the "
+             "realistic minD with Sakai's n",
+        description=__doc__.split("\n\n")[1].replace("``", ""),
+    )
+    parser.add_argument("files", nargs="*", type=path, metavar="FILE",
+                        help="a score matrix file, or a folder of trec_eval -q files")
+    parser.add_argument("--example", action="store_true",
+                        help="also report on the bundled TREC 2010 Web AP matrix (48 x 88)")
+    add_reader_options(parser)
+    parser.add_argument("--top-k", type=checked("top_k"), default=10,
+                        help="the best runs whose differences give the minD values (default 10)")
+    parser.add_argument("--min-d", type=float_list, default=[],
+                        help="your own candidate minD values, e.g. 0.05,0.1: the share of run "
+                             "pairs that differ by as much, and Sakai's n")
+    parser.add_argument("--m", type=checked("m"), default=None,
+                        help="systems of the ANOVA designs (default: the top-k size)")
+    parser.add_argument("--alpha", type=checked("alpha"), default=0.05, help="default 0.05")
+    parser.add_argument("--beta", type=checked("beta"), default=0.20, help="default 0.20")
+    parser.add_argument("--target", type=checked("target"), default=0.95,
+                        help="Erho2 and Phi to reach (default 0.95)")
+    parser.add_argument("--level", type=checked("level"), default=0.95,
+                        help="confidence level of the intervals (default 0.95)")
+    parser.add_argument("--a", type=checked("a"), default=0.15, help="std-AB spread A (0.15)")
+    parser.add_argument("--b", type=checked("b"), default=0.5, help="std-AB centre B (0.5)")
+    parser.add_argument("--plot", type=path, metavar="FILE.png",
+                        help="draw Erho2, Phi and the one-way ANOVA power against n "
+                             "(needs matplotlib: pip install 'topicsetsize[plot]')")
+    parser.add_argument("--csv", action="store_true",
+                        help="print CSV, one row per matrix, full precision")
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Read every matrix, build its report, print (and plot)."""
+    from ..examples import example_matrix
+    from ..report import collection_report
+
+    from ..params import check
+
+    if not args.files and not args.example:
+        raise ValueError("give at least one FILE (or --example for the bundled matrix)")
+    if args.min_d:
+        check("min_d", args.min_d)
+    if args.plot is not None:
+        if not args.plot.lower().endswith(".png"):
+            raise ValueError(f"--plot {args.plot}: the file name must end in .png")
+        from ..plots import require_matplotlib
+        require_matplotlib()
+    matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
+    for name in args.files:
+        matrices[name] = read_matrix_reporting(name, args)
+    reports = {}
+    for name, matrix in matrices.items():
+        try:
+            reports[name] = collection_report(
+                matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
+                target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from exc
+    if args.plot is not None:
+        _plot(reports, args.plot)
+    if args.csv:
+        print_frame(_wide(reports), csv=True)
+        return 0
+    first = next(iter(reports.values()))
+    print_frame(_readable(reports), title=(
+        f"Generalizability theory (crossed systems x topics): Erho2 and Phi at the matrix's n "
+        f"with {first.level:.0%} intervals (Feldt; Arteaga, Jeyaratnam & Graybill as in "
+        f"gt4ireval)\nV_E = one-way residual variance (AIRS 2016 Eq. 1), V_E2 = two-way; "
+        f"std-AB with A={args.a:g}, B={args.b:g}"))
+    for name, report in reports.items():
+        print()
+        print_frame(_min_d_table(report), title=(
+            f"{name}: minD values that occur between its runs, and Sakai's n "
+            f"(alpha={report.alpha:g}, beta={report.beta:g}, m={report.m}; share = run pairs "
+            f"differing by at least minD; two-way has no legacy approximation)"))
+    if any(r.gstudy.negative for r in reports.values()):
+        print("note: a negative variance component estimate was set to 0 (see 'negative')")
+    if args.plot is not None:
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _readable(reports):
+    import pandas as pd
+
+    def interval(v, lo, hi):
+        return f"{v:.4f} [{lo:.4f}, {hi:.4f}]"
+
+    columns = {}
+    for name, r in reports.items():
+        s, g, d = r.summary, r.gstudy, r.dstudy
+        columns[name] = {
+            "runs": str(s.runs), "topics": str(s.topics),
+            "V_E raw": f"{s.var_raw:.4f}", "V_E std-AB": f"{s.var_std_ab:.4f}",
+            "V_E2 raw": f"{s.var2_raw:.4f}", "V_E2 std-AB": f"{s.var2_std_ab:.4f}",
+            "sigma2_s (systems)": f"{g.var_s:.6f}", "sigma2_t (topics)": f"{g.var_t:.6f}",
+            "sigma2_e (residual)": f"{g.var_e:.6f}",
+            "negative set to 0": ", ".join(g.negative) or "none",
+            f"Erho2 at n={s.topics} [CI]": interval(d.erho2, d.erho2_low, d.erho2_high),
+            f"Phi at n={s.topics} [CI]": interval(d.phi, d.phi_low, d.phi_high),
+            f"n for Erho2 >= {r.target:g}": f"{r.n_erho2:g}",
+            f"n for Phi >= {r.target:g}": f"{r.n_phi:g}",
+        }
+    # the topic counts differ between matrices: one row label for all
+    frame = pd.DataFrame({name: list(c.values()) for name, c in columns.items()},
+                         index=[_generic(k) for k in next(iter(columns.values()))])
+    return frame
+
+
+def _generic(label: str) -> str:
+    """'Erho2 at n=48 [CI]' -> 'Erho2 at own n [CI]'."""
+    import re
+
+    return re.sub(r"at n=\d+", "at own n", label)
+
+
+def _min_d_table(report):
+    table = report.min_d.copy()
+    table["min_d"] = table["min_d"].map("{:.4f}".format)
+    table["share"] = table["share"].map(lambda v: "" if v != v else f"{v:.1%}")
+    return table.rename_axis(None)
+
+
+def _wide(reports):
+    """One CSV row per matrix: the figures, then each candidate's minD, share and n."""
+    import pandas as pd
+
+    rows = {}
+    for name, r in reports.items():
+        row = r.figures().to_dict()
+        for candidate, values in r.min_d.iterrows():
+            for field, value in values.items():
+                row[f"{candidate}: {field}"] = value
+        rows[name] = row
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("matrix")
+
+
+def _plot(reports, target):
+    import numpy as np
+    import pandas as pd
+
+    from ..plots import plot_reliability
+    from ..report import reliability_curves
+
+    # up to where Phi and the ANOVA power reach their targets (at most 2000 topics)
+    ends = [v for r in reports.values() for v in (r.summary.topics, r.n_erho2, r.n_phi,
+                                                 r.min_d.loc["top-k range", "n one-way exact"])
+            if pd.notna(v) and np.isfinite(float(v))]
+    top = min(max(ends), 2000)
+    ns = np.unique(np.linspace(2, max(20, 1.2 * top), 120).astype(int))
+    first = next(iter(reports.values()))
+    plot_reliability({name: reliability_curves(r, ns) for name, r in reports.items()}, target,
+                     title=(f"Eρ², Φ ({first.level:.0%} bands) and one-way ANOVA power at the "
+                            f"top-{first.differences.top_k} range minD (m={first.m}, "
+                            f"α={first.alpha:g}, β={first.beta:g})"))
