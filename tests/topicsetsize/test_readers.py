@@ -403,7 +403,8 @@ def _field_by_field(monkeypatch):
     monkeypatch.setattr(readers, "parse_wide_numbers", lambda path, head: None)
 
 
-@pytest.mark.parametrize("layout", ["comma", "tab", "semicolon", "quoted", "crlf-blank-lines"])
+@pytest.mark.parametrize("layout", ["comma", "tab", "semicolon", "quoted", "crlf-blank-lines",
+                                    "integers"])
 def test_clean_wide_files_read_by_pandas_equal_the_field_by_field_reader(tmp_path, monkeypatch,
                                                                        layout):
     """The fast path (pandas' C reader, issue 19) gives the matrix, labels and attrs of the
@@ -412,13 +413,16 @@ def test_clean_wide_files_read_by_pandas_equal_the_field_by_field_reader(tmp_pat
 
     rng = np.random.default_rng(7)
     values = rng.normal(size=(30, 6)) * 10.0 ** rng.integers(-8, 8, size=(30, 6))
+    if layout == "integers":                              # whole-number scores: int columns
+        values = np.round(values * 1e8).clip(-2 ** 62, 2 ** 62)
     topics = [f"{i:04d}" for i in range(30)]
     topics[3], topics[4] = "NA", " 77 "                   # labels, never missing values
     runs = [f"run {j}" for j in range(6)]
     sep = {"tab": "\t", "semicolon": ";"}.get(layout, ",")
     quote = '"' if layout == "quoted" else ""
     lines = [sep.join([f"{quote}topic{quote}"] + [f"{quote}{r}{quote}" for r in runs])]
-    lines += [sep.join([f"{quote}{t}{quote}"] + [repr(float(v)) for v in row])
+    lines += [sep.join([f"{quote}{t}{quote}"] + [str(int(v)) if layout == "integers"
+                                                 else repr(float(v)) for v in row])
               for t, row in zip(topics, values)]
     newline = "\r\n" if layout == "crlf-blank-lines" else "\n"
     text = ("\n\n" if layout == "crlf-blank-lines" else "") + newline.join(lines) + newline

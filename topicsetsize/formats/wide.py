@@ -42,22 +42,24 @@ def parse_wide_numbers(path: Path, head: bytes) -> Cells | None:
     try:
         body = pd.read_csv(path, sep=delimiter, header=None,
                            skiprows=head[:start].count(b"\n") + 1, index_col=0,
-                           dtype={0: object, **dict.fromkeys(range(1, len(header)), np.float64)},
-                           na_filter=False, skipinitialspace=True, encoding="utf-8-sig",
-                           engine="c")
+                           dtype={0: object}, na_filter=False, skipinitialspace=True,
+                           encoding="utf-8-sig", engine="c")
     except (ValueError, IndexError, pd.errors.ParserError, UnicodeDecodeError):
         return None
-    if body.shape[1] + 1 != len(header) or body.shape[0] == 0:
+    if body.shape[1] + 1 != len(header) or body.shape[0] == 0 or not all(
+            dtype.kind in "fi" for dtype in body.dtypes):     # a column with a non-number
         return None
-    topics = body.index.str.strip()
-    if (topics == "").any() or topics.duplicated().any() or not np.isfinite(body.to_numpy()).all():
+    values = body.to_numpy(np.float64)    # one block (the reader makes one per column)
+    topics = pd.Index([label.strip() for label in body.index], dtype=object)
+    del body
+    if not all(topics) or topics.has_duplicates or not np.isfinite(values).all():
         return None
-    body.index, body.columns = topics, pd.Index(runs)
+    frame = pd.DataFrame(values, index=topics, columns=pd.Index(runs), copy=False)
 
     def where(i: int, j: int) -> str:  # pragma: no cover - a clean file has no cell to blame
         return f"topic {i + 1}, run {j + 1}"
 
-    return Cells(body, where)
+    return Cells(frame, where)
 
 
 def parse_wide(rows, path: Path, line_word: str, field_word: str, transpose: bool,
