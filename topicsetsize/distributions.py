@@ -152,7 +152,10 @@ def f_power(alpha, dfn, dfd, nc):
                                                 for x in (alpha, dfn, dfd, nc)))
     w = f_crit(alpha, dfn, dfd)
     with np.errstate(invalid="ignore"):
-        power = np.where(nc > 0, _ncf_sf(w, dfn, dfd, nc), special.fdtrc(dfn, dfd, w))
+        power = _ncf_sf(w, dfn, dfd, nc)
+        central = ~(nc > 0)
+        if central.any():       # the central F only where λ = 0 (a search never asks for it)
+            power = np.where(central, special.fdtrc(dfn, dfd, w), power)
     # Boost returns NaN for λ beyond ~1e20; the power rises with λ, so the power at
     # λ = 1e12 (1.0 in double precision for any F test) is a bound that is attained.
     huge = np.isnan(power) & (nc > _HUGE_NC)
