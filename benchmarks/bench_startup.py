@@ -5,6 +5,11 @@ Times ``python -m topicsetsize --version`` and ``--help`` (each a fresh process,
 engine module, as ``import topicsetsize`` did before its names were loaded lazily (numpy, scipy,
 pandas and the whole engine up front). Prints both medians and their ratio.
 
+Then the computing commands (one answer, a rejected argument, a small table), each against the
+floor in the same run: a bare ``python -c "import numpy, scipy.special"``, the libraries that
+every answer needs (issue 19 asks for at most 1.5x that floor). The runs of a command and of the
+floor alternate, so a change in the machine's load hits both.
+
     python benchmarks/bench_startup.py [--repeat 9]
 """
 
@@ -32,15 +37,34 @@ def command(eager: bool, flag: str) -> list[str]:
             flag]
 
 
+#: The floor of a computing command: the libraries an answer needs, and nothing else.
+FLOOR = [sys.executable, "-c", "import numpy, scipy.special"]
+
+#: Computing commands, with the exit status each must end with (2: a rejected argument).
+COMPUTING = {
+    "n anova (m=10, legacy)": (["n", "anova", "--alpha", "0.05", "--beta", "0.2", "--min-d", "0.1",
+                                "--variance", "0.0601", "--m", "10"], 0),
+    "n anova --method both": (["n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m",
+                               "2", "--method", "both"], 0),
+    "n ttest --method exact": (["n", "ttest", "--min-dt", "0.1", "--variance-t", "0.04",
+                                "--method", "exact"], 0),
+    "n ci": (["n", "ci", "--delta", "0.1", "--variance-t", "0.05"], 0),
+    "n anova --alpha 0 (rejected)": (["n", "anova", "--alpha", "0", "--beta", "0.2", "--min-d",
+                                      "0.1", "--variance", "0.0601", "--m", "10"], 2),
+}
+
+
+def seconds(argv: list[str], expect: int = 0) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - t0
+    if done.returncode != expect:
+        raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr.strip()}")
+    return elapsed
+
+
 def median_seconds(argv: list[str], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
-        times.append(time.perf_counter() - t0)
-        if done.returncode != 0:
-            raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.strip()}")
-    return statistics.median(times)
+    return statistics.median(seconds(argv) for _ in range(repeat))
 
 
 def main() -> None:
@@ -53,6 +77,15 @@ def main() -> None:
         eager = median_seconds(command(True, flag), args.repeat)
         print(f"{'topicsetsize ' + flag:<32} {lazy:>11.3f}s {eager:>14.3f}s "
               f"{eager / lazy:>6.1f}x")
+    print()
+    print(f"{'command':<32} {'topicsetsize':>12} {'import numpy, scipy.special':>28} {'ratio':>7}")
+    for name, (argv, expect) in COMPUTING.items():
+        runs, floors = [], []
+        for _ in range(args.repeat):      # alternate, so that both see the same load
+            runs.append(seconds([sys.executable, "-m", "topicsetsize", *argv], expect))
+            floors.append(seconds(FLOOR))
+        run, floor = statistics.median(runs), statistics.median(floors)
+        print(f"{name:<32} {run:>11.3f}s {floor:>27.3f}s {run / floor:>6.2f}x")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import special
 
 from .distributions import t_crit, z_upper
-from .params import check_all
+from .params import N_MAX, check_all
 from .shapes import as_output
 from .search import describe_cells, smallest_n
 
@@ -48,6 +48,15 @@ def smallest_width_n(width, delta, guess, sd, alpha, describe):
     1/width grows like √n, close to linear in √n, which is what :func:`smallest_n` wants.
     """
     fa, fs = alpha.ravel(), sd.ravel()
+    # The width falls like 1/√n, so n·(width(n)/δ)² is close to the answer: two such steps from
+    # the normal-theory guess land next to it (the t quantile and E[s] move little), and the
+    # search then needs one evaluation of the two whole numbers around it.
+    guess = np.asarray(guess, float)
+    with np.errstate(all="ignore"):
+        for _ in range(2):
+            start = np.clip(np.where(np.isfinite(guess), guess, 2.0), 2.0, N_MAX)
+            better = start * np.square(width(start, sd, alpha) / delta)
+            guess = np.where(np.isfinite(better) & (better > 0), better, guess)
 
     def precision(n, i):
         return 1.0 / width(n, fs[i], fa[i])

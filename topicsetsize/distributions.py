@@ -15,7 +15,21 @@ keep full accuracy where the obvious scipy call does not:
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
+
+try:  # Boost's survival functions, the ones scipy.stats.ncf.sf and nct.sf call: importing them
+    # from scipy.special costs no scipy.stats import (about 1 s of start-up on a slow machine)
+    from scipy.special._ufuncs import _ncf_sf, _nct_sf
+except ImportError:  # pragma: no cover - a scipy that keeps them elsewhere
+    def _ncf_sf(x, dfn, dfd, nc):
+        from scipy import stats
+
+        return stats.ncf.sf(x, dfn, dfd, nc)
+
+    def _nct_sf(x, df, nc):
+        from scipy import stats
+
+        return stats.nct.sf(x, df, nc)
 
 __all__ = ["f_crit", "t_crit", "z_upper", "f_power", "t_power"]
 
@@ -124,7 +138,7 @@ def f_power(alpha, dfn, dfd, nc):
     -------
     ndarray
 
-    Uses ``scipy.stats.ncf.sf`` (Boost's noncentral beta), and the central F
+    Uses Boost's noncentral beta (what ``scipy.stats.ncf.sf`` calls), and the central F
     where λ = 0: scipy 1.17 returns ``ncf.sf(2, 2, 27, 0) = -0.845``.
 
     >>> round(float(f_power(0.05, 2, 57, 10.0)), 4)
@@ -138,12 +152,15 @@ def f_power(alpha, dfn, dfd, nc):
                                                 for x in (alpha, dfn, dfd, nc)))
     w = f_crit(alpha, dfn, dfd)
     with np.errstate(invalid="ignore"):
-        power = np.where(nc > 0, stats.ncf.sf(w, dfn, dfd, nc), stats.f.sf(w, dfn, dfd))
+        power = _ncf_sf(w, dfn, dfd, nc)
+        central = ~(nc > 0)
+        if central.any():       # the central F only where λ = 0 (a search never asks for it)
+            power = np.where(central, special.fdtrc(dfn, dfd, w), power)
     # Boost returns NaN for λ beyond ~1e20; the power rises with λ, so the power at
     # λ = 1e12 (1.0 in double precision for any F test) is a bound that is attained.
     huge = np.isnan(power) & (nc > _HUGE_NC)
     if huge.any():
-        power = np.where(huge, stats.ncf.sf(w, dfn, dfd, _HUGE_NC), power)
+        power = np.where(huge, _ncf_sf(w, dfn, dfd, _HUGE_NC), power)
     return power
 
 
@@ -168,7 +185,8 @@ def t_power(alpha, df, nc):
     -------
     ndarray
 
-    Both tails come from ``scipy.stats.nct.sf``, the lower one by reflection,
+    Both tails come from Boost's noncentral t (what ``scipy.stats.nct.sf`` calls), the lower
+    one by reflection,
     Pr{t'(φ, λ) ≤ -w} = Pr{t'(φ, -λ) ≥ w}: ``nct.cdf`` returns NaN there for
     some arguments in scipy 1.17 (e.g. φ = 1199, λ = 5.58, w = 3.30).
 
@@ -188,8 +206,9 @@ def t_power(alpha, df, nc):
         # Both tails in one call to the noncentral t survival function (Boost's, robust
         # where nct.cdf / special.nctdtr return NaN), the lower one by reflection:
         # Pr{t'(φ, λ) ≤ -w} = Pr{t'(φ, -λ) ≥ w}.
-        tails = stats.nct.sf(np.concatenate([w, w]), np.concatenate([df, df]),
-                             np.concatenate([nc, -nc])).reshape((2,) + w.shape)
+        with np.errstate(over="ignore"):   # as scipy.stats.nct.sf (scipy gh-17432)
+            tails = np.clip(_nct_sf(np.concatenate([w, w]), np.concatenate([df, df]),
+                                    np.concatenate([nc, -nc])), 0.0, 1.0).reshape((2,) + w.shape)
         if not np.isfinite(tails).all():  # pragma: no cover - not seen on scipy 1.15-1.17
             raise FloatingPointError("the noncentral t power could not be computed for "
                                      f"df={df.flat[0]:g}, nc={nc.flat[0]:g}")

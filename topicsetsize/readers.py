@@ -38,6 +38,7 @@ import math
 import os
 import re
 import warnings
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +49,7 @@ from .formats.common import (SUMMARY_TOPIC, Cells, cells_from_records, csv_rows,
                              guess_delimiter, is_numeric, nonempty_bytes, split_fields)
 from .formats.long import long_header, parse_long
 from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
-from .formats.wide import parse_wide
+from .formats.wide import parse_wide, parse_wide_numbers
 from .formats.xlsx import read_xlsx
 from .matrix import ScoreMatrix, check_matrix, check_shape  # noqa: F401  (importable from here)
 from .params import check_choice
@@ -158,9 +159,14 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
 
 
 def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool):
-    """Cells, format and measure of one file (any format)."""
-    data = nonempty_bytes(path)
-    if data.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
+    """Cells, format and measure of one file (any format).
+
+    The format is detected from the file's first MiB; a clean wide CSV/TSV is then parsed by
+    pandas' C reader straight from the file (:func:`parse_wide_numbers`), without a copy of its
+    text, and anything else is read whole and parsed field by field.
+    """
+    head = _head_bytes(path)
+    if head.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
         return read_xlsx(path, measure, transpose), "xlsx", measure
     if fmt == "xlsx":
         raise ValueError(f"{path}: not an .xlsx workbook")
@@ -168,9 +174,13 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
         raise ValueError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
                          "archive); if it is CSV/TSV text, rename it or give fmt='wide' "
                          "(--format wide)")
-    text = decode_text(path, data)
-    fmt = fmt or _detect(text)
+    fmt = fmt or _detect(decode_text(path, head))
     if fmt == "wide":
+        cells = parse_wide_numbers(path, head)      # a clean file: pandas' C reader, at once
+        if cells is not None:
+            return cells, fmt, measure
+    text = decode_text(path, nonempty_bytes(path))
+    if fmt == "wide":                               # field by field, naming the culprit
         return parse_wide(csv_rows(text, path), path, "line", "field", transpose), fmt, measure
     if fmt == "trec_eval":
         run, by_topic, measure = parse_trec_eval(text, path, measure)
@@ -179,9 +189,25 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
     return cells, fmt, measure
 
 
+#: Bytes read to detect the format: some 200 lines of any usual file.
+_HEAD_BYTES = 1 << 20
+
+
+def _head_bytes(path: Path) -> bytes:
+    """The file's first MiB up to its last whole line (the whole file if that is shorter);
+    the whole file if those bytes are blank (so that an empty file is refused as before)."""
+    with path.open("rb") as stream:
+        head = stream.read(_HEAD_BYTES)
+        more = stream.read(1)
+    if more and head.strip():
+        cut = head.rfind(b"\n")
+        return head[:cut + 1] if cut > 0 else head
+    return head if head.strip() else nonempty_bytes(path)
+
+
 def _detect(text: str) -> str:
     """Guess the format of a text file from its first lines."""
-    lines = [line for line in text.splitlines() if line.strip()][:200]
+    lines = list(islice((line for line in text.splitlines() if line.strip()), 200))
     tokens = [line.split() for line in lines]
     delimiter = guess_delimiter(lines[0])
     first = [f.strip().lower() for f in split_fields(lines[0], delimiter)]
@@ -202,18 +228,29 @@ def _detect(text: str) -> str:
     return "wide"
 
 
-def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
-            one_run_hint: str = "") -> pd.DataFrame:
-    """Check the cells and turn them into the float score matrix."""
-    raw = cells.frame
+def _is_numbers(raw: pd.DataFrame) -> bool:
+    """True for cells already parsed to floats (:func:`parse_wide_numbers`), not raw text."""
+    return all(dtype == np.float64 for dtype in raw.dtypes)
+
+
+def _missing_and_numbers(raw: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Which cells are missing, and the number in each cell (NaN where it is not a number)."""
+    if _is_numbers(raw):                            # parsed by pandas' C reader
+        numbers = raw.to_numpy()
+        return np.isnan(numbers), numbers
     flat = pd.Series(raw.to_numpy(dtype=object).ravel())
     text = flat.map(lambda v: v.strip() if isinstance(v, str) else v)
     missing = text.map(lambda v: v is None or (isinstance(v, float) and math.isnan(v))
                        or (isinstance(v, str) and v.lower() in MISSING_TOKENS)).to_numpy()
     numbers = pd.to_numeric(text.where(~missing, np.nan), errors="coerce").to_numpy(dtype=float)
-    shape = raw.shape
-    missing = missing.reshape(shape)
-    numbers = numbers.reshape(shape)
+    return missing.reshape(raw.shape), numbers.reshape(raw.shape)
+
+
+def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
+            one_run_hint: str = "") -> pd.DataFrame:
+    """Check the cells and turn them into the float score matrix."""
+    raw = cells.frame
+    missing, numbers = _missing_and_numbers(raw)
     bad = ~missing & ~np.isfinite(numbers)
 
     def cell(i, j):
@@ -241,9 +278,12 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
                       IncompleteTopicsWarning, stacklevel=3)
     else:
         dropped = []
-    frame = pd.DataFrame(numbers[~incomplete], index=pd.Index(raw.index[~incomplete], name="topic",
-                                                              dtype=str),
-                         columns=pd.Index(raw.columns, name="run", dtype=str))
+    topics = pd.Index(raw.index[~incomplete], name="topic", dtype=str)
+    runs = pd.Index(raw.columns, name="run", dtype=str)
+    if _is_numbers(raw) and not incomplete.any():   # pandas' C reader's frame: relabel, no copy
+        frame = raw.set_axis(topics, axis=0).set_axis(runs, axis=1)
+    else:
+        frame = pd.DataFrame(numbers[~incomplete], index=topics, columns=runs)
     hint = one_run_hint if frame.shape[1] < 2 <= frame.shape[0] else ""
     check_shape(frame.shape, str(path), frame.index, frame.columns, hint=hint)
     frame.attrs["dropped_topics"] = dropped

@@ -56,6 +56,8 @@ def _monotone_from(design: str, method: str, alpha, target):
 def _unique_rows(*columns):
     """Distinct rows of broadcast columns and the inverse map (1-D keys when possible)."""
     shape = np.broadcast(*columns).shape
+    if len(shape) == 0 or shape == (1,) * len(shape):   # one cell (a scalar call): nothing to sort
+        return np.reshape(np.asarray(columns, float), (1, -1)), np.zeros(1, np.intp), shape
     keys = np.stack([np.broadcast_to(c, shape).ravel() for c in columns])
     constant = [(k == k[0]).all() for k in keys[:-1]]
     if all(constant):  # the usual table: alpha and beta fixed, only m varies

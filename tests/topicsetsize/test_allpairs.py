@@ -78,6 +78,7 @@ def test_least_favourable_all_pairs_is_best_worst_and_independent_of_m_layout():
     assert r.critical == pytest.approx(stats.studentized_range.ppf(0.95, 6, 145), rel=1e-9)
 
 
+@pytest.mark.slow          # Monte Carlo at several n: about 3 s
 def test_same_seed_same_draws_and_power_grows_with_n():
     a = allpairs_power(40, m=5, min_d=0.1, variance=0.02, configuration="equally-spaced",
                        seed=4)
@@ -101,6 +102,7 @@ def test_two_systems_n_is_consistent_with_the_exact_t_test():
     assert abs(r.n - ttest_n(0.05, 0.20, 0.1, 0.04, method="exact")) <= 1
 
 
+@pytest.mark.slow          # a simulated search per case: 1.5-3.5 s each
 @pytest.mark.parametrize("configuration, target", [("least-favourable", "all-pairs"),
                                                    ("equally-spaced", "all-pairs"),
                                                    ("equally-spaced", "best-worst")])

@@ -394,3 +394,66 @@ def test_unknown_sheet_is_an_error_even_in_a_one_sheet_workbook(tmp_path):
         read_matrix(path, measure="P_10")
     one_line_error(err, "no sheet named 'P_10'; sheets: AP")
     assert read_matrix(path, measure="AP").shape == (2, 2)
+
+
+def _field_by_field(monkeypatch):
+    """Make the reader skip pandas' C reader: every wide file is parsed field by field."""
+    import topicsetsize.readers as readers
+
+    monkeypatch.setattr(readers, "parse_wide_numbers", lambda path, head: None)
+
+
+@pytest.mark.parametrize("layout", ["comma", "tab", "semicolon", "quoted", "crlf-blank-lines",
+                                    "integers"])
+def test_clean_wide_files_read_by_pandas_equal_the_field_by_field_reader(tmp_path, monkeypatch,
+                                                                       layout):
+    """The fast path (pandas' C reader, issue 19) gives the matrix, labels and attrs of the
+    field-by-field reader, bit for bit, and is taken for clean files."""
+    from topicsetsize.formats.wide import parse_wide_numbers
+
+    rng = np.random.default_rng(7)
+    values = rng.normal(size=(30, 6)) * 10.0 ** rng.integers(-8, 8, size=(30, 6))
+    if layout == "integers":                              # whole-number scores: int columns
+        values = np.round(values * 1e8).clip(-2 ** 62, 2 ** 62)
+    topics = [f"{i:04d}" for i in range(30)]
+    topics[3], topics[4] = "NA", " 77 "                   # labels, never missing values
+    runs = [f"run {j}" for j in range(6)]
+    sep = {"tab": "\t", "semicolon": ";"}.get(layout, ",")
+    quote = '"' if layout == "quoted" else ""
+    lines = [sep.join([f"{quote}topic{quote}"] + [f"{quote}{r}{quote}" for r in runs])]
+    lines += [sep.join([f"{quote}{t}{quote}"] + [str(int(v)) if layout == "integers"
+                                                 else repr(float(v)) for v in row])
+              for t, row in zip(topics, values)]
+    newline = "\r\n" if layout == "crlf-blank-lines" else "\n"
+    text = ("\n\n" if layout == "crlf-blank-lines" else "") + newline.join(lines) + newline
+    path = tmp_path / "m.csv"
+    path.write_text(text, newline="")
+    assert parse_wide_numbers(path, path.read_bytes()) is not None      # the fast path
+    fast, fast_transposed = read_matrix(path), read_matrix(path, transpose=True)
+    _field_by_field(monkeypatch)
+    slow = read_matrix(path)
+    same(fast, slow)
+    same(fast_transposed, read_matrix(path, transpose=True))
+    assert fast.index.tolist()[3:5] == ["NA", "77"] and fast.attrs == slow.attrs
+    np.testing.assert_array_equal(fast.to_numpy(), values)
+
+
+@pytest.mark.parametrize("body", [
+    "topic,a,b\n1,0.5,\n2,0.1,0.2\n",              # a missing score
+    "topic,a,b\n1,0.5,NA\n2,0.1,0.2\n",            # a missing token
+    "topic;a;b\n1;0,5;0,25\n2;0,1;0,2\n",          # decimal commas
+    "topic,a,b\n1,0.5,0.1,0.3\n2,0.1,0.2\n",       # a ragged row
+    "topic,a,b\n1,0.5,0.1\n1,0.1,0.2\n",           # a duplicate topic
+    "topic,a,a\n1,0.5,0.1\n2,0.1,0.2\n",           # a duplicate run
+    "topic,a,b\n1,0.5,inf\n2,0.1,0.2\n",           # a non-finite score
+    "a,b\n1,0.5,0.1\n2,0.1,0.2\n",                 # R's write.table: no corner cell
+    "topic,a,b\n,0.5,0.1\n2,0.1,0.2\n",            # an empty topic id
+])
+def test_the_fast_path_leaves_every_doubtful_file_to_the_field_by_field_reader(tmp_path, body):
+    """Files with something to report (or an unusual layout) are not read by pandas' C reader,
+    so that their one-line errors (tested above) name the cell as before."""
+    from topicsetsize.formats.wide import parse_wide_numbers
+
+    path = tmp_path / "m.csv"
+    path.write_text(body)
+    assert parse_wide_numbers(path, path.read_bytes()) is None

@@ -87,6 +87,7 @@ def test_summarise_many(web, data_dir):
         summarise(book, a=0)
 
 
+@pytest.mark.slow          # statsmodels' formula ANOVA of 4,224 rows: 3-6 s
 def test_two_way_variances_against_statsmodels(web):
     # the residual mean square of statsmodels' two-way ANOVA (runs + topics, no interaction)
     from statsmodels.formula.api import ols

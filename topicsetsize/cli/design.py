@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 
 from ._common import (around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame,
                       progress)
@@ -88,30 +90,72 @@ def _methods(args) -> tuple[str, ...]:
 
 
 def _report(title: str, rows: list[dict], args) -> None:
-    """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table."""
-    import pandas as pd
+    """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table.
 
-    frame = pd.DataFrame(rows).set_index("method")
+    Plain Python, no pandas: a one-answer command then starts in about the time of importing
+    numpy and scipy.special. The layout is that of ``DataFrame.to_string`` (index ``method``).
+    """
+    columns = [c for c in rows[0] if c != "method"]
     if args.csv:
-        print_frame(frame, csv=True)
+        import csv
+
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerow(["method", *columns])
+        for row in rows:
+            out.writerow([row["method"], *(_csv_cell(row[c]) for c in columns)])
         return
-    shown = frame.astype(object)
-    used = []
-    for column in frame.columns:
-        for key, value in frame[column].items():
-            if isinstance(value, str) or value is None or value == value:
-                continue
-            mark = _NO_TEST if _fewer_than_two(column, frame.loc[key, "n"]) else _UNDEFINED
-            shown.loc[key, column] = mark
-            used.append(mark)
-    print_frame(shown, title=title)
+    huge = any(isinstance(v, float) and math.isfinite(v) and abs(v) >= 1e16
+               for row in rows for v in row.values())
+    used, cells = [], []
+    for row in rows:
+        line = []
+        for column in columns:
+            value = row[column]
+            if isinstance(value, float) and value != value:
+                mark = _NO_TEST if _fewer_than_two(column, row.get("n")) else _UNDEFINED
+                used.append(mark)
+                line.append(mark)
+            else:
+                line.append(_cell_text(value, huge))
+        cells.append(line)
+    left = max(len("method"), *(len(row["method"]) for row in rows))
+    widths = [max(len(c), *(len(line[i]) + 1 for line in cells)) for i, c in enumerate(columns)]
+    print(title)
+    print(" " * left + "".join(f" {c:>{w}}" for c, w in zip(columns, widths)))
+    print("method".ljust(left + sum(w + 1 for w in widths)))
+    for row, line in zip(rows, cells):
+        print(row["method"].ljust(left) + "".join(f" {t:>{w}}" for t, w in zip(line, widths)))
     for mark in dict.fromkeys(used):
         print(_NOTES[mark])
+
+
+def _cell_text(value, huge: bool) -> str:
+    """A cell as ``DataFrame.to_string`` shows it: floats to 6 decimals without trailing zeros
+    (``1.0``, ``0.13774``), or each in its shortest exact form once one is from 1e16 up."""
+    if not isinstance(value, float):
+        return str(value)
+    if huge or not math.isfinite(value):
+        return repr(value)
+    text = f"{value:.6f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def _csv_cell(value):
+    """A cell as ``DataFrame.to_csv`` writes it: NaN empty, a float in its shortest form."""
+    return "" if isinstance(value, float) and value != value else value
 
 
 def _fewer_than_two(column: str, n) -> bool:
     """True where a ``...(n-1)`` column has fewer than 2 topics to test."""
     return column.endswith("(n-1)") and n - 1 < 2
+
+
+def _validate(**values) -> None:
+    """Check the arguments against their declared ranges (numpy only) before the engine and
+    scipy are imported: a rejected value answers at once, with the engine's own message."""
+    from ..params import check_all
+
+    check_all(**values)
 
 
 def _power_rows(n_of, power_of, args):
@@ -125,6 +169,8 @@ def _power_rows(n_of, power_of, args):
 
 
 def _n_anova(args) -> None:
+    _validate(alpha=args.alpha, beta=args.beta, min_d=args.min_d, variance=args.variance,
+              m=args.m)
     from ..power import anova_power
     from ..samplesize import anova_n
 
@@ -148,6 +194,7 @@ def _n_ttest(args) -> None:
             raise ValueError("--variance-t goes with --min-dt, not with --min-delta-t")
         min_dt, var_t = args.min_delta_t, 1.0
         label = f"minDeltaT={min_dt:g}"
+    _validate(min_dt=min_dt, variance_t=var_t, alpha=args.alpha, beta=args.beta)
     from ..power import ttest_power
     from ..samplesize import ttest_n
 
@@ -160,6 +207,7 @@ def _n_ttest(args) -> None:
 
 
 def _n_ci(args) -> None:
+    _validate(alpha=args.alpha, delta=args.delta, variance_t=args.variance_t)
     from ..ci import ci_delta, ci_n
 
     n = ci_n(args.alpha, delta=args.delta, variance_t=args.variance_t)
@@ -223,6 +271,7 @@ def _table_ttest(args) -> None:
 
 
 def _min_d_anova(args) -> None:
+    _validate(n=args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta)
     from ..detectable import anova_min_d
 
     rows = [{"method": meth, "min_d": ceil_sig(anova_min_d(
@@ -234,6 +283,7 @@ def _min_d_anova(args) -> None:
 
 
 def _min_d_ttest(args) -> None:
+    _validate(n=args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta)
     from ..detectable import ttest_min_dt
 
     rows = [{"method": meth, "min_dt": ceil_sig(ttest_min_dt(

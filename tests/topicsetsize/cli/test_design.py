@@ -227,3 +227,41 @@ def test_huge_m_in_an_error_is_compact(capsys):
     assert main(["n", "anova", "--m", "1e300", "--min-d", "0.1", "--variance", "0.1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("topicsetsize: error: m=1e+300 is out of range") and len(err) < 120
+
+
+def test_one_answer_imports_neither_pandas_nor_scipy_stats():
+    """A one-answer command needs numpy and scipy.special only (issue 19: start-up time)."""
+    code = ("import sys\nfrom topicsetsize.cli import main\n"
+            "main(['n', 'anova', '--min-d', '0.02', '--variance', '0.0601', '--m', '2', "
+            "'--method', 'both'])\n"
+            "print(sorted(m for m in ('pandas', 'scipy.stats') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert "2301" in lines[3] and "2360" in lines[4]            # the answers are printed
+    assert lines[-1] == "[]"
+
+
+@pytest.mark.parametrize("rows", [
+    [{"method": "legacy", "n": 2301, "power(n-1)": 0.799957, "power(n)": 0.8},
+     {"method": "exact", "n": 2360, "power(n-1)": 0.79991, "power(n)": 1.0}],
+    [{"method": "legacy", "min_d": 0.137048}, {"method": "exact", "min_d": 3.0305e-05}],
+    [{"method": "legacy", "min_d": 7.91951e+149}, {"method": "exact", "min_d": 0.5}],
+    [{"method": "expected width", "n": 79, "width(n-1)": 0.100504, "width(n)": 0.09985}],
+])
+def test_report_shows_the_cells_pandas_shows(capsys, rows):
+    """The pandas-free report prints, line by line, the cells of ``DataFrame.to_string``."""
+    import argparse
+
+    from topicsetsize.cli import design
+    from topicsetsize.cli._common import _float_format
+
+    design._report("title", rows, argparse.Namespace(csv=False))
+    ours = capsys.readouterr().out.splitlines()[1:]
+    frame = pd.DataFrame(rows).set_index("method").astype(object)
+    theirs = frame.to_string(float_format=_float_format(frame)).splitlines()
+    assert [line.split() for line in ours] == [line.split() for line in theirs]
+    design._report("title", rows, argparse.Namespace(csv=True))
+    assert capsys.readouterr().out == pd.DataFrame(rows).set_index("method").to_csv(
+        lineterminator="\n")
