@@ -1,13 +1,15 @@
 """The batch of generated workbooks that the spreadsheet tests recalculate in LibreOffice.
 
-All of them are built once per session and recalculated by a single LibreOffice run (see
-``_libreoffice.py``), so the whole module costs one soffice launch.
+Each is built on first use and kept for the session (a test that reads one workbook builds
+only that one); the LibreOffice tests recalculate all of them in a single LibreOffice run (see
+``_libreoffice.py``), so they cost one soffice launch.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 
@@ -133,10 +135,30 @@ VALIDATION_PROBES = {
 }
 
 
+class Sources(Mapping):
+    """{workbook name: path}, each workbook built on first use (then kept for the session):
+    a test that reads one workbook builds only that one (and what it is edited from)."""
+
+    def __init__(self, recipes: dict[str, Callable[[], Path]]):
+        self._recipes = recipes
+        self._paths: dict[str, Path] = {}
+
+    def __getitem__(self, name: str) -> Path:
+        if name not in self._paths:
+            self._paths[name] = self._recipes[name]()
+        return self._paths[name]
+
+    def __iter__(self):
+        return iter(self._recipes)
+
+    def __len__(self) -> int:
+        return len(self._recipes)
+
+
 class Batch:
     """Generated workbooks (``source``) and their LibreOffice-recalculated copies."""
 
-    def __init__(self, source: dict[str, Path], recalculated: dict[str, Path], console: str):
+    def __init__(self, source: Mapping[str, Path], recalculated: dict[str, Path], console: str):
         self.source = source
         self.recalculated = recalculated
         self.console = console
@@ -227,53 +249,49 @@ def _probe_workbook(path: Path) -> Path:
     return path
 
 
+def _edited(source: Sources, base: str, path: Path, edits: dict, text: bool = False) -> Path:
+    """Workbook ``base`` with the named input cells set to ``edits`` (as typed or pasted)."""
+    wb = openpyxl.load_workbook(source[base])
+    for name, value in edits.items():
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        cell = wb[sheet][coord.replace("$", "")]
+        cell.value = value
+        if text:
+            cell.data_type = "s"
+    wb.save(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Batch:
-    """Every workbook of the batch, generated (no LibreOffice needed)."""
+    """Every workbook of the batch, each generated on first use (no LibreOffice needed)."""
     src = tmp_path_factory.mktemp("workbooks")
-    source = {}
+    recipes: dict[str, Callable[[], Path]] = {}
+
+    def spec_book(name: str, spec) -> None:
+        recipes[name] = lambda: write_workbook(spec(), src / f"{name}.xlsx", generated=DATE)
+
     for k, calculators in enumerate(grid_workbooks()):
-        name = f"grid_{k:02d}"
-        spec = spec_from_dict({"title": f"grid {k}", "calculators": calculators})
-        source[name] = write_workbook(spec, src / f"{name}.xlsx", generated=DATE)
-    source["ntcir"] = write_workbook(load_spec(bundled_spec()), src / "ntcir.xlsx",
-                                     generated=DATE)
-    source["example"] = write_workbook(load_spec(bundled_spec("trec2010_web_example")),
-                                       src / "example.xlsx", generated=DATE)
-    source["inject"] = write_workbook(_injection_spec(src), src / "inject.xlsx", generated=DATE)
-    wb = openpyxl.load_workbook(source["ntcir"])
-    for name, value in EDITS.items():
-        sheet, coord = next(iter(wb.defined_names[name].destinations))
-        wb[sheet][coord.replace("$", "")].value = value
-    source["ntcir_edited"] = src / "ntcir_edited.xlsx"
-    wb.save(source["ntcir_edited"])
+        spec_book(f"grid_{k:02d}", lambda k=k, c=calculators: spec_from_dict(
+            {"title": f"grid {k}", "calculators": c}))
+    spec_book("ntcir", lambda: load_spec(bundled_spec()))
+    spec_book("example", lambda: load_spec(bundled_spec("trec2010_web_example")))
+    spec_book("inject", lambda: _injection_spec(src))
+    spec_book("decide", lambda: load_spec(bundled_spec("decide_example")))
+    spec_book("decide_inject", lambda: spec_from_dict(DECIDE_INJECTION))
+    source = Sources(recipes)
+    recipes["ntcir_edited"] = lambda: _edited(source, "ntcir", src / "ntcir_edited.xlsx", EDITS)
     for name, pick in (("example_picked", "TREC 2010 Web AP, std-AB"),
                        ("example_badpick", "=1+1")):
-        wb = openpyxl.load_workbook(source["example"])
-        for calc in ("anova", "ttest", "ci"):
-            sheet, coord = next(iter(wb.defined_names[f"{calc}_measure"].destinations))
-            wb[sheet][coord.replace("$", "")].value = pick
-            wb[sheet][coord.replace("$", "")].data_type = "s"
-        source[name] = src / f"{name}.xlsx"
-        wb.save(source[name])
-    source["decide"] = write_workbook(load_spec(bundled_spec("decide_example")),
-                                      src / "decide.xlsx", generated=DATE)
-    source["decide_inject"] = write_workbook(spec_from_dict(DECIDE_INJECTION),
-                                             src / "decide_inject.xlsx", generated=DATE)
-    wb = openpyxl.load_workbook(source["decide"])
-    for name, value in DECIDE_EDITS.items():
-        sheet, coord = next(iter(wb.defined_names[name].destinations))
-        wb[sheet][coord.replace("$", "")].value = value
-    source["decide_edited"] = src / "decide_edited.xlsx"
-    wb.save(source["decide_edited"])
+        recipes[name] = lambda name=name, pick=pick: _edited(
+            source, "example", src / f"{name}.xlsx",
+            {f"{calc}_measure": pick for calc in ("anova", "ttest", "ci")}, text=True)
+    recipes["decide_edited"] = lambda: _edited(source, "decide", src / "decide_edited.xlsx",
+                                               DECIDE_EDITS)
     for k, edits in enumerate(bad_workbooks()):
-        wb = openpyxl.load_workbook(source["decide"])
-        for name, value in edits.items():
-            sheet, coord = next(iter(wb.defined_names[name].destinations))
-            wb[sheet][coord.replace("$", "")].value = value
-        source[f"bad_{k:02d}"] = src / f"bad_{k:02d}.xlsx"
-        wb.save(source[f"bad_{k:02d}"])
-    source["probe"] = _probe_workbook(src / "probe.xlsx")
+        recipes[f"bad_{k:02d}"] = lambda k=k, edits=edits: _edited(
+            source, "decide", src / f"bad_{k:02d}.xlsx", edits)
+    recipes["probe"] = lambda: _probe_workbook(src / "probe.xlsx")
     return Batch(source, {}, "")
 
 
