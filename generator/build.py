@@ -17,12 +17,13 @@ from openpyxl import Workbook
 from topicsetsize.atomic import atomic_path
 
 from .about import add_about_sheet
-from .cached import answer_values, write_with_cached_values
+from .cached import write_with_cached_values
 from .budget_sheet import add_budget_sheet
 from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .decide_sheet import add_decide_sheet
 from .estimates import estimate, measures_of
+from .evaluate import evaluate_workbook
 from .formulas import POISSON_TERMS
 from .spec import Spec
 from .tables import add_pair_tables, add_tables_sheet, compute_tables
@@ -174,7 +175,7 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
     saved = io.BytesIO()
     wb.save(saved)
     with atomic_path(out) as tmp:
-        write_with_cached_values(saved, tmp, wb, answer_values(wb))
+        write_with_cached_values(saved, tmp, evaluate_workbook(wb))
     if tick:
         tick("saved")
     return out

@@ -19,7 +19,7 @@ import pytest
 from generator import bundled_spec, load_spec, spec_from_dict, write_workbook
 from generator.calculators import helper_sheet
 from generator.formulas import POISSON_TERMS, anova_models, ttest_models
-from generator.inputs import INPUTS, allowed
+from generator.inputs import INPUTS, allowed, check_input
 from generator.layout import check_formula, validation_formula
 from generator.rows import Col, write_block
 
@@ -84,6 +84,36 @@ BAD = {
     "budget": [("budget_documents", None, "blank"), ("budget_documents", -5, "out of range"),
                ("budget_documents", "lots", "not a number")],
 }
+
+#: The bad inputs of issue 15's "Done when" list: (value, what the check cell says, the input
+#: key tried first). Each is typed into every sheet, into the first input (in turn from the
+#: key tried first, else from the k-th input for the k-th kind) that rejects it.
+DONE_WHEN = [(None, "blank", None), ("0.05 ", "not a number", None),
+             (0, "out of range", None), (-5, "out of range", None), (1, "out of range", None),
+             (1e-12, "out of range", "alpha"), ("5%", "not a number", None),
+             (10**12, "out of range", "m")]
+
+
+def _rejects(item, value) -> bool:
+    """Whether the sheet rejects ``value`` in the input ``item`` (blank: unless optional)."""
+    if value is None:
+        return not item.optional
+    if isinstance(value, str):
+        return True
+    try:
+        check_input(item.key, value)
+    except ValueError:
+        return True
+    return False
+
+
+for _calc, _edits in BAD.items():
+    for _k, (_value, _says, _first) in enumerate(DONE_WHEN):
+        _items = INPUTS[_calc][_k % len(INPUTS[_calc]):] + INPUTS[_calc][:_k % len(INPUTS[_calc])]
+        _items = sorted(_items, key=lambda i: i.key != _first)
+        _item = next((i for i in _items if _rejects(i, _value)), None)
+        if _item is not None:
+            _edits.append((_item.name, _value, _says))
 
 #: Decide sheet inputs of the "decide_edited" workbook (checked against anova_power).
 DECIDE_EDITS = {"decide_n": 57, "decide_min_d": 0.15, "decide_variance": 0.0259,

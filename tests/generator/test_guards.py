@@ -1,6 +1,9 @@
 """Bad inputs (blank, text, out of range, pasted past the data validation) in LibreOffice:
-every calculator names the first bad input and its allowed range in its status cell, its
-answers say "check the inputs", and no cell anywhere shows an error value."""
+every sheet with inputs (the six calculators, Decide, Budget) names the first bad input and
+its allowed range in its status cell, its answers say "check the inputs" (no number, no
+"yes"), and no cell anywhere shows an error value. Every kind of issue 15's list (blank, text
+with spaces, 0, negative, 1, 1e-12, a pasted "5%", huge) is tried on every sheet
+(conftest.DONE_WHEN)."""
 
 from __future__ import annotations
 
@@ -26,8 +29,32 @@ ANSWERS = {
     "ttest2": ["ttest2_n", "ttest2_power", "ttest2_min_d_at_n"],
     "ci2": ["ci2_n", "ci2_n_approx", "ci2_width_at_n"],
     "decide": [],
-    "budget": [],
+    "budget": ["budget_cheapest", "budget_cheapest_pd", "budget_cheapest_cost"],
 }
+
+
+def _decide_table(wb) -> list:
+    """Every answer of the Decide sheet's live table: n, both powers and both verdicts."""
+    ws = wb["Decide"]
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "m (systems)")
+    rows = range(top + 1, next(r for r in range(top + 1, top + 50)
+                               if not isinstance(ws.cell(r, 1).value, int)))
+    assert len(rows) >= 3
+    return [ws.cell(r, c).value for r in rows for c in range(2, 7)]
+
+
+def _budget_fits(wb) -> list:
+    """The "within budget" column of the Budget sheet."""
+    ws = wb["Budget"]
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "pool depth pd")
+    rows = range(top + 1, next(r for r in range(top + 1, top + 50)
+                               if not isinstance(ws.cell(r, 1).value, int)))
+    assert len(rows) >= 2
+    return [ws.cell(r, 6).value for r in rows]
+
+
+#: Every answer of a sheet besides its named ones.
+TABLES = {"decide": _decide_table, "budget": _budget_fits}
 
 
 def _input(name):
@@ -61,6 +88,8 @@ def test_status_names_the_bad_input_and_its_range(batch):
                 (name, calc, value, status)
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) == CHECK_INPUTS, (name, answer)
+            if calc in TABLES:       # no number and no "yes" left from the fallback values
+                assert set(TABLES[calc](wb)) == {CHECK_INPUTS}, (name, calc, value)
             checked += 1
     assert checked == sum(len(v) for v in BAD.values())
 
@@ -76,6 +105,8 @@ def test_status_is_ok_with_good_inputs(batch):
             assert named(wb, f"{calc}_status") == STATUS_OK, (name, calc)
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) != CHECK_INPUTS
+            if calc in TABLES:
+                assert all(isinstance(v, (int, float)) for v in TABLES[calc](wb)), (name, calc)
 
 
 def test_no_error_cell_whatever_is_typed(batch):
