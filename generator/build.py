@@ -146,13 +146,15 @@ def _starting_values(spec: Spec, estimates) -> dict:
 
 
 def _page_setup(ws) -> None:
-    """Landscape, one page wide, and protected (no password: it only guards against
-    overwriting a formula by accident; Review > Unprotect lifts it). Rows may still be
+    """Landscape, one page wide (unless the sheet sets its own scale), and protected (no
+    password: it only guards against overwriting a formula by accident; Review > Unprotect
+    lifts it). Rows may still be
     shown and hidden, so the grouped workings can be opened."""
     ws.page_setup.orientation = "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    if ws.page_setup.scale is None:         # a sheet without its own print scale
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_margins.left = ws.page_margins.right = 0.4
     ws.page_margins.top = ws.page_margins.bottom = 0.5
     ws.print_options.gridLines = False

@@ -92,7 +92,9 @@ _CHART_ROWS = 16
 #: Points of the power curve behind the chart.
 _CURVE = 25
 
-_WIDTHS = {"A": 40, "B": 17, "C": 34, "D": 13, "E": 13}
+_WIDTHS = {"A": 40, "B": 17, "C": 48, "D": 13, "E": 13}
+#: The column where the chart beside the answers starts.
+_CHART_COLUMN = "D"
 _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_approx",
           "ok_approx")
 _GREY = Font(color="A6A6A6")
@@ -236,10 +238,10 @@ def _warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
 
 def _sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     """A labelled sentence formula in column B, in red where ``alarm`` holds."""
-    put_label(cur.ws, cur.row, 1, label, font=STYLE.bold)
+    put_label(cur.ws, cur.row, 1, label, font=STYLE.bold).alignment = STYLE.top
     put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold).alignment = STYLE.wrap
-    cur.ws.merge_cells(f"B{cur.row}:F{cur.row}")     # wraps left of the chart (column H)
-    cur.ws.row_dimensions[cur.row].height = 32
+    cur.ws.merge_cells(f"B{cur.row}:C{cur.row}")     # wraps left of the chart (column D)
+    cur.ws.row_dimensions[cur.row].height = 48
     highlight_if(cur.ws, f"B{cur.row}", alarm, font=STYLE.warning_font)
     cur.skip()
 
@@ -325,7 +327,7 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
     chart = ScatterChart()
     chart.title = title
     chart.style = 2
-    chart.height, chart.width = 7.5, 13
+    chart.height, chart.width = 7.5, 12
     chart.x_axis.title = "n (topics)"
     chart.y_axis.title = y_title
     chart.y_axis.number_format = "0.00"
@@ -339,6 +341,11 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
         ys = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
         s = Series(ys, xs, title=name)
         style_series(s, k, marker=key != "target")
+        if k == 0 and len(series) > 2:
+            # a wide plain line under the second method's markers: where the two coincide,
+            # both stay visible
+            s.marker.symbol = "none"
+            s.graphicalProperties.line.width = 57150
         chart.series.append(s)
     chart.visible_cells_only = False      # the data sit in the (collapsed) workings
     ws.add_chart(chart, anchor)
@@ -465,6 +472,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
     # the display tables read the workings: write the workings below the room the tables
     # take, then the tables
     cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    tables_top = cur.row
     work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + len(methods) * _AROUND_ROWS + 1))
     first_work = work.row - 3
     p = _params(work, "Parameters", [
@@ -544,8 +552,9 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
                  blocks.cell("p_exact", blocks.top + 1), blocks.cell("p_exact", blocks.top + 3),
                  f"1-{beta}")
     series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
-    _chart(cur.ws, curve, series, f"H{anchor}", y_title="power", title="Power against n")
-    _finish(cur, first_work)
+    _chart(cur.ws, curve, series, f"{_CHART_COLUMN}{anchor}", y_title="power",
+           title="Power against n")
+    _finish(cur, first_work, tables_top)
 
 
 def _pick(models, method: str) -> list[Col]:
@@ -560,16 +569,23 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
 
 
 #: The last column the "against n" chart (anchored at column H, 13 cm wide) reaches.
-_CHART_LAST_COLUMN = 14
+_CHART_LAST_COLUMN = 8
+#: Print scale of a calculator: its first page (inputs, answers, chart) fits an A4 landscape
+#: page with the answers (13 pt) at about 9 pt; the tables follow on the next pages.
+PRINT_SCALE = 70
 
 
-def _finish(cur: Cursor, first_work: int) -> None:
-    """Freeze the title rows and set the print area to the summary, chart included."""
+def _finish(cur: Cursor, first_work: int, tables_top: int) -> None:
+    """Freeze the title rows; print the summary and the chart on the first page, then the
+    tables (at a fixed, readable scale: fitting the wide tables to one page shrank the
+    answers to about 6 pt)."""
     ws = cur.ws
     ws.freeze_panes = "A3"
     last = min(max(ws.max_column, _CHART_LAST_COLUMN), 16)
-    ws.print_area = f"A1:{col(last)}{first_work - 1}"
+    ws.print_area = (f"A1:{col(_CHART_LAST_COLUMN)}{tables_top - 1},"
+                     f"A{tables_top}:{col(last)}{first_work - 1}")
     ws.print_title_rows = "1:1"
+    ws.page_setup.scale = PRINT_SCALE
 
 
 # --------------------------------------------------------------------------------- TTEST
@@ -662,6 +678,7 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
     cur.skip()
 
     cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    tables_top = cur.row
     rows = (2 if legacy_too else 1) * _ANSWERS_ROWS + len(methods) * _AROUND_ROWS
     work = _workings(Cursor(cur.ws, cur.row + rows + 1))
     first_work = work.row - 3
@@ -732,9 +749,9 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
                      block.cell("p_exact", block.top + 1),
                      block.cell("p_exact", block.top + 3), f"1-{beta}")
     series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
-    _chart(cur.ws, curve, series, f"H{anchor}", y_title="power",
+    _chart(cur.ws, curve, series, f"{_CHART_COLUMN}{anchor}", y_title="power",
            title=f"Power against n ({styles[0][0]})")
-    _finish(cur, first_work)
+    _finish(cur, first_work, tables_top)
 
 
 # --------------------------------------------------------------------------------- CI
@@ -788,6 +805,7 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     cur.skip()
 
     cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    tables_top = cur.row
     work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + _AROUND_ROWS))
     first_work = work.row - 3
     z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
@@ -834,9 +852,9 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     _sentence(warn, "Exact vs approximation", guarded(ok, sentence, status),
               f"NOT(AND({ok},{both},{n_exact}={n_approx}))")
     _chart(cur.ws, curve, [("width", "exact"), ("width_approx", "approximation"),
-                           ("target", "δ")], f"H{anchor}", y_title="expected width",
+                           ("target", "δ")], f"{_CHART_COLUMN}{anchor}", y_title="expected width",
            title="Expected CI width against n")
-    _finish(cur, first_work)
+    _finish(cur, first_work, tables_top)
 
 
 def helper_sheet(wb, terms: int) -> str:

@@ -44,6 +44,8 @@ class STYLE:
     cross_fill = PatternFill("solid", fgColor="C6EFCE")       # where the power reaches 1 − β
     box = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
     wrap = Alignment(wrap_text=True, vertical="top")
+    #: a label beside wrapped text: level with its first line
+    top = Alignment(vertical="top")
     center = Alignment(horizontal="center")
     #: column headings over numbers: right-aligned like the numbers, wrapped, at the bottom
     header = Alignment(horizontal="right", vertical="bottom", wrap_text=True)

@@ -235,6 +235,17 @@ _NUMPY_COMPARE = {"=": np.equal, "<>": np.not_equal, "<": np.less, ">": np.great
                   "<=": np.less_equal, ">=": np.greater_equal}
 
 
+def _approx_equal(a: float, b: float) -> bool:
+    """LibreOffice's rtl::math::approxEqual: equal within 2^-48 relative (so 0.8 − 2e-15
+    >= 0.8 holds, as in the spreadsheet)."""
+    if a == b:
+        return True
+    if a == 0.0 or b == 0.0:
+        return False
+    d = abs(a - b)
+    return math.isfinite(d) and d < abs(a) * 2.0 ** -48 and d < abs(b) * 2.0 ** -48
+
+
 def compare(op: str, a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):     # numbers only
         return _NUMPY_COMPARE[op](N(a), N(b)).astype(float)
@@ -243,6 +254,8 @@ def compare(op: str, a, b) -> bool:
     if b is None:
         b = "" if isinstance(a, str) else (False if isinstance(a, bool) else 0.0)
     a, b = _rank(a), _rank(b)
+    if a[0] == b[0] == 0 and _approx_equal(a[1], b[1]):
+        a = b        # LibreOffice (and Excel) compare numbers to about 15 digits
     return {"=": a == b, "<>": a != b, "<": a < b, ">": a > b, "<=": a <= b,
             ">=": a >= b}[op]
 
@@ -396,6 +409,9 @@ class _Book:
     def __init__(self, wb):
         self.cells = {ws.title: {key: c.value for key, c in ws._cells.items()}
                       for ws in wb.worksheets}
+        # formula cells only: a text cell may start with "=" (an untrusted name kept as text)
+        self.formulas = {ws.title: {key for key, c in ws._cells.items() if c.data_type == "f"}
+                         for ws in wb.worksheets}
         self.values: dict[tuple[str, int, int], object] = {}
         self.code: dict[str, Callable] = {}
         self.areas: dict[tuple, object] = {}
@@ -418,7 +434,7 @@ class _Book:
         if key in self.values:
             return self.values[key]
         raw = self.cells[sheet].get((row, column))
-        if isinstance(raw, str) and raw.startswith("="):
+        if (row, column) in self.formulas[sheet]:
             value = self.compute(sheet, row, column, raw)
         else:
             value = raw
@@ -495,9 +511,8 @@ def evaluate_workbook(wb) -> dict[str, dict[str, object]]:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for ws in wb.worksheets:
                 here = out.setdefault(ws.title, {})
-                for (row, column), raw in sorted(book.cells[ws.title].items()):
-                    if not (isinstance(raw, str) and raw.startswith("=")):
-                        continue
+                for row, column in sorted(book.formulas[ws.title]):
+                    raw = book.cells[ws.title][row, column]
                     try:
                         here[f"{_letters(column)}{row}"] = book.cell(ws.title, row, column)
                     except (FormulaError, ArithmeticError, TypeError, ValueError) as err:

@@ -20,7 +20,7 @@ from topicsetsize.params import N_MAX, Range
 
 from .cells import STYLE, put_formula, put_label, put_number, ref
 from .formulas import N_FMT
-from .inputs import Input, allowed
+from .inputs import Input, allowed, reader_range
 from .rows import Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
 __all__ = ["Cursor", "write_inputs", "write_result", "name_cell", "validation_formula",
@@ -172,7 +172,7 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
                           fill=STYLE.input_fill)
         cell.border = STYLE.box
         cell.protection = Protection(locked=False)
-        put_label(ws, row, 3, rng.describe(item.key))
+        put_label(ws, row, 3, reader_range(item.key)).alignment = Alignment(indent=1)
         checks = put_formula(ws, row, 4, check_formula(ref(row, 2), rng, optional=item.optional))
         checks.alignment = STYLE.center
         highlight_if(ws, ref(row, 4), f'{ref(row, 4)}<>"ok"', font=STYLE.warning_font)
@@ -183,9 +183,9 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
                             allow_blank=item.optional, showErrorMessage=True,
                             showInputMessage=True,
                             errorTitle=f"{item.symbol}: out of range"[:32],
-                            error=f"{item.key} must satisfy {rng.describe(item.key)}."[:255],
+                            error=f"{item.symbol}: allowed {reader_range(item.key)}."[:255],
                             promptTitle=item.symbol[:32],
-                            prompt=f"{item.label}. Allowed: {rng.describe(item.key)}"[:255])
+                            prompt=f"{item.label}. Allowed: {reader_range(item.key)}"[:255])
         ws.add_data_validation(dv)
         dv.add(ref(row, 2))
         if item.name:
@@ -201,7 +201,7 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
         block.cells[item.key] = here
         block.rows[item.key] = row
         block.messages.append((check, f'"{item.symbol} is "&{check}&" (allowed: '
-                                      f'{rng.describe(item.key)})."'))
+                                      f'{reader_range(item.key)})."'))
         cur.skip()
     return block
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.inputs import INPUTS, allowed
+from generator.inputs import INPUTS, reader_range
 from generator.layout import CHECK_INPUTS, STATUS_OK
 
 from ._libreoffice import filled_cells_without_errors
@@ -83,7 +83,7 @@ def test_status_names_the_bad_input_and_its_range(batch):
                 continue
             input_name, value, kind = edits[k]
             item = _input(input_name)
-            rng = allowed(item.key).describe(item.key)
+            rng = reader_range(item.key)
             assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).", \
                 (name, calc, value, status)
             for answer in ANSWERS[calc]:
