@@ -92,7 +92,9 @@ _CHART_ROWS = 16
 #: Points of the power curve behind the chart.
 _CURVE = 25
 
-_WIDTHS = {"A": 40, "B": 17, "C": 48, "D": 13, "E": 13}
+_WIDTHS = {"A": 40, "B": 17, "C": 34, "D": 13, "E": 13}
+#: Column C of a calculator holds the answers' notes left of the chart (column D).
+_NOTES_WIDTH = 48
 #: The column where the chart beside the answers starts.
 _CHART_COLUMN = "D"
 _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_approx",
@@ -416,6 +418,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
     methods, two_way = design.methods, design.variant
     legacy_too = "legacy" in methods
     cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
+    cur.ws.column_dimensions["C"].width = _NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     if not two_way:
@@ -607,6 +610,7 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
     unpaired, methods = design.variant, design.methods
     legacy_too = "legacy" in methods
     cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
+    cur.ws.column_dimensions["C"].width = _NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     if unpaired:
@@ -772,6 +776,7 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     unpaired = design.variant
     var_key, var_sym = ("variance", "σ̂²") if unpaired else ("variance_t", "σ̂t²")
     cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
+    cur.ws.column_dimensions["C"].width = _NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     _measure_picker(cur, wb, inp, var_key, "1" if unpaired else "2", var_sym, measures)

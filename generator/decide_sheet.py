@@ -140,7 +140,7 @@ def _recommendation(cur, spec: Spec) -> None:
                       fill=STYLE.answer_fill)
     cell.border = STYLE.box
     cur.skip()
-    put_label(ws, cur.row, 1, "in words", font=STYLE.bold)
+    put_label(ws, cur.row, 1, "in words", font=STYLE.bold).alignment = STYLE.top
     sentence = put_text(ws, cur.row, 2, rec.sentence, font=STYLE.bold)
     sentence.alignment = STYLE.wrap
     ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=9)

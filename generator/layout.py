@@ -172,7 +172,8 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
                           fill=STYLE.input_fill)
         cell.border = STYLE.box
         cell.protection = Protection(locked=False)
-        put_label(ws, row, 3, reader_range(item.key)).alignment = Alignment(indent=1)
+        put_label(ws, row, 3, reader_range(item.key)).alignment = Alignment(horizontal="left",
+                                                                           indent=1)
         checks = put_formula(ws, row, 4, check_formula(ref(row, 2), rng, optional=item.optional))
         checks.alignment = STYLE.center
         highlight_if(ws, ref(row, 4), f'{ref(row, 4)}<>"ok"', font=STYLE.warning_font)
