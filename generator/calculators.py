@@ -574,8 +574,8 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
 #: The last column the "against n" chart (anchored at column H, 13 cm wide) reaches.
 _CHART_LAST_COLUMN = 8
 #: Print scale of a calculator: its first page (inputs, answers, chart) fits an A4 landscape
-#: page with the answers (13 pt) at about 9 pt; the tables follow on the next pages.
-PRINT_SCALE = 70
+#: page with the answers (14 pt) at about 9 pt; the tables follow on the next pages.
+PRINT_SCALE = 66
 
 
 def _finish(cur: Cursor, first_work: int, tables_top: int) -> None:

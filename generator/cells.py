@@ -33,7 +33,7 @@ class STYLE:
     heading = Font(name=FONT, bold=True, size=12)
     bold = Font(name=FONT, bold=True)
     note = Font(name=FONT, italic=True, color="555555")
-    answer = Font(name=FONT, bold=True, size=13)
+    answer = Font(name=FONT, bold=True, size=14)
     warning_font = Font(name=FONT, bold=True, color="9C0006")
     link = Font(name=FONT, color="0563C1", underline="single")
     input_fill = PatternFill("solid", fgColor="FFF2CC")       # the cells a user types into

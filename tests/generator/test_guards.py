@@ -33,24 +33,25 @@ ANSWERS = {
 }
 
 
+def _rows(ws, heading: str) -> range:
+    """The data rows under the table whose first heading (column A) is ``heading``."""
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == heading)
+    return range(top + 1, next(r for r in range(top + 1, top + 50)
+                               if not isinstance(ws.cell(r, 1).value, int)))
+
+
 def _decide_table(wb) -> list:
     """Every answer of the Decide sheet's live table: n, both powers and both verdicts."""
-    ws = wb["Decide"]
-    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "m (systems)")
-    rows = range(top + 1, next(r for r in range(top + 1, top + 50)
-                               if not isinstance(ws.cell(r, 1).value, int)))
+    rows = _rows(wb["Decide"], "m (systems)")
     assert len(rows) >= 3
-    return [ws.cell(r, c).value for r in rows for c in range(2, 7)]
+    return [wb["Decide"].cell(r, c).value for r in rows for c in range(2, 7)]
 
 
 def _budget_fits(wb) -> list:
     """The "within budget" column of the Budget sheet."""
-    ws = wb["Budget"]
-    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "pool depth pd")
-    rows = range(top + 1, next(r for r in range(top + 1, top + 50)
-                               if not isinstance(ws.cell(r, 1).value, int)))
+    rows = _rows(wb["Budget"], "pool depth pd")
     assert len(rows) >= 2
-    return [ws.cell(r, 6).value for r in rows]
+    return [wb["Budget"].cell(r, 6).value for r in rows]
 
 
 #: Every answer of a sheet besides its named ones.
