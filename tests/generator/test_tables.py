@@ -138,3 +138,26 @@ def test_ttest_and_ci_tables_equal_engine(built):
             assert v == pytest.approx(2 * measure.variance, rel=1e-15)
             assert [ws.cell(r, 3 + j).value for j in range(len(grid))] == \
                 [want_of(v, d) for d in grid], (title, measure.name)
+
+
+def test_tables_print_with_titles_and_no_heading_alone(built):
+    """Print titles on every page, and a page break before a measure's heading wherever its
+    tables would not fit on the page (issue 15.5): no heading is left alone at a page end."""
+    from generator.tables import PAGE_ROWS
+
+    ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
+    assert ws.print_title_rows.replace("$", "") == "1:1"
+    spec = load_spec(bundled_spec())
+    headings = [r for r in range(1, ws.max_row + 1)      # a name over its "σ̂² = ..." line
+                if ws.cell(r, 1).value in {m.name for m in spec.measures}
+                and str(ws.cell(r + 1, 1).value).startswith("σ̂² = ")]
+    assert len(headings) == len(spec.measures)
+    breaks = [b.id for b in ws.row_breaks.brk]
+    assert breaks and all(b + 1 in headings for b in breaks)
+    tops = [1, *(b + 1 for b in breaks), headings[-1] + 20]
+    for top, next_top in zip(tops, tops[1:]):
+        assert next_top - top <= PAGE_ROWS + 1
+        # a heading on this page has its whole table (its note row) on the same page
+        for h in (h for h in headings if top <= h < next_top):
+            note = next(r for r in range(h, h + 20) if "cells differ" in str(ws.cell(r, 1).value))
+            assert note < next_top
