@@ -35,7 +35,7 @@ from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, n
 from .rows import Block, Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
 __all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS", "start_sheet",
-           "grey_when_bad", "display_columns", "Design"]
+           "grey_when_bad", "display_columns", "Design", "guarded_block"]
 
 #: The calculator sheets, in workbook order.
 SHEETS = ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2")
@@ -256,6 +256,30 @@ def grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
                  fill=None, font=_GREY)
 
 
+#: First column of the hidden computing copies behind the guarded tables, and how many
+#: columns are grouped and hidden from there (right of every block of the sheet).
+_HIDDEN_COLUMN, _HIDDEN_WIDTH = 40, 40
+
+
+def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str, *,
+                  plain: tuple[str, ...] = (), hidden_column: int = _HIDDEN_COLUMN) -> Block:
+    """A table that shows its values only while every input is in range (``ok``), and
+    "check the inputs" otherwise: no number and no "yes" from the fallback values.
+
+    The block of ``cols`` is computed at ``hidden_column`` on the same rows (those columns
+    are grouped and hidden); the table at ``left`` shows it, except the ``plain`` columns
+    (constants such as m), written as they are. Returns the shown table's :class:`Block`.
+    """
+    work = write_block(ws, top, hidden_column, cols, count)
+    ws.column_dimensions.group(col(hidden_column), col(hidden_column + _HIDDEN_WIDTH - 1),
+                               outline_level=1, hidden=True)
+    return write_block(ws, top, left, [
+        c if c.key in plain else
+        Col(c.key, c.header, lambda i, key=c.key: guarded(ok, work.cell(key, work.top + i)),
+            c.number_format)
+        for c in cols], count)
+
+
 def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
                    heading: str, ok: str) -> Block:
     """Both methods' power at n − 1 and n of each answer (labels in column A)."""
@@ -267,11 +291,10 @@ def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
                       f"=IF(ISNUMBER({answer}),{answer},{N_MAX})"]
         labels += [f"{label} − 1", label]
     put_label(cur.ws, cur.row, 1, "at", font=STYLE.bold, fill=STYLE.header_fill)
-    block = write_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
-                                             *display_columns(cols)], len(templates))
+    block = guarded_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
+                                               *display_columns(cols)], len(templates), ok)
     for i, label in enumerate(labels):
         put_label(cur.ws, block.top + i, 1, label)
-    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 2
     return block
 
@@ -285,10 +308,10 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
     """
     cur.heading(heading, font=STYLE.bold)
     centre = f"IF(ISNUMBER({answer}),{answer},2)"
-    block = write_block(cur.ws, cur.row, 2, [
+    block = guarded_block(cur.ws, cur.row, 2, [
         Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{_AROUND}),{N_MAX - 2 * _AROUND})+{i}",
             N_FMT),
-        *display_columns(cols)], 2 * _AROUND + 1)
+        *display_columns(cols)], 2 * _AROUND + 1, ok)
     ncol = col(block.columns["n"])
     highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
                  f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
@@ -297,7 +320,6 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
         rng = f"{v}{block.top + 1}:{v}{block.bottom}"
         cond = f"AND(${c}{block.top + 1}=1,${c}{block.top}=0)"
         cur.ws.conditional_formatting.add(rng, _crossing_rule(cond))
-    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 1
     return block
 

@@ -7,6 +7,7 @@ with spaces, 0, negative, 1, 1e-12, a pasted "5%", huge) is tried on every sheet
 
 from __future__ import annotations
 
+import openpyxl
 import pytest
 
 from generator.inputs import INPUTS, reader_range
@@ -108,6 +109,36 @@ def test_status_is_ok_with_good_inputs(batch):
                 assert named(wb, answer) != CHECK_INPUTS
             if calc in TABLES:
                 assert all(isinstance(v, (int, float)) for v in TABLES[calc](wb)), (name, calc)
+
+
+_SHEETS = {"anova": "ANOVA", "ttest": "TTEST", "ci": "CI", "anova2": "ANOVA2",
+           "ttest2": "TTEST2", "ci2": "CI2", "decide": "Decide"}
+
+
+def test_no_number_below_the_status_while_an_input_is_bad(batch):
+    """Every formula a reader sees below the status row (answers, sentences, the power and
+    width tables) shows text while an input of its sheet is bad: no number from the
+    fallback values. The workings are hidden (grouped rows and columns)."""
+    source = openpyxl.load_workbook(batch.source[batch.bad_names[0]])
+    checked = 0
+    for k, name in enumerate(batch.bad_names):
+        wb = batch.values(name)
+        for calc, sheet in _SHEETS.items():
+            if k >= len(BAD[calc]):
+                continue
+            ws, formulas = wb[sheet], source[sheet]
+            status = next(r for r in range(1, 40) if ws.cell(r, 1).value == "Status")
+            hidden_columns = [(d.min, d.max) for d in formulas.column_dimensions.values()
+                              if d.hidden]
+            for row in formulas.iter_rows(min_row=status + 1):
+                for cell in row:
+                    if (cell.data_type != "f" or formulas.row_dimensions[cell.row].hidden
+                            or any(lo <= cell.column <= hi for lo, hi in hidden_columns)):
+                        continue
+                    value = ws[cell.coordinate].value
+                    assert not isinstance(value, (int, float)), (name, sheet, cell.coordinate)
+                    checked += 1
+    assert checked > 5_000
 
 
 def test_no_error_cell_whatever_is_typed(batch):
