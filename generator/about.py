@@ -11,7 +11,7 @@ from topicsetsize.params import N_MAX
 from .cells import STYLE, put_label, put_text
 from .calculators import NAMED_RESULTS
 from .formulas import POISSON_TERMS
-from .inputs import INPUTS, allowed
+from .inputs import INPUTS, reader_range
 from .layout import SCAN_TOP
 from .spec import Spec
 
@@ -32,6 +32,19 @@ REFERENCES = (
     "(ANOVA-based design; Figures 1–3: n against m).",
     "T. Nagata. How to design the sample size (in Japanese). Asakura Shoten, 2003 "
     "(the normal approximation and λ̂ of the legacy ANOVA sheet).",
+)
+
+_HOW = (
+    "The workbook answers: how many topics does a test collection need so that a comparison "
+    "of systems has the power you want (Sakai's topic set size design)?",
+    "Open a calculator sheet (ANOVA, TTEST, CI, ANOVA2, TTEST2, CI2) and type your values in "
+    "the yellow cells: α, β, the smallest difference worth detecting and the variance of a "
+    "past score matrix. The green cells give the required number of topics n; the chart "
+    "shows the power (or the CI width) against n.",
+    "A bad input (blank, text, out of range) is named in the Status row, and every answer "
+    "reads \"check the inputs\" until it is fixed.",
+    "Decide checks a candidate n; Budget (when the spec has pool depths) weighs the judging "
+    "cost; Tables and Charts list n for the spec's measures.",
 )
 
 _METHOD = (
@@ -74,19 +87,10 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
                           "formulas. Type in the yellow cells.", font=STYLE.note)
     row += 2
 
+    # for the reader first (what it is for, how to use it, the method, the references),
+    # the workbook-level names last
+    row = _section(ws, row, "How to use it", [("", "", text) for text in _HOW])
     row = _section(ws, row, "Sheets", [(name, "", text) for name, text in sheets.items()])
-    inputs = []
-    for calc, items in INPUTS.items():
-        sheet = {"ttest_effect": "TTEST", "decide": "Decide", "budget": "Budget"}.get(
-            calc, calc.upper())
-        if sheet not in wb.sheetnames:
-            continue
-        for item in items:
-            inputs.append((item.name or f"{sheet} (unnamed)", item.symbol,
-                           f"{item.label}; allowed {allowed(item.key).describe(item.key)}"))
-    row = _section(ws, row, "Inputs (workbook-level names)", inputs)
-    row = _section(ws, row, "Answers (workbook-level names)",
-                   [(name, "", text) for name, text in NAMED_ANSWERS.items()])
     row = _section(ws, row, "Method", [("", "", text) for text in _METHOD])
     tables = (f"Tables: α = {spec.alpha:g}, β = {spec.beta:g}, m ∈ "
               f"{{{', '.join(str(m) for m in spec.m)}}}, minD ∈ "
@@ -97,7 +101,19 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
             f"{'m' if k == 'm' else 'minD'} ∈ {{{', '.join(f'{x:g}' for x in v)}}}"
             for k, v in grid.items()) + ".")
     row = _section(ws, row, "This spec", [("", "", tables)])
-    _section(ws, row, "References", [("", "", text) for text in REFERENCES])
+    row = _section(ws, row, "References", [("", "", text) for text in REFERENCES])
+    inputs = []
+    for calc, items in INPUTS.items():
+        sheet = {"ttest_effect": "TTEST", "decide": "Decide", "budget": "Budget"}.get(
+            calc, calc.upper())
+        if sheet not in wb.sheetnames:
+            continue
+        for item in items:
+            inputs.append((item.name or f"{sheet} (unnamed)", item.symbol,
+                           f"{item.label}; allowed: {reader_range(item.key)}"))
+    row = _section(ws, row, "Inputs (workbook-level names, for formulas of your own)", inputs)
+    _section(ws, row, "Answers (workbook-level names)",
+             [(name, "", text) for name, text in NAMED_ANSWERS.items()])
 
 
 def wrapped_lines(text: str, width: int) -> int:
@@ -120,10 +136,10 @@ def _section(ws, row: int, title: str, lines) -> int:
     put_label(ws, row, 1, title, font=STYLE.heading)
     row += 1
     for a, b, c in lines:
-        if a:
-            put_text(ws, row, 1, a, font=STYLE.bold)
+        if a:        # at the top, level with the first line of the wrapped text beside it
+            put_text(ws, row, 1, a, font=STYLE.bold).alignment = STYLE.top
         if b:
-            put_text(ws, row, 2, b)
+            put_text(ws, row, 2, b).alignment = STYLE.top
         put_text(ws, row, 3, c).alignment = STYLE.wrap
         ws.row_dimensions[row].height = 15 * wrapped_lines(c, 80)
         row += 1

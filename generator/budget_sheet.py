@@ -11,6 +11,7 @@ within the budget are live formulas. A chart plots n against the judged document
 from __future__ import annotations
 
 from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.styles import Alignment
 
 import topicsetsize as tss
 
@@ -19,7 +20,7 @@ from .cells import STYLE, put_formula, put_label, put_number
 from .charts import style_series
 from .formulas import N_FMT, OK_FMT
 from .inputs import INPUTS
-from .layout import highlight_if, name_cell, write_inputs, write_status
+from .layout import guarded, highlight_if, name_cell, write_inputs, write_status
 from .rows import Block
 from .spec import Spec
 
@@ -69,7 +70,7 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         put_number(ws, r, 3, row["variance"], number_format="0.0000")
         put_number(ws, r, 4, row["n"], number_format=N_FMT)
         put_formula(ws, r, 5, f"=D{r}*B{r}", number_format="#,##0")
-        put_formula(ws, r, 6, f"=IF(E{r}<={budget},1,0)", number_format=OK_FMT)
+        put_formula(ws, r, 6, guarded(ok, f"IF(E{r}<={budget},1,0)"), number_format=OK_FMT)
         put_formula(ws, r, 7, f'=IF(F{r}=1,E{r},"")', number_format="#,##0")
         # the pd of a row that ties for the cheapest cost within the budget, else blank text
         put_formula(ws, r, 8, f'=IF(AND(F{r}=1,E{r}=MIN({costs_if})),A{r},"")',
@@ -82,18 +83,25 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     cur.row = last + 2
     put_label(ws, cur.row, 1, "Cheapest within the budget", font=STYLE.bold)
     match = f"MATCH({cheapest},$A${first}:$A${last},0)"
-    put_formula(ws, cur.row, 2,
-                f'=IF(COUNT({tied})=0,"No pool depth fits the budget.","pool depth "'
-                f'&{cheapest}&": n = "&INDEX($D${first}:$D${last},{match})&" topics, cost "'
-                f'&TEXT(INDEX($E${first}:$E${last},{match}),"#,##0")&" judged documents")',
-                font=STYLE.bold)
+    put_formula(ws, cur.row, 2, guarded(
+        ok, f'IF(COUNT({tied})=0,"No pool depth fits the budget.","pool depth "'
+            f'&{cheapest}&": n = "&INDEX($D${first}:$D${last},{match})&" topics")'),
+        font=STYLE.bold)
     ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
     name_cell(wb, "budget_cheapest", ws.title, cur.row, 2)
-    name_cell(wb, "budget_cheapest_pd", ws.title, cur.row + 1, 2)
     cur.skip()
-    put_label(ws, cur.row, 1, "its pool depth")
-    put_formula(ws, cur.row, 2, f'=IF(COUNT({tied})=0,"none",{cheapest})', number_format="0")
-    cur.skip(2)
+    # numbers, not TEXT(): the cell's number format shows the separators in every locale
+    for name, label, value, fmt in (
+            ("budget_cheapest_pd", "its pool depth", f'IF(COUNT({tied})=0,"none",{cheapest})',
+             "0"),
+            ("budget_cheapest_cost", "its cost (judged documents)",
+             f'IF(COUNT({tied})=0,"none",INDEX($E${first}:$E${last},{match}))', "#,##0")):
+        put_label(ws, cur.row, 1, label)
+        put_formula(ws, cur.row, 2, guarded(ok, value), number_format=fmt,
+                    font=STYLE.bold).alignment = Alignment(horizontal="left")
+        name_cell(wb, name, ws.title, cur.row, 2)
+        cur.skip()
+    cur.skip()
     cur.note("Highlighted: the cheapest depth within the budget. The cost compares depths "
              "only: a shallower pool is cheaper per topic but noisier, so it needs more topics.")
 

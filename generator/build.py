@@ -17,12 +17,13 @@ from openpyxl import Workbook
 from topicsetsize.atomic import atomic_path
 
 from .about import add_about_sheet
-from .cached import answer_values, write_with_cached_values
+from .cached import write_with_cached_values
 from .budget_sheet import add_budget_sheet
 from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .decide_sheet import add_decide_sheet
 from .estimates import estimate, measures_of
+from .evaluate import evaluate_workbook
 from .formulas import POISSON_TERMS
 from .spec import Spec
 from .tables import add_pair_tables, add_tables_sheet, compute_tables
@@ -97,7 +98,7 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     k_range = helper_sheet(wb, POISSON_TERMS)
     from_matrices = [m for e in estimates for m in measures_of(e)]
     picker = measure_list(wb, from_matrices) if from_matrices else None
-    values = _starting_values(spec, from_matrices)
+    values = _starting_values(spec, estimates)
     add_calculators(wb, values, k_range, picker)
     add_decide_sheet(wb, spec, k_range, values.get("anova", {}).get("variance", 0.0601))
     if spec.pool_depths:
@@ -121,26 +122,42 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     return wb
 
 
-def _starting_values(spec: Spec, from_matrices) -> dict:
-    """The calculators' starting values: the spec's, and where it gives no variance, V_E of
-    its first score matrix (σ̂t² = 2·V_E for the t-test and the CI)."""
+def _starting_values(spec: Spec, estimates) -> dict:
+    """The calculators' starting values: the spec's, and where it gives no variance, the
+    estimate of its first score matrix that the design uses (the first of its scores, raw or
+    std-AB): V_E for ANOVA, TTEST2 and CI2 (one-way within-system variance), σ̂t² = 2·V_E for
+    TTEST and CI, and the two-way V_E2 for ANOVA2. Each such input names its source
+    (``values[calc]["_source"]``)."""
     values = {calc: dict(v) for calc, v in spec.calculators.items()}
-    if from_matrices:
-        v = float(from_matrices[0].variance)
-        for calc, key, scale in (("anova", "variance", 1), ("ttest", "variance_t", 2),
-                                 ("ci", "variance_t", 2)):
-            values.setdefault(calc, {}).setdefault(key, scale * v)
+    if estimates:
+        e = estimates[0]
+        raw = e.spec.scores[0] == "raw"
+        label = "raw" if raw else "std-AB"
+        v = float(e.summary.var_raw if raw else e.summary.var_std_ab)
+        v2 = float(e.summary.var2_raw if raw else e.summary.var2_std_ab)
+        one_way = f"V_E of {e.spec.name}, {label}"
+        for calc, key, value, source in (
+                ("anova", "variance", v, one_way), ("ttest", "variance_t", 2 * v, f"2·{one_way}"),
+                ("ci", "variance_t", 2 * v, f"2·{one_way}"),
+                ("anova2", "variance", v2, f"two-way V_E2 of {e.spec.name}, {label}"),
+                ("ttest2", "variance", v, one_way), ("ci2", "variance", v, one_way)):
+            start = values.setdefault(calc, {})
+            if key not in start:
+                start[key] = value
+                start.setdefault("_source", {})[key] = f"from the matrix: {source}"
     return values
 
 
 def _page_setup(ws) -> None:
-    """Landscape, one page wide, and protected (no password: it only guards against
-    overwriting a formula by accident; Review > Unprotect lifts it). Rows may still be
+    """Landscape, one page wide (unless the sheet sets its own scale), and protected (no
+    password: it only guards against overwriting a formula by accident; Review > Unprotect
+    lifts it). Rows may still be
     shown and hidden, so the grouped workings can be opened."""
     ws.page_setup.orientation = "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    if ws.page_setup.scale is None:         # a sheet without its own print scale
+        ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_margins.left = ws.page_margins.right = 0.4
     ws.page_margins.top = ws.page_margins.bottom = 0.5
     ws.print_options.gridLines = False
@@ -163,7 +180,7 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
     saved = io.BytesIO()
     wb.save(saved)
     with atomic_path(out) as tmp:
-        write_with_cached_values(saved, tmp, wb, answer_values(wb))
+        write_with_cached_values(saved, tmp, evaluate_workbook(wb))
     if tick:
         tick("saved")
     return out

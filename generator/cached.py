@@ -1,12 +1,14 @@
-"""Cached values for the answer cells, so that previewers show the answers.
+"""Cached values of the formula cells, so that previewers show the workbook as computed.
 
 openpyxl writes every formula cell without a result (``<v/>``). A spreadsheet computes them
-on opening, but previewers (mail clients, file browsers, ``pandas.read_excel``) show only
-stored results, so the answers looked blank. :func:`answer_values` computes the answers of
-the starting inputs with the engine, and :func:`write_with_cached_values` writes them into the
-saved file as the formula cells' cached results. The workbook still asks for a full
-recalculation on opening (``fullCalcOnLoad``), and the cached values are exactly what that
-recalculation gives for the starting inputs.
+on opening, but previewers (mail clients, file browsers, ``pandas.read_excel``, Excel's
+Protected View) show only stored results, so tables, checks and answers looked blank.
+:func:`write_with_cached_values` writes the value of every formula cell (computed by
+:func:`generator.evaluate.evaluate_workbook`) into the saved file as its cached result. The
+workbook still asks for a full recalculation on opening (``fullCalcOnLoad``).
+
+:func:`answer_values` computes the calculators' answers at their starting inputs with the
+engine instead: the tests use it as an independent check of the evaluated values.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import topicsetsize as tss
 
 from .layout import STATUS_OK, TOO_LARGE
 
-__all__ = ["answer_values", "write_with_cached_values"]
+__all__ = ["answer_values", "write_with_cached_values", "named_values"]
 
 _NOT_REACHED = "not reached at this n"
 
@@ -109,26 +111,32 @@ def _unpaired_and_two_way(wb) -> dict[str, object]:
     return out
 
 
-def write_with_cached_values(source, target, wb, values: dict[str, object]) -> None:
+def write_with_cached_values(source, target, values: dict[str, dict[str, object]]) -> None:
     """Copy the saved workbook ``source`` (a path or a binary file object) to ``target``, with
-    ``values`` ({defined name: value}) stored as the cached results of the named formula cells.
+    ``values`` ({sheet: {cell: value}}, e.g. from :func:`generator.evaluate.evaluate_workbook`)
+    stored as the cached results of those formula cells.
 
     ``target`` is written directly: the caller makes it a temporary file that it renames
     (:func:`topicsetsize.atomic.atomic_path`), so a crash never leaves half a workbook.
     """
-    cells: dict[str, dict[str, object]] = {}
-    for name, value in values.items():
-        sheet, coord = next(iter(wb.defined_names[name].destinations))
-        cells.setdefault(sheet, {})[coord.replace("$", "")] = value
     with zipfile.ZipFile(source) as zin, \
             zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
         parts = _sheet_parts(zin)
         for item in zin.infolist():
             data = zin.read(item.filename)
             sheet = parts.get(item.filename)
-            if sheet in cells:
-                data = _inject(data.decode("utf-8"), cells[sheet]).encode("utf-8")
+            if sheet in values:
+                data = _inject(data.decode("utf-8"), values[sheet]).encode("utf-8")
             zout.writestr(item, data)
+
+
+def named_values(wb, values: dict[str, object]) -> dict[str, dict[str, object]]:
+    """{defined name: value} as {sheet: {cell: value}} (for :func:`write_with_cached_values`)."""
+    cells: dict[str, dict[str, object]] = {}
+    for name, value in values.items():
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        cells.setdefault(sheet, {})[coord.replace("$", "")] = value
+    return cells
 
 
 def _sheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
@@ -152,20 +160,31 @@ def _unescape(text: str) -> str:
             .replace("&apos;", "'").replace("&amp;", "&"))
 
 
+_FORMULA_CELL = re.compile(
+    r'<c r="([A-Z]+[0-9]+)"([^>]*)>(<f>.*?</f>)(?:<v\s*/>|<v>[^<]*</v>)?</c>', re.S)
+
+
 def _inject(xml: str, values: dict[str, object]) -> str:
     """Put ``<v>`` results into the formula cells ``values`` names (each must be found)."""
-    for coord, value in values.items():
-        pattern = re.compile(rf'<c r="{coord}"([^>]*)>(<f>.*?</f>)(?:<v\s*/>|<v>[^<]*</v>)?</c>',
-                             re.S)
-        match = pattern.search(xml)
-        if match is None:
-            raise RuntimeError(f"cached values: no formula cell {coord} in the sheet XML")
-        attrs = re.sub(r'\s+t="[^"]*"', "", match.group(1))
+    found = set()
+
+    def cell(match):
+        coord = match.group(1)
+        if coord not in values:
+            return match.group(0)
+        found.add(coord)
+        value = values[coord]
+        attrs = re.sub(r'\s+t="[^"]*"', "", match.group(2))
+        if isinstance(value, bool):
+            return f'<c r="{coord}"{attrs} t="b">{match.group(3)}<v>{int(value)}</v></c>'
         if isinstance(value, str):
-            cell = f'<c r="{coord}"{attrs} t="str">{match.group(2)}<v>{escape(value)}</v></c>'
-        else:
-            number = float(value)
-            text = str(int(number)) if number.is_integer() and abs(number) < 2**53 else repr(number)
-            cell = f'<c r="{coord}"{attrs}>{match.group(2)}<v>{text}</v></c>'
-        xml = xml[:match.start()] + cell + xml[match.end():]
+            return f'<c r="{coord}"{attrs} t="str">{match.group(3)}<v>{escape(value)}</v></c>'
+        number = float(value)
+        text = str(int(number)) if number.is_integer() and abs(number) < 2**53 else repr(number)
+        return f'<c r="{coord}"{attrs}>{match.group(3)}<v>{text}</v></c>'
+
+    xml = _FORMULA_CELL.sub(cell, xml)
+    missing = sorted(set(values) - found)
+    if missing:
+        raise RuntimeError(f"cached values: no formula cell {missing[0]} in the sheet XML")
     return xml

@@ -35,7 +35,7 @@ from .layout import (CHECK_INPUTS, Cursor, answer_text, guarded, highlight_if, n
 from .rows import Block, Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
 __all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS", "start_sheet",
-           "grey_when_bad", "display_columns", "Design"]
+           "grey_when_bad", "display_columns", "Design", "guarded_block"]
 
 #: The calculator sheets, in workbook order.
 SHEETS = ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2")
@@ -93,6 +93,10 @@ _CHART_ROWS = 16
 _CURVE = 25
 
 _WIDTHS = {"A": 40, "B": 17, "C": 34, "D": 13, "E": 13}
+#: Column C of a calculator holds the answers' notes left of the chart (column D).
+_NOTES_WIDTH = 48
+#: The column where the chart beside the answers starts.
+_CHART_COLUMN = "D"
 _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_approx",
           "ok_approx")
 _GREY = Font(color="A6A6A6")
@@ -236,10 +240,10 @@ def _warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
 
 def _sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     """A labelled sentence formula in column B, in red where ``alarm`` holds."""
-    put_label(cur.ws, cur.row, 1, label, font=STYLE.bold)
+    put_label(cur.ws, cur.row, 1, label, font=STYLE.bold).alignment = STYLE.top
     put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold).alignment = STYLE.wrap
-    cur.ws.merge_cells(f"B{cur.row}:F{cur.row}")     # wraps left of the chart (column H)
-    cur.ws.row_dimensions[cur.row].height = 32
+    cur.ws.merge_cells(f"B{cur.row}:C{cur.row}")     # wraps left of the chart (column D)
+    cur.ws.row_dimensions[cur.row].height = 48
     highlight_if(cur.ws, f"B{cur.row}", alarm, font=STYLE.warning_font)
     cur.skip()
 
@@ -250,6 +254,30 @@ def grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
     first = min(block.columns.values())
     highlight_if(cur.ws, f"{col(first)}{block.top}:{col(last)}{block.bottom}", f"NOT({ok})",
                  fill=None, font=_GREY)
+
+
+#: First column of the hidden computing copies behind the guarded tables, and how many
+#: columns are grouped and hidden from there (right of every block of the sheet).
+_HIDDEN_COLUMN, _HIDDEN_WIDTH = 40, 40
+
+
+def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str, *,
+                  plain: tuple[str, ...] = (), hidden_column: int = _HIDDEN_COLUMN) -> Block:
+    """A table that shows its values only while every input is in range (``ok``), and
+    "check the inputs" otherwise: no number and no "yes" from the fallback values.
+
+    The block of ``cols`` is computed at ``hidden_column`` on the same rows (those columns
+    are grouped and hidden); the table at ``left`` shows it, except the ``plain`` columns
+    (constants such as m), written as they are. Returns the shown table's :class:`Block`.
+    """
+    work = write_block(ws, top, hidden_column, cols, count)
+    ws.column_dimensions.group(col(hidden_column), col(hidden_column + _HIDDEN_WIDTH - 1),
+                               outline_level=1, hidden=True)
+    return write_block(ws, top, left, [
+        c if c.key in plain else
+        Col(c.key, c.header, lambda i, key=c.key: guarded(ok, work.cell(key, work.top + i)),
+            c.number_format)
+        for c in cols], count)
 
 
 def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
@@ -263,11 +291,10 @@ def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
                       f"=IF(ISNUMBER({answer}),{answer},{N_MAX})"]
         labels += [f"{label} − 1", label]
     put_label(cur.ws, cur.row, 1, "at", font=STYLE.bold, fill=STYLE.header_fill)
-    block = write_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
-                                             *display_columns(cols)], len(templates))
+    block = guarded_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
+                                               *display_columns(cols)], len(templates), ok)
     for i, label in enumerate(labels):
         put_label(cur.ws, block.top + i, 1, label)
-    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 2
     return block
 
@@ -281,10 +308,10 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
     """
     cur.heading(heading, font=STYLE.bold)
     centre = f"IF(ISNUMBER({answer}),{answer},2)"
-    block = write_block(cur.ws, cur.row, 2, [
+    block = guarded_block(cur.ws, cur.row, 2, [
         Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{_AROUND}),{N_MAX - 2 * _AROUND})+{i}",
             N_FMT),
-        *display_columns(cols)], 2 * _AROUND + 1)
+        *display_columns(cols)], 2 * _AROUND + 1, ok)
     ncol = col(block.columns["n"])
     highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
                  f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
@@ -293,7 +320,6 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
         rng = f"{v}{block.top + 1}:{v}{block.bottom}"
         cond = f"AND(${c}{block.top + 1}=1,${c}{block.top}=0)"
         cur.ws.conditional_formatting.add(rng, _crossing_rule(cond))
-    grey_when_bad(cur, block, ok)
     cur.row = block.bottom + 1
     return block
 
@@ -325,7 +351,7 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
     chart = ScatterChart()
     chart.title = title
     chart.style = 2
-    chart.height, chart.width = 7.5, 13
+    chart.height, chart.width = 7.5, 12
     chart.x_axis.title = "n (topics)"
     chart.y_axis.title = y_title
     chart.y_axis.number_format = "0.00"
@@ -339,6 +365,11 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
         ys = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
         s = Series(ys, xs, title=name)
         style_series(s, k, marker=key != "target")
+        if k == 0 and len(series) > 2:
+            # a wide plain line under the second method's markers: where the two coincide,
+            # both stay visible
+            s.marker.symbol = "none"
+            s.graphicalProperties.line.width = 57150
         chart.series.append(s)
     chart.visible_cells_only = False      # the data sit in the (collapsed) workings
     ws.add_chart(chart, anchor)
@@ -409,6 +440,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
     methods, two_way = design.methods, design.variant
     legacy_too = "legacy" in methods
     cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
+    cur.ws.column_dimensions["C"].width = _NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     if not two_way:
@@ -465,6 +497,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
     # the display tables read the workings: write the workings below the room the tables
     # take, then the tables
     cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    tables_top = cur.row
     work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + len(methods) * _AROUND_ROWS + 1))
     first_work = work.row - 3
     p = _params(work, "Parameters", [
@@ -544,8 +577,9 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
                  blocks.cell("p_exact", blocks.top + 1), blocks.cell("p_exact", blocks.top + 3),
                  f"1-{beta}")
     series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
-    _chart(cur.ws, curve, series, f"H{anchor}", y_title="power", title="Power against n")
-    _finish(cur, first_work)
+    _chart(cur.ws, curve, series, f"{_CHART_COLUMN}{anchor}", y_title="power",
+           title="Power against n")
+    _finish(cur, first_work, tables_top)
 
 
 def _pick(models, method: str) -> list[Col]:
@@ -560,16 +594,23 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
 
 
 #: The last column the "against n" chart (anchored at column H, 13 cm wide) reaches.
-_CHART_LAST_COLUMN = 14
+_CHART_LAST_COLUMN = 8
+#: Print scale of a calculator: its first page (inputs, answers, chart) fits an A4 landscape
+#: page with the answers (14 pt) at about 9 pt; the tables follow on the next pages.
+PRINT_SCALE = 66
 
 
-def _finish(cur: Cursor, first_work: int) -> None:
-    """Freeze the title rows and set the print area to the summary, chart included."""
+def _finish(cur: Cursor, first_work: int, tables_top: int) -> None:
+    """Freeze the title rows; print the summary and the chart on the first page, then the
+    tables (at a fixed, readable scale: fitting the wide tables to one page shrank the
+    answers to about 6 pt)."""
     ws = cur.ws
     ws.freeze_panes = "A3"
     last = min(max(ws.max_column, _CHART_LAST_COLUMN), 16)
-    ws.print_area = f"A1:{col(last)}{first_work - 1}"
+    ws.print_area = (f"A1:{col(_CHART_LAST_COLUMN)}{tables_top - 1},"
+                     f"A{tables_top}:{col(last)}{first_work - 1}")
     ws.print_title_rows = "1:1"
+    ws.page_setup.scale = PRINT_SCALE
 
 
 # --------------------------------------------------------------------------------- TTEST
@@ -591,6 +632,7 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
     unpaired, methods = design.variant, design.methods
     legacy_too = "legacy" in methods
     cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
+    cur.ws.column_dimensions["C"].width = _NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     if unpaired:
@@ -662,6 +704,7 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
     cur.skip()
 
     cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    tables_top = cur.row
     rows = (2 if legacy_too else 1) * _ANSWERS_ROWS + len(methods) * _AROUND_ROWS
     work = _workings(Cursor(cur.ws, cur.row + rows + 1))
     first_work = work.row - 3
@@ -732,9 +775,9 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
                      block.cell("p_exact", block.top + 1),
                      block.cell("p_exact", block.top + 3), f"1-{beta}")
     series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
-    _chart(cur.ws, curve, series, f"H{anchor}", y_title="power",
+    _chart(cur.ws, curve, series, f"{_CHART_COLUMN}{anchor}", y_title="power",
            title=f"Power against n ({styles[0][0]})")
-    _finish(cur, first_work)
+    _finish(cur, first_work, tables_top)
 
 
 # --------------------------------------------------------------------------------- CI
@@ -755,6 +798,7 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     unpaired = design.variant
     var_key, var_sym = ("variance", "σ̂²") if unpaired else ("variance_t", "σ̂t²")
     cur = start_sheet(wb, design.sheet, design.title, list(design.intro))
+    cur.ws.column_dimensions["C"].width = _NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS[design.key], values)
     _measure_picker(cur, wb, inp, var_key, "1" if unpaired else "2", var_sym, measures)
@@ -788,6 +832,7 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     cur.skip()
 
     cur.row = max(cur.row, anchor + _CHART_ROWS)      # the tables start below the chart
+    tables_top = cur.row
     work = _workings(Cursor(cur.ws, cur.row + _ANSWERS_ROWS + _AROUND_ROWS))
     first_work = work.row - 3
     z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
@@ -834,9 +879,9 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     _sentence(warn, "Exact vs approximation", guarded(ok, sentence, status),
               f"NOT(AND({ok},{both},{n_exact}={n_approx}))")
     _chart(cur.ws, curve, [("width", "exact"), ("width_approx", "approximation"),
-                           ("target", "δ")], f"H{anchor}", y_title="expected width",
+                           ("target", "δ")], f"{_CHART_COLUMN}{anchor}", y_title="expected width",
            title="Expected CI width against n")
-    _finish(cur, first_work)
+    _finish(cur, first_work, tables_top)
 
 
 def helper_sheet(wb, terms: int) -> str:

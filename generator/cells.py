@@ -33,7 +33,7 @@ class STYLE:
     heading = Font(name=FONT, bold=True, size=12)
     bold = Font(name=FONT, bold=True)
     note = Font(name=FONT, italic=True, color="555555")
-    answer = Font(name=FONT, bold=True, size=13)
+    answer = Font(name=FONT, bold=True, size=14)
     warning_font = Font(name=FONT, bold=True, color="9C0006")
     link = Font(name=FONT, color="0563C1", underline="single")
     input_fill = PatternFill("solid", fgColor="FFF2CC")       # the cells a user types into
@@ -44,6 +44,8 @@ class STYLE:
     cross_fill = PatternFill("solid", fgColor="C6EFCE")       # where the power reaches 1 − β
     box = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
     wrap = Alignment(wrap_text=True, vertical="top")
+    #: a label beside wrapped text: level with its first line
+    top = Alignment(vertical="top")
     center = Alignment(horizontal="center")
     #: column headings over numbers: right-aligned like the numbers, wrapped, at the bottom
     header = Alignment(horizontal="right", vertical="bottom", wrap_text=True)

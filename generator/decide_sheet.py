@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import topicsetsize as tss
 
-from .calculators import display_columns, grey_when_bad, start_sheet
+from .calculators import display_columns, guarded_block, start_sheet
 from .cells import STYLE, put_label, put_number, put_text
 from .formulas import N_FMT, P_FMT, anova_models
 from .inputs import INPUTS
 from .layout import name_cell, write_inputs, write_status
-from .rows import Col, write_block
+from .rows import Col
 from .spec import DECIDE_MS, Spec
 
 __all__ = ["add_decide_sheet", "SHEET", "decide_defaults", "decide_variances"]
 
 SHEET = "Decide"
+#: First column of the live table's workings (right of the table and of the print area A:P).
+_WORK_COLUMN = 30
 
 
 def decide_variances(spec: Spec, fallback: float) -> tuple[float, ...]:
@@ -62,10 +64,12 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
     ms = spec.decide.get("m", DECIDE_MS)
     cur.heading("One-way ANOVA power at your n and minD (live)")
     shared, legacy, exact = anova_models(alpha, beta, "{m}", f"({min_d}^2/(2*{var}))", k)
-    block = write_block(cur.ws, cur.row, 1, [
+    # the workings right of the printed area (columns AD on, grouped and hidden); the table
+    # shows them only while every input is in range
+    block = guarded_block(cur.ws, cur.row, 1, [
         Col("m", "m (systems)", lambda i: ms[i], "0"), Col("n", "n", f"={n}", N_FMT),
-        *display_columns([*shared, *legacy, *exact])], len(ms))
-    grey_when_bad(cur, block, ok)
+        *display_columns([*shared, *legacy, *exact])], len(ms), ok, plain=("m",),
+        hidden_column=_WORK_COLUMN)
     cur.row = block.bottom + 1
     cur.note("p_legacy: Nagata's approximation (Sakai's Excel tools; \"undefined\" where it "
              "has no value); p_exact: the noncentral F. \"yes\" where the power is ≥ 1 − β.")
@@ -128,7 +132,7 @@ def _recommendation(cur, spec: Spec) -> None:
                       fill=STYLE.answer_fill)
     cell.border = STYLE.box
     cur.skip()
-    put_label(ws, cur.row, 1, "in words", font=STYLE.bold)
+    put_label(ws, cur.row, 1, "in words", font=STYLE.bold).alignment = STYLE.top
     sentence = put_text(ws, cur.row, 2, rec.sentence, font=STYLE.bold)
     sentence.alignment = STYLE.wrap
     ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=9)

@@ -21,7 +21,7 @@ import numpy as np
 
 from topicsetsize.params import PARAMS, Range, check
 
-__all__ = ["Input", "INPUTS", "WORKBOOK_RANGES", "allowed", "check_input"]
+__all__ = ["Input", "INPUTS", "WORKBOOK_RANGES", "allowed", "check_input", "reader_range"]
 
 #: Where the workbook is narrower than the package registry.
 WORKBOOK_RANGES: dict[str, Range] = {
@@ -42,6 +42,31 @@ def allowed(key: str) -> Range:
     'variance > 0'
     """
     return WORKBOOK_RANGES.get(key, PARAMS[key])
+
+
+def reader_range(key: str) -> str:
+    """The workbook's range for ``key`` as a reader would write it (not as code).
+
+    >>> reader_range("alpha"), reader_range("beta")
+    ('from 0.000001 to 0.5', 'more than 0, at most 0.5')
+    >>> reader_range("m"), reader_range("variance")
+    ('a whole number from 2 to 1,000', 'more than 0')
+    """
+    rng = allowed(key)
+
+    def number(x: float) -> str:
+        return f"{int(x):,}" if float(x).is_integer() else f"{x:.12f}".rstrip("0")
+
+    parts = []
+    if rng.low != -np.inf:
+        parts.append(f"{'more than' if rng.low_open else 'from'} {number(rng.low)}")
+    if rng.high != np.inf:
+        if rng.low_open or rng.high_open or not parts:
+            parts.append(f"{'less than' if rng.high_open else 'at most'} {number(rng.high)}")
+        else:
+            parts[-1] += f" to {number(rng.high)}"
+    text = ", ".join(parts) or "any number"
+    return f"a whole number {text}" if rng.integer else text
 
 
 def check_input(key: str, value):

@@ -8,6 +8,7 @@ a "Workings" heading, where anyone can follow them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from openpyxl.formatting.rule import FormulaRule
@@ -19,7 +20,7 @@ from topicsetsize.params import N_MAX, Range
 
 from .cells import STYLE, put_formula, put_label, put_number, ref
 from .formulas import N_FMT
-from .inputs import Input, allowed
+from .inputs import Input, allowed, reader_range
 from .rows import Col, bisection_answer, bisection_cols, bisection_steps, write_block
 
 __all__ = ["Cursor", "write_inputs", "write_result", "name_cell", "validation_formula",
@@ -167,23 +168,25 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
         rng = allowed(item.key)
         put_label(ws, row, 1, f"{item.symbol}", font=STYLE.bold)
         start = values.get(item.key, item.default)
-        cell = put_number(ws, row, 2, start,
-                          number_format="#,##0" if rng.integer else "General",
+        cell = put_number(ws, row, 2, start, number_format=_input_format(item.key, start),
                           fill=STYLE.input_fill)
         cell.border = STYLE.box
         cell.protection = Protection(locked=False)
-        put_label(ws, row, 3, rng.describe(item.key))
+        put_label(ws, row, 3, reader_range(item.key)).alignment = Alignment(horizontal="left",
+                                                                           indent=1)
         checks = put_formula(ws, row, 4, check_formula(ref(row, 2), rng, optional=item.optional))
         checks.alignment = STYLE.center
         highlight_if(ws, ref(row, 4), f'{ref(row, 4)}<>"ok"', font=STYLE.warning_font)
-        put_label(ws, row, 5, item.label, font=STYLE.note)
+        source = values.get("_source", {}).get(item.key)
+        put_label(ws, row, 5, f"{item.label}; {source}" if source else item.label,
+                  font=STYLE.note)
         dv = DataValidation(type="custom", formula1=validation_formula(ref(row, 2), rng),
                             allow_blank=item.optional, showErrorMessage=True,
                             showInputMessage=True,
                             errorTitle=f"{item.symbol}: out of range"[:32],
-                            error=f"{item.key} must satisfy {rng.describe(item.key)}."[:255],
+                            error=f"{item.symbol}: allowed {reader_range(item.key)}."[:255],
                             promptTitle=item.symbol[:32],
-                            prompt=f"{item.label}. Allowed: {rng.describe(item.key)}"[:255])
+                            prompt=f"{item.label}. Allowed: {reader_range(item.key)}"[:255])
         ws.add_data_validation(dv)
         dv.add(ref(row, 2))
         if item.name:
@@ -199,9 +202,26 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
         block.cells[item.key] = here
         block.rows[item.key] = row
         block.messages.append((check, f'"{item.symbol} is "&{check}&" (allowed: '
-                                      f'{rng.describe(item.key)})."'))
+                                      f'{reader_range(item.key)})."'))
         cur.skip()
     return block
+
+
+def _input_format(key: str, start) -> str:
+    """Number format of an input cell: integers with separators; a variance with (at most)
+    four significant digits of its starting value, e.g. 0.008443 for 0.008443273111601386.
+
+    >>> _input_format("m", 2), _input_format("variance", 0.008443273111601386)
+    ('#,##0', '0.0#####')
+    >>> _input_format("variance_t", 0.0601), _input_format("variance", 1.0)
+    ('0.0####', '0.0##')
+    """
+    if allowed(key).integer:
+        return "#,##0"
+    if key.startswith("variance") and isinstance(start, (int, float)) and start > 0:
+        decimals = max(1, 3 - math.floor(math.log10(start)))
+        return "0.0" + "#" * (decimals - 1)
+    return "General"
 
 
 def write_status(cur: Cursor, wb, prefix: str, block: Inputs) -> tuple[str, str]:

@@ -14,6 +14,8 @@ import pandas as pd
 
 from topicsetsize import anova_table
 
+from openpyxl.worksheet.pagebreak import Break
+
 from .cells import STYLE, put_label, put_number, put_text
 from .spec import Measure, Spec
 
@@ -59,6 +61,11 @@ def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
     return out
 
 
+#: Rows of the Tables sheet on one printed page (A4 landscape, one page wide), with room to
+#: spare: a measure's tables start a new page rather than leave their heading at a page end.
+PAGE_ROWS = 34
+
+
 def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TablePlace]:
     """Write the Tables sheet; return where each measure's tables are."""
     ws = wb.create_sheet(SHEET)
@@ -74,7 +81,12 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
     row = 5
     width = max(len(t.legacy.columns) for t in tables) + 1
     places = []
+    page_top = 1
     for t in tables:
+        block = len(t.legacy.index) + 5          # heading, detail, titles, header, rows, note
+        if row - page_top + block > PAGE_ROWS:   # keep each heading with its tables
+            ws.row_breaks.append(Break(id=row - 1))
+            page_top = row
         put_text(ws, row, 1, t.measure.name, font=STYLE.heading)
         detail = f"σ̂² = {t.measure.variance:.6g}"
         if t.measure.group:
@@ -107,6 +119,7 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                                    "between the methods (shaded).", font=STYLE.note)
         places.append(TablePlace(row + 3, row + 4, last, cols))
         row = last + 3
+    ws.print_title_rows = "1:1"
     return places
 
 

@@ -1,13 +1,15 @@
 """The batch of generated workbooks that the spreadsheet tests recalculate in LibreOffice.
 
-All of them are built once per session and recalculated by a single LibreOffice run (see
-``_libreoffice.py``), so the whole module costs one soffice launch.
+Each is built on first use and kept for the session (a test that reads one workbook builds
+only that one); the LibreOffice tests recalculate all of them in a single LibreOffice run (see
+``_libreoffice.py``), so they cost one soffice launch.
 """
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 
@@ -17,7 +19,7 @@ import pytest
 from generator import bundled_spec, load_spec, spec_from_dict, write_workbook
 from generator.calculators import helper_sheet
 from generator.formulas import POISSON_TERMS, anova_models, ttest_models
-from generator.inputs import INPUTS, allowed
+from generator.inputs import INPUTS, allowed, check_input
 from generator.layout import check_formula, validation_formula
 from generator.rows import Col, write_block
 
@@ -83,6 +85,36 @@ BAD = {
                ("budget_documents", "lots", "not a number")],
 }
 
+#: The bad inputs of issue 15's "Done when" list: (value, what the check cell says, the input
+#: key tried first). Each is typed into every sheet, into the first input (in turn from the
+#: key tried first, else from the k-th input for the k-th kind) that rejects it.
+DONE_WHEN = [(None, "blank", None), ("0.05 ", "not a number", None),
+             (0, "out of range", None), (-5, "out of range", None), (1, "out of range", None),
+             (1e-12, "out of range", "alpha"), ("5%", "not a number", None),
+             (10**12, "out of range", "m")]
+
+
+def _rejects(item, value) -> bool:
+    """Whether the sheet rejects ``value`` in the input ``item`` (blank: unless optional)."""
+    if value is None:
+        return not item.optional
+    if isinstance(value, str):
+        return True
+    try:
+        check_input(item.key, value)
+    except ValueError:
+        return True
+    return False
+
+
+for _calc, _edits in BAD.items():
+    for _k, (_value, _says, _first) in enumerate(DONE_WHEN):
+        _items = INPUTS[_calc][_k % len(INPUTS[_calc]):] + INPUTS[_calc][:_k % len(INPUTS[_calc])]
+        _items = sorted(_items, key=lambda i: i.key != _first)
+        _item = next((i for i in _items if _rejects(i, _value)), None)
+        if _item is not None:
+            _edits.append((_item.name, _value, _says))
+
 #: Decide sheet inputs of the "decide_edited" workbook (checked against anova_power).
 DECIDE_EDITS = {"decide_n": 57, "decide_min_d": 0.15, "decide_variance": 0.0259,
                 "decide_alpha": 0.01, "decide_beta": 0.10}
@@ -133,10 +165,30 @@ VALIDATION_PROBES = {
 }
 
 
+class Sources(Mapping):
+    """{workbook name: path}, each workbook built on first use (then kept for the session):
+    a test that reads one workbook builds only that one (and what it is edited from)."""
+
+    def __init__(self, recipes: dict[str, Callable[[], Path]]):
+        self._recipes = recipes
+        self._paths: dict[str, Path] = {}
+
+    def __getitem__(self, name: str) -> Path:
+        if name not in self._paths:
+            self._paths[name] = self._recipes[name]()
+        return self._paths[name]
+
+    def __iter__(self):
+        return iter(self._recipes)
+
+    def __len__(self) -> int:
+        return len(self._recipes)
+
+
 class Batch:
     """Generated workbooks (``source``) and their LibreOffice-recalculated copies."""
 
-    def __init__(self, source: dict[str, Path], recalculated: dict[str, Path], console: str):
+    def __init__(self, source: Mapping[str, Path], recalculated: dict[str, Path], console: str):
         self.source = source
         self.recalculated = recalculated
         self.console = console
@@ -227,53 +279,49 @@ def _probe_workbook(path: Path) -> Path:
     return path
 
 
+def _edited(source: Sources, base: str, path: Path, edits: dict, text: bool = False) -> Path:
+    """Workbook ``base`` with the named input cells set to ``edits`` (as typed or pasted)."""
+    wb = openpyxl.load_workbook(source[base])
+    for name, value in edits.items():
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        cell = wb[sheet][coord.replace("$", "")]
+        cell.value = value
+        if text:
+            cell.data_type = "s"
+    wb.save(path)
+    return path
+
+
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Batch:
-    """Every workbook of the batch, generated (no LibreOffice needed)."""
+    """Every workbook of the batch, each generated on first use (no LibreOffice needed)."""
     src = tmp_path_factory.mktemp("workbooks")
-    source = {}
+    recipes: dict[str, Callable[[], Path]] = {}
+
+    def spec_book(name: str, spec) -> None:
+        recipes[name] = lambda: write_workbook(spec(), src / f"{name}.xlsx", generated=DATE)
+
     for k, calculators in enumerate(grid_workbooks()):
-        name = f"grid_{k:02d}"
-        spec = spec_from_dict({"title": f"grid {k}", "calculators": calculators})
-        source[name] = write_workbook(spec, src / f"{name}.xlsx", generated=DATE)
-    source["ntcir"] = write_workbook(load_spec(bundled_spec()), src / "ntcir.xlsx",
-                                     generated=DATE)
-    source["example"] = write_workbook(load_spec(bundled_spec("trec2010_web_example")),
-                                       src / "example.xlsx", generated=DATE)
-    source["inject"] = write_workbook(_injection_spec(src), src / "inject.xlsx", generated=DATE)
-    wb = openpyxl.load_workbook(source["ntcir"])
-    for name, value in EDITS.items():
-        sheet, coord = next(iter(wb.defined_names[name].destinations))
-        wb[sheet][coord.replace("$", "")].value = value
-    source["ntcir_edited"] = src / "ntcir_edited.xlsx"
-    wb.save(source["ntcir_edited"])
+        spec_book(f"grid_{k:02d}", lambda k=k, c=calculators: spec_from_dict(
+            {"title": f"grid {k}", "calculators": c}))
+    spec_book("ntcir", lambda: load_spec(bundled_spec()))
+    spec_book("example", lambda: load_spec(bundled_spec("trec2010_web_example")))
+    spec_book("inject", lambda: _injection_spec(src))
+    spec_book("decide", lambda: load_spec(bundled_spec("decide_example")))
+    spec_book("decide_inject", lambda: spec_from_dict(DECIDE_INJECTION))
+    source = Sources(recipes)
+    recipes["ntcir_edited"] = lambda: _edited(source, "ntcir", src / "ntcir_edited.xlsx", EDITS)
     for name, pick in (("example_picked", "TREC 2010 Web AP, std-AB"),
                        ("example_badpick", "=1+1")):
-        wb = openpyxl.load_workbook(source["example"])
-        for calc in ("anova", "ttest", "ci"):
-            sheet, coord = next(iter(wb.defined_names[f"{calc}_measure"].destinations))
-            wb[sheet][coord.replace("$", "")].value = pick
-            wb[sheet][coord.replace("$", "")].data_type = "s"
-        source[name] = src / f"{name}.xlsx"
-        wb.save(source[name])
-    source["decide"] = write_workbook(load_spec(bundled_spec("decide_example")),
-                                      src / "decide.xlsx", generated=DATE)
-    source["decide_inject"] = write_workbook(spec_from_dict(DECIDE_INJECTION),
-                                             src / "decide_inject.xlsx", generated=DATE)
-    wb = openpyxl.load_workbook(source["decide"])
-    for name, value in DECIDE_EDITS.items():
-        sheet, coord = next(iter(wb.defined_names[name].destinations))
-        wb[sheet][coord.replace("$", "")].value = value
-    source["decide_edited"] = src / "decide_edited.xlsx"
-    wb.save(source["decide_edited"])
+        recipes[name] = lambda name=name, pick=pick: _edited(
+            source, "example", src / f"{name}.xlsx",
+            {f"{calc}_measure": pick for calc in ("anova", "ttest", "ci")}, text=True)
+    recipes["decide_edited"] = lambda: _edited(source, "decide", src / "decide_edited.xlsx",
+                                               DECIDE_EDITS)
     for k, edits in enumerate(bad_workbooks()):
-        wb = openpyxl.load_workbook(source["decide"])
-        for name, value in edits.items():
-            sheet, coord = next(iter(wb.defined_names[name].destinations))
-            wb[sheet][coord.replace("$", "")].value = value
-        source[f"bad_{k:02d}"] = src / f"bad_{k:02d}.xlsx"
-        wb.save(source[f"bad_{k:02d}"])
-    source["probe"] = _probe_workbook(src / "probe.xlsx")
+        recipes[f"bad_{k:02d}"] = lambda k=k, edits=edits: _edited(
+            source, "decide", src / f"bad_{k:02d}.xlsx", edits)
+    recipes["probe"] = lambda: _probe_workbook(src / "probe.xlsx")
     return Batch(source, {}, "")
 
 

@@ -39,6 +39,17 @@ def test_about_sheet(built):
         assert ref in joined, ref
     assert "Legacy:" in joined and "Exact:" in joined and "Precision" in joined
     assert "m ∈ {2, 10, 20, 30, 50}, minD ∈ {0.02, 0.05, 0.1, 0.2}" in joined
+    assert "Part V: m ∈ {2, 10, 20, 40, 50}." in joined            # as published
+    # for the reader first, the names last (issue 15.5); labels level with wrapped text
+    ws = wb["About"]
+    order = [t for t in texts if t in ("How to use it", "Sheets", "Method", "References",
+                                       "Inputs (workbook-level names, for formulas of your "
+                                       "own)", "Answers (workbook-level names)")]
+    assert order == ["How to use it", "Sheets", "Method", "References", order[4],
+                     "Answers (workbook-level names)"]
+    for row in ws.iter_rows(min_col=1, max_col=3):
+        if row[0].value in ("ANOVA", "anova_alpha") and row[2].alignment.wrap_text:
+            assert row[0].alignment.vertical == row[2].alignment.vertical == "top"
 
 
 def test_about_lists_only_existing_sheets(built):

@@ -48,7 +48,7 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     out = tmp_path / "w.xlsx"
     out.write_bytes(b"old")
 
-    def boom(source, target, wb, values):     # the file on disk is half written, then a crash
+    def boom(source, target, values):     # the file on disk is half written, then a crash
         with open(target, "wb") as f:
             f.write(b"half")
         raise OSError("disk full")

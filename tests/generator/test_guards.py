@@ -1,12 +1,16 @@
 """Bad inputs (blank, text, out of range, pasted past the data validation) in LibreOffice:
-every calculator names the first bad input and its allowed range in its status cell, its
-answers say "check the inputs", and no cell anywhere shows an error value."""
+every sheet with inputs (the six calculators, Decide, Budget) names the first bad input and
+its allowed range in its status cell, its answers say "check the inputs" (no number, no
+"yes"), and no cell anywhere shows an error value. Every kind of issue 15's list (blank, text
+with spaces, 0, negative, 1, 1e-12, a pasted "5%", huge) is tried on every sheet
+(conftest.DONE_WHEN)."""
 
 from __future__ import annotations
 
+import openpyxl
 import pytest
 
-from generator.inputs import INPUTS, allowed
+from generator.inputs import INPUTS, reader_range
 from generator.layout import CHECK_INPUTS, STATUS_OK
 
 from ._libreoffice import filled_cells_without_errors
@@ -26,8 +30,33 @@ ANSWERS = {
     "ttest2": ["ttest2_n", "ttest2_power", "ttest2_min_d_at_n"],
     "ci2": ["ci2_n", "ci2_n_approx", "ci2_width_at_n"],
     "decide": [],
-    "budget": [],
+    "budget": ["budget_cheapest", "budget_cheapest_pd", "budget_cheapest_cost"],
 }
+
+
+def _rows(ws, heading: str) -> range:
+    """The data rows under the table whose first heading (column A) is ``heading``."""
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == heading)
+    return range(top + 1, next(r for r in range(top + 1, top + 50)
+                               if not isinstance(ws.cell(r, 1).value, int)))
+
+
+def _decide_table(wb) -> list:
+    """Every answer of the Decide sheet's live table: n, both powers and both verdicts."""
+    rows = _rows(wb["Decide"], "m (systems)")
+    assert len(rows) >= 3
+    return [wb["Decide"].cell(r, c).value for r in rows for c in range(2, 7)]
+
+
+def _budget_fits(wb) -> list:
+    """The "within budget" column of the Budget sheet."""
+    rows = _rows(wb["Budget"], "pool depth pd")
+    assert len(rows) >= 2
+    return [wb["Budget"].cell(r, 6).value for r in rows]
+
+
+#: Every answer of a sheet besides its named ones.
+TABLES = {"decide": _decide_table, "budget": _budget_fits}
 
 
 def _input(name):
@@ -56,11 +85,13 @@ def test_status_names_the_bad_input_and_its_range(batch):
                 continue
             input_name, value, kind = edits[k]
             item = _input(input_name)
-            rng = allowed(item.key).describe(item.key)
+            rng = reader_range(item.key)
             assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).", \
                 (name, calc, value, status)
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) == CHECK_INPUTS, (name, answer)
+            if calc in TABLES:       # no number and no "yes" left from the fallback values
+                assert set(TABLES[calc](wb)) == {CHECK_INPUTS}, (name, calc, value)
             checked += 1
     assert checked == sum(len(v) for v in BAD.values())
 
@@ -76,6 +107,38 @@ def test_status_is_ok_with_good_inputs(batch):
             assert named(wb, f"{calc}_status") == STATUS_OK, (name, calc)
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) != CHECK_INPUTS
+            if calc in TABLES:
+                assert all(isinstance(v, (int, float)) for v in TABLES[calc](wb)), (name, calc)
+
+
+_SHEETS = {"anova": "ANOVA", "ttest": "TTEST", "ci": "CI", "anova2": "ANOVA2",
+           "ttest2": "TTEST2", "ci2": "CI2", "decide": "Decide"}
+
+
+def test_no_number_below_the_status_while_an_input_is_bad(batch):
+    """Every formula a reader sees below the status row (answers, sentences, the power and
+    width tables) shows text while an input of its sheet is bad: no number from the
+    fallback values. The workings are hidden (grouped rows and columns)."""
+    source = openpyxl.load_workbook(batch.source[batch.bad_names[0]])
+    checked = 0
+    for k, name in enumerate(batch.bad_names):
+        wb = batch.values(name)
+        for calc, sheet in _SHEETS.items():
+            if k >= len(BAD[calc]):
+                continue
+            ws, formulas = wb[sheet], source[sheet]
+            status = next(r for r in range(1, 40) if ws.cell(r, 1).value == "Status")
+            hidden_columns = [(d.min, d.max) for d in formulas.column_dimensions.values()
+                              if d.hidden]
+            for row in formulas.iter_rows(min_row=status + 1):
+                for cell in row:
+                    if (cell.data_type != "f" or formulas.row_dimensions[cell.row].hidden
+                            or any(lo <= cell.column <= hi for lo, hi in hidden_columns)):
+                        continue
+                    value = ws[cell.coordinate].value
+                    assert not isinstance(value, (int, float)), (name, sheet, cell.coordinate)
+                    checked += 1
+    assert checked > 5_000
 
 
 def test_no_error_cell_whatever_is_typed(batch):

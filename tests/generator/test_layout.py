@@ -5,7 +5,7 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from generator.inputs import INPUTS, allowed
+from generator.inputs import INPUTS, allowed, reader_range
 from generator.layout import validation_formula
 
 from .conftest import VALIDATION_PROBES
@@ -45,7 +45,10 @@ def test_every_input_cell_is_validated_and_named(built):
             assert dv.allow_blank is item.optional
             assert not ws[coord].protection.locked
             assert dv.formula1 == validation_formula(coord, allowed(item.key))
-            assert allowed(item.key).describe(item.key) in dv.error
+            assert reader_range(item.key) in dv.error
+            # the allowed range reads as words, set off from the value (issue 15.5)
+            assert ws.cell(row, 3).value == reader_range(item.key)
+            assert ws.cell(row, 3).alignment.indent >= 1 and "<" not in ws.cell(row, 3).value
             if item.name:
                 dest = next(iter(wb.defined_names[item.name].destinations))
                 assert dest == (ws.title, f"$B${row}")

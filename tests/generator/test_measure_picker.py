@@ -1,4 +1,4 @@
-"""The example workbook's calculators start from its own matrix's V_E, and a drop-down of the
+"""The example workbook's calculators start from its own matrix's estimates, and a drop-down of the
 Variance sheet's measures feeds them (checked in LibreOffice against the engine)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import topicsetsize as tss
 from generator import bundled_spec, load_spec
 from generator.estimates import estimate
 from generator.layout import CHECK_INPUTS
+from topicsetsize import example_matrix
 
 from .conftest import named
 
@@ -25,6 +26,26 @@ def test_calculators_start_from_the_spec_variance(built):
     assert named(wb, "anova_variance") == pytest.approx(raw, rel=1e-15)
     assert named(wb, "ttest_variance_t") == pytest.approx(2 * raw, rel=1e-15)
     assert named(wb, "ci_variance_t") == pytest.approx(2 * raw, rel=1e-15)
+    # every other calculator starts from the matrix too, from the estimate its design uses,
+    # with the source named beside the input (issue 15.4); the two-way V_E2 by hand here:
+    # residuals x − topic mean − run mean + grand mean over (topics − 1)(runs − 1) df
+    x = example_matrix().to_numpy()
+    resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+    two_way = (resid ** 2).sum() / ((x.shape[0] - 1) * (x.shape[1] - 1))
+    for name, want, source in (
+            ("anova2_variance", two_way, "two-way V_E2 of TREC 2010 Web AP, raw"),
+            ("ttest2_variance", raw, "V_E of TREC 2010 Web AP, raw"),
+            ("ci2_variance", raw, "V_E of TREC 2010 Web AP, raw"),
+            ("anova_variance", raw, "V_E of TREC 2010 Web AP, raw"),
+            ("ttest_variance_t", 2 * raw, "2·V_E of TREC 2010 Web AP, raw")):
+        assert named(wb, name) == pytest.approx(want, rel=1e-12), name
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        cell = wb[sheet][coord.replace("$", "")]
+        assert wb[sheet].cell(cell.row, 5).value.endswith(f"; from the matrix: {source}")
+        # four significant digits shown (0.008443273... as 0.008443)
+        digits = len(cell.number_format.split(".")[1])
+        assert f"{want:.{digits}f}".lstrip("0.")[:4] == f"{want:.4g}".lstrip("0.")[:4], name
+    assert named(wb, "anova2_variance") != pytest.approx(raw, rel=1e-3)
     dv = [d for d in wb["ANOVA"].data_validations.dataValidation if d.type == "list"]
     assert len(dv) == 1 and dv[0].formula1 == "measure_names"
     assert "anova_measure" not in openpyxl.load_workbook(built.source["ntcir"]).defined_names

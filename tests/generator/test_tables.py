@@ -53,16 +53,17 @@ def test_tables_survive_libreoffice(batch, published):
 def test_every_measure_has_both_engine_tables(built):
     spec = load_spec(bundled_spec())
     ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
-    assert len(spec.measures) == 12                          # 240 cells, as in the paper
+    assert len(spec.measures) == 12                          # 240 cells, as in the paper:
+    assert sum(len(ms) * len(ds) for ms, ds in map(spec.grid, spec.measures)) == 240
     for measure in spec.measures:
+        ms, ds = spec.grid(measure)
         for method in ("legacy", "exact"):
-            want = tss.anova_table(0.05, beta=0.20, variance=measure.variance, ms=list(spec.m),
-                                   min_ds=list(spec.min_d),
-                                   method=method)
-            got = _table(ws, measure.name, method)
+            want = tss.anova_table(0.05, beta=0.20, variance=measure.variance, ms=list(ms),
+                                   min_ds=list(ds), method=method)
+            got = _table(ws, measure.name, method, len(ms), len(ds))
             assert got.to_numpy().tolist() == want.to_numpy().tolist(), (measure.name, method)
-            assert got.index.tolist() == list(spec.m)
-            assert got.columns.tolist() == list(spec.min_d)
+            assert got.index.tolist() == list(ms)
+            assert got.columns.tolist() == list(ds)
 
 
 def test_cells_where_methods_differ_are_shaded_with_a_note(built):
@@ -88,8 +89,8 @@ def test_cells_where_methods_differ_are_shaded_with_a_note(built):
 
 
 def test_parts_follow_the_paper_layout(built, published):
-    """Parts I-II: exactly the published m and minD; part V: one more row, m = 100 (AIRS 2016
-    Table 2 layout; its values from the engine, no published values at hand)."""
+    """Parts I-II: exactly the published m and minD; part V: the published rows m = 2, 10, 20,
+    40, 50 (AIRS 2016 Table 2 part V; its values from the engine, no published values at hand)."""
     spec = load_spec(bundled_spec())
     ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
     for part in ("I", "II"):
@@ -105,7 +106,7 @@ def test_parts_follow_the_paper_layout(built, published):
             assert list(table.index) == ms and list(table.columns) == ds
     for measure in spec.measures:
         ms, ds = spec.grid(measure)
-        assert ms == ((2, 10, 20, 30, 50, 100) if measure.group == "V" else (2, 10, 20, 30, 50))
+        assert ms == ((2, 10, 20, 40, 50) if measure.group == "V" else (2, 10, 20, 30, 50))
         for method in ("legacy", "exact"):
             table = _table(ws, measure.name, method, len(ms), len(ds))
             want = tss.anova_table(spec.alpha, beta=spec.beta, variance=measure.variance,
@@ -137,3 +138,26 @@ def test_ttest_and_ci_tables_equal_engine(built):
             assert v == pytest.approx(2 * measure.variance, rel=1e-15)
             assert [ws.cell(r, 3 + j).value for j in range(len(grid))] == \
                 [want_of(v, d) for d in grid], (title, measure.name)
+
+
+def test_tables_print_with_titles_and_no_heading_alone(built):
+    """Print titles on every page, and a page break before a measure's heading wherever its
+    tables would not fit on the page (issue 15.5): no heading is left alone at a page end."""
+    from generator.tables import PAGE_ROWS
+
+    ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
+    assert ws.print_title_rows.replace("$", "") == "1:1"
+    spec = load_spec(bundled_spec())
+    headings = [r for r in range(1, ws.max_row + 1)      # a name over its "σ̂² = ..." line
+                if ws.cell(r, 1).value in {m.name for m in spec.measures}
+                and str(ws.cell(r + 1, 1).value).startswith("σ̂² = ")]
+    assert len(headings) == len(spec.measures)
+    breaks = [b.id for b in ws.row_breaks.brk]
+    assert breaks and all(b + 1 in headings for b in breaks)
+    tops = [1, *(b + 1 for b in breaks), headings[-1] + 20]
+    for top, next_top in zip(tops, tops[1:]):
+        assert next_top - top <= PAGE_ROWS + 1
+        # a heading on this page has its whole table (its note row) on the same page
+        for h in (h for h in headings if top <= h < next_top):
+            note = next(r for r in range(h, h + 20) if "cells differ" in str(ws.cell(r, 1).value))
+            assert note < next_top

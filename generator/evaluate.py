@@ -1,0 +1,531 @@
+"""Evaluate the generator's formulas in Python: the saved value of every formula cell.
+
+openpyxl writes formulas without results, so previewers, pandas and Excel's Protected View
+showed blank tables. :func:`evaluate_workbook` computes every formula cell of a built
+workbook the way a spreadsheet would, so that :func:`generator.cached.write_with_cached_values`
+can store the results. It understands the subset of the formula language the generator writes
+(arithmetic, comparisons, ``&``, IF/AND/OR/NOT, the IS functions, MIN/MAX/INT/ROUND/SQRT/EXP/
+LN, INDEX/MATCH/COUNT/LEFT/FIXED, SUMPRODUCT over the helper range, and the statistical
+functions), with Excel's semantics where they matter here: degrees of freedom truncated to
+integers, blank cells as 0 in arithmetic, text compared case-insensitively and above numbers.
+The statistical functions come from :mod:`scipy.special` (F.INV.RT through the beta quantile,
+accurate in the far tail).
+
+Each distinct formula (in relative R1C1 form, so a block's rows share one) is translated once
+to a Python expression and compiled; cells are evaluated on demand and memoised.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from collections.abc import Callable
+
+import numpy as np
+from scipy import special
+
+__all__ = ["evaluate_workbook", "FormulaError"]
+
+
+class FormulaError(ValueError):
+    """A formula the evaluator cannot translate or a cell whose value is an error."""
+
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<str>"(?:[^"]|"")*")
+  | (?P<ref>(?:(?P<sheet>'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?
+        \$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)(?![\w.(])
+  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[Ee][+-]?\d+)?)
+  | (?P<func>[A-Za-z_][\w.]*)(?=\()
+  | (?P<name>[A-Za-z_][\w.]*)
+  | (?P<op><>|<=|>=|[-+*/^&=<>(),%])
+""", re.X)
+_CELL = re.compile(r"(\$?)([A-Z]{1,3})(\$?)(\d+)")
+#: A cell reference anywhere in a formula, for the key of its template (relative R1C1).
+_KEY_REF = re.compile(r"(?<![\w.$])(\$?)([A-Z]{1,3})(\$?)(\d+)(?![\w(.])")
+_BINARY = {"=": 1, "<>": 1, "<": 1, ">": 1, "<=": 1, ">=": 1, "&": 2, "+": 3, "-": 3,
+           "*": 4, "/": 4, "^": 5}
+_UNARY = 6
+
+
+def _column(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - 64
+    return n
+
+
+def _tokens(formula: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    while pos < len(formula):
+        m = _TOKEN.match(formula, pos)
+        if m is None:
+            raise FormulaError(f"cannot read formula at {formula[pos:pos + 20]!r}")
+        pos = m.end()
+        if m.lastgroup != "ws":
+            kind = "ref" if m.group("ref") else m.lastgroup
+            out.append((kind, m.group(kind)))
+    return out
+
+
+def _ref_parts(text: str, sheet: str) -> tuple[str, list[tuple[bool, int, bool, int]]]:
+    """(sheet, [(col absolute, col, row absolute, row), ...]) of a cell or range token."""
+    if "!" in text:
+        sheet, text = text.rsplit("!", 1)
+        sheet = sheet.strip("'").replace("''", "'")
+    return sheet, [(bool(m.group(1)), _column(m.group(2)), bool(m.group(3)), int(m.group(4)))
+                   for m in _CELL.finditer(text)]
+
+
+class _Parser:
+    """Excel formula tokens -> a Python expression over ``R``, ``C`` (the cell's position)."""
+
+    def __init__(self, tokens, sheet: str, names: dict[str, str]):
+        self.tokens, self.pos, self.sheet = tokens, 0, sheet
+        self.names = names
+
+    def peek(self):
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else (None, None)
+
+    def take(self, value=None):
+        tok = self.peek()
+        if value is not None and tok[1] != value:
+            raise FormulaError(f"expected {value!r}, found {tok[1]!r}")
+        self.pos += 1
+        return tok
+
+    def expr(self, bound: int = 0) -> str:
+        kind, value = self.peek()
+        if kind == "op" and value in "-+":
+            self.take()
+            left = f"(-N({self.expr(_UNARY)}))" if value == "-" else f"N({self.expr(_UNARY)})"
+        else:
+            left = self.primary()
+        while True:
+            kind, value = self.peek()
+            if kind == "op" and value == "%":
+                self.take()
+                left = f"(N({left})/100)"
+                continue
+            if kind != "op" or value not in _BINARY or _BINARY[value] <= bound:
+                return left
+            self.take()
+            right = self.expr(_BINARY[value])
+            left = _binary(value, left, right)
+
+    def args(self) -> list[str]:
+        self.take("(")
+        out = []
+        if self.peek()[1] == ")":
+            self.take()
+            return out
+        while True:
+            out.append(self.expr())
+            kind, value = self.take()
+            if value == ")":
+                return out
+            if value != ",":
+                raise FormulaError(f"expected ',' or ')', found {value!r}")
+
+    def primary(self) -> str:
+        kind, value = self.take()
+        if kind == "num":
+            return repr(float(value))
+        if kind == "str":
+            return repr(value[1:-1].replace('""', '"'))
+        if kind == "ref":
+            return self.ref(value)
+        if kind == "func":
+            return self.call(value)
+        if kind == "name":
+            upper = value.upper()
+            if upper in ("TRUE", "FALSE"):
+                return str(upper == "TRUE")
+            if value not in self.names:
+                raise FormulaError(f"unknown name {value!r}")
+            return f"({self.names[value]})"
+        if value == "(":
+            inner = self.expr()
+            self.take(")")
+            return f"({inner})"
+        raise FormulaError(f"unexpected {value!r}")
+
+    def ref(self, value) -> str:
+        """``cell(...)`` or ``area(...)``: offsets from (R, C) for a shifted token (see
+        :func:`_shift`), fixed positions for a defined name's reference."""
+        if isinstance(value, tuple):
+            where, cells = value
+        else:
+            where, found = _ref_parts(value, self.sheet)
+            cells = [(True, c, True, r) for _, c, _, r in found]
+        places = [(str(r) if ar else f"R+{r}", str(c) if ac else f"C+{c}")
+                  for ac, c, ar, r in cells]
+        if len(places) == 1:
+            return f"cell({where!r},{places[0][0]},{places[0][1]})"
+        (r1, c1), (r2, c2) = places
+        return f"area({where!r},{r1},{c1},{r2},{c2})"
+
+    def call(self, name: str) -> str:
+        fname = name.upper().removeprefix("_XLFN.")
+        args = self.args()
+        if fname == "IF":
+            if len(args) == 2:
+                args.append("False")
+            return f"({args[1]} if truth({args[0]}) else {args[2]})"
+        if fname == "ISNA":
+            return f"isna(lambda: {args[0]})"
+        fn = _FUNCTIONS.get(fname)
+        if fn is None:
+            raise FormulaError(f"function {name} is not supported")
+        return f"{fn}({','.join(args)})"
+
+
+def _binary(op: str, left: str, right: str) -> str:
+    if op in ("+", "-", "*", "/"):
+        return f"(N({left}){op}N({right}))"
+    if op == "^":
+        return f"power({left},{right})"
+    if op == "&":
+        return f"(text({left})+text({right}))"
+    return f"compare({op!r},{left},{right})"
+
+
+# ------------------------------------------------------------------------- the functions
+def N(x):
+    """A value in arithmetic: blank is 0 (TRUE is 1 already); text is an error."""
+    if x is None:
+        return 0.0
+    if isinstance(x, str):
+        raise FormulaError(f"text {x!r} in arithmetic (#VALUE!)")
+    return x
+
+
+def truth(x) -> bool:
+    if isinstance(x, str):
+        raise FormulaError(f"text {x!r} as a condition (#VALUE!)")
+    return bool(x)
+
+
+def text(x) -> str:
+    """A value in a concatenation, as Excel shows it with the General format."""
+    if x is None:
+        return ""
+    if isinstance(x, bool):
+        return "TRUE" if x else "FALSE"
+    if isinstance(x, str):
+        return x
+    x = float(x)
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.15g}".replace("e+", "E+").replace("e-", "E-")
+
+
+def _rank(x):
+    """Excel's order of types in comparisons: numbers < text < logical values."""
+    if isinstance(x, bool):
+        return 2, x
+    if isinstance(x, str):
+        return 1, x.lower()
+    return 0, float(x)
+
+
+_NUMPY_COMPARE = {"=": np.equal, "<>": np.not_equal, "<": np.less, ">": np.greater,
+                  "<=": np.less_equal, ">=": np.greater_equal}
+
+
+def _approx_equal(a: float, b: float) -> bool:
+    """LibreOffice's rtl::math::approxEqual: equal within 2^-48 relative (so 0.8 − 2e-15
+    >= 0.8 holds, as in the spreadsheet)."""
+    if a == b:
+        return True
+    if a == 0.0 or b == 0.0:
+        return False
+    d = abs(a - b)
+    return math.isfinite(d) and d < abs(a) * 2.0 ** -48 and d < abs(b) * 2.0 ** -48
+
+
+def compare(op: str, a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):     # numbers only
+        return _NUMPY_COMPARE[op](N(a), N(b)).astype(float)
+    if a is None:
+        a = "" if isinstance(b, str) else (False if isinstance(b, bool) else 0.0)
+    if b is None:
+        b = "" if isinstance(a, str) else (False if isinstance(a, bool) else 0.0)
+    a, b = _rank(a), _rank(b)
+    if a[0] == b[0] == 0 and _approx_equal(a[1], b[1]):
+        a = b        # LibreOffice (and Excel) compare numbers to about 15 digits
+    return {"=": a == b, "<>": a != b, "<": a < b, ">": a > b, "<=": a <= b,
+            ">=": a >= b}[op]
+
+
+def power(a, b):
+    a, b = N(a), N(b)
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.power(a, b)
+    if a < 0 and not float(b).is_integer():
+        raise FormulaError("negative base to a fractional power (#NUM!)")
+    return float(a) ** float(b)
+
+
+def _numbers(values) -> list[float]:
+    """The numbers among arguments and the cells of ranges (text and blanks skipped)."""
+    out = []
+    for v in values:
+        if isinstance(v, np.ndarray):
+            out.extend(float(x) for x in v.ravel())
+        elif isinstance(v, list):
+            out.extend(float(x) for x in v if isinstance(x, (int, float))
+                       and not isinstance(x, bool))
+        elif v is not None:
+            out.append(float(N(v)))
+    return out
+
+
+def _trunc(df):
+    return np.trunc(N(df))
+
+
+def _f_inv_rt(p, d1, d2):
+    d1, d2 = _trunc(d1), _trunc(d2)
+    if d1 < 1 or d2 < 1 or not 0 < p <= 1:
+        raise FormulaError("F.INV.RT out of its domain (#NUM!)")
+    y = special.betaincinv(d2 / 2, d1 / 2, p)
+    return float(d2 / d1 * (1 / y - 1))
+
+
+def _t_inv_2t(p, df):
+    df = _trunc(df)
+    if df < 1 or not 0 < p <= 1:
+        raise FormulaError("T.INV.2T out of its domain (#NUM!)")
+    return float(-special.stdtrit(df, p / 2))
+
+
+def _round(x, digits=0):
+    x, scale = float(N(x)), 10.0 ** int(N(digits))
+    return math.copysign(math.floor(abs(x) * scale + 0.5) / scale, x)
+
+
+def _fixed(x, decimals=2, no_commas=False):
+    x = _round(x, decimals)
+    d = max(int(decimals), 0)
+    return f"{x:.{d}f}" if no_commas else f"{x:,.{d}f}"
+
+
+def _match(value, area, kind=1):
+    if N(kind) != 0:
+        raise FormulaError("only exact MATCH is supported")
+    items = area.ravel().tolist() if isinstance(area, np.ndarray) else area
+    for i, item in enumerate(items):
+        if item is not None and compare("=", value, item):
+            return float(i + 1)
+    raise _NotAvailable()
+
+
+class _NotAvailable(FormulaError):
+    """#N/A (MATCH found nothing)."""
+
+
+def isna(thunk) -> bool:
+    try:
+        thunk()
+    except _NotAvailable:
+        return True
+    return False
+
+
+def _index(area, row, column=None):
+    items = area.ravel().tolist() if isinstance(area, np.ndarray) else area
+    i = int(N(row))
+    if not 1 <= i <= len(items) or (column is not None and int(N(column)) != 1):
+        raise FormulaError("INDEX out of range (#REF!)")
+    return items[i - 1]
+
+
+def _isnumber(x) -> bool:
+    return isinstance(x, (int, float, np.floating)) and not isinstance(x, bool)
+
+
+def _scalar(fn):
+    def wrapped(*args):
+        out = fn(*(N(a) for a in args))
+        return out if isinstance(out, np.ndarray) else float(out)
+    return wrapped
+
+
+def _sqrt(x):
+    x = N(x)
+    if not isinstance(x, np.ndarray) and x < 0:
+        raise FormulaError("SQRT of a negative number (#NUM!)")
+    return np.sqrt(x) if isinstance(x, np.ndarray) else math.sqrt(x)
+
+
+def _ln(x):
+    x = N(x)
+    if not isinstance(x, np.ndarray) and x <= 0:
+        raise FormulaError("LN of a number <= 0 (#NUM!)")
+    return np.log(x) if isinstance(x, np.ndarray) else math.log(x)
+
+
+_ENV: dict[str, object] = {
+    "N": N, "truth": truth, "text": text, "compare": compare, "power": power, "isna": isna,
+    "AND_": lambda *a: all(truth(x) for x in a),
+    "OR_": lambda *a: any(truth(x) for x in a),
+    "NOT_": lambda x: not truth(x),
+    "ISNUMBER_": _isnumber,
+    "ISBLANK_": lambda x: x is None,
+    "MIN_": lambda *a: min(_numbers(a), default=0.0),
+    "MAX_": lambda *a: max(_numbers(a), default=0.0),
+    "COUNT_": lambda *a: float(len(_numbers(a))),
+    "INT_": lambda x: float(math.floor(N(x))),
+    "ROUND_": _round,
+    "SQRT_": _sqrt,
+    "EXP_": lambda x: np.exp(N(x)) if isinstance(x, np.ndarray) else math.exp(N(x)),
+    "LN_": _ln,
+    "GAMMALN_": _scalar(special.gammaln),
+    "SUMPRODUCT_": lambda *a: float(np.sum(np.prod(np.broadcast_arrays(*map(N, a)), axis=0))),
+    "NORM_S_DIST_": lambda x, cumulative: (float(special.ndtr(N(x))) if truth(cumulative)
+                                           else math.exp(-N(x) ** 2 / 2) / math.sqrt(2 * math.pi)),
+    "NORM_S_INV_": _scalar(special.ndtri),
+    "BETA_DIST_": lambda x, a, b, cumulative=True: _scalar(
+        lambda x, a, b: special.betainc(a, b, x))(x, a, b),
+    "BETA_INV_": _scalar(lambda p, a, b: special.betaincinv(a, b, p)),
+    "F_INV_RT_": _f_inv_rt,
+    "T_INV_2T_": _t_inv_2t,
+    "CHISQ_DIST_RT_": lambda x, df: _scalar(lambda x, df: special.chdtrc(np.trunc(df), x))(x, df),
+    "CHISQ_INV_RT_": _scalar(lambda p, df: special.chdtri(np.trunc(df), p)),
+    "INDEX_": _index,
+    "MATCH_": _match,
+    "LEFT_": lambda s, n=1: text(s)[:int(N(n))],
+    "FIXED_": _fixed,
+}
+_FUNCTIONS = {key[:-1].replace("_", "."): key for key in _ENV if key.endswith("_")}
+
+
+class _Book:
+    """The cells of a workbook and the memoised values of its formula cells."""
+
+    def __init__(self, wb):
+        self.cells = {ws.title: {key: c.value for key, c in ws._cells.items()}
+                      for ws in wb.worksheets}
+        # formula cells only: a text cell may start with "=" (an untrusted name kept as text)
+        self.formulas = {ws.title: {key for key, c in ws._cells.items() if c.data_type == "f"}
+                         for ws in wb.worksheets}
+        self.values: dict[tuple[str, int, int], object] = {}
+        self.code: dict[str, Callable] = {}
+        self.areas: dict[tuple, object] = {}
+        self.env = dict(_ENV, cell=self.cell, area=self.area)
+        self.names = self._names(wb)
+
+    def _names(self, wb) -> dict[str, str]:
+        """Defined names as expressions: cells and ranges, and the formula names."""
+        names: dict[str, str] = {}
+        pending = {}
+        for name, dn in wb.defined_names.items():
+            pending[name] = dn.attr_text
+        for name, text in sorted(pending.items(), key=lambda kv: "(" in kv[1]):
+            tokens = _tokens(text)
+            names[name] = _Parser(tokens, "", names).expr()
+        return names
+
+    def cell(self, sheet: str, row: int, column: int):
+        key = (sheet, row, column)
+        if key in self.values:
+            return self.values[key]
+        raw = self.cells[sheet].get((row, column))
+        if (row, column) in self.formulas[sheet]:
+            value = self.compute(sheet, row, column, raw)
+        else:
+            value = raw
+        self.values[key] = value
+        return value
+
+    def area(self, sheet: str, r1: int, c1: int, r2: int, c2: int):
+        """The cells of a range: a float array when all are numbers, else a list."""
+        key = (sheet, r1, c1, r2, c2)
+        if key not in self.areas:
+            items = [self.cell(sheet, r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
+            self.areas[key] = (np.array(items, dtype=float) if all(map(_isnumber, items))
+                               else items)
+        return self.areas[key]
+
+    def compute(self, sheet: str, row: int, column: int, formula: str):
+        key = sheet + "!" + _KEY_REF.sub(
+            lambda m: (m.group(0) if m.group(1) and m.group(3) else
+                       f"[{m.group(1)}{_column(m.group(2)) - (0 if m.group(1) else column)},"
+                       f"{m.group(3)}{int(m.group(4)) - (0 if m.group(3) else row)}]"),
+            formula)
+        fn = self.code.get(key)
+        if fn is None:
+            shifted = _shift(_tokens(formula[1:]), sheet, row, column)
+            source = _Parser(shifted, sheet, self.names).expr()
+            fn = eval(f"lambda R, C: {source}", self.env)   # noqa: S307 (generator formulas)
+            self.code[key] = fn
+        value = fn(row, column)
+        if isinstance(value, np.ndarray):
+            raise FormulaError("an array where a cell value was expected")
+        if isinstance(value, (np.floating, np.integer)):
+            value = float(value)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise FormulaError(f"{value} (#NUM!)")
+        return value
+
+
+def _shift(tokens, sheet: str, row: int, column: int):
+    """The tokens with relative references rewritten as offsets from (row, column), so that the
+    compiled expression reads ``R + dr``, ``C + dc``."""
+    out = []
+    for kind, value in tokens:
+        if kind == "ref":
+            where, cells = _ref_parts(value, sheet)
+            out.append(("ref", (where, tuple((ac, c if ac else c - column, ar,
+                                              r if ar else r - row)
+                                             for ac, c, ar, r in cells))))
+        else:
+            out.append((kind, value))
+    return out
+
+
+def evaluate_workbook(wb) -> dict[str, dict[str, object]]:
+    """{sheet: {cell: value}} of every formula cell of the openpyxl workbook ``wb``.
+
+    Raises :class:`FormulaError` for a formula it cannot evaluate or whose value is an error
+    (the generator's workbooks have none at their starting inputs).
+
+    Examples
+    --------
+    >>> from openpyxl import Workbook
+    >>> wb = Workbook()
+    >>> ws = wb.active
+    >>> ws["A1"], ws["A2"], ws["A3"] = 0.05, "=_xlfn.F.INV.RT(A1,1,10)", '="n = "&ROUND(A2,3)'
+    >>> values = evaluate_workbook(wb)["Sheet"]
+    >>> round(values["A2"], 6), values["A3"]
+    (4.964603, 'n = 4.965')
+    """
+    book = _Book(wb)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 20_000))
+    out: dict[str, dict[str, object]] = {}
+    try:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for ws in wb.worksheets:
+                here = out.setdefault(ws.title, {})
+                for row, column in sorted(book.formulas[ws.title]):
+                    raw = book.cells[ws.title][row, column]
+                    try:
+                        here[f"{_letters(column)}{row}"] = book.cell(ws.title, row, column)
+                    except (FormulaError, ArithmeticError, TypeError, ValueError) as err:
+                        raise FormulaError(f"{ws.title}!{_letters(column)}{row}: {raw[:80]}: "
+                                           f"{err}") from None
+    finally:
+        sys.setrecursionlimit(old)
+    return out
+
+
+def _letters(column: int) -> str:
+    out = ""
+    while column:
+        column, rem = divmod(column - 1, 26)
+        out = chr(65 + rem) + out
+    return out
