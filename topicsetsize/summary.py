@@ -130,7 +130,7 @@ def summarise_many(matrices, *, a: float = 0.15, b: float = 0.5) -> pd.DataFrame
     --------
     >>> import numpy as np
     >>> table = summarise_many({"tiny": [[.1, .2, .4], [.3, .2, .5], [.2, .6, .4]]})
-    >>> table.loc["tiny", ["runs", "topics"]].tolist()
+    >>> table[["runs", "topics"]].loc["tiny"].tolist()
     [3, 3]
     """
     if not isinstance(matrices, Mapping):

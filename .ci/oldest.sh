@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# CI step: the engine and the Excel functions on the OLDEST numpy, scipy, pandas, openpyxl and
+# tqdm that pyproject.toml allows (pinned in .ci/oldest-constraints.txt), so that a lower bound
+# cannot silently go stale. The test tools (pytest, hypothesis, statsmodels, ...) are whatever
+# pip finds compatible with those pins.
+#
+# .ci/run also tests the engine on scipy 1.14.1 in .venv-scipy114 (the scipy of xlwings Lite's
+# Pyodide). That scipy is the floor too (scipy>=1.14: 1.14.0 here, 1.14.1 there, neither has
+# scipy.optimize.elementwise), so this step may take the place of that one.
+#
+# Same tests as that job plus tests/xladdin; not the CLI (subprocess start-ups) and not the
+# generator (LibreOffice), which the main job runs on the newest dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+constraints=.ci/oldest-constraints.txt
+python3 -m venv .venv-oldest
+.venv-oldest/bin/python -m pip install --quiet --upgrade pip
+.venv-oldest/bin/python -m pip install --quiet -c "$constraints" -e '.[test]'
+
+# The pins must be what is installed (a resolver that upgraded one would test the wrong floor).
+.venv-oldest/bin/python - "$constraints" <<'PY'
+import sys
+from importlib.metadata import version
+
+pins = [line.split("#")[0].strip() for line in open(sys.argv[1], encoding="utf-8")]
+wrong = [f"{name} {version(name)} (pinned {want})"
+         for name, want in (p.split("==") for p in pins if p) if version(name) != want]
+if wrong:
+    sys.exit("oldest dependencies not installed: " + ", ".join(wrong))
+print("oldest dependencies:", ", ".join(p for p in pins if p))
+PY
+
+.venv-oldest/bin/pytest -q -p no:cacheprovider -m "not slow" tests/topicsetsize topicsetsize \
+    tests/xladdin --ignore=tests/topicsetsize/cli
