@@ -4,8 +4,8 @@ openpyxl writes formulas without results, so previewers, pandas and Excel's Prot
 showed blank tables. :func:`evaluate_workbook` computes every formula cell of a built
 workbook the way a spreadsheet would, so that :func:`generator.cached.write_with_cached_values`
 can store the results. It understands the subset of the formula language the generator writes
-(arithmetic, comparisons, ``&``, IF/AND/OR/NOT, the IS functions, MIN/MAX/INT/ROUND/SQRT/EXP/
-LN, INDEX/MATCH/COUNT/LEFT/FIXED, SUMPRODUCT over the helper range, and the statistical
+(arithmetic, comparisons, ``&``, IF/AND/OR/NOT, the IS functions, MIN/MAX/INT/ROUND/ROUNDUP/
+SQRT/EXP/LN, INDEX/MATCH/COUNT/LEFT/FIXED, SUMPRODUCT over the helper range, and the statistical
 functions), with Excel's semantics where they matter here: degrees of freedom truncated to
 integers, blank cells as 0 in arithmetic, text compared case-insensitively and above numbers.
 The statistical functions come from :mod:`scipy.special` (F.INV.RT through the beta quantile,
@@ -307,6 +307,13 @@ def _round(x, digits=0):
     return math.copysign(math.floor(abs(x) * scale + 0.5) / scale, x)
 
 
+def _roundup(x, digits=0):
+    """ROUNDUP: away from zero, on the value taken to 15 significant digits as spreadsheets do."""
+    x, scale = float(N(x)), 10.0 ** int(N(digits))
+    y = abs(float(f"{x:.15g}")) * scale
+    return math.copysign(math.ceil(float(f"{y:.15g}")) / scale, x)
+
+
 def _fixed(x, decimals=2, no_commas=False):
     x = _round(x, decimals)
     d = max(int(decimals), 0)
@@ -380,6 +387,7 @@ _ENV: dict[str, object] = {
     "COUNT_": lambda *a: float(len(_numbers(a))),
     "INT_": lambda x: float(math.floor(N(x))),
     "ROUND_": _round,
+    "ROUNDUP_": _roundup,
     "SQRT_": _sqrt,
     "EXP_": lambda x: np.exp(N(x)) if isinstance(x, np.ndarray) else math.exp(N(x)),
     "LN_": _ln,

@@ -117,7 +117,10 @@ def test_excel_semantics():
     ws["B6"] = '=FIXED(2.5,0,TRUE)&" "&ROUND(-2.5,0)'   # half away from zero
     ws["B7"] = "=SUMPRODUCT((C1:C3>1)*C1:C3)"
     ws["C1"], ws["C2"], ws["C3"] = 1, 2, 3
+    # ROUNDUP goes away from zero; 0.1*3 (0.30000000000000004) is 0.3 to 15 digits, as in Excel
+    ws["B9"] = '=ROUNDUP(0.1*3*10,0)&" "&ROUNDUP(-1.2,0)&" "&ROUNDUP(3.14159,2)'
     v = evaluate_workbook(wb)["Sheet"]
+    assert v["B9"] == "3 -2 3.15"
     assert v["B1"] == 4 and v["B2"] == "text above numbers" and v["B3"] == 1
     assert v["B4"] == "TRUE/FALSE" and v["B6"] == "3 -3" and v["B7"] == 5
     assert v["B5"] == pytest.approx(2.228138851986274, rel=1e-12)   # scipy t.isf(.025, 10)
