@@ -320,3 +320,25 @@ def test_no_within_budget_column_without_a_budget():
 def test_bad_measure_parameters_fail_first(measure):
     with pytest.raises(ValueError, match=f"measure='{measure}': the cutoff"):
         pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10], measure=measure)
+
+
+@pytest.mark.slow
+def test_decide_example_budget_rows_are_the_real_study():
+    # workbook_templates/decide_example.toml: [[pool_depths]] from the bundled CLEF 2017 TAR
+    # study (AP), rounded there to 4 significant digits (variance) and 1 decimal (documents).
+    try:
+        import tomllib
+    except ImportError:                 # Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    spec = tomllib.loads((root / "workbook_templates" / "decide_example.toml").read_text())
+    rows = spec["pool_depths"]
+    runs, qrels = example_runs()
+    with pytest.warns(UserWarning):
+        study = pool_depth_study(runs, qrels=qrels, depths=[r["pd"] for r in rows],
+                                 measure="AP", duplicates="first")
+    for row in rows:
+        got = study.table.loc[row["pd"]]
+        assert row["docs_per_topic"] == round(got["docs_per_topic"], 1)
+        assert row["variance"] == float(f"{got['v_e_raw']:.4g}")
