@@ -96,7 +96,9 @@ def trec_order(frame: pd.DataFrame, *, columns=("query_id", "score", "doc_id")) 
     >>> trec_order(run)["doc_id"].tolist()
     ['b', 'c', 'a']
     """
-    return frame.sort_values(list(columns), ascending=[True, False, False], kind="stable")
+    columns = list(columns)     # the groups (topic, and more before it), then score and id
+    return frame.sort_values(columns, ascending=[True] * (len(columns) - 2) + [False, False],
+                             kind="stable")
 
 
 def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
