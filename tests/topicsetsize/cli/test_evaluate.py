@@ -75,3 +75,17 @@ def test_matrix_commands_take_runs(capsys, tmp_path, argv):
     assert code == 0
     code, from_file, _ = run_cli(capsys, *argv, str(csv), "--csv")
     assert code == 0 and from_runs == from_file
+
+
+@pytest.mark.slow
+def test_workbook_takes_runs(capsys, tmp_path):
+    import openpyxl
+
+    out = tmp_path / "w.xlsx"
+    code, stdout, _ = run_cli(capsys, "workbook", *A, "--out", str(out))
+    assert code == 0 and f"wrote {out.resolve()}" in stdout
+    sheet = openpyxl.load_workbook(out)["Variance"]
+    text = " ".join(str(c.value) for row in sheet.iter_rows() for c in row if c.value)
+    assert "runs AP" in text                       # the matrix is named after the runs folder
+    assert "no such" in one_line_error(capsys, "workbook", "--runs", "missing", "--qrels", QRELS,
+                                       "--measure", "AP")
