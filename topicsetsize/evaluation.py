@@ -21,7 +21,7 @@ import pandas as pd
 
 from .runfiles import as_qrels, as_run, read_run, run_files
 
-__all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "score_run",
+__all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
            "run_sources", "evaluate_runs"]
 
 
@@ -104,16 +104,24 @@ def evaluator_for(measure, qrels: dict):
                          f"{_first_line(exc)}") from None
 
 
-def score_run(evaluator, measure, run: pd.DataFrame, topics) -> np.ndarray:
-    """The per-topic values of one run (``query_id, doc_id, score``) on ``topics``, 0 where the
-    run retrieves nothing for a topic; a library failure is one line naming the measure."""
+def run_dict(run: pd.DataFrame, topics) -> dict:
+    """``{qid: {docid: score}}`` (ir_measures' run format) of a run's rows on ``topics``."""
     wanted = run[run["query_id"].isin(topics)]
-    as_dict: dict = {}
+    out: dict = {}
     for qid, doc, score in zip(wanted["query_id"].to_numpy(), wanted["doc_id"].to_numpy(),
-                               wanted["score"].to_numpy(float)):
-        as_dict.setdefault(qid, {})[doc] = float(score)
+                               wanted["score"].to_numpy(float).tolist()):
+        out.setdefault(qid, {})[doc] = score
+    return out
+
+
+def score_run(evaluator, measure, run, topics) -> np.ndarray:
+    """The per-topic values of one run (a frame ``query_id, doc_id, score`` or a
+    :func:`run_dict`) on ``topics``, 0 where the run retrieves nothing for a topic; a library
+    failure is one line naming the measure."""
+    if isinstance(run, pd.DataFrame):
+        run = run_dict(run, topics)
     try:
-        values = {metric.query_id: metric.value for metric in evaluator.iter_calc(as_dict)}
+        values = {metric.query_id: metric.value for metric in evaluator.iter_calc(run)}
     except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
         raise ValueError(f"measure={str(measure)!r}: ir_measures failed: "
                          f"{_first_line(exc)}") from None
