@@ -42,8 +42,8 @@ def run(args) -> int:
     check("a", args.a)
     check("b", args.b)
     if not args.files and not args.example and args.runs is None:
-        raise ValueError("give at least one FILE (or --example for the bundled matrix, or "
-                         "--runs DIR --qrels FILE --measure M)")
+        raise ValueError("give at least one FILE (or --example for the bundled matrix), or "
+                         "--runs DIR --qrels FILE --measure M")
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     if args.runs is not None or args.qrels is not None:
         if args.files:
