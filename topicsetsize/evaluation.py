@@ -129,8 +129,14 @@ def score_run(evaluator, measure, run, topics) -> np.ndarray:
 
 
 def _first_line(exc: Exception) -> str:
+    """The first line of a library error; ir_measures' "invalid param cutoff=<object ...>"
+    (a parameter without a default, not given) says which parameter to give."""
+    import re
+
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    text = text.splitlines()[0] if text else type(exc).__name__
+    return re.sub(r"invalid param (\w+)=<object object at 0x[0-9a-f]+>",
+                  r"the parameter \1 is required (e.g. P@10, SDCG(max_rel=2)@10)", text)
 
 
 def run_sources(runs, *, duplicates: str = "error", where: str = "") -> dict[str, Callable]:

@@ -102,3 +102,12 @@ def test_library_failure_is_one_line_naming_the_measure(monkeypatch):
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
     with pytest.raises(ValueError, match=r"^measure='AP': ir_measures failed: boom$"):
         evaluate_runs({"r": run}, qrels, "AP")
+
+
+def test_a_missing_required_parameter_names_it():
+    # ir_measures says "invalid param cutoff=<object object at 0x...>" for P without @k.
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    with pytest.raises(ValueError, match=r"^measure='P': ir_measures cannot evaluate it: the "
+                                         r"parameter cutoff is required \(e.g. P@10"):
+        evaluate_runs({"r": run}, qrels, "P")
