@@ -165,3 +165,15 @@ def test_qrels_any_iteration_token_graded_and_negative(tmp_path):
 def test_clean_run_gives_no_note(data_dir, recwarn):
     read_run(data_dir / "pool_runs" / "A" / "runs" / "Arun1")
     assert not [w for w in recwarn if issubclass(w.category, RunFileWarning)]
+
+
+def test_rank_restarting_within_a_topic_is_read_with_one_note(tmp_path):
+    # A TREC-COVID round 1 run restarts its rank column at 1 in the middle of a topic;
+    # trec_eval reads it (ranks ignored).
+    f = tmp_path / "covid"
+    f.write_text("1 Q0 a 1 0.9 r\n1 Q0 b 2 0.8 r\n1 Q0 c 1 0.7 r\n1 Q0 d 2 0.6 r\n"
+                 "2 Q0 e 1 0.9 r\n2 Q0 f 1 0.8 r\n")
+    with pytest.warns(RunFileWarning, match="rank column disagrees") as caught:
+        run = read_run(f)
+    assert len(caught) == 1
+    assert trec_order(run)["doc_id"].tolist() == ["a", "b", "c", "d", "e", "f"]
