@@ -43,6 +43,7 @@ _EXPORTS = {
     "budget": ("BudgetPlan", "budget_plan"),
     "pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
     "runfiles": ("read_qrels", "read_run", "read_runs"),
+    "evaluation": ("evaluate_runs",),
     # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
     "tukey": ("randomised_ranges", "tukey_hsd_randomised"),
     "allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),

@@ -8,12 +8,13 @@ Urbano; see ``topicsetsize/data/PROVENANCE.md``), so that a new user can see rea
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 import pandas as pd
 
 from .readers import read_matrix
 
-__all__ = ["EXAMPLE_FILE", "example_matrix"]
+__all__ = ["EXAMPLE_FILE", "example_matrix", "EXAMPLE_RUNS", "example_runs"]
 
 #: The bundled file, inside the package ``topicsetsize.data``.
 EXAMPLE_FILE = "trec2010web_ap.csv"
@@ -44,3 +45,25 @@ def example_matrix() -> pd.DataFrame:
         frame = read_matrix(path, fmt="wide")
     frame.attrs.update(source=f"topicsetsize.data/{EXAMPLE_FILE}", measure="AP")
     return frame
+
+
+#: The bundled CLEF 2017 eHealth TAR runs and qrels, inside ``topicsetsize.data``.
+EXAMPLE_RUNS = "clef2017_tar"
+
+
+def example_runs() -> tuple[Path, Path]:
+    """The bundled real runs and qrels: ``(runs folder, qrels file)`` of CLEF 2017 eHealth TAR.
+
+    20 runs × 30 topics (IIIT: 27), trimmed to the top 100 documents per topic in trec_eval
+    order, with their quirks (see ``topicsetsize/data/clef2017_tar/README.md``; MIT, Copyright
+    (c) 2017 Leif Azzopardi). One run (UOS TMAL30Q_BM25) retrieves documents twice: read it
+    with ``duplicates="first"``.
+
+    Examples
+    --------
+    >>> runs, qrels = example_runs()
+    >>> len(list(runs.iterdir())), qrels.name
+    (20, 'qrels.gz')
+    """
+    folder = Path(str(resources.files("topicsetsize.data") / EXAMPLE_RUNS))
+    return folder / "runs", folder / "qrels.gz"

@@ -184,13 +184,14 @@ def test_budget_costs_and_cheapest_equal_budget_plan(batch, book):
     rows = _budget_rows(wb["Budget"])
     assert [r[0] for r in rows] == list(plan.table.index)
     for row, (pd, want) in zip(rows, plan.table.iterrows()):
-        assert row[3] == want["n"] and row[4] == want["cost"], (book, pd)
+        # cost = n x docs_per_topic: LibreOffice and numpy may round a decimal product apart
+        assert row[3] == want["n"] and row[4] == pytest.approx(want["cost"], rel=1e-12), (book, pd)
         assert row[5] == int(want["within_budget"])
     assert named(wb, "budget_cheapest_pd") == int(plan.cheapest.name)
     assert named(wb, "budget_cheapest").startswith(f"pool depth {int(plan.cheapest.name)}: "
                                                    f"n = {int(plan.cheapest['n'])} topics")
-    if book == "decide":        # CIKM 2014: 476 topics x 253 documents = 120,428 at pd = 30
-        assert rows[1][:5] == [30, 253, 0.1525, 476, 120428]
+    if book == "decide":        # CLEF 2017 TAR, AP at pd = 50: 116 topics x 262.7 documents
+        assert rows[1][:5] == [50, 262.7, 0.03691, 116, pytest.approx(116 * 262.7)]
 
 
 @pytest.mark.libreoffice

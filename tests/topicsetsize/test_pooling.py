@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
+from topicsetsize.examples import example_runs
 from topicsetsize.pooling import depth_pool, pool_depth_study, trec_ranking
 from topicsetsize.runfiles import read_qrels, read_runs
 
@@ -232,9 +233,9 @@ def test_bad_run_file_names_file_and_line(tmp_path):
     runs = tmp_path / "runs"
     runs.mkdir()
     (runs / "good").write_text("401 Q0 A401-0001 1 2.0 good\n401 Q0 A401-0002 2 1.0 good\n")
-    (runs / "bad").write_text("401 Q0 A401-0001 1 2.0 bad\n401 Q0 A401-0002 1 1.0 bad\n")
-    with pytest.raises(ValueError, match=r"runs/bad, line 2: rank 1 is given twice for topic "
-                                         r"'401'"):
+    (runs / "bad").write_text("401 Q0 A401-0001 1 2.0 bad\n401 Q0 A401-0001 2 1.0 bad\n")
+    with pytest.raises(ValueError, match=r"runs/bad, line 2: document 'A401-0001' is retrieved "
+                                         r"twice for topic '401'"):
         pool_depth_study(runs, qrels=A_QRELS, depths=[10], measure="AP")
 
 
@@ -248,3 +249,96 @@ def test_design_lists_fail_before_the_long_work(key, value):
         pool_depth_study(str(DATA / "A" / "runs"), qrels=str(DATA / "A" / "qrels.txt"),
                          depths=[10], measure="AP", progress=calls.append, **kwargs)
     assert calls == []      # no run was evaluated
+
+
+def _trec_eval_order_reference(runs_dir, qrels_path, depths, measure):
+    """Independent reference on real files: pandas reads each run (first line of a duplicated
+    document kept), sorts it by (score desc, docid desc) per topic, cuts it at each depth, pools
+    the cuts of all runs, and ir_measures evaluates each run on the pooled qrels (unpooled
+    documents absent, i.e. non-relevant). Topics: those of the qrels that the runs retrieve.
+    Returns {depth: (pool size, topics x runs)}."""
+    names = ["qid", "Q0", "doc", "rank", "score", "tag"]
+    runs = {}
+    for path in sorted(Path(runs_dir).iterdir()):
+        r = pd.read_csv(path, sep=r"\s+", header=None, names=names, dtype=str)
+        r = r.drop_duplicates(["qid", "doc"], keep="first").assign(score=lambda f:
+                                                                   f["score"].astype(float))
+        r = r.sort_values(["qid", "score", "doc"], ascending=[True, False, False])
+        runs[path.name] = r.assign(pos=r.groupby("qid").cumcount() + 1)
+    q = pd.read_csv(qrels_path, sep=r"\s+", header=None, names=["qid", "it", "doc", "rel"],
+                    dtype={"qid": str, "doc": str})
+    topics = sorted(set(q["qid"]) & set(pd.concat(runs.values())["qid"]))
+    rel = q.set_index(["qid", "doc"])["rel"]
+    measure = ir_measures.parse_measure(measure)
+    out = {}
+    for depth in depths:
+        cut = pd.concat([r[r["pos"] <= depth] for r in runs.values()])
+        pool = cut[cut["qid"].isin(topics)][["qid", "doc"]].drop_duplicates()
+        pooled = [ir_measures.Qrel(t, d, int(rel.get((t, d), 0)))
+                  for t, d in pool.itertuples(index=False)]
+        matrix = pd.DataFrame(0.0, index=topics, columns=list(runs))
+        for name, r in runs.items():
+            scored = [ir_measures.ScoredDoc(t, d, s)
+                      for t, d, s in r[["qid", "doc", "score"]].itertuples(index=False)]
+            for metric in ir_measures.iter_calc([measure], pooled, scored):
+                matrix.loc[metric.query_id, name] = metric.value
+        out[depth] = (len(pool), matrix)
+    return out
+
+
+@pytest.mark.slow
+def test_real_quirky_runs_equal_trec_eval_order_reference_at_every_depth():
+    # The bundled CLEF 2017 TAR runs: non-Q0 second column, repeated ranks (Padua), constant
+    # scores (UOS), duplicate documents (UOS TMAL, first line kept).
+    runs, qrels = example_runs()
+    depths = [100, 50, 20, 10, 5, 1]
+    with pytest.warns(UserWarning):
+        study = pool_depth_study(runs, qrels=qrels, depths=depths, measure="AP",
+                                 duplicates="first")
+    reference = _trec_eval_order_reference(runs, qrels, depths, "AP")
+    for depth, (pool_size, matrix) in reference.items():
+        assert study.table.loc[depth, "judged"] == pool_size
+        got = study.scores[depth][0]
+        assert got.index.tolist() == matrix.index.tolist()
+        assert np.allclose(got[matrix.columns].to_numpy(), matrix.to_numpy(), atol=1e-12), depth
+    with pytest.raises(ValueError, match="TMAL30Q_BM25.res.gz, line 2: document '8855462' is "
+                                         "retrieved twice for topic 'CD007431'"):
+        pool_depth_study(runs, qrels=qrels, depths=[10], measure="AP")
+
+
+def test_no_within_budget_column_without_a_budget():
+    study = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10, 5], measure="P@5", m=8,
+                             min_d=0.1)
+    assert "within_budget" not in study.table and "within_budget" not in study.cheapest
+    with_budget = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10, 5], measure="P@5", m=8,
+                                   min_d=0.1, budget=1e9)
+    assert with_budget.table["within_budget"].all()
+    assert with_budget.cheapest.name == study.cheapest.name
+
+
+@pytest.mark.parametrize("measure", ["nDCG@0", "P@0", "AP@0", "nDCG@1.5", "Judged@0"])
+def test_bad_measure_parameters_fail_first(measure):
+    with pytest.raises(ValueError, match=f"measure='{measure}': the cutoff"):
+        pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10], measure=measure)
+
+
+@pytest.mark.slow
+def test_decide_example_budget_rows_are_the_real_study():
+    # workbook_templates/decide_example.toml: [[pool_depths]] from the bundled CLEF 2017 TAR
+    # study (AP), rounded there to 4 significant digits (variance) and 1 decimal (documents).
+    try:
+        import tomllib
+    except ImportError:                 # Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    spec = tomllib.loads((root / "workbook_templates" / "decide_example.toml").read_text())
+    rows = spec["pool_depths"]
+    runs, qrels = example_runs()
+    with pytest.warns(UserWarning):
+        study = pool_depth_study(runs, qrels=qrels, depths=[r["pd"] for r in rows],
+                                 measure="AP", duplicates="first")
+    for row in rows:
+        got = study.table.loc[row["pd"]]
+        assert row["docs_per_topic"] == round(got["docs_per_topic"], 1)
+        assert row["variance"] == float(f"{got['v_e_raw']:.4g}")

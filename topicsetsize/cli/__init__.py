@@ -19,11 +19,11 @@ import sys
 import warnings
 
 from .. import __version__
-from . import (allpairs, budget, design, guarantees, hsd, pool_depth, recommend, reliability,
-               report, twoway, unpaired, variance, workbook)
+from . import (allpairs, budget, design, evaluate, guarantees, hsd, pool_depth, recommend,
+               reliability, report, twoway, unpaired, variance, workbook)
 
 _MODULES = (design, twoway, unpaired, allpairs, variance, workbook, reliability, hsd, guarantees,
-            recommend, budget, pool_depth, report)
+            recommend, budget, pool_depth, evaluate, report)
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 
@@ -133,7 +134,8 @@ def add_reader_options(parser) -> None:
     from ..formats import FORMATS
 
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
-                        "(e.g. map, P_10); for .xlsx, the sheet name")
+                        "(e.g. map, P_10); for .xlsx, the sheet name; with --runs, the "
+                        "ir_measures measure to evaluate (AP, nDCG@10, P@10, ...)")
     parser.add_argument("--format", dest="fmt", choices=FORMATS,
                         help="file format (default: detected from the content)")
     parser.add_argument("--transpose", action="store_true",
@@ -143,24 +145,66 @@ def add_reader_options(parser) -> None:
 
 
 def add_matrix_input(parser) -> None:
-    """FILE or ``--example``, and the reader options: the input of a one-matrix command."""
+    """FILE, ``--example`` or ``--runs``/``--qrels``, and the reader options: the input of a
+    one-matrix command."""
     parser.add_argument("file", nargs="?", type=path, metavar="FILE",
                         help="a score matrix file (topics x runs), or a folder of trec_eval -q "
                              "files")
     parser.add_argument("--example", action="store_true",
                         help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
     add_reader_options(parser)
+    add_runs_options(parser)
+
+
+def add_runs_options(parser, *, required: bool = False) -> None:
+    """``--runs DIR --qrels FILE`` (with ``--measure``, ``--duplicates``): the matrix evaluated
+    from run files by ir_measures (:func:`topicsetsize.evaluation.evaluate_runs`)."""
+    parser.add_argument("--runs", type=path, metavar="DIR", required=required,
+                        help="a folder of TREC run files: evaluate them on --qrels with "
+                             "--measure (ir_measures, read as trec_eval reads them)")
+    parser.add_argument("--qrels", type=path, metavar="FILE", required=required,
+                        help="TREC qrels (qid iteration docno rel), with --runs")
+    add_duplicates_option(parser)
+
+
+def add_duplicates_option(parser) -> None:
+    """``--duplicates error|first``: a document retrieved twice within a topic of a run."""
+    parser.add_argument("--duplicates", choices=("error", "first"), default="error",
+                        help="a document retrieved twice within a topic: refuse the run, as "
+                             "trec_eval does (default), or keep its first line and say how "
+                             "many were dropped")
+
+
+def evaluate_from_args(args, runs=None, qrels=None):
+    """The topics x runs matrix of ``--runs``/``--qrels``/``--measure``; notes go to stderr."""
+    from ..evaluation import evaluate_runs, parse_measure, run_sources
+
+    runs, qrels = runs or args.runs, qrels or args.qrels
+    if runs is None or qrels is None:
+        raise ValueError("give both --runs DIR and --qrels FILE")
+    if args.measure is None:
+        raise ValueError("--runs needs --measure: the ir_measures measure to evaluate (e.g. AP, "
+                         "nDCG@10, P@10)")
+    measure = parse_measure(args.measure)
+    with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
+        return evaluate_runs(runs, qrels, measure, duplicates=args.duplicates,
+                             progress=bar.update)
 
 
 def load_matrix(args):
-    """The score matrix of FILE or of ``--example`` (see :func:`add_matrix_input`), and a name
-    for it."""
+    """The score matrix of FILE, ``--example`` or ``--runs`` (see :func:`add_matrix_input`),
+    and a name for it."""
     from ..examples import example_matrix
 
-    if args.example == (args.file is not None):
-        raise ValueError("give either FILE or --example")
+    given = [args.example, args.file is not None, args.runs is not None]
+    if sum(given) != 1:
+        raise ValueError("give one of FILE, --example or --runs DIR --qrels FILE")
     if args.example:
         return example_matrix(), EXAMPLE_NAME
+    if args.runs is not None:
+        return evaluate_from_args(args), f"{args.runs} ({args.measure})"
+    if args.qrels is not None:
+        raise ValueError("--qrels goes with --runs DIR")
     return read_matrix_reporting(args.file, args), args.file
 
 
@@ -175,17 +219,26 @@ def fresh_seed(seed) -> int:
 
 def read_matrix_reporting(path, args):
     """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
-    import warnings
-
     from ..readers import read_matrix
+
+    with reporting_warnings():
+        return read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,
+                           drop_incomplete_topics=args.drop_incomplete_topics)
+
+
+@contextlib.contextmanager
+def reporting_warnings():
+    """Collect the warnings of a block and print each on stderr as one line after it (not when
+    it fails: then the error is the one line)."""
+    import warnings
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        frame = read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,
-                            drop_incomplete_topics=args.drop_incomplete_topics)
+        warnings.simplefilter("ignore", RuntimeWarning)     # numerical, handled by the engine
+        yield
     for warning in caught:
-        print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
-    return frame
+        text = " ".join(str(warning.message).splitlines())
+        print(f"topicsetsize: warning: {text}", file=sys.stderr)
 
 
 def progress(total: int, desc: str, *, disable: bool | None = None):

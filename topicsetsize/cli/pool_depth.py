@@ -4,12 +4,17 @@ Re-judges past runs with the depth-pd pool (the union of every run's top pd docu
 documents outside it count as non-relevant), re-evaluates every run with ir_measures, and
 prints, per depth, the documents judged per topic, V_E raw and std-AB and, with --m and --min-d,
 the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3). Give --runs and
---qrels once per collection (e.g. two years of a track) to pool them.
+--qrels once per collection (e.g. two years of a track) to pool them, or --example for the
+bundled CLEF 2017 eHealth TAR runs and qrels.
 """
 
 from __future__ import annotations
 
-from ._common import int_list, number, path, print_frame, progress
+from ._common import (add_duplicates_option, int_list, number, path, print_frame, progress,
+                      reporting_warnings)
+
+#: The depths of ``--example`` when --depths is not given.
+EXAMPLE_DEPTHS = [100, 50, 30, 20, 10, 5]
 
 
 def register(sub, designs) -> None:
@@ -19,14 +24,19 @@ def register(sub, designs) -> None:
         help="V_E, required n and assessment cost at shallower pool depths, from past runs "
              "and qrels (Sakai, CIKM 2014)",
         description=__doc__.split("\n\n")[1].replace("\n", " "))
-    parser.add_argument("--runs", action="append", required=True, type=path, metavar="DIR",
+    parser.add_argument("--runs", action="append", type=path, metavar="DIR",
                         help="a folder of TREC run files (qid Q0 docno rank score tag); repeat "
                              "with --qrels for each collection")
-    parser.add_argument("--qrels", action="append", required=True, type=path,
+    parser.add_argument("--qrels", action="append", type=path,
                         metavar="FILE",
                         help="TREC qrels (qid 0 docno rel), one per --runs, in the same order")
-    parser.add_argument("--depths", type=int_list, required=True, metavar="PD[,PD...]",
-                        help="pool depths, e.g. 100,50,30,10")
+    parser.add_argument("--example", action="store_true",
+                        help="the bundled CLEF 2017 eHealth TAR runs (20 runs x 30 topics, top "
+                             "100 documents each) and qrels; implies --duplicates first")
+    add_duplicates_option(parser)
+    parser.add_argument("--depths", type=int_list, metavar="PD[,PD...]",
+                        help="pool depths, e.g. 100,50,30,10 (--example: "
+                             f"{','.join(map(str, EXAMPLE_DEPTHS))})")
     parser.add_argument("--measure", default="AP",
                         help="an ir_measures measure: AP, nDCG@10, P@10, ... (default AP)")
     parser.add_argument("--m", type=number("m"), help="number of systems (with --min-d)")
@@ -51,9 +61,11 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read the collections, run the study with a progress bar, print and plot."""
+    from ..evaluation import parse_measure, run_sources
     from ..params import check
-    from ..pooling import load_collection, parse_measure, pool_depth_study
+    from ..pooling import pool_depth_study
 
+    _example_inputs(args)
     if len(args.runs) != len(args.qrels):
         raise ValueError(f"give one --qrels per --runs: got {len(args.runs)} --runs and "
                          f"{len(args.qrels)} --qrels")
@@ -77,14 +89,14 @@ def run(args) -> int:
         if getattr(args, key) is not None:
             check(key, getattr(args, key), allow_array=False)
     measure = parse_measure(args.measure)
-    collections = [load_collection(r, q, name=q) for r, q in zip(args.runs, args.qrels)]
-    total = len(args.depths) * sum(len(runs) for runs, _ in collections)
-    with progress(total, f"evaluating runs ({measure})") as bar:
-        study = pool_depth_study([c[0] for c in collections],
-                                 qrels=[c[1] for c in collections], depths=args.depths,
+    # The runs are read one at a time by the study: only their files are listed here.
+    total = len(args.depths) * sum(len(run_sources(r)) for r in args.runs)
+    with reporting_warnings(), progress(total, f"evaluating runs ({measure})") as bar:
+        study = pool_depth_study(list(args.runs), qrels=list(args.qrels), depths=args.depths,
                                  measure=measure, m=m, min_d=args.min_d, alpha=args.alpha,
                                  beta=args.beta, budget=args.budget, method=args.method,
-                                 variance_from=args.variance_from, progress=bar.update)
+                                 variance_from=args.variance_from, duplicates=args.duplicates,
+                                 progress=bar.update)
     if args.plot is not None:
         from ..plots import plot_pool_depth
 
@@ -102,7 +114,8 @@ def run(args) -> int:
     design = ""
     if m is not None:
         show["cost"] = show["cost"].map("{:,.0f}".format)
-        show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
+        if "within_budget" in show:
+            show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
         budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
         design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:g}, alpha={args.alpha:g}, "
                   f"beta={args.beta:g}, {args.method}, from V_E {args.variance_from}{budget}; "
@@ -124,5 +137,23 @@ def run(args) -> int:
     return 0
 
 
+def _example_inputs(args) -> None:
+    """``--example``: the bundled runs and qrels (their duplicates kept first), default depths;
+    otherwise check that --runs, --qrels and --depths are given."""
+    if args.example:
+        if args.runs or args.qrels:
+            raise ValueError("give either --example or --runs/--qrels")
+        from ..examples import example_runs
+
+        runs, qrels = example_runs()
+        args.runs, args.qrels, args.duplicates = [str(runs)], [str(qrels)], "first"
+        args.depths = args.depths or EXAMPLE_DEPTHS
+        args.label = "CLEF 2017 eHealth TAR (bundled, top 100)"
+        return
+    for option in ("runs", "qrels", "depths"):
+        if not getattr(args, option):
+            raise ValueError(f"--{option} is required (or --example for the bundled runs)")
+
+
 def _sources(args) -> str:
-    return " + ".join(args.runs)
+    return getattr(args, "label", None) or " + ".join(args.runs)

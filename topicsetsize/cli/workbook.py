@@ -8,10 +8,11 @@ bundled NTCIR-12 spec (Table 2 of the AIRS 2016 paper).
 from __future__ import annotations
 
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
-from ._common import add_reader_options, path, progress
+from ._common import add_reader_options, add_runs_options, evaluate_from_args, path, progress
 
 __all__ = ["register", "run"]
 
@@ -35,6 +36,7 @@ def register(sub, designs) -> None:
                    help="also estimate V_E (raw and std-AB) from this score matrix and add "
                         "its tables (CSV/TSV, .xlsx, trec_eval -q files or a folder of them)")
     add_reader_options(p)          # --measure, --format, --transpose, --drop-incomplete-topics
+    add_runs_options(p)            # --runs DIR --qrels FILE: a matrix evaluated from run files
     p.add_argument("--out", type=lambda text: Path(path(text)), default=None, metavar="FILE",
                    help="where to write the workbook (default: the spec's output name in the "
                         "current folder)")
@@ -45,9 +47,8 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Build the workbook described by ``args``; print where it was written."""
-    from generator import count_steps, load_spec, with_matrices, write_workbook
+    from generator import load_spec, with_matrices
 
-    from ..readers import IncompleteTopicsWarning
     from generator.bundled import DEFAULT_SPEC, bundled_specs, templates_dir
 
     if args.list_specs:
@@ -55,11 +56,31 @@ def run(args) -> int:
             print(f"{name}\t{templates_dir() / (name + '.toml')}")
         return 0
     spec = load_spec(_spec_path(args.spec or DEFAULT_SPEC))
+    with tempfile.TemporaryDirectory() as folder:
+        if args.runs is not None or args.qrels is not None:
+            if args.matrix:
+                raise ValueError("--measure means the measure of --runs: give --matrix FILEs "
+                                 "and --runs in two commands")
+            # The evaluated matrix goes to the spec as a CSV named after the runs folder.
+            matrix = evaluate_from_args(args)
+            csv = Path(folder) / f"{Path(args.runs).name or 'runs'} {args.measure}.csv"
+            matrix.to_csv(csv)
+            spec = with_matrices(spec, [csv], fmt="wide")
+        return _write(args, spec)
+
+
+def _write(args, spec) -> int:
+    """Add the --matrix files to ``spec``, write the workbook and say where."""
+    from generator import count_steps, with_matrices, write_workbook
+
+    from ..readers import IncompleteTopicsWarning
+
     if args.matrix:
         spec = with_matrices(spec, args.matrix, measure=args.measure, fmt=args.fmt,
                              transpose=args.transpose,
                              drop_incomplete_topics=args.drop_incomplete_topics)
-    elif args.fmt or args.transpose or args.drop_incomplete_topics or args.measure:
+    elif (args.fmt or args.transpose or args.drop_incomplete_topics
+          or (args.measure and args.runs is None)):
         raise ValueError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
                          "--matrix files: give --matrix FILE")
     out = args.out if args.out is not None else Path(spec.output)

@@ -51,7 +51,7 @@ def test_hsd_without_seed_prints_the_one_used(capsys):
     (["hsd", "--example", "--alpha", "2"], "alpha=2"),
     (["hsd", "--example", "--seed", "x"], "--seed: seed='x' is not a number"),
     (["hsd", "--example", "--seed", "-1"], "--seed: seed=-1 is out of range"),
-    (["hsd"], "give either FILE or --example"),
+    (["hsd"], "give one of FILE, --example or --runs"),
     (["hsd", "nope.csv"], "nope.csv"),
     (["hsd", "--example", "--format", "xml"], "--format: invalid choice"),
 ])

@@ -123,3 +123,57 @@ def test_every_path_argument_rejects_an_empty_name(capsys, argv):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "empty path" in err and "LICENSE" not in err, err
+
+
+@pytest.mark.parametrize("measure", ["nDCG@0", "P@0", "AP@0", "nDCG@1.5", "Judged@0"])
+def test_bad_measure_parameters_are_one_line(capsys, measure):
+    # nDCG@0, P@0 and AP@0 used to abort in pytrec_eval's C code (exit 134).
+    assert main(["pool-depth", *A, "--depths", "10", "--measure", measure]) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.count("\n") == 1 and f"measure='{measure}'" in out.err
+
+
+def test_no_within_budget_column_without_budget(capsys):
+    assert main(["pool-depth", *A, "--depths", "60,10", "--m", "8", "--min-d", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert "within_budget" not in out and "cheapest: pd=" in out
+    assert main(["pool-depth", *A, "--depths", "60,10", "--m", "8", "--min-d", "0.05",
+                 "--csv"]) == 0
+    assert "within_budget" not in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_example_is_the_real_study(capsys):
+    from topicsetsize.examples import example_runs
+
+    assert main(["pool-depth", "--example", "--depths", "100,10", "--m", "20", "--min-d", "0.1",
+                 "--csv"]) == 0
+    out = capsys.readouterr()
+    table = pd.read_csv(io.StringIO(out.out), index_col=0)
+    runs, qrels = example_runs()
+    with pytest.warns(UserWarning):
+        study = pool_depth_study(runs, qrels=qrels, depths=[100, 10], measure="AP", m=20,
+                                 min_d=0.1, duplicates="first")
+    assert table["judged"].tolist() == study.table["judged"].tolist()
+    assert table["v_e_raw"].to_numpy() == pytest.approx(study.table["v_e_raw"].to_numpy())
+    assert table["n"].tolist() == study.table["n"].tolist()
+    # the notes: one line each on stderr, per run and kind
+    assert "dropped 311 line(s)" in out.err and out.err.count("same score in 30 of 30") == 2
+    assert main(["pool-depth", "--example", "--runs", "x"]) == 2
+    assert "either --example or --runs" in capsys.readouterr().err
+
+
+def test_duplicates_refused_unless_first(capsys, tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "r1").write_text("401 Q0 A401-0132 1 2.0 r1\n401 Q0 A401-0132 2 1.0 r1\n"
+                             "402 Q0 A402-0002 1 2.0 r1\n")
+    (runs / "r2").write_text("401 Q0 A401-0132 1 2.0 r2\n402 Q0 A402-0002 1 1.0 r2\n")
+    argv = ["pool-depth", "--runs", str(runs), "--qrels", "tests/data/pool_runs/A/qrels.txt",
+            "--depths", "10"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "r1, line 2: document 'A401-0132' is retrieved twice" in err
+    assert main([*argv, "--duplicates", "first"]) == 0
+    err = capsys.readouterr().err
+    assert "r1: dropped 1 line(s)" in err and err.count("\n") == 1

@@ -69,7 +69,7 @@ def test_check_power_ttest_pair_table(capsys, data_dir):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["reliability"], "give either FILE or --example"),
+    (["reliability"], "give one of FILE, --example or --runs"),
     (["reliability", "no/such/file.csv"], "no such file"),
     (["reliability", "--example", "--half", "30"], "half=30 is out of range"),
     (["reliability", "--example", "--topics", "351-450"], "matches no topic"),

@@ -80,7 +80,8 @@ def test_drop_incomplete_topics_reports_on_stderr(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["variance"], "give at least one FILE (or --example for the bundled matrix)"),
+    (["variance"], "give at least one FILE (or --example for the bundled matrix), or --runs DIR "
+                   "--qrels FILE --measure M"),
     (["variance", "--example", "--a", "-1"], "a=-1 is out of range: allowed a > 0"),
     (["variance", "no/such/file.csv"], "no/such/file.csv: no such file or folder"),
 ])
