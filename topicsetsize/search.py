@@ -117,8 +117,16 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
         # Every cell failed at x0 ≥ its monotone start and passed at x0 + 1: x0 + 1 is certified
         # (the usual case with a good guess, and a scalar call's fast exit).
         return x1.reshape(shape)
-    for part in (slice(0, size), slice(size, 2 * size)):
-        _update(idx, xs[part], ok[part], y[part], lo, hi, ylo, yhi, streak, last)
+    # The bracket after x0 then x1 (what _update would record, without its indexing): x0 ≥ start
+    # is above the sentinel lo, and x0 < x1 < the sentinel hi.
+    ok0, ok1, y0, y1 = ok[:size], ok[size:], y[:size], y[size:]
+    hi = np.where(ok0, x0, np.where(ok1, x1, hi))
+    yhi = np.where(ok0, y0, np.where(ok1, y1, np.nan))
+    lo = np.where(~ok1, x1, np.where(~ok0, x0, lo))
+    ylo = np.where(~ok1, y1, np.where(~ok0, y0, np.nan))
+    streak = np.where(ok1, np.where(ok0, 2, 1), np.where(ok0, -1, -2)).astype(np.int64)
+    last[0] = x1, y1
+    last[1] = x0, y0
 
     active = np.flatnonzero(hi - lo > 1)
     for _ in range(_MAX_STEPS):
