@@ -16,7 +16,7 @@ A second case is one long table: m = 2..100,000 for minD = .1 and sigma^2 = .060
 times that case with the engine of git revision REV (extracted with ``git archive`` and run
 in a subprocess), checks that the answers are identical and prints the speed-up.
 
-    python benchmarks/bench_tables.py [--repeat 5] [--before REV]
+    python benchmarks/bench_tables.py [--repeat 5] [--peer-repeat 3] [--before REV]
 """
 
 from __future__ import annotations
@@ -188,9 +188,16 @@ def statsmodels_ttest(tables):
     return time.perf_counter() - t0, agree, differ, failed
 
 
+def best_peer(peer, tables, repeat: int):
+    """The peer's pass with the best time (as the engine's best of ``--repeat``), its counts."""
+    return min((peer(tables) for _ in range(max(1, repeat))), key=lambda result: result[0])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--peer-repeat", type=int, default=3,
+                        help="best of this many passes of statsmodels (default 3)")
     parser.add_argument("--before", metavar="REV",
                         help="also time the long table with the engine of this git revision")
     args = parser.parse_args()
@@ -200,10 +207,10 @@ def main() -> None:
     engine_anova("exact"), engine_anova("legacy")          # warm-up (imports, caches)
     t_exact, exact_tables = best_time(lambda: engine_anova("exact"), args.repeat)
     t_legacy, _ = best_time(lambda: engine_anova("legacy"), args.repeat)
-    t_sm, agree, differ, failed = statsmodels_anova(exact_tables)
+    t_sm, agree, differ, failed = best_peer(statsmodels_anova, exact_tables, args.peer_repeat)
     tt_exact, exact_t = best_time(lambda: engine_ttest("exact"), args.repeat)
     tt_legacy, _ = best_time(lambda: engine_ttest("legacy"), args.repeat)
-    tt_sm, t_agree, t_differ, t_failed = statsmodels_ttest(exact_t)
+    tt_sm, t_agree, t_differ, t_failed = best_peer(statsmodels_ttest, exact_t, args.peer_repeat)
     t_floor, _ = best_time(certification_floor_anova(exact_tables), args.repeat)
     tt_floor, _ = best_time(certification_floor_ttest(exact_t), args.repeat)
 
@@ -220,7 +227,8 @@ def main() -> None:
         row("t-test", "floor: 2 x (t_crit + 2 nct sf) per cell", tt_floor, tt_sm, n_ttest),
         row("t-test", "statsmodels TTestPower.solve_power", tt_sm, tt_sm, n_ttest),
     ]
-    print(f"ANOVA table: {n_anova} cells; t-test table: {n_ttest} cells; best of {args.repeat}")
+    print(f"ANOVA table: {n_anova} cells; t-test table: {n_ttest} cells; best of {args.repeat} "
+          f"(statsmodels: best of {args.peer_repeat})")
     print(f"{'design':7s} {'implementation':42s} {'us/cell':>10s} {'speed-up vs statsmodels':>24s}")
     for design, name, per_cell, ratio in rows:
         print(f"{design:7s} {name:42s} {per_cell:10.1f} {ratio:23.0f}x")
