@@ -160,18 +160,19 @@ class Uncertain(Exception):
 
 def smallest_n_one(value: Callable[[float], float], target: float, guess: float, start: int, *,
                    transform: Callable[[float], float] = float,
-                   evaluations: int = 12) -> int | None:
+                   evaluations: int = 12, n_min: int = 2, scan: int = 32) -> int | None:
     """:func:`smallest_n` for one cell in plain Python floats, or None where it cannot certify.
 
     The answer n is returned only when it is certified as :func:`smallest_n` certifies it:
     ``value(n − 1) < target ≤ value(n)`` with n − 1 ≥ ``start``, the n from which the
     criterion is non-decreasing (``monotone_from``), so that the vectorised search returns the
-    same n. The first evaluation is at the rounded guess and the second at its neighbour
+    same n; or, where the criterion is met at ``start`` itself, by the same scan below ``start``
+    as :func:`smallest_n` (1 + the largest failing n, or ``n_min``). The first evaluation is at the rounded guess and the second at its neighbour
     towards the crossing (with a guess within half a topic they decide); then the crossing is
     bracketed and narrowed by regula falsi in (√n, transform(value)), as in :func:`smallest_n`.
-    None (the caller runs the vectorised search, which also scans below ``start`` and names a
-    cell it cannot meet) is returned where the answer would be ``start`` or less, where no n
-    up to the search limit passes, where ``value`` raises :class:`Uncertain`, after
+    None (the caller runs the vectorised search, which names a cell it cannot meet) is
+    returned where that scan finds no failure in ``scan`` evaluations, where no n up to the
+    search limit passes, where ``value`` raises :class:`Uncertain`, after
     ``evaluations`` evaluations, and where the answer would exceed :data:`ONE_CELL_N_MAX`.
 
     Parameters
@@ -187,7 +188,11 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
     transform : callable
         As in :func:`smallest_n`, for one float (e.g. :func:`probit_one`).
     evaluations : int
-        At most this many evaluations of ``value``.
+        At most this many evaluations of ``value`` before the scan below ``start``.
+    n_min : int
+        The smallest n (as in :func:`smallest_n`).
+    scan : int
+        At most this many evaluations in the scan below ``start``.
 
     Returns
     -------
@@ -197,7 +202,11 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
     --------
     >>> smallest_n_one(math.sqrt, 10.5, 100.0, 2)       # √n ≥ 10.5 from n = 111
     111
-    >>> smallest_n_one(math.sqrt, 1.2, 3.0, 2) is None   # the answer, 2, is at the start
+    >>> smallest_n_one(math.sqrt, 1.2, 3.0, 2)           # met at the start 2: n = 2
+    2
+    >>> smallest_n_one(lambda n: float(n == 5 or n >= 31), 0.5, 3.0, 40)   # scanned below 40
+    31
+    >>> smallest_n_one(math.sqrt, 1.2, 3.0, 100) is None  # no failure in 32 n below 100
     True
     """
     lo, hi = start - 1, N_MAX + 1        # lo fails, hi passes; the sentinels as in smallest_n
@@ -217,6 +226,8 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
                 if x > lo:
                     lo, ylo = x, y
                 streak = min(streak, 0) - 1
+            if hi == start:             # passes at the monotone start: scan below, as smallest_n
+                return _scan_below_one(value, target, start, n_min, scan)
             if hi - lo == 1:
                 return hi if start <= lo < ONE_CELL_N_MAX else None
             last = (last + [(x, y)])[-2:]
@@ -229,6 +240,16 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
     except Uncertain:
         return None
     return None
+
+
+def _scan_below_one(value, target, start, n_min, scan):
+    """:func:`_scan_below` for one cell: 1 + the largest failing n below ``start`` (or n_min).
+
+    None if that takes more than ``scan`` evaluations."""
+    for n in range(start - 1, max(n_min, start - scan) - 1, -1):
+        if not value(float(n)) >= target:
+            return n + 1
+    return n_min if start - n_min <= scan else None
 
 
 def _next_one(lo, hi, ylo, yhi, t, last, streak, start):

@@ -109,11 +109,27 @@ def test_the_fast_path_certifies_ordinary_cells(call, expected):
     assert call() == expected
 
 
+@pytest.mark.parametrize("call, table", [
+    # tiny n, at or below the monotone start (legacy ANOVA 9, legacy t-test 17 at alpha = .05):
+    # scanned below it as the vectorised search scans
+    (lambda: _anova_n_one(0.05, 0.2, 1.0, 0.01, 10, "legacy"),
+     lambda: tss.anova_n(0.05, 0.2, 1.0, 0.01, [10])),
+    (lambda: _anova_n_one(0.05, 0.2, 0.5, 0.0601, 10, "legacy"),
+     lambda: tss.anova_n(0.05, 0.2, 0.5, 0.0601, [10])),
+    (lambda: _ttest_n_one(0.05, 0.2, 1.5, "legacy"), lambda: tss.ttest_n_effect(0.05, 0.2, [1.5])),
+    (lambda: _ttest_n_one(0.05, 0.2, 30.0, "exact"),
+     lambda: tss.ttest_n_effect(0.05, 0.2, [30.0], method="exact")),
+    (lambda: _anova_n_one(1e-12, 0.2, 0.3, 0.0601, 3, "legacy"),    # start 129, n ≈ 100
+     lambda: tss.anova_n(1e-12, 0.2, 0.3, 0.0601, [3])),
+])
+def test_the_fast_path_scans_below_the_monotone_start(call, table):
+    assert call() == table().tolist()[0]
+
+
 @pytest.mark.parametrize("call", [
-    lambda: _anova_n_one(0.05, 0.2, 1.0, 0.01, 10, "legacy"),   # n = 2: below the monotone start
-    lambda: _anova_n_one(1e-12, 0.2, 0.3, 0.0601, 3, "legacy"),  # n ≈ 100 < 129, every n checked
-    lambda: _ttest_n_one(0.05, 0.2, 30.0, "exact"),             # n = 2, the smallest
+    lambda: _anova_n_one(1e-12, 0.2, 5.0, 0.0601, 3, "legacy"),  # tiny n < 129 - 32: long scan
     lambda: _ttest_n_one(0.05, 0.2, 1e-7, "exact"),             # n > 1e9: no pass in range
+    lambda: _ttest_n_one(0.05, 0.2, 1e-3, "exact"),             # n ≈ 7.8e6 > ONE_CELL_N_MAX
 ])
 def test_the_fast_path_declines_what_it_cannot_certify(call):
     assert call() is None
@@ -125,7 +141,10 @@ def test_smallest_n_one_agrees_with_smallest_n_on_a_wobbly_curve():
         return 1.0 if n == 5 or n >= 31 else 0.0
     for guess in (3.0, 30.0, 31.4, 100.0, 1000.0):
         assert smallest_n_one(value, 0.5, guess, 10) == 31
-    assert smallest_n_one(value, 0.5, 20.0, 40) is None
+        assert smallest_n_one(value, 0.5, guess, 40) == 31     # met at the start: scanned
+        assert smallest_n(lambda n, i: np.vectorize(value)(n), [0.5], [guess],
+                          monotone_from=40).tolist() == [31]
+    assert smallest_n_one(value, 0.5, 20.0, 40, scan=5) is None
 
 
 @pytest.mark.parametrize("func, arguments", [
