@@ -167,10 +167,10 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
     ``value(n − 1) < target ≤ value(n)`` with n − 1 ≥ ``start``, the n from which the
     criterion is non-decreasing (``monotone_from``), so that the vectorised search returns the
     same n; or, where the criterion is met at ``start`` itself, by the same scan below ``start``
-    as :func:`smallest_n` (1 + the largest failing n, or ``n_min``). The first evaluation is at the rounded guess and the second at its neighbour
-    towards the crossing (with a guess within half a topic they decide); then the crossing is
-    bracketed and narrowed by regula falsi in (√n, transform(value)), as in :func:`smallest_n`.
-    None (the caller runs the vectorised search, which names a cell it cannot meet) is
+    as :func:`smallest_n` (1 + the largest failing n, or ``n_min``). The first evaluation is
+    at the rounded guess and the second at its neighbour towards the crossing (with a guess
+    within half a topic they decide); then the crossing is bracketed and narrowed by regula
+    falsi in (√n, transform(value)), as in :func:`smallest_n`. None (the caller runs the vectorised search, which names a cell it cannot meet) is
     returned where that scan finds no failure in ``scan`` evaluations, where no n up to the
     search limit passes, where ``value`` raises :class:`Uncertain`, after
     ``evaluations`` evaluations, and where the answer would exceed :data:`ONE_CELL_N_MAX`.
