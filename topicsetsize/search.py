@@ -170,10 +170,11 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
     as :func:`smallest_n` (1 + the largest failing n, or ``n_min``). The first evaluation is
     at the rounded guess and the second at its neighbour towards the crossing (with a guess
     within half a topic they decide); then the crossing is bracketed and narrowed by regula
-    falsi in (√n, transform(value)), as in :func:`smallest_n`. None (the caller runs the vectorised search, which names a cell it cannot meet) is
-    returned where that scan finds no failure in ``scan`` evaluations, where no n up to the
-    search limit passes, where ``value`` raises :class:`Uncertain`, after
-    ``evaluations`` evaluations, and where the answer would exceed :data:`ONE_CELL_N_MAX`.
+    falsi in (√n, transform(value)), as in :func:`smallest_n`. None (the caller runs the
+    vectorised search, which names a cell it cannot meet) is returned where that scan finds
+    no failure in ``scan`` evaluations, where no n up to the search limit passes, where
+    ``value`` raises :class:`Uncertain`, after ``evaluations`` evaluations, and where the
+    answer would exceed :data:`ONE_CELL_N_MAX`.
 
     Parameters
     ----------
