@@ -37,6 +37,9 @@ CALLS = {
     "anova_n (m=10, legacy)": (
         lambda: tss.anova_n(0.05, 0.2, 0.1, 0.0601, 10),
         lambda: udfs.TSS_ANOVA(0.05, 0.2, 0.1, 0.0601, 10)),
+    "anova_n (n=6, legacy)": (      # below the legacy monotone start (9): a scan below it
+        lambda: tss.anova_n(0.05, 0.2, 0.6, 0.0601, 10),
+        lambda: udfs.TSS_ANOVA(0.05, 0.2, 0.6, 0.0601, 10)),
     "ttest_n (exact)": (
         lambda: tss.ttest_n(0.05, 0.2, 0.1, 0.04, method="exact"),
         lambda: udfs.TSS_TTEST(0.05, 0.2, 0.1, 0.04, "exact")),

@@ -12,13 +12,15 @@ n ≈ 340, and a difference of log-gammas loses digits at large n).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import special
 
 from .distributions import t_crit, z_upper
-from .params import N_MAX, check_all
+from .params import N_MAX, check_all, check_scalars
 from .shapes import as_output
-from .search import describe_cells, smallest_n
+from .search import describe_cells, smallest_n, smallest_n_one
 
 __all__ = ["ci_delta", "ci_n"]
 
@@ -62,6 +64,17 @@ def smallest_width_n(width, delta, guess, sd, alpha, describe):
         return 1.0 / width(n, fs[i], fa[i])
 
     return smallest_n(precision, 1.0 / delta, guess, describe=describe)
+
+
+def smallest_width_n_one(width, delta: float, guess: float, sd: float, alpha: float):
+    """:func:`smallest_width_n` of one cell on floats, by
+    :func:`~topicsetsize.search.smallest_n_one` (None where it cannot certify)."""
+    with np.errstate(all="ignore"):
+        for _ in range(2):
+            start = min(max(guess, 2.0), N_MAX) if guess == guess else 2.0
+            better = start * float(np.square(width(start, sd, alpha) / delta))
+            guess = better if np.isfinite(better) and better > 0 else guess
+        return smallest_n_one(lambda n: float(1.0 / width(n, sd, alpha)), 1.0 / delta, guess, 2)
 
 
 def ci_delta(n, *, variance_t, alpha):
@@ -119,6 +132,15 @@ def ci_n(alpha, delta, variance_t):
     >>> ci_n(0.05, 0.10, 0.05), ci_n(0.05, 0.05, 0.02), ci_n(0.01, 0.10, 0.10)
     (79, 125, 269)
     """
+    one = check_scalars(alpha=alpha, delta=delta, variance_t=variance_t)
+    if one is not None:
+        a, d, v = one
+        sd = math.sqrt(v)
+        za, r = float(z_upper(a / 2.0)), sd / d
+        guess = 4.0 * za * za * r * r       # floats: a product overflows to inf, ** raises
+        n = smallest_width_n_one(_paired_width, d, guess, sd, a)
+        if n is not None:
+            return n
     a, d, v = check_all(alpha=alpha, delta=delta, variance_t=variance_t)
     sd = np.sqrt(v)
     guess = 4.0 * z_upper(a / 2.0) ** 2 * np.square(sd / d)    # (σ/δ)²: no overflow

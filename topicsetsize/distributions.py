@@ -14,8 +14,12 @@ keep full accuracy where the obvious scipy call does not:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import special
+
+from .search import Uncertain
 
 try:  # Boost's survival functions, the ones scipy.stats.ncf.sf and nct.sf call: importing them
     # from scipy.special costs no scipy.stats import (about 1 s of start-up on a slow machine)
@@ -31,7 +35,8 @@ except ImportError:  # pragma: no cover - a scipy that keeps them elsewhere
 
         return stats.nct.sf(x, df, nc)
 
-__all__ = ["f_crit", "t_crit", "z_upper", "f_power", "t_power"]
+__all__ = ["f_crit", "t_crit", "z_upper", "f_power", "t_power", "chi2_lambda_one", "f_crit_one",
+           "f_power_one", "t_power_one"]
 
 
 def z_upper(p):
@@ -214,6 +219,71 @@ def t_power(alpha, df, nc):
                                      f"df={df.flat[0]:g}, nc={nc.flat[0]:g}")
         power[small] = tails[0] + tails[1]
     return power
+
+
+def chi2_lambda_one(alpha: float, beta: float, dfn: float) -> float:
+    """λ with Pr{χ'²(φ, λ) ≥ χ²(φ; α)} = 1 − β, the φE → ∞ limit of an F design's λ.
+
+    One cell (scipy.special.chndtrinc); 1.0 where scipy cannot invert. Only a starting point
+    of the one-cell searches.
+
+    >>> round(chi2_lambda_one(0.05, 0.2, 2.0), 3)
+    9.635
+    """
+    lam = float(special.chndtrinc(float(special.chdtri(dfn, alpha)), dfn, beta))
+    return lam if math.isfinite(lam) else 1.0
+
+
+def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
+    """:func:`f_crit` of one cell: the same scipy.special calls and operations on floats.
+
+    >>> f_crit_one(0.05, 2.0, 57.0) == float(f_crit(0.05, 2, 57))
+    True
+    """
+    y = float(special.betainccinv(dfn / 2.0, dfd / 2.0, alpha))
+    if y > 0.5:
+        z = float(special.betaincinv(dfd / 2.0, dfn / 2.0, alpha))
+        y = 1.0 - z
+    else:
+        z = 1.0 - y
+    return dfd / dfn * y / z
+
+
+def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
+    """:func:`f_power` of one cell with λ > 0, on floats (the one-cell searches' power).
+
+    Raises :class:`~topicsetsize.search.Uncertain` where λ is not positive.
+
+    >>> f_power_one(0.05, 2.0, 57.0, 10.0) == float(f_power(0.05, 2, 57, 10.0))
+    True
+    """
+    if not nc > 0:
+        raise Uncertain("the central F")
+    w = f_crit_one(alpha, dfn, dfd)
+    power = float(_ncf_sf(w, dfn, dfd, nc))
+    if math.isnan(power) and nc > _HUGE_NC:
+        power = float(_ncf_sf(w, dfn, dfd, _HUGE_NC))
+    return power
+
+
+def t_power_one(alpha: float, df: float, nc: float) -> float:
+    """:func:`t_power` of one cell with |λ| < 1000 (Boost's noncentral t), on floats.
+
+    Raises :class:`~topicsetsize.search.Uncertain` from |λ| = 1000 on (where
+    :func:`t_power` integrates) or where Boost's result is not finite.
+
+    >>> t_power_one(0.05, 33.0, 0.5 * 34 ** 0.5) == float(t_power(0.05, 33, 0.5 * 34 ** 0.5))
+    True
+    """
+    nc = abs(nc)
+    if not nc < _LARGE_NC:
+        raise Uncertain("a large noncentrality")
+    w = float(-special.stdtrit(df, alpha / 2.0))
+    upper = min(max(float(_nct_sf(w, df, nc)), 0.0), 1.0)
+    lower = min(max(float(_nct_sf(w, df, -nc)), 0.0), 1.0)
+    if not (math.isfinite(upper) and math.isfinite(lower)):
+        raise Uncertain("Boost's noncentral t")
+    return upper + lower
 
 
 #: Noncentralities from which :func:`t_power` integrates instead of calling Boost's nct,

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_method", "check_choice"]
+__all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_scalars", "check_method",
+           "check_choice"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,12 @@ class Range:
             if self.integer:
                 ok &= values == np.round(values)
         return ok
+
+    def holds(self, x: float) -> bool:
+        """Whether the float ``x`` lies in the range: :meth:`contains` for one plain number."""
+        return (math.isfinite(x) and (x > self.low if self.low_open else x >= self.low)
+                and (x < self.high if self.high_open else x <= self.high)
+                and (not self.integer or x == round(x)))
 
 
 def _fmt(x: float) -> str:
@@ -177,6 +184,10 @@ def check(name: str, value, *, allow_array: bool = True, key: str | None = None)
     ValueError: m=5000 is out of range: allowed 2 <= m <= 1000 (a whole number)
     """
     spec = PARAMS[key or name]
+    if _plain_real(value):     # one number: plain Python, no array (a scalar call's fast path)
+        x = float(value)
+        if spec.holds(x):
+            return int(x) if spec.integer else x
     arr = _as_float_array(name, value, spec, allow_array)
     ok = spec.contains(arr)
     if not ok.all():
@@ -215,6 +226,33 @@ def check_all(**arguments) -> list[np.ndarray]:
                          "(give one value or the same number of values)") from None
 
 
+def check_scalars(**arguments) -> list | None:
+    """:func:`check_all` for a call whose arguments are all single numbers, in plain Python.
+
+    Returns the checked values as Python floats (ints for whole-number parameters) in the
+    order given, or None if some argument is not a single real number (an array, a string,
+    ...): the caller then takes its vectorised path. An argument out of range raises the
+    one-line error of :func:`check`, the first in the order given, as :func:`check_all` does.
+
+    >>> check_scalars(alpha=0.05, m=10.0)
+    [0.05, 10]
+    >>> check_scalars(alpha=0.05, m=[2, 10]) is None
+    True
+    >>> check_scalars(alpha=0.0, m=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: alpha=0 is out of range: allowed 0 < alpha < 1
+    """
+    if not all(_plain_real(value) for value in arguments.values()):
+        return None
+    return [check(name, value) for name, value in arguments.items()]
+
+
+def _plain_real(value) -> bool:
+    """A single real number that :func:`check` reads as ``float(value)`` (not a bool)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
 def _count(values: np.ndarray) -> str:
     return f"{values.size} values" if values.ndim == 1 else f"shape {values.shape}"
 
@@ -222,7 +260,7 @@ def _count(values: np.ndarray) -> str:
 def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndarray:
     if isinstance(value, (str, bytes, bool, np.bool_)) or value is None:
         raise ValueError(f"{name}={value!r} is not a number: allowed {spec.describe(name)}")
-    if isinstance(value, numbers.Real):
+    if _plain_real(value):
         return np.asarray(float(value))
     try:
         arr = np.asarray(value, dtype=float)

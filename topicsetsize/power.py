@@ -14,12 +14,14 @@ Python ``float``, an array call an ``ndarray``.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 from scipy import special
 
-from .distributions import f_crit, f_power, t_crit, t_power
+from .distributions import f_crit, f_crit_one, f_power, f_power_one, t_crit, t_power, t_power_one
+from .search import Uncertain
 from .params import check_all, check_method
 from .shapes import as_output
 
@@ -137,6 +139,48 @@ def anova_power_at(n, m, effect, alpha, method: str):
     if method == "legacy":
         return _anova_legacy(n, m, effect, alpha).power
     return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect)
+
+
+def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
+    """:func:`anova_power_at` of one cell: the same operations on floats (one-cell searches).
+
+    Raises :class:`~topicsetsize.search.Uncertain` where 2λ overflows (the vectorised
+    function takes a limit there).
+
+    >>> one = anova_power_one(19.0, 3, 0.5, 0.05, "legacy")
+    >>> one == float(anova_power_at(19.0, 3, 0.5, 0.05, "legacy")), round(one, 3)
+    (True, 0.791)
+    """
+    phi_a = m - 1.0
+    phi_e = m * (n - 1.0)
+    lam = n * effect
+    if method == "exact":
+        return f_power_one(alpha, phi_a, phi_e, lam)
+    if not lam <= _HALF_MAX:
+        raise Uncertain("2 lambda overflows")
+    w = f_crit_one(alpha, phi_a, phi_e)
+    c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+    phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
+    a = w * phi_a / phi_e
+    if not c_a - a > 0:
+        return math.nan
+    u = (math.sqrt(a * (2.0 * phi_e - 1.0)) - math.sqrt(c_a * (2.0 * phi_a_star - 1.0))) \
+        / math.sqrt(c_a - a)
+    return float(special.ndtr(-u))
+
+
+_HALF_MAX = np.finfo(float).max / 2.0
+
+
+def ttest_power_one(n: float, effect: float, alpha: float, method: str) -> float:
+    """:func:`ttest_power_at` of one cell on floats (the legacy formula is the same code).
+
+    >>> ttest_power_one(34.0, 0.5, 0.05, "exact") == float(ttest_power_at(34.0, 0.5, 0.05, "exact"))
+    True
+    """
+    if method == "exact":
+        return t_power_one(alpha, n - 1.0, math.sqrt(n) * effect)
+    return float(ttest_power_at(n, effect, alpha, method))
 
 
 def ttest_power_at(n, effect, alpha, method: str):

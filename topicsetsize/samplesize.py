@@ -8,14 +8,17 @@ whole table is one search.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import special
 
-from .distributions import f_crit, z_upper
-from .params import check_all, check_method
-from .power import anova_effect, anova_power_at, t_effect, ttest_power_at
+from .distributions import chi2_lambda_one, f_crit, z_upper
+from .params import check_all, check_method, check_scalars
+from .power import (anova_effect, anova_power_at, anova_power_one, t_effect, ttest_power_at,
+                    ttest_power_one)
 from .shapes import as_output
-from .search import describe_cells, smallest_n_for_power
+from .search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
 
 __all__ = ["anova_n", "ttest_n", "ttest_n_effect", "anova_initial_n", "ttest_initial_n",
            "NAGATA_LAMBDA"]
@@ -28,6 +31,13 @@ NAGATA_LAMBDA = {
     (0.05, 0.10): (7.049, 4.244),
     (0.01, 0.10): (10.439, 5.213),
 }
+
+#: The monotone starts of the legacy approximations, (smallest α, n) from the largest α down;
+#: smaller α than the last start at ``_LEGACY_FROM_ELSE`` (see :func:`_monotone_from`).
+_LEGACY_FROM = {"anova": ((1e-3, 9), (1e-6, 17), (1e-10, 33)),
+                "ttest": ((1e-3, 17), (1e-6, 65), (1e-10, 129))}
+_LEGACY_FROM_ELSE = {"anova": 129, "ttest": 2049}
+
 
 def _monotone_from(design: str, method: str, alpha, target):
     """Per cell, the n from which the power is non-decreasing in n.
@@ -46,11 +56,27 @@ def _monotone_from(design: str, method: str, alpha, target):
     alpha = np.asarray(alpha, float)
     if method == "exact":
         return np.full(alpha.shape, 2)
-    if design == "anova":
-        return np.select([alpha >= 1e-3, alpha >= 1e-6, alpha >= 1e-10], [9, 17, 33], 129)
-    high = np.asarray(target) > 10.0 * alpha
-    return np.select([high & (alpha >= 1e-3), high & (alpha >= 1e-6), high & (alpha >= 1e-10)],
-                     [17, 65, 129], 2049)
+    high = (np.asarray(target) > 10.0 * alpha) if design == "ttest" else True
+    starts = _LEGACY_FROM[design]
+    return np.select([high & (alpha >= a) for a, _ in starts], [n for _, n in starts],
+                     _LEGACY_FROM_ELSE[design])
+
+
+def _monotone_from_one(design: str, method: str, alpha: float, target: float) -> int:
+    """:func:`_monotone_from` of one cell (floats).
+
+    >>> _monotone_from_one("anova", "legacy", 0.05, 0.8)
+    9
+    >>> _monotone_from_one("ttest", "legacy", 1e-4, 0.8), _monotone_from_one("ttest", "exact", 0, 0)
+    (65, 2)
+    """
+    if method == "exact":
+        return 2
+    if design == "anova" or target > 10.0 * alpha:
+        for smallest, n in _LEGACY_FROM[design]:
+            if alpha >= smallest:
+                return n
+    return _LEGACY_FROM_ELSE[design]
 
 
 def _unique_rows(*columns):
@@ -261,6 +287,10 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     (2301, 2360)
     """
     method = check_method(method)
+    one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    n = None if one is None else _anova_n_one(*one, method)
+    if n is not None:
+        return n
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     effect = anova_effect(d, v)
     guess = _anova_guess(a, b, m_, effect, method)
@@ -272,6 +302,32 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     n = smallest_n_for_power(power, b, guess, cells=(m_, effect, a), describe=describe,
                              monotone_from=_monotone_from("anova", method, a, 1.0 - b))
     return as_output(n, alpha, beta, min_d, variance, m)
+
+
+def _anova_n_one(alpha, beta, min_d, variance, m, method):
+    """:func:`anova_n` of one cell by :func:`~topicsetsize.search.smallest_n_one` (or None)."""
+    effect = float(anova_effect(min_d, variance))
+    dfn = m - 1.0
+    x1, x2 = NAGATA_LAMBDA.get((alpha, beta), (None, None)) if method == "legacy" else (None, None)
+    lam = x1 + x2 * math.sqrt(dfn) if x1 is not None else chi2_lambda_one(alpha, beta, dfn)
+    with np.errstate(all="ignore"):
+        n = lam / effect if effect > 0 else math.inf
+        guess = n * (1.0 + (dfn + 2.0) / max(m * max(n - 1.0, 1.0), 1.0))
+        return smallest_n_one(lambda n: anova_power_one(n, m, effect, alpha, method), 1.0 - beta,
+                              guess, _monotone_from_one("anova", method, alpha, 1.0 - beta),
+                              transform=probit_one)
+
+
+def _ttest_n_one(alpha, beta, effect, method):
+    """:func:`ttest_n_effect` of one cell by :func:`~topicsetsize.search.smallest_n_one`."""
+    za = -float(special.ndtri(alpha / 2.0))
+    with np.errstate(all="ignore"):
+        r = (za - float(special.ndtri(beta))) / effect
+        guess = r * r + za * za / 2.0       # floats: a product overflows to inf, ** raises
+        return smallest_n_one(lambda n: float(ttest_power_one(n, effect, alpha, method)),
+                              1.0 - beta, guess,
+                              _monotone_from_one("ttest", method, alpha, 1.0 - beta),
+                              transform=probit_one)
 
 
 def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
@@ -314,6 +370,10 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     (34, 199)
     """
     method = check_method(method)
+    one = check_scalars(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
+    n = None if one is None else _ttest_n_one(*one, method)
+    if n is not None:
+        return n
     a, b, e = check_all(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
     za = z_upper(a / 2.0)
     with np.errstate(over="ignore"):
@@ -361,7 +421,8 @@ def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
     >>> ttest_n(0.05, 0.20, 0.1, 0.04)      # minΔt = .1/.2 = .5
     34
     """
-    effect = t_effect(*check_all(min_dt=min_dt, variance_t=variance_t))
+    one = check_scalars(min_dt=min_dt, variance_t=variance_t)
+    effect = t_effect(*(one or check_all(min_dt=min_dt, variance_t=variance_t)))
     return ttest_n_effect(alpha, beta, effect if np.ndim(effect) else float(effect),
                           method=method)
 

@@ -28,11 +28,11 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from .distributions import f_power
-from .params import check, check_all, check_choice
+from .distributions import chi2_lambda_one, f_power, f_power_one
+from .params import check, check_all, check_choice, check_scalars
 from .power import anova_effect
 from .roots import at_least, smallest_reaching
-from .search import describe_cells, smallest_n_for_power
+from .search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
 from .shapes import as_output
 from .tables import size_table
 
@@ -91,6 +91,17 @@ def _guess(alpha, beta, m, effect):
     lam = np.where(np.isfinite(lam), lam, 1.0)
     n = lam / effect
     return n * (1.0 + (dfn + 2.0) / np.maximum(dfn * np.maximum(n - 1.0, 1.0), 1.0))
+
+
+def _anova2_n_one(alpha, beta, min_d, variance, m):
+    """:func:`anova2_n` of one cell by :func:`~topicsetsize.search.smallest_n_one` (or None)."""
+    effect = float(anova_effect(min_d, variance))
+    dfn = m - 1.0
+    with np.errstate(all="ignore"):
+        n = chi2_lambda_one(alpha, beta, dfn) / effect if effect > 0 else float("inf")
+        guess = n * (1.0 + (dfn + 2.0) / max(dfn * max(n - 1.0, 1.0), 1.0))
+        return smallest_n_one(lambda n: f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect),
+                              1.0 - beta, guess, 2, transform=probit_one)
 
 
 def anova2_power(n, *, m, min_d, variance, alpha):
@@ -190,6 +201,10 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     190
     """
     check_choice("method", method, METHODS)
+    one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    n = None if one is None else _anova2_n_one(*one)
+    if n is not None:
+        return n
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
     effect = anova_effect(d, v)
     guess = _guess(a, b, m_, effect)

@@ -23,13 +23,15 @@ symbol as in :mod:`topicsetsize.ci`, finite and accurate at any n.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from .ci import expected_width, smallest_width_n
-from .distributions import t_power, z_upper
-from .params import check_all, check_choice
+from .ci import expected_width, smallest_width_n, smallest_width_n_one
+from .distributions import t_power, t_power_one, z_upper
+from .params import check_all, check_choice, check_scalars
 from .power import t_effect
-from .search import describe_cells, smallest_n_for_power
+from .search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
 from .shapes import as_output
 
 __all__ = ["ttest2_n", "ttest2_power", "ci2_n", "ci2_delta"]
@@ -118,6 +120,19 @@ def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
     64
     """
     check_choice("method", method, METHODS)
+    one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance)
+    if one is not None:
+        a, b, d, v = one
+        effect = float(t_effect(d, v, names=("min_d", "variance")))
+        za = float(z_upper(a / 2.0))
+        with np.errstate(all="ignore"):
+            r = (za + float(z_upper(b))) / effect
+            guess = 2.0 * r * r + za * za / 4.0    # floats: a product overflows to inf
+            n = smallest_n_one(
+                lambda n: t_power_one(a, 2.0 * (n - 1.0), effect * math.sqrt(n / 2.0)),
+                1.0 - b, guess, 2, transform=probit_one)
+        if n is not None:
+            return n
     a, b, d, v = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance)
     effect = t_effect(d, v, names=("min_d", "variance"))
     za = z_upper(a / 2.0)
@@ -193,6 +208,15 @@ def ci2_n(alpha, delta, variance):
     >>> ci2_n(0.05, 0.10, 0.05)
     155
     """
+    one = check_scalars(alpha=alpha, delta=delta, variance=variance)
+    if one is not None:
+        a, d, v = one
+        with np.errstate(over="ignore", divide="ignore"):
+            za = float(z_upper(a / 2.0))
+            guess = 8.0 * za * za * v / d / d    # floats: a product overflows to inf
+        n = smallest_width_n_one(_unpaired_width, d, guess, math.sqrt(v), a)
+        if n is not None:
+            return n
     a, d, v = check_all(alpha=alpha, delta=delta, variance=variance)
     sd = np.sqrt(v)
     with np.errstate(over="ignore", divide="ignore"):   # δ² beyond the float range: 0 or inf,
