@@ -18,6 +18,7 @@ from .params import check_all, check_method
 from .power import anova_effect, anova_power_at, ttest_power_at
 from .roots import at_least, smallest_reaching
 from .shapes import as_output
+from .errors import InputError
 
 __all__ = ["anova_min_d", "ttest_min_dt"]
 
@@ -148,7 +149,7 @@ def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
 def _raise_unreachable(lam, n, method):
     bad = ~np.isfinite(lam)
     if bad.any():
-        raise ValueError(
+        raise InputError(
             f"n={int(np.broadcast_to(n, lam.shape)[bad].flat[0])} is too small for the {method} "
             f"approximation to reach the power at any difference: allowed a larger n, "
             f"or method='exact'")

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from .errors import InputError
 
 __all__ = ["ScoreMatrix", "check_matrix", "check_shape"]
 
@@ -64,11 +65,12 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
     >>> check_matrix([[0.1, float("nan")], [0.3, 0.4]])
     Traceback (most recent call last):
     ...
-    ValueError: scores: missing or non-finite value nan at row 1, column 2
+    topicsetsize.InputError: scores: missing or non-finite value nan at row 1, column 2
     >>> check_matrix(pd.DataFrame({"runA": [0.1, 0.2]}, index=["t1", "t2"]))
     Traceback (most recent call last):
     ...
-    ValueError: scores has 1 run ('runA'): a score matrix needs at least 2 runs (columns)
+    topicsetsize.InputError: scores has 1 run ('runA'): a score matrix needs at least 2 runs
+    (columns)
     """
     if isinstance(scores, pd.DataFrame):
         topics, runs = scores.index, scores.columns
@@ -90,7 +92,7 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         raw = raw.astype(object)
         values = np.vectorize(_to_float, otypes=[float])(raw) if raw.ndim == 2 else raw
     if values.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D matrix (topics as rows, runs as columns); "
+        raise InputError(f"{name} must be a 2-D matrix (topics as rows, runs as columns); "
                          f"got {values.ndim} dimension(s)")
     bad = ~np.isfinite(values)
     if bad.any():
@@ -100,7 +102,7 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         cell = raw[i, j]
         cell = float(cell) if isinstance(cell, np.floating) else cell
         kind = "missing or non-finite value" if _is_number(cell) else "non-numeric value"
-        raise ValueError(f"{name}: {kind} {cell!r} at {where}")
+        raise InputError(f"{name}: {kind} {cell!r} at {where}")
     check_shape(values.shape, name, topics, runs, min_topics, min_runs)
     return ScoreMatrix(values, topics, runs)
 
@@ -122,5 +124,5 @@ def check_shape(shape, name, topics, runs, min_topics=2, min_runs=2, hint="") ->
                                              (n_topics, min_topics, "topic", "rows", topics)):
         if count < least:
             shown = f" ({labels[0]!r})" if count == 1 and labels is not None else ""
-            raise ValueError(f"{name} has {count} {what}{'' if count == 1 else 's'}{shown}: "
+            raise InputError(f"{name} has {count} {what}{'' if count == 1 else 's'}{shown}: "
                              f"a score matrix needs at least {least} {what}s ({axis}){hint}")

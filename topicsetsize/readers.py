@@ -53,6 +53,7 @@ from .formats.xlsx import read_xlsx
 from .matrix import ScoreMatrix, check_matrix, check_shape  # noqa: F401  (importable from here)
 from .params import check_choice
 from .writers import write_long, write_trec_eval  # noqa: F401  (importable from here)
+from .errors import InputError
 
 __all__ = [
     "FORMATS",
@@ -129,13 +130,14 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     >>> read_matrix(path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../scores.csv: non-numeric score 'high' at topic '402', run 'dfr' (line 3, field 3)
+    topicsetsize.InputError: .../scores.csv: non-numeric score 'high' at topic '402', run 'dfr'
+    (line 3, field 3)
     """
     if fmt is not None:
         fmt = check_choice("fmt", fmt, FORMATS)
     paths = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
     if not paths:
-        raise ValueError("path is an empty list: give a file, a folder or a list of files")
+        raise InputError("path is an empty list: give a file, a folder or a list of files")
     for one in paths:
         if not one.exists():
             raise FileNotFoundError(f"{one}: no such file or folder")
@@ -146,7 +148,7 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         cells, fmt, measure = _read_file(source, fmt, measure, transpose)
     if transpose:
         if fmt not in ("wide", "xlsx"):
-            raise ValueError(f"{source}: transpose applies to wide CSV/TSV and .xlsx files, "
+            raise InputError(f"{source}: transpose applies to wide CSV/TSV and .xlsx files, "
                              f"not to {fmt} files")
         where = cells.where
         cells = Cells(cells.frame.T, lambda i, j: where(j, i))
@@ -163,9 +165,9 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
     if data.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
         return read_xlsx(path, measure, transpose), "xlsx", measure
     if fmt == "xlsx":
-        raise ValueError(f"{path}: not an .xlsx workbook")
+        raise InputError(f"{path}: not an .xlsx workbook")
     if fmt is None and path.suffix.lower() in (".xlsx", ".xlsm"):
-        raise ValueError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
+        raise InputError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
                          "archive); if it is CSV/TSV text, rename it or give fmt='wide' "
                          "(--format wide)")
     text = decode_text(path, data)
@@ -225,14 +227,14 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
         kind = "non-numeric score" if np.isnan(numbers[i, j]) else "non-finite score"
         hint = ("; a decimal comma? write the numbers with a decimal point"
                 if isinstance(value, str) and _DECIMAL_COMMA.fullmatch(value.strip()) else "")
-        raise ValueError(f"{path}: {kind} {value!r} at {cell(i, j)}{hint}")
+        raise InputError(f"{path}: {kind} {value!r} at {cell(i, j)}{hint}")
     incomplete = missing.any(axis=1)
     if incomplete.any():
         if not drop_incomplete_topics:
             where = np.argwhere(missing)
             shown = "; ".join(cell(i, j) for i, j in where[:_SHOWN])
             more = f" and {len(where) - _SHOWN} more" if len(where) > _SHOWN else ""
-            raise ValueError(f"{path}: missing scores at {shown}{more}; drop the "
+            raise InputError(f"{path}: missing scores at {shown}{more}; drop the "
                              f"{int(incomplete.sum())} incomplete topic(s) with "
                              "drop_incomplete_topics=True (--drop-incomplete-topics)")
         dropped = [str(t) for t in raw.index[incomplete]]

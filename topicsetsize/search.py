@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
+from .errors import InputError
 from .params import N_MAX, PARAMS
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit",
@@ -29,7 +30,7 @@ __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit",
 _MAX_STEPS = 200
 
 
-class SearchLimitError(ValueError):
+class SearchLimitError(InputError):
     """No n up to the search limit meets the target (the effect is too small)."""
 
 

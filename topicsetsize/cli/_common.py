@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..errors import InputError
+
 
 def number(name: str):
     """An argparse ``type=`` for the registered parameter ``name`` (one-line errors)."""
@@ -158,7 +160,7 @@ def load_matrix(args):
     from ..examples import example_matrix
 
     if args.example == (args.file is not None):
-        raise ValueError("give either FILE or --example")
+        raise InputError("give either FILE or --example")
     if args.example:
         return example_matrix(), EXAMPLE_NAME
     return read_matrix_reporting(args.file, args), args.file

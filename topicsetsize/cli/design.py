@@ -6,6 +6,7 @@ import argparse
 
 from ._common import (around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame,
                       progress)
+from ..errors import InputError
 
 _METHODS = ("legacy", "exact", "both")
 
@@ -140,12 +141,12 @@ def _n_anova(args) -> None:
 def _n_ttest(args) -> None:
     if args.min_dt is not None:
         if args.variance_t is None:
-            raise ValueError("--min-dt needs --variance-t (or give --min-delta-t instead)")
+            raise InputError("--min-dt needs --variance-t (or give --min-delta-t instead)")
         min_dt, var_t = args.min_dt, args.variance_t
         label = f"minDt={min_dt:g}, variance_t={var_t:g}"
     else:
         if args.variance_t is not None:
-            raise ValueError("--variance-t goes with --min-dt, not with --min-delta-t")
+            raise InputError("--variance-t goes with --min-dt, not with --min-delta-t")
         min_dt, var_t = args.min_delta_t, 1.0
         label = f"minDeltaT={min_dt:g}"
     from ..power import ttest_power

@@ -10,6 +10,7 @@ the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3). Giv
 from __future__ import annotations
 
 from ._common import int_list, number, path, print_frame, progress
+from ..errors import InputError
 
 
 def register(sub, designs) -> None:
@@ -55,15 +56,15 @@ def run(args) -> int:
     from ..pooling import load_collection, parse_measure, pool_depth_study
 
     if len(args.runs) != len(args.qrels):
-        raise ValueError(f"give one --qrels per --runs: got {len(args.runs)} --runs and "
+        raise InputError(f"give one --qrels per --runs: got {len(args.runs)} --runs and "
                          f"{len(args.qrels)} --qrels")
     if (args.m is None) != (args.min_d is None):
-        raise ValueError("give both --m and --min-d (the ANOVA design) or neither")
+        raise InputError("give both --m and --min-d (the ANOVA design) or neither")
     if args.plot is not None:
         if args.m is None:
-            raise ValueError("--plot needs --m and --min-d (it plots the required n)")
+            raise InputError("--plot needs --m and --min-d (it plots the required n)")
         if not args.plot.lower().endswith(".png"):
-            raise ValueError(f"--plot {args.plot}: the file name must end in .png")
+            raise InputError(f"--plot {args.plot}: the file name must end in .png")
         from ..plots import require_matplotlib
         require_matplotlib()   # fail before the long work
 

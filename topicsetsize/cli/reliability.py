@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matrix, number,
                       print_frame, progress, records_frame)
+from ..errors import InputError
 
 
 #: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
@@ -89,7 +90,7 @@ def run_reliability(args) -> int:
         scores = select_topics(scores, spec=args.topics)
     n, m = scores.shape
     if args.half is None and n < 4:
-        raise ValueError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
+        raise InputError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
                          "experiment needs at least 4 topics (two halves of at least 2)")
     halves = args.half or [n // 2]
     seed = fresh_seed(args.seed)
@@ -126,13 +127,13 @@ def run_check_power(args) -> int:
     scores, name = load_matrix(args)
     distinct = scores.T.drop_duplicates().shape[0]
     if distinct < 2:
-        raise ValueError(f"{name}: every run has the same score on every topic: no two runs to "
+        raise InputError(f"{name}: every run has the same score on every topic: no two runs to "
                          "compare")
     pair = None
     if args.pair is not None:
         pair = [p.strip() for p in args.pair.split(",")]
         if args.test != "ttest":
-            raise ValueError("--pair is only for --test ttest")
+            raise InputError("--pair is only for --test ttest")
     seed = fresh_seed(args.seed)
     results = []
     with progress(trials * len(args.n), "resampled trials") as bar:

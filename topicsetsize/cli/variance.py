@@ -11,6 +11,7 @@ bundled TREC 2010 Web AP matrix.
 from __future__ import annotations
 
 from ._common import EXAMPLE_NAME, add_reader_options, path, print_frame, read_matrix_reporting
+from ..errors import InputError
 
 
 def register(sub, designs) -> None:
@@ -40,7 +41,7 @@ def run(args) -> int:
     check("a", args.a)
     check("b", args.b)
     if not args.files and not args.example:
-        raise ValueError("give at least one FILE (or --example for the bundled matrix)")
+        raise InputError("give at least one FILE (or --example for the bundled matrix)")
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     for name in args.files:
         matrices[name] = read_matrix_reporting(name, args)
@@ -51,7 +52,7 @@ def run(args) -> int:
         try:
             rows.append(summarise_many({name: matrix}, a=args.a, b=args.b))
         except ValueError as exc:       # e.g. a constant matrix: tau is undefined
-            raise ValueError(f"{name}: {exc}") from exc
+            raise InputError(f"{name}: {exc}") from exc
     table = pd.concat(rows)
     if args.csv:
         print_frame(table, csv=True)

@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 from ._common import add_reader_options, path, progress
+from ..errors import InputError
 
 __all__ = ["register", "run"]
 
@@ -60,7 +61,7 @@ def run(args) -> int:
                              transpose=args.transpose,
                              drop_incomplete_topics=args.drop_incomplete_topics)
     elif args.fmt or args.transpose or args.drop_incomplete_topics or args.measure:
-        raise ValueError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
+        raise InputError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
                          "--matrix files: give --matrix FILE")
     out = args.out if args.out is not None else Path(spec.output)
     with progress(count_steps(spec), "workbook") as bar:

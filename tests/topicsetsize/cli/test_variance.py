@@ -81,7 +81,7 @@ def test_drop_incomplete_topics_reports_on_stderr(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["variance"], "give at least one FILE (or --example for the bundled matrix)"),
-    (["variance", "--example", "--a", "-1"], "a=-1 is out of range: allowed a > 0"),
+    (["variance", "--example", "--a", "-1"], "--a -1 is out of range: allowed a > 0"),
     (["variance", "no/such/file.csv"], "no/such/file.csv: no such file or folder"),
 ])
 def test_user_errors_exit_2_with_one_line(capsys, argv, message):
