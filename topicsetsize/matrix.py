@@ -33,6 +33,10 @@ class ScoreMatrix(NamedTuple):
         return pd.DataFrame(values, index=self.topics, columns=self.runs)
 
 
+#: The largest |score| accepted: squares stay below 1e300, so sums of squares over up to 10⁸
+#: cells are finite (scores of IR and NLP measures are in [0, 1], or a few units).
+MAX_SCORE = 1e150
+
 def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
                  min_runs: int = 2) -> ScoreMatrix:
     """Check a topics × runs score matrix and return its float values (and labels).
@@ -103,6 +107,14 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         cell = float(cell) if isinstance(cell, np.floating) else cell
         kind = "missing or non-finite value" if _is_number(cell) else "non-numeric value"
         raise InputError(f"{name}: {kind} {cell!r} at {where}")
+    huge = np.abs(values) > MAX_SCORE
+    if huge.any():
+        i, j = np.argwhere(huge)[0]
+        where = (f"topic {topics[i]!r}, run {runs[j]!r}" if topics is not None
+                 else f"row {i + 1}, column {j + 1}")
+        raise InputError(f"{name}: the score {values[i, j]:g} at {where} is too large to "
+                         f"compute with (its square and the sums of squares overflow): allowed "
+                         f"|score| <= {MAX_SCORE:g}")
     check_shape(values.shape, name, topics, runs, min_topics, min_runs)
     return ScoreMatrix(values, topics, runs)
 

@@ -78,7 +78,8 @@ class IncompleteTopicsWarning(UserWarning):
 
 
 def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
-                transpose: bool = False, drop_incomplete_topics: bool = False) -> pd.DataFrame:
+                transpose: bool = False, drop_incomplete_topics: bool = False,
+                sheet: str | None = None) -> pd.DataFrame:
     """Read a topics × runs score matrix from a file or a folder of ``trec_eval -q`` files.
 
     Parameters
@@ -88,9 +89,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         of the runs: a folder of files (one per run) or a list of files.
     measure : str, optional
         The measure to read (e.g. ``"map"``, ``"P_10"``, ``"ndcg_cut_10"``) from ``trec_eval``
-        and long-format files; needed when a file holds several. For an .xlsx workbook it names
-        the sheet (the first sheet when None; a name that is not a sheet is an error). A wide
-        CSV/TSV holds one measure, so there it is not used.
+        and long-format files; needed when a file holds several. For an .xlsx workbook without
+        ``sheet`` it names the sheet. A wide CSV/TSV holds one measure, so there it is not used.
     fmt : {"wide", "xlsx", "trec_eval", "long"}, optional
         The file format; detected from the content when None.
     transpose : bool, default False
@@ -99,6 +99,10 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         Drop the topics that lack a score for some run, instead of raising. A
         :class:`IncompleteTopicsWarning` says how many were dropped and
         ``frame.attrs["dropped_topics"]`` lists them.
+
+    sheet : str, optional
+        For an .xlsx workbook: the sheet to read. Required when the workbook has several
+        sheets (one sheet is read without it); a name that is not a sheet is an error.
 
     Returns
     -------
@@ -145,7 +149,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     if len(paths) > 1 or source.is_dir():
         cells, fmt, measure = read_trec_eval_files(paths, source, fmt, measure)
     else:
-        cells, fmt, measure = _read_file(source, fmt, measure, transpose)
+        cells, fmt, measure = _read_file(source, fmt, measure, transpose,
+                                         measure if sheet is None else sheet)
     if transpose:
         if fmt not in ("wide", "xlsx"):
             raise InputError(f"{source}: transpose applies to wide CSV/TSV and .xlsx files, "
@@ -159,11 +164,12 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     return frame
 
 
-def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool):
+def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool,
+               sheet: str | None):
     """Cells, format and measure of one file (any format)."""
     data = nonempty_bytes(path)
     if data.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
-        return read_xlsx(path, measure, transpose), "xlsx", measure
+        return read_xlsx(path, sheet, transpose), "xlsx", sheet
     if fmt == "xlsx":
         raise InputError(f"{path}: not an .xlsx workbook")
     if fmt is None and path.suffix.lower() in (".xlsx", ".xlsm"):

@@ -111,8 +111,16 @@ def _count_chunks(rng: np.random.Generator, topics: int, n: int, trials: int,
     """Topic counts of ``trials`` draws of n topics with replacement, ``chunk`` trials at a time.
 
     Row t of a chunk counts how often each topic was drawn in trial t (the row sums to n). The
-    topic indices are drawn sequentially, so the draws do not depend on the chunk size.
+    topic indices are drawn sequentially, so the draws do not depend on the chunk size. Beyond
+    :data:`_CHUNK_ELEMENTS` draws per trial the indices would not fit in memory; there a trial's
+    counts are drawn at once from their distribution, Multinomial(n; 1/topics, ..., 1/topics),
+    in memory and time independent of n.
     """
+    if n > _CHUNK_ELEMENTS:
+        uniform = np.full(topics, 1.0 / topics)
+        for start in range(0, trials, chunk):
+            yield rng.multinomial(n, uniform, size=min(chunk, trials - start)).astype(float)
+        return
     for start in range(0, trials, chunk):
         c = min(chunk, trials - start)
         idx = rng.integers(0, topics, size=(c, n)) + topics * np.arange(c)[:, None]
@@ -295,7 +303,8 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
             q = counts @ dev2
             return paired_t(counts @ dev, q, n, shift, crit2, q)[0]
 
-    chunk = max(1, min(trials, _CHUNK_ELEMENTS // max(topics, n, x.shape[1])))
+    draws = n if n <= _CHUNK_ELEMENTS else 0     # beyond, the counts are drawn directly
+    chunk = max(1, min(trials, _CHUNK_ELEMENTS // max(topics, draws, x.shape[1])))
     hits = 0
     for counts in _count_chunks(np.random.default_rng(seed), topics, n, trials, chunk):
         hits += int(np.count_nonzero(reject(counts)))

@@ -19,6 +19,7 @@ numpy, scipy or pandas.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import re
 import sys
@@ -26,11 +27,11 @@ import warnings
 
 from .. import __version__
 from ..errors import InputError
-from . import (allpairs, budget, design, guarantees, hsd, pool_depth, recommend, reliability,
-               twoway, unpaired, variance, workbook)
 
-_MODULES = (design, twoway, unpaired, allpairs, variance, workbook, reliability, hsd, guarantees,
-            recommend, budget, pool_depth)
+#: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
+#: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.
+_MODULES = ("design", "twoway", "unpaired", "allpairs", "variance", "workbook", "reliability",
+            "hsd", "guarantees", "recommend", "budget", "pool_depth")
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {
@@ -60,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     designs = {name: sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
                .add_subparsers(dest="design", metavar="DESIGN", required=True)
                for name, text in _DESIGN_GROUPS.items()}
-    for module in _MODULES:
-        module.register(sub, designs)
+    for name in _MODULES:
+        importlib.import_module(f".{name}", __name__).register(sub, designs)
     return parser
 
 

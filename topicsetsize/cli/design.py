@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import (around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame,
-                      progress)
+from ._common import (around_n, ceil_sig, check_distinct, float_list, floor_power, int_list,
+                      number, print_frame, progress)
 from ..errors import InputError
 
 _METHODS = ("legacy", "exact", "both")
@@ -190,6 +190,7 @@ _CHUNK_CELLS = 2000
 
 
 def _table_anova(args) -> None:
+    check_distinct(args, "m", "min_d")
     _print_tables(lambda meth: _anova_table_chunked(args, meth),
                   f"ANOVA topic set sizes: variance={args.variance:g}, alpha={args.alpha:g}, "
                   f"beta={args.beta:g}; rows m, columns minD", args)
@@ -216,6 +217,7 @@ def _anova_table_chunked(args, method: str):
 def _table_ttest(args) -> None:
     from ..tables import ttest_table
 
+    check_distinct(args, "variance_t", "min_dt")
     _print_tables(lambda meth: ttest_table(args.alpha, beta=args.beta,
                                            variance_t=args.variance_t, min_dts=args.min_dt,
                                            method=meth),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame
+from ._common import (around_n, ceil_sig, check_distinct, float_list, floor_power, int_list,
+                      number, print_frame)
 
 
 def register(sub, designs) -> None:
@@ -61,6 +62,8 @@ def _n(args) -> None:
 
 def _table(args) -> None:
     from ..twoway import anova2_table
+
+    check_distinct(args, "m", "min_d")
 
     frame = anova2_table(args.alpha, beta=args.beta, variance=args.variance, ms=args.m,
                          min_ds=args.min_d)

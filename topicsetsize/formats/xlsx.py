@@ -12,6 +12,7 @@ __all__ = ["read_xlsx"]
 
 
 def read_xlsx(path: Path, measure: str | None, transpose: bool) -> Cells:
+    """The cells of the sheet named ``measure`` (the only sheet when None)."""
     import openpyxl
 
     try:
@@ -23,7 +24,10 @@ def read_xlsx(path: Path, measure: str | None, transpose: bool) -> Cells:
         names = book.sheetnames
         if measure is not None and measure not in names:
             raise InputError(f"{path}: no sheet named {measure!r}; sheets: {', '.join(names)} "
-                             "(measure=, --measure, names the sheet)")
+                             "(sheet= (--sheet) names the sheet)")
+        if measure is None and len(names) > 1:      # never guess which sheet is meant
+            raise InputError(f"{path}: the workbook has {len(names)} sheets "
+                             f"({', '.join(names)}): choose one with sheet= (--sheet)")
         sheet = book[measure] if measure is not None else book.worksheets[0]
         title = sheet.title
         rows = [(r, list(values)) for r, values in enumerate(sheet.iter_rows(values_only=True), 1)

@@ -152,7 +152,7 @@ def test_unknown_measure_on_a_one_sheet_workbook(capsys, tmp_path, web):
     assert main(["variance", str(path), "--measure", "Nope"]) == 2
     err = capsys.readouterr().err
     assert err == (f"topicsetsize: error: {path}: no sheet named 'Nope'; sheets: AP "
-                   "(measure=, --measure, names the sheet)\n")
+                   "(--sheet names the sheet)\n")
     assert main(["variance", str(path), "--measure", "AP", "--csv"]) == 0
 
 

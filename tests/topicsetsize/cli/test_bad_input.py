@@ -1,0 +1,168 @@
+"""Bad input a new user finds (issue 18, item 4): each case ends in one line naming the value
+with exit status 2, or in a correct answer."""
+
+from __future__ import annotations
+
+import csv
+import io
+import signal
+import subprocess
+import sys
+
+import numpy as np
+import openpyxl
+import pytest
+
+from .conftest import console_script, one_line_error, run_cli
+
+
+def test_allpairs_tiny_effect_says_no_n_is_enough(capsys):
+    # anova/ttest answer a difference too small for any n with the search limit (one line).
+    err = one_line_error(capsys, "n", "allpairs", "--min-d", "1e-300", "--variance", "0.06",
+                         "--m", "3", "--trials", "200")
+    assert "no n up to the search limit of 1,000,000,000 topics" in err and "--min-d 1e-300" in err
+    # minD/σ = 1e-150 once overflowed n/σ² inside the simulation and claimed n = 179769314
+    err = one_line_error(capsys, "n", "allpairs", "--min-d", "1e-300", "--variance", "1e-300",
+                         "--m", "3", "--trials", "200")
+    assert "no n up to the search limit" in err
+
+
+def test_allpairs_effect_beyond_floating_point_is_refused_as_the_t_test_does(capsys):
+    err = one_line_error(capsys, "n", "allpairs", "--min-d", "1e-300", "--variance", "1e300",
+                         "--m", "3")
+    assert "min_d/sqrt(variance)=0 is out of range" in err
+
+
+def test_allpairs_huge_effect_needs_two_topics(capsys):
+    # minD/σ = 1e50: every trial detects every pair at the smallest design, n = 2 (as n anova).
+    code, out, err = run_cli(capsys, "n", "allpairs", "--min-d", "1e200", "--variance", "1e300",
+                             "--m", "3", "--trials", "200", "--seed", "1")
+    assert code == 0 and err == "" and "n = 2 " in out
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["table", "anova", "--m", "2,10", "--min-d", "0.1,0.1", "--variance", "0.06"],
+     "--min-d 0.1 is given twice"),
+    (["table", "anova", "--m", "2,2", "--min-d", "0.1", "--variance", "0.06", "--csv"],
+     "--m 2 is given twice"),
+    (["table", "ttest", "--min-dt", "0.1", "--variance-t", "0.06,0.06"],
+     "--variance-t 0.06 is given twice"),
+    (["table", "anova2", "--m", "2,3", "--min-d", "0.2,0.2", "--variance", "0.06"],
+     "--min-d 0.2 is given twice"),
+])
+def test_a_repeated_table_value_is_one_line(capsys, argv, line):
+    assert line in one_line_error(capsys, *argv)
+
+
+def test_csv_output_neutralises_formulas_but_not_numbers(capsys, tmp_path):
+    names = ['=HYPERLINK("http://x")', "@SUM(1+1)", "+run", "-run", "plain"]
+    path = tmp_path / "evil.csv"
+    rows = [["topic", *names]] + [[str(t), *np.round(np.random.default_rng(t).normal(
+        size=len(names)), 3)] for t in range(1, 6)]
+    with path.open("w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    code, out, err = run_cli(capsys, "hsd", str(path), "--trials", "50", "--seed", "1", "--csv")
+    assert code == 0, err
+    table = list(csv.DictReader(io.StringIO(out)))
+    shown = {row["run_a"] for row in table} | {row["run_b"] for row in table}
+    assert shown == {"'" + n for n in names[:4]} | {"plain"}
+    assert any(float(row["difference"]) < 0 for row in table)     # numbers stay numbers
+    assert all(not row["difference"].startswith("'") for row in table)
+
+
+def test_check_power_at_a_billion_topics_fits_in_memory(capsys):
+    # 10⁹ draws per trial would be 8 GB of indices; the counts are drawn as a multinomial.
+    # λ at 10⁹ topics is ~10⁷: the power is 1 in theory and in every trial.
+    code, out, err = run_cli(capsys, "check-power", "--example", "--n", "1000000000", "--m", "5",
+                             "--trials", "20", "--seed", "1")
+    assert code == 0, err
+    row = out.strip().splitlines()[-1].split()
+    assert row[0] == "1000000000" and float(row[1]) == 1.0 and float(row[3]) == 1.0
+
+
+def test_a_closed_pipe_ends_quietly_with_status_0():
+    reader = subprocess.Popen(
+        [str(console_script()), "table", "anova", "--m", "2-400", "--min-d", "0.01,0.02,0.05",
+         "--variance", "0.06", "--csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = reader.stdout.readline()
+    reader.stdout.close()                       # as `| head -1` does
+    err = reader.stderr.read().decode()
+    assert reader.wait(timeout=120) == 0 and first.startswith(b"m,min_d,n"), err
+    assert err == ""
+
+
+def test_ctrl_c_while_the_parser_is_built_is_one_line(capsys, monkeypatch):
+    import topicsetsize.cli as cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    code, out, err = run_cli(capsys, "variance", "--example")
+    assert (code, out, err) == (130, "", "topicsetsize: interrupted\n")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_during_work_is_one_line():
+    import time
+
+    child = subprocess.Popen([str(console_script()), "check-power", "--example", "--n", "10,20",
+                              "--trials", "100000", "--seed", "1"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 130 and err == "topicsetsize: interrupted\n", err
+
+
+@pytest.fixture
+def two_sheets(tmp_path):
+    book = openpyxl.Workbook()
+    for k, title in enumerate(["map", "ndcg"]):
+        sheet = book.active if k == 0 else book.create_sheet()
+        sheet.title = title
+        for row in [["topic", "a", "b", "c"], ["1", 0.1, 0.2 + k, 0.5], ["2", 0.3, 0.1, 0.4],
+                    ["3", 0.2, 0.25, 0.9]]:
+            sheet.append(row)
+    path = tmp_path / "two.xlsx"
+    book.save(path)
+    return path
+
+
+def test_a_workbook_with_several_sheets_needs_the_sheet(capsys, two_sheets):
+    err = one_line_error(capsys, "variance", str(two_sheets))
+    assert err == (f"topicsetsize: error: {two_sheets}: the workbook has 2 sheets (map, ndcg): "
+                   "choose one with --sheet\n")
+    code, out, _ = run_cli(capsys, "variance", str(two_sheets), "--sheet", "ndcg")
+    assert code == 0 and str(two_sheets) in out
+
+
+def test_csv_cells_with_a_tab_or_carriage_return_are_neutralised():
+    from topicsetsize.cli._common import csv_cell
+
+    assert [csv_cell(v) for v in ["\tx", "\rx", "-1e-3", "+2", "=1"]] == \
+        ["'\tx", "'\rx", "-1e-3", "+2", "'=1"]
+
+
+def test_read_matrix_takes_the_sheet(two_sheets):
+    import topicsetsize as tss
+
+    with pytest.raises(tss.InputError, match="2 sheets"):
+        tss.read_matrix(two_sheets)
+    assert tss.read_matrix(two_sheets, sheet="ndcg").loc["1", "b"] == pytest.approx(1.2)
+    assert tss.read_matrix(two_sheets, sheet="map").loc["1", "b"] == pytest.approx(0.2)
+
+
+def test_scores_too_large_to_square_are_refused(capsys, tmp_path):
+    path = tmp_path / "huge.csv"
+    path.write_text("topic,a,b,c\n1,1e308,-1e308,0\n2,-1e308,1e308,0.5\n3,0.2,0.1,0.3\n")
+    for command in (["variance"], ["hsd", "--trials", "10"], ["check-power", "--n", "5"]):
+        err = one_line_error(capsys, command[0], str(path), *command[1:])
+        assert "the score 1e+308 at topic '1', run 'a' is too large" in err, command
+
+
+def test_hsd_on_a_constant_matrix_is_refused(capsys, tmp_path):
+    path = tmp_path / "const.csv"
+    path.write_text("topic,a,b,c\n1,0.5,0.5,0.5\n2,0.5,0.5,0.5\n3,0.5,0.5,0.5\n")
+    err = one_line_error(capsys, "hsd", str(path))
+    assert "every run has the same score on every topic" in err
