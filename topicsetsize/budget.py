@@ -206,6 +206,8 @@ def read_plan(path) -> dict:
     from pathlib import Path
 
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a folder, not a plan file (give a .toml file)")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
     try:

@@ -78,7 +78,7 @@ def check_distinct(args, *names: str) -> None:
         values = list(getattr(args, name))
         repeated = next((v for k, v in enumerate(values) if v in values[:k]), None)
         if repeated is not None:
-            raise InputError(f"{name}={repeated:g} is given twice: give each value once")
+            raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
 
 
 def checked(name: str):

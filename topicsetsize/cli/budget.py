@@ -82,8 +82,8 @@ def run(args) -> int:
     budget = f", budget={plan.budget:,.0f}" if plan.budget is not None else ""
     print_frame(show, title=(
         f"Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): one-way ANOVA, "
-        f"m={kwargs['m']}, minD={kwargs['min_d']:g}, alpha={kwargs.get('alpha', 0.05):g}, "
-        f"beta={kwargs.get('beta', 0.20):g}, {kwargs.get('method', 'legacy')}{budget}\n"
+        f"m={kwargs['m']}, minD={kwargs['min_d']:.15g}, alpha={kwargs.get('alpha', 0.05):.15g}, "
+        f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs.get('method', 'legacy')}{budget}\n"
         "cost = n x docs_per_topic"))
     print(_verdict(plan))
     return 0

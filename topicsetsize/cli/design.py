@@ -88,8 +88,9 @@ def _methods(args) -> tuple[str, ...]:
     return ("legacy", "exact") if args.method == "both" else (args.method,)
 
 
-def _report(title: str, rows: list[dict], args) -> None:
-    """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table."""
+def _report(title: str, rows: list[dict], args, *, n_column: str = "n") -> None:
+    """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table.
+    ``n_column`` holds the topic set size (``n per system`` in the unpaired designs)."""
     import pandas as pd
 
     frame = pd.DataFrame(rows).set_index("method")
@@ -102,7 +103,7 @@ def _report(title: str, rows: list[dict], args) -> None:
         for key, value in frame[column].items():
             if isinstance(value, str) or value is None or value == value:
                 continue
-            mark = _NO_TEST if _fewer_than_two(column, frame.loc[key, "n"]) else _UNDEFINED
+            mark = _NO_TEST if _fewer_than_two(column, frame.loc[key, n_column]) else _UNDEFINED
             shown.loc[key, column] = mark
             used.append(mark)
     print_frame(shown, title=title)
@@ -134,8 +135,9 @@ def _n_anova(args) -> None:
                              variance=args.variance, m=args.m, method=meth),
         lambda n, meth: anova_power(n, m=args.m, min_d=args.min_d, variance=args.variance,
                                     alpha=args.alpha, method=meth), args)
-    _report(f"One-way ANOVA: m={args.m:g} systems, minD={args.min_d:g}, variance={args.variance:g},"
-            f" alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"One-way ANOVA: m={args.m:.15g} systems, minD={args.min_d:.15g}, "
+            f"variance={args.variance:.15g},"
+            f" alpha={args.alpha:.15g}, beta={args.beta:.15g}", rows, args)
 
 
 def _n_ttest(args) -> None:
@@ -143,12 +145,12 @@ def _n_ttest(args) -> None:
         if args.variance_t is None:
             raise InputError("--min-dt needs --variance-t (or give --min-delta-t instead)")
         min_dt, var_t = args.min_dt, args.variance_t
-        label = f"minDt={min_dt:g}, variance_t={var_t:g}"
+        label = f"minDt={min_dt:.15g}, variance_t={var_t:.15g}"
     else:
         if args.variance_t is not None:
             raise InputError("--variance-t goes with --min-dt, not with --min-delta-t")
         min_dt, var_t = args.min_delta_t, 1.0
-        label = f"minDeltaT={min_dt:g}"
+        label = f"minDeltaT={min_dt:.15g}"
     from ..power import ttest_power
     from ..samplesize import ttest_n
 
@@ -157,7 +159,7 @@ def _n_ttest(args) -> None:
                              method=meth),
         lambda n, meth: ttest_power(n, min_dt=min_dt, variance_t=var_t, alpha=args.alpha,
                                     method=meth), args)
-    _report(f"Paired t-test: {label}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"Paired t-test: {label}, alpha={args.alpha:.15g}, beta={args.beta:.15g}", rows, args)
 
 
 def _n_ci(args) -> None:
@@ -167,8 +169,8 @@ def _n_ci(args) -> None:
     rows = [{"method": "expected width", "n": n,
              **around_n(n, lambda k: ci_delta(k, variance_t=args.variance_t, alpha=args.alpha),
                         "width", missing=float("nan"))}]
-    _report(f"CI width: delta={args.delta:g}, variance_t={args.variance_t:g}, "
-            f"alpha={args.alpha:g}", rows, args)
+    _report(f"CI width: delta={args.delta:.15g}, variance_t={args.variance_t:.15g}, "
+            f"alpha={args.alpha:.15g}", rows, args)
 
 
 def _print_tables(build, title: str, args) -> None:
@@ -192,8 +194,8 @@ _CHUNK_CELLS = 2000
 def _table_anova(args) -> None:
     check_distinct(args, "m", "min_d")
     _print_tables(lambda meth: _anova_table_chunked(args, meth),
-                  f"ANOVA topic set sizes: variance={args.variance:g}, alpha={args.alpha:g}, "
-                  f"beta={args.beta:g}; rows m, columns minD", args)
+                  f"ANOVA topic set sizes: variance={args.variance:.15g}, alpha={args.alpha:.15g}, "
+                  f"beta={args.beta:.15g}; rows m, columns minD", args)
 
 
 def _anova_table_chunked(args, method: str):
@@ -221,7 +223,7 @@ def _table_ttest(args) -> None:
     _print_tables(lambda meth: ttest_table(args.alpha, beta=args.beta,
                                            variance_t=args.variance_t, min_dts=args.min_dt,
                                            method=meth),
-                  f"Paired t-test topic set sizes: alpha={args.alpha:g}, beta={args.beta:g}; "
+                  f"Paired t-test topic set sizes: alpha={args.alpha:.15g}, beta={args.beta:.15g}; "
                   "rows variance_t, columns minDt", args)
 
 
@@ -232,8 +234,9 @@ def _min_d_anova(args) -> None:
         args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta,
         method=meth))}
         for meth in _methods(args)]
-    _report(f"Minimum detectable range: n={args.n:g} topics, m={args.m:g} systems, "
-            f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"Minimum detectable range: n={args.n:.15g} topics, m={args.m:.15g} systems, "
+            f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}",
+            rows, args)
 
 
 def _min_d_ttest(args) -> None:
@@ -242,5 +245,6 @@ def _min_d_ttest(args) -> None:
     rows = [{"method": meth, "min_dt": ceil_sig(ttest_min_dt(
         args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta, method=meth))}
         for meth in _methods(args)]
-    _report(f"Minimum detectable difference: n={args.n:g} topics, "
-            f"variance_t={args.variance_t:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"Minimum detectable difference: n={args.n:.15g} topics, "
+            f"variance_t={args.variance_t:.15g}, alpha={args.alpha:.15g}, "
+            f"beta={args.beta:.15g}", rows, args)

@@ -90,8 +90,8 @@ def run(args) -> int:
         from ..plots import plot_pool_depth
 
         plot_pool_depth(study, args.plot, title=(
-            f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:g}, alpha={args.alpha:g}, "
-            f"beta={args.beta:g}, V_E {args.variance_from}"))
+            f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
+            f"beta={args.beta:.15g}, V_E {args.variance_from}"))
     if args.csv:
         print_frame(study.table, csv=True)
         return 0
@@ -105,8 +105,8 @@ def run(args) -> int:
         show["cost"] = show["cost"].map("{:,.0f}".format)
         show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
         budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
-        design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:g}, alpha={args.alpha:g}, "
-                  f"beta={args.beta:g}, {args.method}, from V_E {args.variance_from}{budget}; "
+        design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
+                  f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
                   "cost = n x docs_per_topic")
     print_frame(show, title=(
         f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "

@@ -92,5 +92,5 @@ def run(args) -> int:
     shown = frame.assign(label=frame["label"].fillna(""),
                          power=[math.floor(p * 1e6) / 1e6 for p in frame["power"]])
     print_frame(shown, title=f"Each requirement's n, and its power at n={result.n} "
-                             f"(alpha={result.alpha:g}, {result.method}):")
+                             f"(alpha={result.alpha:.15g}, {result.method}):")
     return 0

@@ -100,7 +100,7 @@ def run_reliability(args) -> int:
     if args.csv:
         print_frame(table, csv=True)
         return 0
-    kept = (f" (the best {100 * args.top_runs:g}% of {raw.shape[1]} by mean raw score over all "
+    kept = (f" (the best {100 * args.top_runs:.15g}% of {raw.shape[1]} by mean raw score over all "
             f"{raw.shape[0]} topics)" if args.top_runs is not None else "")
     picked = f" ({args.topics})" if args.topics else ""
     readable = pd.DataFrame({
@@ -113,7 +113,8 @@ def run_reliability(args) -> int:
     }, index=table.index)
     print_frame(readable, title=f"Split-half reliability (Voorhees 2009) of {name}: {n} topics"
                 f"{picked} x {m} runs{kept}, {args.scores} scores, two-sided paired t-tests at "
-                f"alpha={args.alpha:g}, seed={seed}\ncomparisons = trials x run pairs x 2 halves;"
+                f"alpha={args.alpha:.15g}, seed={seed}\n"
+                "comparisons = trials x run pairs x 2 halves;"
                 " % conflicted = 100 (2 major + minor) / significant")
     return 0
 
@@ -157,7 +158,7 @@ def run_check_power(args) -> int:
         what = (f"paired t-test {first.runs[0]} vs {first.runs[1]}: |mean difference| "
                 f"{first.difference:.4f}, variance of differences {first.variance:.4f}")
     print_frame(table.round(4), title=f"Resampled power on {name} ({first.topics} topics, "
-                f"drawn with replacement), {what}, alpha={args.alpha:g}, {trials} trials, "
+                f"drawn with replacement), {what}, alpha={args.alpha:.15g}, {trials} trials, "
                 f"seed={seed}\n|z| > 3: the gap is more than Monte Carlo error")
     return 0
 

@@ -59,7 +59,7 @@ def run(args) -> int:
     else:
         print_frame(_readable(table), title=(
             f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
-            f"(A={args.a:g}, B={args.b:g}) scores\n"
+            f"(A={args.a:.15g}, B={args.b:.15g}) scores\n"
             "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
             "score\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "

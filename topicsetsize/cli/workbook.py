@@ -55,6 +55,11 @@ def run(args) -> int:
         for name in bundled_specs():
             print(f"{name}\t{templates_dir() / (name + '.toml')}")
         return 0
+    if args.spec is None and args.matrix and _looks_like_spec(args.matrix[-1]):
+        # --matrix takes one or more files, so a SPEC after it is read as a matrix
+        raise InputError(f"--matrix {args.matrix[-1]}: this is a workbook spec, not a score "
+                         f"matrix: put SPEC first (topicsetsize workbook {args.matrix[-1]} "
+                         f"--matrix {' '.join(args.matrix[:-1]) or 'FILE'})")
     spec = load_spec(_spec_path(args.spec or DEFAULT_SPEC))
     if args.matrix:
         spec = with_matrices(spec, args.matrix, measure=args.measure, fmt=args.fmt,
@@ -78,6 +83,13 @@ def run(args) -> int:
     what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
     print(f"wrote {path.resolve()} ({what})")
     return 0
+
+
+def _looks_like_spec(item: str) -> bool:
+    """A .toml file, or a bundled spec's name that is not a file here."""
+    from generator.bundled import bundled_specs
+
+    return item.lower().endswith(".toml") or (item in bundled_specs() and not Path(item).exists())
 
 
 def _spec_path(spec: str) -> Path:

@@ -36,8 +36,17 @@ def test_allpairs_effect_beyond_floating_point_is_refused_as_the_t_test_does(cap
 def test_allpairs_huge_effect_needs_two_topics(capsys):
     # minD/σ = 1e50: every trial detects every pair at the smallest design, n = 2 (as n anova).
     code, out, err = run_cli(capsys, "n", "allpairs", "--min-d", "1e200", "--variance", "1e300",
-                             "--m", "3", "--trials", "200", "--seed", "1")
+                             "--m", "3", "--trials", "1000", "--seed", "1")
     assert code == 0 and err == "" and "n = 2 " in out
+
+
+def test_allpairs_with_few_trials_warns(capsys):
+    code, out, err = run_cli(capsys, "n", "allpairs", "--min-d", "0.1", "--variance", "0.02",
+                             "--m", "5", "--trials", "1", "--seed", "1")
+    # SE of a power of 0.8 over one trial: sqrt(0.8 * 0.2 / 1) = 0.4
+    assert code == 0 and "n = " in out
+    assert err == ("topicsetsize: warning: --trials 1: too few for a reliable power estimate "
+                   "(its standard error at power 0.8 is 0.4); use at least 1000\n")
 
 
 @pytest.mark.parametrize("argv, line", [
@@ -166,3 +175,43 @@ def test_hsd_on_a_constant_matrix_is_refused(capsys, tmp_path):
     path.write_text("topic,a,b,c\n1,0.5,0.5,0.5\n2,0.5,0.5,0.5\n3,0.5,0.5,0.5\n")
     err = one_line_error(capsys, "hsd", str(path))
     assert "every run has the same score on every topic" in err
+
+
+def test_headers_keep_the_parameters_as_given(capsys):
+    code, out, _ = run_cli(capsys, "n", "anova", "--alpha", "0.9999999", "--min-d", "0.1",
+                           "--m", "2", "--variance", "0.06")
+    assert code == 0 and "alpha=0.9999999," in out.splitlines()[0]
+
+
+@pytest.mark.parametrize("argv", [
+    ["n", "ttest2", "--min-d", "1e200", "--variance", "1e300"],
+    ["n", "ci2", "--delta", "100", "--variance", "0.06"],
+    ["n", "anova2", "--min-d", "10", "--variance", "0.06", "--m", "3"],
+])
+def test_two_topics_show_a_dash_below_n_as_the_other_designs_do(capsys, argv):
+    code, out, _ = run_cli(capsys, *argv)
+    assert code == 0 and "None" not in out
+    assert out.splitlines()[3].split()[-2] == "-" and "-: fewer than 2 topics, no test" in out
+
+
+def test_budget_plan_naming_a_folder(capsys, tmp_path):
+    err = one_line_error(capsys, "budget", "--plan", str(tmp_path))
+    assert err == f"topicsetsize: error: {tmp_path}: is a folder, not a plan file (give a .toml " \
+                  "file)\n"
+
+
+@pytest.mark.parametrize("spec", ["trec2010_web_example", "mine.toml"])
+def test_workbook_spec_after_matrix_says_to_put_it_first(capsys, tmp_path, spec):
+    matrix = str(tmp_path / "m.csv")
+    err = one_line_error(capsys, "workbook", "--matrix", matrix, spec)
+    assert f"--matrix {spec}: this is a workbook spec, not a score matrix: put SPEC first " \
+           f"(topicsetsize workbook {spec} --matrix {matrix})" in err
+
+
+def test_out_naming_a_folder_shows_no_temporary_name(capsys, tmp_path):
+    folder = tmp_path / "w.xlsx"
+    folder.mkdir()
+    err = one_line_error(capsys, "workbook", "--out", str(folder))
+    assert err == f"topicsetsize: error: {folder}: cannot write: it is a folder (give a file " \
+                  "name)\n"
+    assert list(folder.iterdir()) == []
