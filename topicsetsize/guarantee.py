@@ -203,7 +203,7 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
     ------
     ValueError
         One line naming the argument, or where the legacy approximation cannot reach the
-        power at this n (use a larger n or ``method="exact"``).
+        power at this n (the message says from which n it can; or use ``method="exact"``).
 
     Examples
     --------

@@ -99,6 +99,7 @@ def test_messages_speak_in_flags(capsys):
     """The engine says method='exact'; the command line says --method exact."""
     err = one_line_error(capsys, "guarantees", "--variance", "0.0601", "--n", "2")
     assert "--method exact" in err and "method=" not in err and "--n 2 is too small" in err
+    assert "allowed n >= 3," in err          # how large n must be, not "a larger n"
 
 
 def test_workbook_under_a_file_is_one_line_naming_the_path(capsys, tmp_path):
