@@ -28,7 +28,7 @@ Every error is one line that names the file and the key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from topicsetsize.params import METHODS, check
 
@@ -239,7 +239,7 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
         budget=_budget(where, data.get("budget"), "pool_depths" in data),
         parts=_parts(where, data.get("parts", {})),
         chart_method=where.choice(data, "chart_method", METHODS, default="legacy"),
-        output=where.text(data, "output") or "topicsetsize.xlsx",
+        output=_output(where, data),
         source=source,
     )
     return spec
@@ -361,6 +361,31 @@ def _decide(where, data) -> dict:
                                                              "variance", required=True,
                                                              prefix="decide"))
     return out
+
+
+def _output(where: _Where, data: dict) -> str:
+    """The spec's ``output``: a relative name that stays below the folder it is written from.
+
+    A shared spec must not write anywhere: an absolute path, a drive, or a ``..`` is refused;
+    the command line's ``--out`` (``write_workbook``'s ``out``) writes elsewhere.
+
+    >>> _output(_Where("s.toml"), {"output": "out/w.xlsx"})
+    'out/w.xlsx'
+    >>> _output(_Where("s.toml"), {"output": "../w.xlsx"})
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: s.toml: output: '../w.xlsx' must be a relative file name without
+    '..' (a spec writes below the current folder; --out writes elsewhere)
+    """
+    text = where.text(data, "output")
+    if not text:
+        return "topicsetsize.xlsx"
+    posix, windows = PurePosixPath(text), PureWindowsPath(text)
+    if posix.is_absolute() or windows.is_absolute() or windows.drive or windows.root \
+            or ".." in windows.parts:
+        where.fail("output", f"{text!r} must be a relative file name without '..' (a spec "
+                   "writes below the current folder; --out writes elsewhere)")
+    return text
 
 
 def _requirement(where, k: int, item) -> dict:

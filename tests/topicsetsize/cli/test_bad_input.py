@@ -215,3 +215,22 @@ def test_out_naming_a_folder_shows_no_temporary_name(capsys, tmp_path):
     assert err == f"topicsetsize: error: {folder}: cannot write: it is a folder (give a file " \
                   "name)\n"
     assert list(folder.iterdir()) == []
+
+
+@pytest.mark.parametrize("output", ["/tmp/elsewhere.xlsx", "../up.xlsx", "sub/../../up.xlsx",
+                                    "C:\\\\Users\\\\w.xlsx", "\\\\\\\\server\\\\share\\\\w.xlsx"])
+def test_a_spec_output_cannot_leave_the_folder(capsys, tmp_path, monkeypatch, output):
+    spec = tmp_path / "shared.toml"
+    spec.write_text(f'title = "t"\noutput = "{output}"\n')
+    monkeypatch.chdir(tmp_path)
+    err = one_line_error(capsys, "workbook", str(spec))
+    assert "output:" in err and "must be a relative file name without '..'" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.toml"]
+
+
+def test_a_spec_output_below_the_folder_is_written_there(capsys, tmp_path, monkeypatch):
+    spec = tmp_path / "s.toml"
+    spec.write_text('title = "t"\noutput = "out/w.xlsx"\n')
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "workbook", str(spec))
+    assert code == 0 and (tmp_path / "out" / "w.xlsx").is_file(), err
