@@ -28,6 +28,8 @@ from .formulas import POISSON_TERMS
 from .spec import Spec
 from .tables import add_pair_tables, add_tables_sheet, compute_tables
 from .variance_sheet import add_variance_sheet
+from topicsetsize.errors import InputError
+
 from . import report_sheet
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
@@ -175,7 +177,7 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
     """Build the workbook of ``spec`` and write it to ``out`` atomically; return the path."""
     out = Path(out)
     if out.suffix.lower() != ".xlsx":
-        raise ValueError(f"{out}: the workbook must be written to an .xlsx file")
+        raise InputError(f"{out}: the workbook must be written to an .xlsx file")
     wb = build_workbook(spec, tick=tick, generated=generated)
     saved = io.BytesIO()
     wb.save(saved)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from topicsetsize.params import PARAMS, Range, check
+from topicsetsize.errors import InputError
 
 __all__ = ["Input", "INPUTS", "WORKBOOK_RANGES", "allowed", "check_input", "reader_range"]
 
@@ -80,12 +81,12 @@ def check_input(key: str, value):
     >>> check_input("beta", 0.8)
     Traceback (most recent call last):
     ...
-    ValueError: beta=0.8 is outside the workbook's range: allowed 0 < beta <= 0.5
+    topicsetsize.InputError: beta=0.8 is outside the workbook's range: allowed 0 < beta <= 0.5
     """
     number = check(key, value, allow_array=False)
     rng = allowed(key)
     if not rng.contains(np.asarray(float(number))):
-        raise ValueError(f"{key}={number!r} is outside the workbook's range: allowed "
+        raise InputError(f"{key}={number!r} is outside the workbook's range: allowed "
                          f"{rng.describe(key)}")
     return number
 

@@ -28,11 +28,12 @@ Every error is one line that names the file and the key.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from topicsetsize.params import METHODS, check
 
 from .inputs import INPUTS, check_input
+from topicsetsize.errors import InputError
 
 __all__ = ["Spec", "Measure", "MatrixSpec", "load_spec", "spec_from_dict", "SCORES",
            "EXAMPLE", "with_matrices", "DECIDE_MS"]
@@ -165,7 +166,7 @@ def load_spec(path) -> Spec:
     >>> load_spec(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../s.toml: beta: beta=2 is out of range: allowed 0 < beta < 1
+    topicsetsize.InputError: .../s.toml: beta: beta=2 is out of range: allowed 0 < beta < 1
     """
     path = Path(path)
     if not path.is_file():
@@ -174,9 +175,9 @@ def load_spec(path) -> Spec:
     try:
         data = toml.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text (UTF-8) TOML file") from None
+        raise InputError(f"{path}: not a text (UTF-8) TOML file") from None
     except toml.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+        raise InputError(f"{path}: not valid TOML: {exc}") from None
     spec = spec_from_dict(data, source=str(path), base=path.parent)
     return spec if "output" in data else replace(spec, output=path.stem + ".xlsx")
 
@@ -188,7 +189,7 @@ def _toml_module(path):
         try:
             import tomli as tomllib  # type: ignore[no-redef]
         except ModuleNotFoundError:
-            raise ValueError(f"{path}: reading a spec needs Python 3.11+ (tomllib) or the "
+            raise InputError(f"{path}: reading a spec needs Python 3.11+ (tomllib) or the "
                              "'tomli' package") from None
     return tomllib
 
@@ -203,11 +204,12 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
     ...                 "measures": [{"name": "x", "variance": -1}]}, source="s.toml")
     Traceback (most recent call last):
     ...
-    ValueError: s.toml: measures[1].variance: variance=-1 is out of range: allowed variance > 0
+    topicsetsize.InputError: s.toml: measures[1].variance: variance=-1 is out of range: allowed
+    variance > 0
     """
     where = _Where(source)
     if not isinstance(data, dict):
-        raise ValueError(f"{source}: a spec is a table of keys, got {type(data).__name__}")
+        raise InputError(f"{source}: a spec is a table of keys, got {type(data).__name__}")
     where.keys(data, _TOP_KEYS, "")
     title = where.text(data, "title", required=True)
     measures = tuple(_measure(where, k, item) for k, item in
@@ -217,7 +219,7 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
     names = [x.name for x in measures] + [x.name for x in matrices]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup is not None:
-        raise ValueError(f"{source}: name {dup!r} is used twice (measure and matrix names "
+        raise InputError(f"{source}: name {dup!r} is used twice (measure and matrix names "
                          "must be unique)")
     tables = bool(measures or matrices)
     spec = Spec(
@@ -237,7 +239,7 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
         budget=_budget(where, data.get("budget"), "pool_depths" in data),
         parts=_parts(where, data.get("parts", {})),
         chart_method=where.choice(data, "chart_method", METHODS, default="legacy"),
-        output=where.text(data, "output") or "topicsetsize.xlsx",
+        output=_output(where, data),
         source=source,
     )
     return spec
@@ -312,7 +314,7 @@ def _matrix(where, k, item, base) -> MatrixSpec:
         scores = [scores]
     if not isinstance(scores, list) or not scores or any(
             not isinstance(s, str) or s.lower() not in SCORES for s in scores):
-        raise ValueError(f"{where.source}: {key}.scores={scores!r} is not allowed: give a "
+        raise InputError(f"{where.source}: {key}.scores={scores!r} is not allowed: give a "
                          f"list of {', '.join(repr(s) for s in SCORES)}")
     default_name = "TREC 2010 Web AP (example)" if path == EXAMPLE else Path(path).stem
     return MatrixSpec(name=where.text(item, "name", prefix=key) or default_name,
@@ -335,7 +337,7 @@ def _calculators(where, data) -> dict:
             try:
                 out[calc][name] = check_input(name, value)
             except ValueError as exc:
-                raise ValueError(f"{where.source}: {key}.{name}: {exc}") from None
+                raise InputError(f"{where.source}: {key}.{name}: {exc}") from None
     return out
 
 
@@ -361,6 +363,31 @@ def _decide(where, data) -> dict:
     return out
 
 
+def _output(where: _Where, data: dict) -> str:
+    """The spec's ``output``: a relative name that stays below the folder it is written from.
+
+    A shared spec must not write anywhere: an absolute path, a drive, or a ``..`` is refused;
+    the command line's ``--out`` (``write_workbook``'s ``out``) writes elsewhere.
+
+    >>> _output(_Where("s.toml"), {"output": "out/w.xlsx"})
+    'out/w.xlsx'
+    >>> _output(_Where("s.toml"), {"output": "../w.xlsx"})
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: s.toml: output: '../w.xlsx' must be a relative file name without
+    '..' (a spec writes below the current folder; --out writes elsewhere)
+    """
+    text = where.text(data, "output")
+    if not text:
+        return "topicsetsize.xlsx"
+    posix, windows = PurePosixPath(text), PureWindowsPath(text)
+    if posix.is_absolute() or windows.is_absolute() or windows.drive or windows.root \
+            or ".." in windows.parts:
+        where.fail("output", f"{text!r} must be a relative file name without '..' (a spec "
+                   "writes below the current folder; --out writes elsewhere)")
+    return text
+
+
 def _requirement(where, k: int, item) -> dict:
     """One ``[[requirements]]`` row, checked by the engine (label kept as plain text)."""
     from topicsetsize import check_requirement
@@ -370,7 +397,7 @@ def _requirement(where, k: int, item) -> dict:
     try:
         return check_requirement(item, where=key)
     except ValueError as exc:
-        raise ValueError(f"{where.source}: {exc}") from None
+        raise InputError(f"{where.source}: {exc}") from None
 
 
 def _pool_depths(where, rows) -> tuple[dict, ...]:
@@ -415,13 +442,13 @@ class _Where:
         self.source = source
 
     def fail(self, key: str, text: str):
-        raise ValueError(f"{self.source}: {key}: {text}")
+        raise InputError(f"{self.source}: {key}: {text}")
 
     def keys(self, table: dict, allowed, prefix: str):
         for k in table:
             if k not in allowed:
                 name = f"{prefix}.{k}" if prefix else k
-                raise ValueError(f"{self.source}: unknown key {name!r} (allowed: "
+                raise InputError(f"{self.source}: unknown key {name!r} (allowed: "
                                  f"{', '.join(allowed)})")
 
     def is_table(self, value, key: str):

@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 # ``import topicsetsize`` (and the command line's ``--version`` and ``--help``) does not load
 # numpy, scipy or pandas. Map each exported name to the module that defines it.
 _EXPORTS = {
+    "errors": ("InputError",),
     "params": ("PARAMS", "check"),
     # the design engine
     "power": ("AnovaLegacyTerms", "anova_legacy_terms", "anova_power", "ttest_power"),

@@ -45,6 +45,7 @@ import numpy as np
 from scipy import special, stats
 
 from .params import N_MAX, check, check_choice
+from .power import t_effect
 from .search import smallest_n
 
 __all__ = ["CONFIGURATIONS", "TARGETS", "AllPairsPower", "AllPairsN", "configuration_means",
@@ -180,7 +181,7 @@ class _Simulator:
         else:
             q = float(stats.studentized_range.ppf(1 - self.alpha, m, df))
         # Standardised gap between neighbours (equally spaced) or best and worst (least fav.)
-        gap = self.min_d * math.sqrt(n / self.variance)
+        gap = self.min_d / math.sqrt(self.variance) * math.sqrt(n)   # n/σ² may overflow
         rng = np.random.default_rng(self.seed)
         all_hits = best_hits = 0
         for start in range(0, trials, self.chunk):
@@ -343,10 +344,14 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     spaced = configuration == "equally-spaced"
     pairs = m - 1 if spaced and target == "all-pairs" else 1
     gap = (m - 1) * min_d if spaced and target == "best-worst" else min_d
+    # the effect gap/σ, in one ratio: minD² or σ² alone may overflow or underflow; an effect
+    # beyond floating point is refused, as the other designs do (power.t_effect)
+    effect = float(t_effect(np.asarray(gap), np.asarray(variance), names=("min_d", "variance")))
     z = stats.norm.ppf((1 - beta) ** (1 / pairs))
     q_inf = float(stats.studentized_range.ppf(1 - alpha, m, np.inf))
-    guess = variance / gap ** 2 * (q_inf + math.sqrt(2) * z) ** 2
-    n = int(smallest_n(value, [1 - beta], [max(guess, 2.0)], n_max=N_MAX,
+    with np.errstate(over="ignore"):
+        guess = float(np.clip(np.square(np.float64(q_inf + math.sqrt(2) * z) / effect), 2.0, N_MAX))
+    n = int(smallest_n(value, [1 - beta], [guess], n_max=N_MAX,
                        transform=lambda p: stats.norm.ppf(np.clip(p, 1e-6, 1 - 1e-6)),
                        describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
                                           f"configuration={configuration!r}")[0])

@@ -73,6 +73,9 @@ def atomic_path(path, *, suffix: str | None = None):
     """
     path = Path(path)
     tmp = None
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "cannot write: it is a folder (give a file name)",
+                                str(path))
     try:
         _ensure_folder(path)
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.",  # see _is_temporary

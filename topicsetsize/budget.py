@@ -21,6 +21,7 @@ import pandas as pd
 
 from .params import check, check_method
 from .samplesize import anova_n
+from .errors import InputError
 
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
@@ -111,12 +112,12 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
                              (("m", m), ("min_d", min_d), ("alpha", alpha), ("beta", beta)))
     depths = [check("depth", d, allow_array=False) for d in _as_list(depths, "depths")]
     if len(set(depths)) != len(depths):
-        raise ValueError(f"depths={depths} has a repeated depth: give each depth once")
+        raise InputError(f"depths={depths} has a repeated depth: give each depth once")
     docs = check("docs_per_topic", np.asarray(_as_list(docs_per_topic, "docs_per_topic"), float))
     variances = check("variance", np.asarray(_as_list(variances, "variances"), float))
     for name, values in (("docs_per_topic", docs), ("variances", variances)):
         if len(values) != len(depths):
-            raise ValueError(f"{name} has {len(values)} values for {len(depths)} depths: give one "
+            raise InputError(f"{name} has {len(values)} values for {len(depths)} depths: give one "
                              "value per depth")
     if budget is not None:
         budget = float(check("budget", budget, allow_array=False))
@@ -146,10 +147,10 @@ def cheapest_row(table: pd.DataFrame) -> pd.Series | None:
 
 def _as_list(values, name: str) -> list:
     if isinstance(values, (str, bytes)) or np.ndim(values) != 1:
-        raise ValueError(f"{name}={values!r} must be a list of numbers, one per pool depth")
+        raise InputError(f"{name}={values!r} must be a list of numbers, one per pool depth")
     values = list(values)
     if not values:
-        raise ValueError(f"{name} is empty: give at least one pool depth")
+        raise InputError(f"{name} is empty: give at least one pool depth")
     return values
 
 
@@ -196,7 +197,7 @@ def read_plan(path) -> dict:
     >>> read_plan(f)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../plan.toml: budget=-5 is out of range: allowed budget > 0
+    topicsetsize.InputError: .../plan.toml: budget=-5 is out of range: allowed budget > 0
     """
     try:
         import tomllib
@@ -205,49 +206,51 @@ def read_plan(path) -> dict:
     from pathlib import Path
 
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a folder, not a plan file (give a .toml file)")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: not a valid TOML file: {exc}") from None
+        raise InputError(f"{path}: not a valid TOML file: {exc}") from None
     unknown = sorted(set(data) - set(PLAN_KEYS) - {"pool_depths"})
     if unknown:
-        raise ValueError(f"{path}: unknown key {unknown[0]!r} (allowed: "
+        raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: "
                          f"{', '.join(list(PLAN_KEYS) + ['pool_depths'])})")
     out: dict = {}
     for key, required in PLAN_KEYS.items():
         if key not in data:
             if required:
-                raise ValueError(f"{path}: missing key {key!r}")
+                raise InputError(f"{path}: missing key {key!r}")
             continue
         try:
             out[key] = check_method(data[key]) if key == "method" else check(
                 key, data[key], allow_array=False)
         except ValueError as exc:
-            raise ValueError(f"{path}: {exc}") from None
+            raise InputError(f"{path}: {exc}") from None
     rows = data.get("pool_depths")
     if not rows:
-        raise ValueError(f"{path}: missing key 'pool_depths' (one [[pool_depths]] table per "
+        raise InputError(f"{path}: missing key 'pool_depths' (one [[pool_depths]] table per "
                          "depth, with pd, docs_per_topic and variance)")
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        raise ValueError(f"{path}: 'pool_depths' must be [[pool_depths]] tables")
+        raise InputError(f"{path}: 'pool_depths' must be [[pool_depths]] tables")
     columns: dict = {key: [] for key in ROW_KEYS}
     for k, row in enumerate(rows, start=1):    # counted from 1, as the workbook spec does
         where = f"pool_depths[{k}]"
         extra = sorted(set(row) - set(ROW_KEYS))
         if extra:
-            raise ValueError(f"{path}: {where}: unknown key {extra[0]!r} (allowed: "
+            raise InputError(f"{path}: {where}: unknown key {extra[0]!r} (allowed: "
                              f"{', '.join(ROW_KEYS)})")
         for key, param in ROW_KEYS.items():
             if key not in row:
-                raise ValueError(f"{path}: {where}: missing key {key!r}")
+                raise InputError(f"{path}: {where}: missing key {key!r}")
             try:
                 columns[key].append(check(param, row[key], allow_array=False))
             except ValueError as exc:
                 message = str(exc).replace(param, key) if param != key else str(exc)
-                raise ValueError(f"{path}: {where}.{message}") from None
+                raise InputError(f"{path}: {where}.{message}") from None
     if len(set(columns["pd"])) != len(columns["pd"]):
-        raise ValueError(f"{path}: pool_depths: depth pd is repeated: {columns['pd']}")
+        raise InputError(f"{path}: pool_depths: depth pd is repeated: {columns['pd']}")
     return dict(out, depths=columns["pd"], docs_per_topic=columns["docs_per_topic"],
                 variances=columns["variance"])

@@ -18,6 +18,7 @@ from .params import check_all, check_method
 from .power import anova_effect, anova_power_at, ttest_power_at
 from .roots import at_least, smallest_reaching
 from .shapes import as_output
+from .errors import InputError
 
 __all__ = ["anova_min_d", "ttest_min_dt"]
 
@@ -92,7 +93,7 @@ def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
     method = check_method(method)
     n_, m_, v, a, b = check_all(n=n, m=m, variance=variance, alpha=alpha, beta=beta)
     lam = _lambda_required("anova", method, a, b, m_ - 1.0, n_)
-    _raise_unreachable(lam, n_, method)
+    _raise_unreachable(lam, "anova", method, a, b, m_ - 1.0, n_)
     # λ was solved to the last bit; the conversion to minD can lose it, so make sure the
     # returned minD itself has the power (zero stays zero: it needs no effect at all).
     d = at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(anova_power_at(
@@ -138,17 +139,23 @@ def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     method = check_method(method)
     n_, v, a, b = check_all(n=n, variance_t=variance_t, alpha=alpha, beta=beta)
     lam = _lambda_required("ttest", method, a, b, 0.0, n_)
-    _raise_unreachable(lam, n_, method)
+    _raise_unreachable(lam, "ttest", method, a, b, 0.0, n_)
     sd = np.sqrt(v)
     d = at_least(sd * lam / np.sqrt(n_), lambda x: (x == 0) | (
         ttest_power_at(n_, x / sd, a, method) >= 1.0 - b))
     return as_output(d, n, variance_t, alpha, beta)
 
 
-def _raise_unreachable(lam, n, method):
+def _raise_unreachable(lam, design, method, alpha, beta, df_a, n):
+    """One line where λ is undefined (the legacy approximation at too few topics), saying
+    from which n it is defined: the first of the next 1024 sizes where λ is finite."""
     bad = ~np.isfinite(lam)
-    if bad.any():
-        raise ValueError(
-            f"n={int(np.broadcast_to(n, lam.shape)[bad].flat[0])} is too small for the {method} "
-            f"approximation to reach the power at any difference: allowed a larger n, "
-            f"or method='exact'")
+    if not bad.any():
+        return
+    cell = tuple(np.argwhere(bad)[0])
+    a, b, d, n0 = (float(np.broadcast_to(x, lam.shape)[cell]) for x in (alpha, beta, df_a, n))
+    sizes = np.arange(int(n0) + 1, int(n0) + 1025, dtype=float)
+    defined = np.isfinite(_lambda_required(design, method, a, b, d, sizes))
+    need = f"n >= {int(sizes[defined.argmax()])}" if defined.any() else "a larger n"
+    raise InputError(f"n={int(n0)} is too small for the {method} approximation to reach the "
+                     f"power at any difference: allowed {need}, or method='exact'")

@@ -18,6 +18,7 @@ import pandas as pd
 
 from .matrix import check_matrix
 from .params import check
+from .errors import InputError
 
 __all__ = ["RunDifferences", "run_differences", "share_at_least", "realistic_min_d"]
 
@@ -107,7 +108,7 @@ def share_at_least(differences, min_d):
     """
     d = np.sort(np.asarray(differences, float).ravel())
     if d.size == 0:
-        raise ValueError("differences is empty: give at least one difference")
+        raise InputError("differences is empty: give at least one difference")
     v = np.asarray(check("min_d", min_d), float)
     share = (d.size - np.searchsorted(d, v, side="left")) / d.size
     return float(share) if share.ndim == 0 else share

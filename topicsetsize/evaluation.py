@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .runfiles import as_qrels, as_run, read_run, run_files
+from .errors import InputError
 
 __all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
            "run_sources", "evaluate_runs"]
@@ -34,7 +35,7 @@ def require_ir_measures():
     try:
         import ir_measures
     except ImportError:
-        raise ValueError("evaluating runs needs ir_measures: pip install 'topicsetsize[ir]' "
+        raise InputError("evaluating runs needs ir_measures: pip install 'topicsetsize[ir]' "
                          "(or pip install ir_measures)") from None
     return ir_measures
 
@@ -56,7 +57,7 @@ def parse_measure(measure):
     if not isinstance(measure, str):
         if hasattr(measure, "NAME"):
             return _checked(measure, repr(measure))
-        raise ValueError(f"measure={measure!r} is not a measure name (e.g. AP, nDCG@10, P@10)")
+        raise InputError(f"measure={measure!r} is not a measure name (e.g. AP, nDCG@10, P@10)")
     try:
         return _checked(ir_measures.parse_measure(measure), measure)
     except (ValueError, TypeError, NameError, SyntaxError, AttributeError, KeyError) as exc:
@@ -70,7 +71,7 @@ def parse_measure(measure):
             IndexError) as exc:
         if str(exc).startswith("measure="):
             raise
-    raise ValueError(f"measure={measure!r} is not an ir_measures measure (e.g. AP, nDCG@10, "
+    raise InputError(f"measure={measure!r} is not an ir_measures measure (e.g. AP, nDCG@10, "
                      "P@10, or trec_eval's map)")
 
 
@@ -79,11 +80,11 @@ def _checked(measure, text: str):
     params = dict(getattr(measure, "params", {}) or {})
     cutoff = params.get("cutoff")
     if cutoff is not None and not (_whole(cutoff) and cutoff >= 1):
-        raise ValueError(f"measure={text!r}: the cutoff @{cutoff} must be a whole number at "
+        raise InputError(f"measure={text!r}: the cutoff @{cutoff} must be a whole number at "
                          f"least 1 (e.g. {measure.NAME}@10)")
     rel = params.get("rel")
     if rel is not None and not _whole(rel):
-        raise ValueError(f"measure={text!r}: the relevance level rel={rel} must be a whole "
+        raise InputError(f"measure={text!r}: the relevance level rel={rel} must be a whole "
                          "number (e.g. rel=1)")
     return measure
 
@@ -100,7 +101,7 @@ def evaluator_for(measure, qrels: dict):
     try:
         return ir_measures.evaluator([measure], qrels)
     except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
-        raise ValueError(f"measure={str(measure)!r}: ir_measures cannot evaluate it: "
+        raise InputError(f"measure={str(measure)!r}: ir_measures cannot evaluate it: "
                          f"{_first_line(exc)}") from None
 
 
@@ -123,7 +124,7 @@ def score_run(evaluator, measure, run, topics) -> np.ndarray:
     try:
         values = {metric.query_id: metric.value for metric in evaluator.iter_calc(run)}
     except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
-        raise ValueError(f"measure={str(measure)!r}: ir_measures failed: "
+        raise InputError(f"measure={str(measure)!r}: ir_measures failed: "
                          f"{_first_line(exc)}") from None
     return np.array([values.get(t, 0.0) for t in topics], float)
 
@@ -149,7 +150,7 @@ def run_sources(runs, *, duplicates: str = "error", where: str = "") -> dict[str
     if isinstance(runs, dict):
         return {str(k): (lambda k=k, v=v: as_run(v, f"{where}run {k}", duplicates=duplicates))
                 for k, v in runs.items()}
-    raise ValueError(f"{where}runs must be a folder of run files or a mapping "
+    raise InputError(f"{where}runs must be a folder of run files or a mapping "
                      f"{{run name: DataFrame or path}}, got {type(runs).__name__}")
 
 
@@ -208,7 +209,7 @@ def evaluate_runs(runs, qrels, measure, *, duplicates: str = "error",
     qrels = as_qrels(qrels)
     topics = sorted(qrels.loc[qrels["relevance"] >= 1, "query_id"].unique())
     if not topics:
-        raise ValueError("qrels: no topic has a relevant document (relevance at least 1)")
+        raise InputError("qrels: no topic has a relevant document (relevance at least 1)")
     evaluator = evaluator_for(measure, qrels_dict(qrels[qrels["query_id"].isin(topics)]))
     matrix = np.empty((len(topics), len(sources)))
     for k, load in enumerate(sources.values()):

@@ -25,6 +25,7 @@ import pandas as pd
 from .ci import ci_delta
 from .detectable import anova_min_d, ttest_min_dt
 from .params import check, check_method
+from .errors import InputError
 
 __all__ = ["Guarantees", "guarantees", "round_up", "DEFAULT_MS"]
 
@@ -66,7 +67,7 @@ def round_up(values, *, decimals: int = 2):
     >>> round_up("0.1")
     Traceback (most recent call last):
     ...
-    ValueError: values='0.1' is not a number: allowed values finite
+    topicsetsize.InputError: values='0.1' is not a number: allowed values finite
     """
     decimals = check("decimals", decimals, allow_array=False)
     arr = np.asarray(check("values", values), float)
@@ -161,7 +162,7 @@ class Guarantees:
 def _list(name: str, values) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(check(name, values), float))
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be a number or a list of numbers, "
+        raise InputError(f"{name} must be a number or a list of numbers, "
                          f"got an array of shape {arr.shape}")
     return arr.astype(np.int64)
 
@@ -202,7 +203,7 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
     ------
     ValueError
         One line naming the argument, or where the legacy approximation cannot reach the
-        power at this n (use a larger n or ``method="exact"``).
+        power at this n (the message says from which n it can; or use ``method="exact"``).
 
     Examples
     --------

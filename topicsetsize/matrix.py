@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from .errors import InputError
 
 __all__ = ["ScoreMatrix", "check_matrix", "check_shape"]
 
@@ -31,6 +32,10 @@ class ScoreMatrix(NamedTuple):
             return values
         return pd.DataFrame(values, index=self.topics, columns=self.runs)
 
+
+#: The largest |score| accepted: squares stay below 1e300, so sums of squares over up to 10⁸
+#: cells are finite (scores of IR and NLP measures are in [0, 1], or a few units).
+MAX_SCORE = 1e150
 
 def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
                  min_runs: int = 2) -> ScoreMatrix:
@@ -64,11 +69,12 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
     >>> check_matrix([[0.1, float("nan")], [0.3, 0.4]])
     Traceback (most recent call last):
     ...
-    ValueError: scores: missing or non-finite value nan at row 1, column 2
+    topicsetsize.InputError: scores: missing or non-finite value nan at row 1, column 2
     >>> check_matrix(pd.DataFrame({"runA": [0.1, 0.2]}, index=["t1", "t2"]))
     Traceback (most recent call last):
     ...
-    ValueError: scores has 1 run ('runA'): a score matrix needs at least 2 runs (columns)
+    topicsetsize.InputError: scores has 1 run ('runA'): a score matrix needs at least 2 runs
+    (columns)
     """
     if isinstance(scores, pd.DataFrame):
         topics, runs = scores.index, scores.columns
@@ -90,7 +96,7 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         raw = raw.astype(object)
         values = np.vectorize(_to_float, otypes=[float])(raw) if raw.ndim == 2 else raw
     if values.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D matrix (topics as rows, runs as columns); "
+        raise InputError(f"{name} must be a 2-D matrix (topics as rows, runs as columns); "
                          f"got {values.ndim} dimension(s)")
     bad = ~np.isfinite(values)
     if bad.any():
@@ -100,7 +106,15 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         cell = raw[i, j]
         cell = float(cell) if isinstance(cell, np.floating) else cell
         kind = "missing or non-finite value" if _is_number(cell) else "non-numeric value"
-        raise ValueError(f"{name}: {kind} {cell!r} at {where}")
+        raise InputError(f"{name}: {kind} {cell!r} at {where}")
+    huge = np.abs(values) > MAX_SCORE
+    if huge.any():
+        i, j = np.argwhere(huge)[0]
+        where = (f"topic {topics[i]!r}, run {runs[j]!r}" if topics is not None
+                 else f"row {i + 1}, column {j + 1}")
+        raise InputError(f"{name}: the score {values[i, j]:g} at {where} is too large to "
+                         f"compute with (its square and the sums of squares overflow): allowed "
+                         f"|score| <= {MAX_SCORE:g}")
     check_shape(values.shape, name, topics, runs, min_topics, min_runs)
     return ScoreMatrix(values, topics, runs)
 
@@ -122,5 +136,5 @@ def check_shape(shape, name, topics, runs, min_topics=2, min_runs=2, hint="") ->
                                              (n_topics, min_topics, "topic", "rows", topics)):
         if count < least:
             shown = f" ({labels[0]!r})" if count == 1 and labels is not None else ""
-            raise ValueError(f"{name} has {count} {what}{'' if count == 1 else 's'}{shown}: "
+            raise InputError(f"{name} has {count} {what}{'' if count == 1 else 's'}{shown}: "
                              f"a score matrix needs at least {least} {what}s ({axis}){hint}")

@@ -4,7 +4,7 @@ Every public function of the package validates its numeric arguments through
 :func:`check`, so every error names the argument, the value given and the
 allowed range in one line, e.g.::
 
-    ValueError: alpha=1.5 is out of range: allowed 0 < alpha < 1
+    topicsetsize.InputError: alpha=1.5 is out of range: allowed 0 < alpha < 1
 
 The registry :data:`PARAMS` is also what the command line, the Excel add-in
 and the workbook generator read to describe and guard their inputs.
@@ -18,11 +18,11 @@ Examples
 >>> check("alpha", 1.5)
 Traceback (most recent call last):
 ...
-ValueError: alpha=1.5 is out of range: allowed 0 < alpha < 1
+topicsetsize.InputError: alpha=1.5 is out of range: allowed 0 < alpha < 1
 >>> check("m", "ten")
 Traceback (most recent call last):
 ...
-ValueError: m='ten' is not a number: allowed 2 <= m <= 1000000000 (a whole number)
+topicsetsize.InputError: m='ten' is not a number: allowed 2 <= m <= 1000000000 (a whole number)
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import numbers
 from dataclasses import dataclass
 
 import numpy as np
+from .errors import InputError
 
 __all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_scalars", "check_method",
            "check_choice"]
@@ -177,11 +178,11 @@ def check(name: str, value, *, allow_array: bool = True, key: str | None = None)
     >>> check("variance", [0.01, 0.0])
     Traceback (most recent call last):
     ...
-    ValueError: variance=0 is out of range: allowed variance > 0
+    topicsetsize.InputError: variance=0 is out of range: allowed variance > 0
     >>> check("m", 5000, key="m_simulated")
     Traceback (most recent call last):
     ...
-    ValueError: m=5000 is out of range: allowed 2 <= m <= 1000 (a whole number)
+    topicsetsize.InputError: m=5000 is out of range: allowed 2 <= m <= 1000 (a whole number)
     """
     spec = PARAMS[key or name]
     if _plain_real(value):     # one number: plain Python, no array (a scalar call's fast path)
@@ -195,8 +196,8 @@ def check(name: str, value, *, allow_array: bool = True, key: str | None = None)
         shown = _fmt(bad) if np.isfinite(bad) else str(bad)
         if spec.integer and np.isfinite(bad) and bad != round(bad) and spec.contains(
                 np.array([math.floor(bad), math.ceil(bad)], float)).any():
-            raise ValueError(f"{name}={shown} is not a whole number: allowed {spec.describe(name)}")
-        raise ValueError(f"{name}={shown} is out of range: allowed {spec.describe(name)}")
+            raise InputError(f"{name}={shown} is not a whole number: allowed {spec.describe(name)}")
+        raise InputError(f"{name}={shown} is out of range: allowed {spec.describe(name)}")
     if arr.ndim == 0:
         return int(arr) if spec.integer else float(arr)
     return arr
@@ -213,7 +214,7 @@ def check_all(**arguments) -> list[np.ndarray]:
     >>> check_all(min_d=[0.1, 0.2], m=[2, 3, 4])
     Traceback (most recent call last):
     ...
-    ValueError: the arguments do not fit together: min_d has 2 values, m has 3 values
+    topicsetsize.InputError: the arguments do not fit together: min_d has 2 values, m has 3 values
     (give one value or the same number of values)
     """
     values = [np.asarray(check(name, value), float) for name, value in arguments.items()]
@@ -222,7 +223,7 @@ def check_all(**arguments) -> list[np.ndarray]:
     except ValueError:
         shapes = ", ".join(f"{name} has {_count(v)}" for name, v in zip(arguments, values)
                            if v.ndim)
-        raise ValueError(f"the arguments do not fit together: {shapes} "
+        raise InputError(f"the arguments do not fit together: {shapes} "
                          "(give one value or the same number of values)") from None
 
 
@@ -259,19 +260,19 @@ def _count(values: np.ndarray) -> str:
 
 def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndarray:
     if isinstance(value, (str, bytes, bool, np.bool_)) or value is None:
-        raise ValueError(f"{name}={value!r} is not a number: allowed {spec.describe(name)}")
+        raise InputError(f"{name}={value!r} is not a number: allowed {spec.describe(name)}")
     if _plain_real(value):
         return np.asarray(float(value))
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(
+        raise InputError(
             f"{name}={_short(value)} is not a number: allowed {spec.describe(name)}") from None
     if arr.ndim and not allow_array:
-        raise ValueError(f"{name}={_short(value)} must be a single number: allowed "
+        raise InputError(f"{name}={_short(value)} must be a single number: allowed "
                          f"{spec.describe(name)}")
     if arr.size == 0:
-        raise ValueError(f"{name} is empty: allowed {spec.describe(name)}")
+        raise InputError(f"{name} is empty: allowed {spec.describe(name)}")
     return arr
 
 
@@ -288,7 +289,7 @@ def check_method(method) -> str:
     >>> check_method("fast")
     Traceback (most recent call last):
     ...
-    ValueError: method='fast' is not one of 'legacy', 'exact'
+    topicsetsize.InputError: method='fast' is not one of 'legacy', 'exact'
     """
     return check_choice("method", method, METHODS)
 
@@ -298,4 +299,4 @@ def check_choice(name: str, value, choices) -> str:
     if isinstance(value, str) and value.lower() in choices:
         return value.lower()
     allowed = ", ".join(repr(c) for c in choices)
-    raise ValueError(f"{name}={value!r} is not one of {allowed}")
+    raise InputError(f"{name}={value!r} is not one of {allowed}")

@@ -5,6 +5,7 @@ pyplot state, no display needed), and the file is written atomically.
 """
 
 from __future__ import annotations
+from .errors import InputError
 
 __all__ = ["plot_pool_depth", "plot_reliability", "require_matplotlib"]
 
@@ -14,7 +15,7 @@ def require_matplotlib():
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise ValueError("plotting needs matplotlib: pip install 'topicsetsize[plot]' "
+        raise InputError("plotting needs matplotlib: pip install 'topicsetsize[plot]' "
                          "(or pip install matplotlib)") from None
     return Figure
 
@@ -47,7 +48,7 @@ def plot_pool_depth(study, path, *, title: str | None = None):
     Figure = require_matplotlib()
     table = study.table
     if "n" not in table.columns:
-        raise ValueError("the plot needs the required n: give m and min_d")
+        raise InputError("the plot needs the required n: give m and min_d")
     table = table.sort_values("docs_per_topic")
     x, n = table["docs_per_topic"].to_numpy(float), table["n"].to_numpy(float)
     fig = Figure(figsize=(7.5, 5.0), dpi=120, layout="constrained")

@@ -24,6 +24,7 @@ from .distributions import f_crit, f_crit_one, f_power, f_power_one, t_crit, t_p
 from .search import Uncertain
 from .params import check_all, check_method
 from .shapes import as_output
+from .errors import InputError
 
 __all__ = ["anova_power", "ttest_power", "anova_legacy_terms", "AnovaLegacyTerms", "t_effect"]
 
@@ -96,7 +97,8 @@ def t_effect(min_d, variance, *, names=("min_dt", "variance_t")):
     >>> t_effect(np.array(1e-300), np.array(1e300), names=("min_d", "variance"))
     Traceback (most recent call last):
     ...
-    ValueError: min_d/sqrt(variance)=0 is out of range: allowed a positive, finite effect size
+    topicsetsize.InputError: min_d/sqrt(variance)=0 is out of range: allowed a positive, finite
+    effect size
     (min_d and variance are too far apart in scale)
     """
     with np.errstate(all="ignore"):
@@ -104,7 +106,7 @@ def t_effect(min_d, variance, *, names=("min_dt", "variance_t")):
     bad = ~(np.isfinite(effect) & (effect > 0))
     if bad.any():
         d, v = names
-        raise ValueError(f"{d}/sqrt({v})={effect[bad].flat[0]:g} is out of range: "
+        raise InputError(f"{d}/sqrt({v})={effect[bad].flat[0]:g} is out of range: "
                          "allowed a positive, finite effect size "
                          f"({d} and {v} are too far apart in scale)")
     return effect

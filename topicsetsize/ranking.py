@@ -15,6 +15,7 @@ from scipy import stats
 
 from .distributions import z_upper
 from .params import check
+from .errors import InputError
 
 __all__ = ["KendallTau", "kendall_tau_ci", "kendall_tau_interval"]
 
@@ -108,7 +109,7 @@ def kendall_tau_ci(x, y, *, alpha: float = 0.05) -> KendallTau:
     x, y = _aligned_runs(x, y)
     tau = stats.kendalltau(x, y).statistic
     if not np.isfinite(tau):
-        raise ValueError("Kendall's tau is undefined: every run ties in x or in y")
+        raise InputError("Kendall's tau is undefined: every run ties in x or in y")
     return kendall_tau_interval(tau, m=x.size, alpha=alpha)
 
 
@@ -117,24 +118,24 @@ def _aligned_runs(x, y) -> tuple[np.ndarray, np.ndarray]:
         if set(x.index) != set(y.index) or not x.index.is_unique:
             extra = x.index.symmetric_difference(y.index)
             first = repr(extra[0]) if len(extra) else "duplicated names"
-            raise ValueError(f"x and y name different runs (first difference: {first})")
+            raise InputError(f"x and y name different runs (first difference: {first})")
         y = y.reindex(x.index)
     out = []
     for name, v in (("x", x), ("y", y)):
         try:
             arr = np.asarray(v, dtype=float)
         except (TypeError, ValueError):
-            raise ValueError(f"{name} must hold one number per run") from None
+            raise InputError(f"{name} must hold one number per run") from None
         if sum(d > 1 for d in arr.shape) > 1:
-            raise ValueError(f"{name} must hold one score per run (1-D), got shape {arr.shape}; "
+            raise InputError(f"{name} must hold one score per run (1-D), got shape {arr.shape}; "
                              "for a score matrix pass its run means, scores.mean(axis=0)")
         arr = arr.reshape(-1)
         if not np.isfinite(arr).all():
             k = int(np.argmax(~np.isfinite(arr)))
-            raise ValueError(f"{name}[{k}]={float(arr[k])!r} is not a finite number")
+            raise InputError(f"{name}[{k}]={float(arr[k])!r} is not a finite number")
         out.append(arr)
     if out[0].size != out[1].size:
-        raise ValueError(f"x has {out[0].size} runs but y has {out[1].size}")
+        raise InputError(f"x has {out[0].size} runs but y has {out[1].size}")
     if out[0].size < 2:
-        raise ValueError(f"x and y have {out[0].size} run(s): Kendall's tau needs at least 2")
+        raise InputError(f"x and y have {out[0].size} run(s): Kendall's tau needs at least 2")
     return out[0], out[1]

@@ -54,6 +54,7 @@ from .formats.xlsx import read_xlsx
 from .matrix import ScoreMatrix, check_matrix, check_shape  # noqa: F401  (importable from here)
 from .params import check_choice
 from .writers import write_long, write_trec_eval  # noqa: F401  (importable from here)
+from .errors import InputError
 
 __all__ = [
     "FORMATS",
@@ -78,7 +79,8 @@ class IncompleteTopicsWarning(UserWarning):
 
 
 def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
-                transpose: bool = False, drop_incomplete_topics: bool = False) -> pd.DataFrame:
+                transpose: bool = False, drop_incomplete_topics: bool = False,
+                sheet: str | None = None) -> pd.DataFrame:
     """Read a topics × runs score matrix from a file or a folder of ``trec_eval -q`` files.
 
     Parameters
@@ -88,9 +90,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         of the runs: a folder of files (one per run) or a list of files.
     measure : str, optional
         The measure to read (e.g. ``"map"``, ``"P_10"``, ``"ndcg_cut_10"``) from ``trec_eval``
-        and long-format files; needed when a file holds several. For an .xlsx workbook it names
-        the sheet (the first sheet when None; a name that is not a sheet is an error). A wide
-        CSV/TSV holds one measure, so there it is not used.
+        and long-format files; needed when a file holds several. For an .xlsx workbook without
+        ``sheet`` it names the sheet. A wide CSV/TSV holds one measure, so there it is not used.
     fmt : {"wide", "xlsx", "trec_eval", "long"}, optional
         The file format; detected from the content when None.
     transpose : bool, default False
@@ -99,6 +100,10 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         Drop the topics that lack a score for some run, instead of raising. A
         :class:`IncompleteTopicsWarning` says how many were dropped and
         ``frame.attrs["dropped_topics"]`` lists them.
+
+    sheet : str, optional
+        For an .xlsx workbook: the sheet to read. Required when the workbook has several
+        sheets (one sheet is read without it); a name that is not a sheet is an error.
 
     Returns
     -------
@@ -130,13 +135,14 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     >>> read_matrix(path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../scores.csv: non-numeric score 'high' at topic '402', run 'dfr' (line 3, field 3)
+    topicsetsize.InputError: .../scores.csv: non-numeric score 'high' at topic '402', run 'dfr'
+    (line 3, field 3)
     """
     if fmt is not None:
         fmt = check_choice("fmt", fmt, FORMATS)
     paths = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
     if not paths:
-        raise ValueError("path is an empty list: give a file, a folder or a list of files")
+        raise InputError("path is an empty list: give a file, a folder or a list of files")
     for one in paths:
         if not one.exists():
             raise FileNotFoundError(f"{one}: no such file or folder")
@@ -144,10 +150,11 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     if len(paths) > 1 or source.is_dir():
         cells, fmt, measure = read_trec_eval_files(paths, source, fmt, measure)
     else:
-        cells, fmt, measure = _read_file(source, fmt, measure, transpose)
+        cells, fmt, measure = _read_file(source, fmt, measure, transpose,
+                                         measure if sheet is None else sheet)
     if transpose:
         if fmt not in ("wide", "xlsx"):
-            raise ValueError(f"{source}: transpose applies to wide CSV/TSV and .xlsx files, "
+            raise InputError(f"{source}: transpose applies to wide CSV/TSV and .xlsx files, "
                              f"not to {fmt} files")
         where = cells.where
         cells = Cells(cells.frame.T, lambda i, j: where(j, i))
@@ -158,7 +165,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     return frame
 
 
-def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool):
+def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool,
+               sheet: str | None):
     """Cells, format and measure of one file (any format).
 
     The format is detected from the file's first MiB; a clean wide CSV/TSV is then parsed by
@@ -167,11 +175,11 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
     """
     head = _head_bytes(path)
     if head.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
-        return read_xlsx(path, measure, transpose), "xlsx", measure
+        return read_xlsx(path, sheet, transpose), "xlsx", sheet
     if fmt == "xlsx":
-        raise ValueError(f"{path}: not an .xlsx workbook")
+        raise InputError(f"{path}: not an .xlsx workbook")
     if fmt is None and path.suffix.lower() in (".xlsx", ".xlsm"):
-        raise ValueError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
+        raise InputError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
                          "archive); if it is CSV/TSV text, rename it or give fmt='wide' "
                          "(--format wide)")
     fmt = fmt or _detect(decode_text(path, head))
@@ -262,14 +270,14 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
         kind = "non-numeric score" if np.isnan(numbers[i, j]) else "non-finite score"
         hint = ("; a decimal comma? write the numbers with a decimal point"
                 if isinstance(value, str) and _DECIMAL_COMMA.fullmatch(value.strip()) else "")
-        raise ValueError(f"{path}: {kind} {value!r} at {cell(i, j)}{hint}")
+        raise InputError(f"{path}: {kind} {value!r} at {cell(i, j)}{hint}")
     incomplete = missing.any(axis=1)
     if incomplete.any():
         if not drop_incomplete_topics:
             where = np.argwhere(missing)
             shown = "; ".join(cell(i, j) for i, j in where[:_SHOWN])
             more = f" and {len(where) - _SHOWN} more" if len(where) > _SHOWN else ""
-            raise ValueError(f"{path}: missing scores at {shown}{more}; drop the "
+            raise InputError(f"{path}: missing scores at {shown}{more}; drop the "
                              f"{int(incomplete.sum())} incomplete topic(s) with "
                              "drop_incomplete_topics=True (--drop-incomplete-topics)")
         dropped = [str(t) for t in raw.index[incomplete]]

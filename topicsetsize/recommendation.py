@@ -27,6 +27,7 @@ import pandas as pd
 from .params import check, check_method
 from .power import anova_power
 from .samplesize import anova_n
+from .errors import InputError
 
 __all__ = ["Recommendation", "recommend", "check_requirement", "read_requirements",
            "REQUIREMENT_KEYS"]
@@ -121,7 +122,8 @@ def check_requirement(requirement, *, where: str = "requirement") -> dict:
     >>> check_requirement({"variance": 0.0259, "m": 10}, where="--require 1")
     Traceback (most recent call last):
     ...
-    ValueError: --require 1: missing key 'min_d' (needs variance, m, min_d; label is optional)
+    topicsetsize.InputError: --require 1: missing key 'min_d' (needs variance, m, min_d; label is
+    optional)
     """
     return _requirement(requirement, where)
 
@@ -129,24 +131,24 @@ def check_requirement(requirement, *, where: str = "requirement") -> dict:
 def _requirement(raw, where: str) -> dict:
     """Validate one requirement; every error is one line starting with ``where``."""
     if not isinstance(raw, Mapping):
-        raise ValueError(f"{where}: {type(raw).__name__} is not a mapping with the keys "
+        raise InputError(f"{where}: {type(raw).__name__} is not a mapping with the keys "
                          f"{', '.join(_REQUIRED)} (and optionally label)")
     keys = {str(k): v for k, v in raw.items()}
     where = _where(where, _label(keys.get("label")))
     unknown = [k for k in keys if k not in REQUIREMENT_KEYS]
     if unknown:
-        raise ValueError(f"{where}: unknown key {unknown[0]!r} (allowed: "
+        raise InputError(f"{where}: unknown key {unknown[0]!r} (allowed: "
                          f"{', '.join(REQUIREMENT_KEYS)})")
     missing = [k for k in _REQUIRED if k not in keys]
     if missing:
-        raise ValueError(f"{where}: missing key {missing[0]!r} (needs {', '.join(_REQUIRED)}; "
+        raise InputError(f"{where}: missing key {missing[0]!r} (needs {', '.join(_REQUIRED)}; "
                          "label is optional)")
     out = {"label": _label(keys.get("label"))}
     for key in _REQUIRED:
         try:
             out[key] = check(key, keys[key], allow_array=False)
         except ValueError as error:
-            raise ValueError(f"{where}: {error}") from None
+            raise InputError(f"{where}: {error}") from None
     return out
 
 
@@ -154,22 +156,22 @@ def _requirements(requirements) -> list[dict]:
     if isinstance(requirements, pd.DataFrame):
         unknown = [c for c in requirements.columns if str(c) not in REQUIREMENT_KEYS]
         if unknown:
-            raise ValueError(f"requirements: unknown column {str(unknown[0])!r} (allowed: "
+            raise InputError(f"requirements: unknown column {str(unknown[0])!r} (allowed: "
                              f"{', '.join(REQUIREMENT_KEYS)})")
         missing = [k for k in _REQUIRED if k not in requirements.columns]
         if missing:
-            raise ValueError(f"requirements: missing column {missing[0]!r} (needs "
+            raise InputError(f"requirements: missing column {missing[0]!r} (needs "
                              f"{', '.join(_REQUIRED)}; label is optional)")
         items = requirements.to_dict("records")
     elif isinstance(requirements, Mapping):
         items = [requirements]
     elif isinstance(requirements, (str, bytes)) or not hasattr(requirements, "__iter__"):
-        raise ValueError(f"requirements={requirements!r:.60} is not a list of requirements "
+        raise InputError(f"requirements={requirements!r:.60} is not a list of requirements "
                          f"(mappings with the keys {', '.join(_REQUIRED)}, optionally label)")
     else:
         items = list(requirements)
     if not items:
-        raise ValueError("requirements is empty: give at least one requirement with "
+        raise InputError("requirements is empty: give at least one requirement with "
                          f"{', '.join(_REQUIRED)}")
     out = []
     for i, raw in enumerate(items, 1):
@@ -264,7 +266,8 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
     >>> recommend([{"variance": 0.0259, "m": 10, "min_d": -0.1, "label": "EN nDCG@3"}])
     Traceback (most recent call last):
     ...
-    ValueError: requirement 1 ('EN nDCG@3'): min_d=-0.1 is out of range: allowed min_d > 0
+    topicsetsize.InputError: requirement 1 ('EN nDCG@3'): min_d=-0.1 is out of range: allowed min_d
+    > 0
     """
     method = check_method(method)
     alpha = check("alpha", alpha, allow_array=False)
@@ -285,7 +288,7 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                 anova_n(alpha, beta, row.min_d, row.variance, row.m, method=method)
             except ValueError as error:
                 where = _where(f"requirement {row.Index}", row.label)
-                raise ValueError(f"{where}: {error}") from None
+                raise InputError(f"{where}: {error}") from None
         raise
     frame["n"] = need.astype(np.int64)
     n = int(-(-int(need.max()) // round_to) * round_to)
@@ -332,7 +335,7 @@ def read_requirements(path) -> list[dict]:
     >>> read_requirements(path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../needs.csv, line 2 ('EN nDCG@3'): m='ten' is not a number:
+    topicsetsize.InputError: .../needs.csv, line 2 ('EN nDCG@3'): m='ten' is not a number:
     allowed 2 <= m <= 1000000000 (a whole number)
     """
     path = Path(path)
@@ -343,11 +346,11 @@ def read_requirements(path) -> list[dict]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not a UTF-8 text file ({error.reason} at byte "
+        raise InputError(f"{path}: not a UTF-8 text file ({error.reason} at byte "
                          f"{error.start})") from None
     items = _read_toml(path, text) if path.suffix.lower() == ".toml" else _read_csv(path, text)
     if not items:
-        raise ValueError(f"{path}: no requirements in the file")
+        raise InputError(f"{path}: no requirements in the file")
     return items
 
 
@@ -359,13 +362,13 @@ def _read_toml(path: Path, text: str) -> list[dict]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ValueError(f"{path}: not valid TOML: {error}") from None
+        raise InputError(f"{path}: not valid TOML: {error}") from None
     unknown = [k for k in data if k != "requirements"]
     if unknown:
-        raise ValueError(f"{path}: unknown key {unknown[0]!r} (allowed: [[requirements]] tables)")
+        raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: [[requirements]] tables)")
     tables = data.get("requirements")
     if not isinstance(tables, list):
-        raise ValueError(f"{path}: no [[requirements]] tables")
+        raise InputError(f"{path}: no [[requirements]] tables")
     out = []
     for i, table in enumerate(tables, 1):
         out.append(_requirement(table, f"{path}: [[requirements]] table {i}"))
@@ -385,19 +388,19 @@ def _read_csv(path: Path, text: str) -> list[dict]:
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
-        raise ValueError(f"{path}: empty file (expected a header row: "
+        raise InputError(f"{path}: empty file (expected a header row: "
                          f"{', '.join(REQUIREMENT_KEYS)})") from None
     except csv.Error as error:
-        raise ValueError(f"{path}, line 1: {error}") from None
+        raise InputError(f"{path}, line 1: {error}") from None
     for column in header:
         if column not in REQUIREMENT_KEYS:
-            raise ValueError(f"{path}, line 1: unknown column {column!r} (allowed: "
+            raise InputError(f"{path}, line 1: unknown column {column!r} (allowed: "
                              f"{', '.join(REQUIREMENT_KEYS)})")
     if len(set(header)) < len(header):
-        raise ValueError(f"{path}, line 1: a column appears twice")
+        raise InputError(f"{path}, line 1: a column appears twice")
     for column in _REQUIRED:
         if column not in header:
-            raise ValueError(f"{path}, line 1: missing column {column!r} (needs "
+            raise InputError(f"{path}, line 1: missing column {column!r} (needs "
                              f"{', '.join(_REQUIRED)}; label is optional)")
     out = []
     try:
@@ -406,16 +409,16 @@ def _read_csv(path: Path, text: str) -> list[dict]:
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) != len(header):
-                raise ValueError(f"{path}, line {line}: {len(row)} cells, the header has "
+                raise InputError(f"{path}, line {line}: {len(row)} cells, the header has "
                                  f"{len(header)}")
             cells = dict(zip(header, row))
             label = _label(cells.pop("label", None))
             where = _where(f"{path}, line {line}", label)
             for key, value in cells.items():
                 if not value.strip():
-                    raise ValueError(f"{where}: {key} is blank")
+                    raise InputError(f"{where}: {key} is blank")
             out.append(_requirement({"label": label, **{k: _cell(v) for k, v in cells.items()}},
                                     f"{path}, line {line}"))
     except csv.Error as error:
-        raise ValueError(f"{path}, line {reader.line_num}: {error}") from None
+        raise InputError(f"{path}, line {reader.line_num}: {error}") from None
     return out

@@ -40,6 +40,7 @@ from .paired import paired_t
 from .params import Range, check
 # Importable from here too (they were defined here before topicsetsize.selection existed).
 from .selection import SCORE_KINDS, select_topics, top_runs, transform_scores  # noqa: F401
+from .errors import InputError
 
 __all__ = ["SplitHalfResult", "split_half", "split_half_curve", "random_splits"]
 
@@ -171,12 +172,12 @@ def random_splits(n_topics: int, *, trials: int, half: int | None = None,
 def _check_half(half, n: int) -> int:
     allowed = Range(low=2, high=n // 2, low_open=False, high_open=False)
     if n < 4:
-        raise ValueError(f"scores has {n} topics: split-half needs at least 4 topics")
+        raise InputError(f"scores has {n} topics: split-half needs at least 4 topics")
     if half is None:
         return n // 2
     half = check("half", half, allow_array=False)
     if half > n // 2:
-        raise ValueError(f"half={half} is out of range: allowed {allowed.describe('half')} "
+        raise InputError(f"half={half} is out of range: allowed {allowed.describe('half')} "
                          f"(a whole number, at most half of the {n} topics)")
     return half
 
@@ -321,7 +322,7 @@ def split_half_curve(scores, *, halves: Iterable[int], trials: int = 1000, alpha
     """
     halves = [check("half", h, allow_array=False) for h in halves]
     if not halves:
-        raise ValueError("halves is empty: give at least one half size")
+        raise InputError("halves is empty: give at least one half size")
     if not isinstance(seed, (int, np.integer)):
         seed = int(np.random.default_rng(seed).integers(2 ** 63))
     results = [split_half(scores, trials=trials, alpha=alpha, half=h, seed=seed,

@@ -27,6 +27,7 @@ from .params import check, check_choice
 from .matrix import check_matrix
 from .paired import paired_t, reject_ratio, tolerance
 from .variance import residual_variance, two_way_residual_variance
+from .errors import InputError
 
 __all__ = ["TESTS", "ResampledPower", "resampled_power"]
 
@@ -101,7 +102,7 @@ class ResampledPower:
 
 def _nonzero(variance: float, what: str, runs) -> float:
     if not variance > 0:
-        raise ValueError(f"scores: {what} of runs {list(runs)!r} is 0: the test is undefined")
+        raise InputError(f"scores: {what} of runs {list(runs)!r} is 0: the test is undefined")
     return variance
 
 
@@ -110,8 +111,16 @@ def _count_chunks(rng: np.random.Generator, topics: int, n: int, trials: int,
     """Topic counts of ``trials`` draws of n topics with replacement, ``chunk`` trials at a time.
 
     Row t of a chunk counts how often each topic was drawn in trial t (the row sums to n). The
-    topic indices are drawn sequentially, so the draws do not depend on the chunk size.
+    topic indices are drawn sequentially, so the draws do not depend on the chunk size. Beyond
+    :data:`_CHUNK_ELEMENTS` draws per trial the indices would not fit in memory; there a trial's
+    counts are drawn at once from their distribution, Multinomial(n; 1/topics, ..., 1/topics),
+    in memory and time independent of n.
     """
+    if n > _CHUNK_ELEMENTS:
+        uniform = np.full(topics, 1.0 / topics)
+        for start in range(0, trials, chunk):
+            yield rng.multinomial(n, uniform, size=min(chunk, trials - start)).astype(float)
+        return
     for start in range(0, trials, chunk):
         c = min(chunk, trials - start)
         idx = rng.integers(0, topics, size=(c, n)) + topics * np.arange(c)[:, None]
@@ -164,23 +173,23 @@ def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
     labels = list(matrix.runs) if matrix.runs is not None else list(range(x.shape[1]))
     if pair is not None:
         if test != "ttest":
-            raise ValueError("pair is only for test='ttest'; use m for the ANOVA")
+            raise InputError("pair is only for test='ttest'; use m for the ANOVA")
         pair = list(pair)
         if len(pair) != 2 or pair[0] == pair[1]:
-            raise ValueError(f"pair={pair!r} must name two different runs")
+            raise InputError(f"pair={pair!r} must name two different runs")
         missing = [p for p in pair if p not in labels]
         if missing:
-            raise ValueError(f"pair: run {missing[0]!r} is not in the matrix")
+            raise InputError(f"pair: run {missing[0]!r} is not in the matrix")
         return np.array([labels.index(p) for p in pair])
     distinct = np.sort(np.unique(x, axis=1, return_index=True)[1])  # first of each duplicate
     if distinct.size < 2:
-        raise ValueError("scores: every run has the same score on every topic (1 distinct run): "
+        raise InputError("scores: every run has the same score on every topic (1 distinct run): "
                          "no two runs to compare")
     if m is None:
         m = distinct.size if test != "ttest" else 2
     m = check("m", m, allow_array=False)
     if m > distinct.size:
-        raise ValueError(f"m={m} is out of range: allowed 2 <= m <= {distinct.size} (the "
+        raise InputError(f"m={m} is out of range: allowed 2 <= m <= {distinct.size} (the "
                          f"distinct runs of the matrix)")
     best = distinct[np.argsort(-x[:, distinct].mean(axis=0), kind="stable")[:m]]
     return np.sort(best) if test != "ttest" else best[[0, m - 1]]
@@ -294,7 +303,8 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
             q = counts @ dev2
             return paired_t(counts @ dev, q, n, shift, crit2, q)[0]
 
-    chunk = max(1, min(trials, _CHUNK_ELEMENTS // max(topics, n, x.shape[1])))
+    draws = n if n <= _CHUNK_ELEMENTS else 0     # beyond, the counts are drawn directly
+    chunk = max(1, min(trials, _CHUNK_ELEMENTS // max(topics, draws, x.shape[1])))
     hits = 0
     for counts in _count_chunks(np.random.default_rng(seed), topics, n, trials, chunk):
         hits += int(np.count_nonzero(reject(counts)))

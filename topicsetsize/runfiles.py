@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .errors import InputError
+
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_order", "read_run",
            "read_runs", "run_files", "read_qrels", "as_run", "as_qrels"]
 
@@ -45,19 +47,19 @@ def _read_fields(path, fields) -> pd.DataFrame:
                             skip_blank_lines=False, engine="c", quoting=3,
                             keep_default_na=False, na_values=[""])
     except pd.errors.EmptyDataError:
-        raise ValueError(f"{path}: the file is empty") from None
+        raise InputError(f"{path}: the file is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot be read as whitespace-separated text: "
+        raise InputError(f"{path}: cannot be read as whitespace-separated text: "
                          f"{str(exc).strip().splitlines()[0]}") from None
     frame.index = pd.RangeIndex(1, len(frame) + 1)
     frame = frame[frame.notna().any(axis=1)]            # blank lines
     if frame.empty:
-        raise ValueError(f"{path}: the file is empty")
+        raise InputError(f"{path}: the file is empty")
     wrong = frame[k].notna() | frame[list(range(k))].isna().any(axis=1)
     if wrong.any():
         line = wrong.idxmax()
         got = int(frame.loc[line].notna().sum())
-        raise ValueError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
+        raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
                          f"got {got}")
     return frame.drop(columns=k).set_axis(list(fields), axis=1)
 
@@ -70,7 +72,7 @@ def _numbers(frame: pd.DataFrame, column: str, path, *, integer: bool) -> pd.Ser
     if bad.any():
         line = bad.idxmax()
         kind = "a whole number" if integer else "a number"
-        raise ValueError(f"{path}, line {line}: {column}={frame.at[line, column]!r} is not {kind}")
+        raise InputError(f"{path}, line {line}: {column}={frame.at[line, column]!r} is not {kind}")
     return values.astype("int64") if integer else values.astype(float)
 
 
@@ -151,7 +153,7 @@ def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
     >>> read_run(f)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../run1, line 2: document 'd1' is retrieved twice for topic '1' (trec_eval: ...
+    topicsetsize.InputError: .../run1, line 2: document 'd1' is retrieved twice for topic '1' ...
     """
     duplicates = _check_duplicates(duplicates)
     frame = _read_fields(path, RUN_FIELDS)
@@ -161,7 +163,7 @@ def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
     if dup.any():
         if duplicates == "error":
             line = dup.idxmax()
-            raise ValueError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is "
+            raise InputError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is "
                              f"retrieved twice for topic {frame.at[line, 'qid']!r} (trec_eval: "
                              'duplicate docs; keep the first line with duplicates="first", '
                              "--duplicates first)")
@@ -177,7 +179,7 @@ def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
 
 def _check_duplicates(duplicates):
     if duplicates not in DUPLICATES:
-        raise ValueError(f"duplicates={duplicates!r} is not one of {', '.join(DUPLICATES)}")
+        raise InputError(f"duplicates={duplicates!r} is not one of {', '.join(DUPLICATES)}")
     return duplicates
 
 
@@ -234,11 +236,11 @@ def run_files(folder) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         if folder.exists():
-            raise ValueError(f"{folder}: is a file, expected a folder of run files")
+            raise InputError(f"{folder}: is a file, expected a folder of run files")
         raise FileNotFoundError(f"{folder}: no such folder")
     files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
     if not files:
-        raise ValueError(f"{folder}: the folder holds no run file")
+        raise InputError(f"{folder}: the folder holds no run file")
     return files
 
 
@@ -274,7 +276,7 @@ def read_qrels(path) -> pd.DataFrame:
     relevance = _numbers(frame, "relevance", path, integer=True)
     line = _first_duplicate(frame, ["qid", "docno"])
     if line is not None:
-        raise ValueError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is judged "
+        raise InputError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is judged "
                          f"twice for topic {frame.at[line, 'qid']!r}")
     return pd.DataFrame({"query_id": frame["qid"].to_numpy(), "doc_id": frame["docno"].to_numpy(),
                          "relevance": relevance.to_numpy()})
@@ -292,14 +294,14 @@ def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame
                       ("query_id", "doc_id", "score"))
     score = pd.to_numeric(frame["score"], errors="coerce").astype(float)
     if not np.isfinite(score).all():
-        raise ValueError(f"{name}, row {int((~np.isfinite(score)).to_numpy().argmax())}: "
+        raise InputError(f"{name}, row {int((~np.isfinite(score)).to_numpy().argmax())}: "
                          "score is not a finite number")
     frame = frame.assign(score=score)
     dup = frame.duplicated(["query_id", "doc_id"])
     if dup.any():
         line = dup.idxmax()
         if _check_duplicates(duplicates) == "error":
-            raise ValueError(f"{name}: document {frame.at[line, 'doc_id']!r} is retrieved twice "
+            raise InputError(f"{name}: document {frame.at[line, 'doc_id']!r} is retrieved twice "
                              f"for topic {frame.at[line, 'query_id']!r}")
         _warn(f"{name}: dropped {int(dup.sum())} row(s) retrieving a document already "
               "retrieved for the same topic (kept the first of each)")
@@ -315,23 +317,23 @@ def as_qrels(qrels, name: str = "qrels") -> pd.DataFrame:
                       ("query_id", "doc_id", "relevance"))
     relevance = pd.to_numeric(frame["relevance"], errors="coerce")
     if relevance.isna().any() or (relevance != relevance.round()).any():
-        raise ValueError(f"{name}: relevance must be whole numbers")
+        raise InputError(f"{name}: relevance must be whole numbers")
     frame = frame.assign(relevance=relevance.astype("int64"))
     line = _first_duplicate(frame, ["query_id", "doc_id"])
     if line is not None:
-        raise ValueError(f"{name}: document {frame.at[line, 'doc_id']!r} is judged twice for "
+        raise InputError(f"{name}: document {frame.at[line, 'doc_id']!r} is judged twice for "
                          f"topic {frame.at[line, 'query_id']!r}")
     return frame
 
 
 def _as_frame(value, name, renames, columns) -> pd.DataFrame:
     if not isinstance(value, pd.DataFrame):
-        raise ValueError(f"{name}: expected a file path or a DataFrame, got "
+        raise InputError(f"{name}: expected a file path or a DataFrame, got "
                          f"{type(value).__name__}")
     frame = value.rename(columns=renames)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise ValueError(f"{name}: missing column(s) {', '.join(missing)} (have "
+        raise InputError(f"{name}: missing column(s) {', '.join(missing)} (have "
                          f"{', '.join(map(str, value.columns))})")
     frame = frame[list(columns)].reset_index(drop=True)
     return frame.assign(query_id=frame["query_id"].astype(str), doc_id=frame["doc_id"].astype(str))

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from scipy import special
 
+from .errors import InputError
 from .params import N_MAX, PARAMS
 
 __all__ = ["SearchLimitError", "Uncertain", "smallest_n", "smallest_n_one",
@@ -30,7 +31,7 @@ __all__ = ["SearchLimitError", "Uncertain", "smallest_n", "smallest_n_one",
 _MAX_STEPS = 200
 
 
-class SearchLimitError(ValueError):
+class SearchLimitError(InputError):
     """No n up to the search limit meets the target (the effect is too small)."""
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 
 from .matrix import check_matrix
 from .params import check, check_choice
+from .errors import InputError
 
 __all__ = ["SCORE_KINDS", "select_topics", "top_runs", "transform_scores"]
 
@@ -55,7 +56,7 @@ def select_topics(scores: pd.DataFrame, *, spec) -> pd.DataFrame:
     ['350', 'q1']
     """
     if not isinstance(scores, pd.DataFrame):
-        raise ValueError("scores must be a DataFrame with the topic ids as its index to select "
+        raise InputError("scores must be a DataFrame with the topic ids as its index to select "
                          "topics")
     ids = [str(t).strip() for t in scores.index]
     numeric = pd.to_numeric(pd.Series(ids), errors="coerce").to_numpy()
@@ -68,16 +69,16 @@ def select_topics(scores: pd.DataFrame, *, spec) -> pd.DataFrame:
         if bounds is not None:
             hit = (numeric >= bounds[0]) & (numeric <= bounds[1]) & (numeric == np.round(numeric))
             if not hit.any():
-                raise ValueError(f"topics={item!r} matches no topic id of the matrix "
+                raise InputError(f"topics={item!r} matches no topic id of the matrix "
                                  f"(ids {ids[0]!r} ... {ids[-1]!r})")
         else:
             hit = np.array([t == item for t in ids])
             if not hit.any():
-                raise ValueError(f"topics: topic {item!r} is not in the matrix "
+                raise InputError(f"topics: topic {item!r} is not in the matrix "
                                  f"(ids {ids[0]!r} ... {ids[-1]!r})")
         keep |= hit
     if not keep.any():
-        raise ValueError(f"topics={spec!r} selects no topic")
+        raise InputError(f"topics={spec!r} selects no topic")
     return scores.loc[keep]
 
 

@@ -25,6 +25,7 @@ from scipy import special
 
 from .params import check
 from .matrix import ScoreMatrix, check_matrix
+from .errors import InputError
 
 __all__ = ["StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf", "z_scores"]
 
@@ -205,7 +206,7 @@ def _aligned_factors(factors, matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarr
     try:
         mean, sd = factors
     except (TypeError, ValueError):
-        raise ValueError("factors must be a StandardisationFactors or a (mean, sd) pair, "
+        raise InputError("factors must be a StandardisationFactors or a (mean, sd) pair, "
                          f"got {type(factors).__name__}") from None
     n_topics = matrix.values.shape[0]
     out = []
@@ -213,19 +214,19 @@ def _aligned_factors(factors, matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarr
         if isinstance(part, pd.Series) and matrix.topics is not None:
             missing = matrix.topics.difference(part.index, sort=False)
             if len(missing):
-                raise ValueError(f"factors.{name} has no value for topic {missing[0]!r} "
+                raise InputError(f"factors.{name} has no value for topic {missing[0]!r} "
                                  f"({len(missing)} of the {n_topics} topics of scores missing)")
             part = part.reindex(matrix.topics)
         values = np.asarray(part, dtype=float).reshape(-1)
         if values.shape[0] != n_topics:
-            raise ValueError(f"factors.{name} has {values.shape[0]} values but scores has "
+            raise InputError(f"factors.{name} has {values.shape[0]} values but scores has "
                              f"{n_topics} topics (rows)")
         bad = ~np.isfinite(values) | ((values < 0) if name == "sd" else False)
         if bad.any():
             k = int(np.argmax(bad))
             where = f"topic {matrix.topics[k]!r}" if matrix.topics is not None else f"row {k + 1}"
             allowed = "a finite number >= 0" if name == "sd" else "a finite number"
-            raise ValueError(f"factors.{name}={float(values[k])!r} at {where}: "
+            raise InputError(f"factors.{name}={float(values[k])!r} at {where}: "
                              f"allowed {allowed}")
         out.append(values)
     return out[0], out[1]

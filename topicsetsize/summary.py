@@ -22,6 +22,7 @@ from .ranking import kendall_tau_ci
 from .matrix import check_matrix
 from .standardise import std_ab
 from .variance import residual_variance, two_way_residual_variance
+from .errors import InputError
 
 __all__ = ["VarianceSummary", "summarise", "summarise_many"]
 
@@ -136,7 +137,7 @@ def summarise_many(matrices, *, a: float = 0.15, b: float = 0.5) -> pd.DataFrame
     if not isinstance(matrices, Mapping):
         matrices = {_name(k, m): m for k, m in enumerate(matrices)}
     if not matrices:
-        raise ValueError("matrices is empty: give at least one score matrix")
+        raise InputError("matrices is empty: give at least one score matrix")
     frames = [summarise(m, a=a, b=b).to_frame(str(name)) for name, m in matrices.items()]
     return pd.concat(frames)
 

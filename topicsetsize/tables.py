@@ -10,6 +10,7 @@ import pandas as pd
 
 from .params import PARAMS, check
 from .samplesize import anova_n, ttest_n
+from .errors import InputError
 
 __all__ = ["anova_table", "ttest_table", "size_table"]
 
@@ -17,7 +18,7 @@ __all__ = ["anova_table", "ttest_table", "size_table"]
 def _grid(name: str, values) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(check(name, values), float))
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be a list of numbers, got an array of shape {arr.shape}")
+        raise InputError(f"{name} must be a list of numbers, got an array of shape {arr.shape}")
     return arr.astype(np.int64) if PARAMS[name].integer else arr
 
 

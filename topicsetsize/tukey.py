@@ -26,6 +26,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from .errors import InputError
 from .matrix import check_matrix
 from .params import check
 from .variance import two_way_residual_variance
@@ -126,7 +127,8 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     The effect size is Sakai's ES_HSD = (x̄_a − x̄_b)/√V_E2 with V_E2 the two-way ANOVA
     (without replication) residual variance of the matrix, runs and topics as the factors
     (:func:`topicsetsize.variance.two_way_residual_variance`). A matrix that is exactly
-    additive has V_E2 = 0 and gives ±inf (or NaN for a zero difference).
+    additive has V_E2 = 0 and gives ±inf; one whose runs all agree on every topic (a constant
+    matrix, say) has nothing to test and is refused.
 
     Parameters
     ----------
@@ -163,6 +165,10 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     trials = check("trials", trials, allow_array=False)
     x = matrix.values
     n, m = x.shape
+    if (x == x[:, :1]).all():
+        raise InputError("scores: every run has the same score on every topic: no two runs "
+                         "differ (V_E2 = 0, and ES_HSD = 0/0 is undefined)")
+    variance = two_way_residual_variance(x)
     labels = list(matrix.runs) if matrix.runs is not None else list(range(m))
     ranges = np.sort(randomised_ranges(x, trials=trials, seed=seed, progress=progress))
     sums = x.sum(axis=0)
@@ -175,7 +181,6 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     p = (count + 1) / (trials + 1) if include_observed else count / trials
     means = x.mean(axis=0)
     difference = means[a] - means[b]
-    variance = two_way_residual_variance(x)
     with np.errstate(divide="ignore", invalid="ignore"):
         es = difference / math.sqrt(variance)
     frame = pd.DataFrame({"run_a": [labels[i] for i in a], "run_b": [labels[j] for j in b],

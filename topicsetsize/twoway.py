@@ -72,7 +72,7 @@ def anova2_df(n, *, m):
     >>> anova2_df(1, m=10)
     Traceback (most recent call last):
     ...
-    ValueError: n=1 is out of range: allowed 2 <= n <= 1000000000 (a whole number)
+    topicsetsize.InputError: n=1 is out of range: allowed 2 <= n <= 1000000000 (a whole number)
     """
     n_, m_ = check_all(n=n, m=m)
     dfn = m_ - 1.0

@@ -12,6 +12,7 @@ import numpy as np
 
 from .params import check_choice
 from .matrix import check_matrix
+from .errors import InputError
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
            "pooled_variance"]
@@ -135,11 +136,11 @@ def pooled_variance(matrices, *, estimator: str = "one-way") -> float:
     """
     estimator = check_choice("estimator", estimator, ESTIMATORS)
     if isinstance(matrices, np.ndarray) and matrices.ndim == 2 or hasattr(matrices, "columns"):
-        raise ValueError("matrices must be a list of score matrices, e.g. [scores1, scores2]; "
+        raise InputError("matrices must be a list of score matrices, e.g. [scores1, scores2]; "
                          "got a single matrix")
     matrices = list(matrices)
     if not matrices:
-        raise ValueError("matrices is empty: give at least one score matrix")
+        raise InputError("matrices is empty: give at least one score matrix")
     variance = _FUNCTIONS[estimator]
     weights, values = [], []
     for k, scores in enumerate(matrices):

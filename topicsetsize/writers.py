@@ -12,6 +12,7 @@ import pandas as pd
 from .atomic import atomic_path
 from .formats.common import SUMMARY_TOPIC
 from .matrix import check_matrix
+from .errors import InputError
 
 __all__ = ["write_trec_eval", "write_long"]
 
@@ -28,7 +29,7 @@ def _labelled(scores) -> pd.DataFrame:
 
 def _check_token(kind: str, value: str) -> None:
     if not value or any(ch.isspace() for ch in value) or value == SUMMARY_TOPIC:
-        raise ValueError(f"{kind} {value!r} cannot be written as trec_eval output (it must be "
+        raise InputError(f"{kind} {value!r} cannot be written as trec_eval output (it must be "
                          f"non-empty, without blanks, and not {SUMMARY_TOPIC!r})")
 
 
@@ -74,7 +75,7 @@ def write_trec_eval(scores, *, folder, measure: str) -> list[Path]:
         _check_token("topic/run label", label)
     names = [_file_name(run) for run in frame.columns]
     if len(set(names)) != len(names):
-        raise ValueError("two run names map to the same file name: "
+        raise InputError("two run names map to the same file name: "
                          + repr(next(n for n in names if names.count(n) > 1)))
     folder = Path(folder)
     paths = []
@@ -126,7 +127,7 @@ def write_long(scores, *, path, measure: str) -> Path:
     """
     frame = _labelled(scores)
     if not str(measure).strip():
-        raise ValueError("measure must be a non-empty name")
+        raise InputError("measure must be a non-empty name")
     path = Path(path)
     long = frame.rename_axis(index="topic", columns="run").T.stack().rename("value").reset_index()
     long.insert(2, "measure", str(measure))

@@ -14,7 +14,8 @@ logical cell inside a score range is an error that names its row and column with
 >>> matrix("range", [[0.1, 0.2], [0.3, None]])
 Traceback (most recent call last):
 ...
-ValueError: range: blank cell at row 2, column 2 (a blank is not read as 0: fill it in or
+topicsetsize.InputError: range: blank cell at row 2, column 2 (a blank is not read as 0: fill it in
+or
 leave the topic out)
 >>> number("m", 10.0)
 10
@@ -29,6 +30,7 @@ import numpy as np
 
 from topicsetsize.params import PARAMS, check, check_method
 from topicsetsize.matrix import check_matrix
+from topicsetsize.errors import InputError
 
 __all__ = ["number", "optional_number", "method", "flag", "matrix", "vector", "plain", "table"]
 
@@ -49,10 +51,10 @@ def number(name: str, value):
     >>> number("alpha", None)
     Traceback (most recent call last):
     ...
-    ValueError: alpha is blank: allowed 0 < alpha < 1
+    topicsetsize.InputError: alpha is blank: allowed 0 < alpha < 1
     """
     if _blank(value):
-        raise ValueError(f"{name} is blank: allowed {PARAMS[name].describe(name)}")
+        raise InputError(f"{name} is blank: allowed {PARAMS[name].describe(name)}")
     return check(name, value, allow_array=False)
 
 
@@ -84,13 +86,13 @@ def flag(name: str, value):
         return bool(value)
     if isinstance(value, numbers.Real) and value in (0, 1):
         return bool(value)
-    raise ValueError(f"{name}={value!r} is not TRUE or FALSE")
+    raise InputError(f"{name}={value!r} is not TRUE or FALSE")
 
 
 def _cells(name: str, value) -> list[list]:
     """The cells of a range as rows (a list of lists), whatever shape Excel handed over."""
     if _blank(value):
-        raise ValueError(f"{name} is empty: give a range of numbers")
+        raise InputError(f"{name} is empty: give a range of numbers")
     if hasattr(value, "shape"):                    # numpy array or pandas DataFrame
         value = np.asarray(value, dtype=object).tolist()
     if not isinstance(value, (list, tuple)):       # a single cell
@@ -99,7 +101,7 @@ def _cells(name: str, value) -> list[list]:
     if not any(nested):                            # one row (a 1-D list)
         return [list(value)]
     if not all(nested) or len({len(row) for row in value}) > 1:
-        raise ValueError(f"{name} must be a rectangular range (every row as long as the first)")
+        raise InputError(f"{name} must be a rectangular range (every row as long as the first)")
     return [list(row) for row in value]
 
 
@@ -111,14 +113,14 @@ def _numbers(name: str, rows: list[list]) -> np.ndarray:
                 continue
             where = f"at row {i}, column {j}"
             if _blank(cell):
-                raise ValueError(f"{name}: blank cell {where} (a blank is not read as 0: "
+                raise InputError(f"{name}: blank cell {where} (a blank is not read as 0: "
                                  "fill it in or leave the topic out)")
             if isinstance(cell, str):
-                raise ValueError(f"{name}: text {cell!r} {where} is not a number")
+                raise InputError(f"{name}: text {cell!r} {where} is not a number")
             if isinstance(cell, (bool, np.bool_)):
-                raise ValueError(f"{name}: logical value {str(bool(cell)).upper()} {where} "
+                raise InputError(f"{name}: logical value {str(bool(cell)).upper()} {where} "
                                  "is not a number")
-            raise ValueError(f"{name}: {cell!r} {where} is not a number")
+            raise InputError(f"{name}: {cell!r} {where} is not a number")
     return np.asarray(rows, dtype=float)
 
 
@@ -132,7 +134,7 @@ def matrix(name: str, value) -> np.ndarray:
     >>> matrix("range", [[0.1, 0.2], [0.3, "n/a"]])
     Traceback (most recent call last):
     ...
-    ValueError: range: text 'n/a' at row 2, column 2 is not a number
+    topicsetsize.InputError: range: text 'n/a' at row 2, column 2 is not a number
     """
     return check_matrix(_numbers(name, _cells(name, value)), name=name).values
 
@@ -146,7 +148,7 @@ def vector(name: str, value) -> np.ndarray:
     values = _numbers(name, _cells(name, value))
     if min(values.shape) > 1:
         rows, cols = values.shape
-        raise ValueError(f"{name} must be a single row or column of numbers, "
+        raise InputError(f"{name} must be a single row or column of numbers, "
                          f"got {rows} rows × {cols} columns")
     return values.reshape(-1)
 
@@ -162,7 +164,7 @@ def plain(value, *, undefined: str | None = None):
     >>> plain(float("nan"), undefined="power is undefined here")
     Traceback (most recent call last):
     ...
-    ValueError: power is undefined here
+    topicsetsize.InputError: power is undefined here
     """
     if hasattr(value, "to_numpy"):
         value = value.to_numpy()
@@ -172,7 +174,7 @@ def plain(value, *, undefined: str | None = None):
         return int(value)
     if isinstance(value, numbers.Real) and math.isfinite(value):
         return float(value)
-    raise ValueError(undefined or f"the result {value!r} is not a finite number")
+    raise InputError(undefined or f"the result {value!r} is not a finite number")
 
 
 def table(frame, corner: str) -> list[list]:

@@ -22,9 +22,15 @@ def test_bundled_specs_are_found():
 
 
 def test_wheel_maps_workbook_templates_into_the_generator_package():
-    """pyproject installs workbook_templates/*.toml as generator/templates/ (see bundled.py)."""
+    """setup.py installs workbook_templates/*.toml as generator/templates/ (see bundled.py);
+    tests/topicsetsize/test_package.py builds the wheel and finds every spec there."""
+    import ast
+
     tomllib = pytest.importorskip("tomllib")                 # Python 3.11+
     setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "generator.templates" in setup["packages"]
-    assert setup["package-dir"]["generator.templates"] == "workbook_templates"
     assert setup["package-data"]["generator.templates"] == ["*.toml"]
+    call = next(node for node in ast.walk(ast.parse((ROOT / "setup.py").read_text()))
+                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setup")
+    kwargs = {k.arg: k.value for k in call.keywords}
+    assert ast.literal_eval(kwargs["package_dir"]) == {"generator.templates": "workbook_templates"}
+    assert "generator.templates" in ast.unparse(kwargs["packages"])

@@ -154,3 +154,22 @@ def test_fallback_root_finder_against_brentq(monkeypatch, method):
             below = tss.ttest_power(n, min_dt=dt[i] * (1 - 1e-9), variance_t=0.1, alpha=alpha,
                                     method=method)
             assert power >= 1 - beta > below
+
+
+@pytest.mark.parametrize("call", [
+    lambda n: tss.anova_min_d(n, m=2, variance=0.0601, alpha=0.05, beta=0.20),
+    lambda n: tss.anova_min_d(n, m=10, variance=0.1, alpha=0.05, beta=0.01),
+])
+def test_too_few_topics_for_legacy_says_from_which_n(call):
+    """The message names the smallest n at which the legacy approximation has a λ: that n
+    works, the one below it does not."""
+    import re
+
+    with pytest.raises(tss.InputError, match=r"n=2 is too small .* allowed n >= \d+, or "
+                                             r"method='exact'") as info:
+        call(2)
+    need = int(re.search(r"n >= (\d+)", str(info.value)).group(1))
+    assert call(need) > 0       # defined from there (n - 1 = 2 is the size that failed)
+    for below in range(2, need):
+        with pytest.raises(tss.InputError):
+            call(below)

@@ -288,3 +288,19 @@ def test_anova2_noncentrality_from_the_two_way_variance():
     assert r.noncentrality == pytest.approx(10 * ((mu - mu.mean()) ** 2).sum() / v_e2, rel=1e-12)
     w = stats.f.isf(0.05, 2, 18)
     assert r.theoretical == pytest.approx(stats.ncf.sf(w, 2, 18, r.noncentrality), rel=1e-9)
+
+
+def test_counts_beyond_the_index_bound_are_a_multinomial():
+    """Past _CHUNK_ELEMENTS draws per trial the counts come from Multinomial(n; 1/topics):
+    each row sums to n, and each topic's count has mean n/topics and variance
+    n(1/topics)(1 - 1/topics) (checked over 2000 trials: mean within 5 SE, variance within 15%)."""
+    from topicsetsize import resampling
+
+    topics, n, trials = 7, resampling._CHUNK_ELEMENTS * 3 + 1, 2000
+    counts = np.vstack(list(resampling._count_chunks(np.random.default_rng(3), topics, n,
+                                                     trials, 300)))
+    assert counts.shape == (trials, topics) and (counts.sum(axis=1) == n).all()
+    p = 1 / topics
+    sd = np.sqrt(n * p * (1 - p))
+    assert np.all(np.abs(counts.mean(axis=0) - n * p) < 5 * sd / np.sqrt(trials))
+    assert np.all(np.abs(counts.var(axis=0, ddof=1) / sd**2 - 1) < 0.15)

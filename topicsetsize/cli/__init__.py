@@ -4,9 +4,13 @@ Each sub-command lives in its own module, which exposes ``register(subparsers, d
 ``designs`` maps the design groups ``"n"``, ``"table"`` and ``"min-d"`` to their sub-parsers, so
 that a module can add a design (``topicsetsize n DESIGN``) without editing another module. This
 module only assembles them and turns every user error into a one-line
-message and exit status 2. User errors are :class:`ValueError` (the engine's validation and
-:class:`topicsetsize.errors.InputError`) and :class:`OSError` (a file that cannot be read or
-written; the message names the user's path). Anything else is a bug and keeps its traceback.
+message and exit status 2. User errors are :class:`topicsetsize.errors.InputError` (the
+engine's validation) and :class:`OSError` about the user's own path (the OS names the file, or
+the project raised it with a message naming it). Anything else, a ``ValueError`` included, is a
+bug and keeps its traceback. The engine names its arguments as the API does (``method='exact'``);
+here they are said as the flags of the command (``--method exact``). A closed pipe
+(``topicsetsize ... | head``) ends quietly with exit status 0, as Unix tools do; Ctrl-C ends with
+one line and exit status 130.
 
 Only the standard library is imported here: ``topicsetsize --version`` and ``--help`` never load
 numpy, scipy or pandas.
@@ -15,15 +19,20 @@ numpy, scipy or pandas.
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
+import re
 import sys
 import warnings
 
 from .. import __version__
-from . import (allpairs, budget, design, evaluate, guarantees, hsd, pool_depth, recommend,
-               reliability, report, twoway, unpaired, variance, workbook)
+from ..errors import InputError
 
-_MODULES = (design, twoway, unpaired, allpairs, variance, workbook, reliability, hsd, guarantees,
-            recommend, budget, pool_depth, evaluate, report)
+#: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
+#: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.
+_MODULES = ("design", "twoway", "unpaired", "allpairs", "variance", "workbook", "reliability",
+            "hsd", "guarantees", "recommend", "budget", "pool_depth",
+            "evaluate", "report")
 
 #: The design groups: ``topicsetsize n|table|min-d DESIGN ...``.
 _DESIGN_GROUPS = {
@@ -32,8 +41,8 @@ _DESIGN_GROUPS = {
     "min-d": "what n topics guarantee: the minimum detectable difference",
 }
 
-#: Exceptions that mean "the user's input is wrong": one line, exit status 2.
-USER_ERRORS = (ValueError, OSError)
+#: Exit statuses: a user error, and an interrupt (128 + SIGINT, as shells report it).
+EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,35 +62,102 @@ def build_parser() -> argparse.ArgumentParser:
     designs = {name: sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
                .add_subparsers(dest="design", metavar="DESIGN", required=True)
                for name, text in _DESIGN_GROUPS.items()}
-    for module in _MODULES:
-        module.register(sub, designs)
+    for name in _MODULES:
+        importlib.import_module(f".{name}", __name__).register(sub, designs)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
         with warnings.catch_warnings():
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
             # fallbacks); they must not break the one-line contract of stderr.
             warnings.simplefilter("ignore", RuntimeWarning)
             return int(args.handler(args) or 0)
-    except USER_ERRORS as exc:
-        print(f"topicsetsize: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
+    except BrokenPipeError:
+        return _closed_pipe()
+    except (InputError, OSError) as exc:
+        if isinstance(exc, OSError) and not is_user_path_error(exc):
+            raise
+        flags = _flags(parser, args) if "args" in locals() else {}
+        print(f"topicsetsize: error: {_one_line(exc, flags)}", file=sys.stderr)
+        return EXIT_USER_ERROR
     except KeyboardInterrupt:
         print("topicsetsize: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
 
 
-def _one_line(exc: Exception) -> str:
-    """The message of a user error on one line; an OSError names its path."""
+def is_user_path_error(exc: OSError) -> bool:
+    """Whether an OSError is about the user's input: the OS names the path (``open('x')``), or
+    the project raised it with a message naming the path (no errno). An OSError of the OS on no
+    path (a full disk on stdout, a socket) is not the user's input: it keeps its traceback."""
+    return exc.filename is not None or exc.errno is None
+
+
+def _closed_pipe() -> int:
+    """``topicsetsize ... | head``: the reader has gone; stop quietly, exit status 0.
+
+    Python's recipe (the ``signal`` module's note on SIGPIPE): point stdout at devnull so that
+    the interpreter's final flush does not fail again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):   # stdout is not a file (a test's capture)
+        pass
+    return 0
+
+
+def _flags(parser: argparse.ArgumentParser, args) -> dict[str, str]:
+    """API argument name -> the flag of the command that ran (``min_d`` -> ``--min-d``)."""
+    out: dict[str, str] = {}
+    for key in ("command", "design"):
+        sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
+                   None)
+        if sub is None or getattr(args, key, None) not in sub.choices:
+            break
+        parser = sub.choices[getattr(args, key)]
+        for action in parser._actions:
+            longs = [o for o in action.option_strings if o.startswith("--")]
+            if longs and action.dest != "help":
+                out.setdefault(action.dest, longs[0])
+                out.setdefault(longs[0][2:].replace("-", "_"), longs[0])
+    return out
+
+
+def _one_line(exc: Exception, flags: dict[str, str] | None = None) -> str:
+    """The message of a user error on one line; an OSError names its path. With ``flags``
+    (API name -> flag), the API's ``name=value`` is said as ``--flag value``."""
     if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
         text = f"{exc.filename}: {exc.strerror}"
     else:
         text = str(exc)
-    return " ".join(text.splitlines())
+    text = " ".join(text.splitlines())
+    return _as_flags(text, flags) if flags else text
+
+
+def _as_flags(text: str, flags: dict[str, str]) -> str:
+    """``method='exact'`` -> ``--method exact``; ``transpose=True (--transpose)`` ->
+    ``--transpose``.
+
+    >>> _as_flags("use method='exact'; or drop_incomplete_topics=True (--drop-incomplete-topics)",
+    ...           {"method": "--method", "drop_incomplete_topics": "--drop-incomplete-topics"})
+    'use --method exact; or --drop-incomplete-topics'
+    """
+    def with_hint(match):                   # name=value (--flag ...): the hint says it
+        return match.group(3) if match.group(1) in flags else match.group(0)
+
+    def named(match):
+        name, value = match.group(1), match.group(2)
+        if name not in flags:
+            return match.group(0)
+        value = value[1:-1] if value[:1] == value[-1:] == "'" and len(value) > 1 else value
+        return flags[name] if value == "True" else f"{flags[name]} {value}"
+
+    text = re.sub(r"(?<![\w.-])(\w+)=(\S*?)\s*\((--[\w-]+[^)]*)\)", with_hint, text)
+    return re.sub(r"(?<![\w./-])(\w+)=('[^']*'|[^\s,;:)]+)", named, text)
 
 
 if __name__ == "__main__":  # pragma: no cover

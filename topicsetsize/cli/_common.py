@@ -6,6 +6,8 @@ import argparse
 import contextlib
 import sys
 
+from ..errors import InputError
+
 
 def number(name: str):
     """An argparse ``type=`` for the registered parameter ``name`` (one-line errors)."""
@@ -70,6 +72,16 @@ def int_list(text: str) -> list[int]:
     return out
 
 
+def check_distinct(args, *names: str) -> None:
+    """A table's rows and columns are labels: each value of ``args.<name>`` once (a repeated
+    one is most likely a typo, and the long CSV of a table cannot hold it)."""
+    for name in names:
+        values = list(getattr(args, name))
+        repeated = next((v for k, v in enumerate(values) if v in values[:k]), None)
+        if repeated is not None:
+            raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
+
+
 def checked(name: str):
     """An argparse ``type=`` that checks the value against the registered parameter ``name``.
 
@@ -105,11 +117,50 @@ def print_frame(frame, *, csv: bool = False, index: bool = True,
     """Print a DataFrame as a readable table, or as CSV with ``csv=True``."""
     file = file or sys.stdout
     if csv:
-        frame.to_csv(file, index=index, lineterminator="\n")
+        csv_safe(frame).to_csv(file, index=index, lineterminator="\n")
         return
     if title:
         print(title, file=file)
     print(frame.to_string(index=index, float_format=_float_format(frame)), file=file)
+
+
+#: A text cell starting with one of these is run as a formula by a spreadsheet opening the CSV.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A text field made inert for a spreadsheet: one starting with ``=``, ``+``, ``-``, ``@``,
+    tab or carriage return gets a leading single quote (OWASP, "CSV Injection"); numbers, and
+    text that reads as a number (``-0.5``), are left alone.
+
+    >>> [csv_cell(v) for v in ["=HYPERLINK(1)", "@SUM(1+1)", "+run", "-0.5", -0.5, "r"]]
+    ["'=HYPERLINK(1)", "'@SUM(1+1)", "'+run", '-0.5', -0.5, 'r']
+    """
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
+
+
+def csv_safe(frame):
+    """``frame`` with every text cell, label and axis name passed through :func:`csv_cell`."""
+    import pandas as pd
+
+    def labels(index):
+        if isinstance(index, pd.MultiIndex):
+            return index.set_levels([labels(level) for level in index.levels]).set_names(
+                [csv_cell(n) for n in index.names])
+        return index.map(csv_cell).rename(csv_cell(index.name))
+
+    out = frame.copy()
+    for k in range(out.shape[1]):
+        if not pd.api.types.is_numeric_dtype(out.dtypes.iloc[k]):
+            out.isetitem(k, out.iloc[:, k].map(csv_cell))
+    out.index, out.columns = labels(out.index), labels(out.columns)
+    return out
 
 
 def _float_format(frame):
@@ -117,9 +168,10 @@ def _float_format(frame):
     exact form (``7.91951e+149``) instead of a 150-digit integer."""
     import numpy as np
 
-    values = [np.asarray(frame[c], float) for c in frame.columns if frame[c].dtype.kind == "f"]
-    values += [np.array([v for v in frame[c] if isinstance(v, float)], float)
-               for c in frame.columns if frame[c].dtype == object]
+    columns = [frame.iloc[:, k] for k in range(frame.shape[1])]    # by position: labels repeat
+    values = [np.asarray(c, float) for c in columns if c.dtype.kind == "f"]
+    values += [np.array([v for v in c if isinstance(v, float)], float)
+               for c in columns if c.dtype == object]
     with np.errstate(invalid="ignore"):
         huge = any(np.any(np.abs(v[np.isfinite(v)]) >= 1e16) for v in values if v.size)
     return (lambda v: repr(float(v))) if huge else None
@@ -136,6 +188,8 @@ def add_reader_options(parser) -> None:
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
                         "(e.g. map, P_10); for .xlsx, the sheet name; with --runs, the "
                         "ir_measures measure to evaluate (AP, nDCG@10, P@10, ...)")
+    parser.add_argument("--sheet", dest="measure",
+                        help=".xlsx: the sheet to read (needed when the workbook has several)")
     parser.add_argument("--format", dest="fmt", choices=FORMATS,
                         help="file format (default: detected from the content)")
     parser.add_argument("--transpose", action="store_true",
@@ -181,9 +235,9 @@ def evaluate_from_args(args, runs=None, qrels=None):
 
     runs, qrels = runs or args.runs, qrels or args.qrels
     if runs is None or qrels is None:
-        raise ValueError("give both --runs DIR and --qrels FILE")
+        raise InputError("give both --runs DIR and --qrels FILE")
     if args.measure is None:
-        raise ValueError("--runs needs --measure: the ir_measures measure to evaluate (e.g. AP, "
+        raise InputError("--runs needs --measure: the ir_measures measure to evaluate (e.g. AP, "
                          "nDCG@10, P@10)")
     measure = parse_measure(args.measure)
     with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
@@ -198,13 +252,13 @@ def load_matrix(args):
 
     given = [args.example, args.file is not None, args.runs is not None]
     if sum(given) != 1:
-        raise ValueError("give one of FILE, --example or --runs DIR --qrels FILE")
+        raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
     if args.example:
         return example_matrix(), EXAMPLE_NAME
     if args.runs is not None:
         return evaluate_from_args(args), f"{args.runs} ({args.measure})"
     if args.qrels is not None:
-        raise ValueError("--qrels goes with --runs DIR")
+        raise InputError("--qrels goes with --runs DIR")
     return read_matrix_reporting(args.file, args), args.file
 
 

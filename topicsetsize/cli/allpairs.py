@@ -7,6 +7,9 @@ standard errors.
 
 from __future__ import annotations
 
+import math
+import sys
+
 from ._common import checked, fresh_seed, number, print_frame, progress, records_frame
 
 _CONFIGURATIONS = ("least-favourable", "equally-spaced")
@@ -44,6 +47,11 @@ def register(sub, designs) -> None:
     p.set_defaults(handler=run_allpairs)
 
 
+#: Fewer trials than this get a warning: at power 0.8 the Monte Carlo standard error
+#: √(0.8 · 0.2 / trials) is then above 0.0126, and n can move by many topics between seeds.
+MIN_RELIABLE_TRIALS = 1000
+
+
 def run_allpairs(args) -> int:
     """n, and the simulated powers at n − 1 and n."""
     from ..allpairs import allpairs_n
@@ -55,6 +63,11 @@ def run_allpairs(args) -> int:
         result = allpairs_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
                             configuration=args.configuration, target=args.target,
                             trials=trials, seed=seed, progress=bar.update)
+    if trials < MIN_RELIABLE_TRIALS:
+        se = math.sqrt(args.beta * (1 - args.beta) / trials)
+        print(f"topicsetsize: warning: --trials {trials}: too few for a reliable power estimate "
+              f"(its standard error at power {1 - args.beta:.15g} is {se:.2g}); use at least "
+              f"{MIN_RELIABLE_TRIALS}", file=sys.stderr)
     rows = [r for r in (result.power_below, result.power) if r is not None]
     table = records_frame(rows, {"n": "n", "all_pairs": "all_pairs",
                                  "all_pairs_se": "all_pairs_se", "best_worst": "best_worst",
@@ -63,8 +76,8 @@ def run_allpairs(args) -> int:
         print_frame(table, csv=True)
         return 0
     print_frame(table.round(4), title=(
-        f"Tukey HSD, all pairs: m={args.m:g} systems, minD={args.min_d:g}, "
-        f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}, "
+        f"Tukey HSD, all pairs: m={args.m:.15g} systems, minD={args.min_d:.15g}, "
+        f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "
         f"{args.configuration}, target {args.target}, {trials} trials per n, seed={seed}\n"
         f"n = {result.n} (simulated power at n-1 and n; the answer carries Monte Carlo error)"))
     return 0

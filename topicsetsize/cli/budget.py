@@ -9,6 +9,7 @@ The figures come from a TOML plan (--plan FILE) or from the options.
 from __future__ import annotations
 
 from ._common import float_list, int_list, number, path, print_frame
+from ..errors import InputError
 
 
 def register(sub, designs) -> None:
@@ -52,13 +53,13 @@ def run(args) -> int:
     given = {k: getattr(args, k) for k in _FIGURES if getattr(args, k) is not None}
     if args.plan is not None:
         if given:
-            raise ValueError(f"give the per-depth figures either in --plan {args.plan} or as "
+            raise InputError(f"give the per-depth figures either in --plan {args.plan} or as "
                              f"--{next(iter(given)).replace('_', '-')} options, not both")
         kwargs = read_plan(args.plan)
     else:
         missing = [f"--{k.replace('_', '-')}" for k in _FIGURES if k not in given]
         if missing:
-            raise ValueError(f"give --plan FILE.toml, or {', '.join(missing)}")
+            raise InputError(f"give --plan FILE.toml, or {', '.join(missing)}")
         kwargs = {"depths": args.depths, "docs_per_topic": args.docs_per_topic,
                   "variances": args.variance}
     for key in ("m", "min_d", "alpha", "beta", "budget", "method"):
@@ -66,7 +67,7 @@ def run(args) -> int:
             kwargs[key] = getattr(args, key)
     for key in ("m", "min_d"):
         if key not in kwargs:
-            raise ValueError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
+            raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
         if key in kwargs:
             kwargs[key] = check(key, kwargs[key], allow_array=False)
@@ -81,8 +82,8 @@ def run(args) -> int:
     budget = f", budget={plan.budget:,.0f}" if plan.budget is not None else ""
     print_frame(show, title=(
         f"Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): one-way ANOVA, "
-        f"m={kwargs['m']}, minD={kwargs['min_d']:g}, alpha={kwargs.get('alpha', 0.05):g}, "
-        f"beta={kwargs.get('beta', 0.20):g}, {kwargs.get('method', 'legacy')}{budget}\n"
+        f"m={kwargs['m']}, minD={kwargs['min_d']:.15g}, alpha={kwargs.get('alpha', 0.05):.15g}, "
+        f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs.get('method', 'legacy')}{budget}\n"
         "cost = n x docs_per_topic"))
     print(_verdict(plan))
     return 0

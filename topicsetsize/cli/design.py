@@ -6,8 +6,9 @@ import argparse
 import math
 import sys
 
-from ._common import (around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame,
-                      progress)
+from ._common import (around_n, ceil_sig, check_distinct, float_list, floor_power, int_list,
+                      number, print_frame, progress)
+from ..errors import InputError
 
 _METHODS = ("legacy", "exact", "both")
 
@@ -89,8 +90,9 @@ def _methods(args) -> tuple[str, ...]:
     return ("legacy", "exact") if args.method == "both" else (args.method,)
 
 
-def _report(title: str, rows: list[dict], args) -> None:
+def _report(title: str, rows: list[dict], args, *, n_column: str = "n") -> None:
     """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table.
+    ``n_column`` holds the topic set size (``n per system`` in the unpaired designs).
 
     Plain Python, no pandas: a one-answer command then starts in about the time of importing
     numpy and scipy.special. The layout is that of ``DataFrame.to_string`` (index ``method``).
@@ -112,7 +114,7 @@ def _report(title: str, rows: list[dict], args) -> None:
         for column in columns:
             value = row[column]
             if isinstance(value, float) and value != value:
-                mark = _NO_TEST if _fewer_than_two(column, row.get("n")) else _UNDEFINED
+                mark = _NO_TEST if _fewer_than_two(column, row.get(n_column)) else _UNDEFINED
                 used.append(mark)
                 line.append(mark)
             else:
@@ -179,21 +181,22 @@ def _n_anova(args) -> None:
                              variance=args.variance, m=args.m, method=meth),
         lambda n, meth: anova_power(n, m=args.m, min_d=args.min_d, variance=args.variance,
                                     alpha=args.alpha, method=meth), args)
-    _report(f"One-way ANOVA: m={args.m:g} systems, minD={args.min_d:g}, variance={args.variance:g},"
-            f" alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"One-way ANOVA: m={args.m:.15g} systems, minD={args.min_d:.15g}, "
+            f"variance={args.variance:.15g},"
+            f" alpha={args.alpha:.15g}, beta={args.beta:.15g}", rows, args)
 
 
 def _n_ttest(args) -> None:
     if args.min_dt is not None:
         if args.variance_t is None:
-            raise ValueError("--min-dt needs --variance-t (or give --min-delta-t instead)")
+            raise InputError("--min-dt needs --variance-t (or give --min-delta-t instead)")
         min_dt, var_t = args.min_dt, args.variance_t
-        label = f"minDt={min_dt:g}, variance_t={var_t:g}"
+        label = f"minDt={min_dt:.15g}, variance_t={var_t:.15g}"
     else:
         if args.variance_t is not None:
-            raise ValueError("--variance-t goes with --min-dt, not with --min-delta-t")
+            raise InputError("--variance-t goes with --min-dt, not with --min-delta-t")
         min_dt, var_t = args.min_delta_t, 1.0
-        label = f"minDeltaT={min_dt:g}"
+        label = f"minDeltaT={min_dt:.15g}"
     _validate(min_dt=min_dt, variance_t=var_t, alpha=args.alpha, beta=args.beta)
     from ..power import ttest_power
     from ..samplesize import ttest_n
@@ -203,7 +206,7 @@ def _n_ttest(args) -> None:
                              method=meth),
         lambda n, meth: ttest_power(n, min_dt=min_dt, variance_t=var_t, alpha=args.alpha,
                                     method=meth), args)
-    _report(f"Paired t-test: {label}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"Paired t-test: {label}, alpha={args.alpha:.15g}, beta={args.beta:.15g}", rows, args)
 
 
 def _n_ci(args) -> None:
@@ -214,8 +217,8 @@ def _n_ci(args) -> None:
     rows = [{"method": "expected width", "n": n,
              **around_n(n, lambda k: ci_delta(k, variance_t=args.variance_t, alpha=args.alpha),
                         "width", missing=float("nan"))}]
-    _report(f"CI width: delta={args.delta:g}, variance_t={args.variance_t:g}, "
-            f"alpha={args.alpha:g}", rows, args)
+    _report(f"CI width: delta={args.delta:.15g}, variance_t={args.variance_t:.15g}, "
+            f"alpha={args.alpha:.15g}", rows, args)
 
 
 def _print_tables(build, title: str, args) -> None:
@@ -237,9 +240,10 @@ _CHUNK_CELLS = 2000
 
 
 def _table_anova(args) -> None:
+    check_distinct(args, "m", "min_d")
     _print_tables(lambda meth: _anova_table_chunked(args, meth),
-                  f"ANOVA topic set sizes: variance={args.variance:g}, alpha={args.alpha:g}, "
-                  f"beta={args.beta:g}; rows m, columns minD", args)
+                  f"ANOVA topic set sizes: variance={args.variance:.15g}, alpha={args.alpha:.15g}, "
+                  f"beta={args.beta:.15g}; rows m, columns minD", args)
 
 
 def _anova_table_chunked(args, method: str):
@@ -263,10 +267,11 @@ def _anova_table_chunked(args, method: str):
 def _table_ttest(args) -> None:
     from ..tables import ttest_table
 
+    check_distinct(args, "variance_t", "min_dt")
     _print_tables(lambda meth: ttest_table(args.alpha, beta=args.beta,
                                            variance_t=args.variance_t, min_dts=args.min_dt,
                                            method=meth),
-                  f"Paired t-test topic set sizes: alpha={args.alpha:g}, beta={args.beta:g}; "
+                  f"Paired t-test topic set sizes: alpha={args.alpha:.15g}, beta={args.beta:.15g}; "
                   "rows variance_t, columns minDt", args)
 
 
@@ -278,8 +283,9 @@ def _min_d_anova(args) -> None:
         args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta,
         method=meth))}
         for meth in _methods(args)]
-    _report(f"Minimum detectable range: n={args.n:g} topics, m={args.m:g} systems, "
-            f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"Minimum detectable range: n={args.n:.15g} topics, m={args.m:.15g} systems, "
+            f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}",
+            rows, args)
 
 
 def _min_d_ttest(args) -> None:
@@ -289,5 +295,6 @@ def _min_d_ttest(args) -> None:
     rows = [{"method": meth, "min_dt": ceil_sig(ttest_min_dt(
         args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta, method=meth))}
         for meth in _methods(args)]
-    _report(f"Minimum detectable difference: n={args.n:g} topics, "
-            f"variance_t={args.variance_t:g}, alpha={args.alpha:g}, beta={args.beta:g}", rows, args)
+    _report(f"Minimum detectable difference: n={args.n:.15g} topics, "
+            f"variance_t={args.variance_t:.15g}, alpha={args.alpha:.15g}, "
+            f"beta={args.beta:.15g}", rows, args)

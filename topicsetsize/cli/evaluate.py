@@ -9,6 +9,7 @@ as trec_eval -q; 0 where a run retrieves nothing) as CSV to --out, or to stdout.
 from __future__ import annotations
 
 from ._common import add_runs_options, evaluate_from_args, path, print_frame
+from ..errors import InputError
 
 
 def register(sub, designs) -> None:
@@ -32,7 +33,7 @@ def run(args) -> int:
     """Evaluate the runs and write the matrix."""
     if args.example:
         if args.runs or args.qrels:
-            raise ValueError("give either --example or --runs/--qrels")
+            raise InputError("give either --example or --runs/--qrels")
         from ..examples import example_runs
 
         args.runs, args.qrels = example_runs()

@@ -50,9 +50,9 @@ def run(args) -> int:
         shown[column] = round_up(shown[column].to_numpy(), decimals=4)
     power = round(100.0 * (1.0 - result.beta), 6)
     print_frame(shown, index=False, title=(
-        f"What n topics guarantee: variance={result.variance:g}, "
-        f"variance_t={result.variance_t:g}, alpha={result.alpha:g}, "
-        f"power={power:g}% ({result.method}); values rounded up"))
+        f"What n topics guarantee: variance={result.variance:.15g}, "
+        f"variance_t={result.variance_t:.15g}, alpha={result.alpha:.15g}, "
+        f"power={power:.15g}% ({result.method}); values rounded up"))
     print()
     print("\n".join(result.statements()))
     return 0

@@ -57,6 +57,6 @@ def run_hsd(args) -> int:
                       f"{m * (m - 1) // 2} pairs, {trials} trials, seed={seed}\n"
                       f"difference = mean(run_a) - mean(run_b); es_hsd = difference / "
                       f"sqrt(V_E2), V_E2 = {table.attrs['variance']:.4g} (two-way residual "
-                      f"variance); * = p <= {alpha:g} ({int(table['significant'].sum())} "
+                      f"variance); * = p <= {alpha:.15g} ({int(table['significant'].sum())} "
                       "significant)")
     return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._common import (add_duplicates_option, int_list, number, path, print_frame, progress,
                       reporting_warnings)
+from ..errors import InputError
 
 #: The depths of ``--example`` when --depths is not given.
 EXAMPLE_DEPTHS = [100, 50, 30, 20, 10, 5]
@@ -67,15 +68,15 @@ def run(args) -> int:
 
     _example_inputs(args)
     if len(args.runs) != len(args.qrels):
-        raise ValueError(f"give one --qrels per --runs: got {len(args.runs)} --runs and "
+        raise InputError(f"give one --qrels per --runs: got {len(args.runs)} --runs and "
                          f"{len(args.qrels)} --qrels")
     if (args.m is None) != (args.min_d is None):
-        raise ValueError("give both --m and --min-d (the ANOVA design) or neither")
+        raise InputError("give both --m and --min-d (the ANOVA design) or neither")
     if args.plot is not None:
         if args.m is None:
-            raise ValueError("--plot needs --m and --min-d (it plots the required n)")
+            raise InputError("--plot needs --m and --min-d (it plots the required n)")
         if not args.plot.lower().endswith(".png"):
-            raise ValueError(f"--plot {args.plot}: the file name must end in .png")
+            raise InputError(f"--plot {args.plot}: the file name must end in .png")
         from ..plots import require_matplotlib
         require_matplotlib()   # fail before the long work
 
@@ -101,8 +102,8 @@ def run(args) -> int:
         from ..plots import plot_pool_depth
 
         plot_pool_depth(study, args.plot, title=(
-            f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:g}, alpha={args.alpha:g}, "
-            f"beta={args.beta:g}, V_E {args.variance_from}"))
+            f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
+            f"beta={args.beta:.15g}, V_E {args.variance_from}"))
     if args.csv:
         print_frame(study.table, csv=True)
         return 0
@@ -117,8 +118,8 @@ def run(args) -> int:
         if "within_budget" in show:
             show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
         budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
-        design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:g}, alpha={args.alpha:g}, "
-                  f"beta={args.beta:g}, {args.method}, from V_E {args.variance_from}{budget}; "
+        design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
+                  f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
                   "cost = n x docs_per_topic")
     print_frame(show, title=(
         f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "
@@ -142,7 +143,7 @@ def _example_inputs(args) -> None:
     otherwise check that --runs, --qrels and --depths are given."""
     if args.example:
         if args.runs or args.qrels:
-            raise ValueError("give either --example or --runs/--qrels")
+            raise InputError("give either --example or --runs/--qrels")
         from ..examples import example_runs
 
         runs, qrels = example_runs()
@@ -152,7 +153,7 @@ def _example_inputs(args) -> None:
         return
     for option in ("runs", "qrels", "depths"):
         if not getattr(args, option):
-            raise ValueError(f"--{option} is required (or --example for the bundled runs)")
+            raise InputError(f"--{option} is required (or --example for the bundled runs)")
 
 
 def _sources(args) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ._common import number, path, print_frame
+from ..errors import InputError
 
 #: A comma that starts the next ``key=`` of a --require value (a label may hold other commas).
 _NEXT_KEY = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")
@@ -54,10 +55,10 @@ def parse_require(text: str, where: str) -> dict:
         key, sep, value = part.partition("=")
         key = key.strip().lower().replace("-", "_")
         if not sep or not key:
-            raise ValueError(f"{where}: {part.strip()!r} is not key=value (e.g. "
+            raise InputError(f"{where}: {part.strip()!r} is not key=value (e.g. "
                              '"label=EN nDCG@3,variance=0.0259,m=10,min_d=0.10")')
         if key in out:
-            raise ValueError(f"{where}: key {key!r} given twice")
+            raise InputError(f"{where}: key {key!r} given twice")
         if key == "label":
             out[key] = value
             continue
@@ -79,7 +80,7 @@ def run(args) -> int:
     if args.file is not None:
         items += read_requirements(args.file)
     if not items:
-        raise ValueError("no requirements: give --require SPEC (one or more) or --file FILE")
+        raise InputError("no requirements: give --require SPEC (one or more) or --file FILE")
     result = recommend(items, alpha=args.alpha, beta=args.beta, round_to=args.round_to,
                        method=args.method)
     frame = result.requirements
@@ -91,5 +92,5 @@ def run(args) -> int:
     shown = frame.assign(label=frame["label"].fillna(""),
                          power=[math.floor(p * 1e6) / 1e6 for p in frame["power"]])
     print_frame(shown, title=f"Each requirement's n, and its power at n={result.n} "
-                             f"(alpha={result.alpha:g}, {result.method}):")
+                             f"(alpha={result.alpha:.15g}, {result.method}):")
     return 0

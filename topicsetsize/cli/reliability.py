@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matrix, number,
                       print_frame, progress, records_frame)
+from ..errors import InputError
 
 
 #: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
@@ -89,7 +90,7 @@ def run_reliability(args) -> int:
         scores = select_topics(scores, spec=args.topics)
     n, m = scores.shape
     if args.half is None and n < 4:
-        raise ValueError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
+        raise InputError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
                          "experiment needs at least 4 topics (two halves of at least 2)")
     halves = args.half or [n // 2]
     seed = fresh_seed(args.seed)
@@ -99,7 +100,7 @@ def run_reliability(args) -> int:
     if args.csv:
         print_frame(table, csv=True)
         return 0
-    kept = (f" (the best {100 * args.top_runs:g}% of {raw.shape[1]} by mean raw score over all "
+    kept = (f" (the best {100 * args.top_runs:.15g}% of {raw.shape[1]} by mean raw score over all "
             f"{raw.shape[0]} topics)" if args.top_runs is not None else "")
     picked = f" ({args.topics})" if args.topics else ""
     readable = pd.DataFrame({
@@ -112,7 +113,8 @@ def run_reliability(args) -> int:
     }, index=table.index)
     print_frame(readable, title=f"Split-half reliability (Voorhees 2009) of {name}: {n} topics"
                 f"{picked} x {m} runs{kept}, {args.scores} scores, two-sided paired t-tests at "
-                f"alpha={args.alpha:g}, seed={seed}\ncomparisons = trials x run pairs x 2 halves;"
+                f"alpha={args.alpha:.15g}, seed={seed}\n"
+                "comparisons = trials x run pairs x 2 halves;"
                 " % conflicted = 100 (2 major + minor) / significant")
     return 0
 
@@ -126,13 +128,13 @@ def run_check_power(args) -> int:
     scores, name = load_matrix(args)
     distinct = scores.T.drop_duplicates().shape[0]
     if distinct < 2:
-        raise ValueError(f"{name}: every run has the same score on every topic: no two runs to "
+        raise InputError(f"{name}: every run has the same score on every topic: no two runs to "
                          "compare")
     pair = None
     if args.pair is not None:
         pair = [p.strip() for p in args.pair.split(",")]
         if args.test != "ttest":
-            raise ValueError("--pair is only for --test ttest")
+            raise InputError("--pair is only for --test ttest")
     seed = fresh_seed(args.seed)
     results = []
     with progress(trials * len(args.n), "resampled trials") as bar:
@@ -156,7 +158,7 @@ def run_check_power(args) -> int:
         what = (f"paired t-test {first.runs[0]} vs {first.runs[1]}: |mean difference| "
                 f"{first.difference:.4f}, variance of differences {first.variance:.4f}")
     print_frame(table.round(4), title=f"Resampled power on {name} ({first.topics} topics, "
-                f"drawn with replacement), {what}, alpha={args.alpha:g}, {trials} trials, "
+                f"drawn with replacement), {what}, alpha={args.alpha:.15g}, {trials} trials, "
                 f"seed={seed}\n|z| > 3: the gap is more than Monte Carlo error")
     return 0
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._common import (EXAMPLE_NAME, add_reader_options, checked, float_list, path, print_frame,
                       read_matrix_reporting)
+from ..errors import InputError
 
 
 def register(sub, designs) -> None:
@@ -58,12 +59,12 @@ def run(args) -> int:
     from ..params import check
 
     if not args.files and not args.example:
-        raise ValueError("give at least one FILE (or --example for the bundled matrix)")
+        raise InputError("give at least one FILE (or --example for the bundled matrix)")
     if args.min_d:
         check("min_d", args.min_d)
     if args.plot is not None:
         if not args.plot.lower().endswith(".png"):
-            raise ValueError(f"--plot {args.plot}: the file name must end in .png")
+            raise InputError(f"--plot {args.plot}: the file name must end in .png")
         from ..plots import require_matplotlib
         require_matplotlib()
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
@@ -76,7 +77,7 @@ def run(args) -> int:
                 matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
                 target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d)
         except ValueError as exc:
-            raise ValueError(f"{name}: {exc}") from exc
+            raise InputError(f"{name}: {exc}") from exc
     if args.plot is not None:
         _plot(reports, args.plot)
     if args.csv:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import around_n, ceil_sig, float_list, floor_power, int_list, number, print_frame
+from .design import _report
+from ._common import (around_n, ceil_sig, check_distinct, float_list, floor_power, int_list,
+                      number, print_frame)
 
 
 def register(sub, designs) -> None:
@@ -40,11 +42,10 @@ def register(sub, designs) -> None:
 
 def _title(args, what: str) -> str:
     return (f"Two-way ANOVA (runs x topics, without replication): {what}, "
-            f"variance={args.variance:g}, alpha={args.alpha:g}, beta={args.beta:g}")
+            f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}")
 
 
 def _n(args) -> None:
-    import pandas as pd
 
     from ..twoway import anova2_n, anova2_power
 
@@ -53,14 +54,15 @@ def _n(args) -> None:
     def power(k):
         return floor_power(anova2_power(k, m=args.m, min_d=args.min_d, variance=args.variance,
                                     alpha=args.alpha))
-    frame = pd.DataFrame([{"method": "exact", "n": n,
-                           **around_n(n, power, "power")}]).set_index("method")
-    print_frame(frame, csv=args.csv, title=None if args.csv else _title(
-        args, f"m={args.m:g} systems, minD={args.min_d:g}"))
+    _report(_title(args, f"m={args.m:.15g} systems, minD={args.min_d:.15g}"),
+            [{"method": "exact", "n": n, **around_n(n, power, "power", missing=float("nan"))}],
+            args)
 
 
 def _table(args) -> None:
     from ..twoway import anova2_table
+
+    check_distinct(args, "m", "min_d")
 
     frame = anova2_table(args.alpha, beta=args.beta, variance=args.variance, ms=args.m,
                          min_ds=args.min_d)
@@ -79,5 +81,5 @@ def _min_d(args) -> None:
     d = anova2_min_d(args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta)
     frame = pd.DataFrame([{"method": "exact", "min_d": ceil_sig(d)}]).set_index("method")
     print_frame(frame, csv=args.csv, title=None if args.csv else _title(
-        args, f"minimum detectable range, n={args.n:g} topics, m={args.m:g} systems"))
+        args, f"minimum detectable range, n={args.n:.15g} topics, m={args.m:.15g} systems"))
 

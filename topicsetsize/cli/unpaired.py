@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import around_n, floor_power, number, print_frame
+from ._common import around_n, floor_power, number
+from .design import _report
 
 
 def register(sub, designs) -> None:
@@ -33,7 +34,6 @@ def register(sub, designs) -> None:
 
 
 def _n_ttest2(args) -> None:
-    import pandas as pd
 
     from ..unpaired import ttest2_n, ttest2_power
 
@@ -42,15 +42,13 @@ def _n_ttest2(args) -> None:
     def power(k):
         return floor_power(ttest2_power(k, min_d=args.min_d, variance=args.variance,
                                         alpha=args.alpha))
-    frame = pd.DataFrame([{"method": "exact", "n per system": n, "topics in all": 2 * n,
-                           **around_n(n, power, "power")}]).set_index("method")
-    print_frame(frame, csv=args.csv, title=None if args.csv else (
-        f"Two-sample (unpaired) t-test: minD={args.min_d:g}, variance={args.variance:g}, "
-        f"alpha={args.alpha:g}, beta={args.beta:g}"))
+    _report(f"Two-sample (unpaired) t-test: minD={args.min_d:.15g}, variance={args.variance:.15g}, "
+            f"alpha={args.alpha:.15g}, beta={args.beta:.15g}",
+            [{"method": "exact", "n per system": n, "topics in all": 2 * n,
+              **around_n(n, power, "power", missing=float("nan"))}], args, n_column="n per system")
 
 
 def _n_ci2(args) -> None:
-    import pandas as pd
 
     from ..unpaired import ci2_delta, ci2_n
 
@@ -58,8 +56,8 @@ def _n_ci2(args) -> None:
 
     def width(k):
         return ci2_delta(k, variance=args.variance, alpha=args.alpha)
-    frame = pd.DataFrame([{"method": "expected width", "n per system": n, "topics in all": 2 * n,
-                           **around_n(n, width, "width")}]).set_index("method")
-    print_frame(frame, csv=args.csv, title=None if args.csv else (
-        f"CI of a difference of two independent means: delta={args.delta:g}, "
-        f"variance={args.variance:g}, alpha={args.alpha:g}"))
+    _report(f"CI of a difference of two independent means: delta={args.delta:.15g}, "
+            f"variance={args.variance:.15g}, alpha={args.alpha:.15g}",
+            [{"method": "expected width", "n per system": n, "topics in all": 2 * n,
+              **around_n(n, width, "width", missing=float("nan"))}], args,
+            n_column="n per system")

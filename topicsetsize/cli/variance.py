@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._common import (EXAMPLE_NAME, add_reader_options, add_runs_options, evaluate_from_args, path,
                       print_frame, read_matrix_reporting)
+from ..errors import InputError
 
 
 def register(sub, designs) -> None:
@@ -42,12 +43,12 @@ def run(args) -> int:
     check("a", args.a)
     check("b", args.b)
     if not args.files and not args.example and args.runs is None:
-        raise ValueError("give at least one FILE (or --example for the bundled matrix), or "
+        raise InputError("give at least one FILE (or --example for the bundled matrix), or "
                          "--runs DIR --qrels FILE --measure M")
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     if args.runs is not None or args.qrels is not None:
         if args.files:
-            raise ValueError("--measure means the measure of --runs: give the FILEs and --runs "
+            raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
                              "in two commands")
         matrices[f"{args.runs} ({args.measure})"] = evaluate_from_args(args)
     for name in args.files:
@@ -59,14 +60,14 @@ def run(args) -> int:
         try:
             rows.append(summarise_many({name: matrix}, a=args.a, b=args.b))
         except ValueError as exc:       # e.g. a constant matrix: tau is undefined
-            raise ValueError(f"{name}: {exc}") from exc
+            raise InputError(f"{name}: {exc}") from exc
     table = pd.concat(rows)
     if args.csv:
         print_frame(table, csv=True)
     else:
         print_frame(_readable(table), title=(
             f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
-            f"(A={args.a:g}, B={args.b:g}) scores\n"
+            f"(A={args.a:.15g}, B={args.b:.15g}) scores\n"
             "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
             "score\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "

@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 
 from ._common import add_reader_options, add_runs_options, evaluate_from_args, path, progress
+from ..errors import InputError
 
 __all__ = ["register", "run"]
 
@@ -55,11 +56,16 @@ def run(args) -> int:
         for name in bundled_specs():
             print(f"{name}\t{templates_dir() / (name + '.toml')}")
         return 0
+    if args.spec is None and args.matrix and _looks_like_spec(args.matrix[-1]):
+        # --matrix takes one or more files, so a SPEC after it is read as a matrix
+        raise InputError(f"--matrix {args.matrix[-1]}: this is a workbook spec, not a score "
+                         f"matrix: put SPEC first (topicsetsize workbook {args.matrix[-1]} "
+                         f"--matrix {' '.join(args.matrix[:-1]) or 'FILE'})")
     spec = load_spec(_spec_path(args.spec or DEFAULT_SPEC))
     with tempfile.TemporaryDirectory() as folder:
         if args.runs is not None or args.qrels is not None:
             if args.matrix:
-                raise ValueError("--measure means the measure of --runs: give --matrix FILEs "
+                raise InputError("--measure means the measure of --runs: give --matrix FILEs "
                                  "and --runs in two commands")
             # The evaluated matrix goes to the spec as a CSV named after the runs folder.
             matrix = evaluate_from_args(args)
@@ -81,7 +87,7 @@ def _write(args, spec) -> int:
                              drop_incomplete_topics=args.drop_incomplete_topics)
     elif (args.fmt or args.transpose or args.drop_incomplete_topics
           or (args.measure and args.runs is None)):
-        raise ValueError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
+        raise InputError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
                          "--matrix files: give --matrix FILE")
     out = args.out if args.out is not None else Path(spec.output)
     with progress(count_steps(spec), "workbook") as bar:
@@ -98,6 +104,13 @@ def _write(args, spec) -> int:
     what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
     print(f"wrote {path.resolve()} ({what})")
     return 0
+
+
+def _looks_like_spec(item: str) -> bool:
+    """A .toml file, or a bundled spec's name that is not a file here."""
+    from generator.bundled import bundled_specs
+
+    return item.lower().endswith(".toml") or (item in bundled_specs() and not Path(item).exists())
 
 
 def _spec_path(spec: str) -> Path:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pandas as pd
+from ..errors import InputError
 
 __all__ = ["SUMMARY_TOPIC", "BINARY_MAGIC", "Cells", "nonempty_bytes", "decode_text",
            "guess_delimiter", "split_fields", "is_numeric", "csv_rows", "trimmed_width",
@@ -31,7 +32,7 @@ class Cells(NamedTuple):
 def nonempty_bytes(path: Path) -> bytes:
     data = path.read_bytes()
     if not data.strip():
-        raise ValueError(f"{path}: the file is empty")
+        raise InputError(f"{path}: the file is empty")
     return data
 
 
@@ -39,7 +40,7 @@ def decode_text(path: Path, data: bytes) -> str:
     head = data[:8192]
     control = sum(byte < 32 and byte not in b"\t\n\r\f\v\b" for byte in head)
     if b"\x00" in head or head.startswith(BINARY_MAGIC) or control > len(head) // 20:
-        raise ValueError(f"{path}: a binary file, not a score matrix (expected CSV/TSV text, "
+        raise InputError(f"{path}: a binary file, not a score matrix (expected CSV/TSV text, "
                          "trec_eval output, the long format or an .xlsx workbook)")
     try:
         return data.decode("utf-8-sig")
@@ -90,7 +91,7 @@ def csv_rows(text: str, path: Path) -> list[tuple[int, list[str]]]:
             if any(f.strip() for f in fields):
                 rows.append((reader.line_num, [f.strip() for f in fields]))
     except csv.Error as exc:
-        raise ValueError(f"{path}: line {reader.line_num}: {exc}") from None
+        raise InputError(f"{path}: line {reader.line_num}: {exc}") from None
     widths = [trimmed_width(fields) for _, fields in rows]
     width = max(widths)
     if len(rows) > 1 and len(rows[0][1]) == width - 1 == min(len(f) for _, f in rows[1:]) - 1:
@@ -99,7 +100,7 @@ def csv_rows(text: str, path: Path) -> list[tuple[int, list[str]]]:
     for line, fields in rows:
         if len(fields) < width:
             widest = rows[widths.index(width)][0]
-            raise ValueError(f"{path}: ragged rows: line {line} has {len(fields)} fields but "
+            raise InputError(f"{path}: ragged rows: line {line} has {len(fields)} fields but "
                              f"line {widest} has {width}")
     return [(line, fields[:width]) for line, fields in rows]
 
@@ -127,11 +128,11 @@ def pick_measure(measure, available, path) -> str:
         return measure
     shown = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
     if measure is None:
-        raise ValueError(f"{path}: several measures; choose one with measure= (--measure): "
+        raise InputError(f"{path}: several measures; choose one with measure= (--measure): "
                          f"{shown}")
     if not names:
-        raise ValueError(f"{path}: no per-topic scores in the file")
-    raise ValueError(f"{path}: no measure {measure!r}; the measures in the file are: {shown}")
+        raise InputError(f"{path}: no per-topic scores in the file")
+    raise InputError(f"{path}: no measure {measure!r}; the measures in the file are: {shown}")
 
 
 def cells_from_records(records: dict[str, dict[str, tuple[str, str]]],

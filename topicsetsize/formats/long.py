@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .common import SUMMARY_TOPIC, cells_from_records, csv_rows, pick_measure
+from ..errors import InputError
 
 __all__ = ["LONG_COLUMNS", "long_header", "parse_long"]
 
@@ -34,7 +35,7 @@ def parse_long(text: str, path: Path, measure: str | None):
     columns = long_header([f.lower() for f in rows[0][1]])
     if columns is None:
         if len(rows[0][1]) != 4:
-            raise ValueError(f"{path}: a long-format file without a header needs 4 columns "
+            raise InputError(f"{path}: a long-format file without a header needs 4 columns "
                              f"(run, topic, measure, value); line {rows[0][0]} has "
                              f"{len(rows[0][1])}")
         columns = dict(run=0, topic=1, measure=2, value=3)
@@ -47,10 +48,10 @@ def parse_long(text: str, path: Path, measure: str | None):
         if topic == SUMMARY_TOPIC:
             continue
         if not run or not topic:
-            raise ValueError(f"{path}: line {line}: empty {'run' if not run else 'topic'}")
+            raise InputError(f"{path}: line {line}: empty {'run' if not run else 'topic'}")
         by_topic = per_measure.setdefault(name, {}).setdefault(run, {})
         if topic in by_topic:
-            raise ValueError(f"{path}: duplicate score for run {run!r}, topic {topic!r}, "
+            raise InputError(f"{path}: duplicate score for run {run!r}, topic {topic!r}, "
                              f"measure {name!r} ({by_topic[topic][1]} and line {line})")
         by_topic[topic] = (value, f"line {line}")
     measure = pick_measure(measure, per_measure, path)

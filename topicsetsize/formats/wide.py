@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .common import Cells, as_label, guess_delimiter
+from ..errors import InputError
 
 __all__ = ["parse_wide", "parse_wide_numbers"]
 
@@ -83,9 +84,9 @@ def parse_wide(rows, path: Path, line_word: str, field_word: str, transpose: boo
         seen: dict[str, int] = {}
         for k, label in enumerate(labels):
             if not label:
-                raise ValueError(f"{path}: empty {kind} at {locate(k)}")
+                raise InputError(f"{path}: empty {kind} at {locate(k)}")
             if label in seen:
-                raise ValueError(f"{path}: duplicate {kind} {label!r} at {locate(seen[label])} "
+                raise InputError(f"{path}: duplicate {kind} {label!r} at {locate(seen[label])} "
                                  f"and {locate(k)}")
             seen[label] = k
     frame = pd.DataFrame([fields[1:] for _, fields in body], index=row_labels, columns=columns,

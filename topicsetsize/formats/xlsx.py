@@ -6,23 +6,28 @@ from pathlib import Path
 
 from .common import Cells, as_label, trimmed_width
 from .wide import parse_wide
+from ..errors import InputError
 
 __all__ = ["read_xlsx"]
 
 
 def read_xlsx(path: Path, measure: str | None, transpose: bool) -> Cells:
+    """The cells of the sheet named ``measure`` (the only sheet when None)."""
     import openpyxl
 
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise ValueError(f"{path}: not a readable .xlsx workbook ({type(exc).__name__}: "
+        raise InputError(f"{path}: not a readable .xlsx workbook ({type(exc).__name__}: "
                          f"{exc})") from None
     try:
         names = book.sheetnames
         if measure is not None and measure not in names:
-            raise ValueError(f"{path}: no sheet named {measure!r}; sheets: {', '.join(names)} "
-                             "(measure=, --measure, names the sheet)")
+            raise InputError(f"{path}: no sheet named {measure!r}; sheets: {', '.join(names)} "
+                             "(sheet= (--sheet) names the sheet)")
+        if measure is None and len(names) > 1:      # never guess which sheet is meant
+            raise InputError(f"{path}: the workbook has {len(names)} sheets "
+                             f"({', '.join(names)}): choose one with sheet= (--sheet)")
         sheet = book[measure] if measure is not None else book.worksheets[0]
         title = sheet.title
         rows = [(r, list(values)) for r, values in enumerate(sheet.iter_rows(values_only=True), 1)
@@ -30,7 +35,7 @@ def read_xlsx(path: Path, measure: str | None, transpose: bool) -> Cells:
     finally:
         book.close()
     if not rows:
-        raise ValueError(f"{path}: the sheet {title!r} is empty")
+        raise InputError(f"{path}: the sheet {title!r} is empty")
     texts = [[as_label(v) for v in values] for _, values in rows]
     width = max(trimmed_width(t) for t in texts)
     lead = min(next((k for k, v in enumerate(t) if v), width) for t in texts)   # empty columns
@@ -63,7 +68,7 @@ def _refuse_unsaved_formulas(path: Path, title: str, rows, lead: int) -> None:
         book.close()
     if found:
         shown = ", ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
-        raise ValueError(f"{path}: sheet {title!r}: {len(found)} cell(s) ({shown}) hold formulas "
+        raise InputError(f"{path}: sheet {title!r}: {len(found)} cell(s) ({shown}) hold formulas "
                          "without saved values (the file was written by a program that does not "
                          "calculate); open and save it in Excel or LibreOffice, or export the "
                          "values as CSV")

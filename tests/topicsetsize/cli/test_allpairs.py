@@ -38,12 +38,12 @@ def test_allpairs_table(capsys):
 @pytest.mark.parametrize("extra, message", [
     (["--configuration", "random"], "--configuration: invalid choice"),
     (["--target", "some"], "--target: invalid choice"),
-    (["--trials", "0"], "trials=0 is out of range"),
+    (["--trials", "0"], "--trials 0 is out of range"),
     (["--trials", "x"], "trials='x' is not a number"),
-    (["--m", "1"], "m=1 is out of range"),
-    (["--m", "5000"], "m=5000 is out of range"),
-    (["--alpha", "0"], "alpha=0 is out of range"),
-    (["--beta", "1"], "beta=1 is out of range"),
+    (["--m", "1"], "--m 1 is out of range"),
+    (["--m", "5000"], "--m 5000 is out of range"),
+    (["--alpha", "0"], "--alpha 0 is out of range"),
+    (["--beta", "1"], "--beta 1 is out of range"),
     (["--seed", "s"], "--seed: seed='s' is not a number"),
     (["--seed", "1.5"], "--seed: seed=1.5 is not a whole number"),
 ])

@@ -72,12 +72,12 @@ def test_m_is_validated_not_truncated(capsys, m):
     assert main([*BUDGET, "--m", m]) == 2
     err = capsys.readouterr().err
     shown = "inf" if m == "1e400" else m
-    assert err.count("\n") == 1 and f"m={shown}" in err, err
+    assert err.count("\n") == 1 and f"--m {shown}" in err, err
 
 
 def test_fractional_m_names_the_whole_number_rule(capsys):
     assert main([*BUDGET, "--m", "10.9"]) == 2
-    assert capsys.readouterr().err == ("topicsetsize: error: m=10.9 is not a whole number: "
+    assert capsys.readouterr().err == ("topicsetsize: error: --m 10.9 is not a whole number: "
                                        "allowed 2 <= m <= 1000000000 (a whole number)\n")
 
 

@@ -67,8 +67,8 @@ def test_min_d(capsys):
 
 @pytest.mark.parametrize("argv,fragment", [
     (["n", "anova", "--alpha", "1.5", "--min-d", "0.1", "--variance", "0.06", "--m", "10"],
-     "alpha=1.5 is out of range: allowed 0 < alpha < 1"),
-    (["n", "anova", "--min-d", "0.1", "--variance", "0.06", "--m", "1"], "m=1 is out of range"),
+     "--alpha 1.5 is out of range: allowed 0 < alpha < 1"),
+    (["n", "anova", "--min-d", "0.1", "--variance", "0.06", "--m", "1"], "--m 1 is out of range"),
     (["n", "anova", "--min-d", "abc", "--variance", "0.06", "--m", "10"],
      "min_d='abc' is not a number: allowed min_d > 0"),
     (["n", "anova", "--min-d", "1e-9", "--variance", "0.06", "--m", "10"], "search limit"),
@@ -90,7 +90,7 @@ def test_installed_command_runs(launcher, script, script_env):
     bad = subprocess.run(launcher + args + ["--alpha", "2"], capture_output=True, text=True,
                          env=script_env)
     assert bad.returncode == 2 and bad.stderr.strip() == (
-        "topicsetsize: error: alpha=2 is out of range: allowed 0 < alpha < 1")
+        "topicsetsize: error: --alpha 2 is out of range: allowed 0 < alpha < 1")
 
 
 def test_min_d_is_rounded_up_never_overstating_the_guarantee(capsys):
@@ -226,7 +226,7 @@ def test_huge_min_d_is_printed_compactly(capsys):
 def test_huge_m_in_an_error_is_compact(capsys):
     assert main(["n", "anova", "--m", "1e300", "--min-d", "0.1", "--variance", "0.1"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("topicsetsize: error: m=1e+300 is out of range") and len(err) < 120
+    assert err.startswith("topicsetsize: error: --m 1e+300 is out of range") and len(err) < 120
 
 
 def test_one_answer_imports_neither_pandas_nor_scipy_stats():

@@ -47,16 +47,16 @@ def test_table2_size_through_the_command(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--n", "1"], "n=1 is out of range"),
+    (["--n", "1"], "--n 1 is out of range"),
     (["--n", "x"], "argument --n: 'x' is not a comma-separated list of whole numbers"),
     (["--n", "100.5"], "argument --n: '100.5' is not a comma-separated list"),
-    (["--n", "2"], "n=2 is too small for the legacy approximation"),
-    (["--m", "1,2"], "m=1 is out of range"),
+    (["--n", "2"], "--n 2 is too small for the legacy approximation"),
+    (["--m", "1,2"], "--m 1 is out of range"),
     (["--m", ""], "argument --m: '' is empty"),
-    (["--variance", "0"], "variance=0 is out of range"),
+    (["--variance", "0"], "--variance 0 is out of range"),
     (["--variance", "abc"], "argument --variance: variance='abc' is not a number"),
-    (["--variance-t", "-1"], "variance_t=-1 is out of range"),
-    (["--alpha", "1"], "alpha=1 is out of range"),
+    (["--variance-t", "-1"], "--variance-t -1 is out of range"),
+    (["--alpha", "1"], "--alpha 1 is out of range"),
     (["--beta", "x"], "argument --beta: beta='x' is not a number"),
     (["--method", "both"], "argument --method: invalid choice: 'both'"),
 ])

@@ -46,9 +46,9 @@ def test_hsd_without_seed_prints_the_one_used(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["hsd", "--example", "--trials", "0"], "trials=0 is out of range"),
+    (["hsd", "--example", "--trials", "0"], "--trials 0 is out of range"),
     (["hsd", "--example", "--trials", "many"], "trials='many' is not a number"),
-    (["hsd", "--example", "--alpha", "2"], "alpha=2"),
+    (["hsd", "--example", "--alpha", "2"], "--alpha 2"),
     (["hsd", "--example", "--seed", "x"], "--seed: seed='x' is not a number"),
     (["hsd", "--example", "--seed", "-1"], "--seed: seed=-1 is out of range"),
     (["hsd"], "give one of FILE, --example or --runs"),

@@ -11,6 +11,7 @@ import tempfile
 import pytest
 
 import topicsetsize.atomic
+from topicsetsize import InputError, SearchLimitError
 from topicsetsize.cli import main
 from topicsetsize.cli import reliability as cli_reliability
 
@@ -58,6 +59,47 @@ def test_a_bug_keeps_its_traceback(monkeypatch):
     monkeypatch.setattr(design, "_n_ci", broken)
     with pytest.raises(KeyError, match="internal"):
         main(["n", "ci", "--delta", "0.1", "--variance-t", "0.1"])
+
+
+@pytest.mark.parametrize("error", [ValueError("could not broadcast"), ZeroDivisionError("x"),
+                                   OSError(errno.ENOSPC, "No space left on device")])
+def test_a_value_error_or_an_os_error_on_no_path_is_a_bug(monkeypatch, error):
+    """A ValueError that is not an InputError, or an OSError of the OS on no path of the user,
+    is a bug: it keeps its traceback (main lets it propagate)."""
+    from topicsetsize.cli import design
+
+    def broken(args):
+        raise error
+
+    monkeypatch.setattr(design, "_n_ci", broken)
+    with pytest.raises(type(error)):
+        main(["n", "ci", "--delta", "0.1", "--variance-t", "0.1"])
+
+
+@pytest.mark.parametrize("error, line", [
+    (InputError("delta=0.1 is wrong"), "--delta 0.1 is wrong"),
+    (SearchLimitError("too small"), "too small"),
+    (FileNotFoundError("x.csv: no such file"), "x.csv: no such file"),
+    (FileNotFoundError(errno.ENOENT, "No such file or directory", "y.csv"),
+     "y.csv: No such file or directory"),
+])
+def test_an_input_error_or_an_os_error_on_the_users_path_is_one_line(capsys, monkeypatch,
+                                                                      error, line):
+    from topicsetsize.cli import design
+
+    def refuse(args):
+        raise error
+
+    monkeypatch.setattr(design, "_n_ci", refuse)
+    err = one_line_error(capsys, "n", "ci", "--delta", "0.1", "--variance-t", "0.1")
+    assert err == f"topicsetsize: error: {line}\n"
+
+
+def test_messages_speak_in_flags(capsys):
+    """The engine says method='exact'; the command line says --method exact."""
+    err = one_line_error(capsys, "guarantees", "--variance", "0.0601", "--n", "2")
+    assert "--method exact" in err and "method=" not in err and "--n 2 is too small" in err
+    assert "allowed n >= 3," in err          # how large n must be, not "a larger n"
 
 
 def test_workbook_under_a_file_is_one_line_naming_the_path(capsys, tmp_path):

@@ -68,7 +68,7 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
     ([*A, "--depths", "10", "--m", "8"], "--m and --min-d"),
     ([*A, "--depths", "10", "--plot", "f.png"], "--plot needs --m and --min-d"),
     ([*A, "--depths", "10", "--m", "8", "--min-d", ".1", "--plot", "f.pdf"], "must end in .png"),
-    ([*A, "--depths", "10", "--measure", "Bogus"], "measure='Bogus'"),
+    ([*A, "--depths", "10", "--measure", "Bogus"], "--measure Bogus"),
     ([*A, "--depths", "10", "--budget", "-1", "--m", "8", "--min-d", ".1"], "budget"),
 ])
 def test_bad_input(capsys, argv, match):
@@ -97,7 +97,7 @@ POOL = ["pool-depth", *A, "--depths", "10", "--measure", "AP", "--min-d", "0.05"
 def test_m_is_validated_not_truncated(capsys, m):
     assert main([*POOL, "--m", m]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"m={m}" in err, err
+    assert err.count("\n") == 1 and f"--m {m}" in err, err
 
 
 @pytest.mark.parametrize("option", ["--runs", "--qrels", "--plot"])

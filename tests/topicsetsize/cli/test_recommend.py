@@ -73,10 +73,10 @@ def test_files(capsys, tmp_path):
     (["--require", "variance=0.06,m=1,min_d=0.1"], "--require 1: m=1 is out of range"),
     (["--require", "variance=0.06,m=2,m=3,min_d=0.1"], "--require 1: key 'm' given twice"),
     (["--require", "variance=0.06,m=2,min_d=1e-7"], "requirement 1: no n up to the search"),
-    (TWO + ["--round-to", "0"], "round_to=0 is out of range"),
+    (TWO + ["--round-to", "0"], "--round-to 0 is out of range"),
     (TWO + ["--round-to", "ten"], "argument --round-to: round_to='ten' is not a number"),
-    (TWO + ["--alpha", "2"], "alpha=2 is out of range"),
-    (TWO + ["--beta", "0"], "beta=0 is out of range"),
+    (TWO + ["--alpha", "2"], "--alpha 2 is out of range"),
+    (TWO + ["--beta", "0"], "--beta 0 is out of range"),
     (TWO + ["--method", "both"], "argument --method: invalid choice: 'both'"),
     (["--file", "/nonexistent/needs.csv"], "/nonexistent/needs.csv: no such file"),
 ])

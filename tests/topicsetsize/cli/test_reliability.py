@@ -71,13 +71,13 @@ def test_check_power_ttest_pair_table(capsys, data_dir):
 @pytest.mark.parametrize("argv, message", [
     (["reliability"], "give one of FILE, --example or --runs"),
     (["reliability", "no/such/file.csv"], "no such file"),
-    (["reliability", "--example", "--half", "30"], "half=30 is out of range"),
+    (["reliability", "--example", "--half", "30"], "--half 30 is out of range"),
     (["reliability", "--example", "--topics", "351-450"], "matches no topic"),
     (["reliability", "--example", "--top-runs", "1.5"], "fraction=1.5 is out of range"),
-    (["reliability", "--example", "--alpha", "0"], "alpha=0 is out of range"),
-    (["check-power", "--example", "--n", "10", "--m", "500"], "m=500 is out of range"),
+    (["reliability", "--example", "--alpha", "0"], "--alpha 0 is out of range"),
+    (["check-power", "--example", "--n", "10", "--m", "500"], "--m 500 is out of range"),
     (["check-power", "--example", "--n", "10", "--pair", "sys1,sys2"], "only for --test ttest"),
-    (["check-power", "--example", "--n", "1"], "n=1 is out of range"),
+    (["check-power", "--example", "--n", "1"], "--n 1 is out of range"),
 ])
 def test_user_errors_are_one_line_with_status_2(capsys, argv, message):
     assert message in one_line_error(capsys, *argv)

@@ -53,13 +53,13 @@ def test_min_d_anova2_is_rounded_up(capsys):
 
 
 @pytest.mark.parametrize("argv, name", [
-    (["n", "anova2", "--min-d", "0.1", "--variance", "0", "--m", "10"], "variance=0"),
-    (["n", "anova2", "--min-d", "0.1", "--variance", "0.1", "--m", "1"], "m=1"),
+    (["n", "anova2", "--min-d", "0.1", "--variance", "0", "--m", "10"], "--variance 0"),
+    (["n", "anova2", "--min-d", "0.1", "--variance", "0.1", "--m", "1"], "--m 1"),
     (["n", "anova2", "--min-d", "0.1", "--variance", "0.1", "--m", "5", "--alpha", "2"],
-     "alpha=2"),
-    (["n", "anova2", "--min-d", "0.1", "--variance", "0.1", "--m", "5", "--beta", "0"], "beta=0"),
-    (["table", "anova2", "--m", "2", "--min-d", "0.1,-1", "--variance", "0.1"], "min_d=-1"),
-    (["min-d", "anova2", "--n", "1", "--m", "5", "--variance", "0.1"], "n=1"),
+     "--alpha 2"),
+    (["n", "anova2", "--min-d", "0.1", "--variance", "0.1", "--m", "5", "--beta", "0"], "--beta 0"),
+    (["table", "anova2", "--m", "2", "--min-d", "0.1,-1", "--variance", "0.1"], "--min-d -1"),
+    (["min-d", "anova2", "--n", "1", "--m", "5", "--variance", "0.1"], "--n 1"),
     (["n", "anova2", "--min-d", "1e-9", "--variance", "1", "--m", "5"], "search limit"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, name):

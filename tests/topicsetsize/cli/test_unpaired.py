@@ -33,11 +33,11 @@ def test_n_ci2(capsys):
 
 
 @pytest.mark.parametrize("argv, name", [
-    (["n", "ttest2", "--min-d", "0.1", "--variance", "-1"], "variance=-1"),
-    (["n", "ttest2", "--min-d", "0", "--variance", "1"], "min_d=0"),
-    (["n", "ttest2", "--min-d", "0.1", "--variance", "1", "--beta", "1"], "beta=1"),
-    (["n", "ci2", "--delta", "0", "--variance", "1"], "delta=0"),
-    (["n", "ci2", "--delta", "0.1", "--variance", "1", "--alpha", "0"], "alpha=0"),
+    (["n", "ttest2", "--min-d", "0.1", "--variance", "-1"], "--variance -1"),
+    (["n", "ttest2", "--min-d", "0", "--variance", "1"], "--min-d 0"),
+    (["n", "ttest2", "--min-d", "0.1", "--variance", "1", "--beta", "1"], "--beta 1"),
+    (["n", "ci2", "--delta", "0", "--variance", "1"], "--delta 0"),
+    (["n", "ci2", "--delta", "0.1", "--variance", "1", "--alpha", "0"], "--alpha 0"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, argv, name):
     assert name in one_line_error(capsys, *argv)

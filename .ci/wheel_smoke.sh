@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The package as users install it: build the sdist and the wheel, install the WHEEL (not the
+# clone) into a fresh venv, and from a folder outside the source tree run every sub-command once
+# on its bundled example (.ci/wheel_smoke.py lists them; each must exit 0).
+# Usage: .ci/wheel_smoke.sh [PYTHON]   (PYTHON has the 'build' package; default .venv/bin/python)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${1:-.venv/bin/python}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+"$python" -m build --outdir "$work/dist" . >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+ls "$work"/dist/*.tar.gz >/dev/null        # the sdist was built (the wheel is built from it)
+wheel=$(ls "$work"/dist/*.whl)
+
+python3 -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --upgrade pip
+# [ir]: pool-depth evaluates runs with ir_measures.
+"$work/venv/bin/python" -m pip install --quiet "$wheel[ir]"
+
+mkdir "$work/elsewhere"
+cp .ci/wheel_smoke.py "$work/"
+cd "$work/elsewhere"
+"$work/venv/bin/topicsetsize" --version
+"$work/venv/bin/python" -c "import topicsetsize as tss; tss.read_matrix; tss.example_matrix().shape"
+"$work/venv/bin/python" "$work/wheel_smoke.py"

@@ -1,0 +1,30 @@
+"""The type of a user error: input that the toolkit refuses, with a one-line message.
+
+:class:`InputError` is what the engine, the Excel functions and the workbook generator raise
+when the user's input is wrong (a value out of range, a malformed file, a design that no n can
+meet). It is a :class:`ValueError`, so code that catches ``ValueError`` keeps working; the command
+line reduces only this (and an :class:`OSError` about the user's own path) to one line with exit
+status 2, so that any other exception, a bug, keeps its traceback.
+
+>>> import topicsetsize as tss
+>>> try:
+...     tss.anova_n(alpha=1.5, beta=0.2, m=2, min_d=0.1, variance=0.01)
+... except tss.InputError as exc:
+...     print(exc)
+alpha=1.5 is out of range: allowed 0 < alpha < 1
+>>> issubclass(tss.InputError, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = ["InputError"]
+
+
+class InputError(ValueError):
+    """The user's input is wrong; the message is one line naming the value and what is allowed.
+    """
+
+
+# Shown (in tracebacks and doctests) and pickled under its public name, topicsetsize.InputError.
+InputError.__module__ = "topicsetsize"
