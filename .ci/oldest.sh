@@ -4,9 +4,8 @@
 # cannot silently go stale. The test tools (pytest, hypothesis, statsmodels, ...) are whatever
 # pip finds compatible with those pins.
 #
-# .ci/run also tests the engine on scipy 1.14.1 in .venv-scipy114 (the scipy of xlwings Lite's
-# Pyodide). That scipy is the floor too (scipy>=1.14: 1.14.0 here, 1.14.1 there, neither has
-# scipy.optimize.elementwise), so this step may take the place of that one.
+# It also stands for xlwings Lite's Pyodide, which ships scipy 1.14.1: the floor here is 1.14.0,
+# and neither has scipy.optimize.elementwise (the fallback root finder is what runs).
 #
 # Same tests as that job plus tests/xladdin; not the CLI (subprocess start-ups) and not the
 # generator (LibreOffice), which the main job runs on the newest dependencies.

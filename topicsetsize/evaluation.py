@@ -47,10 +47,10 @@ def parse_measure(measure):
 
     >>> parse_measure("AP"), parse_measure("map"), parse_measure("P@10")
     (AP, AP, P@10)
-    >>> parse_measure("nDCG@0")
+    >>> parse_measure("nDCG@0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: measure='nDCG@0': the cutoff @0 must be a whole number at least 1 (e.g. nDCG@10)
+    topicsetsize.InputError: measure='nDCG@0': the cutoff @0 must be a whole number at least 1 ...
     """
     ir_measures = require_ir_measures()
 

@@ -242,7 +242,7 @@ def check_scalars(**arguments) -> list | None:
     >>> check_scalars(alpha=0.0, m=10)
     Traceback (most recent call last):
     ...
-    ValueError: alpha=0 is out of range: allowed 0 < alpha < 1
+    topicsetsize.InputError: alpha=0 is out of range: allowed 0 < alpha < 1
     """
     if not all(_plain_real(value) for value in arguments.values()):
         return None

@@ -46,8 +46,8 @@ def test_evaluate_example_is_the_bundled_clef_runs(capsys):
 @pytest.mark.parametrize("argv, match", [
     (["evaluate", "--runs", RUNS, "--qrels", QRELS], "--runs needs --measure"),
     (["evaluate", "--runs", RUNS, "--measure", "AP"], "give both --runs DIR and --qrels FILE"),
-    (["evaluate", *A[:4], "--measure", "nDCG@0"], "measure='nDCG@0': the cutoff @0"),
-    (["variance", *A[:4], "--measure", "P@0"], "measure='P@0'"),
+    (["evaluate", *A[:4], "--measure", "nDCG@0"], "--measure nDCG@0: the cutoff @0"),
+    (["variance", *A[:4], "--measure", "P@0"], "--measure P@0"),
     (["hsd", "--example", *A], "give one of FILE, --example or --runs"),
     (["variance", "x.csv", *A], "give the FILEs and --runs in two commands"),
 ])

@@ -93,7 +93,7 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
     (["--example", "--level", "0"], "level=0"),
     (["--example", "--top-k", "1"], "top_k=1"),
     (["--example", "--plot", "fig.pdf"], "must end in .png"),
-    (["--example", "--min-d", "0.1,0"], "min_d=0 is out of range"),
+    (["--example", "--min-d", "0.1,0"], "--min-d 0 is out of range"),
     (["--example", "--min-d", "0.1,x"], "not a comma-separated list of numbers"),
     (["no-such-file.csv"], "no-such-file.csv"),
 ])
