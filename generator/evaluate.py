@@ -307,6 +307,12 @@ def _round(x, digits=0):
     return math.copysign(math.floor(abs(x) * scale + 0.5) / scale, x)
 
 
+def _roundup(x, digits=0):
+    """Excel's ROUNDUP: away from zero (a tiny tolerance absorbs binary noise, as Excel does)."""
+    x, scale = float(N(x)), 10.0 ** int(N(digits))
+    return math.copysign(math.ceil(round(abs(x) * scale, 9)) / scale, x)
+
+
 def _fixed(x, decimals=2, no_commas=False):
     x = _round(x, decimals)
     d = max(int(decimals), 0)
@@ -325,6 +331,14 @@ def _match(value, area, kind=1):
 
 class _NotAvailable(FormulaError):
     """#N/A (MATCH found nothing)."""
+
+
+class ErrorValue(str):
+    """An error value a cell shows on purpose, e.g. ``NA()``: a gap in a chart's data. Stored
+    as the cell's cached error (``t="e"``); any formula that reads it fails as in Excel."""
+
+
+NOT_AVAILABLE = ErrorValue("#N/A")
 
 
 def isna(thunk) -> bool:
@@ -374,12 +388,15 @@ _ENV: dict[str, object] = {
     "OR_": lambda *a: any(truth(x) for x in a),
     "NOT_": lambda x: not truth(x),
     "ISNUMBER_": _isnumber,
+    "NA_": lambda: NOT_AVAILABLE,
+    "ABS_": lambda x: abs(N(x)),
     "ISBLANK_": lambda x: x is None,
     "MIN_": lambda *a: min(_numbers(a), default=0.0),
     "MAX_": lambda *a: max(_numbers(a), default=0.0),
     "COUNT_": lambda *a: float(len(_numbers(a))),
     "INT_": lambda x: float(math.floor(N(x))),
     "ROUND_": _round,
+    "ROUNDUP_": _roundup,
     "SQRT_": _sqrt,
     "EXP_": lambda x: np.exp(N(x)) if isinstance(x, np.ndarray) else math.exp(N(x)),
     "LN_": _ln,
