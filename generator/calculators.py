@@ -685,7 +685,7 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
     _chart(cur.ws, curve, series, f"{_CHART_COLUMN}{anchor}", y_title="power",
            title="Power against n")
     _n_chart(cur.ws, d_curves, f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}",
-             x_title="minD", title=f"n against minD (m, α, β, σ̂² as above)")
+             x_title="minD", title="n against minD (m, α, β, σ̂² as above)")
     _finish(cur, first_work, tables_top)
 
 
