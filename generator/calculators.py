@@ -700,7 +700,9 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
                            f"workings at row {first_work}")
 
 
-#: The last column the "against n" chart (anchored at column H, 13 cm wide) reaches.
+#: The last column of a calculator's first printed page: the charts (anchored at column D, 12 cm
+#: wide) and the inputs' meaning texts (column E, at most 44 characters overflowing to the right)
+#: end in it (a longer text is cut at the page edge and its end printed on a page of its own).
 _CHART_LAST_COLUMN = 8
 #: Print scale of a calculator: its first page (inputs, answers, chart) fits an A4 landscape
 #: page with the answers (14 pt) at about 9 pt; the tables follow on the next pages.
@@ -905,9 +907,9 @@ CI = Design("CI", "ci", "Confidence interval: how many topics for a CI of width 
 ), methods=("exact",))
 CI2 = Design("CI2", "ci2", "CI of a difference of two independent means: n topics per system", (
     "Each system is evaluated on its own n topics (2n in all): the expected width of the "
-    "100(1−α)% CI of x̄₁ − x̄₂ is 2·t(φ; α)·E[s_p]·√(2/n), φ = 2(n − 1), with E[s_p] exact "
-    "(GAMMALN); σ̂² is the within-system variance (one-way V_E).",
-    "The approximation E[s_p] ≈ σ̂(1 − 1/(4φ)) is shown beside it.",
+    "100(1−α)% CI of x̄₁ − x̄₂ is 2·t(φ; α)·E[s_p]·√(2/n), φ = 2(n − 1).",
+    "E[s_p] exact (GAMMALN); σ̂² is the within-system variance (one-way V_E). The "
+    "approximation E[s_p] ≈ σ̂(1 − 1/(4φ)) is shown beside it.",
 ), methods=("exact",), variant=True)
 
 
