@@ -128,7 +128,7 @@ def write_with_cached_values(source, target, values: dict[str, dict[str, object]
             sheet = parts.get(item.filename)
             if sheet in values:
                 data = _inject(data.decode("utf-8"), values[sheet]).encode("utf-8")
-            zout.writestr(item, data)
+            zout.writestr(item.filename, data)
 
 
 def named_values(wb, values: dict[str, object]) -> dict[str, dict[str, object]]:
