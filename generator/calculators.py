@@ -275,7 +275,8 @@ def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str,
                                outline_level=1, hidden=True)
     return write_block(ws, top, left, [
         c if c.key in plain else
-        Col(c.key, c.header, lambda i, key=c.key: guarded(ok, work.cell(key, work.top + i)),
+        Col(c.key, c.header, lambda i, key=c.key: guarded(
+            ok, work.cell(key, work.top + i, absolute=False)),   # relative: one template
             c.number_format)
         for c in cols], count)
 
