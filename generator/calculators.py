@@ -435,7 +435,8 @@ def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_
     effect x (λ for the ANOVA, the effect size for the t-tests) solves power(x) = 1 − β by
     the secant method: x₀ = ``start`` (a template of {n}), x₁ = 1.1·x₀, then _SECANT − 2
     steps x_{k+1} = x_k − f_k(x_k − x_{k−1})/(f_k − f_{k−1}), f = power − (1 − β) (an
-    undefined legacy power counts as 0, as in the engine). ``cols_of(x)`` gives the model
+    undefined legacy power counts as 0, as in the engine) rounded to 12 decimals: the
+    residual of a settled solve is rounding noise, which would differ between spreadsheets. ``cols_of(x)`` gives the model
     columns for the effect expression x and ``value(x)`` the minD (a template of {n} and x).
     Column "d" holds the minD, or #N/A (a gap in the chart) while an input is bad or where
     the iteration has not settled to 1e-9.
@@ -460,7 +461,7 @@ def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_
         cols += renamed
         pk = f"{{{p}_{k}}}"
         cols.append(Col(f"f{k}", f"power − (1 − β) at x{k}",
-                        f"=IF(ISNUMBER({pk}),{pk},0)-(1-{beta})", "0.0E+00"))
+                        f"=ROUND(IF(ISNUMBER({pk}),{pk},0)-(1-{beta}),12)", "0.0E+00"))
     last = _SECANT - 1
     cols.append(Col("root", "x", step(last, last - 1), "0.000000"))
     cols.append(Col("d", "minD", f"=IF(AND({ok},ABS({{root}}-{{it{last}}})<=1E-9*{{root}}),"
