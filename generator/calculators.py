@@ -436,8 +436,9 @@ def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_
     the secant method: x₀ = ``start`` (a template of {n}), x₁ = 1.1·x₀, then _SECANT − 2
     steps x_{k+1} = x_k − f_k(x_k − x_{k−1})/(f_k − f_{k−1}), f = power − (1 − β) (an
     undefined legacy power counts as 0, as in the engine) rounded to 12 decimals: the
-    residual of a settled solve is rounding noise, which would differ between spreadsheets. ``cols_of(x)`` gives the model
-    columns for the effect expression x and ``value(x)`` the minD (a template of {n} and x).
+    residual of a settled solve is rounding noise, which would differ between spreadsheets.
+    ``cols_of(x)`` gives the model columns for the effect expression x and ``value(x)`` the
+    minD (a template of {n} and x).
     Column "d" holds the minD, or #N/A (a gap in the chart) while an input is bad or where
     the iteration has not settled to 1e-9.
     """
