@@ -43,7 +43,7 @@ def _near(got, want) -> bool:
     rounding apart (the powers' last-digit noise straddled a rounding boundary)."""
     if {got, want} <= {0, 1}:
         return True
-    if (isinstance(got, float) and isinstance(want, float)
+    if (all(isinstance(x, (int, float)) for x in (got, want))
             and max(abs(got), abs(want)) < 1e-6 and abs(got - want) <= 1.5e-12):
         return True
     return (isinstance(got, (int, float)) and isinstance(want, (int, float))
