@@ -27,7 +27,7 @@ from .spec import Spec
 __all__ = ["add_budget_sheet", "SHEET"]
 
 SHEET = "Budget"
-_HEADERS = ("pool depth pd", "judged docs per topic", "σ̂² at pd", "required n (precomputed)",
+_HEADERS = ("pool depth pd", "judged docs per topic", "σ̂² at pd", "required n (not live)",
             "cost = n × docs", "within budget", "cost if within", "cheapest (ties: deeper)")
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import io
+import zipfile
 from pathlib import Path
 from collections.abc import Callable
 
 from openpyxl import Workbook
+from openpyxl.writer.excel import ExcelWriter
 
 from topicsetsize.atomic import atomic_path
 
@@ -180,7 +182,8 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
         raise InputError(f"{out}: the workbook must be written to an .xlsx file")
     wb = build_workbook(spec, tick=tick, generated=generated)
     saved = io.BytesIO()
-    wb.save(saved)
+    with zipfile.ZipFile(saved, "w", zipfile.ZIP_STORED) as archive:   # compressed once, below
+        ExcelWriter(wb, archive).save()
     with atomic_path(out) as tmp:
         write_with_cached_values(saved, tmp, evaluate_workbook(wb))
     if tick:

@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape
 
 import topicsetsize as tss
 
+from .evaluate import ErrorValue
 from .layout import STATUS_OK, TOO_LARGE
 
 __all__ = ["answer_values", "write_with_cached_values", "named_values"]
@@ -127,7 +128,7 @@ def write_with_cached_values(source, target, values: dict[str, dict[str, object]
             sheet = parts.get(item.filename)
             if sheet in values:
                 data = _inject(data.decode("utf-8"), values[sheet]).encode("utf-8")
-            zout.writestr(item, data)
+            zout.writestr(item.filename, data)
 
 
 def named_values(wb, values: dict[str, object]) -> dict[str, dict[str, object]]:
@@ -177,6 +178,8 @@ def _inject(xml: str, values: dict[str, object]) -> str:
         attrs = re.sub(r'\s+t="[^"]*"', "", match.group(2))
         if isinstance(value, bool):
             return f'<c r="{coord}"{attrs} t="b">{match.group(3)}<v>{int(value)}</v></c>'
+        if isinstance(value, ErrorValue):
+            return f'<c r="{coord}"{attrs} t="e">{match.group(3)}<v>{escape(value)}</v></c>'
         if isinstance(value, str):
             return f'<c r="{coord}"{attrs} t="str">{match.group(3)}<v>{escape(value)}</v></c>'
         number = float(value)

@@ -87,8 +87,8 @@ _AROUND = 6
 #: Rows a table at the answers and a table around an answer take (with headings, gaps).
 _ANSWERS_ROWS = 7
 _AROUND_ROWS = 2 * _AROUND + 3
-#: Rows the small chart beside the results takes (7.5 cm).
-_CHART_ROWS = 16
+#: Rows the two small charts beside the results take (7.5 cm each).
+_CHART_ROWS = 32
 #: Points of the power curve behind the chart.
 _CURVE = 25
 
@@ -275,7 +275,8 @@ def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str,
                                outline_level=1, hidden=True)
     return write_block(ws, top, left, [
         c if c.key in plain else
-        Col(c.key, c.header, lambda i, key=c.key: guarded(ok, work.cell(key, work.top + i)),
+        Col(c.key, c.header, lambda i, key=c.key: guarded(
+            ok, work.cell(key, work.top + i, absolute=False)),   # relative: one template
             c.number_format)
         for c in cols], count)
 
@@ -397,6 +398,107 @@ def _min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
     t = bisection_answer(block, ok, key="t")
     return (f'IF({ends.cell(ok, ends.top)},0,IF({ends.cell(ok)},{value(t)},'
             f'"not reached at this n"))')
+
+
+#: Rows of the "n against minD" chart's table: n spread geometrically from a third of the
+#: answer to three times it.
+_MIN_CURVE = 15
+_SPREAD = 3
+#: Power evaluations per row of that table: two starting values, then secant steps.
+_SECANT = 6
+
+
+def _suffixed(cols: list[Col], free: str, k: int) -> tuple[list[Col], list[Col]]:
+    """Split model columns into those independent of the placeholder ``free`` (kept as they
+    are) and those that depend on it, directly or through another column (renamed with the
+    suffix ``k`` so that one row can hold several evaluations)."""
+    dependent: set[str] = set()
+    for c in cols:        # a model's columns read only the columns before them
+        if f"{{{free}}}" in c.template or any(f"{{{d}}}" in c.template for d in dependent):
+            dependent.add(c.key)
+    fixed = [c for c in cols if c.key not in dependent]
+    renamed = []
+    for c in cols:
+        if c.key in dependent and not c.key.startswith("ok"):
+            template = c.template
+            for d in dependent:
+                template = template.replace(f"{{{d}}}", f"{{{d}_{k}}}")
+            renamed.append(Col(f"{c.key}_{k}", f"{c.header} ({k})", template, c.number_format))
+    return fixed, renamed
+
+
+def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_of,
+               start: str, value, title: str) -> Block:
+    """The smallest effect with power 1 − β at each n of a grid around ``answer``.
+
+    n runs geometrically from answer/_SPREAD to answer·_SPREAD (within 2..N_MAX). Per row the
+    effect x (λ for the ANOVA, the effect size for the t-tests) solves power(x) = 1 − β by
+    the secant method: x₀ = ``start`` (a template of {n}), x₁ = 1.1·x₀, then _SECANT − 2
+    steps x_{k+1} = x_k − f_k(x_k − x_{k−1})/(f_k − f_{k−1}), f = power − (1 − β) (an
+    undefined legacy power counts as 0, as in the engine) rounded to 12 decimals: the
+    residual of a settled solve is rounding noise, which would differ between spreadsheets.
+    ``cols_of(x)`` gives the model columns for the effect expression x and ``value(x)`` the
+    minD (a template of {n} and x).
+    Column "d" holds the minD, or #N/A (a gap in the chart) while an input is bad or where
+    the iteration has not settled to 1e-9.
+    """
+    work.heading(title, font=STYLE.bold)
+    centre = f"IF(ISNUMBER({answer}),{answer},100)"
+    half = (_MIN_CURVE - 1) / 2
+    cols = [Col("n", "n", lambda i: f"=MIN({N_MAX},MAX(2,ROUND({centre}*{_SPREAD}"
+                                    f"^({(i - half) / half:.6g}),0)))", N_FMT)]
+    p = f"p_{method}"
+
+    def step(a: int, b: int) -> str:
+        xa, xb, fa, fb = (f"{{{x}}}" for x in (f"it{a}", f"it{b}", f"f{a}", f"f{b}"))
+        return f"=IF({fa}={fb},{xa},MIN(4*{xa},MAX({xa}/2,{xa}-{fa}*({xa}-{xb})/({fa}-{fb}))))"
+
+    for k in range(_SECANT):
+        first = {0: f"={start}", 1: "=1.1*{it0}"}
+        cols.append(Col(f"it{k}", f"x{k}", first.get(k) or step(k - 1, k - 2), "0.000000"))
+        fixed, renamed = _suffixed(cols_of(f"{{it{k}}}"), f"it{k}", k)
+        if k == 0:
+            cols += fixed
+        cols += renamed
+        pk = f"{{{p}_{k}}}"
+        cols.append(Col(f"f{k}", f"power − (1 − β) at x{k}",
+                        f"=ROUND(IF(ISNUMBER({pk}),{pk},0)-(1-{beta}),12)", "0.0E+00"))
+    last = _SECANT - 1
+    cols.append(Col("root", "x", step(last, last - 1), "0.000000"))
+    cols.append(Col("d", "minD", f"=IF(AND({ok},ABS({{root}}-{{it{last}}})<=1E-9*{{root}}),"
+                                 f"{value('{root}')},NA())", "0.000000"))
+    block = write_block(work.ws, work.row, 1, cols, _MIN_CURVE)
+    work.row = block.bottom + 2
+    return block
+
+
+def _n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: str,
+             title: str) -> None:
+    """A scatter chart of n (y) against the effect (x): ``blocks`` are (block, column key
+    of the effect, series name), each with column "n"."""
+    from .charts import style_series
+
+    chart = ScatterChart()
+    chart.title = title
+    chart.style = 2
+    chart.height, chart.width = 7.5, 12
+    chart.x_axis.title = x_title
+    chart.y_axis.title = "n (topics)"
+    chart.x_axis.number_format = "0.00"
+    chart.y_axis.number_format = "#,##0"
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.legend.position = "b"
+    for k, (block, key, name) in enumerate(blocks):
+        xs = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
+        ys = Reference(ws, min_col=block.columns["n"], min_row=block.top, max_row=block.bottom)
+        s = Series(ys, xs, title=name)
+        style_series(s, k, marker=True)
+        if k == 0 and len(blocks) > 1:
+            s.marker.symbol = "none"       # a wide line under the second method's markers
+            s.graphicalProperties.line.width = 57150
+        chart.series.append(s)
+    chart.visible_cells_only = False
+    ws.add_chart(chart, anchor)
 
 
 # --------------------------------------------------------------------------------- ANOVA
@@ -554,6 +656,12 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
             f"ok_{method}", your_n, lambda t: f"SQRT(2*{var}*10^{t}/{your_n})")
     ends = [answers[x] for x in methods]
     curve = _curve_block(work, (ends[0], ends[-1]), [*shared, *legacy, *exact], f"1-{beta}")
+    d_curves = [(_min_curve(
+        work, ok, answers["exact"], beta, method,
+        lambda e, method=method: _pick(models(f"{e}/{{n}}"), method), q["lam_chi2"],
+        lambda x: f"SQRT(2*{var}*{x}/{{n}})",
+        f"n against minD ({method}): per n, λ with power 1 − β by the secant method, "
+        "minD = √(2σ̂²λ/n)"), "d", method) for method in methods]
     _group(work, first_work)
     cur.resolve()
 
@@ -579,6 +687,8 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
     series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
     _chart(cur.ws, curve, series, f"{_CHART_COLUMN}{anchor}", y_title="power",
            title="Power against n")
+    _n_chart(cur.ws, d_curves, f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}",
+             x_title="minD", title="n against minD (m, α, β, σ̂² as above)")
     _finish(cur, first_work, tables_top)
 
 
@@ -593,7 +703,9 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
                            f"workings at row {first_work}")
 
 
-#: The last column the "against n" chart (anchored at column H, 13 cm wide) reaches.
+#: The last column of a calculator's first printed page: the charts (anchored at column D, 12 cm
+#: wide) and the inputs' meaning texts (column E, at most 44 characters overflowing to the right)
+#: end in it (a longer text is cut at the page edge and its end printed on a page of its own).
 _CHART_LAST_COLUMN = 8
 #: Print scale of a calculator: its first page (inputs, answers, chart) fits an A4 landscape
 #: page with the answers (14 pt) at about 9 pt; the tables follow on the next pages.
@@ -749,6 +861,14 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
             lambda t: f"10^{t}*SQRT({var_t})")
     first = [answers[0][x] for x in methods]
     curve = _curve_block(work, (first[0], first[-1]), [*shared, *legacy, *exact], f"1-{beta}")
+    per = "SQRT(2/{n})" if unpaired else "SQRT(1/{n})"
+    d_curves = [(_min_curve(
+        work, ok, answers[0]["exact"], beta, method,
+        lambda e, method=method: _pick(models(e), method),
+        f"({z}+{zb})*{per}", lambda x: f"{x}*SQRT({var_t})",
+        f"n against {sym} ({method}): per n, the effect size with power 1 − β by the secant "
+        f"method, {sym} = effect size × {'σ̂' if unpaired else 'σ̂t'}"), "d", method)
+        for method in methods]
     _group(work, first_work)
     cur.resolve()
 
@@ -777,6 +897,8 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
     series = [(f"p_{x}", x) for x in methods] + [("target", "1 − β")]
     _chart(cur.ws, curve, series, f"{_CHART_COLUMN}{anchor}", y_title="power",
            title=f"Power against n ({styles[0][0]})")
+    _n_chart(cur.ws, d_curves, f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}", x_title=sym,
+             title=f"n against {sym} (α, β, {var_sym} as above)")
     _finish(cur, first_work, tables_top)
 
 
@@ -788,9 +910,9 @@ CI = Design("CI", "ci", "Confidence interval: how many topics for a CI of width 
 ), methods=("exact",))
 CI2 = Design("CI2", "ci2", "CI of a difference of two independent means: n topics per system", (
     "Each system is evaluated on its own n topics (2n in all): the expected width of the "
-    "100(1−α)% CI of x̄₁ − x̄₂ is 2·t(φ; α)·E[s_p]·√(2/n), φ = 2(n − 1), with E[s_p] exact "
-    "(GAMMALN); σ̂² is the within-system variance (one-way V_E).",
-    "The approximation E[s_p] ≈ σ̂(1 − 1/(4φ)) is shown beside it.",
+    "100(1−α)% CI of x̄₁ − x̄₂ is 2·t(φ; α)·E[s_p]·√(2/n), φ = 2(n − 1).",
+    "E[s_p] exact (GAMMALN); σ̂² is the within-system variance (one-way V_E). The "
+    "approximation E[s_p] ≈ σ̂(1 − 1/(4φ)) is shown beside it.",
 ), methods=("exact",), variant=True)
 
 
@@ -881,6 +1003,8 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     _chart(cur.ws, curve, [("width", "exact"), ("width_approx", "approximation"),
                            ("target", "δ")], f"{_CHART_COLUMN}{anchor}", y_title="expected width",
            title="Expected CI width against n")
+    _n_chart(cur.ws, [(curve, "width", "exact")], f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}",
+             x_title="δ (expected width)", title=f"n against δ (α, {var_sym} as above)")
     _finish(cur, first_work, tables_top)
 
 

@@ -53,6 +53,7 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
         "The minimum detectable minD per m below it is precomputed by the generator for the "
         "default inputs: it does not follow the yellow cells.",
     ])
+    cur.ws.column_dimensions["C"].width = 44      # "a whole number from 2 to 1,000,000,000"
     start = decide_defaults(spec, fallback)
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["decide"], start)

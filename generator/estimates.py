@@ -8,14 +8,14 @@ gathers what the Variance sheet and the Tables sheet show.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import pandas as pd
-
-from topicsetsize import (VarianceSummary, example_matrix, read_matrix, standardisation_factors,
-                          std_ab, summarise)
-from topicsetsize.examples import EXAMPLE_FILE
+from typing import TYPE_CHECKING
 
 from .spec import MatrixSpec, Measure
+
+if TYPE_CHECKING:       # the engine's readers pull in pandas and scipy.stats: only with a matrix
+    import pandas as pd
+
+    from topicsetsize import VarianceSummary
 
 __all__ = ["MatrixEstimate", "estimate", "measures_of"]
 
@@ -44,6 +44,12 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     >>> e.summary.runs, e.summary.topics, round(e.summary.var_raw, 4)
     (88, 48, 0.0084)
     """
+    import pandas as pd
+
+    from topicsetsize import (example_matrix, read_matrix, standardisation_factors, std_ab,
+                              summarise)
+    from topicsetsize.examples import EXAMPLE_FILE
+
     path = spec.resolved_path()
     if path is None:
         scores, file = example_matrix(), f"bundled example ({EXAMPLE_FILE})"

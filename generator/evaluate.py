@@ -308,10 +308,9 @@ def _round(x, digits=0):
 
 
 def _roundup(x, digits=0):
-    """ROUNDUP: away from zero, on the value taken to 15 significant digits as spreadsheets do."""
+    """Excel's ROUNDUP: away from zero (a tiny tolerance absorbs binary noise, as Excel does)."""
     x, scale = float(N(x)), 10.0 ** int(N(digits))
-    y = abs(float(f"{x:.15g}")) * scale
-    return math.copysign(math.ceil(float(f"{y:.15g}")) / scale, x)
+    return math.copysign(math.ceil(round(abs(x) * scale, 9)) / scale, x)
 
 
 def _fixed(x, decimals=2, no_commas=False):
@@ -332,6 +331,14 @@ def _match(value, area, kind=1):
 
 class _NotAvailable(FormulaError):
     """#N/A (MATCH found nothing)."""
+
+
+class ErrorValue(str):
+    """An error value a cell shows on purpose, e.g. ``NA()``: a gap in a chart's data. Stored
+    as the cell's cached error (``t="e"``); any formula that reads it fails as in Excel."""
+
+
+NOT_AVAILABLE = ErrorValue("#N/A")
 
 
 def isna(thunk) -> bool:
@@ -381,6 +388,8 @@ _ENV: dict[str, object] = {
     "OR_": lambda *a: any(truth(x) for x in a),
     "NOT_": lambda x: not truth(x),
     "ISNUMBER_": _isnumber,
+    "NA_": lambda: NOT_AVAILABLE,
+    "ABS_": lambda x: abs(N(x)),
     "ISBLANK_": lambda x: x is None,
     "MIN_": lambda *a: min(_numbers(a), default=0.0),
     "MAX_": lambda *a: max(_numbers(a), default=0.0),

@@ -112,18 +112,18 @@ def _alpha(calc: str, meaning: str = "significance level (Type I error rate)") -
 
 
 def _beta(calc: str) -> Input:
-    return Input(f"{calc}_beta", "beta", "β", "Type II error rate; the power asked for is 1 − β",
+    return Input(f"{calc}_beta", "beta", "β", "Type II error rate (power = 1 − β)",
                  0.20)
 
 
-def _your_n(calc: str, what: str, per: str = "a number of topics") -> Input:
-    return Input(f"{calc}_your_n", "n", "your n", f"{per} to evaluate: {what} at this n", 100)
+def _your_n(calc: str, what: str, per: str = "n to check") -> Input:
+    return Input(f"{calc}_your_n", "n", "your n", f"{per}: {what}", 100)
 
 
-_RANGE = "minimum detectable range: the best and the worst of the m systems differ by this"
+_RANGE = "smallest best − worst difference to detect"
 _CI_ALPHA = "1 − confidence level of the interval"
 _CI_DELTA = "largest acceptable expected width of the CI"
-_ONE_WAY_BOTH = "within-system variance (one-way V_E), the same for both systems"
+_ONE_WAY_BOTH = "within-system variance (one-way V_E)"
 
 #: The inputs of each calculator, in sheet order. The named answers are added by the sheets.
 INPUTS: dict[str, tuple[Input, ...]] = {
@@ -131,22 +131,22 @@ INPUTS: dict[str, tuple[Input, ...]] = {
         _alpha("anova"), _beta("anova"),
         Input("anova_min_d", "min_d", "minD", _RANGE, 0.02),
         Input("anova_variance", "variance", "σ̂²",
-              "within-system variance (V_E of a past score matrix)", 0.0601),
+              "within-system variance (a past matrix's V_E)", 0.0601),
         Input("anova_m", "m", "m", "number of systems to compare", 2),
-        _your_n("anova", "the power and the minimum detectable minD"),
+        _your_n("anova", "power and minD detectable at it"),
     ),
     "ttest": (
         _alpha("ttest"), _beta("ttest"),
         Input("ttest_min_dt", "min_dt", "minDt",
-              "minimum detectable difference between the two systems", 0.1),
+              "smallest difference to detect", 0.1),
         Input("ttest_variance_t", "variance_t", "σ̂t²",
-              "variance of the per-topic score differences (σ̂t² = 2σ̂² from a one-way V_E)",
+              "variance of per-topic differences (2 × V_E)",
               0.04),
-        _your_n("ttest", "the power and the minimum detectable minDt"),
+        _your_n("ttest", "power and minDt detectable at it"),
     ),
     "ttest_effect": (
         Input("ttest_min_delta_t", "min_delta_t", "minΔt",
-              "effect size minDt/σ̂t; leave blank to follow minDt/σ̂t of the inputs above",
+              "effect size minDt/σ̂t (blank: from above)",
               None, optional=True),
     ),
     "ci": (
@@ -154,39 +154,39 @@ INPUTS: dict[str, tuple[Input, ...]] = {
         Input("ci_delta", "delta", "δ", _CI_DELTA, 0.10),
         Input("ci_variance_t", "variance_t", "σ̂t²",
               "variance of the per-topic score differences", 0.05),
-        _your_n("ci", "the expected CI width"),
+        _your_n("ci", "its expected CI width"),
     ),
     "anova2": (
         _alpha("anova2"), _beta("anova2"),
         Input("anova2_min_d", "min_d", "minD", _RANGE, 0.10),
         Input("anova2_variance", "variance", "σ̂²",
-              "two-way residual variance V_E2 (systems × topics, topic effect removed)", 0.0601),
+              "two-way residual variance V_E2", 0.0601),
         Input("anova2_m", "m", "m", "number of systems to compare", 10),
-        _your_n("anova2", "the power and the minimum detectable minD"),
+        _your_n("anova2", "power and minD detectable at it"),
     ),
     "ttest2": (
         _alpha("ttest2"), _beta("ttest2"),
         Input("ttest2_min_d", "min_d", "minD",
-              "minimum detectable difference between the two systems", 0.10),
+              "smallest difference to detect", 0.10),
         Input("ttest2_variance", "variance", "σ̂²", _ONE_WAY_BOTH, 0.0601),
-        _your_n("ttest2", "the power and the minimum detectable minD", "topics per system"),
+        _your_n("ttest2", "power and minD detectable at it", "n per system"),
     ),
     "ci2": (
         _alpha("ci2", _CI_ALPHA),
         Input("ci2_delta", "delta", "δ", _CI_DELTA, 0.10),
         Input("ci2_variance", "variance", "σ̂²", _ONE_WAY_BOTH, 0.05),
-        _your_n("ci2", "the expected CI width", "topics per system"),
+        _your_n("ci2", "its expected CI width", "n per system"),
     ),
     "decide": (
         _alpha("decide"), _beta("decide"),
         Input("decide_n", "n", "candidate n", "the number of topics you consider", 100),
         Input("decide_min_d", "min_d", "minD",
-              "minimum detectable range between the best and the worst of the m systems", 0.10),
+              "smallest best − worst difference to detect", 0.10),
         Input("decide_variance", "variance", "σ̂²",
-              "within-system variance (one-way V_E of a past score matrix)", 0.0601),
+              "within-system variance (a past matrix's V_E)", 0.0601),
     ),
     "budget": (
         Input("budget_documents", "budget", "budget",
-              "documents that can be judged in all (the assessment budget)", 150000),
+              "documents you can afford to judge in all", 150000),
     ),
 }

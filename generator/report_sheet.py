@@ -10,10 +10,7 @@ reach the target, from the precomputed components. Matrix names are user data: w
 
 from __future__ import annotations
 
-import pandas as pd
 from openpyxl.styles import Protection
-
-from topicsetsize.report import collection_report
 
 from .cells import STYLE, put_formula, put_label, put_number, put_text, ref
 
@@ -58,6 +55,8 @@ def add_report_sheet(wb, estimates) -> None:
     n_cell = _input(ws, 4, "n′ (topics, live)", START_N, "a whole number ≥ 1")
     t_cell = _input(ws, 5, "target Eρ² or Φ (live)", START_TARGET, "between 0 and 1")
     row = 7
+    from topicsetsize.report import collection_report   # pandas and scipy.stats: only here
+
     for est in estimates:
         report = collection_report(est.scores)
         row = _matrix_block(ws, row, est.spec.name, report, n_cell, t_cell) + 2
@@ -72,6 +71,8 @@ def _input(ws, row, label, value, allowed):
 
 
 def _matrix_block(ws, row, name, report, n_cell, t_cell) -> int:
+    import pandas as pd
+
     put_text(ws, row, 1, name, font=STYLE.heading)
     row += 1
     for c, text in enumerate(("figure", "value", "how"), start=1):

@@ -134,6 +134,9 @@ def add_pair_tables(wb, spec: Spec, measures) -> None:
 
     ws = wb[SHEET]
     row = ws.max_row + 3
+    page_top = ws.row_breaks.brk[-1].id + 1 if ws.row_breaks.brk else 1
+    if row - page_top + 4 + len(measures) + 2 > PAGE_ROWS:   # the title with its first table
+        ws.row_breaks.append(Break(id=row - 1))
     grid = [float(d) for d in spec.min_d]
     var_t = [2 * float(m.variance) for m in measures]
     put_label(ws, row, 1, "Paired t-test and CI topic set sizes (σ̂t² = 2σ̂² of each measure)",
@@ -151,7 +154,11 @@ def add_pair_tables(wb, spec: Spec, measures) -> None:
     ci = ci_n(spec.alpha, np.asarray(grid)[None, :], np.asarray(var_t)[:, None])
     blocks.append(("CI of a difference: rows measure, columns δ (the largest expected width)",
                    "δ", np.asarray(ci)))
+    page_top = ws.row_breaks.brk[-1].id + 1 if ws.row_breaks.brk else 1
     for title, symbol, values in blocks:
+        if row - page_top + len(measures) + 2 > PAGE_ROWS:    # keep each table on one page
+            ws.row_breaks.append(Break(id=row - 1))
+            page_top = row
         put_label(ws, row, 1, title, font=STYLE.bold)
         row += 1
         put_label(ws, row, 1, "measure", font=STYLE.bold, fill=STYLE.header_fill)

@@ -38,8 +38,13 @@ def test_batch_covers_every_bundled_spec():
 def _near(got, want) -> bool:
     """Where a hidden working may differ from LibreOffice: a 0/1 verdict of a bisection step
     narrower than the powers' rounding noise, or a number within 1e-5 (LibreOffice's T.INV.2T
-    and F.INV.RT lose digits at φ ≈ 10⁸–10⁹, see test_t_quantile_at_huge_df)."""
+    and F.INV.RT lose digits at φ ≈ 10⁸–10⁹, see test_t_quantile_at_huge_df), or a residual
+    power − (1 − β) of the n-against-minD solves, rounded to 12 decimals, one unit of that
+    rounding apart (the powers' last-digit noise straddled a rounding boundary)."""
     if {got, want} <= {0, 1}:
+        return True
+    if (all(isinstance(x, (int, float)) for x in (got, want))
+            and max(abs(got), abs(want)) < 1e-6 and abs(got - want) <= 1.5e-12):
         return True
     return (isinstance(got, (int, float)) and isinstance(want, (int, float))
             and math.isclose(got, want, rel_tol=1e-5))

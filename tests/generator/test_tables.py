@@ -152,12 +152,24 @@ def test_tables_print_with_titles_and_no_heading_alone(built):
                 if ws.cell(r, 1).value in {m.name for m in spec.measures}
                 and str(ws.cell(r + 1, 1).value).startswith("σ̂² = ")]
     assert len(headings) == len(spec.measures)
+    # the paired t-test and CI tables at the bottom: a section title and three tables
+    section = [r for r in range(1, ws.max_row + 1)
+               if str(ws.cell(r, 1).value).startswith("Paired t-test and CI")]
+    pairs = [r for r in range(1, ws.max_row + 1)
+             if str(ws.cell(r, 1).value).startswith(("Paired t-test,", "CI of a difference"))]
+    assert len(section) == 1 and len(pairs) == 3
     breaks = [b.id for b in ws.row_breaks.brk]
-    assert breaks and all(b + 1 in headings for b in breaks)
-    tops = [1, *(b + 1 for b in breaks), headings[-1] + 20]
+    assert breaks and all(b + 1 in {*headings, *section, *pairs} for b in breaks)
+    tops = [1, *(b + 1 for b in breaks), ws.max_row + 1]
     for top, next_top in zip(tops, tops[1:]):
         assert next_top - top <= PAGE_ROWS + 1
         # a heading on this page has its whole table (its note row) on the same page
         for h in (h for h in headings if top <= h < next_top):
             note = next(r for r in range(h, h + 20) if "cells differ" in str(ws.cell(r, 1).value))
             assert note < next_top
+        # so has a pair table (its title, header and a row per measure), and the section
+        # title its first table
+        for t in (t for t in pairs if top <= t < next_top):
+            assert t + 1 + len(spec.measures) < next_top
+        for t in (t for t in section if top <= t < next_top):
+            assert pairs[0] in range(t, next_top)
