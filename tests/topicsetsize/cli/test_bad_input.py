@@ -116,7 +116,7 @@ def test_ctrl_c_during_work_is_one_line():
     import time
 
     child = subprocess.Popen([str(console_script()), "check-power", "--example", "--n", "10,20",
-                              "--trials", "100000", "--seed", "1"],
+                              "--trials", "20000000", "--seed", "1"],   # about 100 s of work
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)
     child.send_signal(signal.SIGINT)
