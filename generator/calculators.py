@@ -333,22 +333,31 @@ def _crossing_rule(condition: str):
 
 
 def _curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
-                 target: str) -> Block:
-    """n from half the smaller to 1.5 times the larger answer (the chart's data)."""
+                 target: str, ok: str, plotted: tuple[str, ...]) -> Block:
+    """n from half the smaller to 1.5 times the larger answer (the chart's data).
+
+    The charts plot the columns "plot_n", "plot_target" and "plot_<key>" of each key of
+    ``plotted``: the values while every input is in range (``ok``), else #N/A, which charts
+    leave out, so that a bad input plots nothing (no curve from the fallback values).
+    """
     work.heading("Power curve for the chart", font=STYLE.bold)
     a, b = (f"IF(ISNUMBER({x}),{x},100)" for x in answers)
     lo = f"MAX(2,ROUND(MIN({a},{b})/2,0))"
     hi = f"MIN({N_MAX},MAX({lo}+{_CURVE - 1},ROUND(1.5*MAX({a},{b}),0)))"
-    block = write_block(work.ws, work.row, 1, [
-        Col("n", "n", lambda i: f"=ROUND({lo}+({hi}-{lo})*{i}/{_CURVE - 1},0)", N_FMT),
-        *cols, Col("target", "1 − β", f"={target}", P_FMT)], _CURVE)
+    cols = [Col("n", "n", lambda i: f"=ROUND({lo}+({hi}-{lo})*{i}/{_CURVE - 1},0)", N_FMT),
+            *cols, Col("target", "1 − β", f"={target}", P_FMT)]
+    shown = {c.key: c for c in cols}
+    block = write_block(work.ws, work.row, 1, [*cols, *(
+        Col(f"plot_{key}", f"{shown[key].header} (plotted)", f"=IF({ok},{{{key}}},NA())",
+            shown[key].number_format) for key in ("n", *plotted, "target"))], _CURVE)
     work.row = block.bottom + 2
     return block
 
 
 def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_title: str,
            title: str) -> None:
-    """A small scatter chart of ``series`` ((column key, name)) against n."""
+    """A small scatter chart of ``series`` ((column key, name)) against n: their guarded
+    copies "plot_<key>" (see :func:`_curve_block`)."""
     chart = ScatterChart()
     chart.title = title
     chart.style = 2
@@ -359,11 +368,13 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
     chart.x_axis.number_format = "#,##0"
     chart.x_axis.delete = chart.y_axis.delete = False
     chart.legend.position = "b"
-    xs = Reference(ws, min_col=block.columns["n"], min_row=block.top, max_row=block.bottom)
+    xs = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
+                   max_row=block.bottom)
     from .charts import style_series
 
     for k, (key, name) in enumerate(series):
-        ys = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
+        ys = Reference(ws, min_col=block.columns[f"plot_{key}"], min_row=block.top,
+                       max_row=block.bottom)
         s = Series(ys, xs, title=name)
         style_series(s, k, marker=key != "target")
         if k == 0 and len(series) > 2:
@@ -655,7 +666,8 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
             lambda e, method=method: _pick(models(f"{e}/{{n}}"), method),
             f"ok_{method}", your_n, lambda t: f"SQRT(2*{var}*10^{t}/{your_n})")
     ends = [answers[x] for x in methods]
-    curve = _curve_block(work, (ends[0], ends[-1]), [*shared, *legacy, *exact], f"1-{beta}")
+    curve = _curve_block(work, (ends[0], ends[-1]), [*shared, *legacy, *exact], f"1-{beta}",
+                         ok, tuple(f"p_{x}" for x in methods))
     d_curves = [(_min_curve(
         work, ok, answers["exact"], beta, method,
         lambda e, method=method: _pick(models(f"{e}/{{n}}"), method), q["lam_chi2"],
@@ -860,7 +872,8 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
             f"ok_{method}", your_n,
             lambda t: f"10^{t}*SQRT({var_t})")
     first = [answers[0][x] for x in methods]
-    curve = _curve_block(work, (first[0], first[-1]), [*shared, *legacy, *exact], f"1-{beta}")
+    curve = _curve_block(work, (first[0], first[-1]), [*shared, *legacy, *exact], f"1-{beta}",
+                         ok, tuple(f"p_{x}" for x in methods))
     per = "SQRT(2/{n})" if unpaired else "SQRT(1/{n})"
     d_curves = [(_min_curve(
         work, ok, answers[0]["exact"], beta, method,
@@ -981,7 +994,8 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
                                            *exact, *approx], 1)
     work.row = at.bottom + 2
     w["width"], w["width_approx"] = at.cell("width"), at.cell("width_approx")
-    curve = _curve_block(work, (n_exact, n_approx), [*shared, *exact, *approx], delta)
+    curve = _curve_block(work, (n_exact, n_approx), [*shared, *exact, *approx], delta, ok,
+                         ("width", "width_approx"))
     _group(work, first_work)
     cur.resolve()
 
@@ -1003,8 +1017,9 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     _chart(cur.ws, curve, [("width", "exact"), ("width_approx", "approximation"),
                            ("target", "δ")], f"{_CHART_COLUMN}{anchor}", y_title="expected width",
            title="Expected CI width against n")
-    _n_chart(cur.ws, [(curve, "width", "exact")], f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}",
-             x_title="δ (expected width)", title=f"n against δ (α, {var_sym} as above)")
+    _n_chart(cur.ws, [(curve, "plot_width", "exact")],
+             f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}", x_title="δ (expected width)",
+             title=f"n against δ (α, {var_sym} as above)")
     _finish(cur, first_work, tables_top)
 
 

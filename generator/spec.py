@@ -367,7 +367,9 @@ def _output(where: _Where, data: dict) -> str:
     """The spec's ``output``: a relative name that stays below the folder it is written from.
 
     A shared spec must not write anywhere: an absolute path, a drive, or a ``..`` is refused;
-    the command line's ``--out`` (``write_workbook``'s ``out``) writes elsewhere.
+    the command line's ``--out`` (``write_workbook``'s ``out``) writes elsewhere. ``topicsetsize
+    workbook SPEC.toml`` writes it relative to the spec file's folder; a bundled spec (given by
+    name) writes it relative to the current folder.
 
     >>> _output(_Where("s.toml"), {"output": "out/w.xlsx"})
     'out/w.xlsx'
@@ -375,7 +377,7 @@ def _output(where: _Where, data: dict) -> str:
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: s.toml: output: '../w.xlsx' must be a relative file name without
-    '..' (a spec writes below the current folder; --out writes elsewhere)
+    '..' (a spec writes below its own folder; --out writes elsewhere)
     """
     text = where.text(data, "output")
     if not text:
@@ -384,7 +386,7 @@ def _output(where: _Where, data: dict) -> str:
     if posix.is_absolute() or windows.is_absolute() or windows.drive or windows.root \
             or ".." in windows.parts:
         where.fail("output", f"{text!r} must be a relative file name without '..' (a spec "
-                   "writes below the current folder; --out writes elsewhere)")
+                   "writes below its own folder; --out writes elsewhere)")
     return text
 
 

@@ -37,20 +37,21 @@ ERROR_PREFIXES = ("#", "Err:")
 
 
 def chart_gap_cells(ws) -> set[str]:
-    """The cells of ``ws`` whose values are the x values of a chart's series: there, and only
-    there, #N/A is meant (a gap in the chart, e.g. while an input is bad)."""
+    """The cells of ``ws`` whose values are the x or y values of a chart's series: there, and
+    only there, #N/A is meant (a gap in the chart, e.g. while an input is bad)."""
     from openpyxl.utils import range_boundaries
 
     out = set()
     for chart in ws._charts:
         for series in chart.series:
-            ref = series.xVal.numRef.f if series.xVal is not None and series.xVal.numRef else ""
-            sheet, _, cells = ref.rpartition("!")
-            if sheet.strip("'") != ws.title:
-                continue
-            c1, r1, c2, r2 = range_boundaries(cells.replace("$", ""))
-            out |= {ws.cell(r, c).coordinate for r in range(r1, r2 + 1)
-                    for c in range(c1, c2 + 1)}
+            for values in (series.xVal, series.yVal):
+                ref = values.numRef.f if values is not None and values.numRef else ""
+                sheet, _, cells = ref.rpartition("!")
+                if sheet.strip("'") != ws.title:
+                    continue
+                c1, r1, c2, r2 = range_boundaries(cells.replace("$", ""))
+                out |= {ws.cell(r, c).coordinate for r in range(r1, r2 + 1)
+                        for c in range(c1, c2 + 1)}
     return out
 
 

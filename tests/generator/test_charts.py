@@ -157,20 +157,145 @@ def test_n_against_min_d_charts_saved_values(built):
 
 @pytest.mark.libreoffice
 def test_n_against_min_d_charts_in_libreoffice(batch):
-    """Recalculated by LibreOffice, at the starting and at edited inputs; and while an input
-    is bad, the chart's effects are #N/A (gaps: the chart shows nothing)."""
+    """Recalculated by LibreOffice, at the starting and at edited inputs."""
     for name in ("ntcir", "ntcir_edited"):
         wb = openpyxl.load_workbook(batch.recalculated[name])
         assert _check_n_against_effect(wb, batch.values(name), 1e-8) > 100
+
+
+# ------------------------------------------ the calculators' power (CI: width) against n charts
+def _approx_width(n: int, variance: float, alpha: float, unpaired: bool) -> float:
+    """The CI width with E[s] ≈ σ(1 − 1/(4φ)) (generator.formulas), from scipy's t quantile."""
+    from scipy import stats
+
+    df = 2 * (n - 1) if unpaired else n - 1
+    per = math.sqrt((2 if unpaired else 1) / n)
+    return 2 * math.sqrt(variance) * stats.t.isf(alpha / 2, df) * (1 - 1 / (4 * df)) * per
+
+
+#: Per calculator: the title of its first chart, and per series name the engine's value at n
+#: (the power, or the expected width) at the sheet's inputs ``g(name)``; the flat line last.
+_POWER = {
+    "ANOVA": ("Power against n", lambda g, n, s: tss.anova_power(
+        n, m=g("anova_m"), min_d=g("anova_min_d"), variance=g("anova_variance"),
+        alpha=g("anova_alpha"), method=s), lambda g: 1 - g("anova_beta")),
+    "TTEST": ("Power against n (minDt", lambda g, n, s: tss.ttest_power(
+        n, min_dt=g("ttest_min_dt"), variance_t=g("ttest_variance_t"), alpha=g("ttest_alpha"),
+        method=s), lambda g: 1 - g("ttest_beta")),
+    "ANOVA2": ("Power against n", lambda g, n, s: tss.anova2_power(
+        n, m=g("anova2_m"), min_d=g("anova2_min_d"), variance=g("anova2_variance"),
+        alpha=g("anova2_alpha")), lambda g: 1 - g("anova2_beta")),
+    "TTEST2": ("Power against n", lambda g, n, s: tss.ttest2_power(
+        n, min_d=g("ttest2_min_d"), variance=g("ttest2_variance"), alpha=g("ttest2_alpha")),
+        lambda g: 1 - g("ttest2_beta")),
+    "CI": ("Expected CI width against n", lambda g, n, s: (
+        tss.ci_delta(n, variance_t=g("ci_variance_t"), alpha=g("ci_alpha")) if s == "exact"
+        else _approx_width(n, g("ci_variance_t"), g("ci_alpha"), False)),
+        lambda g: g("ci_delta")),
+    "CI2": ("Expected CI width against n", lambda g, n, s: (
+        tss.ci2_delta(n, variance=g("ci2_variance"), alpha=g("ci2_alpha")) if s == "exact"
+        else _approx_width(n, g("ci2_variance"), g("ci2_alpha"), True)),
+        lambda g: g("ci2_delta")),
+}
+
+
+def _check_power_charts(charts_wb, values, rtol: float) -> int:
+    """Every calculator's first chart plots the engine's power (CI: expected width, exact and
+    approximate) at each n, and the flat 1 − β (δ) line; ``values`` is {sheet: {cell: value}}
+    or a workbook of values. Returns the points checked."""
+    def value(ref: str) -> list:
+        return _resolve(values, ref)
+
+    def g(name):
+        sheet, coord = next(iter(charts_wb.defined_names[name].destinations))
+        return values[sheet][coord.replace("$", "")].value
+
+    points = 0
+    for sheet, (title, engine, flat) in _POWER.items():
+        chart = charts_wb[sheet]._charts[0]
+        assert _title(chart).startswith(title), (sheet, _title(chart))
+        *curves, line = chart.series
+        assert len(curves) == (2 if sheet in ("ANOVA", "TTEST", "CI", "CI2") else 1)
+        for s in chart.series:
+            ns = value(s.xVal.numRef.f)
+            assert len(ns) >= 20 and ns == sorted(ns) and len(set(ns)) > 10, sheet
+            ys = value(s.yVal.numRef.f)
+            for n, y in zip(ns, ys):
+                want = flat(g) if s is line else engine(g, int(n), _label(s))
+                if isinstance(y, str) or (isinstance(want, float) and math.isnan(want)):
+                    assert _label(s) == "legacy" and math.isnan(want), (sheet, n, y, want)
+                else:
+                    assert math.isclose(y, want, rel_tol=rtol), (sheet, _label(s), n, y, want)
+                points += 1
+    return points
+
+
+def test_power_charts_saved_values(built):
+    """The values saved with the workbook (generator.evaluate) are the engine's at each n."""
+    path = built.source["ntcir"]
+    assert _check_power_charts(openpyxl.load_workbook(path),
+                               openpyxl.load_workbook(path, data_only=True), 1e-9) > 300
+
+
+def _power_chart_cells(charts_wb, sheet: str) -> list[tuple[str, str]]:
+    """(sheet, cell) of every x and y value the power (width) chart of ``sheet`` plots."""
+    from openpyxl.utils import range_boundaries
+
+    out = []
+    for s in charts_wb[sheet]._charts[0].series:
+        for ref in (s.xVal.numRef.f, s.yVal.numRef.f):
+            where, _, cells = ref.rpartition("!")
+            c1, r1, c2, r2 = range_boundaries(cells.replace("$", ""))
+            out += [(where.strip("'"), charts_wb[sheet].cell(r, c).coordinate)
+                    for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
+    return out
+
+
+def test_power_charts_plot_nothing_while_an_input_is_bad_saved_values(built):
+    """The generator's own evaluation of a workbook with bad inputs (as in the LibreOffice
+    test below): every plotted cell of a sheet whose status is not OK is #N/A."""
+    from generator.evaluate import evaluate_workbook
+
+    bad = 0
+    for name in built.bad_names[:2]:
+        wb = openpyxl.load_workbook(built.source[name])
+        values = evaluate_workbook(wb)
+        for sheet in _POWER:
+            sheet_, coord = next(iter(wb.defined_names[f"{sheet.lower()}_status"].destinations))
+            if values[sheet_][coord.replace("$", "")].startswith("OK"):
+                continue
+            bad += 1
+            cells = _power_chart_cells(wb, sheet)
+            assert len(cells) >= 4 * 20
+            assert {values[s][c] for s, c in cells} == {"#N/A"}, (name, sheet)
+    assert bad >= 10
+
+
+@pytest.mark.libreoffice
+def test_power_charts_in_libreoffice(batch):
+    """Recalculated by LibreOffice, at the starting and at edited inputs: the engine's powers
+    (widths) at each n."""
+    for name in ("ntcir", "ntcir_edited"):
+        wb = openpyxl.load_workbook(batch.recalculated[name])
+        assert _check_power_charts(wb, batch.values(name), 1e-8) > 300
+
+
+@pytest.mark.libreoffice
+def test_charts_plot_nothing_while_an_input_is_bad_in_libreoffice(batch):
+    """While an input of a calculator is bad, every x and y its power (width) chart plots is
+    #N/A, and so is every effect (x) of its n-against-effect chart: gaps, the charts show
+    nothing from the fallback values."""
     from .conftest import named
 
     bad = 0
     for name in batch.bad_names:
         values, charts = batch.values(name), openpyxl.load_workbook(batch.recalculated[name])
-        for sheet in ("ANOVA", "TTEST", "ANOVA2", "TTEST2"):
+        for sheet in _POWER:
             if named(values, f"{sheet.lower()}_status").startswith("OK"):
                 continue
             bad += 1
+            assert {values[s][c].value for s, c in _power_chart_cells(charts, sheet)} \
+                == {"#N/A"}, (name, sheet)
             for s in charts[sheet]._charts[1].series:
                 assert set(_resolve(values, s.xVal.numRef.f)) == {"#N/A"}, (name, sheet)
     assert bad >= 40

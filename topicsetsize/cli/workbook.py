@@ -40,7 +40,7 @@ def register(sub, designs) -> None:
     add_runs_options(p)            # --runs DIR --qrels FILE: a matrix evaluated from run files
     p.add_argument("--out", type=lambda text: Path(path(text)), default=None, metavar="FILE",
                    help="where to write the workbook (default: the spec's output name in the "
-                        "current folder)")
+                        "spec file's folder; for a bundled spec, in the current folder)")
     p.add_argument("--list-specs", action="store_true",
                    help="list the bundled specs and exit")
     p.set_defaults(handler=run)
@@ -61,7 +61,10 @@ def run(args) -> int:
         raise InputError(f"--matrix {args.matrix[-1]}: this is a workbook spec, not a score "
                          f"matrix: put SPEC first (topicsetsize workbook {args.matrix[-1]} "
                          f"--matrix {' '.join(args.matrix[:-1]) or 'FILE'})")
-    spec = load_spec(_spec_path(args.spec or DEFAULT_SPEC))
+    spec_file = _spec_path(args.spec or DEFAULT_SPEC)
+    spec = load_spec(spec_file)
+    # A spec file's output stays in its folder; a bundled spec's goes to the current folder.
+    args.out_folder = spec_file.parent if args.spec and Path(args.spec).is_file() else Path()
     with tempfile.TemporaryDirectory() as folder:
         if args.runs is not None or args.qrels is not None:
             if args.matrix:
@@ -89,7 +92,7 @@ def _write(args, spec) -> int:
           or (args.measure and args.runs is None)):
         raise InputError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
                          "--matrix files: give --matrix FILE")
-    out = args.out if args.out is not None else Path(spec.output)
+    out = args.out if args.out is not None else args.out_folder / spec.output
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
             bar.set_postfix_str(text[:40], refresh=False)

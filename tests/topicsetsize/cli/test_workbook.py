@@ -44,6 +44,28 @@ def test_spec_by_name_or_file_with_matrices_and_out(capsys, tmp_path, data_dir):
     assert code == 0 and "(2 measures)" in out
 
 
+def test_a_spec_file_writes_its_output_in_its_folder_a_bundled_spec_in_the_current_one(
+        capsys, tmp_path, monkeypatch):
+    # issue 18: a spec's output stays in the spec's folder (unless --out); a bundled spec, whose
+    # folder is inside the installed package, keeps writing to the current folder.
+    specs, here = tmp_path / "specs", tmp_path / "here"
+    specs.mkdir()
+    here.mkdir()
+    (specs / "named.toml").write_text('title = "t"\noutput = "out/w.xlsx"\n')
+    (specs / "unnamed.toml").write_text('title = "t"\n')
+    monkeypatch.chdir(here)
+    for name, written in (("named.toml", specs / "out" / "w.xlsx"),
+                          ("unnamed.toml", specs / "unnamed.xlsx")):
+        code, out, _ = run_cli(capsys, "workbook", str(specs / name))
+        assert code == 0 and out == f"wrote {written} (calculators only)\n"
+        assert openpyxl.load_workbook(written).sheetnames[0] == "About"
+    assert list(here.iterdir()) == []
+    code, out, _ = run_cli(capsys, "workbook", "trec2010_web_example")
+    assert code == 0 and out == f"wrote {here / 'trec2010_web_example.xlsx'} (2 measures)\n"
+    assert [p.name for p in here.iterdir()] == ["trec2010_web_example.xlsx"]
+    assert not (templates_dir() / "trec2010_web_example.xlsx").exists()
+
+
 def test_list_specs(capsys):
     code, out, _ = run_cli(capsys, "workbook", "--list-specs")
     assert code == 0
