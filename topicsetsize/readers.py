@@ -46,6 +46,7 @@ import pandas as pd
 
 from .formats import FORMATS
 from .formats.common import (SUMMARY_TOPIC, Cells, cells_from_records, csv_rows, decode_text,
+                             parse_floats,
                              guess_delimiter, is_numeric, nonempty_bytes, split_fields)
 from .formats.long import long_header, parse_long
 from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
@@ -250,7 +251,7 @@ def _missing_and_numbers(raw: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     text = flat.map(lambda v: v.strip() if isinstance(v, str) else v)
     missing = text.map(lambda v: v is None or (isinstance(v, float) and math.isnan(v))
                        or (isinstance(v, str) and v.lower() in MISSING_TOKENS)).to_numpy()
-    numbers = pd.to_numeric(text.where(~missing, np.nan), errors="coerce").to_numpy(dtype=float)
+    numbers = parse_floats(text.where(~missing, np.nan))
     return missing.reshape(raw.shape), numbers.reshape(raw.shape)
 
 

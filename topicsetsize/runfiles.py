@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError
+from .formats.common import parse_floats
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_order", "read_run",
            "read_runs", "run_files", "read_qrels", "as_run", "as_qrels"]
@@ -65,7 +66,7 @@ def _read_fields(path, fields) -> pd.DataFrame:
 
 
 def _numbers(frame: pd.DataFrame, column: str, path, *, integer: bool) -> pd.Series:
-    values = pd.to_numeric(frame[column], errors="coerce").astype(float)
+    values = pd.Series(parse_floats(frame[column]), index=frame.index)
     bad = ~np.isfinite(values)
     if integer:
         bad |= values.notna() & (values != values.round())
@@ -292,7 +293,7 @@ def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame
         return read_run(run, duplicates=duplicates)
     frame = _as_frame(run, name, {"qid": "query_id", "docno": "doc_id"},
                       ("query_id", "doc_id", "score"))
-    score = pd.to_numeric(frame["score"], errors="coerce").astype(float)
+    score = pd.Series(parse_floats(frame["score"]), index=frame.index)
     if not np.isfinite(score).all():
         raise InputError(f"{name}, row {int((~np.isfinite(score)).to_numpy().argmax())}: "
                          "score is not a finite number")
