@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from _timing import best_time  # noqa: E402
 from topicsetsize import anova_min_d, ci_delta, ttest_min_dt  # noqa: E402
-from topicsetsize.guarantee import DEFAULT_MS, guarantees  # noqa: E402
+from topicsetsize.decide.guarantee import DEFAULT_MS, guarantees  # noqa: E402
 
 NS = list(range(10, 501, 10))
 VARIANCE, ALPHA, BETA = 0.0601, 0.05, 0.20

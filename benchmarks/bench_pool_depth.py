@@ -1,4 +1,4 @@
-"""Benchmark: topicsetsize.pooling.pool_depth_study against a naive loop.
+"""Benchmark: topicsetsize.decide.pooling.pool_depth_study against a naive loop.
 
 Run from the repository root::
 
@@ -6,7 +6,7 @@ Run from the repository root::
 
 Both evaluate every run of the test collections (tests/data/pool_runs/A and B: 45 topics, 8 runs
 each, 60 documents per run and topic) at pool depths 60, 30, 20, 10, 5 with AP by ir_measures.
-The naive loop (tests/topicsetsize/test_pooling.py) pools per depth, per run, per topic in
+The naive loop (tests/topicsetsize/decide/test_pooling.py) pools per depth, per run, per topic in
 Python and calls ``ir_measures.iter_calc`` per run and depth; pool_depth_study streams: it
 reads the runs one at a time (twice: once for each document's best rank, which gives every
 depth's pool, once to evaluate the run at every depth with one ir_measures evaluator per depth).
@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _timing import best_time  # noqa: E402
-from tests.topicsetsize.test_pooling import naive_pool_depth_study  # noqa: E402
-from topicsetsize.pooling import pool_depth_study  # noqa: E402
+from tests.topicsetsize.decide.test_pooling import naive_pool_depth_study  # noqa: E402
+from topicsetsize.decide.pooling import pool_depth_study  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "pool_runs"
 DEPTHS = [60, 30, 20, 10, 5]

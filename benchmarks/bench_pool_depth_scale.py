@@ -43,8 +43,8 @@ import json, resource, sys, time
 sys.path.insert(0, {root!r})
 import pandas as pd
 import ir_measures
-from topicsetsize.pooling import pool_depth_study
-from topicsetsize.runfiles import read_runs
+from topicsetsize.decide.pooling import pool_depth_study
+from topicsetsize.matrices.runfiles import read_runs
 from pathlib import Path
 
 def peak():

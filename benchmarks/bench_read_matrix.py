@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r"""
 import json, re, sys, time
 import numpy as np, pandas as pd
-import topicsetsize.readers
+import topicsetsize.matrices.readers
 path, which = sys.argv[1], sys.argv[2]
 
 def status(key):  # MB
@@ -45,7 +45,7 @@ t0 = time.perf_counter()
 if which == "pandas":
     frame = pd.read_csv(path, index_col=0)
 else:
-    frame = topicsetsize.readers.read_matrix(path)
+    frame = topicsetsize.matrices.readers.read_matrix(path)
 elapsed = time.perf_counter() - t0
 peak = status("VmHWM")
 values = frame.to_numpy()

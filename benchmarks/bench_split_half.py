@@ -1,4 +1,4 @@
-"""Benchmark: vectorised split-half (topicsetsize.reliability.split_half) against a scipy loop.
+"""Benchmark: vectorised split-half (topicsetsize.checks.reliability.split_half) against a scipy loop.
 
 Run from the repository root::
 
@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _timing import best_time  # noqa: E402
-from tests.topicsetsize.test_reliability import loop_split_half  # noqa: E402
-from topicsetsize.reliability import random_splits, split_half  # noqa: E402
-from topicsetsize.selection import select_topics, top_runs  # noqa: E402
+from tests.topicsetsize.checks.test_reliability import loop_split_half  # noqa: E402
+from topicsetsize.checks.reliability import random_splits, split_half  # noqa: E402
+from topicsetsize.checks.selection import select_topics, top_runs  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "trec2004robust_ap.csv"
 

@@ -104,7 +104,7 @@ def certification_floor_anova(tables):
     incomplete beta, ``f_crit``) and two noncentral F survival values (``_ncf_sf``), all the
     table's cells in one vectorised call of each: what any certified answer must compute.
     """
-    from topicsetsize.distributions import _ncf_sf, f_crit
+    from topicsetsize.numerics.distributions import _ncf_sf, f_crit
     args = []
     for (a, _, v), table in tables.items():
         n = table.to_numpy(float)
@@ -123,7 +123,7 @@ def certification_floor_anova(tables):
 def certification_floor_ttest(tables):
     """As :func:`certification_floor_anova` for the exact t-test: per cell and point, the
     critical t (``stdtrit``) and both tails of Boost's noncentral t (two ``_nct_sf``)."""
-    from topicsetsize.distributions import _nct_sf, t_crit
+    from topicsetsize.numerics.distributions import _nct_sf, t_crit
     args = []
     for (a, _), table in tables.items():
         n = table.to_numpy(float)

@@ -14,7 +14,7 @@ same run (best of ``--repeat`` each):
 * a plain per-trial loop: for each trial, ``rng.permuted(x, axis=1)`` (every topic's row
   shuffled in one call), the run means and their max - min; then every pair's p-value
   (count + 1)/(B + 1) from the recorded ranges;
-* :func:`topicsetsize.tukey.tukey_hsd_randomised`,
+* :func:`topicsetsize.checks.tukey.tukey_hsd_randomised`,
 
 prints the three, the ratios, and checks that the p-values of the loop and of the vectorised
 test agree within Monte Carlo error (the two use different random streams: |difference| at most
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from _timing import best_time  # noqa: E402
-from topicsetsize.tukey import _CHUNK_ELEMENTS, tukey_hsd_randomised  # noqa: E402
+from topicsetsize.checks.tukey import _CHUNK_ELEMENTS, tukey_hsd_randomised  # noqa: E402
 
 
 def loop_hsd(x: np.ndarray, trials: int, seed: int) -> np.ndarray:

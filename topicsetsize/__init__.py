@@ -17,43 +17,49 @@ _EXPORTS = {
     "errors": ("InputError",),
     "params": ("PARAMS", "check"),
     # the design engine
-    "power": ("AnovaLegacyTerms", "anova_legacy_terms", "anova_power", "ttest_power"),
-    "samplesize": ("anova_initial_n", "anova_n", "ttest_initial_n", "ttest_n", "ttest_n_effect"),
-    "detectable": ("anova_min_d", "ttest_min_dt"),
-    "ci": ("ci_delta", "ci_n"),
-    "tables": ("anova_table", "ttest_table"),
-    "search": ("SearchLimitError",),
+    "designs.power": ("AnovaLegacyTerms", "anova_legacy_terms", "anova_power", "ttest_power"),
+    "designs.samplesize": ("anova_initial_n", "anova_n", "ttest_initial_n", "ttest_n", "ttest_n_effect"),
+    "designs.detectable": ("anova_min_d", "ttest_min_dt"),
+    "designs.ci": ("ci_delta", "ci_n"),
+    "designs.tables": ("anova_table", "ttest_table"),
+    "numerics.search": ("SearchLimitError",),
     # score matrices in and out, variance estimates
-    "readers": ("read_matrix",),
-    "writers": ("write_long", "write_trec_eval"),
-    "variance": ("pooled_variance", "residual_variance", "two_way_residual_variance"),
-    "standardise": ("StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf"),
-    "ranking": ("KendallTau", "kendall_tau_ci"),
-    "summary": ("VarianceSummary", "summarise", "summarise_many"),
+    "matrices.readers": ("read_matrix",),
+    "matrices.writers": ("write_long", "write_trec_eval"),
+    "estimates.variance": ("pooled_variance", "residual_variance", "two_way_residual_variance"),
+    "estimates.standardise": ("StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf"),
+    "estimates.ranking": ("KendallTau", "kendall_tau_ci"),
+    "estimates.summary": ("VarianceSummary", "summarise", "summarise_many"),
     "examples": ("example_matrix",),
     # empirical checks of a design: split-half reliability, resampled power
-    "reliability": ("SplitHalfResult", "random_splits", "split_half", "split_half_curve"),
-    "selection": ("select_topics", "top_runs", "transform_scores"),
-    "resampling": ("ResampledPower", "resampled_power"),
+    "checks.reliability": ("SplitHalfResult", "random_splits", "split_half", "split_half_curve"),
+    "checks.selection": ("select_topics", "top_runs", "transform_scores"),
+    "checks.resampling": ("ResampledPower", "resampled_power"),
     # designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI
-    "twoway": ("anova2_min_d", "anova2_n", "anova2_power", "anova2_table"),
-    "unpaired": ("ci2_delta", "ci2_n", "ttest2_n", "ttest2_power"),
+    "designs.twoway": ("anova2_min_d", "anova2_n", "anova2_power", "anova2_table"),
+    "designs.unpaired": ("ci2_delta", "ci2_n", "ttest2_n", "ttest2_power"),
     # deciding n: what a topic set guarantees, one size over several requirements, the budget
-    "guarantee": ("Guarantees", "guarantees"),
-    "recommendation": ("Recommendation", "check_requirement", "read_requirements", "recommend"),
-    "budget": ("BudgetPlan", "budget_plan"),
-    "pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
-    "runfiles": ("read_qrels", "read_run", "read_runs"),
-    "evaluation": ("evaluate_runs",),
+    "decide.guarantee": ("Guarantees", "guarantees"),
+    "decide.recommendation": ("Recommendation", "check_requirement", "read_requirements", "recommend"),
+    "decide.budget": ("BudgetPlan", "budget_plan"),
+    "decide.pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
+    "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),
+    "matrices.evaluation": ("evaluate_runs",),
     # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
-    "tukey": ("randomised_ranges", "tukey_hsd_randomised"),
-    "allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
+    "checks.tukey": ("randomised_ranges", "tukey_hsd_randomised"),
+    "designs.allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
     # knowing a past collection: generalizability theory, realistic minD, the report
-    "gtheory": ("GStudy", "DStudy", "g_study", "d_study", "gt_n"),
-    "differences": ("RunDifferences", "run_differences", "share_at_least", "realistic_min_d"),
+    "estimates.gtheory": ("GStudy", "DStudy", "g_study", "d_study", "gt_n"),
+    "estimates.differences": ("RunDifferences", "run_differences", "share_at_least", "realistic_min_d"),
     "report": ("CollectionReport", "collection_report"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+# A module as an attribute keeps its short name (``tss.power``, ``tss.readers``) after the
+# modules moved into folders by data flow (docs/architecture.md).
+_SUBMODULE = {module.rsplit(".", 1)[-1]: module for module in _EXPORTS if "." in module}
+_SUBMODULE.update({"distributions": "numerics.distributions", "roots": "numerics.roots",
+                   "shapes": "numerics.shapes", "matrix": "matrices.matrix",
+                   "formats": "matrices.formats", "paired": "checks.paired"})
 
 
 def __getattr__(name: str):
@@ -65,9 +71,9 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(f".{module}", __name__), name)
     else:
         try:
-            value = importlib.import_module(f".{name}", __name__)
+            value = importlib.import_module(f".{_SUBMODULE.get(name, name)}", __name__)
         except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
+            if exc.name != f"{__name__}.{_SUBMODULE.get(name, name)}":
                 raise
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     globals()[name] = value

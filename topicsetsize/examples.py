@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .readers import read_matrix
+from .matrices.readers import read_matrix
 
 __all__ = ["EXAMPLE_FILE", "example_matrix", "EXAMPLE_RUNS", "example_runs"]
 
@@ -23,7 +23,7 @@ EXAMPLE_FILE = "trec2010web_ap.csv"
 def example_matrix() -> pd.DataFrame:
     """The bundled TREC 2010 Web track AP matrix: 48 topics (q01..q48) × 88 runs (sys1..sys88).
 
-    Read with :func:`~topicsetsize.readers.read_matrix` from the package data
+    Read with :func:`~topicsetsize.matrices.readers.read_matrix` from the package data
     (:mod:`importlib.resources`). Quirks kept on purpose: several runs are identical (e.g. sys4
     and sys5) and sys28 and sys34 have a mean AP below 0.01.
 

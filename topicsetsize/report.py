@@ -1,10 +1,10 @@
 """One report on a past collection: variances, generalizability theory and realistic minD.
 
 :func:`collection_report` puts side by side, for one topics × runs matrix, what topic set size
-design needs (V_E and V_E2 of the raw and std-AB scores, :mod:`topicsetsize.summary`), the
-G-study and D-study of generalizability theory (:mod:`topicsetsize.gtheory`) and the
+design needs (V_E and V_E2 of the raw and std-AB scores, :mod:`topicsetsize.estimates.summary`), the
+G-study and D-study of generalizability theory (:mod:`topicsetsize.estimates.gtheory`) and the
 differences between runs that occur in it with Sakai's n for each
-(:mod:`topicsetsize.differences`). The command ``topicsetsize report`` prints it.
+(:mod:`topicsetsize.estimates.differences`). The command ``topicsetsize report`` prints it.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .differences import RunDifferences, realistic_min_d, run_differences
-from .gtheory import DStudy, GStudy, d_study, g_study, gt_n
-from .matrix import check_matrix
+from .estimates.differences import RunDifferences, realistic_min_d, run_differences
+from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n
+from .matrices.matrix import check_matrix
 from .params import check
-from .summary import VarianceSummary, summarise
+from .estimates.summary import VarianceSummary, summarise
 
 __all__ = ["CollectionReport", "collection_report", "reliability_curves"]
 
@@ -40,7 +40,7 @@ class CollectionReport:
     differences : RunDifferences
         The differences between run means.
     min_d : pandas.DataFrame
-        Realistic minD values with Sakai's n (:func:`~topicsetsize.differences.realistic_min_d`).
+        Realistic minD values with Sakai's n (:func:`~topicsetsize.estimates.differences.realistic_min_d`).
     target, level, alpha, beta : float
     m : int
         Number of systems of the ANOVA designs.
@@ -141,7 +141,7 @@ def reliability_curves(report: CollectionReport, ns) -> pd.DataFrame:
     >>> curves.round(3).loc[48, ["Erho2", "Phi"]].tolist()
     [0.93, 0.876]
     """
-    from .power import anova_power
+    from .designs.power import anova_power
 
     ns = np.asarray(ns)
     d = d_study(report.gstudy, ns, level=report.level)

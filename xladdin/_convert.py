@@ -6,7 +6,7 @@ engine wants numbers and float matrices, and Excel wants plain ``int``/``float``
 numpy types and never NaN.
 
 The *values* are validated by the engine (:mod:`topicsetsize.params`,
-:func:`topicsetsize.matrix.check_matrix` and the functions themselves), so every message is
+:func:`topicsetsize.matrices.matrix.check_matrix` and the functions themselves), so every message is
 the engine's one line. This module adds only what is particular to cells: a blank, text or
 logical cell inside a score range is an error that names its row and column within the range
 (a blank is never read as 0), and a range given where one number is expected is refused.
@@ -29,7 +29,7 @@ import numbers
 import numpy as np
 
 from topicsetsize.params import PARAMS, check, check_method
-from topicsetsize.matrix import check_matrix
+from topicsetsize.matrices.matrix import check_matrix
 from topicsetsize.errors import InputError
 
 __all__ = ["number", "optional_number", "method", "flag", "matrix", "vector", "plain", "table"]
@@ -128,7 +128,7 @@ def matrix(name: str, value) -> np.ndarray:
     """A topics × runs score range as a float matrix, checked cell by cell and by the engine.
 
     Topics are the rows and runs the columns, as in the papers. Beyond the cell check, the
-    engine's :func:`~topicsetsize.matrix.check_matrix` refuses non-finite values and a range
+    engine's :func:`~topicsetsize.matrices.matrix.check_matrix` refuses non-finite values and a range
     with fewer than 2 topics or 2 runs, naming the range by ``name``.
 
     >>> matrix("range", [[0.1, 0.2], [0.3, "n/a"]])

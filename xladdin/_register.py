@@ -26,7 +26,7 @@ import inspect
 import xlwings as xw
 
 from topicsetsize.params import PARAMS
-from topicsetsize.standardise import std_ab
+from topicsetsize.estimates.standardise import std_ab
 
 __all__ = ["ARG_DOCS", "RANGE_ARGS", "ERRORS", "ExcelArgumentError", "excel_function"]
 

@@ -158,7 +158,7 @@ def TSS_GUARANTEES(n, var, ms=None, alpha=None, beta=None, method=None):
     """What n topics guarantee (a block with a header row): per n and m, the ANOVA's minimum
     detectable range minD; per n, the paired t-test's minDt (var_t = 2 var) and the expected
     width of the 100(1-alpha)% CI."""
-    from topicsetsize.guarantee import DEFAULT_MS, guarantees
+    from topicsetsize.decide.guarantee import DEFAULT_MS, guarantees
 
     options = {k: v for k, v in (("alpha", optional_number("alpha", alpha)),
                                  ("beta", optional_number("beta", beta))) if v is not None}

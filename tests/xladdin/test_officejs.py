@@ -186,7 +186,7 @@ def test_variances_of_the_book_example(officejs, book_matrix):
 
 
 def test_gstudy_components_like_the_engine(officejs, web2010):
-    # TREC 2010 Web AP: the engine's G-study (tests/topicsetsize/test_gtheory.py checks it
+    # TREC 2010 Web AP: the engine's G-study (tests/topicsetsize/estimates/test_gtheory.py checks it
     # against a re-implementation of gt4ireval); a row of three components
     g = tss.g_study(web2010)
     [row] = _result(officejs.call("TSS_GSTUDY", web2010.values.tolist()))

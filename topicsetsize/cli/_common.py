@@ -182,8 +182,8 @@ EXAMPLE_NAME = "example: TREC 2010 Web AP"
 
 
 def add_reader_options(parser) -> None:
-    """The options of :func:`topicsetsize.readers.read_matrix` (shared by every FILE command)."""
-    from ..formats import FORMATS
+    """The options of :func:`topicsetsize.matrices.readers.read_matrix` (shared by every FILE command)."""
+    from ..matrices.formats import FORMATS
 
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
                         "(e.g. map, P_10); for .xlsx, the sheet name; with --runs, the "
@@ -212,7 +212,7 @@ def add_matrix_input(parser) -> None:
 
 def add_runs_options(parser, *, required: bool = False) -> None:
     """``--runs DIR --qrels FILE`` (with ``--measure``, ``--duplicates``): the matrix evaluated
-    from run files by ir_measures (:func:`topicsetsize.evaluation.evaluate_runs`)."""
+    from run files by ir_measures (:func:`topicsetsize.matrices.evaluation.evaluate_runs`)."""
     parser.add_argument("--runs", type=path, metavar="DIR", required=required,
                         help="a folder of TREC run files: evaluate them on --qrels with "
                              "--measure (ir_measures, read as trec_eval reads them)")
@@ -231,7 +231,7 @@ def add_duplicates_option(parser) -> None:
 
 def evaluate_from_args(args, runs=None, qrels=None):
     """The topics x runs matrix of ``--runs``/``--qrels``/``--measure``; notes go to stderr."""
-    from ..evaluation import evaluate_runs, parse_measure, run_sources
+    from ..matrices.evaluation import evaluate_runs, parse_measure, run_sources
 
     runs, qrels = runs or args.runs, qrels or args.qrels
     if runs is None or qrels is None:
@@ -273,7 +273,7 @@ def fresh_seed(seed) -> int:
 
 def read_matrix_reporting(path, args):
     """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
-    from ..readers import read_matrix
+    from ..matrices.readers import read_matrix
 
     with reporting_warnings():
         return read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,

@@ -1,6 +1,6 @@
 """``topicsetsize n allpairs``: topics for Tukey's HSD to detect every pair at least minD apart.
 
-Runs :func:`topicsetsize.allpairs.allpairs_n` (a simulation with common random numbers) with a
+Runs :func:`topicsetsize.designs.allpairs.allpairs_n` (a simulation with common random numbers) with a
 progress bar and prints the answer n with the simulated powers at n − 1 and n and their
 standard errors.
 """
@@ -54,7 +54,7 @@ MIN_RELIABLE_TRIALS = 1000
 
 def run_allpairs(args) -> int:
     """n, and the simulated powers at n − 1 and n."""
-    from ..allpairs import allpairs_n
+    from ..designs.allpairs import allpairs_n
     from ..params import check
 
     trials = check("trials", args.trials)

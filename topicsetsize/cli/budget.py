@@ -47,7 +47,7 @@ _FIGURES = ("depths", "docs_per_topic", "variance")
 
 def run(args) -> int:
     """Read the plan (file or options; options override the file) and print it."""
-    from ..budget import budget_plan, read_plan
+    from ..decide.budget import budget_plan, read_plan
     from ..params import check
 
     given = {k: getattr(args, k) for k in _FIGURES if getattr(args, k) is not None}

@@ -37,7 +37,7 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Compute the guarantees and print the table and the statements."""
-    from ..guarantee import DEFAULT_MS, guarantees, round_up
+    from ..decide.guarantee import DEFAULT_MS, guarantees, round_up
 
     result = guarantees(args.n, variance=args.variance,
                         ms=DEFAULT_MS if args.m is None else args.m, alpha=args.alpha,

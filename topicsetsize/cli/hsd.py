@@ -1,7 +1,7 @@
 """``topicsetsize hsd``: randomised Tukey HSD over every run pair of a score matrix.
 
 Reads FILE with the package's reader (or the bundled TREC 2010 Web AP matrix with
-``--example``), runs :func:`topicsetsize.tukey.tukey_hsd_randomised` with a progress bar and
+``--example``), runs :func:`topicsetsize.checks.tukey.tukey_hsd_randomised` with a progress bar and
 prints the pairs sorted by p-value, marking those significant at ``--alpha``.
 """
 
@@ -35,7 +35,7 @@ def run_hsd(args) -> int:
     import numpy as np
 
     from ..params import check
-    from ..tukey import tukey_hsd_randomised
+    from ..checks.tukey import tukey_hsd_randomised
 
     trials = check("trials", args.trials)
     alpha = check("alpha", args.alpha)

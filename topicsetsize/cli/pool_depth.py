@@ -62,9 +62,9 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read the collections, run the study with a progress bar, print and plot."""
-    from ..evaluation import parse_measure, run_sources
+    from ..matrices.evaluation import parse_measure, run_sources
     from ..params import check
-    from ..pooling import pool_depth_study
+    from ..decide.pooling import pool_depth_study
 
     _example_inputs(args)
     if len(args.runs) != len(args.qrels):

@@ -15,7 +15,7 @@ from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matr
 from ..errors import InputError
 
 
-#: ``topicsetsize.selection.SCORE_KINDS`` and ``topicsetsize.resampling.TESTS``, spelled out so
+#: ``topicsetsize.checks.selection.SCORE_KINDS`` and ``topicsetsize.checks.resampling.TESTS``, spelled out so
 #: that building the parser imports nothing heavy (a test checks that they agree).
 _SCORE_KINDS = ("raw", "std-ab", "std-cdf")
 _TESTS = ("anova", "ttest", "anova2")
@@ -79,8 +79,8 @@ def run_reliability(args) -> int:
     import pandas as pd
 
     from ..params import check
-    from ..reliability import split_half_curve
-    from ..selection import select_topics, top_runs, transform_scores
+    from ..checks.reliability import split_half_curve
+    from ..checks.selection import select_topics, top_runs, transform_scores
 
     trials = check("trials", args.trials)
     raw, name = load_matrix(args)
@@ -122,7 +122,7 @@ def run_reliability(args) -> int:
 def run_check_power(args) -> int:
     """Empirical against theoretical power, one row per n."""
     from ..params import check
-    from ..resampling import resampled_power
+    from ..checks.resampling import resampled_power
 
     trials = check("trials", args.trials)
     scores, name = load_matrix(args)

@@ -38,7 +38,7 @@ def run(args) -> int:
     """Read every matrix, summarise it and print the table."""
     from ..examples import example_matrix
     from ..params import check
-    from ..summary import summarise_many
+    from ..estimates.summary import summarise_many
 
     check("a", args.a)
     check("b", args.b)

@@ -82,7 +82,7 @@ def _write(args, spec) -> int:
     """Add the --matrix files to ``spec``, write the workbook and say where."""
     from generator import count_steps, with_matrices, write_workbook
 
-    from ..readers import IncompleteTopicsWarning
+    from ..matrices.readers import IncompleteTopicsWarning
 
     if args.matrix:
         spec = with_matrices(spec, args.matrix, measure=args.measure, fmt=args.fmt,

@@ -7,7 +7,7 @@ import io
 import pandas as pd
 import pytest
 
-from topicsetsize.allpairs import allpairs_n
+from topicsetsize.designs.allpairs import allpairs_n
 from topicsetsize.cli import main
 
 from .conftest import one_line_error

@@ -7,7 +7,7 @@ import io
 import pandas as pd
 import pytest
 
-from tests.topicsetsize.test_budget import PLAN
+from tests.topicsetsize.decide.test_budget import PLAN
 from topicsetsize.cli import main
 
 

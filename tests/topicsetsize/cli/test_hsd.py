@@ -11,7 +11,7 @@ import pytest
 from topicsetsize.cli import main
 
 from .conftest import one_line_error
-from topicsetsize.tukey import tukey_hsd_randomised
+from topicsetsize.checks.tukey import tukey_hsd_randomised
 
 
 def run_csv(capsys, argv) -> pd.DataFrame:

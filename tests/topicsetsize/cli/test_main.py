@@ -42,8 +42,8 @@ def test_version_and_help_import_no_numerical_library(flag):
 
 
 def test_spelled_out_choices_agree_with_the_engine():
-    from topicsetsize.resampling import TESTS
-    from topicsetsize.selection import SCORE_KINDS
+    from topicsetsize.checks.resampling import TESTS
+    from topicsetsize.checks.selection import SCORE_KINDS
 
     assert cli_reliability._SCORE_KINDS == SCORE_KINDS
     assert cli_reliability._TESTS == TESTS

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from topicsetsize.cli import main
-from topicsetsize.pooling import pool_depth_study
+from topicsetsize.decide.pooling import pool_depth_study
 
 A = ["--runs", "tests/data/pool_runs/A/runs", "--qrels", "tests/data/pool_runs/A/qrels.txt"]
 B = ["--runs", "tests/data/pool_runs/B/runs", "--qrels", "tests/data/pool_runs/B/qrels.txt"]

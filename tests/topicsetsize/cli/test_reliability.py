@@ -11,9 +11,9 @@ from topicsetsize.cli import main
 
 from .conftest import one_line_error
 from topicsetsize.examples import example_matrix
-from topicsetsize.reliability import split_half
-from topicsetsize.selection import select_topics, top_runs
-from topicsetsize.resampling import resampled_power
+from topicsetsize.checks.reliability import split_half
+from topicsetsize.checks.selection import select_topics, top_runs
+from topicsetsize.checks.resampling import resampled_power
 
 
 def run_csv(capsys, argv) -> pd.DataFrame:

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.topicsetsize.test_summary import independent_row as expected_row
+from tests.topicsetsize.estimates.test_summary import independent_row as expected_row
 from topicsetsize.cli import main
-from topicsetsize.writers import write_trec_eval
+from topicsetsize.matrices.writers import write_trec_eval
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,58 @@
+"""Topic, run and score selection: Voorhees' (SIGIR 2009) set-up on TREC 2004 Robust."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from topicsetsize.checks.selection import select_topics, top_runs, transform_scores
+
+
+@pytest.fixture(scope="module")
+def robust(data_dir) -> pd.DataFrame:
+    """TREC 2004 Robust AP, 249 topics x 110 runs (tests/data/PROVENANCE.md)."""
+    return pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+
+
+def test_select_topics_with_string_and_integer_ids(robust):
+    assert select_topics(robust, spec="351-450").index.tolist() == list(range(351, 451))
+    assert select_topics(robust, spec="301-305,601-603").shape[0] == 8
+    assert select_topics(robust, spec=[302, "699"]).index.tolist() == [302, 699]
+    text = robust.set_axis(robust.index.astype(str))
+    assert select_topics(text, spec="351-450").index.tolist() == [str(t) for t in range(351, 451)]
+    assert select_topics(text, spec="672-673").index.tolist() == ["673"]   # 672 is not in Robust04
+
+
+@pytest.mark.parametrize("spec, message", [("1-5", "matches no topic"), ("q9", "'q9' is not in"),
+                                           ("", "selects no topic")])
+def test_select_topics_errors(robust, spec, message):
+    with pytest.raises(ValueError, match=message):
+        select_topics(robust, spec=spec)
+
+
+def test_top_runs_rounds_up_and_keeps_order():
+    x = pd.DataFrame(np.tile(np.arange(12.0) % 5, (2, 1)), columns=list("abcdefghijkl"))
+    # means a..l: 0 1 2 3 4 0 1 2 3 4 0 1; top 25% = ceil(3) = 3 runs: e, j (4) then d (3, first)
+    assert top_runs(x, fraction=0.25).columns.tolist() == ["d", "e", "j"]
+    assert top_runs(x, fraction=0.26).shape[1] == 4                   # ceil(3.12)
+    assert top_runs(x, fraction=1.0).shape[1] == 12
+    assert top_runs(x.to_numpy(), fraction=0.25).shape == (2, 3)
+    with pytest.raises(ValueError, match="fraction=0 is out of range"):
+        top_runs(x, fraction=0)
+
+
+def test_transform_scores_use_factors_of_all_runs(robust):
+    mean = robust.mean(axis=1)
+    sd = robust.std(axis=1, ddof=1)
+    z = robust.sub(mean, axis=0).div(sd, axis=0)
+    # Sakai (AIRS 2016) std-AB with A = 0.15, B = 0.5, clipped; std-CDF = Phi(z)
+    np.testing.assert_allclose(transform_scores(robust, kind="std-ab"), (0.15 * z + 0.5).clip(0, 1),
+                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(transform_scores(robust, kind="std-cdf"), stats.norm.cdf(z),
+                               rtol=1e-12, atol=1e-15)
+    raw = transform_scores(robust, kind="raw")
+    assert raw.equals(robust) and raw is not robust
+    with pytest.raises(ValueError, match="kind='z' is not one of"):
+        transform_scores(robust, kind="z")

@@ -1,0 +1,140 @@
+"""budget_plan and read_plan: topic set size and assessment cost per pool depth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.decide.budget import budget_plan, read_plan
+
+
+def test_cikm2014_cost_at_depth_30():
+    # Sakai, CIKM 2014, 6.3: n = 476 topics at pd = 30 with 253 documents judged per topic cost
+    # 120,428 judgments, under a 150,000 budget. The variance is chosen so that the engine gives
+    # n = 476 (checked first), the paper's figure for that depth.
+    assert tss.anova_n(0.05, 0.20, 0.10, 0.1525, 10) == 476
+    plan = budget_plan([100, 30], docs_per_topic=[731, 253], variances=[0.14, 0.1525], m=10,
+                       min_d=0.10, budget=150_000)
+    row = plan.table.loc[30]
+    assert row["n"] == 476 and row["cost"] == 120_428 and bool(row["within_budget"])
+    assert not plan.table.loc[100, "within_budget"]
+    assert int(plan.cheapest.name) == 30
+
+
+def test_matches_anova_n_cell_by_cell():
+    depths, docs, var = [100, 50, 20, 10], [700.0, 420.5, 180.0, 95.0], [.04, .05, .06, .09]
+    for method in ("legacy", "exact"):
+        plan = budget_plan(depths, docs_per_topic=docs, variances=var, m=5, min_d=0.1,
+                           alpha=0.01, beta=0.1, method=method)
+        for d, j, v in zip(depths, docs, var):
+            n = tss.anova_n(0.01, 0.1, 0.1, v, 5, method=method)
+            assert plan.table.loc[d, "n"] == n
+            assert plan.table.loc[d, "cost"] == pytest.approx(n * j)
+        assert plan.table["within_budget"].all()          # no budget: every depth fits
+        assert plan.cheapest["cost"] == plan.table["cost"].min()
+
+
+def test_no_depth_fits():
+    plan = budget_plan([10], docs_per_topic=[100], variances=[0.05], m=10, min_d=0.1, budget=1)
+    assert plan.cheapest is None and not plan.table["within_budget"].any()
+
+
+def test_tie_prefers_deeper_pool():
+    # same n (same variance) and same docs per topic -> same cost; the deeper pool wins
+    plan = budget_plan([10, 20], docs_per_topic=[50, 50], variances=[0.05, 0.05], m=2, min_d=.1)
+    assert int(plan.cheapest.name) == 20
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(depths=[0, 10]), "depth=0 is out of range"),
+    (dict(depths=[10, 10]), "repeated"),
+    (dict(budget=-5), "budget=-5 is out of range"),
+    (dict(docs_per_topic=[1.0]), "docs_per_topic has 1 values for 2 depths"),
+    (dict(variances=[0.05, 0]), "variance=0 is out of range"),
+])
+def test_bad_input(kwargs, match):
+    args = dict(depths=[10, 20], docs_per_topic=[50, 80], variances=[0.05, 0.04], m=2, min_d=.1)
+    args.update(kwargs)
+    depths = args.pop("depths")
+    with pytest.raises(ValueError, match=match):
+        budget_plan(depths, **args)
+
+
+PLAN = """m = 10
+min_d = 0.10
+alpha = 0.05
+beta = 0.20
+budget = 150000
+method = "legacy"
+
+[[pool_depths]]
+pd = 100
+docs_per_topic = 731
+variance = 0.14
+
+[[pool_depths]]
+pd = 30
+docs_per_topic = 253
+variance = 0.1525
+"""
+
+
+def test_read_plan(tmp_path):
+    f = tmp_path / "plan.toml"
+    f.write_text(PLAN)
+    kwargs = read_plan(f)
+    assert kwargs["depths"] == [100, 30] and kwargs["variances"] == [0.14, 0.1525]
+    depths = kwargs.pop("depths")
+    assert budget_plan(depths, **kwargs).table.loc[30, "cost"] == 120_428
+
+
+@pytest.mark.parametrize("edit, match", [
+    (("budget = 150000", "budget = -1"), r"plan.toml: budget=-1 is out of range"),
+    (("pd = 30", "pd = 0"), r"plan.toml: pool_depths\[2\]\.pd=0 is out of range"),
+    (("m = 10\n", ""), r"plan.toml: missing key 'm'"),
+    (("variance = 0.14\n", ""), r"plan.toml: pool_depths\[1\]: missing key 'variance'"),
+    (("alpha", "alpah"), r"plan.toml: unknown key 'alpah'"),
+    (("method = \"legacy\"", "method = \"fast\""), r"plan.toml: method='fast'"),
+    (("m = 10", "m = [10"), r"plan.toml: not a valid TOML file"),
+])
+def test_read_plan_bad(tmp_path, edit, match):
+    f = tmp_path / "plan.toml"
+    f.write_text(PLAN.replace(*edit, 1))
+    with pytest.raises(ValueError, match=match) as info:
+        read_plan(f)
+    assert "\n" not in str(info.value)
+
+
+def test_cost_is_n_times_docs_vectorised():
+    docs = np.array([731.0, 253.0])
+    plan = budget_plan([100, 30], docs_per_topic=docs, variances=[0.14, 0.1525], m=10, min_d=.1)
+    assert np.array_equal(plan.table["cost"].to_numpy(), plan.table["n"].to_numpy() * docs)
+
+
+@pytest.mark.parametrize("key, value", [("m", [2, 10]), ("min_d", [0.1, 0.2]),
+                                        ("alpha", [0.05, 0.01]), ("beta", [0.2, 0.1]),
+                                        ("min_d", [[0.1, 0.2], [0.1, 0.2]])])
+def test_scalar_arguments_reject_lists(key, value):
+    # A list was applied element by element to the depths, mixing designs in one table.
+    kwargs = dict(docs_per_topic=[731, 253], variances=[0.14, 0.15], m=10, min_d=0.1)
+    kwargs[key] = value
+    with pytest.raises(ValueError, match=f"^{key}=.*single number"):
+        budget_plan([100, 30], **kwargs)
+
+
+def test_fractional_m_is_an_error_not_truncated():
+    with pytest.raises(ValueError, match=r"^m=10\.9 is not a whole number"):
+        budget_plan([30], docs_per_topic=[253], variances=[0.1525], m=10.9, min_d=0.1)
+
+
+def test_extreme_effect_is_silent_and_needs_the_fewest_topics():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plan = budget_plan([30], docs_per_topic=[253], variances=[0.05], m=10, min_d=1e300)
+    # The legacy power is undefined at n = 2 for m = 10 (cA - a <= 0), 1 from n = 3 on:
+    # the same n as for any large effect (minD = 10).
+    small = budget_plan([30], docs_per_topic=[253], variances=[0.05], m=10, min_d=10)
+    assert plan.table["n"].tolist() == small.table["n"].tolist() == [3]

@@ -1,0 +1,344 @@
+"""pool_depth_study: pools, re-evaluation by ir_measures, V_E, and the pooled docs per topic.
+
+The runs and qrels in tests/data/pool_runs/ are synthetic (tests/data/make_pool_runs.py, see
+tests/data/PROVENANCE.md): the qrels judge the depth-60 pool of the runs, which return 60
+documents per topic, as a TREC pool is built.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.examples import example_runs
+from topicsetsize.decide.pooling import depth_pool, pool_depth_study, trec_ranking
+from topicsetsize.matrices.runfiles import read_qrels, read_runs
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "pool_runs"
+A_RUNS, A_QRELS = DATA / "A" / "runs", DATA / "A" / "qrels.txt"
+B_RUNS, B_QRELS = DATA / "B" / "runs", DATA / "B" / "qrels.txt"
+
+
+def naive_pool_depth_study(runs_dir, qrels_path, depths, measure):
+    """Independent reference: per depth, per run, per topic Python pooling + ir_measures.
+
+    Reads the files with ir_measures' own readers, ranks each run per topic with a Python sort
+    (score descending, then docno descending, as trec_eval does), and evaluates every run with
+    ``ir_measures.iter_calc`` on the pooled qrels. Returns {depth: (pool size, topics x runs)}.
+    """
+    measure = ir_measures.parse_measure(measure)
+    qrels = {}
+    for q in ir_measures.read_trec_qrels(str(qrels_path)):
+        qrels.setdefault(q.query_id, {})[q.doc_id] = q.relevance
+    runs = {}
+    for path in sorted(Path(runs_dir).iterdir()):
+        run = {}
+        for r in ir_measures.read_trec_run(str(path)):
+            run.setdefault(r.query_id, {})[r.doc_id] = r.score
+        runs[path.name] = run
+    topics = sorted(set(qrels) & set().union(*runs.values()))
+    out = {}
+    for depth in depths:
+        pool = {t: set() for t in topics}
+        for run in runs.values():
+            for t in topics:
+                docs = sorted(run.get(t, {}).items(), key=lambda kv: (kv[1], kv[0]),
+                              reverse=True)
+                pool[t].update(doc for doc, _ in docs[:depth])
+        pooled = [ir_measures.Qrel(t, d, qrels[t].get(d, 0)) for t in topics for d in pool[t]]
+        matrix = pd.DataFrame(0.0, index=topics, columns=list(runs))
+        for name, run in runs.items():
+            for metric in ir_measures.iter_calc([measure], pooled, run):
+                matrix.loc[metric.query_id, name] = metric.value
+        out[depth] = (sum(len(p) for p in pool.values()), matrix)
+    return out
+
+
+def _frame(rows):
+    return pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+
+
+def test_pool_by_hand():
+    # Two runs, two topics; ties at equal score go to the larger docno (trec_eval).
+    r1 = _frame([("1", "a", 3.0), ("1", "b", 2.0), ("1", "c", 2.0), ("2", "x", 1.0),
+                 ("2", "y", 0.5)])
+    r2 = _frame([("1", "d", 9.0), ("1", "a", 1.0), ("2", "y", 5.0), ("2", "z", 4.0)])
+    runs = {"r1": r1, "r2": r2}
+    pool = lambda d: sorted(map(tuple, depth_pool(runs, d).to_numpy()))
+    # depth 1: r1 -> 1:a, 2:x ; r2 -> 1:d, 2:y
+    assert pool(1) == [("1", "a"), ("1", "d"), ("2", "x"), ("2", "y")]
+    # depth 2: r1 adds 1:c (tie with b, c > b) and 2:y ; r2 adds 1:a, 2:z
+    assert pool(2) == [("1", "a"), ("1", "c"), ("1", "d"), ("2", "x"), ("2", "y"), ("2", "z")]
+    assert len(pool(3)) == 7 and len(pool(100)) == 7
+
+
+def test_tie_break_is_what_ir_measures_evaluates():
+    # At depth 1 the pool holds the document that ir_measures ranks first among tied scores:
+    # mark only the pooled document relevant, and P@1 of the run must be 1.
+    run = _frame([("1", "a", 1.0), ("1", "b", 1.0), ("1", "c", 1.0)])
+    (doc,) = depth_pool({"r": run}, 1)["doc_id"]
+    assert doc == "c"
+    qrels = [ir_measures.Qrel("1", d, int(d == doc)) for d in "abc"]
+    runs = {"1": {d: 1.0 for d in "abc"}}
+    assert ir_measures.calc_aggregate([ir_measures.P @ 1], qrels, runs)[ir_measures.P @ 1] == 1
+    assert list(trec_ranking({"r": run})["doc_id"]) == ["c", "b", "a"]
+
+
+@pytest.fixture(scope="module")
+def study_a():
+    return pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[60, 20, 5], measure="AP", m=8,
+                            min_d=0.05)
+
+
+def test_full_depth_reproduces_full_qrels(study_a):
+    # Depth 60 >= every run's length: the pool is every retrieved document, and the qrels were
+    # built from that pool, so AP equals ir_measures on the full qrels and the original files.
+    matrix = study_a.scores[60][0]
+    qrels = list(ir_measures.read_trec_qrels(str(A_QRELS)))
+    for path in sorted(A_RUNS.iterdir()):
+        run = list(ir_measures.read_trec_run(str(path)))
+        per_topic = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.AP],
+                                                                         qrels, run)}
+        assert matrix[path.name].to_dict() == pytest.approx(per_topic, abs=1e-12)
+
+
+def test_matches_naive_loop_and_judged_is_pool_size(study_a):
+    naive = naive_pool_depth_study(A_RUNS, A_QRELS, [60, 20, 5], "AP")
+    for depth, (pool_size, matrix) in naive.items():
+        assert study_a.table.loc[depth, "judged"] == pool_size
+        runs = read_runs(A_RUNS)
+        assert len(depth_pool(runs, depth)) == pool_size
+        assert study_a.table.loc[depth, "docs_per_topic"] == pool_size / 25
+        got = study_a.scores[depth][0]
+        assert np.allclose(got.loc[matrix.index, matrix.columns].to_numpy(), matrix.to_numpy(),
+                           atol=1e-12)
+    # shallower pools judge fewer documents and change the scores
+    assert study_a.table["judged"].is_monotonic_decreasing
+    assert not np.allclose(study_a.scores[5][0], study_a.scores[60][0])
+
+
+def test_ve_and_n_come_from_the_engine(study_a):
+    for depth in (60, 20, 5):
+        matrix = study_a.scores[depth][0]
+        row = study_a.table.loc[depth]
+        assert row["v_e_raw"] == pytest.approx(tss.residual_variance(matrix), rel=1e-12)
+        assert row["v_e_std_ab"] == pytest.approx(
+            tss.residual_variance(tss.std_ab(matrix)), rel=1e-12)
+        assert row["n"] == tss.anova_n(0.05, 0.20, 0.05, row["v_e_raw"], 8)
+        assert row["cost"] == pytest.approx(row["n"] * row["docs_per_topic"])
+
+
+def test_ir_measures_computes_the_measure(study_a):
+    # The mean of one run's column at depth 20 equals ir_measures.calc_aggregate on the depth-20
+    # pooled qrels built independently here (every topic has retrieved documents).
+    runs = read_runs(A_RUNS)
+    qrels = read_qrels(A_QRELS).set_index(["query_id", "doc_id"])["relevance"]
+    pool = depth_pool(runs, 20)
+    pooled = [ir_measures.Qrel(q, d, int(qrels.get((q, d), 0))) for q, d in pool.to_numpy()]
+    run = list(ir_measures.read_trec_run(str(A_RUNS / "Arun3")))
+    expected = ir_measures.calc_aggregate([ir_measures.AP], pooled, run)[ir_measures.AP]
+    assert study_a.scores[20][0]["Arun3"].mean() == pytest.approx(expected, abs=1e-12)
+    # and another measure goes through the same path
+    study = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[20], measure="nDCG@10")
+    ndcg = study.scores[20][0]["Arun3"].mean()
+    expected = ir_measures.calc_aggregate([ir_measures.nDCG @ 10], pooled, run)
+    assert ndcg == pytest.approx(expected[ir_measures.nDCG @ 10], abs=1e-12)
+
+
+def test_two_collections_pool_the_variance():
+    study = pool_depth_study([A_RUNS, B_RUNS], qrels=[A_QRELS, B_QRELS], depths=[60, 10],
+                             measure="AP")
+    a = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[60, 10], measure="AP")
+    b = pool_depth_study(B_RUNS, qrels=B_QRELS, depths=[60, 10], measure="AP")
+    for d in (60, 10):
+        assert study.table.loc[d, "judged"] == a.table.loc[d, "judged"] + b.table.loc[d, "judged"]
+        assert study.table.loc[d, "docs_per_topic"] == pytest.approx(
+            study.table.loc[d, "judged"] / 45)
+        assert study.table.loc[d, "v_e_raw"] == pytest.approx(
+            tss.pooled_variance([a.scores[d][0], b.scores[d][0]]), rel=1e-12)
+
+
+def _contiguous_runs(topics, sizes, prefix, seed):
+    """8 runs of 100 documents per topic whose depth-100 pool has ``sizes[t]`` documents.
+
+    Run r retrieves the documents s_r .. s_r + 99 with s_r = round(r (S - 100) / 7), so the
+    union of the 8 ranges (each gap at most 100) is 0 .. S - 1: S documents.
+    """
+    rng = np.random.default_rng(seed)
+    runs = {f"{prefix}{r}": [] for r in range(8)}
+    qrels = []
+    for t, size in zip(topics, sizes):
+        for r, rows in enumerate(runs.values()):
+            start = round(r * (size - 100) / 7)
+            for doc in range(start, start + 100):
+                rows.append((t, f"d{doc}", float(rng.normal() + (doc % 9 == 0))))
+        qrels += [(t, f"d{doc}", int(doc % 9 == 0)) for doc in range(size)]
+    frames = {name: pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+              for name, rows in runs.items()}
+    return frames, pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
+
+
+@pytest.mark.slow
+def test_cikm2014_robust_docs_per_topic():
+    # Sakai, CIKM 2014, 6.3: at depth 100 the two TREC Robust collections judge 37,605 documents
+    # over 50 topics and 34,792 over 49: (37,605 + 34,792) / (50 + 49) = 731 per topic.
+    sizes1 = [752] * 45 + [753] * 5            # 37,605
+    sizes2 = [710] * 47 + [711] * 2            # 34,792
+    runs1, qrels1 = _contiguous_runs([str(t) for t in range(301, 351)], sizes1, "a", 1)
+    runs2, qrels2 = _contiguous_runs([str(t) for t in range(651, 700)], sizes2, "b", 2)
+    study = pool_depth_study([runs1, runs2], qrels=[qrels1, qrels2], depths=[100], measure="P@10")
+    row = study.table.loc[100]
+    assert (sum(sizes1), sum(sizes2)) == (37_605, 34_792)
+    assert row["judged"] == 37_605 + 34_792 and row["topics"] == 99
+    assert round(row["docs_per_topic"]) == 731
+
+
+def test_progress_is_called_per_run_and_depth():
+    calls = []
+    pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10, 5], measure="P@5",
+                     progress=calls.append)
+    assert calls == [1] * (2 * 8)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(depths=[0]), ValueError, "depth=0 is out of range"),
+    (dict(runs="no/such/folder"), FileNotFoundError, "no/such/folder: no such folder"),
+    (dict(measure="NoSuchMeasure"), ValueError, "measure='NoSuchMeasure' is not"),
+    (dict(m=8), ValueError, "give both m and min_d"),
+    (dict(m=8, min_d=0.1, budget=-3), ValueError, "budget=-3 is out of range"),
+])
+def test_bad_arguments(kwargs, error, match):
+    args = dict(runs=A_RUNS, qrels=A_QRELS, depths=[10], measure="AP")
+    args.update(kwargs)
+    with pytest.raises(error, match=match):
+        pool_depth_study(args.pop("runs"), **args)
+
+
+def test_qrels_without_overlap(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("999 0 X-1 1\n999 0 X-2 0\n")
+    with pytest.raises(ValueError, match=r"qrels.txt: no topic in common with the runs"):
+        pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
+    qrels.write_text("401 0 X-1 1\n")          # a common topic, but no retrieved doc judged
+    with pytest.raises(ValueError, match=r"qrels.txt: none of the documents"):
+        pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
+
+
+def test_bad_run_file_names_file_and_line(tmp_path):
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "good").write_text("401 Q0 A401-0001 1 2.0 good\n401 Q0 A401-0002 2 1.0 good\n")
+    (runs / "bad").write_text("401 Q0 A401-0001 1 2.0 bad\n401 Q0 A401-0001 2 1.0 bad\n")
+    with pytest.raises(ValueError, match=r"runs/bad, line 2: document 'A401-0001' is retrieved "
+                                         r"twice for topic '401'"):
+        pool_depth_study(runs, qrels=A_QRELS, depths=[10], measure="AP")
+
+
+@pytest.mark.parametrize("key, value", [("alpha", [0.05, 0.01]), ("beta", [0.2, 0.1]),
+                                        ("m", [2, 8]), ("min_d", [0.05, 0.1])])
+def test_design_lists_fail_before_the_long_work(key, value):
+    calls = []
+    kwargs = dict(m=8, min_d=0.05, alpha=0.05, beta=0.2)
+    kwargs[key] = value
+    with pytest.raises(ValueError, match=f"^{key}=.*single number"):
+        pool_depth_study(str(DATA / "A" / "runs"), qrels=str(DATA / "A" / "qrels.txt"),
+                         depths=[10], measure="AP", progress=calls.append, **kwargs)
+    assert calls == []      # no run was evaluated
+
+
+def _trec_eval_order_reference(runs_dir, qrels_path, depths, measure):
+    """Independent reference on real files: pandas reads each run (first line of a duplicated
+    document kept), sorts it by (score desc, docid desc) per topic, cuts it at each depth, pools
+    the cuts of all runs, and ir_measures evaluates each run on the pooled qrels (unpooled
+    documents absent, i.e. non-relevant). Topics: those of the qrels that the runs retrieve.
+    Returns {depth: (pool size, topics x runs)}."""
+    names = ["qid", "Q0", "doc", "rank", "score", "tag"]
+    runs = {}
+    for path in sorted(Path(runs_dir).iterdir()):
+        r = pd.read_csv(path, sep=r"\s+", header=None, names=names, dtype=str)
+        r = r.drop_duplicates(["qid", "doc"], keep="first").assign(score=lambda f:
+                                                                   f["score"].astype(float))
+        r = r.sort_values(["qid", "score", "doc"], ascending=[True, False, False])
+        runs[path.name] = r.assign(pos=r.groupby("qid").cumcount() + 1)
+    q = pd.read_csv(qrels_path, sep=r"\s+", header=None, names=["qid", "it", "doc", "rel"],
+                    dtype={"qid": str, "doc": str})
+    topics = sorted(set(q["qid"]) & set(pd.concat(runs.values())["qid"]))
+    rel = q.set_index(["qid", "doc"])["rel"]
+    measure = ir_measures.parse_measure(measure)
+    out = {}
+    for depth in depths:
+        cut = pd.concat([r[r["pos"] <= depth] for r in runs.values()])
+        pool = cut[cut["qid"].isin(topics)][["qid", "doc"]].drop_duplicates()
+        pooled = [ir_measures.Qrel(t, d, int(rel.get((t, d), 0)))
+                  for t, d in pool.itertuples(index=False)]
+        matrix = pd.DataFrame(0.0, index=topics, columns=list(runs))
+        for name, r in runs.items():
+            scored = [ir_measures.ScoredDoc(t, d, s)
+                      for t, d, s in r[["qid", "doc", "score"]].itertuples(index=False)]
+            for metric in ir_measures.iter_calc([measure], pooled, scored):
+                matrix.loc[metric.query_id, name] = metric.value
+        out[depth] = (len(pool), matrix)
+    return out
+
+
+@pytest.mark.slow
+def test_real_quirky_runs_equal_trec_eval_order_reference_at_every_depth():
+    # The bundled CLEF 2017 TAR runs: non-Q0 second column, repeated ranks (Padua), constant
+    # scores (UOS), duplicate documents (UOS TMAL, first line kept).
+    runs, qrels = example_runs()
+    depths = [100, 50, 20, 10, 5, 1]
+    with pytest.warns(UserWarning):
+        study = pool_depth_study(runs, qrels=qrels, depths=depths, measure="AP",
+                                 duplicates="first")
+    reference = _trec_eval_order_reference(runs, qrels, depths, "AP")
+    for depth, (pool_size, matrix) in reference.items():
+        assert study.table.loc[depth, "judged"] == pool_size
+        got = study.scores[depth][0]
+        assert got.index.tolist() == matrix.index.tolist()
+        assert np.allclose(got[matrix.columns].to_numpy(), matrix.to_numpy(), atol=1e-12), depth
+    with pytest.raises(ValueError, match="TMAL30Q_BM25.res.gz, line 2: document '8855462' is "
+                                         "retrieved twice for topic 'CD007431'"):
+        pool_depth_study(runs, qrels=qrels, depths=[10], measure="AP")
+
+
+def test_no_within_budget_column_without_a_budget():
+    study = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10, 5], measure="P@5", m=8,
+                             min_d=0.1)
+    assert "within_budget" not in study.table and "within_budget" not in study.cheapest
+    with_budget = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10, 5], measure="P@5", m=8,
+                                   min_d=0.1, budget=1e9)
+    assert with_budget.table["within_budget"].all()
+    assert with_budget.cheapest.name == study.cheapest.name
+
+
+@pytest.mark.parametrize("measure", ["nDCG@0", "P@0", "AP@0", "nDCG@1.5", "Judged@0"])
+def test_bad_measure_parameters_fail_first(measure):
+    with pytest.raises(ValueError, match=f"measure='{measure}': the cutoff"):
+        pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10], measure=measure)
+
+
+@pytest.mark.slow
+def test_decide_example_budget_rows_are_the_real_study():
+    # workbook_templates/decide_example.toml: [[pool_depths]] from the bundled CLEF 2017 TAR
+    # study (AP), rounded there to 4 significant digits (variance) and 1 decimal (documents).
+    try:
+        import tomllib
+    except ImportError:                 # Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parents[3]
+    spec = tomllib.loads((root / "workbook_templates" / "decide_example.toml").read_text())
+    rows = spec["pool_depths"]
+    runs, qrels = example_runs()
+    with pytest.warns(UserWarning):
+        study = pool_depth_study(runs, qrels=qrels, depths=[r["pd"] for r in rows],
+                                 measure="AP", duplicates="first")
+    for row in rows:
+        got = study.table.loc[row["pd"]]
+        assert row["docs_per_topic"] == round(got["docs_per_topic"], 1)
+        assert row["variance"] == float(f"{got['v_e_raw']:.4g}")

@@ -1,0 +1,298 @@
+"""recommend() and read_requirements(): one topic set size over several requirements.
+
+The reference is the recommendation of the AIRS 2016 std-AB paper (Section 4): "Create 100
+topics: this guarantees 80% power for comparing any m = 2 systems with a minD of 0.10 (93 topics
+are sufficient), and for comparing any m = 50 systems with a minD of 0.20 (91 topics are
+sufficient)." The two sizes are Table 2, part I (MedNLPDoc raw recall, V_E = .0601 in Table 1),
+rows (m = 2, minD = .10) -> 93 and (m = 50, minD = .20) -> 91: the only part-I/II cells with
+those values apart from part II's M-measure (m = 10, minD = .05 -> 91), which pairs with no 93.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.decide.recommendation import (REQUIREMENT_KEYS, Recommendation, check_requirement,
+                                    read_requirements, recommend)
+
+PAPER = ("Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a "
+         "minD of 0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a "
+         "minD of 0.20 (91 topics are sufficient).")
+
+
+@pytest.fixture(scope="module")
+def table2(data_dir) -> pd.DataFrame:
+    """AIRS 2016 Table 2, parts I and II (tests/data/PROVENANCE.md)."""
+    return pd.read_csv(data_dir / "anova_table2_parts_I_II.csv")
+
+
+@pytest.fixture(scope="module")
+def paper_requirements(table2) -> list[dict]:
+    """The two Table 2 cells behind the AIRS 2016 recommendation (see the module docstring)."""
+    part1 = table2[table2.measure == "MedNLPDoc raw recall"]
+    rows = [part1[(part1.m == 2) & (part1.min_d == 0.1)],
+            part1[(part1.m == 50) & (part1.min_d == 0.2)]]
+    assert [int(r.n_legacy.iloc[0]) for r in rows] == [93, 91]
+    return [{"variance": float(r.variance.iloc[0]), "m": int(r.m.iloc[0]),
+             "min_d": float(r.min_d.iloc[0])} for r in rows]
+
+
+# --- The paper's recommendation ---------------------------------------------------------------
+
+def test_reproduces_the_airs2016_sentence(paper_requirements):
+    assert paper_requirements[0]["variance"] == 0.0601
+    r = recommend(paper_requirements)
+    assert isinstance(r, Recommendation)
+    assert r.n == 100 and r.sentence == PAPER == str(r)
+    assert r.requirements["n"].tolist() == [93, 91]
+    assert list(r.requirements.columns) == [*REQUIREMENT_KEYS, "n", "power"]
+    assert r.requirements.index.tolist() == [1, 2] and r.requirements.index.name == "requirement"
+    assert (r.alpha, r.beta, r.round_to, r.method) == (0.05, 0.2, 10, "legacy")
+
+
+def test_exactly_needed_when_a_requirement_sets_the_size(paper_requirements):
+    r = recommend(paper_requirements, round_to=1)
+    assert r.n == 93
+    assert r.sentence == (
+        "Create 93 topics: this guarantees 80% power for comparing any m = 2 systems with a "
+        "minD of 0.10 (exactly 93 topics are needed), and for comparing any m = 50 systems with "
+        "a minD of 0.20 (91 topics are sufficient).")
+
+
+@pytest.mark.parametrize("round_to, n", [(1, 93), (7, 98), (10, 100), (25, 100), (50, 100),
+                                         (1000, 1000)])
+def test_rounding(paper_requirements, round_to, n):
+    assert recommend(paper_requirements, round_to=round_to).n == n
+
+
+def test_every_requirement_n_equals_table2(table2):
+    # Each requirement's own n is Table 2's n (legacy and exact), all 100 cells at once.
+    for method in ("legacy", "exact"):
+        r = recommend(table2[["variance", "m", "min_d"]], method=method, round_to=1)
+        assert r.requirements["n"].tolist() == table2[f"n_{method}"].tolist()
+        assert r.n == table2[f"n_{method}"].max()
+
+
+# --- Round trip: the recommended n delivers the power ------------------------------------------
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+@pytest.mark.parametrize("alpha, beta, round_to", [(0.05, 0.2, 10), (0.01, 0.1, 25),
+                                                   (0.05, 0.2, 1)])
+def test_recommended_n_achieves_the_power_for_every_requirement(method, alpha, beta, round_to):
+    needs = [{"label": "EN nDCG@3", "variance": 0.0259, "m": 10, "min_d": 0.10},
+             {"label": "JA nDCG@3", "variance": 0.0570, "m": 10, "min_d": 0.10},
+             {"label": "STC nG@1 std-AB", "variance": 0.0193, "m": 44, "min_d": 0.15},
+             {"variance": 0.0601, "m": 2, "min_d": 0.05}]
+    r = recommend(needs, alpha=alpha, beta=beta, round_to=round_to, method=method)
+    assert r.n % round_to == 0 and r.n >= r.requirements["n"].max() > r.n - round_to
+    for row in r.requirements.itertuples():
+        assert row.n == tss.anova_n(alpha, beta, row.min_d, row.variance, row.m, method=method)
+        power = tss.anova_power(r.n, m=row.m, min_d=row.min_d, variance=row.variance,
+                                alpha=alpha, method=method)
+        assert power >= 1 - beta and power == pytest.approx(row.power, abs=0)
+    # One topic set round_to smaller misses the power for the most demanding requirement.
+    worst = r.requirements.loc[r.requirements["n"].idxmax()]
+    smaller = r.n - round_to if round_to > 1 else r.n - 1
+    assert tss.anova_power(smaller, m=worst.m, min_d=worst.min_d, variance=worst.variance,
+                           alpha=alpha, method=method) < 1 - beta
+
+
+# --- Labels, inputs, wording -------------------------------------------------------------------
+
+def test_labels_name_the_measures():
+    r = recommend([{"label": "EN nDCG@3", "variance": 0.0259, "m": 10, "min_d": 0.10},
+                   {"label": "JA nDCG@3", "variance": 0.0570, "m": 10, "min_d": 0.10}])
+    assert r.sentence == (
+        "Create 180 topics: this guarantees 80% power for EN nDCG@3, comparing any m = 10 "
+        "systems with a minD of 0.10 (82 topics are sufficient); and for JA nDCG@3, comparing "
+        "any m = 10 systems with a minD of 0.10 (178 topics are sufficient).")
+    assert r.requirements["label"].tolist() == ["EN nDCG@3", "JA nDCG@3"]
+
+
+def test_one_requirement_and_other_powers():
+    r = recommend({"variance": 0.0601, "m": 2, "min_d": 0.025}, beta=0.1)
+    assert r.sentence.startswith("Create ") and "90% power for comparing any m = 2 systems" \
+        " with a minD of 0.025 (" in r.sentence
+    assert ", and" not in r.sentence and r.requirements["label"].tolist() == [None]
+
+
+def test_labels_are_just_text():
+    formula = '=HYPERLINK("http://x","y")'
+    r = recommend([{"label": formula, "variance": 0.0601, "m": 2, "min_d": 0.1},
+                   {"label": "two\nlines\x1b[31m", "variance": 0.0601, "m": 2, "min_d": 0.2},
+                   {"label": "  ", "variance": 0.0601, "m": 2, "min_d": 0.3}])
+    assert r.requirements["label"].tolist() == [formula, "two lines [31m", None]
+    assert f"for {formula}, comparing" in r.sentence and "\n" not in r.sentence
+
+
+def test_dataframe_and_list_agree():
+    rows = [{"label": "a", "variance": 0.0259, "m": 10, "min_d": 0.1},
+            {"label": None, "variance": 0.0601, "m": 50, "min_d": 0.2}]
+    from_list = recommend(rows)
+    from_frame = recommend(pd.DataFrame(rows))
+    assert from_list.sentence == from_frame.sentence and from_list.n == from_frame.n
+    pd.testing.assert_frame_equal(from_list.requirements, from_frame.requirements)
+    no_label = recommend(pd.DataFrame(rows).drop(columns="label"))
+    assert no_label.requirements["label"].isna().all()
+
+
+# --- Bad input: one line naming the requirement and the key ------------------------------------
+
+GOOD = {"variance": 0.0601, "m": 2, "min_d": 0.1}
+
+
+@pytest.mark.parametrize("requirements, message", [
+    ([], "requirements is empty: give at least one requirement with variance, m, min_d"),
+    ("variance=1", "requirements='variance=1' is not a list of requirements"),
+    (None, "requirements=None is not a list of requirements"),
+    ([GOOD, 3], "requirement 2: int is not a mapping with the keys variance, m, min_d"),
+    ([GOOD, {"variance": 0.1, "m": 2}],
+     "requirement 2: missing key 'min_d' (needs variance, m, min_d; label is optional)"),
+    ([{"label": "EN", "variance": 0.1, "m": 2, "mind": 0.1}],
+     "requirement 1 ('EN'): unknown key 'mind' (allowed: label, variance, m, min_d)"),
+    ([{"label": "EN", "variance": "0.1", "m": 2, "min_d": 0.1}],
+     "requirement 1 ('EN'): variance='0.1' is not a number: allowed variance > 0"),
+    ([GOOD, {"variance": 0.1, "m": 2.5, "min_d": 0.1}],
+     "requirement 2: m=2.5 is not a whole number: allowed 2 <= m <= 1000000000 "
+     "(a whole number)"),
+    ([{"variance": 0.1, "m": 2, "min_d": float("nan")}],
+     "requirement 1: min_d=nan is out of range: allowed min_d > 0"),
+    ([{"variance": 0.0, "m": 2, "min_d": 0.1}],
+     "requirement 1: variance=0 is out of range: allowed variance > 0"),
+    ([GOOD, {"label": "tiny", "variance": 0.06, "m": 2, "min_d": 1e-7}],
+     "requirement 2 ('tiny'): no n up to the search limit"),
+    (pd.DataFrame({"variance": [0.1], "m": [2]}),
+     "requirements: missing column 'min_d' (needs variance, m, min_d; label is optional)"),
+    (pd.DataFrame({"variance": [0.1], "m": [2], "min_d": [0.1], "beta": [0.1]}),
+     "requirements: unknown column 'beta' (allowed: label, variance, m, min_d)"),
+])
+def test_bad_requirements(requirements, message):
+    with pytest.raises(ValueError) as info:
+        recommend(requirements)
+    assert str(info.value).startswith(message) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(round_to=0), "round_to=0 is out of range: allowed 1 <= round_to <= 1000000000"),
+    (dict(round_to=2.5), "round_to=2.5 is not a whole number"),
+    (dict(alpha=1.5), "alpha=1.5 is out of range: allowed 0 < alpha < 1"),
+    (dict(beta=-0.1), "beta=-0.1 is out of range"),
+    (dict(method="both"), "method='both' is not one of 'legacy', 'exact'"),
+])
+def test_bad_options(kwargs, message):
+    with pytest.raises(ValueError) as info:
+        recommend([GOOD], **kwargs)
+    assert str(info.value).startswith(message) and "\n" not in str(info.value)
+
+
+def test_check_requirement():
+    assert check_requirement({"m": 10.0, "min_d": 0.1, "variance": 0.02, "label": 2016}) == \
+        {"label": "2016", "variance": 0.02, "m": 10, "min_d": 0.1}
+    with pytest.raises(ValueError, match=r"^here \('x'\): unknown key 'alpha'"):
+        check_requirement({"label": "x", "alpha": 0.1, **GOOD}, where="here")
+
+
+# --- Requirement files -------------------------------------------------------------------------
+
+TOML = """\
+# requirements of a new collection
+[[requirements]]
+label = "EN nDCG@3"
+variance = 0.0259
+m = 10
+min_d = 0.10
+
+[[requirements]]
+variance = 0.0601
+m = 50
+min_d = 0.20
+"""
+
+
+def test_read_toml_and_csv(tmp_path):
+    toml = tmp_path / "needs.toml"
+    toml.write_text(TOML)
+    table = tmp_path / "needs.csv"
+    table.write_text('label,variance,m,min_d\n"EN nDCG@3",0.0259,10,0.10\n\n,0.0601,50,0.2\n')
+    expected = [{"label": "EN nDCG@3", "variance": 0.0259, "m": 10, "min_d": 0.1},
+                {"label": None, "variance": 0.0601, "m": 50, "min_d": 0.2}]
+    assert read_requirements(toml) == expected == read_requirements(table)
+    # Columns in any order, label optional; a UTF-8 byte-order mark is fine.
+    other = tmp_path / "other.csv"
+    other.write_text("\ufeffmin_d,m,variance\n0.2,50,0.0601\n", encoding="utf-8")
+    assert read_requirements(other) == expected[1:]
+    assert recommend(read_requirements(toml)).n == 100     # 82 and 91 topics
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("a.toml", "[[requirements]]\nvariance = \n", "a.toml: not valid TOML: "),
+    ("a.toml", "title = 'x'\n", "a.toml: unknown key 'title' (allowed: [[requirements]] tables)"),
+    ("a.toml", "", "a.toml: no [[requirements]] tables"),
+    ("a.toml", "requirements = 3\n", "a.toml: no [[requirements]] tables"),
+    ("a.toml", "requirements = [3]\n",
+     "a.toml: [[requirements]] table 1: int is not a mapping"),
+    ("a.toml", TOML + "[[requirements]]\nlabel='JA'\nvariance=0.05\nm=10\nmind=0.1\n",
+     "a.toml: [[requirements]] table 3 ('JA'): unknown key 'mind'"),
+    ("a.toml", TOML.replace("m = 50\n", ""),
+     "a.toml: [[requirements]] table 2: missing key 'm'"),
+    ("a.toml", TOML.replace("0.0259", "'0.0259'"),
+     "a.toml: [[requirements]] table 1 ('EN nDCG@3'): variance='0.0259' is not a number"),
+    ("a.toml", "requirements = []\n", "a.toml: no requirements in the file"),
+    ("a.csv", "", "a.csv: empty file"),
+    ("a.csv", "label,variance,m\nx,0.1,2\n", "a.csv, line 1: missing column 'min_d'"),
+    ("a.csv", "label,variance,m,mind\n", "a.csv, line 1: unknown column 'mind'"),
+    ("a.csv", "m,m,variance,min_d\n", "a.csv, line 1: a column appears twice"),
+    ("a.csv", "label,variance,m,min_d\n", "a.csv: no requirements in the file"),
+    ("a.csv", "label,variance,m,min_d\nx,0.1,2,0.1\ny,0.1,ten,0.1\n",
+     "a.csv, line 3 ('y'): m='ten' is not a number"),
+    ("a.csv", "label,variance,m,min_d\nx,0.1,2,0.1\ny,0.1,,0.1\n",
+     "a.csv, line 3 ('y'): m is blank"),
+    ("a.csv", "label,variance,m,min_d\nx,0.1,2\n", "a.csv, line 2: 3 cells, the header has 4"),
+    ("a.csv", "variance,m,min_d\n-0.1,2,0.1\n",
+     "a.csv, line 2: variance=-0.1 is out of range: allowed variance > 0"),
+])
+def test_bad_files(tmp_path, name, text, message):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ValueError) as info:
+        read_requirements(path)
+    got = str(info.value)
+    assert got.startswith(f"{tmp_path}/{message}") and "\n" not in got, got
+
+
+def test_toml_syntax_error_names_the_line(tmp_path):
+    path = tmp_path / "a.toml"
+    path.write_text(TOML + "[[requirements]]\nvariance = = 1\n")
+    # The bad line is the 13th line of the file.
+    with pytest.raises(ValueError, match=r"a\.toml: not valid TOML: .*line 13"):
+        read_requirements(path)
+
+
+def test_missing_binary_and_folder(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.csv: no such file"):
+        read_requirements(tmp_path / "nope.csv")
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        read_requirements(tmp_path)
+    binary = tmp_path / "b.csv"
+    binary.write_bytes(b"label,variance,m,min_d\n\xff\xfe,0.1,2,0.1\n")
+    with pytest.raises(ValueError, match=r"b\.csv: not a UTF-8 text file"):
+        read_requirements(binary)
+
+
+AIRS = [{"variance": 0.0601, "m": 2, "min_d": 0.10}, {"variance": 0.0601, "m": 50, "min_d": 0.20}]
+
+
+def test_sentence_states_a_level_other_than_05():
+    assert tss.recommend(AIRS).sentence == PAPER        # the published form, alpha = .05
+    sentence = tss.recommend(AIRS, alpha=0.01).sentence
+    assert sentence.startswith("Create ") and "80% power at alpha = 0.01 for comparing" in sentence
+
+
+@pytest.mark.parametrize("min_d", [0.1234564, 0.1234569, 0.030000001])
+def test_sentence_never_shows_min_d_below_the_requirement(min_d):
+    # :g showed 0.1234564 as 0.123456: a requirement smaller than the user's.
+    sentence = tss.recommend([{"variance": 0.0601, "m": 2, "min_d": min_d}]).sentence
+    shown = float(sentence.split("minD of ")[1].split(" ")[0])
+    assert shown == min_d

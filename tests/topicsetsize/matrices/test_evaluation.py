@@ -1,0 +1,113 @@
+"""evaluate_runs: trec_eval's numbers (checked by hand), its topics, and checked measures."""
+
+from __future__ import annotations
+
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.matrices.evaluation import evaluate_runs, parse_measure
+from topicsetsize.examples import example_runs
+
+
+def _ap_by_hand(ranked_docs, relevant, n_relevant):
+    """Average precision of a ranked list: mean over the relevant documents of the precision at
+    the rank of each (a relevant document not retrieved counts 0), as trec_eval defines it."""
+    hits, total = 0, 0.0
+    for k, doc in enumerate(ranked_docs, start=1):
+        if doc in relevant:
+            hits += 1
+            total += hits / k
+    return total / n_relevant
+
+
+def test_ap_with_ties_is_trec_evals_by_hand(tmp_path):
+    # Topic 1: scores tie at 1.0 for d2, d10, d3: trec_eval ranks ties by docno descending
+    # (strcmp): d3 > d2 > d10. The rank column (1..5 in file order) is ignored.
+    run = tmp_path / "runs" / "r"
+    run.parent.mkdir()
+    run.write_text("1 Q0 d2 1 1.0 r\n1 Q0 d10 2 1.0 r\n1 Q0 d1 3 3.0 r\n"
+                   "1 Q0 d3 4 1.0 r\n1 Q0 d4 5 0.5 r\n"
+                   "2 Q0 x 1 1 r\n")
+    qrels = tmp_path / "qrels"
+    # topic 1: relevant d10 and d3 (graded 2), d9 relevant but not retrieved, d2 judged 0,
+    # d4 negative (judged, not relevant); topic 3 has no relevant document: not a row.
+    qrels.write_text("1 0 d10 1\n1 0 d3 2\n1 0 d9 1\n1 0 d2 0\n1 0 d4 -1\n2 0 x 1\n3 0 y 0\n")
+    order = ["d1", "d3", "d2", "d10", "d4"]
+    expected = _ap_by_hand(order, {"d10", "d3"}, 3)           # (1/2 + 2/4) / 3
+    assert expected == pytest.approx(1 / 3)
+    matrix = evaluate_runs(run.parent, qrels, "AP")
+    assert matrix.index.tolist() == ["1", "2"]
+    assert matrix.loc["1", "r"] == pytest.approx(expected, abs=1e-12)
+    assert matrix.loc["2", "r"] == pytest.approx(1.0)
+    # P@2 = 1/2 (d1 no, d3 yes); and the relevance level: AP(rel=2) counts only d3
+    assert evaluate_runs(run.parent, qrels, "P@2").loc["1", "r"] == pytest.approx(0.5)
+    assert evaluate_runs(run.parent, qrels, "AP(rel=2)").loc["1", "r"] == pytest.approx(
+        _ap_by_hand(order, {"d3"}, 1))
+
+
+def test_missing_topic_scores_zero_and_topics_need_a_relevant_document():
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    qrels = pd.DataFrame({"query_id": ["1", "2", "3"], "doc_id": ["a", "b", "c"],
+                          "relevance": [1, 1, 0]})
+    matrix = evaluate_runs({"r": run, "s": run}, qrels, "P@1")
+    assert matrix.index.tolist() == ["1", "2"] and matrix["r"].tolist() == [1.0, 0.0]
+    with pytest.raises(ValueError, match="no topic has a relevant document"):
+        evaluate_runs({"r": run}, qrels.assign(relevance=0), "AP")
+
+
+def test_real_runs_equal_ir_measures_on_trec_eval_order():
+    runs, qrels = example_runs()
+    with pytest.warns(UserWarning):
+        matrix = tss.evaluate_runs(runs, qrels, "nDCG@10", duplicates="first")
+    assert matrix.shape == (30, 20)
+    q = pd.read_csv(qrels, sep=r"\s+", header=None, names=["qid", "it", "doc", "rel"],
+                    dtype={"qid": str, "doc": str})
+    qrels_list = [ir_measures.Qrel(a, b, int(c)) for a, b, c in q[["qid", "doc", "rel"]].values]
+    for path in sorted(runs.iterdir())[:3]:
+        r = pd.read_csv(path, sep=r"\s+", header=None, dtype=str,
+                        names=["qid", "Q0", "doc", "rank", "score", "tag"])
+        scored = [ir_measures.ScoredDoc(a, b, float(c))
+                  for a, b, c in r[["qid", "doc", "score"]].values]
+        per_topic = {m.query_id: m.value
+                     for m in ir_measures.iter_calc([ir_measures.nDCG @ 10], qrels_list, scored)}
+        expected = np.array([per_topic.get(t, 0.0) for t in matrix.index])
+        assert matrix[path.name].to_numpy() == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("measure, match", [
+    ("nDCG@0", r"measure='nDCG@0': the cutoff @0 must be a whole number at least 1"),
+    ("P@0", r"measure='P@0': the cutoff @0"),
+    ("AP@0", r"measure='AP@0': the cutoff @0"),
+    ("Judged@0", r"measure='Judged@0': the cutoff @0"),
+    ("nDCG@1.5", r"measure='nDCG@1.5': the cutoff @1.5 must be a whole number"),
+    ("AP(rel=1.5)", r"measure='AP\(rel=1.5\)': the relevance level rel=1.5"),
+    ("Bogus", r"measure='Bogus' is not an ir_measures measure"),
+])
+def test_bad_measures_fail_before_evaluation(measure, match):
+    with pytest.raises(ValueError, match=match) as info:
+        parse_measure(measure)
+    assert "\n" not in str(info.value)
+
+
+def test_library_failure_is_one_line_naming_the_measure(monkeypatch):
+    class Broken:
+        def iter_calc(self, run):
+            raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(ir_measures, "evaluator", lambda measures, qrels: Broken())
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    with pytest.raises(ValueError, match=r"^measure='AP': ir_measures failed: boom$"):
+        evaluate_runs({"r": run}, qrels, "AP")
+
+
+def test_a_missing_required_parameter_names_it():
+    # ir_measures says "invalid param cutoff=<object object at 0x...>" for P without @k.
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
+    with pytest.raises(ValueError, match=r"^measure='P': ir_measures cannot evaluate it: the "
+                                         r"parameter cutoff is required \(e.g. P@10"):
+        evaluate_runs({"r": run}, qrels, "P")

@@ -1,0 +1,459 @@
+"""Readers: the real matrices load through every format; every bad file gives its one-line error."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from topicsetsize.matrices.readers import IncompleteTopicsWarning, read_matrix
+from topicsetsize.matrices.writers import write_long, write_trec_eval
+
+REAL = ["trec2010web_ap.csv", "trec2004robust_ap.csv"]
+
+
+def expected_matrix(data_dir, name) -> pd.DataFrame:
+    """The file as pandas reads it, with text labels: the independent reference."""
+    frame = pd.read_csv(data_dir / name, index_col=0)
+    frame.index = frame.index.astype(str)
+    frame.columns = frame.columns.astype(str)
+    return frame
+
+
+def same(frame: pd.DataFrame, expected: pd.DataFrame) -> None:
+    assert frame.index.tolist() == expected.index.tolist()
+    assert frame.columns.tolist() == expected.columns.tolist()
+    assert frame.dtypes.eq(float).all()
+    np.testing.assert_array_equal(frame.to_numpy(), expected.to_numpy())
+
+
+def one_line_error(exc_info, *fragments: str) -> str:
+    message = str(exc_info.value)
+    assert "\n" not in message
+    for fragment in fragments:
+        assert fragment in message, message
+    return message
+
+
+@pytest.fixture(scope="module", params=REAL)
+def real(request, data_dir):
+    return request.param, expected_matrix(data_dir, request.param)
+
+
+@pytest.fixture(scope="module")
+def written(real, tmp_path_factory):
+    """The real matrix written out in every format the readers take."""
+    name, frame = real
+    out = tmp_path_factory.mktemp(name.split(".")[0])
+    frame.to_csv(out / "wide.tsv", sep="\t")
+    frame.T.to_csv(out / "runs_as_rows.csv")
+    frame.to_excel(out / "wide.xlsx", sheet_name="AP")
+    write_trec_eval(frame, folder=out / "trec_eval", measure="map")
+    write_long(frame, path=out / "long.csv", measure="map")
+    write_long(frame, path=out / "long.tsv", measure="map")
+    # headerless long, as a script might write it
+    long = frame.T.stack().reset_index()
+    long.insert(2, "measure", "map")
+    long.to_csv(out / "long_no_header.csv", header=False, index=False)
+    return out
+
+
+# ---- every reader gives the same numbers ------------------------------------------------------
+
+def test_wide_csv(real, data_dir):
+    name, expected = real
+    frame = read_matrix(data_dir / name)
+    same(frame, expected)
+    assert frame.attrs["format"] == "wide" and frame.attrs["dropped_topics"] == []
+    assert frame.index.name == "topic" and frame.columns.name == "run"
+
+
+@pytest.mark.parametrize("file, kwargs", [
+    ("wide.tsv", {}),
+    ("runs_as_rows.csv", {"transpose": True}),
+    ("wide.xlsx", {}),
+    ("wide.xlsx", {"measure": "AP"}),
+    ("trec_eval", {"measure": "map"}),
+    ("trec_eval", {}),                    # the only measure: no need to name it
+    ("long.csv", {"measure": "map"}),
+    ("long.tsv", {}),
+    ("long_no_header.csv", {}),
+])
+def test_every_reader_reads_the_same_numbers(real, written, file, kwargs):
+    same(read_matrix(written / file, **kwargs), real[1])
+
+
+def test_trec_eval_list_of_files(real, written):
+    files = sorted((written / "trec_eval").iterdir())          # sys1, sys10, sys11, ...
+    same(read_matrix(files, measure="map"), real[1][[f.stem for f in files]])
+
+
+@pytest.mark.parametrize("file, fmt", [("wide.tsv", "wide"), ("wide.xlsx", "xlsx"),
+                                       ("trec_eval", "trec_eval"), ("long.csv", "long"),
+                                       ("long_no_header.csv", "long")])
+def test_format_is_detected(written, file, fmt):
+    assert read_matrix(written / file).attrs["format"] == fmt
+    assert read_matrix(written / file, fmt=fmt).attrs["format"] == fmt
+
+
+def test_two_run_tsv_is_not_taken_for_trec_eval(tmp_path):
+    # three blank-separated fields per line, like trec_eval output, but a header and unique ids
+    path = tmp_path / "two.tsv"
+    path.write_text("topic\tbm25\tdfr\n401\t0.25\t0.5\n402\t0.125\t0.75\n")
+    frame = read_matrix(path)
+    assert frame.attrs["format"] == "wide" and frame.columns.tolist() == ["bm25", "dfr"]
+
+
+def test_r_write_table_layout(tmp_path):
+    # R: write.table(m) writes blank-separated, quoted names, and no corner cell in the header
+    path = tmp_path / "scores.txt"
+    path.write_text('"bm25" "dfr"\n"401" 0.25 0.5\n"402" 0.125 0.75\n')
+    frame = read_matrix(path)
+    assert frame.columns.tolist() == ["bm25", "dfr"] and frame.index.tolist() == ["401", "402"]
+    assert frame.to_numpy().tolist() == [[0.25, 0.5], [0.125, 0.75]]
+
+
+# ---- realistic trec_eval -q output -----------------------------------------------------------
+
+TREC_EVAL = """runid                 	all	{run}
+num_q                 	all	2
+num_ret               	401	1000
+num_ret               	402	1000
+num_ret               	all	2000
+map                   	401	0.2500
+map                   	402	0.1250
+map                   	all	0.1875
+P_10                  	401	0.3000
+P_10                  	402	0.1000
+P_10                  	all	0.2000
+"""
+
+
+def write_trec_eval_files(folder, runs: dict[str, str]):
+    folder.mkdir()
+    for file, run in runs.items():
+        (folder / file).write_text(TREC_EVAL.format(run=run))
+    return folder
+
+
+def test_trec_eval_measures_all_rows_and_runid(tmp_path):
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
+    frame = read_matrix(folder, measure="P_10")
+    assert frame.columns.tolist() == ["bm25", "dfr"]          # from the runid lines
+    assert frame.index.tolist() == ["401", "402"]             # the "all" rows are dropped
+    assert frame.to_numpy().tolist() == [[0.3, 0.3], [0.1, 0.1]]
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder, measure="ndcg_cut_10")
+    one_line_error(exc, "a.txt", "no measure 'ndcg_cut_10'", "num_ret, map, P_10")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder)
+    one_line_error(exc, "several measures", "--measure", "num_ret, map, P_10")
+
+
+def test_trec_eval_run_named_by_file_without_runid(tmp_path):
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for run in ("first", "second"):
+        (folder / f"{run}.eval").write_text("map\t1\t0.5\nmap\t2\t0.25\nmap\tall\t0.375\n")
+    assert read_matrix(folder).columns.tolist() == ["first", "second"]
+
+
+def test_trec_eval_duplicate_run_name(tmp_path):
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "bm25"})
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder, measure="map")
+    one_line_error(exc, "duplicate run name 'bm25' in a.txt and b.txt")
+
+
+def test_trec_eval_missing_topic_names_the_file(tmp_path):
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
+    text = (folder / "b.txt").read_text().replace("map                   \t402\t0.1250\n", "")
+    (folder / "b.txt").write_text(text)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(folder, measure="map")
+    one_line_error(exc, "missing scores at topic '402', run 'dfr' (no line for it in b.txt)",
+                   "drop_incomplete_topics=True")
+
+
+def test_single_trec_eval_file_is_one_run(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text(TREC_EVAL.format(run="bm25"))
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path, measure="map")
+    one_line_error(exc, "has 1 run ('bm25')", "give the folder (or list) of run files")
+
+
+def test_empty_folder(tmp_path):
+    with pytest.raises(ValueError) as exc:
+        read_matrix(tmp_path)
+    one_line_error(exc, "the folder has no files")
+
+
+# ---- long format -----------------------------------------------------------------------------
+
+def test_long_with_pandas_index_column_and_other_order(tmp_path):
+    path = tmp_path / "long.csv"
+    pd.DataFrame({"query_id": ["1", "2", "1", "2", "1"], "score": [0.5, 0.25, 0.75, 0.5, 9.0],
+                  "system": ["x", "x", "y", "y", "y"],
+                  "metric": ["ndcg", "ndcg", "ndcg", "ndcg", "P_10"]}).to_csv(path)
+    frame = read_matrix(path, measure="ndcg")
+    assert frame.columns.tolist() == ["x", "y"] and frame.index.tolist() == ["1", "2"]
+    assert frame.to_numpy().tolist() == [[0.5, 0.75], [0.25, 0.5]]
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path, measure="map")
+    one_line_error(exc, "no measure 'map'", "ndcg, P_10")
+
+
+def test_long_without_measure_column(tmp_path):
+    path = tmp_path / "long.tsv"
+    path.write_text("run\ttopic\tscore\nx\t1\t0.5\nx\t2\t0.25\ny\t1\t0.75\ny\t2\t0.5\n")
+    frame = read_matrix(path)
+    assert frame.to_numpy().tolist() == [[0.5, 0.75], [0.25, 0.5]]
+    assert frame.attrs["format"] == "long" and frame.attrs["measure"] is None
+
+
+def test_long_duplicate_score(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("run,topic,measure,value\nx,1,map,0.5\nx,2,map,0.5\nx,1,map,0.6\n")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "duplicate score for run 'x', topic '1', measure 'map' (line 2 and line 4)")
+
+
+# ---- bad files: each gives its clear one-line error ---------------------------------------
+
+BAD_FILES = {
+    "ragged.csv": ("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.1,0.2\n3,0.1,0.2,0.3\n",
+                   ["ragged.csv", "ragged rows: line 3 has 3 fields but line 1 has 4"]),
+    "too_many.csv": ("topic,a,b\n1,0.1,0.2\n2,0.1,0.2,0.3\n",
+                     ["too_many.csv", "ragged rows: line 1 has 3 fields but line 3 has 4"]),
+    "text.csv": ("topic,a,b\n1,0.1,0.2\n2,0.1,good\n",
+                 ["text.csv", "non-numeric score 'good' at topic '2', run 'b' (line 3, field 3)"]),
+    "duplicate_run.csv": ("topic,a,b,a\n1,0.1,0.2,0.3\n2,0.1,0.2,0.3\n",
+                          ["duplicate_run.csv", "duplicate run name 'a' at line 1, field 2 and "
+                           "line 1, field 4"]),
+    "duplicate_topic.csv": ("topic,a,b\n1,0.1,0.2\n1,0.1,0.2\n",
+                            ["duplicate topic id '1' at line 2, field 1 and line 3, field 1"]),
+    "empty.csv": ("", ["empty.csv", "the file is empty"]),
+    "blank.csv": ("\n  \n", ["blank.csv", "the file is empty"]),
+    "infinite.csv": ("topic,a,b\n1,0.1,inf\n2,0.1,0.2\n",
+                     ["non-finite score 'inf' at topic '1', run 'b' (line 2, field 3)"]),
+    "one_run.csv": ("topic,a\n1,0.1\n2,0.2\n",
+                    ["one_run.csv has 1 run ('a')", "at least 2 runs",
+                     "if the runs are the rows, use transpose=True"]),
+    "one_topic.csv": ("topic,a,b\n1,0.1,0.2\n", ["one_topic.csv has 1 topic ('1')",
+                                                  "at least 2 topics"]),
+    "empty_run_name.csv": ("topic,a,\n1,0.1,0.2\n2,0.1,0.2\n",
+                           ["empty run name at line 1, field 3"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_bad_text_files(tmp_path, name):
+    text, fragments = BAD_FILES[name]
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, *fragments)
+
+
+@pytest.mark.parametrize("head", [b"\x00\x01\x02binary\xff\xfe" * 20,
+                                  b"\x1f\x8b\x08\x00" + bytes(50),     # gzip
+                                  bytes(range(256))])
+def test_binary_file(tmp_path, head):
+    path = tmp_path / "scores.csv"
+    path.write_bytes(head)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "scores.csv: a binary file, not a score matrix")
+
+
+def test_missing_cells_listed_then_dropped_on_request(tmp_path):
+    path = tmp_path / "holes.csv"
+    path.write_text("topic,a,b\n1,0.1,\n2,0.1,0.2\n3,NA,0.3\n4,0.4,0.5\n5,,\n")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    message = one_line_error(exc, "holes.csv: missing scores at topic '1', run 'b' (line 2, "
+                             "field 3)",
+                             "topic '3', run 'a' (line 4, field 2)", "and 1 more",
+                             "drop the 3 incomplete topic(s)")
+    assert message.count("topic '") == 3
+    with pytest.warns(IncompleteTopicsWarning, match=r"dropped 3 of 5 topics .*: 1, 3, 5"):
+        frame = read_matrix(path, drop_incomplete_topics=True)
+    assert frame.attrs["dropped_topics"] == ["1", "3", "5"]
+    assert frame.to_numpy().tolist() == [[0.1, 0.2], [0.4, 0.5]]      # the rest unchanged
+
+
+def test_complete_file_gives_no_warning(data_dir):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_matrix(data_dir / "trec2010web_ap.csv", drop_incomplete_topics=True)
+
+
+def test_xlsx_errors_name_the_cell(tmp_path):
+    path = tmp_path / "book.xlsx"
+    pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, "n/a?"]}, index=["t1", "t2"]).to_excel(path)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "book.xlsx: non-numeric score 'n/a?' at topic 't2', run 'b' (row 3, "
+                   "column C)")
+    with pytest.raises(ValueError) as exc:
+        with pd.ExcelWriter(path) as writer:
+            pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="one")
+            pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="two")
+        read_matrix(path, measure="three")
+    one_line_error(exc, "no sheet named 'three'; sheets: one, two")
+
+
+def test_xlsx_table_away_from_a1(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["topic", "a", "b"], ["t1", 0.1, 0.2], ["t2", 0.3, "x"]):
+        sheet.append([None, None] + row)
+    sheet.insert_rows(1, 2)                                   # the table starts at C3
+    book.save(tmp_path / "offset.xlsx")
+    with pytest.raises(ValueError) as exc:
+        read_matrix(tmp_path / "offset.xlsx")
+    one_line_error(exc, "non-numeric score 'x' at topic 't2', run 'b' (row 5, column E)")
+
+
+def test_damaged_xlsx(tmp_path):
+    path = tmp_path / "broken.xlsx"
+    path.write_bytes(b"PK\x03\x04" + b"not really a zip" * 10)
+    with pytest.raises(ValueError) as exc:
+        read_matrix(path)
+    one_line_error(exc, "broken.xlsx: not a readable .xlsx workbook")
+
+
+def test_not_found_and_bad_options(tmp_path, data_dir):
+    with pytest.raises(FileNotFoundError, match="nope.csv: no such file or folder"):
+        read_matrix(tmp_path / "nope.csv")
+    with pytest.raises(ValueError, match=r"^fmt='json' is not one of 'wide', 'xlsx'"):
+        read_matrix(data_dir / "trec2010web_ap.csv", fmt="json")
+    folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
+    with pytest.raises(ValueError, match="transpose applies to wide CSV/TSV and .xlsx files"):
+        read_matrix(folder, measure="map", transpose=True)
+    with pytest.raises(ValueError, match="only trec_eval output is read from a folder"):
+        read_matrix(folder, fmt="long")
+
+
+# ---- files that look like something else -------------------------------------------------------
+
+def test_semicolon_separated_file_is_read(tmp_path, data_dir):
+    expected = expected_matrix(data_dir, "trec2010web_ap.csv")
+    path = tmp_path / "semi.csv"
+    expected.to_csv(path, sep=";")
+    same(read_matrix(path), expected)
+
+
+def test_decimal_commas_are_named(tmp_path):
+    path = tmp_path / "semi.csv"
+    path.write_text("topic;a;b\nt1;0,1;0,2\nt2;0,3;0,4\n")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    one_line_error(err, "non-numeric score '0,1'", "a decimal comma?")
+
+
+def test_text_named_xlsx_is_refused_unless_the_format_is_given(tmp_path):
+    path = tmp_path / "scores.xlsx"
+    path.write_text("topic,a,b\nt1,0.1,0.2\nt2,0.3,0.4\n")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    one_line_error(err, str(path), "named .xlsx but not an Excel workbook", "--format wide")
+    assert read_matrix(path, fmt="wide").shape == (2, 2)
+
+
+def test_xlsx_formulas_without_saved_values_are_not_missing_scores(tmp_path):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "AP"
+    sheet.append(["topic", "a", "b", "c"])
+    sheet.append(["t1", 0.1, 0.2, "=B2+C2"])
+    sheet.append(["t2", 0.3, 0.4, None])            # a genuinely missing score
+    sheet.append(["t3", 0.3, 0.5, 0.7])
+    path = tmp_path / "f.xlsx"
+    book.save(path)
+    with pytest.raises(ValueError) as err:
+        read_matrix(path)
+    message = one_line_error(err, "sheet 'AP': 1 cell(s) (D2) hold formulas without saved values")
+    assert "missing scores" not in message
+
+
+def test_unknown_sheet_is_an_error_even_in_a_one_sheet_workbook(tmp_path):
+    path = tmp_path / "one.xlsx"
+    pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, 0.4]}, index=["t1", "t2"]).to_excel(
+        path, sheet_name="AP")
+    with pytest.raises(ValueError) as err:
+        read_matrix(path, measure="P_10")
+    one_line_error(err, "no sheet named 'P_10'; sheets: AP")
+    assert read_matrix(path, measure="AP").shape == (2, 2)
+
+
+def _field_by_field(monkeypatch):
+    """Make the reader skip pandas' C reader: every wide file is parsed field by field."""
+    import topicsetsize.matrices.readers as readers
+
+    monkeypatch.setattr(readers, "parse_wide_numbers", lambda path, head: None)
+
+
+@pytest.mark.parametrize("layout", ["comma", "tab", "semicolon", "quoted", "crlf-blank-lines",
+                                    "integers"])
+def test_clean_wide_files_read_by_pandas_equal_the_field_by_field_reader(tmp_path, monkeypatch,
+                                                                       layout):
+    """The fast path (pandas' C reader, issue 19) gives the matrix, labels and attrs of the
+    field-by-field reader, bit for bit, and is taken for clean files."""
+    from topicsetsize.matrices.formats.wide import parse_wide_numbers
+
+    rng = np.random.default_rng(7)
+    values = rng.normal(size=(30, 6)) * 10.0 ** rng.integers(-8, 8, size=(30, 6))
+    if layout == "integers":                              # whole-number scores: int columns
+        values = np.round(values * 1e8).clip(-2 ** 62, 2 ** 62)
+    topics = [f"{i:04d}" for i in range(30)]
+    topics[3], topics[4] = "NA", " 77 "                   # labels, never missing values
+    runs = [f"run {j}" for j in range(6)]
+    sep = {"tab": "\t", "semicolon": ";"}.get(layout, ",")
+    quote = '"' if layout == "quoted" else ""
+    lines = [sep.join([f"{quote}topic{quote}"] + [f"{quote}{r}{quote}" for r in runs])]
+    lines += [sep.join([f"{quote}{t}{quote}"] + [str(int(v)) if layout == "integers"
+                                                 else repr(float(v)) for v in row])
+              for t, row in zip(topics, values)]
+    newline = "\r\n" if layout == "crlf-blank-lines" else "\n"
+    text = ("\n\n" if layout == "crlf-blank-lines" else "") + newline.join(lines) + newline
+    path = tmp_path / "m.csv"
+    path.write_text(text, newline="")
+    assert parse_wide_numbers(path, path.read_bytes()) is not None      # the fast path
+    fast, fast_transposed = read_matrix(path), read_matrix(path, transpose=True)
+    _field_by_field(monkeypatch)
+    slow = read_matrix(path)
+    same(fast, slow)
+    same(fast_transposed, read_matrix(path, transpose=True))
+    assert fast.index.tolist()[3:5] == ["NA", "77"] and fast.attrs == slow.attrs
+    np.testing.assert_array_equal(fast.to_numpy(), values)
+
+
+@pytest.mark.parametrize("body", [
+    "topic,a,b\n1,0.5,\n2,0.1,0.2\n",              # a missing score
+    "topic,a,b\n1,0.5,NA\n2,0.1,0.2\n",            # a missing token
+    "topic;a;b\n1;0,5;0,25\n2;0,1;0,2\n",          # decimal commas
+    "topic,a,b\n1,0.5,0.1,0.3\n2,0.1,0.2\n",       # a ragged row
+    "topic,a,b\n1,0.5,0.1\n1,0.1,0.2\n",           # a duplicate topic
+    "topic,a,a\n1,0.5,0.1\n2,0.1,0.2\n",           # a duplicate run
+    "topic,a,b\n1,0.5,inf\n2,0.1,0.2\n",           # a non-finite score
+    "a,b\n1,0.5,0.1\n2,0.1,0.2\n",                 # R's write.table: no corner cell
+    "topic,a,b\n,0.5,0.1\n2,0.1,0.2\n",            # an empty topic id
+])
+def test_the_fast_path_leaves_every_doubtful_file_to_the_field_by_field_reader(tmp_path, body):
+    """Files with something to report (or an unusual layout) are not read by pandas' C reader,
+    so that their one-line errors (tested above) name the cell as before."""
+    from topicsetsize.matrices.formats.wide import parse_wide_numbers
+
+    path = tmp_path / "m.csv"
+    path.write_text(body)
+    assert parse_wide_numbers(path, path.read_bytes()) is None

@@ -1,0 +1,196 @@
+"""TREC run and qrels readers: content, and one-line errors naming the file and line."""
+
+from __future__ import annotations
+
+import ir_measures
+import pandas as pd
+import pytest
+
+from topicsetsize.examples import example_runs
+from topicsetsize.matrices.runfiles import (RunFileWarning, as_qrels, as_run, read_qrels, read_run,
+                                   read_runs, trec_order)
+
+# The bundled CLEF 2017 eHealth TAR runs and qrels (real files, quirks kept; provenance in
+# topicsetsize/data/clef2017_tar/README.md).
+CLEF_RUNS, CLEF_QRELS = example_runs()
+PADUA = CLEF_RUNS / "Padua__cost__ims_iafapc_m10p10f0t150p2m10.gz"
+UOS_AL = CLEF_RUNS / "UOS__test__sis.AL30Q_BM25.res.gz"
+UOS_TMAL = CLEF_RUNS / "UOS__test__sis.TMAL30Q_BM25.res.gz"
+
+
+def test_read_run_matches_ir_measures(data_dir):
+    path = data_dir / "pool_runs" / "A" / "runs" / "Arun1"
+    run = read_run(path)
+    theirs = pd.DataFrame(ir_measures.read_trec_run(str(path)))
+    assert run["query_id"].tolist() == theirs["query_id"].tolist()
+    assert run["doc_id"].tolist() == theirs["doc_id"].tolist()
+    assert run["score"].tolist() == pytest.approx(theirs["score"].tolist())
+    assert run["rank"].tolist()[:3] == [1, 2, 3]
+
+
+def test_read_qrels_matches_ir_measures(data_dir):
+    path = data_dir / "pool_runs" / "B" / "qrels.txt"
+    theirs = pd.DataFrame(ir_measures.read_trec_qrels(str(path)))
+    ours = read_qrels(path)
+    assert ours["relevance"].tolist() == theirs["relevance"].tolist()
+    assert len(ours) == 3678
+
+
+def test_blank_lines_and_tabs(tmp_path):
+    f = tmp_path / "run"
+    f.write_text("1\tQ0\td1\t1\t2.5\tr\n\n1  Q0 d2 2 1.5 r\n")
+    assert read_run(f)["doc_id"].tolist() == ["d1", "d2"]
+
+
+@pytest.mark.parametrize("text, match", [
+    ("1 Q0 d1 1 2.5 r\n1 Q0 d2 2 r\n", r"run, line 2: expected 6 fields .*, got 5"),
+    ("1 Q0 d1 1 2.5 r x\n", r"run, line 1: expected 6 fields .*, got 7"),
+    ("1 Q0 d1 1 2.5 r\n\n1 Q0 d1 2 1.5 r\n", r"run, line 3: document 'd1' is retrieved twice "
+                                            r"for topic '1' \(trec_eval: duplicate docs"),
+    ("1 Q0 d1 one 2.5 r\n", r"run, line 1: rank='one' is not a whole number"),
+    ("1 Q0 d1 1 high r\n", r"run, line 1: score='high' is not a number"),
+    ("1 Q0 d1 1 nan r\n", r"run, line 1: score='nan' is not a number"),
+    ("", r"run: the file is empty"),
+])
+def test_bad_run(tmp_path, text, match):
+    _assert_one_line_error(read_run, tmp_path / "run", text, match)
+
+
+@pytest.mark.parametrize("text, match", [
+    ("1 0 d1\n", r"qrels, line 1: expected 4 fields .*, got 3"),
+    ("1 0 d1 1\n1 0 d1 0\n", r"qrels, line 2: document 'd1' is judged twice"),
+    ("1 0 d1 0.5\n", r"qrels, line 1: relevance='0.5' is not a whole number"),
+])
+def test_bad_qrels(tmp_path, text, match):
+    _assert_one_line_error(read_qrels, tmp_path / "qrels", text, match)
+
+
+def _assert_one_line_error(reader, path, text, match):
+    """``reader`` fails on a file holding ``text`` with one line that matches ``match``."""
+    path.write_text(text)
+    with pytest.raises(ValueError, match=match) as info:
+        reader(path)
+    assert "\n" not in str(info.value)
+
+
+def test_folders(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such folder"):
+        read_runs(tmp_path / "missing")
+    with pytest.raises(ValueError, match="holds no run file"):
+        read_runs(tmp_path)
+    (tmp_path / ".hidden").write_text("junk")
+    (tmp_path / "r1").write_text("1 Q0 d1 1 1 r1\n")
+    assert list(read_runs(tmp_path)) == ["r1"]
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        read_qrels(tmp_path / "nope")
+
+
+def test_frames():
+    run = as_run(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "score": [1, 2]}))
+    assert run["query_id"].tolist() == ["1", "1"] and run["score"].dtype == float
+    with pytest.raises(ValueError, match="missing column"):
+        as_run(pd.DataFrame({"qid": [1]}))
+    with pytest.raises(ValueError, match="retrieved twice"):
+        as_run(pd.DataFrame({"qid": [1, 1], "docno": ["a", "a"], "score": [1, 2]}))
+    qrels = as_qrels(pd.DataFrame({"qid": ["1"], "docno": ["a"], "rel": [2]}))
+    assert qrels["relevance"].tolist() == [2]
+
+
+def _raw(path):
+    """The file's lines as a frame of strings, read independently with pandas."""
+    return pd.read_csv(path, sep=r"\s+", header=None, dtype=str,
+                       names=["qid", "Q0", "docno", "rank", "score", "tag"])
+
+
+def test_real_runs_with_non_q0_and_repeated_ranks_are_read():
+    raw = _raw(PADUA)
+    assert set(raw["Q0"]) - {"Q0"}                         # AF, NF, NS, AFS ... not Q0
+    assert raw.duplicated(["qid", "rank"]).any()           # rank values repeat in a topic
+    with pytest.warns(RunFileWarning, match="rank column disagrees") as caught:
+        run = read_run(PADUA)
+    assert len([w for w in caught if "rank column" in str(w.message)]) == 1   # one note a run
+    assert len(run) == len(raw)
+    assert run["doc_id"].tolist() == raw["docno"].tolist()
+    assert run["score"].to_numpy() == pytest.approx(raw["score"].astype(float).to_numpy())
+
+
+def test_duplicates_are_refused_or_the_first_line_kept():
+    raw = _raw(UOS_TMAL)
+    dup = raw.duplicated(["qid", "docno"])
+    assert dup.sum() == 311                                # as in the original file
+    first = dup.idxmax()                                   # 0-based row of the first duplicate
+    with pytest.raises(ValueError) as info:
+        read_run(UOS_TMAL)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"{UOS_TMAL}, line {first + 1}: document "
+                              f"'{raw.at[first, 'docno']}' is retrieved twice for topic "
+                              f"'{raw.at[first, 'qid']}'")
+    with pytest.warns(RunFileWarning, match="dropped 311 line"):
+        run = read_run(UOS_TMAL, duplicates="first")
+    kept = raw[~dup]
+    assert run["doc_id"].tolist() == kept["docno"].tolist()
+    assert run["rank"].tolist() == kept["rank"].astype(int).tolist()   # the first line's rank
+    with pytest.raises(ValueError, match="duplicates='last' is not one of error, first"):
+        read_run(UOS_TMAL, duplicates="last")
+
+
+def test_constant_scores_are_noted_once():
+    with pytest.warns(RunFileWarning) as caught:
+        run = read_run(UOS_AL)
+    notes = [str(w.message) for w in caught]
+    assert len(notes) == 1 and "same score in 30 of 30 topic(s)" in notes[0]
+    assert (run["score"] == 0).all()
+    # trec_eval order then falls to the document ids, descending (strcmp, not numbers)
+    ordered = trec_order(run)
+    topic = ordered[ordered["query_id"] == "CD007431"]["doc_id"].tolist()
+    assert topic == sorted(topic, reverse=True)
+
+
+def test_trec_order_compares_ids_as_strings():
+    run = pd.DataFrame({"query_id": ["1"] * 4, "doc_id": ["9", "10", "b", "B"],
+                        "score": [1.0, 1.0, 1.0, 2.0]})
+    # score 2 first; then ties by strcmp descending: "b" > "9" > "10"
+    assert trec_order(run)["doc_id"].tolist() == ["B", "b", "9", "10"]
+
+
+def test_qrels_any_iteration_token_graded_and_negative(tmp_path):
+    f = tmp_path / "qrels"
+    f.write_text("1 0.5 d1 2\n1 X d2 -1\n1 0 d3 0\n")        # TREC-COVID round 1 has 0.5
+    assert read_qrels(f)["relevance"].tolist() == [2, -1, 0]
+    qrels = read_qrels(CLEF_QRELS)
+    assert sorted(qrels["relevance"].unique()) == [0, 1, 2]
+
+
+def test_clean_run_gives_no_note(data_dir, recwarn):
+    read_run(data_dir / "pool_runs" / "A" / "runs" / "Arun1")
+    assert not [w for w in recwarn if issubclass(w.category, RunFileWarning)]
+
+
+def test_rank_restarting_within_a_topic_is_read_with_one_note(tmp_path):
+    # A TREC-COVID round 1 run restarts its rank column at 1 in the middle of a topic;
+    # trec_eval reads it (ranks ignored).
+    f = tmp_path / "covid"
+    f.write_text("1 Q0 a 1 0.9 r\n1 Q0 b 2 0.8 r\n1 Q0 c 1 0.7 r\n1 Q0 d 2 0.6 r\n"
+                 "2 Q0 e 1 0.9 r\n2 Q0 f 1 0.8 r\n")
+    with pytest.warns(RunFileWarning, match="rank column disagrees") as caught:
+        run = read_run(f)
+    assert len(caught) == 1
+    assert trec_order(run)["doc_id"].tolist() == ["a", "b", "c", "d", "e", "f"]
+
+
+def test_scores_are_parsed_exactly_as_float_reads_them(tmp_path):
+    """Scores equal Python's float() of their text, bit for bit, on every pandas version
+    (pandas 2.x's to_numeric is up to ~5e-13 off; a run's order of near-ties must not depend on
+    it). trec_eval reads scores with C's atof, which is correctly rounded as well."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    texts = [repr(float(v)) for v in rng.normal(size=500) * 10.0 ** rng.integers(-8, 8, 500)]
+    f = tmp_path / "run"
+    f.write_text("".join(f"1 Q0 d{i} {i + 1} {t} tag\n" for i, t in enumerate(texts)))
+    run = read_run(f)
+    assert sorted(run["score"].tolist()) == sorted(float(t) for t in texts)
+    frame = pd.DataFrame({"query_id": "1", "doc_id": [f"d{i}" for i in range(500)],
+                          "score": texts})
+    assert as_run(frame)["score"].tolist() == [float(t) for t in texts]

@@ -1,0 +1,43 @@
+"""Writers: trec_eval -q and long-format files, atomically, with checked labels."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from topicsetsize.matrices.readers import read_matrix
+from topicsetsize.matrices.writers import write_long, write_trec_eval
+
+
+def test_writers_leave_no_temporary_files(tmp_path):
+    scores = pd.DataFrame({"bm25": [0.1, 0.2], "dfr": [0.3, 0.4]}, index=["401", "402"])
+    paths = write_trec_eval(scores, folder=tmp_path / "out", measure="ndcg_cut_10")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["bm25.txt", "dfr.txt"]
+    assert [p.name for p in paths] == ["bm25.txt", "dfr.txt"]
+    lines = paths[0].read_text().splitlines()
+    assert [line.split() for line in lines] == [["runid", "all", "bm25"],
+                                                ["ndcg_cut_10", "401", "0.1"],
+                                                ["ndcg_cut_10", "402", "0.2"],
+                                                ["ndcg_cut_10", "all", repr((0.1 + 0.2) / 2)]]
+    long = write_long(scores, path=tmp_path / "long.tsv", measure="map")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.tsv", "out"]
+    assert long.read_text().splitlines()[:2] == ["run\ttopic\tmeasure\tvalue",
+                                                 "bm25\t401\tmap\t0.1"]
+
+
+def test_trec_eval_writer_rejects_unwritable_labels(tmp_path):
+    with pytest.raises(ValueError, match=r"topic/run label 'my run' cannot be written"):
+        write_trec_eval(pd.DataFrame({"my run": [0.1, 0.2]}), folder=tmp_path, measure="map")
+    with pytest.raises(ValueError, match=r"measure 'P 10' cannot be written"):
+        write_trec_eval([[0.1, 0.2]], folder=tmp_path, measure="P 10")
+
+
+
+
+def test_written_files_read_back_to_the_same_numbers(tmp_path):
+    scores = pd.DataFrame({"bm25": [0.1, 1 / 3], "dfr": [0.3, 2 / 3]}, index=["401", "402"])
+    write_trec_eval(scores, folder=tmp_path / "runs", measure="map")
+    back = read_matrix(tmp_path / "runs", measure="map")
+    assert back.to_numpy().tolist() == scores.to_numpy().tolist()
+    back = read_matrix(write_long(scores, path=tmp_path / "long.csv", measure="map"))
+    assert back.to_numpy().tolist() == scores.to_numpy().tolist()

@@ -1,0 +1,141 @@
+"""Critical values and exact power against independent references (mpmath, scipy.stats)."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+from scipy import stats
+
+from topicsetsize.numerics.distributions import f_crit, f_power, t_crit, t_power
+
+
+def _mp_f_root(alpha, d1, d2, start):
+    """Independent upper-alpha point of F(d1, d2): mpmath root of the beta tail at 40 digits."""
+    mpmath.mp.dps = 40
+    return mpmath.findroot(lambda x: mpmath.betainc(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2), 1,
+                                                    regularized=True) - alpha, mpmath.mpf(start))
+
+
+@pytest.mark.parametrize("alpha,d1,d2", [(0.05, 2, 57), (1e-6, 3, 40), (1e-12, 9, 500),
+                                         (0.01, 99, 1e11), (0.5, 1, 1)])
+def test_f_crit_against_mpmath(alpha, d1, d2):
+    # independent reference: solve I_x(d1/2, d2/2) upper tail = alpha at 40 digits
+    mpmath.mp.dps = 40
+    w = f_crit(alpha, d1, d2)
+    # Pr{F >= w} computed by mpmath must be alpha ...
+    y = d1 * w / (d1 * w + d2)
+    upper = mpmath.betainc(d1 / 2, d2 / 2, mpmath.mpf(y), 1, regularized=True)
+    assert float(upper) == pytest.approx(alpha, rel=1e-9)
+    # ... and w itself must be the 40-digit root (the docstring claims ~1e-13 relative)
+    assert w == pytest.approx(float(_mp_f_root(alpha, d1, d2, w)), rel=1e-12)
+
+
+def test_f_crit_agrees_with_scipy_where_scipy_is_accurate():
+    assert f_crit(0.05, 2, 57) == pytest.approx(stats.f.isf(0.05, 2, 57), rel=1e-13)
+
+
+def test_t_crit_two_sided():
+    assert t_crit(0.05, 10) == pytest.approx(stats.t.isf(0.025, 10), rel=1e-13)
+
+
+@pytest.mark.parametrize("alpha,df", [(1e-10, 1), (1e-10, 100), (1e-6, 5), (0.05, 1e6), (0.99, 3)])
+def test_t_crit_against_mpmath(alpha, df):
+    # independent: Pr{|t| >= w} = I_{df/(df+w^2)}(df/2, 1/2) = alpha, at 40 digits
+    mpmath.mp.dps = 40
+    w = t_crit(alpha, df)
+    tail = mpmath.betainc(df / 2, 0.5, 0, df / (df + mpmath.mpf(w) ** 2), regularized=True)
+    assert float(tail) == pytest.approx(alpha, rel=1e-12)
+
+
+def test_nct_lower_tail_nan_regression():
+    # docs/formulas.md §5: scipy 1.17's nct.cdf(-3.30, 1199, 5.58) is NaN (true value ~1e-17).
+    with np.errstate(invalid="ignore"):
+        raw = stats.nct.cdf(-3.30, 1199, 5.58)
+    p = t_power(0.001, 1199, 5.58)          # t(1199; .001) = 3.30
+    assert np.isfinite(p)
+    assert p == pytest.approx(stats.nct.sf(t_crit(0.001, 1199), 1199, 5.58), abs=1e-15)
+    assert np.isnan(raw) or raw < 1e-15      # documents why the guard exists
+
+
+def test_t_power_finite_over_a_wide_grid():
+    df = np.unique(np.geomspace(1, 1e9, 120).astype(int)).astype(float)
+    for nc in (0.0, 0.5, 5.58, 40.0, 200.0):
+        for alpha in (0.05, 1e-3, 1e-6):
+            p = t_power(alpha, df, nc)
+            assert np.isfinite(p).all() and ((p >= alpha * (1 - 1e-6)) & (p <= 1 + 1e-12)).all()
+
+
+def test_t_power_against_mpmath_integral():
+    # Independent reference: Pr{|t'| >= w} by numerical integration over the chi distribution.
+    mpmath.mp.dps = 30
+    df, nc, alpha = 9, 1.7, 0.05
+    w = float(t_crit(alpha, df))
+
+    def integrand(v):  # density of V ~ chi2(df) times Pr{|Z + nc| >= w * sqrt(V/df)}
+        c = w * mpmath.sqrt(v / df)
+        tail = mpmath.ncdf(-c - nc) + 1 - mpmath.ncdf(c - nc)
+        chi2_density = v ** (df / 2 - 1) * mpmath.exp(-v / 2) / (2 ** (df / 2)
+                                                                * mpmath.gamma(df / 2))
+        return tail * chi2_density
+
+    ref = mpmath.quad(integrand, [0, df, 10 * df, mpmath.inf])
+    assert t_power(alpha, df, nc) == pytest.approx(float(ref), rel=1e-10)
+
+
+def test_f_power_equals_noncentral_chi2_limit():
+    # As the denominator df grows, the noncentral F power tends to the noncentral chi-square one.
+    lim = stats.ncx2.sf(stats.chi2.isf(0.05, 9), 9, 12.0)
+    assert f_power(0.05, 9, 1e10, 12.0) == pytest.approx(lim, rel=1e-7)
+
+
+def test_zero_noncentrality_is_the_level():
+    # scipy 1.17: stats.ncf.sf(2.0, 2, 27, 0.0) == -0.845; f_power falls back to the central F
+    assert f_power(0.05, 2, 27, 0.0) == pytest.approx(0.05, rel=1e-12)
+    assert f_power(0.01, [1, 5], [10, 100], [0.0, 3.0]) == pytest.approx(
+        [0.01, stats.ncf.sf(f_crit(0.01, 5, 100), 5, 100, 3.0)], rel=1e-12)
+
+
+# --- regressions from the engine review ---------------------------------------------------
+
+def test_t_power_large_noncentrality_against_mpmath():
+    # Boost's nct.sf drifts from lambda ~ 1e4 and is 25-100 % off from ~3e5 (0.4815 here);
+    # reference: 30-digit mpmath integral of Pr{chi2_1 <= (z + lam)^2 / w^2} over z ~ N(0, 1).
+    mpmath.mp.dps = 30
+    w, nc = t_crit(1e-6, 1), 6e5
+    ref = mpmath.quad(lambda z: mpmath.npdf(z) * mpmath.gammainc(
+        0.5, 0, (z + nc) ** 2 / (2 * mpmath.mpf(w) ** 2), regularized=True), [-30, 0, 30])
+    assert t_power(1e-6, 1, nc) == pytest.approx(float(ref), rel=1e-12)
+
+
+@pytest.mark.parametrize("df", [1, 5, 30, 1000])
+def test_t_power_quadrature_meets_boost_where_boost_is_good(df):
+    # both sides of the switch at lambda = 1000 agree with scipy's own nct
+    w = t_crit(0.05, df)
+    for nc in (999.0, 1000.0, 2000.0):
+        assert t_power(0.05, df, nc) == pytest.approx(stats.nct.sf(w, df, nc), abs=1e-12)
+
+
+def test_huge_effects_give_power_one_not_nan():
+    assert t_power(0.05, 100, 1e10) == 1.0
+    assert f_power(0.05, 9, 10, 1e25) == 1.0          # Boost's ncf returns NaN from ~1e20
+
+
+@pytest.mark.parametrize("alpha,d1,d2", [(1e-12, 1, 2), (1e-12, 9, 2), (1e-9, 3, 4)])
+def test_f_crit_tiny_alpha_few_denominator_df(alpha, d1, d2):
+    mpmath.mp.dps = 40
+    w = float(f_crit(alpha, d1, d2))
+    upper = mpmath.betainc(d1 / 2, d2 / 2, d1 * mpmath.mpf(w) / (d1 * mpmath.mpf(w) + d2), 1,
+                           regularized=True)
+    assert float(upper) == pytest.approx(alpha, rel=1e-9)
+    assert w == pytest.approx(float(_mp_f_root(alpha, d1, d2, w)), rel=1e-12)
+
+
+def test_t_power_huge_noncentrality_is_silent():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        power = t_power(np.array([0.05, 0.05]), np.array([49.0, 49.0]),
+                        np.array([1e160, 2000.0]))
+    assert power[0] == 1.0 and power[1] == pytest.approx(1.0)

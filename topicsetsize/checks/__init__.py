@@ -1,0 +1,1 @@
+"""Empirical checks of a design: split-half reliability, resampled power, Tukey HSD."""

@@ -1,0 +1,1 @@
+"""Deciding n: guarantees, recommendations across requirements, budget and pool depth."""

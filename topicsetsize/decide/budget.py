@@ -1,0 +1,256 @@
+r"""Assessment budget and pool depth: how many topics, how deep, at what cost.
+
+Pooling to depth pd judges the union of every run's top pd documents per topic. A shallower pool
+costs fewer judgments per topic but gives noisier scores (a larger within-system variance), so
+more topics are needed for the same power. Sakai (CIKM 2014, "Designing test collections for
+comparing many systems", §6.3) compares the choices by their total assessment cost
+
+.. math:: C(pd) = n(pd) \times \bar J(pd)
+
+where n(pd) is the topic set size of the one-way ANOVA design at the variance σ̂²(pd) observed at
+depth pd, and J̄(pd) the mean number of documents judged per topic at that depth. The cheapest
+depth that fits the budget is the one to choose.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ..params import check, check_method
+from ..designs.samplesize import anova_n
+from ..errors import InputError
+
+#: Top-level keys of a plan file (TOML), with whether they are required.
+PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
+             "method": False}
+#: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
+ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
+
+__all__ = ["BudgetPlan", "budget_plan", "cheapest_row", "read_plan", "PLAN_KEYS"]
+
+
+class BudgetPlan(NamedTuple):
+    """The result of :func:`budget_plan`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per pool depth (index ``pd``): ``docs_per_topic``, ``variance``, the required
+        ``n``, the ``cost`` n × docs_per_topic and ``within_budget`` (True everywhere when no
+        budget is given).
+    cheapest : pandas.Series or None
+        The row of ``table`` with the smallest cost among those within the budget (ties: the
+        deeper pool); None when no depth fits the budget.
+    budget : float or None
+        The budget asked for.
+    """
+
+    table: pd.DataFrame
+    cheapest: pd.Series | None
+    budget: float | None
+
+
+def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta=0.20,
+                budget=None, method="legacy") -> BudgetPlan:
+    r"""Topic set size and assessment cost at each pool depth (Sakai, CIKM 2014, §6.3).
+
+    For each depth pd, n(pd) = ``anova_n(alpha, beta, min_d, variances[pd], m)`` and the cost is
+    n(pd) × ``docs_per_topic[pd]``; the depths whose cost is at most ``budget`` fit it.
+
+    Parameters
+    ----------
+    depths : sequence of int
+        Pool depths pd (each at least 1, no repeats).
+    docs_per_topic : sequence of float
+        Mean number of documents judged per topic at each depth.
+    variances : sequence of float
+        Within-system variance σ̂² (V_E) estimated at each depth.
+    m : int
+        Number of systems the ANOVA design compares.
+    min_d : float
+        Minimum detectable range.
+    alpha, beta : float
+        Type I and II error probabilities.
+    budget : float, optional
+        The number of documents that can be judged in all.
+    method : {"legacy", "exact"}
+        How the ANOVA topic set size is computed (:func:`topicsetsize.anova_n`).
+
+    Returns
+    -------
+    BudgetPlan
+
+    Raises
+    ------
+    ValueError
+        One line naming the argument: a depth below 1 or repeated, a non-positive budget, count
+        or variance, lists of different lengths, a list given for m, min_d, alpha or beta.
+
+    Examples
+    --------
+    The cost figure of CIKM 2014 §6.3: n = 476 topics at pd = 30 with 253 documents judged per
+    topic cost 120,428 judgments, within a budget of 150,000. The variances here are
+    illustrative (σ̂² = 0.1525 gives n = 476 for m = 10 and minD = 0.10):
+
+    >>> plan = budget_plan([100, 30, 10], docs_per_topic=[731, 253, 100],
+    ...                    variances=[0.14, 0.1525, 0.19], m=10, min_d=0.10, budget=150_000)
+    >>> plan.table
+         docs_per_topic  variance    n    cost  within_budget
+    pd
+    100           731.0    0.1400  437  319447          False
+    30            253.0    0.1525  476  120428           True
+    10            100.0    0.1900  593   59300           True
+    >>> int(plan.cheapest.name), int(plan.cheapest["cost"])
+    (10, 59300)
+    """
+    method = check_method(method)
+    # One design for every depth: single numbers, not one per depth.
+    m, min_d, alpha, beta = (check(name, value, allow_array=False) for name, value in
+                             (("m", m), ("min_d", min_d), ("alpha", alpha), ("beta", beta)))
+    depths = [check("depth", d, allow_array=False) for d in _as_list(depths, "depths")]
+    if len(set(depths)) != len(depths):
+        raise InputError(f"depths={depths} has a repeated depth: give each depth once")
+    docs = check("docs_per_topic", np.asarray(_as_list(docs_per_topic, "docs_per_topic"), float))
+    variances = check("variance", np.asarray(_as_list(variances, "variances"), float))
+    for name, values in (("docs_per_topic", docs), ("variances", variances)):
+        if len(values) != len(depths):
+            raise InputError(f"{name} has {len(values)} values for {len(depths)} depths: give one "
+                             "value per depth")
+    if budget is not None:
+        budget = float(check("budget", budget, allow_array=False))
+    n = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method=method)).astype("int64")
+    cost = n * docs
+    fits = cost <= budget if budget is not None else np.ones(len(depths), bool)
+    table = pd.DataFrame({"docs_per_topic": docs, "variance": variances, "n": n,
+                          "cost": _whole_if_possible(cost), "within_budget": fits},
+                         index=pd.Index(depths, name="pd"))
+    return BudgetPlan(table, cheapest_row(table), budget)
+
+
+def cheapest_row(table: pd.DataFrame) -> pd.Series | None:
+    """The row with the smallest ``cost`` among those ``within_budget`` (ties: the deepest pool).
+
+    >>> t = pd.DataFrame({"cost": [10, 5, 5], "within_budget": [True, True, False]},
+    ...                  index=pd.Index([100, 50, 10], name="pd"))
+    >>> int(cheapest_row(t).name)
+    50
+    """
+    fits = table[table["within_budget"].astype(bool)]
+    if fits.empty:
+        return None
+    order = np.lexsort((-fits.index.to_numpy(), fits["cost"].to_numpy()))
+    return fits.iloc[order[0]]
+
+
+def _as_list(values, name: str) -> list:
+    if isinstance(values, (str, bytes)) or np.ndim(values) != 1:
+        raise InputError(f"{name}={values!r} must be a list of numbers, one per pool depth")
+    values = list(values)
+    if not values:
+        raise InputError(f"{name} is empty: give at least one pool depth")
+    return values
+
+
+def _whole_if_possible(values: np.ndarray) -> np.ndarray:
+    return values.astype("int64") if np.all(values == np.round(values)) else values
+
+
+def read_plan(path) -> dict:
+    """Read a budget plan (TOML) into the keyword arguments of :func:`budget_plan`.
+
+    The file has top-level ``m``, ``min_d`` and optionally ``alpha``, ``beta``, ``budget`` and
+    ``method``, and one ``[[pool_depths]]`` table per depth with ``pd``, ``docs_per_topic`` and
+    ``variance``::
+
+        m = 10
+        min_d = 0.10
+        budget = 150000
+
+        [[pool_depths]]
+        pd = 30
+        docs_per_topic = 253
+        variance = 0.1525
+
+    Returns
+    -------
+    dict
+        ``depths``, ``docs_per_topic``, ``variances`` and the top-level keys given.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and the key: a missing or unknown key, a value out of range
+        (e.g. a negative budget, a depth of 0), or a file that is not TOML.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "plan.toml"
+    >>> _ = f.write_text("m = 10\\nmin_d = 0.1\\n[[pool_depths]]\\npd = 30\\n"
+    ...                  "docs_per_topic = 253\\nvariance = 0.1525\\n")
+    >>> read_plan(f)["depths"]
+    [30]
+    >>> _ = f.write_text("m = 10\\nmin_d = 0.1\\nbudget = -5\\n")
+    >>> read_plan(f)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: .../plan.toml: budget=-5 is out of range: allowed budget > 0
+    """
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    from pathlib import Path
+
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a folder, not a plan file (give a .toml file)")
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not a valid TOML file: {exc}") from None
+    unknown = sorted(set(data) - set(PLAN_KEYS) - {"pool_depths"})
+    if unknown:
+        raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: "
+                         f"{', '.join(list(PLAN_KEYS) + ['pool_depths'])})")
+    out: dict = {}
+    for key, required in PLAN_KEYS.items():
+        if key not in data:
+            if required:
+                raise InputError(f"{path}: missing key {key!r}")
+            continue
+        try:
+            out[key] = check_method(data[key]) if key == "method" else check(
+                key, data[key], allow_array=False)
+        except ValueError as exc:
+            raise InputError(f"{path}: {exc}") from None
+    rows = data.get("pool_depths")
+    if not rows:
+        raise InputError(f"{path}: missing key 'pool_depths' (one [[pool_depths]] table per "
+                         "depth, with pd, docs_per_topic and variance)")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise InputError(f"{path}: 'pool_depths' must be [[pool_depths]] tables")
+    columns: dict = {key: [] for key in ROW_KEYS}
+    for k, row in enumerate(rows, start=1):    # counted from 1, as the workbook spec does
+        where = f"pool_depths[{k}]"
+        extra = sorted(set(row) - set(ROW_KEYS))
+        if extra:
+            raise InputError(f"{path}: {where}: unknown key {extra[0]!r} (allowed: "
+                             f"{', '.join(ROW_KEYS)})")
+        for key, param in ROW_KEYS.items():
+            if key not in row:
+                raise InputError(f"{path}: {where}: missing key {key!r}")
+            try:
+                columns[key].append(check(param, row[key], allow_array=False))
+            except ValueError as exc:
+                message = str(exc).replace(param, key) if param != key else str(exc)
+                raise InputError(f"{path}: {where}.{message}") from None
+    if len(set(columns["pd"])) != len(columns["pd"]):
+        raise InputError(f"{path}: pool_depths: depth pd is repeated: {columns['pd']}")
+    return dict(out, depths=columns["pd"], docs_per_topic=columns["docs_per_topic"],
+                variances=columns["variance"])

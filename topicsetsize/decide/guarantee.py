@@ -1,0 +1,238 @@
+"""What a topic set of n topics guarantees, for every design at once.
+
+For a fixed number of topics n, the three designs of topic set size design each give a
+guarantee (Sakai, IRJ 2016, Sections 3, 5 and 6):
+
+* one-way ANOVA over m systems: the minimum detectable range minD between the best and the
+  worst system, detected with power 1 − β at level α (:func:`topicsetsize.anova_min_d`);
+* paired t-test between two systems: the minimum detectable difference minDt
+  (:func:`topicsetsize.ttest_min_dt`), with σ̂t² = 2σ̂² when taken from a one-way V_E;
+* confidence interval: the expected width of the 100(1 − α)% CI of a difference
+  (:func:`topicsetsize.ci_delta`).
+
+This is how the NTCIR-12 STC overview reports what its 100 topics buy ("with 100 topics,
+m = 10 systems: minimum detectable range ...") and how the AIRS 2016 std-AB paper reads its
+Table 2 backwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..designs.ci import ci_delta
+from ..designs.detectable import anova_min_d, ttest_min_dt
+from ..params import check, check_method
+from ..errors import InputError
+
+__all__ = ["Guarantees", "guarantees", "round_up", "DEFAULT_MS"]
+
+#: The numbers of systems reported by default (the m of the papers' tables).
+DEFAULT_MS = (2, 5, 10, 20, 50, 100)
+
+#: The columns of :attr:`Guarantees.table`, in order.
+COLUMNS = ("n", "m", "min_d", "min_dt", "ci_delta")
+
+
+def round_up(values, *, decimals: int = 2):
+    """Round up to ``decimals`` decimal places, so that a shown value is never below the true one.
+
+    A detectable difference or a CI width rounded *down* would promise more than the design
+    gives; rounded up, the statement stays true. Values already on the grid (to 1e-9 of a
+    step, which absorbs binary representation error) stay where they are.
+
+    Parameters
+    ----------
+    values : float or array_like
+        Finite real numbers.
+    decimals : int
+        Decimal places, 0 to 15.
+
+    Returns
+    -------
+    float or ndarray
+
+    Raises
+    ------
+    ValueError
+        One line naming the argument: a value that is not a finite real number (a string,
+        None, NaN), or decimals out of range.
+
+    Examples
+    --------
+    >>> round_up(0.13704718), round_up(0.1), round_up([0.0961, 0.2204], decimals=3)
+    (0.14, 0.1, array([0.097, 0.221]))
+    >>> round_up("0.1")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: values='0.1' is not a number: allowed values finite
+    """
+    decimals = check("decimals", decimals, allow_array=False)
+    arr = np.asarray(check("values", values), float)
+    scale = 10.0 ** decimals
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = arr * scale
+        # From 2**52 steps a float has no fraction of a step left: it is on the grid, kept as
+        # is (scaling back and forth could lose its last bit, or overflow).
+        out = np.where(np.abs(scaled) < 2.0 ** 52, np.ceil(scaled - 1e-9) / scale, arr)
+    return float(out) if out.ndim == 0 else out
+
+
+def _number(x: float, decimals: int) -> str:
+    value = round_up(x, decimals=decimals)
+    # From 1e16 a float has no decimals to show: its shortest exact form (5.554905259160818e+149).
+    return f"{value:.{decimals}f}" if abs(value) < 1e16 else repr(value)
+
+
+def _percent(p: float) -> str:
+    return f"{round(100.0 * p, 6):g}%"
+
+
+@dataclass(frozen=True)
+class Guarantees:
+    """What n topics guarantee: the result of :func:`guarantees`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per (n, m), n-major, in the order given, with the columns ``n``, ``m``,
+        ``min_d`` (ANOVA over m systems), ``min_dt`` (paired t-test) and ``ci_delta`` (expected
+        CI width). ``min_dt`` and ``ci_delta`` compare two systems: they depend on n only and
+        repeat on every m row of that n. ``table.set_index(["n", "m"])`` gives a MultiIndex.
+    variance, variance_t, alpha, beta : float
+        The inputs (``variance_t`` after its default 2·variance is applied).
+    method : str
+        "legacy" or "exact".
+
+    Examples
+    --------
+    >>> g = guarantees([50, 100], variance=0.0601, ms=[2, 10])
+    >>> g.table.set_index(["n", "m"])["min_d"].round(3)
+    n    m
+    50   2     0.136
+         10    0.194
+    100  2     0.096
+         10    0.137
+    Name: min_d, dtype: float64
+    """
+
+    table: pd.DataFrame
+    variance: float
+    variance_t: float
+    alpha: float
+    beta: float
+    method: str
+
+    def statements(self, *, decimals: int = 2) -> list[str]:
+        """The guarantees in words, one sentence per line, as the papers state them.
+
+        Differences and widths are rounded *up* to ``decimals`` places, so every sentence
+        stays true. For each n: one sentence per m (ANOVA), then the paired t-test, then the
+        CI.
+
+        Examples
+        --------
+        >>> g = guarantees(100, variance=0.0601, ms=(10,))
+        >>> print("\\n".join(g.statements()))
+        With 100 topics, m = 10 systems: minimum detectable range 0.14 (one-way ANOVA,
+        alpha = 0.05, 80% power).
+        With 100 topics, m = 2 systems: minimum detectable difference 0.10 (paired t-test,
+        alpha = 0.05, 80% power).
+        With 100 topics: expected width of the 95% confidence interval of a difference 0.14.
+        """
+        decimals = check("decimals", decimals, allow_array=False)
+        power, conf = _percent(1.0 - self.beta), _percent(1.0 - self.alpha)
+        test = f"alpha = {self.alpha:g}, {power} power"
+        lines = []
+        for n, rows in self.table.groupby("n", sort=False):
+            head = f"With {n} topics"
+            lines += [f"{head}, m = {r.m} systems: minimum detectable range "
+                      f"{_number(r.min_d, decimals)} (one-way ANOVA, {test})."
+                      for r in rows.itertuples()]
+            first = rows.iloc[0]
+            lines.append(f"{head}, m = 2 systems: minimum detectable difference "
+                         f"{_number(first.min_dt, decimals)} (paired t-test, {test}).")
+            lines.append(f"{head}: expected width of the {conf} confidence interval of a "
+                         f"difference {_number(first.ci_delta, decimals)}.")
+        return lines
+
+
+def _list(name: str, values) -> np.ndarray:
+    arr = np.atleast_1d(np.asarray(check(name, values), float))
+    if arr.ndim != 1:
+        raise InputError(f"{name} must be a number or a list of numbers, "
+                         f"got an array of shape {arr.shape}")
+    return arr.astype(np.int64)
+
+
+def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=None,
+               method="legacy") -> Guarantees:
+    """What n topics guarantee for the ANOVA, paired t-test and CI designs.
+
+    For each n and each m: minD = √(2σ̂²λ/n), with λ solving the one-way ANOVA power
+    power(λ; φA = m − 1, φE = m(n − 1), α) = 1 − β (Sakai, IRJ 2016, Section 5); for each n,
+    minDt = σ̂t·λt/√n with λt solving the paired t-test power at φ = n − 1 (Section 3), and
+    the expected CI width 2√2·σ̂t·t(n − 1; α)·Γ(n/2)/(√(n(n − 1))·Γ((n − 1)/2)) (Section 6,
+    Eq. 14). α is the test level and the CI's 1 − confidence.
+
+    All (n, m) cells are computed in one vectorised call per design.
+
+    Parameters
+    ----------
+    n : int or sequence of int
+        Numbers of topics (each ≥ 2).
+    variance : float
+        Within-system variance σ̂² (V_E, > 0).
+    ms : int or sequence of int
+        Numbers of systems (each ≥ 2); default 2, 5, 10, 20, 50, 100.
+    alpha, beta : float
+        Error probabilities in (0, 1); the power is 1 − β.
+    variance_t : float, optional
+        Variance σ̂t² of the per-topic differences; default 2·variance (Sakai, IRJ 2016).
+    method : {"legacy", "exact"}
+        As in :func:`topicsetsize.anova_n`. The CI width does not depend on it.
+
+    Returns
+    -------
+    Guarantees
+        ``.table`` (a long DataFrame: n, m, min_d, min_dt, ci_delta) and ``.statements()``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the argument, or where the legacy approximation cannot reach the
+        power at this n (the message says from which n it can; or use ``method="exact"``).
+
+    Examples
+    --------
+    MedNLPDoc raw recall (σ̂² = .0601, AIRS 2016 Table 2 part I): 93 topics are what m = 2,
+    minD = .10 needs, so 93 topics detect a range just under .10.
+
+    >>> g = guarantees([93, 100], variance=0.0601, ms=[2, 50])
+    >>> g.table.round(4)
+         n   m   min_d  min_dt  ci_delta
+    0   93   2  0.0997  0.1018    0.1424
+    1   93  50  0.1969  0.1018    0.1424
+    2  100   2  0.0961  0.0981    0.1372
+    3  100  50  0.1898  0.0981    0.1372
+    """
+    method = check_method(method)
+    variance = check("variance", variance, allow_array=False)
+    alpha = check("alpha", alpha, allow_array=False)
+    beta = check("beta", beta, allow_array=False)
+    variance_t = 2.0 * variance if variance_t is None else check("variance_t", variance_t,
+                                                                 allow_array=False)
+    n_grid, m_grid = _list("n", n), _list("m", ms)
+    min_d = anova_min_d(n_grid[:, None], m=m_grid[None, :], variance=variance, alpha=alpha,
+                        beta=beta, method=method)
+    min_dt = ttest_min_dt(n_grid, variance_t=variance_t, alpha=alpha, beta=beta, method=method)
+    width = ci_delta(n_grid, variance_t=variance_t, alpha=alpha)
+    k = m_grid.size
+    table = pd.DataFrame({
+        "n": np.repeat(n_grid, k), "m": np.tile(m_grid, n_grid.size),
+        "min_d": np.asarray(min_d, float).ravel(),
+        "min_dt": np.repeat(np.asarray(min_dt, float), k),
+        "ci_delta": np.repeat(np.asarray(width, float), k)}, columns=list(COLUMNS))
+    return Guarantees(table, variance, float(variance_t), alpha, beta, method)

@@ -1,0 +1,370 @@
+r"""Pool depth study: re-judge past runs with shallower pools and see what it does to n and cost.
+
+A TREC pool of depth pd judges, for every topic, the union of every run's top pd documents. From
+a past collection (its runs and its qrels) the effect of a shallower pool can be simulated
+(Sakai, CIKM 2014, "Designing test collections for comparing many systems", §6.3): keep only the
+judgments of the documents in the depth-pd pool, treat every other document as non-relevant,
+re-evaluate every run, and estimate the within-system variance V_E of the new topics × runs
+matrix. The topic set size at that variance times the mean number of documents judged per topic
+is the assessment cost of depth pd (:func:`topicsetsize.decide.budget.budget_plan`).
+
+**Ranking.** A run is ranked the way trec_eval ranks it (and so ir_measures, whose default
+provider for AP, nDCG and P is pytrec_eval, i.e. trec_eval's code): by score, descending, ties by
+document id, descending (``strcmp``); the rank column of the file is ignored. The pool at depth pd
+takes each run's top pd documents in that order, so the pool and the measures see the same
+ranking.
+
+**Measures** are computed by :mod:`ir_measures` only (``ir_measures.evaluator``), never here. A
+topic on which a run retrieved nothing scores 0 for that run (trec_eval ``-c``).
+
+**Judged documents.** Every document in the depth-pd pool counts as judged: its relevance is
+taken from the qrels, or 0 where the qrels do not judge it. Relevant documents that no run
+retrieved are in no pool, at any depth: with qrels built by pooling the same runs (as TREC's
+are), a depth at least the length of every run reproduces the evaluation on the full qrels.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .budget import budget_plan, cheapest_row
+from ..params import check, check_choice, check_method
+from ..matrices.evaluation import (evaluator_for, parse_measure, qrels_dict, require_ir_measures,
+                         run_dict, run_sources, score_run)
+from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs, trec_order
+from ..estimates.standardise import std_ab
+from ..estimates.variance import pooled_variance
+from ..errors import InputError
+
+__all__ = ["VARIANCE_SOURCES", "PoolDepthStudy", "trec_ranking", "best_ranks", "depth_pool",
+           "pool_depth_study", "parse_measure", "load_collection", "require_ir_measures"]
+
+#: Which V_E the topic set size is computed from.
+VARIANCE_SOURCES = ("raw", "std-ab")
+
+
+class PoolDepthStudy(NamedTuple):
+    """The result of :func:`pool_depth_study`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per pool depth (index ``pd``): ``judged`` (documents in the pools, all
+        collections), ``topics``, ``docs_per_topic`` (= judged / topics), ``v_e_raw`` and
+        ``v_e_std_ab`` (one-way residual variance, pooled over the collections), and, when ``m``
+        and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
+        in :func:`topicsetsize.decide.budget.budget_plan`.
+    cheapest : pandas.Series or None
+        The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
+    scores : dict
+        ``{pd: [topics × runs matrix of each collection]}``, the re-evaluated scores.
+    measure : str
+        The ir_measures name of the measure.
+    budget : float or None
+        The budget asked for.
+    """
+
+    table: pd.DataFrame
+    cheapest: pd.Series | None
+    scores: dict
+    measure: str
+    budget: float | None = None
+
+
+def trec_ranking(runs: dict) -> pd.DataFrame:
+    """All runs in one frame, each ranked per topic as trec_eval ranks it.
+
+    Parameters
+    ----------
+    runs : dict
+        ``{run name: frame with query_id, doc_id, score}``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``run``, ``query_id``, ``doc_id``, ``score`` and ``trec_rank`` (1, 2, ... per
+        run and topic): score descending, ties by doc_id descending.
+
+    Examples
+    --------
+    >>> run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "b", "c"],
+    ...                     "score": [1.0, 1.0, 2.0]})
+    >>> trec_ranking({"r": run})[["doc_id", "trec_rank"]].to_numpy().tolist()
+    [['c', 1], ['b', 2], ['a', 3]]
+    """
+    frame = pd.concat([r[["query_id", "doc_id", "score"]].assign(run=name)
+                       for name, r in runs.items()], ignore_index=True)
+    frame = trec_order(frame, columns=("run", "query_id", "score", "doc_id")).reset_index(
+        drop=True)
+    frame["trec_rank"] = frame.groupby(["run", "query_id"], sort=False).cumcount() + 1
+    return frame[["run", "query_id", "doc_id", "score", "trec_rank"]]
+
+
+#: Rows of per-run top documents kept before they are merged into best ranks (pass 1).
+_REDUCE_ROWS = 200_000
+
+
+def _best(tops: list) -> pd.DataFrame:
+    """The best ``trec_rank`` of each (topic, document) over several runs' top documents."""
+    return pd.concat(tops, ignore_index=True).groupby(
+        ["query_id", "doc_id"], sort=False, as_index=False)["trec_rank"].min()
+
+
+def _top(run: pd.DataFrame, depth: int) -> pd.DataFrame:
+    """One run's top ``depth`` documents per topic in trec_eval order, with ``trec_rank``."""
+    ranked = trec_order(run[["query_id", "doc_id", "score"]])
+    rank = ranked.groupby("query_id", sort=False).cumcount().to_numpy() + 1
+    keep = rank <= depth
+    return pd.DataFrame({"query_id": ranked["query_id"].to_numpy()[keep],
+                         "doc_id": ranked["doc_id"].to_numpy()[keep], "trec_rank": rank[keep]})
+
+
+def best_ranks(runs: dict) -> pd.Series:
+    """For every retrieved (topic, document), its best trec_eval rank over the runs.
+
+    The depth-pd pool is exactly the pairs whose best rank is at most pd (:func:`depth_pool`).
+    """
+    ranked = trec_ranking(runs)
+    return ranked.groupby(["query_id", "doc_id"], sort=True)["trec_rank"].min()
+
+
+def depth_pool(runs: dict, depth: int) -> pd.DataFrame:
+    """The depth-pd pool: the union of every run's top ``depth`` documents per topic.
+
+    Parameters
+    ----------
+    runs : dict
+        ``{run name: frame with query_id, doc_id, score}`` or ``{run name: path}``.
+    depth : int
+        Pool depth pd, at least 1.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id``, sorted.
+
+    Examples
+    --------
+    >>> r1 = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"],
+    ...                    "score": [3.0, 2.0, 1.0]})
+    >>> r2 = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["c", "d", "a"],
+    ...                    "score": [3.0, 2.0, 1.0]})
+    >>> depth_pool({"r1": r1, "r2": r2}, 1).to_numpy().tolist()
+    [['1', 'a'], ['1', 'c']]
+    """
+    depth = check("depth", depth, allow_array=False)
+    best = best_ranks({name: as_run(r, name) for name, r in runs.items()})
+    return best[best <= depth].index.to_frame(index=False)
+
+
+def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]:
+    """Runs (a folder, or a mapping {name: frame or path}) and qrels (a path or a frame), read
+    and checked; returns ``({run name: frame}, qrels frame)``."""
+    where = f"{name}: " if name else ""
+    if isinstance(runs, (str, os.PathLike)):
+        runs = read_runs(runs)
+    elif isinstance(runs, dict):
+        runs = {str(k): as_run(v, f"{where}run {k}") for k, v in runs.items()}
+    else:
+        raise InputError(f"{where}runs must be a folder of run files or a mapping "
+                         f"{{run name: DataFrame or path}}, got {type(runs).__name__}")
+    if len(runs) < 2:
+        raise InputError(f"{where}runs: {len(runs)} run(s); V_E needs at least 2 runs")
+    return runs, as_qrels(qrels, f"{where}qrels")
+
+
+def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=0.05, beta=0.20,
+                     budget=None, method="legacy", variance_from="raw", duplicates="error",
+                     progress: Callable[[int], object] | None = None) -> PoolDepthStudy:
+    r"""V_E, topic set size and assessment cost at each pool depth, from past runs and qrels.
+
+    For each depth pd and each collection: build the depth-pd pool (:func:`depth_pool`), keep the
+    judgments of the pooled documents (a pooled document that the qrels do not judge is judged
+    non-relevant), re-evaluate every run with ir_measures, and estimate V_E of the topics × runs
+    matrix, raw and after std-AB (:func:`topicsetsize.residual_variance`,
+    :func:`topicsetsize.std_ab`). Several collections are combined with the pooled variance
+    (:func:`topicsetsize.pooled_variance`) and the pooled mean
+
+    .. math:: \bar J(pd) = \frac{\sum_C |\mathrm{pool}_C(pd)|}{\sum_C n_C}
+
+    of judged documents per topic (Sakai, CIKM 2014, §6.3: (37,605 + 34,792)/(50 + 49) = 731 for
+    the two TREC Robust collections at depth 100). With ``m`` and ``min_d`` the required n and
+    the cost n × J̄(pd) follow (:func:`topicsetsize.decide.budget.budget_plan`).
+
+    Parameters
+    ----------
+    runs : str, Path, dict, or a list of these
+        A folder of TREC run files (``qid Q0 docno rank score tag``; the file name is the run
+        name), or a mapping ``{run name: DataFrame (query_id, doc_id, score) or path}``. For
+        several collections, a list with one entry per collection.
+    qrels : str, Path, DataFrame, or a list of these
+        TREC qrels (``qid 0 docno rel``), or a frame (query_id, doc_id, relevance); a list, one
+        per collection, when ``runs`` is a list.
+    depths : sequence of int
+        Pool depths, each at least 1.
+    measure : str
+        An ir_measures measure, e.g. ``"AP"``, ``"nDCG@10"``, ``"P@10"`` (or trec_eval's
+        ``"map"``).
+    m, min_d : optional
+        The ANOVA design (number of systems, minimum detectable range); both or neither.
+    alpha, beta, budget, method
+        As in :func:`topicsetsize.decide.budget.budget_plan`.
+    variance_from : {"raw", "std-ab"}
+        Which V_E the topic set size uses.
+    duplicates : {"error", "first"}
+        A document retrieved twice within a topic of a run: refuse the run, as trec_eval does,
+        or keep the first line and warn (:func:`topicsetsize.matrices.runfiles.read_run`).
+    progress : callable, optional
+        Called with 1 after each run is evaluated at a depth (depths × runs calls in all).
+
+    Returns
+    -------
+    PoolDepthStudy
+
+    Notes
+    -----
+    Memory: the runs are read one at a time, twice (first for the pools, then to evaluate each
+    run at every depth), so memory holds one run, the deepest pool and the score matrices, not
+    every run at once (``benchmarks/bench_pool_depth_scale.py``).
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and line, or the argument: malformed run or qrels files, a
+        depth below 1, qrels with no topic or no retrieved document in common with the runs.
+    FileNotFoundError
+        A missing folder or file.
+
+    Examples
+    --------
+    >>> study = pool_depth_study("tests/data/pool_runs/A/runs",
+    ...                          qrels="tests/data/pool_runs/A/qrels.txt", depths=[60, 10],
+    ...                          measure="AP", m=8, min_d=0.05)
+    >>> study.table[["docs_per_topic", "v_e_raw", "n", "cost"]].round(4)
+        docs_per_topic  v_e_raw    n      cost
+    pd
+    60          181.56   0.0077   89  16158.84
+    10           41.92   0.0103  118   4946.56
+    """
+    require_ir_measures()
+    method = check_method(method)
+    variance_from = check_choice("variance_from", variance_from, VARIANCE_SOURCES)
+    measure = parse_measure(measure)
+    depths_list = [check("depth", d, allow_array=False) for d in _depth_list(depths)]
+    if (m is None) != (min_d is None):
+        raise InputError("give both m and min_d (the ANOVA design) or neither")
+    # Fail fast, before the long work: the design is single numbers, one for every depth.
+    if m is not None:
+        m = check("m", m, allow_array=False)
+        min_d = check("min_d", min_d, allow_array=False)
+    alpha = check("alpha", alpha, allow_array=False)
+    beta = check("beta", beta, allow_array=False)
+    if budget is not None:
+        budget = float(check("budget", budget, allow_array=False))
+    collections = _collections(runs, qrels)
+
+    judged = np.zeros(len(depths_list), "int64")
+    topics_total = 0
+    scores: dict[int, list[pd.DataFrame]] = {d: [] for d in depths_list}
+    for runs_c, qrels_c, label in collections:
+        qrels_name = label or "qrels"
+        where = f"{label}: " if label else ""
+        sources = run_sources(runs_c, duplicates=duplicates, where=where)
+        if len(sources) < 2:
+            raise InputError(f"{where}runs: {len(sources)} run(s); V_E needs at least 2 runs")
+        qrels_c = as_qrels(qrels_c, f"{where}qrels")
+        # Pass 1, one run at a time: each document's best trec_eval rank down to the deepest
+        # pool (the pools of every depth), and the topics the runs retrieve for.
+        tops, run_topics = [], set()
+        for load in sources.values():
+            tops.append(_top(load(), max(depths_list)))
+            run_topics.update(tops[-1]["query_id"].unique())
+            if sum(map(len, tops)) > _REDUCE_ROWS:      # bound memory: merge into best ranks
+                tops = [_best(tops)]
+        best = _best(tops)
+        topics = sorted(run_topics & set(qrels_c["query_id"]))
+        if not topics:
+            raise InputError(f"{qrels_name}: no topic in common with the runs")
+        best = best[best["query_id"].isin(topics)].set_index(["query_id", "doc_id"])["trec_rank"]
+        judged_rel = qrels_c.set_index(["query_id", "doc_id"])["relevance"]
+        relevance = judged_rel.reindex(best.index)
+        if relevance.isna().all():
+            raise InputError(f"{qrels_name}: none of the documents the runs retrieve is judged")
+        pooled = pd.DataFrame({"query_id": best.index.get_level_values(0),
+                               "doc_id": best.index.get_level_values(1),
+                               "rank": best.to_numpy(),
+                               "relevance": relevance.fillna(0).astype("int64").to_numpy()})
+        evaluators = []
+        for k, depth in enumerate(depths_list):
+            in_pool = pooled[pooled["rank"] <= depth]
+            judged[k] += len(in_pool)
+            evaluators.append(evaluator_for(measure, qrels_dict(in_pool)))
+        topics_total += len(topics)
+        # Pass 2, one run at a time again: evaluate it at every depth (its notes were given).
+        matrices = [np.zeros((len(topics), len(sources))) for _ in depths_list]
+        for j, load in enumerate(sources.values()):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RunFileWarning)
+                run = run_dict(load(), topics)
+            for k, evaluator in enumerate(evaluators):
+                matrices[k][:, j] = score_run(evaluator, measure, run, topics)
+                if progress is not None:
+                    progress(1)
+            del run
+        for k, depth in enumerate(depths_list):
+            scores[depth].append(pd.DataFrame(matrices[k], index=pd.Index(topics, name="topic"),
+                                              columns=pd.Index(list(sources), name="run")))
+    table = pd.DataFrame({
+        "judged": judged, "topics": topics_total, "docs_per_topic": judged / topics_total,
+        "v_e_raw": [pooled_variance(scores[d]) for d in depths_list],
+        "v_e_std_ab": [pooled_variance([std_ab(s) for s in scores[d]]) for d in depths_list],
+    }, index=pd.Index(depths_list, name="pd"))
+    cheapest = None
+    if m is not None:
+        column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
+        plan = budget_plan(depths_list, docs_per_topic=table["docs_per_topic"].to_numpy(),
+                           variances=table[column].to_numpy(), m=m, min_d=min_d, alpha=alpha,
+                           beta=beta, budget=budget, method=method)
+        table = table.join(plan.table[["n", "cost", "within_budget"]])
+        cheapest = cheapest_row(table)
+        if budget is None:      # every depth is "within" no budget: the column would only say yes
+            table = table.drop(columns="within_budget")
+            cheapest = cheapest.drop("within_budget")
+    return PoolDepthStudy(table, cheapest, scores, str(measure), budget)
+
+
+def _depth_list(depths) -> list:
+    if isinstance(depths, (str, bytes)) or np.ndim(depths) > 1:
+        raise InputError(f"depths={depths!r} must be a list of whole numbers")
+    depths = list(np.atleast_1d(depths))
+    if not depths:
+        raise InputError("depths is empty: give at least one pool depth")
+    if len(set(depths)) != len(depths):
+        raise InputError(f"depths={[int(d) for d in depths]} has a repeated depth")
+    return depths
+
+
+def _collections(runs, qrels) -> list[tuple]:
+    """[(runs, qrels, label)]: one collection, or several given as two lists."""
+    if isinstance(qrels, (list, tuple)):
+        if not isinstance(runs, (list, tuple)) or len(runs) != len(qrels):
+            raise InputError("several collections: give runs and qrels as two lists of the "
+                             "same length, one entry per collection")
+        if not qrels:
+            raise InputError("no collection given")
+        return [(r, q, _label(q, k)) for k, (r, q) in enumerate(zip(runs, qrels))]
+    if isinstance(runs, (list, tuple)):
+        raise InputError("runs is a list (several collections): give qrels as a list too")
+    return [(runs, qrels, _label(qrels, None))]
+
+
+def _label(qrels, k) -> str:
+    if isinstance(qrels, (str, os.PathLike)):
+        return str(qrels)
+    return f"collection {k}" if k is not None else ""

@@ -1,0 +1,424 @@
+"""Recommending one topic set size for several measures and designs at once.
+
+A test collection serves several evaluation measures, each with its own variance estimate,
+and several comparisons (m systems, a minimum detectable range minD). Each requirement gives
+its own n (:func:`topicsetsize.anova_n`); the collection needs the largest of them, rounded
+up to a round number. The AIRS 2016 std-AB paper (Section 4) states the result as
+
+    Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a minD
+    of 0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a minD of
+    0.20 (91 topics are sufficient).
+
+:func:`recommend` computes the sizes and writes that sentence; :func:`read_requirements` reads
+the requirements from a TOML (``[[requirements]]`` tables) or CSV file.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..params import check, check_method
+from ..designs.power import anova_power
+from ..designs.samplesize import anova_n
+from ..errors import InputError
+
+__all__ = ["Recommendation", "recommend", "check_requirement", "read_requirements",
+           "REQUIREMENT_KEYS"]
+
+#: The keys of a requirement: ``label`` is optional, the others are required.
+REQUIREMENT_KEYS = ("label", "variance", "m", "min_d")
+_REQUIRED = REQUIREMENT_KEYS[1:]
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The result of :func:`recommend`.
+
+    Attributes
+    ----------
+    n : int
+        The recommended number of topics: the largest required n, rounded up to a multiple
+        of ``round_to``.
+    requirements : pandas.DataFrame
+        One row per requirement, indexed 1, 2, ... (``requirement``), with the columns
+        ``label`` (None where not given), ``variance``, ``m``, ``min_d``, ``n`` (its own
+        required n) and ``power`` (its power at the recommended n, by ``method``).
+    sentence : str
+        The recommendation in the papers' words.
+    alpha, beta : float
+    round_to : int
+    method : str
+
+    Examples
+    --------
+    >>> r = recommend([{"label": "EN nDCG@3", "variance": 0.0259, "m": 10, "min_d": 0.1}])
+    >>> r.n, int(r.requirements.loc[1, "n"]), round(float(r.requirements.loc[1, "power"]), 3)
+    (90, 82, 0.848)
+    """
+
+    n: int
+    requirements: pd.DataFrame
+    sentence: str
+    alpha: float
+    beta: float
+    round_to: int
+    method: str
+
+    def __str__(self) -> str:
+        return self.sentence
+
+
+def _where(place: str, label) -> str:
+    """How a message names a requirement: its place, and its label where it has one."""
+    return place if label is None else f"{place} ({label!r})"
+
+
+def _label(value):
+    """A requirement's label as one line of plain text, or None when absent or blank.
+
+    Control characters (newlines, escape sequences) become spaces and runs of whitespace
+    collapse, so a label can never break a one-line message or a table row.
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    text = "".join(c if c.isprintable() else " " for c in str(value))
+    return " ".join(text.split()) or None
+
+
+def check_requirement(requirement, *, where: str = "requirement") -> dict:
+    """Validate one requirement and return it as ``{label, variance, m, min_d}``.
+
+    Parameters
+    ----------
+    requirement : mapping
+        The keys ``variance``, ``m``, ``min_d`` and optionally ``label`` (any other key is
+        an error). Numbers are checked against :data:`topicsetsize.PARAMS`; the label is
+        kept as one line of text (None when absent).
+    where : str
+        How error messages name the requirement (e.g. "requirement 2 ('EN nDCG@3')" or
+        "needs.csv, line 3").
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        One line: ``where`` (with the label, where there is one), then the key and what is
+        wrong with it.
+
+    Examples
+    --------
+    >>> check_requirement({"label": "EN nDCG@3", "variance": 0.0259, "m": 10.0, "min_d": 0.1})
+    {'label': 'EN nDCG@3', 'variance': 0.0259, 'm': 10, 'min_d': 0.1}
+    >>> check_requirement({"variance": 0.0259, "m": 10}, where="--require 1")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: --require 1: missing key 'min_d' (needs variance, m, min_d; label is
+    optional)
+    """
+    return _requirement(requirement, where)
+
+
+def _requirement(raw, where: str) -> dict:
+    """Validate one requirement; every error is one line starting with ``where``."""
+    if not isinstance(raw, Mapping):
+        raise InputError(f"{where}: {type(raw).__name__} is not a mapping with the keys "
+                         f"{', '.join(_REQUIRED)} (and optionally label)")
+    keys = {str(k): v for k, v in raw.items()}
+    where = _where(where, _label(keys.get("label")))
+    unknown = [k for k in keys if k not in REQUIREMENT_KEYS]
+    if unknown:
+        raise InputError(f"{where}: unknown key {unknown[0]!r} (allowed: "
+                         f"{', '.join(REQUIREMENT_KEYS)})")
+    missing = [k for k in _REQUIRED if k not in keys]
+    if missing:
+        raise InputError(f"{where}: missing key {missing[0]!r} (needs {', '.join(_REQUIRED)}; "
+                         "label is optional)")
+    out = {"label": _label(keys.get("label"))}
+    for key in _REQUIRED:
+        try:
+            out[key] = check(key, keys[key], allow_array=False)
+        except ValueError as error:
+            raise InputError(f"{where}: {error}") from None
+    return out
+
+
+def _requirements(requirements) -> list[dict]:
+    if isinstance(requirements, pd.DataFrame):
+        unknown = [c for c in requirements.columns if str(c) not in REQUIREMENT_KEYS]
+        if unknown:
+            raise InputError(f"requirements: unknown column {str(unknown[0])!r} (allowed: "
+                             f"{', '.join(REQUIREMENT_KEYS)})")
+        missing = [k for k in _REQUIRED if k not in requirements.columns]
+        if missing:
+            raise InputError(f"requirements: missing column {missing[0]!r} (needs "
+                             f"{', '.join(_REQUIRED)}; label is optional)")
+        items = requirements.to_dict("records")
+    elif isinstance(requirements, Mapping):
+        items = [requirements]
+    elif isinstance(requirements, (str, bytes)) or not hasattr(requirements, "__iter__"):
+        raise InputError(f"requirements={requirements!r:.60} is not a list of requirements "
+                         f"(mappings with the keys {', '.join(_REQUIRED)}, optionally label)")
+    else:
+        items = list(requirements)
+    if not items:
+        raise InputError("requirements is empty: give at least one requirement with "
+                         f"{', '.join(_REQUIRED)}")
+    out = []
+    for i, raw in enumerate(items, 1):
+        out.append(_requirement(raw, f"requirement {i}"))
+    return out
+
+
+def _decimal(x: float) -> str:
+    """minD as the papers print it: two decimals, else exactly as given (0.10, 0.025, 0.1234564).
+
+    The minD is the user's own requirement: it is never shown rounded (rounded down, the
+    sentence would promise more than the design gives).
+    """
+    return f"{x:.2f}" if round(x, 2) == x else repr(float(x))
+
+
+def _clause(row, recommended: int) -> str:
+    """One requirement in the papers' words; the label (plain text) names the measure."""
+    who = "for " if row.label is None else f"for {row.label}, "
+    tail = (f"exactly {row.n} topics are needed" if row.n == recommended
+            else f"{row.n} topics are sufficient")
+    return f"{who}comparing any m = {row.m} systems with a minD of {_decimal(row.min_d)} ({tail})"
+
+
+def _sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05) -> str:
+    """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4).
+
+    At the papers' α = .05 the sentence is theirs word for word; at another level it says so
+    ("80% power at alpha = 0.01").
+    """
+    clauses = [_clause(row, n) for row in frame.itertuples()]
+    if len(clauses) > 1:
+        clauses[-1] = "and " + clauses[-1]
+    # A labelled clause has a comma of its own: then the clauses are separated by semicolons.
+    separator = "; " if frame["label"].notna().any() else ", "
+    level = "" if alpha == 0.05 else f" at alpha = {float(alpha)!r}"
+    return (f"Create {n} topics: this guarantees {round(100.0 * (1.0 - beta), 6):g}% power"
+            f"{level} {separator.join(clauses)}.")
+
+
+def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
+              method="legacy") -> Recommendation:
+    """One topic set size that meets every requirement, and the sentence that states it.
+
+    Each requirement (variance σ̂², m systems, minimum detectable range minD) needs
+    n_i = :func:`topicsetsize.anova_n` (α, β, minD, σ̂², m); the recommendation is
+    n = ⌈max_i n_i / round_to⌉ · round_to (Sakai, AIRS 2016, Section 4). Because n_i is the
+    size from which the power *stays* at or above 1 − β, every requirement has that power at
+    n; the ``power`` column shows it.
+
+    Parameters
+    ----------
+    requirements : list of mappings, or pandas.DataFrame
+        Each with the keys (columns) ``variance``, ``m`` and ``min_d`` and an optional
+        ``label`` (text, e.g. the measure: "EN nDCG@3"). A single mapping is one requirement.
+    alpha, beta : float
+        Error probabilities in (0, 1), shared by every requirement.
+    round_to : int
+        Round the recommendation up to a multiple of this (≥ 1; 1 means no rounding).
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    Recommendation
+        ``.n``, ``.requirements`` (a DataFrame with each requirement's own n and its power at
+        ``.n``) and ``.sentence``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the requirement (its number and label) and the key: a missing or
+        unknown key, or a value out of range.
+
+    Examples
+    --------
+    The AIRS 2016 recommendation for MedNLPDoc raw recall (σ̂² = .0601, Table 2 part I:
+    m = 2, minD = .10 needs 93 topics; m = 50, minD = .20 needs 91):
+
+    >>> r = recommend([{"variance": 0.0601, "m": 2, "min_d": 0.10},
+    ...                {"variance": 0.0601, "m": 50, "min_d": 0.20}])
+    >>> r.n
+    100
+    >>> print(r.sentence)
+    Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a minD of
+    0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a minD of 0.20
+    (91 topics are sufficient).
+    >>> r.requirements[["m", "min_d", "n"]]
+                  m  min_d   n
+    requirement
+    1             2    0.1  93
+    2            50    0.2  91
+    >>> recommend([{"variance": 0.0259, "m": 10, "min_d": -0.1, "label": "EN nDCG@3"}])
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: requirement 1 ('EN nDCG@3'): min_d=-0.1 is out of range: allowed min_d
+    > 0
+    """
+    method = check_method(method)
+    alpha = check("alpha", alpha, allow_array=False)
+    beta = check("beta", beta, allow_array=False)
+    round_to = check("round_to", round_to, allow_array=False)
+    items = _requirements(requirements)
+    frame = pd.DataFrame(items, columns=list(REQUIREMENT_KEYS),
+                         index=pd.RangeIndex(1, len(items) + 1, name="requirement"))
+    frame["m"] = frame["m"].astype(np.int64)
+    frame["label"] = frame["label"].astype(object).where(frame["label"].notna(), None)
+    try:
+        need = np.atleast_1d(anova_n(alpha, beta, frame["min_d"].to_numpy(),
+                                     frame["variance"].to_numpy(), frame["m"].to_numpy(),
+                                     method=method))
+    except ValueError:            # e.g. a minD too small for any n: say which requirement
+        for row in frame.itertuples():
+            try:
+                anova_n(alpha, beta, row.min_d, row.variance, row.m, method=method)
+            except ValueError as error:
+                where = _where(f"requirement {row.Index}", row.label)
+                raise InputError(f"{where}: {error}") from None
+        raise
+    frame["n"] = need.astype(np.int64)
+    n = int(-(-int(need.max()) // round_to) * round_to)
+    frame["power"] = np.atleast_1d(anova_power(n, m=frame["m"].to_numpy(),
+                                               min_d=frame["min_d"].to_numpy(),
+                                               variance=frame["variance"].to_numpy(),
+                                               alpha=alpha, method=method))
+    return Recommendation(n, frame, _sentence(n, frame, beta, alpha), alpha, beta, round_to,
+                          method)
+
+
+# --- Requirement files ---------------------------------------------------------------------------
+
+def read_requirements(path) -> list[dict]:
+    """Read requirements from a TOML or CSV file (by its extension: .toml, otherwise CSV).
+
+    TOML: one ``[[requirements]]`` table per requirement, with the keys ``variance``, ``m``,
+    ``min_d`` and an optional ``label``. CSV: a header row with the columns ``variance``,
+    ``m``, ``min_d`` and an optional ``label``, one requirement per line. Labels are read as
+    plain text.
+
+    Parameters
+    ----------
+    path : str or path-like
+
+    Returns
+    -------
+    list of dict
+        Validated requirements, ready for :func:`recommend`.
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and the line (CSV) or the table number and key (TOML).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "needs.csv"
+    >>> _ = path.write_text("label,variance,m,min_d\\nEN nDCG@3,0.0259,10,0.10\\n")
+    >>> read_requirements(path)
+    [{'label': 'EN nDCG@3', 'variance': 0.0259, 'm': 10, 'min_d': 0.1}]
+    >>> _ = path.write_text("label,variance,m,min_d\\nEN nDCG@3,0.0259,ten,0.10\\n")
+    >>> read_requirements(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: .../needs.csv, line 2 ('EN nDCG@3'): m='ten' is not a number:
+    allowed 2 <= m <= 1000000000 (a whole number)
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file")
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a folder, not a requirements file")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not a UTF-8 text file ({error.reason} at byte "
+                         f"{error.start})") from None
+    items = _read_toml(path, text) if path.suffix.lower() == ".toml" else _read_csv(path, text)
+    if not items:
+        raise InputError(f"{path}: no requirements in the file")
+    return items
+
+
+def _read_toml(path: Path, text: str) -> list[dict]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:                       # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{path}: not valid TOML: {error}") from None
+    unknown = [k for k in data if k != "requirements"]
+    if unknown:
+        raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: [[requirements]] tables)")
+    tables = data.get("requirements")
+    if not isinstance(tables, list):
+        raise InputError(f"{path}: no [[requirements]] tables")
+    out = []
+    for i, table in enumerate(tables, 1):
+        out.append(_requirement(table, f"{path}: [[requirements]] table {i}"))
+    return out
+
+
+def _cell(text: str):
+    """A CSV cell as a number where it is one; otherwise the text (the check names it)."""
+    try:
+        return float(text)
+    except ValueError:
+        return text.strip()
+
+
+def _read_csv(path: Path, text: str) -> list[dict]:
+    reader = csv.reader(text.splitlines())
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise InputError(f"{path}: empty file (expected a header row: "
+                         f"{', '.join(REQUIREMENT_KEYS)})") from None
+    except csv.Error as error:
+        raise InputError(f"{path}, line 1: {error}") from None
+    for column in header:
+        if column not in REQUIREMENT_KEYS:
+            raise InputError(f"{path}, line 1: unknown column {column!r} (allowed: "
+                             f"{', '.join(REQUIREMENT_KEYS)})")
+    if len(set(header)) < len(header):
+        raise InputError(f"{path}, line 1: a column appears twice")
+    for column in _REQUIRED:
+        if column not in header:
+            raise InputError(f"{path}, line 1: missing column {column!r} (needs "
+                             f"{', '.join(_REQUIRED)}; label is optional)")
+    out = []
+    try:
+        for row in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                raise InputError(f"{path}, line {line}: {len(row)} cells, the header has "
+                                 f"{len(header)}")
+            cells = dict(zip(header, row))
+            label = _label(cells.pop("label", None))
+            where = _where(f"{path}, line {line}", label)
+            for key, value in cells.items():
+                if not value.strip():
+                    raise InputError(f"{where}: {key} is blank")
+            out.append(_requirement({"label": label, **{k: _cell(v) for k, v in cells.items()}},
+                                    f"{path}, line {line}"))
+    except csv.Error as error:
+        raise InputError(f"{path}, line {reader.line_num}: {error}") from None
+    return out

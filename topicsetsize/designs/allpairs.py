@@ -1,0 +1,358 @@
+r"""All-pairs power of Tukey's HSD test, and the topic set size that achieves it.
+
+The ANOVA design of topic set size design (T. Sakai, "Designing test collections for comparing
+many systems", CIKM 2014) promises that the F test notices *some* difference among m systems
+when the best and the worst differ by minD. What an evaluation reports, though, is which
+*pairs* differ, by a multiple-comparison procedure such as Tukey's HSD. This module gives, by
+simulation, the probability that Tukey's HSD declares significant (in the right direction)
+
+* **all pairs**: every pair of systems whose true difference is at least minD, and
+* **best–worst**: at least the pair of the best and the worst system,
+
+for m systems, n topics and the residual variance σ², and the smallest n for a target power.
+
+The model is the two-way ANOVA without replication that topic-by-run matrices follow,
+x_ij = μ_i + τ_j + ε_ij with topic effects τ_j and independent ε_ij ~ N(0, σ²), and the test
+is the classical HSD with topics as blocks: pair (a, b) is significant where
+
+.. math:: |\bar x_a - \bar x_b| \ge q(1-\alpha; m, \phi_E)\,\sqrt{V_E/n},
+          \qquad \phi_E = (m-1)(n-1),
+
+with q the studentized range quantile (``scipy.stats.studentized_range``) and V_E the two-way
+residual variance (J. W. Tukey, 1953; the blocked form: e.g. D. C. Montgomery, *Design and
+Analysis of Experiments*, Chapter 4 (randomized complete blocks); T. Sakai, *Laboratory
+Experiments in Information Retrieval*, Springer 2018, Chapter 4).
+
+The simulation draws the sufficient statistics instead of whole matrices. In this model the run
+means are x̄_i = μ_i + τ̄ + ε̄_i: the common τ̄ cancels from every difference, so the differences
+are those of independent N(μ_i, σ²/n) means; and (m − 1)(n − 1)·V_E/σ² is χ² with (m − 1)(n − 1)
+degrees of freedom, independent of the run means (the residuals are orthogonal to the run and
+topic means). A trial therefore costs m normal draws and one χ² draw, whatever n is. The tests
+check this against a brute-force simulation of full matrices.
+
+The draws are common random numbers: every n reuses the same standard normals z_i and the
+same uniform u (V_E = σ²·F⁻¹_χ²(u; φ_E)/φ_E), so the simulated power is a smooth, nearly
+monotone function of n and the search for n is not thrown off by independent noise at each n.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from collections.abc import Callable
+
+import numpy as np
+from scipy import special, stats
+
+from ..params import N_MAX, check, check_choice
+from .power import t_effect
+from ..numerics.search import smallest_n
+
+__all__ = ["CONFIGURATIONS", "TARGETS", "AllPairsPower", "AllPairsN", "configuration_means",
+           "allpairs_power", "allpairs_n"]
+
+#: The configurations of the m true means (see :func:`configuration_means`).
+CONFIGURATIONS = ("least-favourable", "equally-spaced")
+#: What :func:`allpairs_n` sizes for.
+TARGETS = ("all-pairs", "best-worst")
+
+_CHUNK_ELEMENTS = 2 ** 20
+
+
+@dataclass(frozen=True)
+class AllPairsPower:
+    """Simulated power of Tukey's HSD at n topics.
+
+    Attributes
+    ----------
+    all_pairs : float
+        Share of trials in which every pair whose true difference is ≥ minD was significant
+        in the right direction.
+    best_worst : float
+        Share of trials in which the best–worst pair was significant in the right direction.
+    all_pairs_se, best_worst_se : float
+        Their Monte Carlo standard errors √(p(1 − p)/trials).
+    n, m, trials : int
+    min_d, variance, alpha : float
+    configuration : str
+    df : int
+        Residual degrees of freedom (m − 1)(n − 1).
+    critical : float
+        The studentized range quantile q(1 − α; m, df).
+    """
+
+    all_pairs: float
+    best_worst: float
+    all_pairs_se: float
+    best_worst_se: float
+    n: int
+    m: int
+    min_d: float
+    variance: float
+    alpha: float
+    configuration: str
+    trials: int
+    df: int
+    critical: float
+
+
+@dataclass(frozen=True)
+class AllPairsN:
+    """The smallest n found by :func:`allpairs_n`, with the simulated powers around it.
+
+    Attributes
+    ----------
+    n : int
+        Smallest n whose simulated power (common random numbers) reaches 1 − β.
+    power : AllPairsPower
+        The simulated power at n.
+    power_below : AllPairsPower or None
+        The simulated power at n − 1 (below the target), None for n = 2.
+    target : str
+        "all-pairs" or "best-worst": the power that was sized for.
+    """
+
+    n: int
+    power: AllPairsPower
+    power_below: AllPairsPower | None
+    target: str
+
+
+def configuration_means(m: int, *, min_d: float, configuration: str = "least-favourable"
+                        ) -> np.ndarray:
+    r"""The m true system means of a configuration, in increasing order.
+
+    * ``"least-favourable"``: two systems minD apart and the other m − 2 at their midpoint,
+      μ = (−minD/2, 0, …, 0, +minD/2): the least favourable configuration of the ANOVA design
+      (Sakai, CIKM 2014; Nagata 2003). The only pair whose true difference is ≥ minD is the
+      best–worst pair, so there "all pairs" and "best–worst" are the same event. For the HSD
+      the best–worst power does not depend on where the other means lie: this is also the
+      power under any configuration with range minD.
+    * ``"equally-spaced"``: μ_i = i·minD, i = 0, …, m − 1, neighbours exactly minD apart. Every
+      one of the m(m − 1)/2 pairs differs by at least minD and has to be detected; this is the
+      hardest configuration in which all pairs are at least minD apart (wider gaps only make
+      each difference larger). The best–worst pair differs by (m − 1)·minD.
+
+    Examples
+    --------
+    >>> configuration_means(4, min_d=0.1).tolist()
+    [-0.05, 0.0, 0.0, 0.05]
+    >>> configuration_means(3, min_d=0.1, configuration="equally-spaced").round(2).tolist()
+    [0.0, 0.1, 0.2]
+    """
+    m = check("m", m, allow_array=False)
+    min_d = check("min_d", min_d, allow_array=False)
+    configuration = check_choice("configuration", configuration, CONFIGURATIONS)
+    if configuration == "equally-spaced":
+        return np.arange(m) * min_d
+    mu = np.zeros(m)
+    mu[0], mu[-1] = -min_d / 2, min_d / 2
+    return mu
+
+
+def _check_m(m) -> int:
+    """m of a simulated design: the registry's ``m_simulated`` range (at most 1000)."""
+    return check("m", m, allow_array=False, key="m_simulated")
+
+
+class _Simulator:
+    """Common random numbers for one (m, minD, σ², α, configuration, trials, seed) design."""
+
+    def __init__(self, m, min_d, variance, alpha, configuration, trials, seed, progress):
+        self.m, self.min_d, self.variance, self.alpha = m, min_d, variance, alpha
+        self.configuration, self.trials, self.progress = configuration, trials, progress
+        # One SeedSequence: every n re-creates the same generator, hence the same draws.
+        self.seed = seed if isinstance(seed, np.random.SeedSequence) else (
+            np.random.SeedSequence(int(np.random.default_rng(seed).integers(2 ** 63))))
+        self.chunk = max(1, min(trials, _CHUNK_ELEMENTS // m))
+        self.cache: dict[int, AllPairsPower] = {}
+
+    def power(self, n: int) -> AllPairsPower:
+        n = int(n)
+        if n not in self.cache:
+            self.cache[n] = self._simulate(n)
+        return self.cache[n]
+
+    def _simulate(self, n: int) -> AllPairsPower:
+        m, trials = self.m, self.trials
+        df = (m - 1) * (n - 1)
+        if m == 2:   # q(1 − α; 2, φ) = √2·t(1 − α/2; φ), far cheaper than the general quantile
+            q = math.sqrt(2.0) * float(stats.t.isf(self.alpha / 2, df))
+        else:
+            q = float(stats.studentized_range.ppf(1 - self.alpha, m, df))
+        # Standardised gap between neighbours (equally spaced) or best and worst (least fav.)
+        gap = self.min_d / math.sqrt(self.variance) * math.sqrt(n)   # n/σ² may overflow
+        rng = np.random.default_rng(self.seed)
+        all_hits = best_hits = 0
+        for start in range(0, trials, self.chunk):
+            k = min(self.chunk, trials - start)
+            z = rng.standard_normal((k, m))
+            u = rng.random(k)
+            threshold = q * np.sqrt(special.chdtri(df, u) / df)  # q·√(V_E/σ²), upper tail u
+            if self.configuration == "equally-spaced":
+                # All pairs significant upwards <=> every neighbour pair is (the differences
+                # of farther pairs are sums of positive neighbour differences).
+                step = gap + np.diff(z, axis=1)
+                all_ok = step.min(axis=1) >= threshold
+                best_ok = (m - 1) * gap + z[:, -1] - z[:, 0] >= threshold
+            else:
+                best_ok = gap + z[:, -1] - z[:, 0] >= threshold
+                all_ok = best_ok
+            all_hits += int(np.count_nonzero(all_ok))
+            best_hits += int(np.count_nonzero(best_ok))
+            if self.progress is not None:
+                self.progress(k)
+        pa, pb = all_hits / trials, best_hits / trials
+        return AllPairsPower(pa, pb, math.sqrt(pa * (1 - pa) / trials),
+                             math.sqrt(pb * (1 - pb) / trials), n, m, self.min_d,
+                             self.variance, self.alpha, self.configuration, trials, df, q)
+
+
+def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: float = 0.05,
+                   configuration: str = "least-favourable", trials: int = 10000, seed=None,
+                   progress: Callable[[int], object] | None = None) -> AllPairsPower:
+    r"""Simulated power of Tukey's HSD to detect all pairs ≥ minD, and the best–worst pair.
+
+    In trial t, with standard normals z_i and an independent χ²_φ draw c (φ = (m − 1)(n − 1)),
+    the standardised run means are μ_i√n/σ + z_i and the HSD threshold is q(1 − α; m, φ)·√(c/φ);
+    pair (a, b) with μ_b > μ_a is detected when
+
+    .. math:: (\mu_b - \mu_a)\sqrt{n}/\sigma + z_b - z_a \ge q(1-\alpha; m, \phi)\sqrt{c/\phi}.
+
+    This is the classical Tukey HSD of a two-way (runs × topics) layout, in distribution (see
+    the module notes: the run means and V_E are sufficient). Only detections in the true
+    direction count; a significant pair in the wrong direction is an error, not a detection
+    (its probability is negligible at any useful power). The means μ follow ``configuration``
+    (:func:`configuration_means`).
+
+    For m = 2 the HSD is the two-sided paired t-test (q(1 − α; 2, φ) = √2·t(1 − α/2; φ)) and
+    the power is the paired t-test power for minDt = minD and σ_t² = 2σ² (T. Sakai, "Topic set
+    size design", IRJ 19(3), 2016, Eq. 3), apart from the wrong-direction tail.
+
+    Parameters
+    ----------
+    n : int
+        Number of topics (≥ 2).
+    m : int
+        Number of systems (2 ≤ m ≤ 1000).
+    min_d : float
+        Minimum detectable difference minD (> 0).
+    variance : float
+        Residual variance σ² of the two-way model. The two-way V_E of a past matrix
+        (:func:`topicsetsize.estimates.variance.two_way_residual_variance`) estimates it; the one-way
+        V_E of the ANOVA design also contains the topic variance and so errs on the safe side.
+    alpha : float, default 0.05
+        Family-wise significance level of the HSD.
+    configuration : {"least-favourable", "equally-spaced"}
+    trials : int, default 10000
+    seed : int, numpy.random.Generator, numpy.random.SeedSequence or None
+    progress : callable, optional
+        Called as ``progress(k)`` after each chunk of k trials.
+
+    Returns
+    -------
+    AllPairsPower
+
+    Examples
+    --------
+    >>> r = allpairs_power(50, m=5, min_d=0.1, variance=0.02, seed=1)
+    >>> round(r.best_worst, 3), round(r.best_worst_se, 4), round(r.critical, 3)
+    (0.789, 0.0041, 3.894)
+    >>> r = allpairs_power(50, m=5, min_d=0.1, variance=0.02, configuration="equally-spaced",
+    ...                    seed=1)
+    >>> round(r.all_pairs, 3), round(r.best_worst, 3)
+    (0.315, 1.0)
+    """
+    n = check("n", n, allow_array=False)
+    m = _check_m(m)
+    min_d = check("min_d", min_d, allow_array=False)
+    variance = check("variance", variance, allow_array=False)
+    alpha = check("alpha", alpha, allow_array=False)
+    configuration = check_choice("configuration", configuration, CONFIGURATIONS)
+    trials = check("trials", trials, allow_array=False)
+    return _Simulator(m, min_d, variance, alpha, configuration, trials, seed,
+                      progress).power(n)
+
+
+def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int, *,
+               configuration: str = "least-favourable", target: str = "all-pairs",
+               trials: int = 10000, seed=None,
+               progress: Callable[[int], object] | None = None) -> AllPairsN:
+    r"""Smallest n at which Tukey's HSD has simulated power 1 − β to detect all pairs ≥ minD.
+
+    The power is :func:`allpairs_power` (``target="all-pairs"``) or its best–worst power
+    (``target="best-worst"``), simulated with common random numbers: the same normal and χ²
+    quantile draws at every n, so that the simulated power is a deterministic, nearly monotone
+    function of n. The search (:func:`topicsetsize.numerics.search.smallest_n`) starts from the normal
+    approximation n₀ = (σ/D)²·(q_∞ + √2·z)², with q_∞ = q(1 − α; m, ∞), D the gap of the pair
+    that binds (minD; (m − 1)·minD for the equally-spaced best–worst pair) and z the normal
+    quantile of the per-pair power ((1 − β), or (1 − β)^(1/(m − 1)) for the m − 1 neighbour
+    pairs of the equally-spaced configuration), brackets and bisects. The answer satisfies
+    power(n) ≥ 1 − β > power(n − 1) for the simulated curve.
+
+    **Monte Carlo error.** The answer is a random quantity: a different seed can move it by a
+    few topics, by about SE/slope with SE = √(β(1 − β)/trials) and slope the power gained per
+    topic. Both powers (at n and n − 1) and their SEs are returned; raise ``trials`` until the
+    answer is stable enough for the purpose.
+
+    Parameters
+    ----------
+    alpha, beta : float
+        Family-wise significance level and Type II error probability (target power 1 − β).
+    min_d : float
+        Minimum detectable difference minD.
+    variance : float
+        Residual variance σ² (see :func:`allpairs_power`).
+    m : int
+        Number of systems (2 ≤ m ≤ 1000).
+    configuration : {"least-favourable", "equally-spaced"}
+    target : {"all-pairs", "best-worst"}
+    trials : int, default 10000
+    seed : int, numpy.random.Generator, numpy.random.SeedSequence or None
+    progress : callable, optional
+        Called as ``progress(k)`` after each chunk of k simulated trials.
+
+    Returns
+    -------
+    AllPairsN
+
+    Raises
+    ------
+    topicsetsize.SearchLimitError
+        If no n up to 10⁹ reaches the target.
+
+    Examples
+    --------
+    >>> r = allpairs_n(0.05, 0.20, 0.1, 0.02, 5, seed=1)
+    >>> r.n, round(r.power.all_pairs, 3), round(r.power_below.all_pairs, 3)
+    (52, 0.808, 0.799)
+    """
+    alpha = check("alpha", alpha, allow_array=False)
+    beta = check("beta", beta, allow_array=False)
+    min_d = check("min_d", min_d, allow_array=False)
+    variance = check("variance", variance, allow_array=False)
+    m = _check_m(m)
+    configuration = check_choice("configuration", configuration, CONFIGURATIONS)
+    target = check_choice("target", target, TARGETS)
+    trials = check("trials", trials, allow_array=False)
+    sim = _Simulator(m, min_d, variance, alpha, configuration, trials, seed, progress)
+    field = "all_pairs" if target == "all-pairs" else "best_worst"
+
+    def value(ns, idx):
+        return np.array([getattr(sim.power(int(k)), field) for k in ns])
+
+    spaced = configuration == "equally-spaced"
+    pairs = m - 1 if spaced and target == "all-pairs" else 1
+    gap = (m - 1) * min_d if spaced and target == "best-worst" else min_d
+    # the effect gap/σ, in one ratio: minD² or σ² alone may overflow or underflow; an effect
+    # beyond floating point is refused, as the other designs do (power.t_effect)
+    effect = float(t_effect(np.asarray(gap), np.asarray(variance), names=("min_d", "variance")))
+    z = stats.norm.ppf((1 - beta) ** (1 / pairs))
+    q_inf = float(stats.studentized_range.ppf(1 - alpha, m, np.inf))
+    with np.errstate(over="ignore"):
+        guess = float(np.clip(np.square(np.float64(q_inf + math.sqrt(2) * z) / effect), 2.0, N_MAX))
+    n = int(smallest_n(value, [1 - beta], [guess], n_max=N_MAX,
+                       transform=lambda p: stats.norm.ppf(np.clip(p, 1e-6, 1 - 1e-6)),
+                       describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
+                                          f"configuration={configuration!r}")[0])
+    return AllPairsN(n, sim.power(n), sim.power(n - 1) if n > 2 else None, target)

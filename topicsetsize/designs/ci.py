@@ -1,0 +1,149 @@
+"""Topic set size from the expected width of a confidence interval.
+
+For the difference between two systems, the 100(1 − α)% CI is
+x̄_d ± t(n − 1; α)·√(V/n), with V the sample variance of the per-topic
+differences. Its expected width is 2·t(n − 1; α)·E[√V]/√n, where
+E[√V] = σt·√(2/(n − 1))·Γ(n/2)/Γ((n − 1)/2) (Sakai, IRJ 2016, Section 6;
+the samplesizeCI sheet). The design asks for the smallest n whose expected
+width is at most δ. The Gamma ratio comes from the Pochhammer symbol
+(scipy.special.poch), finite and accurate at any n (Γ itself overflows past
+n ≈ 340, and a difference of log-gammas loses digits at large n).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from ..numerics.distributions import t_crit, z_upper
+from ..params import N_MAX, check_all, check_scalars
+from ..numerics.shapes import as_output
+from ..numerics.search import describe_cells, smallest_n, smallest_n_one
+
+__all__ = ["ci_delta", "ci_n"]
+
+
+def expected_width(df, se, alpha):
+    """Expected width of a 100(1 − α)% t interval with φ degrees of freedom.
+
+    E[W] = 2·t(φ; α)·se·√(2/φ)·Γ((φ + 1)/2)/Γ(φ/2), where ``se`` is the standard error at
+    s = σ: E[s] = σ·√(2/φ)·Γ((φ + 1)/2)/Γ(φ/2) for a sample standard deviation s with φ
+    degrees of freedom (Sakai, IRJ 2016, Section 6). The paired design has φ = n − 1 and
+    se = σt/√n; the unpaired one φ = 2(n − 1) and se = σ√(2/n). The Gamma ratio is the
+    Pochhammer symbol (φ/2)_{1/2}, finite and accurate at any φ.
+
+    >>> round(float(expected_width(78.0, np.sqrt(0.05 / 79), 0.05)), 4)    # ci_delta(79, ...)
+    0.0998
+    """
+    return 2.0 * t_crit(alpha, df) * se * np.sqrt(2.0 / df) * special.poch(df / 2.0, 0.5)
+
+
+def _paired_width(n, sd_t, alpha):
+    return expected_width(n - 1.0, sd_t / np.sqrt(n), alpha)
+
+
+def smallest_width_n(width, delta, guess, sd, alpha, describe):
+    """The smallest n ≥ 2 with ``width(n, sd, alpha) ≤ delta``, per cell (validated arrays).
+
+    1/width grows like √n, close to linear in √n, which is what :func:`smallest_n` wants.
+    """
+    fa, fs = alpha.ravel(), sd.ravel()
+    # The width falls like 1/√n, so n·(width(n)/δ)² is close to the answer: two such steps from
+    # the normal-theory guess land next to it (the t quantile and E[s] move little), and the
+    # search then needs one evaluation of the two whole numbers around it.
+    guess = np.asarray(guess, float)
+    with np.errstate(all="ignore"):
+        for _ in range(2):
+            start = np.clip(np.where(np.isfinite(guess), guess, 2.0), 2.0, N_MAX)
+            better = start * np.square(width(start, sd, alpha) / delta)
+            guess = np.where(np.isfinite(better) & (better > 0), better, guess)
+
+    def precision(n, i):
+        return 1.0 / width(n, fs[i], fa[i])
+
+    return smallest_n(precision, 1.0 / delta, guess, describe=describe)
+
+
+def smallest_width_n_one(width, delta: float, guess: float, sd: float, alpha: float):
+    """:func:`smallest_width_n` of one cell on floats, by
+    :func:`~topicsetsize.numerics.search.smallest_n_one` (None where it cannot certify)."""
+    with np.errstate(all="ignore"):
+        for _ in range(2):
+            start = min(max(guess, 2.0), N_MAX) if guess == guess else 2.0
+            better = start * float(np.square(width(start, sd, alpha) / delta))
+            guess = better if np.isfinite(better) and better > 0 else guess
+        return smallest_n_one(lambda n: float(1.0 / width(n, sd, alpha)), 1.0 / delta, guess, 2)
+
+
+def ci_delta(n, *, variance_t, alpha):
+    """Expected width of the 100(1 − α)% CI of a difference, with n topics.
+
+    E[W] = 2√2·σt·t(n − 1; α)·Γ(n/2) / (√(n(n − 1))·Γ((n − 1)/2))
+    (Sakai, IRJ 2016, Eq. 14 with the exact E[√V]).
+
+    Parameters
+    ----------
+    n : int or array_like
+        Number of topics (≥ 2).
+    variance_t : float or array_like
+        Variance σ̂t² of the per-topic score differences (> 0).
+    alpha : float or array_like
+        1 − confidence level, in (0, 1).
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    >>> [round(ci_delta(n, variance_t=0.05, alpha=0.05), 4) for n in (79, 78)]
+    [0.0998, 0.1005]
+    """
+    n_, v, a = check_all(n=n, variance_t=variance_t, alpha=alpha)
+    return as_output(_paired_width(n_, np.sqrt(v), a), n, variance_t, alpha)
+
+
+def ci_n(alpha, delta, variance_t):
+    """Topic set size for the CI design: the smallest n with expected width ≤ δ.
+
+    n = min{n ≥ 2 : t(n − 1; α)·Γ(n/2)/(√(n(n − 1))·Γ((n − 1)/2)) ≤ δ/(2√2·σt)}
+    (Sakai, IRJ 2016, Section 6). The initial estimate is
+    n₀ = 4·z_{α/2}²·σ̂t²/δ² (Eq. 15); the search goes both ways from it.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        1 − confidence level, in (0, 1).
+    delta : float or array_like
+        Largest acceptable expected CI width (> 0).
+    variance_t : float or array_like
+        Variance σ̂t² of the per-topic score differences (> 0).
+
+    Returns
+    -------
+    int or ndarray of int
+
+    Examples
+    --------
+    The three worked examples of ``docs/formulas.md`` §6:
+
+    >>> ci_n(0.05, 0.10, 0.05), ci_n(0.05, 0.05, 0.02), ci_n(0.01, 0.10, 0.10)
+    (79, 125, 269)
+    """
+    one = check_scalars(alpha=alpha, delta=delta, variance_t=variance_t)
+    if one is not None:
+        a, d, v = one
+        sd = math.sqrt(v)
+        za, r = float(z_upper(a / 2.0)), sd / d
+        guess = 4.0 * za * za * r * r       # floats: a product overflows to inf, ** raises
+        n = smallest_width_n_one(_paired_width, d, guess, sd, a)
+        if n is not None:
+            return n
+    a, d, v = check_all(alpha=alpha, delta=delta, variance_t=variance_t)
+    sd = np.sqrt(v)
+    guess = 4.0 * z_upper(a / 2.0) ** 2 * np.square(sd / d)    # (σ/δ)²: no overflow
+    describe = describe_cells({"alpha": a, "delta": d, "variance_t": v})
+    n = smallest_width_n(_paired_width, d, guess, sd, a, describe)
+    return as_output(n, alpha, delta, variance_t)

@@ -1,0 +1,232 @@
+"""Score standardisation: std-AB (Sakai, AIRS 2016) and std-CDF (Webber, Moffat and Zobel 2008).
+
+Each topic's scores are turned into z-scores with the mean and the sample standard deviation of
+that topic over a set of *standardising runs* (Sakai, AIRS 2016, Eqs. 2–3). std-AB maps the
+z-score linearly to A·z + B and clips it to [0, 1]; std-CDF maps it to Φ(z). New runs are
+standardised with the factors of the standardising runs (``factors=``), so that their scores are
+comparable.
+
+Zero-SD policy
+--------------
+A topic on which every standardising run scores the same has sd = 0 and its z-score is
+undefined. Such a topic cannot tell runs apart, so **its z-score is set to 0 for every run**,
+standardising or new: every run scores B under std-AB and Φ(0) = 0.5 under std-CDF on that
+topic. The test is exact (all standardising scores equal, so the factors report ``sd == 0``);
+nothing is divided by zero and no NaN is produced.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from ..params import check
+from ..matrices.matrix import ScoreMatrix, check_matrix
+from ..errors import InputError
+
+__all__ = ["StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf", "z_scores"]
+
+
+class StandardisationFactors(NamedTuple):
+    """Per-topic standardisation factors: ``mean`` and sample ``sd`` over the standardising runs.
+
+    Both are pandas Series indexed by topic when they come from a DataFrame, else 1-D ndarrays.
+    A ``(mean, sd)`` pair of either kind may be passed wherever factors are accepted.
+    """
+
+    mean: pd.Series | np.ndarray
+    sd: pd.Series | np.ndarray
+
+
+def standardisation_factors(scores) -> StandardisationFactors:
+    r"""Per-topic mean and sample standard deviation over the standardising runs (AIRS 2016 Eq. 2).
+
+    .. math:: \bar x_{\bullet j} = \frac{1}{m'}\sum_i x_{ij}, \qquad
+              s_{\bullet j} = \sqrt{\frac{1}{m'-1}\sum_i (x_{ij} - \bar x_{\bullet j})^2}
+
+    (T. Sakai, "A simple and effective approach to score standardisation", AIRS 2016, Eq. 2;
+    sample SD, divisor m'−1). A topic whose runs all score the same gets ``sd = 0`` exactly (see
+    the module's zero-SD policy).
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array-like
+        The standardising runs: topics as rows, runs as columns (at least 2 of each).
+
+    Returns
+    -------
+    StandardisationFactors
+        ``(mean, sd)``, Series indexed by topic for a DataFrame, ndarrays otherwise.
+
+    Examples
+    --------
+    >>> f = standardisation_factors([[0.2, 0.4, 0.6], [0.5, 0.5, 0.5]])
+    >>> f.mean.round(6).tolist(), f.sd.round(6).tolist()
+    ([0.4, 0.5], [0.2, 0.0])
+    """
+    matrix = check_matrix(scores)
+    x = matrix.values
+    mean = x.mean(axis=1)
+    sd = np.where(np.ptp(x, axis=1) == 0, 0.0, x.std(axis=1, ddof=1))
+    if matrix.topics is None:
+        return StandardisationFactors(mean, sd)
+    return StandardisationFactors(pd.Series(mean, index=matrix.topics, name="mean"),
+                                  pd.Series(sd, index=matrix.topics, name="sd"))
+
+
+def z_scores(scores, *, factors=None):
+    r"""Per-topic z-scores, z_ij = (x_ij − x̄_•j)/s_•j (AIRS 2016 Eq. 2); 0 where s_•j = 0.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array-like
+        Topics as rows, runs as columns.
+    factors : StandardisationFactors or (mean, sd) pair, optional
+        The factors of the standardising runs (:func:`standardisation_factors`); by default
+        those of ``scores`` itself. With a DataFrame, Series factors are aligned by topic.
+
+    Returns
+    -------
+    pandas.DataFrame or numpy.ndarray
+        The same type and shape as ``scores``.
+
+    Examples
+    --------
+    >>> z_scores([[0.2, 0.4, 0.6], [0.5, 0.5, 0.5]])
+    array([[-1.,  0.,  1.],
+           [ 0.,  0.,  0.]])
+    """
+    matrix, z = _standardise(scores, factors)
+    return matrix.like_input(z)
+
+
+def std_ab(scores, *, a: float = 0.15, b: float = 0.5, clip: bool = True, factors=None):
+    r"""std-AB standardised scores (Sakai, AIRS 2016, Eqs. 2–3).
+
+    .. math:: \mathrm{std}_{ij} = \frac{x_{ij} - \bar x_{\bullet j}}{s_{\bullet j}}, \qquad
+              \mathrm{lin}_{ij} = A\,\mathrm{std}_{ij} + B, \qquad
+              \mathrm{stdAB}_{ij} = \min(\max(\mathrm{lin}_{ij}, 0), 1)
+
+    with x̄_•j and s_•j the mean and sample SD of topic j over the standardising runs
+    (T. Sakai, "A simple and effective approach to score standardisation", AIRS 2016). Before
+    clipping, every topic has mean B and SD A over the standardising runs; the result does not
+    change under a positive affine change of any topic's raw scores, so unnormalised measures
+    (e.g. the M-measure) and normalised ones end up on the same [0, 1] scale. A topic whose
+    standardising runs all score the same gives B for every run (zero-SD policy of the module).
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array-like
+        Topics as rows, runs as columns.
+    a : float, default 0.15
+        The spread A (> 0). The paper's choice, 0.15, keeps almost all scores inside [0, 1].
+    b : float, default 0.5
+        The centre B.
+    clip : bool, default True
+        Clip to [0, 1] (Eq. 3); ``False`` returns the linear scores A·z + B.
+    factors : StandardisationFactors or (mean, sd) pair, optional
+        Standardise new runs with the factors of the standardising runs
+        (:func:`standardisation_factors`); by default ``scores`` standardise themselves.
+
+    Returns
+    -------
+    pandas.DataFrame or numpy.ndarray
+        The same type, labels and shape as ``scores``.
+
+    Examples
+    --------
+    >>> std_ab([[0.2, 0.4, 0.6], [0.5, 0.5, 0.5]])
+    array([[0.35, 0.5 , 0.65],
+           [0.5 , 0.5 , 0.5 ]])
+    >>> std_ab([[0.0, 0.1, 0.2], [0.1, 0.2, 0.3]], a=1.0, clip=False)
+    array([[-0.5,  0.5,  1.5],
+           [-0.5,  0.5,  1.5]])
+    """
+    a = check("a", a, allow_array=False)
+    b = check("b", b, allow_array=False)
+    matrix, z = _standardise(scores, factors)
+    out = a * z + b
+    if clip:
+        np.clip(out, 0.0, 1.0, out=out)
+    return matrix.like_input(out)
+
+
+def std_cdf(scores, *, factors=None):
+    r"""std-CDF standardised scores: Φ of the per-topic z-score.
+
+    .. math:: \mathrm{stdCDF}_{ij} = \Phi\!\left(\frac{x_{ij} - \bar x_{\bullet j}}{s_{\bullet j}}
+              \right)
+
+    (W. Webber, A. Moffat and J. Zobel, "Score standardization for inter-collection comparison
+    of retrieval systems", SIGIR 2008, in the notation of Sakai, AIRS 2016).
+    Φ is :func:`scipy.special.ndtr`. A topic whose standardising runs all score the same gives
+    Φ(0) = 0.5 for every run (zero-SD policy of the module).
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame or 2-D array-like
+        Topics as rows, runs as columns.
+    factors : StandardisationFactors or (mean, sd) pair, optional
+        Standardise new runs with the factors of the standardising runs.
+
+    Returns
+    -------
+    pandas.DataFrame or numpy.ndarray
+        The same type, labels and shape as ``scores``, values in (0, 1).
+
+    Examples
+    --------
+    >>> std_cdf([[0.2, 0.4, 0.6], [0.5, 0.5, 0.5]]).round(4)
+    array([[0.1587, 0.5   , 0.8413],
+           [0.5   , 0.5   , 0.5   ]])
+    """
+    matrix, z = _standardise(scores, factors)
+    return matrix.like_input(special.ndtr(z))
+
+
+def _standardise(scores, factors) -> tuple[ScoreMatrix, np.ndarray]:
+    """The checked matrix and its z-scores (0 on zero-SD topics)."""
+    if factors is None:
+        matrix = check_matrix(scores)
+        mean, sd = (np.asarray(f, dtype=float) for f in standardisation_factors(matrix.values))
+    else:
+        matrix = check_matrix(scores, min_topics=1, min_runs=1)
+        mean, sd = _aligned_factors(factors, matrix)
+    x = matrix.values
+    z = np.zeros_like(x)
+    np.divide(x - mean[:, None], sd[:, None], out=z, where=(sd > 0)[:, None])
+    return matrix, z
+
+
+def _aligned_factors(factors, matrix: ScoreMatrix) -> tuple[np.ndarray, np.ndarray]:
+    """Factors as float arrays in the topic order of ``matrix``, checked."""
+    try:
+        mean, sd = factors
+    except (TypeError, ValueError):
+        raise InputError("factors must be a StandardisationFactors or a (mean, sd) pair, "
+                         f"got {type(factors).__name__}") from None
+    n_topics = matrix.values.shape[0]
+    out = []
+    for name, part in (("mean", mean), ("sd", sd)):
+        if isinstance(part, pd.Series) and matrix.topics is not None:
+            missing = matrix.topics.difference(part.index, sort=False)
+            if len(missing):
+                raise InputError(f"factors.{name} has no value for topic {missing[0]!r} "
+                                 f"({len(missing)} of the {n_topics} topics of scores missing)")
+            part = part.reindex(matrix.topics)
+        values = np.asarray(part, dtype=float).reshape(-1)
+        if values.shape[0] != n_topics:
+            raise InputError(f"factors.{name} has {values.shape[0]} values but scores has "
+                             f"{n_topics} topics (rows)")
+        bad = ~np.isfinite(values) | ((values < 0) if name == "sd" else False)
+        if bad.any():
+            k = int(np.argmax(bad))
+            where = f"topic {matrix.topics[k]!r}" if matrix.topics is not None else f"row {k + 1}"
+            allowed = "a finite number >= 0" if name == "sd" else "a finite number"
+            raise InputError(f"factors.{name}={float(values[k])!r} at {where}: "
+                             f"allowed {allowed}")
+        out.append(values)
+    return out[0], out[1]

@@ -1,0 +1,222 @@
+"""From run files and qrels to a topics × runs score matrix, evaluated by ir_measures.
+
+Runs are read as trec_eval reads them (:mod:`topicsetsize.matrices.runfiles`: ranked by score,
+descending, ties by document id, descending; the rank column is ignored). Measures are computed
+by :mod:`ir_measures` only (its default provider for AP, nDCG, P, ... is pytrec_eval, i.e.
+trec_eval's own code), never here; a measure's parameters are checked before any evaluation, so
+that ``nDCG@0`` is a one-line error and not a crash in compiled code.
+
+**Which topics.** The matrix has one row per topic of the qrels with at least one relevant
+document (relevance at least 1), as ``trec_eval -q`` reports by default; a run that retrieves
+nothing for such a topic scores 0 on it (trec_eval ``-c``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from .runfiles import as_qrels, as_run, read_run, run_files
+from ..errors import InputError
+
+__all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
+           "run_sources", "evaluate_runs"]
+
+
+def require_ir_measures():
+    """The :mod:`ir_measures` module, or a one-line ValueError telling how to install it.
+
+    ir_measures is an optional dependency (``pip install 'topicsetsize[ir]'``): its trec_eval
+    back end is compiled, so it is not available everywhere (e.g. on Pyodide).
+    """
+    try:
+        import ir_measures
+    except ImportError:
+        raise InputError("evaluating runs needs ir_measures: pip install 'topicsetsize[ir]' "
+                         "(or pip install ir_measures)") from None
+    return ir_measures
+
+
+def parse_measure(measure):
+    """An ir_measures measure from its name (``"AP"``, ``"nDCG@10"``, or trec_eval's ``"map"``),
+    with its parameters checked: a cutoff ``@k`` is a whole number at least 1, a relevance
+    level ``rel=`` a whole number.
+
+    >>> parse_measure("AP"), parse_measure("map"), parse_measure("P@10")
+    (AP, AP, P@10)
+    >>> parse_measure("nDCG@0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: measure='nDCG@0': the cutoff @0 must be a whole number at least 1 ...
+    """
+    ir_measures = require_ir_measures()
+
+    if not isinstance(measure, str):
+        if hasattr(measure, "NAME"):
+            return _checked(measure, repr(measure))
+        raise InputError(f"measure={measure!r} is not a measure name (e.g. AP, nDCG@10, P@10)")
+    try:
+        return _checked(ir_measures.parse_measure(measure), measure)
+    except (ValueError, TypeError, NameError, SyntaxError, AttributeError, KeyError) as exc:
+        if str(exc).startswith("measure="):
+            raise
+    try:
+        found = ir_measures.parse_trec_measure(measure)
+        if len(found) == 1:
+            return _checked(found[0], measure)
+    except (ValueError, TypeError, NameError, SyntaxError, AttributeError, KeyError,
+            IndexError) as exc:
+        if str(exc).startswith("measure="):
+            raise
+    raise InputError(f"measure={measure!r} is not an ir_measures measure (e.g. AP, nDCG@10, "
+                     "P@10, or trec_eval's map)")
+
+
+def _checked(measure, text: str):
+    """``measure`` if its cutoff and relevance level are whole numbers (cutoff at least 1)."""
+    params = dict(getattr(measure, "params", {}) or {})
+    cutoff = params.get("cutoff")
+    if cutoff is not None and not (_whole(cutoff) and cutoff >= 1):
+        raise InputError(f"measure={text!r}: the cutoff @{cutoff} must be a whole number at "
+                         f"least 1 (e.g. {measure.NAME}@10)")
+    rel = params.get("rel")
+    if rel is not None and not _whole(rel):
+        raise InputError(f"measure={text!r}: the relevance level rel={rel} must be a whole "
+                         "number (e.g. rel=1)")
+    return measure
+
+
+def _whole(value) -> bool:
+    return (isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+            and np.isfinite(value) and float(value) == int(value))
+
+
+def evaluator_for(measure, qrels: dict):
+    """An ir_measures evaluator of one measure on ``{qid: {docid: rel}}``; a failure of the
+    library is a one-line ValueError naming the measure."""
+    ir_measures = require_ir_measures()
+    try:
+        return ir_measures.evaluator([measure], qrels)
+    except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
+        raise InputError(f"measure={str(measure)!r}: ir_measures cannot evaluate it: "
+                         f"{_first_line(exc)}") from None
+
+
+def run_dict(run: pd.DataFrame, topics) -> dict:
+    """``{qid: {docid: score}}`` (ir_measures' run format) of a run's rows on ``topics``."""
+    wanted = run[run["query_id"].isin(topics)]
+    out: dict = {}
+    for qid, doc, score in zip(wanted["query_id"].to_numpy(), wanted["doc_id"].to_numpy(),
+                               wanted["score"].to_numpy(float).tolist()):
+        out.setdefault(qid, {})[doc] = score
+    return out
+
+
+def score_run(evaluator, measure, run, topics) -> np.ndarray:
+    """The per-topic values of one run (a frame ``query_id, doc_id, score`` or a
+    :func:`run_dict`) on ``topics``, 0 where the run retrieves nothing for a topic; a library
+    failure is one line naming the measure."""
+    if isinstance(run, pd.DataFrame):
+        run = run_dict(run, topics)
+    try:
+        values = {metric.query_id: metric.value for metric in evaluator.iter_calc(run)}
+    except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
+        raise InputError(f"measure={str(measure)!r}: ir_measures failed: "
+                         f"{_first_line(exc)}") from None
+    return np.array([values.get(t, 0.0) for t in topics], float)
+
+
+def _first_line(exc: Exception) -> str:
+    """The first line of a library error; ir_measures' "invalid param cutoff=<object ...>"
+    (a parameter without a default, not given) says which parameter to give."""
+    import re
+
+    text = str(exc).strip()
+    text = text.splitlines()[0] if text else type(exc).__name__
+    return re.sub(r"invalid param (\w+)=<object object at 0x[0-9a-f]+>",
+                  r"the parameter \1 is required (e.g. P@10, SDCG(max_rel=2)@10)", text)
+
+
+def run_sources(runs, *, duplicates: str = "error", where: str = "") -> dict[str, Callable]:
+    """``{run name: loader}``: each loader reads (or checks) one run when called, so that a
+    folder of runs is read one run at a time. ``runs`` is a folder of run files or a mapping
+    ``{name: DataFrame or path}``."""
+    if isinstance(runs, (str, os.PathLike)):
+        return {p.name: (lambda p=p: read_run(p, duplicates=duplicates))
+                for p in run_files(runs)}
+    if isinstance(runs, dict):
+        return {str(k): (lambda k=k, v=v: as_run(v, f"{where}run {k}", duplicates=duplicates))
+                for k, v in runs.items()}
+    raise InputError(f"{where}runs must be a folder of run files or a mapping "
+                     f"{{run name: DataFrame or path}}, got {type(runs).__name__}")
+
+
+def qrels_dict(qrels: pd.DataFrame) -> dict:
+    """``{qid: {docid: rel}}`` (ir_measures' qrels format) of a qrels frame."""
+    out: dict = {}
+    for qid, doc, rel in zip(qrels["query_id"].to_numpy(), qrels["doc_id"].to_numpy(),
+                             qrels["relevance"].to_numpy()):
+        out.setdefault(qid, {})[doc] = int(rel)
+    return out
+
+
+def evaluate_runs(runs, qrels, measure, *, duplicates: str = "error",
+                  progress: Callable[[int], object] | None = None) -> pd.DataFrame:
+    """The topics × runs score matrix of runs on qrels, one measure, evaluated by ir_measures.
+
+    Each run is read as trec_eval reads it (:func:`topicsetsize.matrices.runfiles.read_run`) and
+    evaluated by ir_measures (pytrec_eval: trec_eval's code) one run at a time, so that memory
+    holds one run. Rows are the topics of the qrels with at least one relevant document
+    (relevance at least 1), as ``trec_eval -q`` reports; a run that retrieves nothing for such a
+    topic scores 0 there (trec_eval ``-c``).
+
+    Parameters
+    ----------
+    runs : str, Path or dict
+        A folder of TREC run files (the file name is the run name) or a mapping ``{run name:
+        DataFrame (query_id, doc_id, score) or path}``.
+    qrels : str, Path or DataFrame
+        TREC qrels (``qid iteration docno rel``) or a frame (query_id, doc_id, relevance).
+    measure : str
+        An ir_measures measure (``AP``, ``nDCG@10``, ``P@10``, trec_eval's ``map``, ...).
+    duplicates : {"error", "first"}
+        A document retrieved twice within a topic: refuse the run (trec_eval), or keep the
+        first line and warn.
+    progress : callable, optional
+        Called with 1 after each run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Topics (index ``topic``, sorted as strings) × runs (columns ``run``).
+
+    Examples
+    --------
+    >>> run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "b", "c"],
+    ...                     "score": [2.0, 1.0, 1.0]})
+    >>> qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"],
+    ...                       "relevance": [1, 1]})
+    >>> evaluate_runs({"r": run}, qrels, "AP")   # a, c, b: (1/1 + 2/3) / 2
+    run           r
+    topic
+    1      0.833333
+    """
+    measure = parse_measure(measure)
+    sources = run_sources(runs, duplicates=duplicates)
+    qrels = as_qrels(qrels)
+    topics = sorted(qrels.loc[qrels["relevance"] >= 1, "query_id"].unique())
+    if not topics:
+        raise InputError("qrels: no topic has a relevant document (relevance at least 1)")
+    evaluator = evaluator_for(measure, qrels_dict(qrels[qrels["query_id"].isin(topics)]))
+    matrix = np.empty((len(topics), len(sources)))
+    for k, load in enumerate(sources.values()):
+        matrix[:, k] = score_run(evaluator, measure, load(), topics)
+        if progress is not None:
+            progress(1)
+    out = pd.DataFrame(matrix, index=pd.Index(topics, name="topic"),
+                       columns=pd.Index(list(sources), name="run"))
+    out.attrs.update(measure=str(measure))
+    return out

@@ -1,0 +1,189 @@
+"""Building blocks shared by the file formats: text decoding, CSV rows, labels, cells.
+
+A parser turns a file into :class:`Cells` (raw text cells, topics x runs, with where each one
+came from); :mod:`topicsetsize.matrices.readers` checks them and turns them into the float matrix.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from ...errors import InputError
+
+__all__ = ["SUMMARY_TOPIC", "BINARY_MAGIC", "Cells", "nonempty_bytes", "decode_text",
+           "guess_delimiter", "split_fields", "is_numeric", "csv_rows", "trimmed_width",
+           "as_label", "pick_measure", "cells_from_records"]
+
+SUMMARY_TOPIC = "all"          # trec_eval's summary rows
+BINARY_MAGIC = (b"\x1f\x8b", b"BZh", b"\x89PNG", b"%PDF", b"\xd0\xcf\x11\xe0", b"7z\xbc\xaf")
+
+
+class Cells(NamedTuple):
+    """Raw cells (topics × runs, object values; None = absent) and where each one came from."""
+
+    frame: pd.DataFrame
+    where: object               # callable (i, j) -> str, e.g. "line 4, field 3"
+
+
+def nonempty_bytes(path: Path) -> bytes:
+    data = path.read_bytes()
+    if not data.strip():
+        raise InputError(f"{path}: the file is empty")
+    return data
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    head = data[:8192]
+    control = sum(byte < 32 and byte not in b"\t\n\r\f\v\b" for byte in head)
+    if b"\x00" in head or head.startswith(BINARY_MAGIC) or control > len(head) // 20:
+        raise InputError(f"{path}: a binary file, not a score matrix (expected CSV/TSV text, "
+                         "trec_eval output, the long format or an .xlsx workbook)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def guess_delimiter(line: str) -> str | None:
+    """The field delimiter of a header line: tab, semicolon or comma, else None (blanks).
+
+    A tab wins; otherwise the more frequent of semicolon and comma (a semicolon-separated file,
+    as a spreadsheet with decimal commas saves it, has no comma in its header).
+
+    >>> guess_delimiter("topic;a;b"), guess_delimiter("t,a,b"), guess_delimiter("t,a;b,c")
+    (';', ',', ',')
+    >>> guess_delimiter("topic" + chr(9) + "a;b") == chr(9)
+    True
+    >>> guess_delimiter("topic a b") is None
+    True
+    """
+    if "\t" in line:
+        return "\t"
+    semicolons, commas = line.count(";"), line.count(",")
+    if semicolons or commas:
+        return ";" if semicolons > commas else ","
+    return None
+
+
+def split_fields(line: str, delimiter: str | None) -> list[str]:
+    return line.split() if delimiter is None else next(csv.reader([line], delimiter=delimiter))
+
+
+def _float_or_nan(value) -> float:
+    if isinstance(value, str):
+        if "_" in value:                      # float() reads "1_000"; a score file never means it
+            return math.nan
+        try:
+            return float(value)
+        except ValueError:
+            return math.nan
+    if isinstance(value, (bool, int, float, np.number)):
+        return float(value)
+    return math.nan
+
+
+def parse_floats(values: pd.Series) -> np.ndarray:
+    """The numbers in a column of text (or numbers), exactly as Python's float() reads them.
+
+    NaN where a cell is not a number (or holds a "_", which float() would skip). Not
+    :func:`pandas.to_numeric`: pandas 2.x parses text with a fast routine that can be ~5e-13
+    off the correctly rounded value, so a score matrix or a run's ranking would depend on the
+    pandas version. ``astype(float)`` is exact on every version; cells it refuses are parsed one
+    by one.
+
+    >>> parse_floats(pd.Series(["0.1", " 2 ", "x", None, "1_0", 3])).tolist()
+    [0.1, 2.0, nan, nan, nan, 3.0]
+    """
+    if values.dtype.kind in "biuf":
+        return values.to_numpy(dtype=float)
+    try:
+        if not values.astype(str).str.contains("_", regex=False).any():
+            return values.astype(float).to_numpy()
+    except (ValueError, TypeError):
+        pass
+    return np.fromiter(map(_float_or_nan, values), float, len(values))
+
+
+def is_numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def csv_rows(text: str, path: Path) -> list[tuple[int, list[str]]]:
+    """Non-blank rows of a CSV/TSV text with their line numbers; raises on ragged rows."""
+    delimiter = guess_delimiter(next(line for line in text.splitlines() if line.strip()))
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter or " ", skipinitialspace=True)
+    rows = []
+    try:
+        for fields in reader:
+            if any(f.strip() for f in fields):
+                rows.append((reader.line_num, [f.strip() for f in fields]))
+    except csv.Error as exc:
+        raise InputError(f"{path}: line {reader.line_num}: {exc}") from None
+    widths = [trimmed_width(fields) for _, fields in rows]
+    width = max(widths)
+    if len(rows) > 1 and len(rows[0][1]) == width - 1 == min(len(f) for _, f in rows[1:]) - 1:
+        rows[0] = (rows[0][0], [""] + rows[0][1])      # R's write.table: no corner cell
+        widths[0] += 1
+    for line, fields in rows:
+        if len(fields) < width:
+            widest = rows[widths.index(width)][0]
+            raise InputError(f"{path}: ragged rows: line {line} has {len(fields)} fields but "
+                             f"line {widest} has {width}")
+    return [(line, fields[:width]) for line, fields in rows]
+
+
+def trimmed_width(fields: list[str]) -> int:
+    """Number of fields without the trailing empty ones."""
+    width = len(fields)
+    while width and not fields[width - 1]:
+        width -= 1
+    return width
+
+
+def as_label(value) -> str:
+    """A topic id or run name as text (Excel numbers 301.0 -> '301')."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return "" if value is None else str(value).strip()
+
+
+def pick_measure(measure, available, path) -> str:
+    names = list(available)
+    if measure is None and len(names) == 1:
+        return names[0]
+    if measure in available:
+        return measure
+    shown = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
+    if measure is None:
+        raise InputError(f"{path}: several measures; choose one with measure= (--measure): "
+                         f"{shown}")
+    if not names:
+        raise InputError(f"{path}: no per-topic scores in the file")
+    raise InputError(f"{path}: no measure {measure!r}; the measures in the file are: {shown}")
+
+
+def cells_from_records(records: dict[str, dict[str, tuple[str, str]]],
+                        origins: dict[str, str]) -> Cells:
+    """Cells from {run: {topic: (value text, where)}}; topics in order of first appearance."""
+    topics = list(dict.fromkeys(t for by_topic in records.values() for t in by_topic))
+    runs = list(records)
+    frame = pd.DataFrame({run: [records[run].get(t, (None,))[0] for t in topics]
+                          for run in runs}, index=topics, dtype=object)
+
+    def where(i: int, j: int) -> str:
+        run, topic = runs[j], topics[i]
+        if topic in records[run]:
+            return records[run][topic][1]
+        return f"no line for it{' in ' + origins[run] if run in origins else ''}"
+
+    return Cells(frame, where)

@@ -1,0 +1,340 @@
+"""TREC run and qrels files: read and check them, with one-line errors naming the file and line.
+
+A run file has one retrieved document per line, ``qid Q0 docno rank score tag`` (whitespace
+separated); a qrels file has one judgment per line, ``qid iteration docno relevance``. The frames
+returned use ir_measures' column names (``query_id``, ``doc_id``, ``score``, ``relevance``), so
+they can go straight to :mod:`ir_measures`.
+
+Files are read as trec_eval reads them (``form_res_rels.c``, ``form_trec_results.c``): any token
+in the second column of a run and in the iteration column of qrels (TREC-COVID round 1 has
+``0.5``); the rank column of a run is ignored (a run is ranked by score, descending, ties by
+document id, descending: :func:`trec_order`); relevance is a whole number, graded or negative,
+passed on unchanged: a document is relevant when its relevance is at least 1 (trec_eval's
+default ``-l 1``), and a negative relevance means judged-but-unusable, which trec_eval counts as
+neither relevant nor judged non-relevant (see docs/runs_and_qrels.md).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from .formats.common import parse_floats
+
+__all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_order", "read_run",
+           "read_runs", "run_files", "read_qrels", "as_run", "as_qrels"]
+
+RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "tag")
+QRELS_FIELDS = ("qid", "iteration", "docno", "relevance")
+
+
+def _read_fields(path, fields) -> pd.DataFrame:
+    """Whitespace-separated text with exactly ``len(fields)`` fields a line (blank lines skipped).
+
+    The index of the frame is the 1-based line number.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file")
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: is a folder, expected a file")
+    k = len(fields)
+    try:
+        frame = pd.read_csv(path, sep=r"\s+", header=None, names=range(k + 1), dtype=str,
+                            skip_blank_lines=False, engine="c", quoting=3,
+                            keep_default_na=False, na_values=[""])
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path}: the file is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot be read as whitespace-separated text: "
+                         f"{str(exc).strip().splitlines()[0]}") from None
+    frame.index = pd.RangeIndex(1, len(frame) + 1)
+    frame = frame[frame.notna().any(axis=1)]            # blank lines
+    if frame.empty:
+        raise InputError(f"{path}: the file is empty")
+    wrong = frame[k].notna() | frame[list(range(k))].isna().any(axis=1)
+    if wrong.any():
+        line = wrong.idxmax()
+        got = int(frame.loc[line].notna().sum())
+        raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
+                         f"got {got}")
+    return frame.drop(columns=k).set_axis(list(fields), axis=1)
+
+
+def _numbers(frame: pd.DataFrame, column: str, path, *, integer: bool) -> pd.Series:
+    values = pd.Series(parse_floats(frame[column]), index=frame.index)
+    bad = ~np.isfinite(values)
+    if integer:
+        bad |= values.notna() & (values != values.round())
+    if bad.any():
+        line = bad.idxmax()
+        kind = "a whole number" if integer else "a number"
+        raise InputError(f"{path}, line {line}: {column}={frame.at[line, column]!r} is not {kind}")
+    return values.astype("int64") if integer else values.astype(float)
+
+
+def _first_duplicate(frame: pd.DataFrame, columns: list[str]):
+    dup = frame.duplicated(columns)
+    return dup.idxmax() if dup.any() else None
+
+
+#: What :func:`read_run` does with a document retrieved twice within a topic.
+DUPLICATES = ("error", "first")
+
+
+class RunFileWarning(UserWarning):
+    """A run file is read, but not as its rank column says (see :func:`read_run`)."""
+
+
+def trec_order(frame: pd.DataFrame, *, columns=("query_id", "score", "doc_id")) -> pd.DataFrame:
+    """``frame`` sorted as trec_eval ranks a run: per topic, score descending, then document id
+    descending (byte order, trec_eval's ``strcmp``; ``form_res_rels.c``).
+
+    >>> run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "c", "b"],
+    ...                     "score": [1.0, 1.0, 2.0]})
+    >>> trec_order(run)["doc_id"].tolist()
+    ['b', 'c', 'a']
+    """
+    columns = list(columns)     # the groups (topic, and more before it), then score and id
+    return frame.sort_values(columns, ascending=[True] * (len(columns) - 2) + [False, False],
+                             kind="stable")
+
+
+def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
+    """Read and check one TREC run file, as trec_eval reads it (``form_res_rels.c``).
+
+    A line is ``qid Q0 docno rank score tag``; a gzipped file (``.gz``) is read as well. As in
+    trec_eval, the second column may be any token (CLEF TAR runs have ``AF``, ``NF``, ``NS``,
+    ``AFS``) and the rank column is ignored: a topic's documents are ranked by score,
+    descending, ties by document id, descending (:func:`trec_order`).
+
+    Parameters
+    ----------
+    path : str or Path
+        The run file.
+    duplicates : {"error", "first"}
+        A document retrieved twice within a topic: ``"error"`` refuses the file, as trec_eval
+        does ("duplicate docs"); ``"first"`` keeps the first line of each and warns with the
+        number dropped.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id`` (str), ``rank`` (int, the file's) and ``score``
+        (float), in the order of the file.
+
+    Warns
+    -----
+    RunFileWarning
+        At most one per kind and run: the rank column disagrees with the trec_eval order (it
+        is ignored); a topic gives every document the same score (the order then falls to the
+        document ids, as in trec_eval); duplicate lines dropped (``duplicates="first"``).
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and line: a line without exactly six fields, a rank that is not
+        a whole number, a score that is not a finite number, a document retrieved twice for a
+        topic (with ``duplicates="error"``).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "run1"
+    >>> _ = f.write_text("1 Q0 d1 1 2.5 run1\\n1 Q0 d2 2 1.5 run1\\n")
+    >>> read_run(f)
+      query_id doc_id  rank  score
+    0        1     d1     1    2.5
+    1        1     d2     2    1.5
+    >>> _ = f.write_text("1 Q0 d1 1 2.5 run1\\n1 Q0 d1 2 1.5 run1\\n")
+    >>> read_run(f)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: .../run1, line 2: document 'd1' is retrieved twice for topic '1' ...
+    """
+    duplicates = _check_duplicates(duplicates)
+    frame = _read_fields(path, RUN_FIELDS)
+    rank = _numbers(frame, "rank", path, integer=True)
+    score = _numbers(frame, "score", path, integer=False)
+    dup = frame.duplicated(["qid", "docno"])
+    if dup.any():
+        if duplicates == "error":
+            line = dup.idxmax()
+            raise InputError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is "
+                             f"retrieved twice for topic {frame.at[line, 'qid']!r} (trec_eval: "
+                             'duplicate docs; keep the first line with duplicates="first", '
+                             "--duplicates first)")
+        _warn(f"{path}: dropped {int(dup.sum())} line(s) retrieving a document already "
+              "retrieved for the same topic (kept the first of each)")
+        keep = ~dup.to_numpy()
+        frame, rank, score = frame[keep], rank[keep], score[keep]
+    run = pd.DataFrame({"query_id": frame["qid"].to_numpy(), "doc_id": frame["docno"].to_numpy(),
+                        "rank": rank.to_numpy(), "score": score.to_numpy()})
+    _note_order(run, path)
+    return run
+
+
+def _check_duplicates(duplicates):
+    if duplicates not in DUPLICATES:
+        raise InputError(f"duplicates={duplicates!r} is not one of {', '.join(DUPLICATES)}")
+    return duplicates
+
+
+def _warn(message: str) -> None:
+    import warnings
+
+    warnings.warn(message, RunFileWarning, stacklevel=4)
+
+
+def _note_order(run: pd.DataFrame, path) -> None:
+    """Warn once per kind: constant scores within a topic; a rank column that disagrees."""
+    by_topic = run.groupby("query_id", sort=False)["score"]
+    sizes, spread = by_topic.size(), by_topic.max() - by_topic.min()
+    constant = (sizes > 1) & (spread == 0)
+    if constant.any():
+        _warn(f"{path}: every document has the same score in {int(constant.sum())} of "
+              f"{len(sizes)} topic(s) (e.g. topic {constant.idxmax()!r}); trec_eval then ranks "
+              "them by document id, descending, and so does topicsetsize (the rank column is "
+              "ignored)")
+        return
+    # Ties aside (their order is trec_eval's), ranks must grow as scores fall.
+    ordered = run.sort_values(["query_id", "score", "rank"], ascending=[True, False, True],
+                              kind="stable")
+    steps = np.diff(ordered["rank"].to_numpy())
+    same_topic = ordered["query_id"].to_numpy()[1:] == ordered["query_id"].to_numpy()[:-1]
+    wrong = same_topic & (steps < 0)
+    if wrong.any():
+        k = int(np.argmax(wrong)) + 1
+        _warn(f"{path}: the rank column disagrees with the scores (e.g. topic "
+              f"{ordered['query_id'].iat[k]!r}: document {ordered['doc_id'].iat[k]!r}, rank "
+              f"{ordered['rank'].iat[k]}, scores lower than a document ranked below it); it is "
+              "ignored: documents are ranked by score, descending, ties by document id, "
+              "descending, as trec_eval does")
+
+
+def read_runs(folder, *, duplicates: str = "error") -> dict[str, pd.DataFrame]:
+    """Read every run file of a folder (files whose names start with a dot are skipped).
+
+    Returns ``{file name: frame}`` in file-name order (see :func:`read_run`, which also
+    explains ``duplicates``).
+
+    Raises
+    ------
+    FileNotFoundError
+        The folder does not exist.
+    ValueError
+        The folder holds no run file, or a file is malformed (names the file and line).
+    """
+    return {p.name: read_run(p, duplicates=duplicates) for p in run_files(folder)}
+
+
+def run_files(folder) -> list[Path]:
+    """The run files of a folder, in name order (dot files skipped); one-line errors."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        if folder.exists():
+            raise InputError(f"{folder}: is a file, expected a folder of run files")
+        raise FileNotFoundError(f"{folder}: no such folder")
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    if not files:
+        raise InputError(f"{folder}: the folder holds no run file")
+    return files
+
+
+def read_qrels(path) -> pd.DataFrame:
+    """Read and check a TREC qrels file (``qid iteration docno relevance``).
+
+    The iteration column may be any token (it is ignored, as by trec_eval); relevance is a whole
+    number: graded (2, 3, ...) and negative values are kept as they are (relevant means at least
+    1; see the module notes).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``query_id``, ``doc_id`` (str), ``relevance`` (int).
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and line: a line without exactly four fields, a relevance that
+        is not a whole number, or a document judged twice for a topic.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "qrels"
+    >>> _ = f.write_text("1 0 d1 1\\n1 0 d2 0\\n")
+    >>> read_qrels(f)
+      query_id doc_id  relevance
+    0        1     d1          1
+    1        1     d2          0
+    """
+    frame = _read_fields(path, QRELS_FIELDS)
+    relevance = _numbers(frame, "relevance", path, integer=True)
+    line = _first_duplicate(frame, ["qid", "docno"])
+    if line is not None:
+        raise InputError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is judged "
+                         f"twice for topic {frame.at[line, 'qid']!r}")
+    return pd.DataFrame({"query_id": frame["qid"].to_numpy(), "doc_id": frame["docno"].to_numpy(),
+                         "relevance": relevance.to_numpy()})
+
+
+def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame:
+    """A run given as a path or a frame, as a checked frame (``query_id, doc_id, score``).
+
+    A frame may use ir_measures' names (``query_id, doc_id, score``) or TREC's (``qid, docno,
+    score``); ids become strings.
+    """
+    if isinstance(run, (str, os.PathLike)):
+        return read_run(run, duplicates=duplicates)
+    frame = _as_frame(run, name, {"qid": "query_id", "docno": "doc_id"},
+                      ("query_id", "doc_id", "score"))
+    score = pd.Series(parse_floats(frame["score"]), index=frame.index)
+    if not np.isfinite(score).all():
+        raise InputError(f"{name}, row {int((~np.isfinite(score)).to_numpy().argmax())}: "
+                         "score is not a finite number")
+    frame = frame.assign(score=score)
+    dup = frame.duplicated(["query_id", "doc_id"])
+    if dup.any():
+        line = dup.idxmax()
+        if _check_duplicates(duplicates) == "error":
+            raise InputError(f"{name}: document {frame.at[line, 'doc_id']!r} is retrieved twice "
+                             f"for topic {frame.at[line, 'query_id']!r}")
+        _warn(f"{name}: dropped {int(dup.sum())} row(s) retrieving a document already "
+              "retrieved for the same topic (kept the first of each)")
+        frame = frame[~dup.to_numpy()].reset_index(drop=True)
+    return frame
+
+
+def as_qrels(qrels, name: str = "qrels") -> pd.DataFrame:
+    """Qrels given as a path or a frame, as a checked frame (``query_id, doc_id, relevance``)."""
+    if isinstance(qrels, (str, os.PathLike)):
+        return read_qrels(qrels)
+    frame = _as_frame(qrels, name, {"qid": "query_id", "docno": "doc_id", "rel": "relevance"},
+                      ("query_id", "doc_id", "relevance"))
+    relevance = pd.to_numeric(frame["relevance"], errors="coerce")
+    if relevance.isna().any() or (relevance != relevance.round()).any():
+        raise InputError(f"{name}: relevance must be whole numbers")
+    frame = frame.assign(relevance=relevance.astype("int64"))
+    line = _first_duplicate(frame, ["query_id", "doc_id"])
+    if line is not None:
+        raise InputError(f"{name}: document {frame.at[line, 'doc_id']!r} is judged twice for "
+                         f"topic {frame.at[line, 'query_id']!r}")
+    return frame
+
+
+def _as_frame(value, name, renames, columns) -> pd.DataFrame:
+    if not isinstance(value, pd.DataFrame):
+        raise InputError(f"{name}: expected a file path or a DataFrame, got "
+                         f"{type(value).__name__}")
+    frame = value.rename(columns=renames)
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise InputError(f"{name}: missing column(s) {', '.join(missing)} (have "
+                         f"{', '.join(map(str, value.columns))})")
+    frame = frame[list(columns)].reset_index(drop=True)
+    return frame.assign(query_id=frame["query_id"].astype(str), doc_id=frame["doc_id"].astype(str))

@@ -1,0 +1,1 @@
+"""Numerical building blocks: distributions, root finding, the search for n, shapes."""
