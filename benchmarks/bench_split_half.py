@@ -1,4 +1,5 @@
-"""Benchmark: vectorised split-half (topicsetsize.checks.reliability.split_half) against a scipy loop.
+"""Benchmark: vectorised split-half (topicsetsize.checks.reliability.split_half) against a scipy
+loop.
 
 Run from the repository root::
 

@@ -18,7 +18,8 @@ _EXPORTS = {
     "params": ("PARAMS", "check"),
     # the design engine
     "designs.power": ("AnovaLegacyTerms", "anova_legacy_terms", "anova_power", "ttest_power"),
-    "designs.samplesize": ("anova_initial_n", "anova_n", "ttest_initial_n", "ttest_n", "ttest_n_effect"),
+    "designs.samplesize": (
+        "anova_initial_n", "anova_n", "ttest_initial_n", "ttest_n", "ttest_n_effect"),
     "designs.detectable": ("anova_min_d", "ttest_min_dt"),
     "designs.ci": ("ci_delta", "ci_n"),
     "designs.tables": ("anova_table", "ttest_table"),
@@ -27,7 +28,8 @@ _EXPORTS = {
     "matrices.readers": ("read_matrix",),
     "matrices.writers": ("write_long", "write_trec_eval"),
     "estimates.variance": ("pooled_variance", "residual_variance", "two_way_residual_variance"),
-    "estimates.standardise": ("StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf"),
+    "estimates.standardise": (
+        "StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf"),
     "estimates.ranking": ("KendallTau", "kendall_tau_ci"),
     "estimates.summary": ("VarianceSummary", "summarise", "summarise_many"),
     "examples": ("example_matrix",),
@@ -40,7 +42,8 @@ _EXPORTS = {
     "designs.unpaired": ("ci2_delta", "ci2_n", "ttest2_n", "ttest2_power"),
     # deciding n: what a topic set guarantees, one size over several requirements, the budget
     "decide.guarantee": ("Guarantees", "guarantees"),
-    "decide.recommendation": ("Recommendation", "check_requirement", "read_requirements", "recommend"),
+    "decide.recommendation": (
+        "Recommendation", "check_requirement", "read_requirements", "recommend"),
     "decide.budget": ("BudgetPlan", "budget_plan"),
     "decide.pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
     "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),
@@ -50,7 +53,8 @@ _EXPORTS = {
     "designs.allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
     # knowing a past collection: generalizability theory, realistic minD, the report
     "estimates.gtheory": ("GStudy", "DStudy", "g_study", "d_study", "gt_n"),
-    "estimates.differences": ("RunDifferences", "run_differences", "share_at_least", "realistic_min_d"),
+    "estimates.differences": (
+        "RunDifferences", "run_differences", "share_at_least", "realistic_min_d"),
     "report": ("CollectionReport", "collection_report"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}

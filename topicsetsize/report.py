@@ -40,7 +40,8 @@ class CollectionReport:
     differences : RunDifferences
         The differences between run means.
     min_d : pandas.DataFrame
-        Realistic minD values with Sakai's n (:func:`~topicsetsize.estimates.differences.realistic_min_d`).
+        Realistic minD values with Sakai's n
+        (:func:`~topicsetsize.estimates.differences.realistic_min_d`).
     target, level, alpha, beta : float
     m : int
         Number of systems of the ANOVA designs.

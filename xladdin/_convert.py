@@ -128,7 +128,8 @@ def matrix(name: str, value) -> np.ndarray:
     """A topics × runs score range as a float matrix, checked cell by cell and by the engine.
 
     Topics are the rows and runs the columns, as in the papers. Beyond the cell check, the
-    engine's :func:`~topicsetsize.matrices.matrix.check_matrix` refuses non-finite values and a range
+    engine's :func:`~topicsetsize.matrices.matrix.check_matrix` refuses non-finite values and a
+    range
     with fewer than 2 topics or 2 runs, naming the range by ``name``.
 
     >>> matrix("range", [[0.1, 0.2], [0.3, "n/a"]])

@@ -2,7 +2,8 @@
 
 Matrices: the bundled TREC 2010 Web AP and TREC 2004 Robust AP (tests/data). The precomputed
 cells are compared with :func:`topicsetsize.collection_report` (itself checked against a
-gt4ireval re-implementation and Monte Carlo in tests/topicsetsize/estimates/test_gtheory.py); the live
+gt4ireval re-implementation and Monte Carlo in tests/topicsetsize/estimates/test_gtheory.py); the
+live
 cells, after LibreOffice recalculates a workbook whose inputs were retyped, with
 :func:`topicsetsize.d_study` and :func:`topicsetsize.gt_n` at the typed values.
 """

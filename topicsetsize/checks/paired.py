@@ -1,7 +1,8 @@
 """Vectorised two-sided paired t-tests from sums of differences, robust to rounding.
 
 Shared by the split-half experiment (:mod:`topicsetsize.checks.reliability`) and the resampled power
-(:mod:`topicsetsize.checks.resampling`): both compute, for many tests at once, the sums Σd and Σd² of
+(:mod:`topicsetsize.checks.resampling`): both compute, for many tests at once, the sums Σd and Σd²
+of
 per-topic differences d and reject where t² = (Σd)²(k − 1)/(k·SS) exceeds the squared critical
 value (Student's paired t-test on k topics, SS = Σd² − (Σd)²/k). Constant differences, whose SS
 is only rounding error, are treated as a one-at-a-time test treats them.

@@ -210,9 +210,11 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
       topics (the quantities of T. Sakai, AIRS 2016, Eq. 1, with the observed means in place of
       the least favourable configuration).
     * ``test="anova2"``: the two-way ANOVA without replication (runs × topics, the topics as
-      blocks; the randomised block design of :mod:`topicsetsize.designs.twoway`). Theoretical power as
+      blocks; the randomised block design of :mod:`topicsetsize.designs.twoway`). Theoretical power
+      as
       for the ANOVA with φE = (m − 1)(n − 1) and V_E the two-way residual variance of the m runs
-      over all topics (:func:`~topicsetsize.estimates.variance.two_way_residual_variance`). A resample
+      over all topics (:func:`~topicsetsize.estimates.variance.two_way_residual_variance`). A
+      resample
       that draws a topic twice has it as two blocks.
     * ``test="ttest"``: the two-sided paired t-test of a pair (a, b). Theoretical power
       Pr{|t'(n − 1, λ)| ≥ t(n − 1; α)} with λ = √n·|d̄|/σ_t, d̄ = μ_a − μ_b and σ_t² the sample

@@ -132,7 +132,8 @@ def transform_scores(scores, *, kind: str = "raw"):
     """Raw, std-AB or std-CDF scores, standardised with the factors of all runs given.
 
     ``"std-ab"`` is :func:`topicsetsize.estimates.standardise.std_ab` (A = 0.15, B = 0.5, clipped;
-    T. Sakai, AIRS 2016), ``"std-cdf"`` is :func:`topicsetsize.estimates.standardise.std_cdf` (Φ of the
+    T. Sakai, AIRS 2016), ``"std-cdf"`` is :func:`topicsetsize.estimates.standardise.std_cdf` (Φ of
+    the
     per-topic z-score; Webber, Moffat and Zobel, SIGIR 2008, as in Voorhees, SIGIR 2009); the
     per-topic mean and SD come from every run of ``scores``. Pass all runs and select runs
     afterwards, so that the factors do not depend on the selection.

@@ -182,7 +182,8 @@ EXAMPLE_NAME = "example: TREC 2010 Web AP"
 
 
 def add_reader_options(parser) -> None:
-    """The options of :func:`topicsetsize.matrices.readers.read_matrix` (shared by every FILE command)."""
+    """The options of :func:`topicsetsize.matrices.readers.read_matrix` (shared by every FILE
+    command)."""
     from ..matrices.formats import FORMATS
 
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "

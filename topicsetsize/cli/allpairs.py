@@ -1,6 +1,7 @@
 """``topicsetsize n allpairs``: topics for Tukey's HSD to detect every pair at least minD apart.
 
-Runs :func:`topicsetsize.designs.allpairs.allpairs_n` (a simulation with common random numbers) with a
+Runs :func:`topicsetsize.designs.allpairs.allpairs_n` (a simulation with common random numbers)
+with a
 progress bar and prints the answer n with the simulated powers at n − 1 and n and their
 standard errors.
 """

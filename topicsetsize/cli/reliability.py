@@ -15,7 +15,8 @@ from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matr
 from ..errors import InputError
 
 
-#: ``topicsetsize.checks.selection.SCORE_KINDS`` and ``topicsetsize.checks.resampling.TESTS``, spelled out so
+#: ``topicsetsize.checks.selection.SCORE_KINDS`` and ``topicsetsize.checks.resampling.TESTS``,
+#: spelled out so
 #: that building the parser imports nothing heavy (a test checks that they agree).
 _SCORE_KINDS = ("raw", "std-ab", "std-cdf")
 _TESTS = ("anova", "ttest", "anova2")

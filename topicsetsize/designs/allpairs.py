@@ -239,7 +239,8 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
         Minimum detectable difference minD (> 0).
     variance : float
         Residual variance σ² of the two-way model. The two-way V_E of a past matrix
-        (:func:`topicsetsize.estimates.variance.two_way_residual_variance`) estimates it; the one-way
+        (:func:`topicsetsize.estimates.variance.two_way_residual_variance`) estimates it; the
+        one-way
         V_E of the ANOVA design also contains the topic variance and so errs on the safe side.
     alpha : float, default 0.05
         Family-wise significance level of the HSD.
@@ -283,7 +284,8 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     The power is :func:`allpairs_power` (``target="all-pairs"``) or its best–worst power
     (``target="best-worst"``), simulated with common random numbers: the same normal and χ²
     quantile draws at every n, so that the simulated power is a deterministic, nearly monotone
-    function of n. The search (:func:`topicsetsize.numerics.search.smallest_n`) starts from the normal
+    function of n. The search (:func:`topicsetsize.numerics.search.smallest_n`) starts from the
+    normal
     approximation n₀ = (σ/D)²·(q_∞ + √2·z)², with q_∞ = q(1 − α; m, ∞), D the gap of the pair
     that binds (minD; (m − 1)·minD for the equally-spaced best–worst pair) and z the normal
     quantile of the per-pair power ((1 − β), or (1 − β)^(1/(m − 1)) for the m − 1 neighbour

@@ -20,7 +20,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import f_crit, f_crit_one, f_power, f_power_one, t_crit, t_power, t_power_one
+from ..numerics.distributions import (f_crit, f_crit_one, f_power, f_power_one, t_crit, t_power,
+                                      t_power_one)
 from ..numerics.search import Uncertain
 from ..params import check_all, check_method
 from ..numerics.shapes import as_output

@@ -305,7 +305,8 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
 
 
 def _anova_n_one(alpha, beta, min_d, variance, m, method):
-    """:func:`anova_n` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one` (or None)."""
+    """:func:`anova_n` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one` (or
+    None)."""
     effect = float(anova_effect(min_d, variance))
     dfn = m - 1.0
     x1, x2 = NAGATA_LAMBDA.get((alpha, beta), (None, None)) if method == "legacy" else (None, None)
@@ -319,7 +320,8 @@ def _anova_n_one(alpha, beta, min_d, variance, m, method):
 
 
 def _ttest_n_one(alpha, beta, effect, method):
-    """:func:`ttest_n_effect` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one`."""
+    """:func:`ttest_n_effect` of one cell by
+    :func:`~topicsetsize.numerics.search.smallest_n_one`."""
     za = -float(special.ndtri(alpha / 2.0))
     with np.errstate(all="ignore"):
         r = (za - float(special.ndtri(beta))) / effect

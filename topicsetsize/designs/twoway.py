@@ -5,7 +5,8 @@ Section 5) treats the runs as independent groups, so the variation between easy 
 which every run shares, counts as noise. The randomised block design takes the topics as blocks:
 the two-way ANOVA without replication with systems (m levels) and topics (n levels) as the
 factors. Its residual variance σ̂² is the two-way V_E of a past matrix
-(:func:`topicsetsize.estimates.variance.two_way_residual_variance`), from which the topic sum of squares
+(:func:`topicsetsize.estimates.variance.two_way_residual_variance`), from which the topic sum of
+squares
 has been removed.
 
 The F test of the system effect has φA = m − 1 and φE = (m − 1)(n − 1) degrees of freedom, and
@@ -94,7 +95,8 @@ def _guess(alpha, beta, m, effect):
 
 
 def _anova2_n_one(alpha, beta, min_d, variance, m):
-    """:func:`anova2_n` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one` (or None)."""
+    """:func:`anova2_n` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one` (or
+    None)."""
     effect = float(anova_effect(min_d, variance))
     dfn = m - 1.0
     with np.errstate(all="ignore"):
@@ -176,7 +178,8 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     Raises
     ------
     ValueError
-        On an argument out of range; :class:`~topicsetsize.numerics.search.SearchLimitError` when no n
+        On an argument out of range; :class:`~topicsetsize.numerics.search.SearchLimitError` when
+        no n
         up to 10⁹ topics is enough.
 
     References

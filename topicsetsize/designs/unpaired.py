@@ -107,7 +107,8 @@ def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
     Raises
     ------
     ValueError
-        On an argument out of range; :class:`~topicsetsize.numerics.search.SearchLimitError` when no n
+        On an argument out of range; :class:`~topicsetsize.numerics.search.SearchLimitError` when
+        no n
         up to 10⁹ is enough.
 
     Examples

@@ -1,9 +1,11 @@
 """Score matrices in: read one from a file (CSV/TSV, .xlsx, ``trec_eval -q``, long format).
 
 A score matrix has the **topics as rows** and the **runs as columns**. :func:`read_matrix`
-detects the file's format, hands it to its parser in :mod:`topicsetsize.matrices.formats`, checks the
+detects the file's format, hands it to its parser in :mod:`topicsetsize.matrices.formats`, checks
+the
 cells and returns a DataFrame with string topic ids as the index, string run names as the columns
-and float values. In-memory matrices are checked by :func:`topicsetsize.matrices.matrix.check_matrix`.
+and float values. In-memory matrices are checked by
+:func:`topicsetsize.matrices.matrix.check_matrix`.
 
 Supported files (``fmt``; detected from the content when ``fmt`` is None):
 
@@ -28,7 +30,8 @@ offending cells. Nothing is changed silently: incomplete topics are dropped only
 ``frame.attrs["dropped_topics"]``.
 
 The writers :func:`topicsetsize.matrices.writers.write_trec_eval` and
-:func:`topicsetsize.matrices.writers.write_long` produce the last two formats (with full float precision,
+:func:`topicsetsize.matrices.writers.write_long` produce the last two formats (with full float
+precision,
 atomically).
 """
 

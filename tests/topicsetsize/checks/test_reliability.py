@@ -12,7 +12,8 @@ import pytest
 from scipy import stats
 
 import topicsetsize.checks.reliability as rel
-from topicsetsize.checks.reliability import SplitHalfResult, random_splits, split_half, split_half_curve
+from topicsetsize.checks.reliability import (SplitHalfResult, random_splits, split_half,
+                                             split_half_curve)
 from topicsetsize.checks.selection import select_topics, top_runs
 
 

@@ -1,7 +1,8 @@
 """``topicsetsize report``: the figures beside each other, CSV, the PNG plot, one-line errors.
 
 The numbers are checked against the engine's own functions (each tested on its own in
-tests/topicsetsize/estimates/test_gtheory.py, test_differences.py and test_summary.py) on the bundled
+tests/topicsetsize/estimates/test_gtheory.py, test_differences.py and test_summary.py) on the
+bundled
 TREC 2010 Web AP matrix and the TREC 2004 Robust AP matrix of tests/data.
 """
 

@@ -1,4 +1,5 @@
-"""Tests of topicsetsize.estimates.differences against brute force over the run pairs of real matrices.
+"""Tests of topicsetsize.estimates.differences against brute force over the run pairs of real
+matrices.
 
 The matrices: TREC 2010 Web AP (the bundled example, 88 runs) and TREC 2004 Robust AP
 (tests/data, 110 runs); the brute force walks every pair with itertools and counts by hand.

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import stats
 
-from topicsetsize.estimates.standardise import (StandardisationFactors, standardisation_factors, std_ab,
-                                      std_cdf, z_scores)
+from topicsetsize.estimates.standardise import (StandardisationFactors, standardisation_factors,
+                                                std_ab, std_cdf, z_scores)
 
 # Scores on a 4-decimal grid, as evaluation tools print them (keeps float noise out of the
 # "all scores equal" test that the zero-SD policy relies on).
