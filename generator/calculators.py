@@ -24,7 +24,7 @@ from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from topicsetsize.params import N_MAX
-from topicsetsize.designs.samplesize import NAGATA_LAMBDA
+from topicsetsize.designs.legacy import NAGATA_LAMBDA
 
 from .cells import STYLE, col, put_formula, put_label, put_number, put_text, ref
 from .formulas import N_FMT, P_FMT, anova_models, chi2_lambda_model, ci_models, ttest_models

@@ -2,7 +2,7 @@
 
 Each model is a list of :class:`~generator.rows.Col` that turns a candidate n (column ``n``)
 into a power, a width, and a verdict ``ok``: 1 where the criterion holds at n, else 0. The
-formulas mirror the engine (:mod:`topicsetsize.designs.power`, :mod:`topicsetsize.designs.ci`) term
+formulas mirror the engine (:mod:`topicsetsize.designs.anova`, :mod:`topicsetsize.designs.ci`) term
 for term:
 
 * **legacy ANOVA** (Nagata's approximation, with the legacy sheet's ``√(cA − a)``; text

@@ -17,12 +17,12 @@ _EXPORTS = {
     "errors": ("InputError",),
     "params": ("PARAMS", "check"),
     # the design engine
-    "designs.power": ("AnovaLegacyTerms", "anova_legacy_terms", "anova_power", "ttest_power"),
-    "designs.samplesize": (
-        "anova_initial_n", "anova_n", "ttest_initial_n", "ttest_n", "ttest_n_effect"),
-    "designs.detectable": ("anova_min_d", "ttest_min_dt"),
+    "designs.anova": ("anova_power", "anova_n", "anova_initial_n", "anova_min_d", "anova_table",
+                      "anova_legacy_terms"),
+    "designs.legacy": ("AnovaLegacyTerms",),
+    "designs.ttest": ("ttest_power", "ttest_n", "ttest_n_effect", "ttest_initial_n", "ttest_min_dt",
+                      "ttest_table"),
     "designs.ci": ("ci_delta", "ci_n"),
-    "designs.tables": ("anova_table", "ttest_table"),
     "numerics.search": ("SearchLimitError",),
     # score matrices in and out, variance estimates
     "matrices.readers": ("read_matrix",),
@@ -38,8 +38,9 @@ _EXPORTS = {
     "checks.selection": ("select_topics", "top_runs", "transform_scores"),
     "checks.resampling": ("ResampledPower", "resampled_power"),
     # designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI
-    "designs.twoway": ("anova2_min_d", "anova2_n", "anova2_power", "anova2_table"),
-    "designs.unpaired": ("ci2_delta", "ci2_n", "ttest2_n", "ttest2_power"),
+    "designs.anova2": ("anova2_min_d", "anova2_n", "anova2_power", "anova2_table"),
+    "designs.ttest2": ("ttest2_n", "ttest2_power"),
+    "designs.ci2": ("ci2_delta", "ci2_n"),
     # deciding n: what a topic set guarantees, one size over several requirements, the budget
     "decide.guarantee": ("Guarantees", "guarantees"),
     "decide.recommendation": (
@@ -61,7 +62,9 @@ _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in nam
 # A module as an attribute keeps its short name (``tss.power``, ``tss.readers``) after the
 # modules moved into folders by data flow (docs/architecture.md).
 _SUBMODULE = {module.rsplit(".", 1)[-1]: module for module in _EXPORTS if "." in module}
-_SUBMODULE.update({"distributions": "numerics.distributions", "roots": "numerics.roots",
+_SUBMODULE.update({"power": "designs.anova", "samplesize": "designs.anova",
+                   "twoway": "designs.anova2", "distributions": "numerics.distributions",
+                   "roots": "numerics.roots", "tables": "designs.tables",
                    "shapes": "numerics.shapes", "matrix": "matrices.matrix",
                    "formats": "matrices.formats", "paired": "checks.paired"})
 

@@ -142,7 +142,7 @@ def reliability_curves(report: CollectionReport, ns) -> pd.DataFrame:
     >>> curves.round(3).loc[48, ["Erho2", "Phi"]].tolist()
     [0.93, 0.876]
     """
-    from .designs.power import anova_power
+    from .designs.anova import anova_power
 
     ns = np.asarray(ns)
     d = d_study(report.gstudy, ns, level=report.level)

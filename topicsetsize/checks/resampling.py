@@ -210,7 +210,7 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
       topics (the quantities of T. Sakai, AIRS 2016, Eq. 1, with the observed means in place of
       the least favourable configuration).
     * ``test="anova2"``: the two-way ANOVA without replication (runs × topics, the topics as
-      blocks; the randomised block design of :mod:`topicsetsize.designs.twoway`). Theoretical power
+      blocks; the randomised block design of :mod:`topicsetsize.designs.anova2`). Theoretical power
       as
       for the ANOVA with φE = (m − 1)(n − 1) and V_E the two-way residual variance of the m runs
       over all topics (:func:`~topicsetsize.estimates.variance.two_way_residual_variance`). A

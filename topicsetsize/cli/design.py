@@ -173,8 +173,8 @@ def _power_rows(n_of, power_of, args):
 def _n_anova(args) -> None:
     _validate(alpha=args.alpha, beta=args.beta, min_d=args.min_d, variance=args.variance,
               m=args.m)
-    from ..designs.power import anova_power
-    from ..designs.samplesize import anova_n
+    from ..designs.anova import anova_power
+    from ..designs.anova import anova_n
 
     rows = _power_rows(
         lambda meth: anova_n(args.alpha, beta=args.beta, min_d=args.min_d,
@@ -198,8 +198,8 @@ def _n_ttest(args) -> None:
         min_dt, var_t = args.min_delta_t, 1.0
         label = f"minDeltaT={min_dt:.15g}"
     _validate(min_dt=min_dt, variance_t=var_t, alpha=args.alpha, beta=args.beta)
-    from ..designs.power import ttest_power
-    from ..designs.samplesize import ttest_n
+    from ..designs.ttest import ttest_power
+    from ..designs.ttest import ttest_n
 
     rows = _power_rows(
         lambda meth: ttest_n(args.alpha, beta=args.beta, min_dt=min_dt, variance_t=var_t,
@@ -250,7 +250,7 @@ def _anova_table_chunked(args, method: str):
     """``anova_table`` over the m values in chunks, with a progress bar for long runs."""
     import pandas as pd
 
-    from ..designs.tables import anova_table
+    from ..designs.anova import anova_table
 
     rows = max(1, _CHUNK_CELLS // max(1, len(args.min_d)))
     chunks = [args.m[i:i + rows] for i in range(0, len(args.m), rows)]
@@ -265,7 +265,7 @@ def _anova_table_chunked(args, method: str):
 
 
 def _table_ttest(args) -> None:
-    from ..designs.tables import ttest_table
+    from ..designs.ttest import ttest_table
 
     check_distinct(args, "variance_t", "min_dt")
     _print_tables(lambda meth: ttest_table(args.alpha, beta=args.beta,
@@ -277,7 +277,7 @@ def _table_ttest(args) -> None:
 
 def _min_d_anova(args) -> None:
     _validate(n=args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta)
-    from ..designs.detectable import anova_min_d
+    from ..designs.anova import anova_min_d
 
     rows = [{"method": meth, "min_d": ceil_sig(anova_min_d(
         args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta,
@@ -290,7 +290,7 @@ def _min_d_anova(args) -> None:
 
 def _min_d_ttest(args) -> None:
     _validate(n=args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta)
-    from ..designs.detectable import ttest_min_dt
+    from ..designs.ttest import ttest_min_dt
 
     rows = [{"method": meth, "min_dt": ceil_sig(ttest_min_dt(
         args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta, method=meth))}

@@ -47,7 +47,7 @@ def _title(args, what: str) -> str:
 
 def _n(args) -> None:
 
-    from ..designs.twoway import anova2_n, anova2_power
+    from ..designs.anova2 import anova2_n, anova2_power
 
     n = anova2_n(args.alpha, args.beta, args.min_d, args.variance, args.m)
 
@@ -60,7 +60,7 @@ def _n(args) -> None:
 
 
 def _table(args) -> None:
-    from ..designs.twoway import anova2_table
+    from ..designs.anova2 import anova2_table
 
     check_distinct(args, "m", "min_d")
 
@@ -76,7 +76,7 @@ def _table(args) -> None:
 def _min_d(args) -> None:
     import pandas as pd
 
-    from ..designs.twoway import anova2_min_d
+    from ..designs.anova2 import anova2_min_d
 
     d = anova2_min_d(args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta)
     frame = pd.DataFrame([{"method": "exact", "min_d": ceil_sig(d)}]).set_index("method")

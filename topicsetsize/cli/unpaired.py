@@ -35,7 +35,7 @@ def register(sub, designs) -> None:
 
 def _n_ttest2(args) -> None:
 
-    from ..designs.unpaired import ttest2_n, ttest2_power
+    from ..designs.ttest2 import ttest2_n, ttest2_power
 
     n = ttest2_n(args.alpha, args.beta, args.min_d, args.variance)
 
@@ -50,7 +50,7 @@ def _n_ttest2(args) -> None:
 
 def _n_ci2(args) -> None:
 
-    from ..designs.unpaired import ci2_delta, ci2_n
+    from ..designs.ci2 import ci2_delta, ci2_n
 
     n = ci2_n(args.alpha, args.delta, args.variance)
 

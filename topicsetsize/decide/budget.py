@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..params import check, check_method
-from ..designs.samplesize import anova_n
+from ..designs.anova import anova_n
 from ..errors import InputError
 
 #: Top-level keys of a plan file (TOML), with whether they are required.

@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from ..designs.ci import ci_delta
-from ..designs.detectable import anova_min_d, ttest_min_dt
+from ..designs.anova import anova_min_d
+from ..designs.ttest import ttest_min_dt
 from ..params import check, check_method
 from ..errors import InputError
 

@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from ..params import check, check_method
-from ..designs.power import anova_power
-from ..designs.samplesize import anova_n
+from ..designs.anova import anova_power
+from ..designs.anova import anova_n
 from ..errors import InputError
 
 __all__ = ["Recommendation", "recommend", "check_requirement", "read_requirements",

@@ -45,7 +45,7 @@ import numpy as np
 from scipy import special, stats
 
 from ..params import N_MAX, check, check_choice
-from .power import t_effect
+from .effects import t_effect
 from ..numerics.search import smallest_n
 
 __all__ = ["CONFIGURATIONS", "TARGETS", "AllPairsPower", "AllPairsN", "configuration_means",

@@ -159,8 +159,8 @@ def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     >>> round(float(row["min_d"]), 4), round(float(row["share"]), 3), int(row["n one-way legacy"])
     (0.0239, 0.649, 463)
     """
-    from ..designs.samplesize import anova_n
-    from ..designs.twoway import anova2_n
+    from ..designs.anova import anova_n
+    from ..designs.anova2 import anova2_n
     from .variance import residual_variance, two_way_residual_variance
 
     matrix = check_matrix(scores)

@@ -2,7 +2,7 @@
 
 Beside the paper's one-way V_E, each row also gives the two-way (runs × topics) residual
 variance of the raw and of the std-AB matrix, the σ̂² of the randomised block design
-(:mod:`topicsetsize.designs.twoway`).
+(:mod:`topicsetsize.designs.anova2`).
 
 T. Sakai, "A simple and effective approach to score standardisation", AIRS 2016, Table 1: for
 each past data set, the number of runs and topics, the one-way residual variance V_E of the raw
@@ -76,7 +76,7 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     * ``var2_raw, var2_std_ab``: the two-way (runs × topics, without replication) residual
       variance of the raw and of the std-AB matrix
       (:func:`~topicsetsize.estimates.variance.two_way_residual_variance`), for the randomised block
-      design of :mod:`topicsetsize.designs.twoway`.
+      design of :mod:`topicsetsize.designs.anova2`.
 
     Parameters
     ----------

@@ -1,7 +1,7 @@
 """Vectorised root finding for the inverse problems: the smallest λ at which a power is reached.
 
 The minimum detectable differences (:mod:`topicsetsize.designs.detectable`,
-:mod:`topicsetsize.designs.twoway`) invert a power curve in the noncentrality λ, one cell per array
+:mod:`topicsetsize.designs.anova2`) invert a power curve in the noncentrality λ, one cell per array
 element. :func:`smallest_reaching` brackets and narrows every cell at once with scipy's
 vectorised bracketing root finder (:func:`scipy.optimize.elementwise.find_root`, scipy ≥ 1.15).
 Where scipy is older (Pyodide, and so xlwings Lite, ships scipy 1.14), a small vectorised

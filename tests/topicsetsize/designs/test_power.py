@@ -101,7 +101,7 @@ def test_arguments_after_n_are_keyword_only():
 
 
 def test_anova_effect_does_not_overflow_or_underflow():
-    from topicsetsize.designs.power import anova_effect
+    from topicsetsize.designs.effects import anova_effect
 
     # Delta = minD^2/(2 sigma^2) = (minD/sigma)^2/2; minD^2 overflows (or underflows) alone.
     assert anova_effect(1e200, 1e200) == pytest.approx(0.5e200, rel=1e-15)

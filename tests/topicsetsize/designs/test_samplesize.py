@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import topicsetsize as tss
-from topicsetsize.designs.power import anova_power_at, ttest_power_at
-from topicsetsize.designs.samplesize import _monotone_from
+from topicsetsize.designs.anova import anova_power_at
+from topicsetsize.designs.ttest import ttest_power_at
+from topicsetsize.designs.legacy import _monotone_from
 
 
 

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 import topicsetsize as tss
-from topicsetsize.designs.twoway import (
+from topicsetsize.designs.anova2 import (
     anova2_df,
     anova2_min_d,
     anova2_n,

@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import topicsetsize as tss
-from topicsetsize.designs.samplesize import _anova_n_one, _ttest_n_one
+from topicsetsize.designs.anova import _anova_n_one
+from topicsetsize.designs.ttest import _ttest_n_one
 from topicsetsize.numerics.search import SearchLimitError, smallest_n, smallest_n_one
-from topicsetsize.designs.twoway import _anova2_n_one
+from topicsetsize.designs.anova2 import _anova2_n_one
 
 
 @pytest.mark.parametrize("guess", [2, 50, 110, 111, 112, 10**6, 10**9, np.nan, np.inf])

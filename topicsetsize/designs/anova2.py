@@ -25,17 +25,21 @@ approximation is reproduced here.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 from scipy import special
 
 from ..numerics.distributions import chi2_lambda_one, f_power, f_power_one
 from ..params import check, check_all, check_choice, check_scalars
-from .power import anova_effect
+from .effects import anova_effect
 from ..numerics.roots import at_least, smallest_reaching
 from ..numerics.search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
 from ..numerics.shapes import as_output
 from .tables import size_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "anova2_df"]
 

@@ -1,0 +1,377 @@
+"""The one-way ANOVA design: m systems, a minimum detectable range minD between the best and
+the worst (Sakai, IRJ 2016, Section 5; CIKM 2014).
+
+Power, topic set size n, minimum detectable range and tables. The F test has φA = m − 1 and
+φE = m(n − 1) degrees of freedom; in the least favourable configuration (two systems minD apart,
+the others at the grand mean) the noncentrality is λ = n·minD²/(2σ²). Two methods:
+``"legacy"`` (Nagata's approximation, :mod:`topicsetsize.designs.legacy`, as the samplesizeANOVA
+sheet and the published tables) and ``"exact"`` (the noncentral F). Every function broadcasts
+its arguments: a scalar call returns a Python number, an array call an ndarray.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+from scipy import special
+
+from ..numerics.distributions import chi2_lambda_one, f_crit_one, f_power, f_power_one
+from ..numerics.roots import at_least
+from ..numerics.search import (Uncertain, describe_cells, probit_one, smallest_n_for_power,
+                               smallest_n_one)
+from ..numerics.shapes import as_output
+from ..params import check, check_all, check_method, check_scalars
+from .detectable import lambda_required, raise_unreachable
+from .effects import anova_effect
+from .legacy import (NAGATA_LAMBDA, AnovaLegacyTerms, _anova_lambda_hat, _anova_legacy,
+                     _lambda_curve, _monotone_from, _monotone_from_one)
+from .tables import size_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["anova_power", "anova_legacy_terms", "anova_initial_n", "anova_n", "anova_min_d",
+           "anova_table"]
+
+
+def anova_power_at(n, m, effect, alpha, method: str):
+    """Vectorised ANOVA power for validated arrays; ``effect`` = Δ = minD²/(2σ²)."""
+    if method == "legacy":
+        return _anova_legacy(n, m, effect, alpha).power
+    return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect)
+
+
+def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
+    """:func:`anova_power_at` of one cell: the same operations on floats (one-cell searches).
+
+    Raises :class:`~topicsetsize.numerics.search.Uncertain` where 2λ overflows (the vectorised
+    function takes a limit there).
+
+    >>> one = anova_power_one(19.0, 3, 0.5, 0.05, "legacy")
+    >>> one == float(anova_power_at(19.0, 3, 0.5, 0.05, "legacy")), round(one, 3)
+    (True, 0.791)
+    """
+    phi_a = m - 1.0
+    phi_e = m * (n - 1.0)
+    lam = n * effect
+    if method == "exact":
+        return f_power_one(alpha, phi_a, phi_e, lam)
+    if not lam <= _HALF_MAX:
+        raise Uncertain("2 lambda overflows")
+    w = f_crit_one(alpha, phi_a, phi_e)
+    c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+    phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
+    a = w * phi_a / phi_e
+    if not c_a - a > 0:
+        return math.nan
+    u = (math.sqrt(a * (2.0 * phi_e - 1.0)) - math.sqrt(c_a * (2.0 * phi_a_star - 1.0))) \
+        / math.sqrt(c_a - a)
+    return float(special.ndtr(-u))
+
+
+_HALF_MAX = np.finfo(float).max / 2.0
+
+
+def anova_power(n, *, m, min_d, variance, alpha, method="legacy"):
+    """Power of the one-way ANOVA F test with m systems and n topics.
+
+    The worst case for a minimum detectable range minD (CIKM 2014): two systems
+    are minD apart and the others sit at the grand mean, so the noncentrality is
+    λ = nΔ with Δ = minD²/(2σ²); φA = m − 1, φE = m(n − 1) and
+    w = F(φA, φE; α).
+
+    * ``method="exact"``: power = Pr{F'(φA, φE, λ) ≥ w} (noncentral F).
+    * ``method="legacy"``: Nagata's normal approximation as the samplesizeANOVA
+      sheet computes it (Sakai, IRJ 2016, Eq. 11 with the sheet's sign):
+      cA = (φA + 2λ)/(φA + λ), φA* = (φA + λ)²/(φA + 2λ), a = wφA/φE,
+      u = (√(a(2φE − 1)) − √(cA(2φA* − 1)))/√(cA − a), power = 1 − Φ(u).
+      It is undefined where cA − a ≤ 0 (tiny n; the sheet shows #NUM!), and
+      NaN is returned there.
+
+    Parameters
+    ----------
+    n : int or array_like
+        Number of topics (≥ 2).
+    m : int or array_like
+        Number of systems (≥ 2).
+    min_d : float or array_like
+        Minimum detectable range between the best and the worst system (> 0).
+    variance : float or array_like
+        Within-system variance σ̂² (V_E of a past score matrix, > 0).
+    alpha : float or array_like
+        Significance level, 0 < α < 1.
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    float or ndarray
+
+    References
+    ----------
+    T. Sakai, "Topic set size design", Information Retrieval Journal 19(3), 2016.
+    T. Sakai, "Designing test collections for comparing many systems", CIKM 2014.
+    T. Nagata, *How to design the sample size* (in Japanese), Asakura, 2003.
+
+    Examples
+    --------
+    The CIKM 2014 worked example (α = .05, m = 3, minΔ = .5): the legacy power
+    is .791 at n = 19 and .813 at n = 20.
+
+    >>> [round(anova_power(n, m=3, min_d=0.5, variance=0.25, alpha=0.05), 3) for n in (19, 20)]
+    [0.791, 0.813]
+    >>> round(anova_power(20, m=3, min_d=0.5, variance=0.25, alpha=0.05, method="exact"), 3)
+    0.793
+    """
+    method = check_method(method)
+    n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
+    power = anova_power_at(n_, m_, anova_effect(d_, v_), a_, method)
+    return as_output(power, n, m, min_d, variance, alpha)
+
+
+def anova_legacy_terms(n, *, m, min_d, variance, alpha) -> AnovaLegacyTerms:
+    """The intermediate values of the legacy ANOVA power (see :func:`anova_power`).
+
+    Parameters
+    ----------
+    n, m : int or array_like
+        Topics (≥ 2) and systems (≥ 2).
+    min_d, variance : float or array_like
+        Minimum detectable range and within-system variance (both > 0).
+    alpha : float or array_like
+        Significance level in (0, 1).
+
+    Returns
+    -------
+    AnovaLegacyTerms
+        ``lam, w, c_a, phi_a_star, a, u, power``.
+
+    Examples
+    --------
+    CIKM 2014 worked example, n = 19: cA = 1.826, φA* = 6.298, u = −.809.
+
+    >>> t = anova_legacy_terms(19, m=3, min_d=0.5, variance=0.25, alpha=0.05)
+    >>> round(t.c_a, 3), round(t.phi_a_star, 3), round(t.u, 3), round(t.power, 3)
+    (1.826, 6.298, -0.809, 0.791)
+    """
+    n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
+    terms = _anova_legacy(n_, m_, anova_effect(d_, v_), a_)
+    return AnovaLegacyTerms(*(as_output(t, n, m, min_d, variance, alpha) for t in terms))
+
+
+def _anova_guess(alpha, beta, m, effect, method: str):
+    """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
+    lam, slope = _lambda_curve(alpha, beta, m - 1.0, method)
+    with np.errstate(divide="ignore"):  # Δ underflowed to 0: n = inf, the search says too small
+        n = lam / effect
+        for _ in range(2):
+            n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / effect
+    return n
+
+
+def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
+    """Initial estimate n₀ = λ̂/Δ of the ANOVA topic set size (not rounded).
+
+    Δ = minD²/(2σ²). With ``method="legacy"`` and one of the four (α, β) pairs
+    of the legacy sheet, λ̂ = x1 + x2·√φA is Nagata's approximation (IRJ 2016, Table 3):
+    (.05,.20): 4.860 + 3.584√φA; (.01,.20): 7.736 + 4.551√φA;
+    (.05,.10): 7.049 + 4.244√φA; (.01,.10): 10.439 + 5.213√φA.
+    Otherwise λ̂ solves Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β, the φE → ∞ limit
+    of the exact design (scipy.special.chndtrinc).
+
+    Parameters
+    ----------
+    alpha, beta : float or array_like
+        Error probabilities in (0, 1).
+    min_d, variance, m : float or array_like
+        As in :func:`anova_n`.
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    float or ndarray
+        n₀ (Sakai, IRJ 2016, Section 5; CIKM 2014, Eq. 9). It only starts the
+        search: the required n may lie on either side of it.
+
+    Examples
+    --------
+    Nagata's estimate for m = 2, minD = .02, σ̂² = .0601 (the answer is 2301):
+
+    >>> round(anova_initial_n(0.05, 0.2, 0.02, 0.0601, 2), 1)
+    2537.4
+    """
+    method = check_method(method)
+    a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    n0 = _anova_lambda_hat(a, b, m_ - 1.0, method) / anova_effect(d, v)
+    return as_output(n0, alpha, beta, min_d, variance, m)
+
+
+def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
+    """Topic set size for the one-way ANOVA design (m systems, minimum range minD).
+
+    n is the smallest n ≥ 2 from which the power of the F test stays at or
+    above 1 − β, given a difference of minD between the best and the worst of
+    m systems and a within-system variance σ̂² (Sakai, IRJ 2016, Section 5;
+    CIKM 2014). The power is :func:`topicsetsize.anova_power`: Nagata's
+    approximation (``"legacy"``, which reproduces samplesizeANOVA and the
+    published tables) or the noncentral F (``"exact"``).
+
+    Parameters
+    ----------
+    alpha, beta : float or array_like
+        Type I and Type II error probabilities, each in (0, 1), any pair.
+    min_d : float or array_like
+        Minimum detectable range (> 0), on the scale of the scores.
+    variance : float or array_like
+        Within-system variance σ̂² (> 0), e.g. V_E of a past matrix.
+    m : int or array_like
+        Number of systems (≥ 2).
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    int or ndarray of int
+
+    Raises
+    ------
+    ValueError
+        On an argument out of range; :class:`~topicsetsize.numerics.search.SearchLimitError`
+        (a ValueError) when no n up to 10⁹ topics is enough.
+
+    Examples
+    --------
+    The CIKM 2014 worked example (minΔ = minD²/(2σ²) = .5) and a cell of the
+    AIRS 2016 Table 2 (MedNLPDoc raw recall, m = 2, minD = .02):
+
+    >>> anova_n(0.05, 0.20, 0.5, 0.25, 3)
+    20
+    >>> anova_n(0.05, 0.20, 0.02, 0.0601, 2), anova_n(0.05, 0.20, 0.02, 0.0601, 2, method="exact")
+    (2301, 2360)
+    """
+    method = check_method(method)
+    one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    n = None if one is None else _anova_n_one(*one, method)
+    if n is not None:
+        return n
+    a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    effect = anova_effect(d, v)
+    guess = _anova_guess(a, b, m_, effect, method)
+
+    def power(n, m_i, effect_i, alpha_i):
+        return anova_power_at(n, m_i, effect_i, alpha_i, method)
+
+    describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_}, method)
+    n = smallest_n_for_power(power, b, guess, cells=(m_, effect, a), describe=describe,
+                             monotone_from=_monotone_from("anova", method, a, 1.0 - b))
+    return as_output(n, alpha, beta, min_d, variance, m)
+
+
+def _anova_n_one(alpha, beta, min_d, variance, m, method):
+    """:func:`anova_n` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one` (or
+    None)."""
+    effect = float(anova_effect(min_d, variance))
+    dfn = m - 1.0
+    x1, x2 = NAGATA_LAMBDA.get((alpha, beta), (None, None)) if method == "legacy" else (None, None)
+    lam = x1 + x2 * math.sqrt(dfn) if x1 is not None else chi2_lambda_one(alpha, beta, dfn)
+    with np.errstate(all="ignore"):
+        n = lam / effect if effect > 0 else math.inf
+        guess = n * (1.0 + (dfn + 2.0) / max(m * max(n - 1.0, 1.0), 1.0))
+        return smallest_n_one(lambda n: anova_power_one(n, m, effect, alpha, method), 1.0 - beta,
+                              guess, _monotone_from_one("anova", method, alpha, 1.0 - beta),
+                              transform=probit_one)
+
+
+def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
+    """Minimum detectable range minD that n topics guarantee for m systems.
+
+    The smallest minD whose one-way ANOVA power (:func:`topicsetsize.anova_power`)
+    is at least 1 − β: minD = √(2σ²λ/n), where λ solves
+    power(λ; φA = m − 1, φE = m(n − 1), α) = 1 − β (Sakai, IRJ 2016, Section 5,
+    with Δ = minD²/(2σ²) = λ/n).
+
+    Parameters
+    ----------
+    n, m : int or array_like
+        Topics (≥ 2) and systems (≥ 2).
+    variance : float or array_like
+        Within-system variance σ̂² (> 0).
+    alpha, beta : float or array_like
+        Error probabilities in (0, 1).
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    float or ndarray
+        The smallest minD whose power is at least 1 − β (checked to the last
+        bit); 0.0 where any difference has it already (1 − β ≤ α).
+
+    Raises
+    ------
+    ValueError
+        On an argument out of range, or where the legacy approximation cannot
+        reach the power at this n (Nagata's formula is undefined at tiny n).
+
+    Examples
+    --------
+    What 100 topics guarantee for 10 systems at σ̂² = .0601 (MedNLPDoc raw
+    recall), α = .05, β = .20:
+
+    >>> round(anova_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.20), 4)
+    0.137
+    >>> n = 188    # the AIRS 2016 Table 2 size for minD = .1 and m = 10
+    >>> anova_min_d(n, m=10, variance=0.0601, alpha=0.05, beta=0.20) <= 0.1
+    True
+    """
+    method = check_method(method)
+    n_, m_, v, a, b = check_all(n=n, m=m, variance=variance, alpha=alpha, beta=beta)
+    def power(lam, alpha_i, df_a, n_i):
+        return anova_power_at(n_i, df_a + 1.0, lam / n_i, alpha_i, method)
+
+    lam = lambda_required(power, a, b, m_ - 1.0, n_)
+    raise_unreachable(lam, power, method, a, b, m_ - 1.0, n_)
+    # λ was solved to the last bit; the conversion to minD can lose it, so make sure the
+    # returned minD itself has the power (zero stays zero: it needs no effect at all).
+    d = at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(anova_power_at(
+        n_, m_, anova_effect(x, v), a, method)) >= 1.0 - b))
+    return as_output(d, n, m, variance, alpha, beta)
+
+
+def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.DataFrame:
+    """Table of ANOVA topic set sizes: rows m, columns minD.
+
+    Each cell is :func:`topicsetsize.anova_n` for that (m, minD), all computed
+    in one vectorised search. This is the layout of Sakai's AIRS 2016 Table 2
+    and CIKM 2014 Tables 4–6.
+
+    Parameters
+    ----------
+    alpha, beta : float
+        Error probabilities in (0, 1).
+    variance : float
+        Within-system variance σ̂² (> 0).
+    ms : sequence of int
+        Numbers of systems (each ≥ 2), the rows.
+    min_ds : sequence of float
+        Minimum detectable ranges (each > 0), the columns.
+    method : {"legacy", "exact"}
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``m``, columns ``min_d``, integer cells.
+
+    Examples
+    --------
+    AIRS 2016 Table 2, part I (MedNLPDoc raw recall, σ̂² = .0601):
+
+    >>> anova_table(0.05, beta=0.20, variance=0.0601, ms=[2, 10], min_ds=[0.02, 0.1, 0.2])
+    min_d  0.02  0.10  0.20
+    m
+    2      2301    93    24
+    10     4680   188    48
+    """
+    alpha, beta, variance = (check(k, x, allow_array=False) for k, x in
+                             (("alpha", alpha), ("beta", beta), ("variance", variance)))
+    return size_table(lambda m, d: anova_n(alpha, beta, d, variance, m, method=method),
+                      rows=("m", ms), columns=("min_d", min_ds))

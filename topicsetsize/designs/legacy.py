@@ -1,0 +1,214 @@
+"""The legacy tools' approximations, and what the searches for n take from them.
+
+* Nagata's normal approximation of the one-way ANOVA power, as the samplesizeANOVA sheet
+  computes it (Sakai, IRJ 2016, Section 5, Eq. 11 with the sheet's sign; Nagata 2003), and
+  its intermediate terms;
+* Nagata's λ̂ = x1 + x2·√φA for the sheet's four (α, β) pairs (IRJ 2016, Table 3), and the λ
+  curve (λ∞ + k/φE) that starts every ANOVA search, legacy or exact;
+* the n from which each legacy approximation is monotone in n (they wobble at tiny n, so the
+  searches check every n below it).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import special
+
+from ..numerics.distributions import f_crit, z_upper
+
+__all__ = ["AnovaLegacyTerms", "NAGATA_LAMBDA"]
+
+
+class AnovaLegacyTerms(NamedTuple):
+    """Intermediate values of Nagata's approximation for the ANOVA power (legacy).
+
+    Fields follow Sakai (IRJ 2016), Section 5 / the samplesizeANOVA sheet:
+    λ (``lam``), w = F(φA, φE; α), cA, φA*, a = w·φA/φE, u and the power 1 − Φ(u)
+    (NaN where cA − a ≤ 0 and the approximation is undefined).
+    """
+
+    lam: float
+    w: float
+    c_a: float
+    phi_a_star: float
+    a: float
+    u: float
+    power: float
+
+
+def _anova_legacy(n, m, effect, alpha) -> AnovaLegacyTerms:
+    phi_a = m - 1.0
+    phi_e = m * (n - 1.0)
+    lam = n * effect
+    w = f_crit(alpha, phi_a, phi_e)
+    with np.errstate(over="ignore", invalid="ignore"):
+        c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+        phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
+    huge = lam > np.finfo(float).max / 2.0
+    if np.any(huge):
+        # 2λ overflows (λ = nΔ with Δ = inf once minD²/(2σ²) is beyond the float range): the
+        # limits cA → 2 and φA* → ∞, so that u → −∞ and the power is 1 where it is defined.
+        c_a = np.where(huge, 2.0, c_a)
+        phi_a_star = np.where(huge, np.inf, phi_a_star)
+    a = w * phi_a / phi_e
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # The legacy sheet divides by sqrt(cA - a) (a MINUS; the textbook has cA + a): with it,
+        # every published table reproduces cell for cell. Undefined where cA - a <= 0.
+        u = (np.sqrt(a * (2.0 * phi_e - 1.0)) - np.sqrt(c_a * (2.0 * phi_a_star - 1.0))) \
+            / np.sqrt(c_a - a)
+        power = np.where(c_a - a > 0, special.ndtr(-u), np.nan)
+    return AnovaLegacyTerms(lam, w, c_a, phi_a_star, a, u, power)
+
+
+#: Nagata's λ̂ ≈ x1 + x2·√φA for the four (α, β) pairs of the samplesizeANOVA sheet
+#: (Nagata 2003; Sakai, IRJ 2016, Table 3).
+NAGATA_LAMBDA = {
+    (0.05, 0.20): (4.860, 3.584),
+    (0.01, 0.20): (7.736, 4.551),
+    (0.05, 0.10): (7.049, 4.244),
+    (0.01, 0.10): (10.439, 5.213),
+}
+
+
+#: The monotone starts of the legacy approximations, (smallest α, n) from the largest α down;
+#: smaller α than the last start at ``_LEGACY_FROM_ELSE`` (see :func:`_monotone_from`).
+_LEGACY_FROM = {"anova": ((1e-3, 9), (1e-6, 17), (1e-10, 33)),
+                "ttest": ((1e-3, 17), (1e-6, 65), (1e-10, 129))}
+
+
+_LEGACY_FROM_ELSE = {"anova": 129, "ttest": 2049}
+
+
+def _monotone_from(design: str, method: str, alpha, target):
+    """Per cell, the n from which the power is non-decreasing in n.
+
+    The exact powers are monotone in n. The legacy approximations wobble at
+    tiny n, so every n below the returned value is checked. The thresholds come
+    from a numerical sweep over α ∈ [1e-10, .5], m ∈ [2, 1000] and effects over
+    six decades (``tests/topicsetsize/designs/test_samplesize.py`` repeats it):
+
+    * legacy ANOVA: the last decrease in n is at n = 4 (α = .05), 6 (.01),
+      8 (1e-3), 15 (1e-6) and 24 (1e-10);
+    * legacy t-test: decreases reach n ≈ 600 at tiny α, but past n = 16
+      (α ≥ 1e-3), 64 (α ≥ 1e-6) and 128 (α ≥ 1e-10) only at power levels below
+      10α. Targets 1 − β ≤ 10α, or smaller α, are checked up to n = 2048.
+    """
+    alpha = np.asarray(alpha, float)
+    if method == "exact":
+        return np.full(alpha.shape, 2)
+    high = (np.asarray(target) > 10.0 * alpha) if design == "ttest" else True
+    starts = _LEGACY_FROM[design]
+    return np.select([high & (alpha >= a) for a, _ in starts], [n for _, n in starts],
+                     _LEGACY_FROM_ELSE[design])
+
+
+def _monotone_from_one(design: str, method: str, alpha: float, target: float) -> int:
+    """:func:`_monotone_from` of one cell (floats).
+
+    >>> _monotone_from_one("anova", "legacy", 0.05, 0.8)
+    9
+    >>> _monotone_from_one("ttest", "legacy", 1e-4, 0.8), _monotone_from_one("ttest", "exact", 0, 0)
+    (65, 2)
+    """
+    if method == "exact":
+        return 2
+    if design == "anova" or target > 10.0 * alpha:
+        for smallest, n in _LEGACY_FROM[design]:
+            if alpha >= smallest:
+                return n
+    return _LEGACY_FROM_ELSE[design]
+
+
+def _unique_rows(*columns):
+    """Distinct rows of broadcast columns and the inverse map (1-D keys when possible)."""
+    shape = np.broadcast(*columns).shape
+    if len(shape) == 0 or shape == (1,) * len(shape):   # one cell (a scalar call): nothing to sort
+        return np.reshape(np.asarray(columns, float), (1, -1)), np.zeros(1, np.intp), shape
+    keys = np.stack([np.broadcast_to(c, shape).ravel() for c in columns])
+    constant = [(k == k[0]).all() for k in keys[:-1]]
+    if all(constant):  # the usual table: alpha and beta fixed, only m varies
+        last, inverse = np.unique(keys[-1], return_inverse=True)
+        uniq = np.stack([np.full(last.shape, k[0]) for k in keys[:-1]] + [last], axis=1)
+    else:
+        uniq, inverse = np.unique(keys.T, axis=0, return_inverse=True)
+    return uniq, inverse.ravel(), shape
+
+
+def _lambda_curve(alpha, beta, phi_a, method: str):
+    """λ needed for power 1 − β as φE → ∞ (λ∞) and its 1/φE slope k, per distinct (α, β, φA).
+
+    The required noncentrality at finite φE is close to λ∞ + k/φE; k is taken from
+    one reference point, φE = 50·(φA + 1). The curve only guides the search, which
+    evaluates each method's own power, so the answer does not depend on it; what it
+    costs and what it saves decide how it is computed.
+
+    * Nagata's approximation (the legacy power) in closed form (:func:`_nagata_lambda`)
+      costs one χ² point per row and otherwise only arithmetic. It is the legacy
+      curve, and the exact curve from φA = ``_EXACT_CURVE_BELOW`` on, where it is
+      within about .05 of the exact λ∞.
+    * Below that, the exact curve comes from scipy's noncentral χ² and F inverses
+      (``chndtrinc``, ``ncfdtrinc``), a few dozen µs per row: a table has few such
+      rows, and there Nagata's λ is off by up to 2.5%, which costs search steps.
+    """
+    uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
+    a, b, df = uniq.T
+    phi_ref = 50.0 * (df + 1.0)
+    chi2 = special.chdtri(df, a)
+    lam, lam_ref = np.empty_like(df), np.empty_like(df)
+    exact = (df < _EXACT_CURVE_BELOW) if method == "exact" else np.zeros(df.shape, bool)
+    if exact.any():
+        ae, be, dfe, pe = a[exact], b[exact], df[exact], phi_ref[exact]
+        lam[exact] = special.chndtrinc(chi2[exact], dfe, be)
+        lam_ref[exact] = special.ncfdtrinc(dfe, pe, be, f_crit(ae, dfe, pe))
+    rest = ~exact
+    if rest.any():
+        z_b, dfr, pr, c = z_upper(b[rest]), df[rest], phi_ref[rest], chi2[rest]
+        lam[rest] = _nagata_lambda(z_b, dfr, np.sqrt(2.0 * c), 0.0)
+        # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE))
+        # to first order in 1/φE: a guess needs no exact F point.
+        a_ref = c * (1.0 + (c - dfr + 2.0) / (2.0 * pr)) / pr
+        lam_ref[rest] = _nagata_lambda(z_b, dfr, np.sqrt(a_ref * (2.0 * pr - 1.0)), a_ref)
+    slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
+    lam = np.where(np.isfinite(lam), lam, 1.0)
+    return lam[inverse].reshape(shape), slope[inverse].reshape(shape)
+
+
+#: φA from which the exact method's search starts from Nagata's λ curve (see _lambda_curve).
+_EXACT_CURVE_BELOW = 100
+
+
+def _nagata_lambda(z_b, phi_a, big_a, a, steps: int = 8):
+    """λ at which Nagata's approximation (the legacy :func:`topicsetsize.anova_power`) is 1 − β.
+
+    With cA(2φA* − 1) = 2(φA + λ) − cA, power 1 − β means u = −z_β, that is
+    λ = (R² + cA)/2 − φA with R = √(a(2φE − 1)) + z_β·√(cA − a); cA = (φA + 2λ)/(φA + λ)
+    moves little with λ, so a fixed-point iteration converges in a few steps.
+    ``big_a`` is √(a(2φE − 1)) (√(2χ²(φA; α)) in the limit φE → ∞, where a = 0).
+    """
+    c_a = np.full(np.shape(phi_a), 1.5)
+    lam = np.zeros(np.shape(phi_a))
+    with np.errstate(invalid="ignore"):
+        for _ in range(steps):
+            r = big_a + z_b * np.sqrt(c_a - a)
+            lam = np.maximum((r * r + c_a) / 2.0 - phi_a, 1e-12)
+            c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+    return lam
+
+
+def _exact_lambda_limit(alpha, beta, phi_a):
+    """λ∞ with Pr{χ'²(φA, λ) ≥ χ²(φA; α)} = 1 − β (scipy.special.chndtrinc), per distinct row."""
+    uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
+    a, b, df = uniq.T
+    lam = special.chndtrinc(special.chdtri(df, a), df, b)
+    lam = np.where(np.isfinite(lam), lam, 1.0)
+    return lam[inverse].reshape(shape)
+
+
+def _anova_lambda_hat(alpha, beta, phi_a, method: str):
+    lam = _exact_lambda_limit(alpha, beta, phi_a)
+    if method == "legacy":
+        for (a, b), (x1, x2) in NAGATA_LAMBDA.items():
+            lam = np.where((alpha == a) & (beta == b), x1 + x2 * np.sqrt(phi_a), lam)
+    return lam
