@@ -30,7 +30,7 @@ from ..errors import InputError
 
 #: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
 #: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.
-_MODULES = ("design", "twoway", "unpaired", "allpairs", "variance", "workbook", "reliability",
+_MODULES = ("design", "allpairs", "variance", "workbook", "reliability",
             "hsd", "guarantees", "recommend", "budget", "pool_depth",
             "evaluate", "report")
 

@@ -1,4 +1,12 @@
-"""`topicsetsize n`, `topicsetsize table` and `topicsetsize min-d`: the design engine."""
+"""`topicsetsize n|table|min-d DESIGN`: every design of the registry, on the command line.
+
+The sub-commands are built from the declarations in :mod:`topicsetsize.designs.registry`: a
+design gets ``n``; ``table`` where it declares a table (rows: its ``table_rows``, columns: its
+effect) and ``min-d`` where it declares a minimum detectable effect. The flags are its inputs
+(``--min-d``, ``--variance``, ``--m`` ...), ``--beta`` where the criterion is a power, and
+``--method`` where it has more than one method. The all-pairs design, a simulation with its own
+options, has its own module (:mod:`topicsetsize.cli.allpairs`).
+"""
 
 from __future__ import annotations
 
@@ -8,72 +16,84 @@ import sys
 
 from ._common import (around_n, ceil_sig, check_distinct, float_list, floor_power, int_list,
                       number, print_frame, progress)
+from ..designs.registry import DESIGNS, Design
 from ..errors import InputError
 
 _METHODS = ("legacy", "exact", "both")
 
+#: Designs whose sub-commands are written by hand (their own module registers them).
+_OWN_MODULE = ("allpairs",)
+
+
+#: How the help names an effect.
+_LABELS = {"min_d": "minD", "min_dt": "minDt", "delta": "delta"}
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
 
 def register(sub, designs) -> None:
-    """Add the ANOVA, t-test and CI designs to the `n`, `table` and `min-d` groups."""
+    """Add every registered design to the ``n``, ``table`` and ``min-d`` groups."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--alpha", type=number("alpha"), default=0.05,
                         help="significance level (default .05)")
     common.add_argument("--csv", action="store_true", help="print CSV instead of a table")
-    errors = argparse.ArgumentParser(add_help=False, parents=[common])
-    errors.add_argument("--beta", type=number("beta"), default=0.20,
-                        help="Type II error probability; power = 1 - beta (default .20)")
+    beta = argparse.ArgumentParser(add_help=False)
+    beta.add_argument("--beta", type=number("beta"), default=0.20,
+                      help="Type II error probability; power = 1 - beta (default .20)")
     methods = argparse.ArgumentParser(add_help=False)
     methods.add_argument("--method", choices=_METHODS, default="legacy",
                          help="legacy = the legacy Excel tools' approximations (default); "
                               "exact = noncentral t and F; both = show both")
+    for design in DESIGNS.values():
+        if design.key in _OWN_MODULE:
+            continue
+        parents = [common] + ([beta] if design.criterion == "power" else []) \
+            + ([methods] if len(design.methods) > 1 else [])
+        p = designs["n"].add_parser(design.key, parents=parents, help=design.question)
+        _inputs(p, design, [x for x in design.inputs if x not in ("alpha", "beta")])
+        p.set_defaults(handler=_n, spec=design)
+        if "table" in design.functions:
+            rows, effect = design.table_rows, design.effect
+            p = designs["table"].add_parser(
+                design.key, parents=parents,
+                help=f"{design.question}: rows {rows}, columns {_LABELS[effect]}")
+            p.add_argument(_flag(rows), type=int_list if rows == "m" else float_list,
+                           required=True, help="one or more, e.g. 2,10,20 or 2-10" if rows == "m"
+                           else "one or more, e.g. 0.1,0.2")
+            p.add_argument(_flag(effect), type=float_list, required=True,
+                           help="e.g. 0.02,0.05,0.1")
+            _inputs(p, design, [x for x in design.inputs
+                                if x not in ("alpha", "beta", rows, effect)])
+            p.set_defaults(handler=_table, spec=design)
+        if "min_effect" in design.functions:
+            p = designs["min-d"].add_parser(
+                design.key, parents=parents,
+                help=f"{design.question}: minimum detectable {_LABELS[design.effect]}")
+            p.add_argument("--n", type=number("n"), required=True, help="number of topics")
+            _inputs(p, design, [x for x in design.inputs
+                                if x not in ("alpha", "beta", design.effect)])
+            p.set_defaults(handler=_min_d, spec=design)
 
-    n_sub = designs["n"]
-    p = n_sub.add_parser("anova", parents=[errors, methods],
-                         help="one-way ANOVA over m systems (minimum range minD)")
-    p.add_argument("--min-d", type=number("min_d"), required=True, help="minimum detectable range")
-    p.add_argument("--variance", type=number("variance"), required=True,
-                   help="within-system variance")
-    p.add_argument("--m", type=number("m"), required=True, help="number of systems")
-    p.set_defaults(handler=_n_anova)
-    p = n_sub.add_parser("ttest", parents=[errors, methods],
-                         help="paired t-test between two systems")
-    group = p.add_mutually_exclusive_group(required=True)
-    group.add_argument("--min-dt", type=number("min_dt"), help="minimum detectable difference")
-    group.add_argument("--min-delta-t", type=number("min_delta_t"),
-                       help="minimum detectable effect size")
-    p.add_argument("--variance-t", type=number("variance_t"),
-                   help="variance of per-topic differences (with --min-dt)")
-    p.set_defaults(handler=_n_ttest)
-    p = n_sub.add_parser("ci", parents=[common], help="expected CI width of a difference")
-    p.add_argument("--delta", type=number("delta"), required=True, help="largest expected CI width")
-    p.add_argument("--variance-t", type=number("variance_t"), required=True,
-                   help="variance of per-topic differences")
-    p.set_defaults(handler=_n_ci)
 
-    t_sub = designs["table"]
-    p = t_sub.add_parser("anova", parents=[errors, methods], help="rows m, columns minD")
-    p.add_argument("--m", type=int_list, required=True, help="e.g. 2,10,20 or 2-10")
-    p.add_argument("--min-d", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
-    p.add_argument("--variance", type=number("variance"), required=True,
-                   help="within-system variance")
-    p.set_defaults(handler=_table_anova)
-    p = t_sub.add_parser("ttest", parents=[errors, methods], help="rows variance_t, columns minDt")
-    p.add_argument("--min-dt", type=float_list, required=True, help="e.g. 0.02,0.05,0.1")
-    p.add_argument("--variance-t", type=float_list, required=True, help="one or more, e.g. 0.1,0.2")
-    p.set_defaults(handler=_table_ttest)
+def _inputs(p, design: Design, names: list[str]) -> None:
+    """One required flag per input; the effect may be given as a standardised effect size."""
+    def add(target, name, required):
+        target.add_argument(_flag(name), type=number(name), required=required,
+                            help=design.helps[name])
 
-    d_sub = designs["min-d"]
-    p = d_sub.add_parser("anova", parents=[errors, methods], help="minimum detectable range minD")
-    p.add_argument("--n", type=number("n"), required=True, help="number of topics")
-    p.add_argument("--m", type=number("m"), required=True, help="number of systems")
-    p.add_argument("--variance", type=number("variance"), required=True,
-                   help="within-system variance")
-    p.set_defaults(handler=_min_d_anova)
-    p = d_sub.add_parser("ttest", parents=[errors, methods], help="minimum detectable minDt")
-    p.add_argument("--n", type=number("n"), required=True, help="number of topics")
-    p.add_argument("--variance-t", type=number("variance_t"), required=True,
-                   help="variance of per-topic differences")
-    p.set_defaults(handler=_min_d_ttest)
+    for name in names:
+        if design.effect_size and name == design.effect:
+            group = p.add_mutually_exclusive_group(required=True)
+            add(group, name, False)
+            add(group, design.effect_size, False)
+        elif design.effect_size and name in design.inputs[design.inputs.index(design.effect)
+                                                          + 1:]:
+            p.add_argument(_flag(name), type=number(name),
+                           help=design.helps[name] + f" (with {_flag(design.effect)})")
+        else:
+            add(p, name, True)
 
 
 #: How a missing value is shown in a readable table, and the note printed under it.
@@ -87,7 +107,68 @@ _NOTES = {
 
 
 def _methods(args) -> tuple[str, ...]:
+    if len(args.spec.methods) == 1:
+        return args.spec.methods
     return ("legacy", "exact") if args.method == "both" else (args.method,)
+
+
+def _values(args, names) -> dict:
+    return {name: getattr(args, name) for name in names}
+
+
+def _with_method(design: Design, method: str) -> dict:
+    """The ``method=`` argument, for designs with a choice of methods."""
+    return {"method": method} if len(design.methods) > 1 else {}
+
+
+def _title(args, command: str, **extra) -> str:
+    fields = {k: f"{v:.15g}" for k, v in vars(args).items()
+              if isinstance(v, float) and not isinstance(v, bool)}
+    return args.spec.titles[command].format(**fields, **extra)
+
+
+def _effect_inputs(args) -> tuple[dict, str]:
+    """The inputs of the design's n, and the title's text for its effect (the paired t-test
+    takes minDt with variance_t, or the effect size minDeltaT alone)."""
+    design = args.spec
+    values = _values(args, design.inputs)
+    if not design.effect_size:
+        return values, ""
+    effect, variance = design.effect, design.inputs[-1]
+    size = getattr(args, design.effect_size)
+    if values[effect] is not None:
+        if values[variance] is None:
+            raise InputError(f"{_flag(effect)} needs {_flag(variance)} (or give "
+                             f"{_flag(design.effect_size)} instead)")
+        return values, f"minDt={values[effect]:.15g}, {variance}={values[variance]:.15g}"
+    if values[variance] is not None:
+        raise InputError(f"{_flag(variance)} goes with {_flag(effect)}, not with "
+                         f"{_flag(design.effect_size)}")
+    return {**values, effect: size, variance: 1.0}, f"minDeltaT={size:.15g}"
+
+
+def _n(args) -> None:
+    design = args.spec
+    values, effect_text = _effect_inputs(args)
+    _validate(**values)
+    n_of, value_of = design.function("n"), design.function("power")
+    power = design.criterion == "power"
+    # the power (or width) at k topics takes every input but beta (and a CI's width δ)
+    given = {k: v for k, v in values.items()
+             if k != "beta" and (power or k != design.effect)}
+    n_label = "n per system" if design.per_system else "n"
+    rows = []
+    for method in _methods(args):
+        n = n_of(**values, **_with_method(design, method))
+
+        def at(k, meth=method):
+            value = value_of(k, **given, **_with_method(design, meth))
+            return floor_power(value) if power else value
+
+        rows.append({"method": method if power else "expected width", n_label: n,
+                     **({"topics in all": 2 * n} if design.per_system else {}),
+                     **around_n(n, at, "power" if power else "width", missing=float("nan"))})
+    _report(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label)
 
 
 def _report(title: str, rows: list[dict], args, *, n_column: str = "n") -> None:
@@ -160,141 +241,68 @@ def _validate(**values) -> None:
     check_all(**values)
 
 
-def _power_rows(n_of, power_of, args):
-    rows = []
-    for method in _methods(args):
-        n = n_of(method)
-        rows.append({"method": method, "n": n,
-                     **around_n(n, lambda k, meth=method: floor_power(power_of(k, meth)),
-                                "power", missing=float("nan"))})
-    return rows
-
-
-def _n_anova(args) -> None:
-    _validate(alpha=args.alpha, beta=args.beta, min_d=args.min_d, variance=args.variance,
-              m=args.m)
-    from ..designs.anova import anova_power
-    from ..designs.anova import anova_n
-
-    rows = _power_rows(
-        lambda meth: anova_n(args.alpha, beta=args.beta, min_d=args.min_d,
-                             variance=args.variance, m=args.m, method=meth),
-        lambda n, meth: anova_power(n, m=args.m, min_d=args.min_d, variance=args.variance,
-                                    alpha=args.alpha, method=meth), args)
-    _report(f"One-way ANOVA: m={args.m:.15g} systems, minD={args.min_d:.15g}, "
-            f"variance={args.variance:.15g},"
-            f" alpha={args.alpha:.15g}, beta={args.beta:.15g}", rows, args)
-
-
-def _n_ttest(args) -> None:
-    if args.min_dt is not None:
-        if args.variance_t is None:
-            raise InputError("--min-dt needs --variance-t (or give --min-delta-t instead)")
-        min_dt, var_t = args.min_dt, args.variance_t
-        label = f"minDt={min_dt:.15g}, variance_t={var_t:.15g}"
-    else:
-        if args.variance_t is not None:
-            raise InputError("--variance-t goes with --min-dt, not with --min-delta-t")
-        min_dt, var_t = args.min_delta_t, 1.0
-        label = f"minDeltaT={min_dt:.15g}"
-    _validate(min_dt=min_dt, variance_t=var_t, alpha=args.alpha, beta=args.beta)
-    from ..designs.ttest import ttest_power
-    from ..designs.ttest import ttest_n
-
-    rows = _power_rows(
-        lambda meth: ttest_n(args.alpha, beta=args.beta, min_dt=min_dt, variance_t=var_t,
-                             method=meth),
-        lambda n, meth: ttest_power(n, min_dt=min_dt, variance_t=var_t, alpha=args.alpha,
-                                    method=meth), args)
-    _report(f"Paired t-test: {label}, alpha={args.alpha:.15g}, beta={args.beta:.15g}", rows, args)
-
-
-def _n_ci(args) -> None:
-    _validate(alpha=args.alpha, delta=args.delta, variance_t=args.variance_t)
-    from ..designs.ci import ci_delta, ci_n
-
-    n = ci_n(args.alpha, delta=args.delta, variance_t=args.variance_t)
-    rows = [{"method": "expected width", "n": n,
-             **around_n(n, lambda k: ci_delta(k, variance_t=args.variance_t, alpha=args.alpha),
-                        "width", missing=float("nan"))}]
-    _report(f"CI width: delta={args.delta:.15g}, variance_t={args.variance_t:.15g}, "
-            f"alpha={args.alpha:.15g}", rows, args)
-
-
 def _print_tables(build, title: str, args) -> None:
     import pandas as pd
 
     frames = {method: build(method) for method in _methods(args)}
-    if args.csv:        # one long table (one header), a row per cell and method
-        long = pd.concat([frame.stack().rename("n").reset_index().assign(method=method)
+    several = len(args.spec.methods) > 1
+    if args.csv:        # one long table (one header), a row per cell (and method)
+        long = pd.concat([frame.stack().rename("n").reset_index()
+                          .pipe(lambda f, m=method: f.assign(method=m) if several else f)
                           for method, frame in frames.items()], ignore_index=True)
         print_frame(long, csv=True, index=False)
         return
     for method, frame in frames.items():
         print_frame(frame, title=f"{title} ({method})")
-        print()
+        if several:
+            print()
 
 
-#: Cells per chunk of a long ``table anova`` run (one progress-bar step per chunk).
+#: Cells per chunk of a long table run (one progress-bar step per chunk).
 _CHUNK_CELLS = 2000
 
 
-def _table_anova(args) -> None:
-    check_distinct(args, "m", "min_d")
-    _print_tables(lambda meth: _anova_table_chunked(args, meth),
-                  f"ANOVA topic set sizes: variance={args.variance:.15g}, alpha={args.alpha:.15g}, "
-                  f"beta={args.beta:.15g}; rows m, columns minD", args)
+def _table(args) -> None:
+    design = args.spec
+    rows, effect = design.table_rows, design.effect
+    check_distinct(args, rows, effect)
+    _print_tables(lambda meth: _table_chunked(args, meth), _title(args, "table"), args)
 
 
-def _anova_table_chunked(args, method: str):
-    """``anova_table`` over the m values in chunks, with a progress bar for long runs."""
+def _table_chunked(args, method: str):
+    """The design's table over its row values in chunks, with a progress bar for long runs."""
     import pandas as pd
 
-    from ..designs.anova import anova_table
+    from ..designs.tables import size_table
+    from ..params import check
 
-    rows = max(1, _CHUNK_CELLS // max(1, len(args.min_d)))
-    chunks = [args.m[i:i + rows] for i in range(0, len(args.m), rows)]
+    design = args.spec
+    rows, effect = design.table_rows, design.effect
+    fixed = {k: check(k, getattr(args, k), allow_array=False)
+             for k in design.inputs if k not in (rows, effect)}
+    n_of = design.function("n")
+    values = getattr(args, rows)
+    step = max(1, _CHUNK_CELLS // max(1, len(getattr(args, effect))))
+    chunks = [values[i:i + step] for i in range(0, len(values), step)]
     parts = []
-    with progress(len(chunks), f"table anova ({method})", disable=None if len(chunks) > 1
-                  else True) as bar:
+    with progress(len(chunks), f"table {design.key} ({method})",
+                  disable=None if len(chunks) > 1 else True) as bar:
         for chunk in chunks:
-            parts.append(anova_table(args.alpha, beta=args.beta, variance=args.variance,
-                                     ms=chunk, min_ds=args.min_d, method=method))
+            parts.append(size_table(
+                lambda r, c: n_of(**fixed, **{rows: r, effect: c},
+                                  **_with_method(design, method)),
+                rows=(rows, chunk), columns=(effect, getattr(args, effect))))
             bar.update(1)
     return pd.concat(parts) if len(parts) > 1 else parts[0]
 
 
-def _table_ttest(args) -> None:
-    from ..designs.ttest import ttest_table
-
-    check_distinct(args, "variance_t", "min_dt")
-    _print_tables(lambda meth: ttest_table(args.alpha, beta=args.beta,
-                                           variance_t=args.variance_t, min_dts=args.min_dt,
-                                           method=meth),
-                  f"Paired t-test topic set sizes: alpha={args.alpha:.15g}, beta={args.beta:.15g}; "
-                  "rows variance_t, columns minDt", args)
-
-
-def _min_d_anova(args) -> None:
-    _validate(n=args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta)
-    from ..designs.anova import anova_min_d
-
-    rows = [{"method": meth, "min_d": ceil_sig(anova_min_d(
-        args.n, m=args.m, variance=args.variance, alpha=args.alpha, beta=args.beta,
-        method=meth))}
-        for meth in _methods(args)]
-    _report(f"Minimum detectable range: n={args.n:.15g} topics, m={args.m:.15g} systems, "
-            f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}",
-            rows, args)
-
-
-def _min_d_ttest(args) -> None:
-    _validate(n=args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta)
-    from ..designs.ttest import ttest_min_dt
-
-    rows = [{"method": meth, "min_dt": ceil_sig(ttest_min_dt(
-        args.n, variance_t=args.variance_t, alpha=args.alpha, beta=args.beta, method=meth))}
-        for meth in _methods(args)]
-    _report(f"Minimum detectable difference: n={args.n:.15g} topics, "
-            f"variance_t={args.variance_t:.15g}, alpha={args.alpha:.15g}, "
-            f"beta={args.beta:.15g}", rows, args)
+def _min_d(args) -> None:
+    design = args.spec
+    names = ["n", *(k for k in design.inputs if k != design.effect)]
+    values = _values(args, names)
+    _validate(**values)
+    min_of = design.function("min_effect")
+    given = {k: v for k, v in values.items() if k != "n"}
+    rows = [{"method": meth, design.effect: ceil_sig(min_of(
+        args.n, **given, **_with_method(design, meth)))} for meth in _methods(args)]
+    _report(_title(args, "min-d"), rows, args)

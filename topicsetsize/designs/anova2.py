@@ -32,6 +32,7 @@ from scipy import special
 
 from ..numerics.distributions import chi2_lambda_one, f_power, f_power_one
 from ..params import check, check_all, check_choice, check_scalars
+from .registry import DESIGNS
 from .effects import anova_effect
 from ..numerics.roots import at_least, smallest_reaching
 from ..numerics.search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = ["anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "anova2_df"]
 
-#: The methods of the two-way design (there is no legacy approximation).
-METHODS = ("exact",)
+#: The methods of the design, from its declaration.
+METHODS = DESIGNS["anova2"].methods
 
 
 def anova2_df(n, *, m):

@@ -24,13 +24,14 @@ from ..numerics.distributions import t_power, t_power_one, z_upper
 from ..numerics.search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check_all, check_choice, check_scalars
+from .registry import DESIGNS
 from .effects import t_effect
 
 __all__ = ["ttest2_n", "ttest2_power"]
 
 
-#: The methods of the unpaired designs (there is no legacy tool to reproduce).
-METHODS = ("exact",)
+#: The methods of the design, from its declaration.
+METHODS = DESIGNS["ttest2"].methods
 
 
 def _ttest2_power_at(n, effect, alpha):

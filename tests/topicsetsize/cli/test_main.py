@@ -56,7 +56,7 @@ def test_a_bug_keeps_its_traceback(monkeypatch):
     def broken(args):
         raise KeyError("internal")
 
-    monkeypatch.setattr(design, "_n_ci", broken)
+    monkeypatch.setattr(design, "_n", broken)
     with pytest.raises(KeyError, match="internal"):
         main(["n", "ci", "--delta", "0.1", "--variance-t", "0.1"])
 
@@ -71,7 +71,7 @@ def test_a_value_error_or_an_os_error_on_no_path_is_a_bug(monkeypatch, error):
     def broken(args):
         raise error
 
-    monkeypatch.setattr(design, "_n_ci", broken)
+    monkeypatch.setattr(design, "_n", broken)
     with pytest.raises(type(error)):
         main(["n", "ci", "--delta", "0.1", "--variance-t", "0.1"])
 
@@ -90,7 +90,7 @@ def test_an_input_error_or_an_os_error_on_the_users_path_is_one_line(capsys, mon
     def refuse(args):
         raise error
 
-    monkeypatch.setattr(design, "_n_ci", refuse)
+    monkeypatch.setattr(design, "_n", refuse)
     err = one_line_error(capsys, "n", "ci", "--delta", "0.1", "--variance-t", "0.1")
     assert err == f"topicsetsize: error: {line}\n"
 

@@ -1,0 +1,269 @@
+"""The design registry: every design declared once, and everything else built from it.
+
+A :class:`Design` says what a design needs and what it offers: its inputs (parameters of
+:data:`topicsetsize.params.PARAMS`, in the order of its ``*_n`` function and of the
+spreadsheet's input cells), its criterion (power or expected CI width), its methods, its degrees
+of freedom and noncentrality, where it comes from, and the names of its functions in its own
+module ``topicsetsize/designs/<key>.py``. :data:`DESIGNS` holds them all, in the order the
+command line, the docs and the workbook show them.
+
+From the declarations, the command line builds its ``n``, ``table`` and ``min-d`` sub-commands
+(:mod:`topicsetsize.cli.design`), ``docs/designs.md`` is written (:func:`markdown`), and the
+workbook's calculators and the Excel functions take their titles and method lists. Adding a
+design means: its module in ``designs/`` (power or width, n, and optionally the minimum
+detectable effect and a table, using the generic search in :mod:`topicsetsize.numerics.search`),
+its entry here, its spreadsheet formulas (``generator/``), its Excel wrapper line
+(``xladdin/udfs.py``) and its tests.
+
+This module is plain data and imports no numerical library: the command line reads it to build
+``--help`` in a few milliseconds, and a design's functions are imported on first use
+(:meth:`Design.function`).
+
+Examples
+--------
+>>> d = DESIGNS["anova"]
+>>> d.inputs, d.methods, d.criterion
+(('alpha', 'beta', 'min_d', 'variance', 'm'), ('legacy', 'exact'), 'power')
+>>> d.function("n")(0.05, 0.20, 0.1, 0.0601, 10)      # AIRS 2016 Table 2, part I
+188
+>>> [k for k, d in DESIGNS.items() if d.per_system]
+['ttest2', 'ci2']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = ["Design", "DESIGNS", "markdown"]
+
+#: The roles a design's functions play, in the order of the docs' table.
+ROLES = ("n", "power", "min_effect", "table", "n_effect")
+
+
+@dataclass(frozen=True)
+class Design:
+    """One statistical design, declared once.
+
+    Attributes
+    ----------
+    key : str
+        Short name: the module ``topicsetsize/designs/<key>.py``, the command line's
+        ``topicsetsize n <key>``, the workbook's input key and calculator sheet (upper case).
+    name : str
+        Its name in titles, e.g. ``"One-way ANOVA"``.
+    question : str
+        What it sizes, one line (the command line's help).
+    inputs : tuple of str
+        The arguments of its ``*_n`` function, in order, each a parameter of
+        :data:`topicsetsize.params.PARAMS`.
+    criterion : {"power", "width"}
+        What n must reach: power 1 − β, or an expected CI width of at most δ.
+    methods : tuple of str
+        ``("legacy", "exact")`` for the designs of Sakai's Excel tools, ``("exact",)`` else.
+    functions : dict
+        Role (``"n"``, ``"power"`` (the width, for a CI), ``"min_effect"``, ``"table"``,
+        ``"n_effect"``) → name of the function in the design's module; a role the design
+        lacks is absent.
+    degrees_of_freedom, noncentrality : str
+        The test's degrees of freedom and noncentrality (or, for a CI, its width), as text.
+    source : str
+        The paper and section the design comes from.
+    per_system : bool
+        True where n counts the topics of each system (unpaired designs: 2n in all).
+    table_rows : str or None
+        The parameter along the rows of its table (the columns are its effect).
+    effect_size : str or None
+        A standardised effect that can stand for the effect and its variance (the paired
+        t-test's minΔt = minDt/σt, with the function of role ``"n_effect"``).
+    helps : dict
+        Help text of each input but α and β on the command line (said for this design, where
+        the parameter registry's doc is general).
+    titles : dict
+        Command line titles per command (``"n"``, ``"table"``, ``"min-d"``), as
+        :meth:`str.format` templates over the arguments (formatted ``.15g``).
+    excel : tuple of str
+        The Excel functions (``xladdin.udfs``) that wrap it.
+    """
+
+    key: str
+    name: str
+    question: str
+    inputs: tuple[str, ...]
+    criterion: str
+    methods: tuple[str, ...]
+    functions: dict[str, str]
+    degrees_of_freedom: str
+    noncentrality: str
+    source: str
+    per_system: bool = False
+    table_rows: str | None = None
+    effect_size: str | None = None
+    helps: dict[str, str] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)
+    excel: tuple[str, ...] = ()
+
+    @property
+    def effect(self) -> str:
+        """The effect (or width) parameter: ``min_d``, ``min_dt`` or ``delta``."""
+        return self.inputs[2] if self.criterion == "power" else self.inputs[1]
+
+    @property
+    def module(self) -> str:
+        return f"topicsetsize.designs.{self.key}"
+
+    def function(self, role: str) -> Callable:
+        """The design's function for ``role`` (imported on first use).
+
+        >>> DESIGNS["ci"].function("n").__name__
+        'ci_n'
+        >>> DESIGNS["ci"].function("min_effect")
+        Traceback (most recent call last):
+        ...
+        KeyError: "design 'ci' has no min_effect function; it has: n, power"
+        """
+        if role not in self.functions:
+            raise KeyError(f"design {self.key!r} has no {role} function; it has: "
+                           + ", ".join(r for r in ROLES if r in self.functions))
+        return getattr(importlib.import_module(self.module), self.functions[role])
+
+
+_V_E2 = "two-way (runs x topics) residual variance, e.g. V_E2 of `topicsetsize variance`"
+_V_EITHER = "within-system variance of either system (assumed equal), e.g. a one-way V_E"
+_V_T = "variance of per-topic differences"
+_M = "number of systems"
+_REST = "alpha={alpha}, beta={beta}"
+_TWO_WAY = "Two-way ANOVA (runs x topics, without replication)"
+
+#: The registry, in the order of the command line, the docs and the workbook.
+DESIGNS: dict[str, Design] = {d.key: d for d in (
+    Design(
+        "anova", "One-way ANOVA", "one-way ANOVA over m systems (minimum range minD)",
+        ("alpha", "beta", "min_d", "variance", "m"), "power", ("legacy", "exact"),
+        {"n": "anova_n", "power": "anova_power", "min_effect": "anova_min_d",
+         "table": "anova_table"},
+        "φA = m − 1, φE = m(n − 1)", "λ = n·minD²/(2σ²)",
+        "Sakai, IRJ 2016, Section 5; CIKM 2014 (legacy: Nagata 2003, samplesizeANOVA)",
+        table_rows="m",
+        helps={"min_d": "minimum detectable range", "variance": "within-system variance",
+               "m": _M},
+        titles={"n": "One-way ANOVA: m={m} systems, minD={min_d}, variance={variance}, " + _REST,
+                "table": "ANOVA topic set sizes: variance={variance}, " + _REST
+                         + "; rows m, columns minD",
+                "min-d": "Minimum detectable range: n={n} topics, m={m} systems, "
+                         "variance={variance}, " + _REST},
+        excel=("TSS_ANOVA", "TSS_POWER_ANOVA", "TSS_MIND_ANOVA", "TSS_TABLE_ANOVA")),
+    Design(
+        "ttest", "Paired t-test", "paired t-test between two systems",
+        ("alpha", "beta", "min_dt", "variance_t"), "power", ("legacy", "exact"),
+        {"n": "ttest_n", "power": "ttest_power", "min_effect": "ttest_min_dt",
+         "table": "ttest_table", "n_effect": "ttest_n_effect"},
+        "φ = n − 1", "λ = √n·minDt/σt",
+        "Sakai, IRJ 2016, Section 3 (legacy: samplesizeTTEST)",
+        table_rows="variance_t", effect_size="min_delta_t",
+        helps={"min_dt": "minimum detectable difference", "variance_t": _V_T,
+               "min_delta_t": "minimum detectable effect size"},
+        titles={"n": "Paired t-test: {effect_text}, " + _REST,
+                "table": "Paired t-test topic set sizes: " + _REST
+                         + "; rows variance_t, columns minDt",
+                "min-d": "Minimum detectable difference: n={n} topics, "
+                         "variance_t={variance_t}, " + _REST},
+        excel=("TSS_TTEST", "TSS_TTEST_ES", "TSS_POWER_TTEST", "TSS_MINDT_TTEST")),
+    Design(
+        "ci", "CI width", "expected CI width of a difference",
+        ("alpha", "delta", "variance_t"), "width", ("exact",),
+        {"n": "ci_n", "power": "ci_delta"},
+        "φ = n − 1", "E[width] = 2·t(φ; α)·E[√V]/√n",
+        "Sakai, IRJ 2016, Section 6 (samplesizeCI)",
+        helps={"delta": "largest expected CI width", "variance_t": _V_T},
+        titles={"n": "CI width: delta={delta}, variance_t={variance_t}, alpha={alpha}"},
+        excel=("TSS_CI", "TSS_CI_WIDTH")),
+    Design(
+        "anova2", "Two-way ANOVA", "two-way ANOVA, topics as blocks (exact noncentral F)",
+        ("alpha", "beta", "min_d", "variance", "m"), "power", ("exact",),
+        {"n": "anova2_n", "power": "anova2_power", "min_effect": "anova2_min_d",
+         "table": "anova2_table"},
+        "φA = m − 1, φE = (m − 1)(n − 1)", "λ = n·minD²/(2σ²), σ² the two-way V_E2",
+        "randomised block design (Montgomery, Section 4.1; Sakai 2018, Chapter 3)",
+        table_rows="m",
+        helps={"min_d": "minimum detectable range", "variance": _V_E2, "m": _M},
+        titles={"n": _TWO_WAY + ": m={m} systems, minD={min_d}, variance={variance}, " + _REST,
+                "table": _TWO_WAY + ": topic set sizes, rows m, columns minD, "
+                                    "variance={variance}, " + _REST,
+                "min-d": _TWO_WAY + ": minimum detectable range, n={n} topics, m={m} systems, "
+                                    "variance={variance}, " + _REST},
+        excel=("TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2")),
+    Design(
+        "ttest2", "Two-sample (unpaired) t-test",
+        "two-sample (unpaired) t-test: n topics per system",
+        ("alpha", "beta", "min_d", "variance"), "power", ("exact",),
+        {"n": "ttest2_n", "power": "ttest2_power"},
+        "φ = 2(n − 1)", "λ = √(n/2)·minD/σ",
+        "Student's two-sample t-test (Cohen 1988, Chapter 2; Nagata 2003)",
+        per_system=True,
+        helps={"min_d": "minimum detectable difference between the two systems",
+               "variance": _V_EITHER},
+        titles={"n": "Two-sample (unpaired) t-test: minD={min_d}, variance={variance}, "
+                     + _REST},
+        excel=("TSS_TTEST2", "TSS_POWER_TTEST2")),
+    Design(
+        "ci2", "CI of a difference of two independent means",
+        "expected CI width of a difference of two independent means: n topics per system",
+        ("alpha", "delta", "variance"), "width", ("exact",),
+        {"n": "ci2_n", "power": "ci2_delta"},
+        "φ = 2(n − 1)", "E[width] = 2·t(φ; α)·E[s_p]·√(2/n)",
+        "the two-sample CI (Cohen 1988; Nagata 2003)",
+        per_system=True,
+        helps={"delta": "largest expected CI width", "variance": _V_EITHER},
+        titles={"n": "CI of a difference of two independent means: delta={delta}, "
+                     "variance={variance}, alpha={alpha}"},
+        excel=("TSS_CI2", "TSS_CI2_WIDTH")),
+    Design(
+        "allpairs", "All pairs under Tukey's HSD",
+        "Tukey HSD over m systems: detect every pair >= minD apart (simulated)",
+        ("alpha", "beta", "min_d", "variance", "m"), "power", ("simulated",),
+        {"n": "allpairs_n", "power": "allpairs_power"},
+        "φA = m − 1, φE = (m − 1)(n − 1)", "simulated (common random numbers across n)",
+        "Tukey 1953, on the two-way design, by simulation (Sakai 2018, Chapter 4)",
+        helps={"min_d": "minimum detectable difference between two systems",
+               "variance": "residual variance (two-way V_E; the one-way V_E errs on the safe "
+                           "side)", "m": "number of systems (2..1000)"}),
+)}
+
+
+def markdown() -> str:
+    """The docs' table of designs (``docs/designs.md``), written from :data:`DESIGNS`.
+
+    >>> print(markdown().splitlines()[0])
+    # The designs
+    """
+    def names(d: Design, role: str) -> str:
+        return f"`{d.functions[role]}`" if role in d.functions else "–"
+
+    lines = ["# The designs", "",
+             "Generated from the design registry (`topicsetsize/designs/registry.py`) by "
+             "`python -m topicsetsize.designs.registry > docs/designs.md`; a test keeps it in "
+             "step. Every function is exported by `import topicsetsize as tss`.", "",
+             "| design | `topicsetsize n` | inputs | criterion | methods | n | power or width "
+             "| minimum effect | table | Excel |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for d in DESIGNS.values():
+        criterion = "power 1 − β" if d.criterion == "power" else "expected CI width ≤ δ"
+        lines.append(
+            f"| {d.name} | `{d.key}` | {', '.join(d.inputs)} | {criterion} | "
+            f"{', '.join(d.methods)} | {names(d, 'n')} | {names(d, 'power')} | "
+            f"{names(d, 'min_effect')} | {names(d, 'table')} | "
+            f"{', '.join(f'`{x}`' for x in d.excel) or '–'} |")
+    lines += ["", "| design | degrees of freedom | noncentrality or width | source |",
+              "|---|---|---|---|"]
+    lines += [f"| {d.name} | {d.degrees_of_freedom} | {d.noncentrality} | {d.source} |"
+              for d in DESIGNS.values()]
+    lines += ["", "n counts the topics of each system in the unpaired designs ("
+              + ", ".join(f"`{k}`" for k, d in DESIGNS.items() if d.per_system)
+              + "), 2n in all.", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover - writes docs/designs.md
+    print(markdown(), end="")
