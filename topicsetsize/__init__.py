@@ -54,8 +54,8 @@ _EXPORTS = {
     "designs.allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
     # knowing a past collection: generalizability theory, realistic minD, the report
     "estimates.gtheory": ("GStudy", "DStudy", "g_study", "d_study", "gt_n"),
-    "estimates.differences": (
-        "RunDifferences", "run_differences", "share_at_least", "realistic_min_d"),
+    "estimates.differences": ("RunDifferences", "run_differences", "share_at_least"),
+    "decide.realistic": ("realistic_min_d",),
     "report": ("CollectionReport", "collection_report"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}

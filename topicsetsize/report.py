@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .estimates.differences import RunDifferences, realistic_min_d, run_differences
+from .decide.realistic import realistic_min_d
+from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n
 from .matrices.matrix import check_matrix
 from .params import check
@@ -41,7 +42,7 @@ class CollectionReport:
         The differences between run means.
     min_d : pandas.DataFrame
         Realistic minD values with Sakai's n
-        (:func:`~topicsetsize.estimates.differences.realistic_min_d`).
+        (:func:`~topicsetsize.decide.realistic.realistic_min_d`).
     target, level, alpha, beta : float
     m : int
         Number of systems of the ANOVA designs.
