@@ -19,8 +19,8 @@ from scipy import special
 
 from ..numerics.distributions import chi2_lambda_one, f_crit_one, f_power, f_power_one
 from ..numerics.roots import at_least
-from ..numerics.search import (Uncertain, describe_cells, probit_one, smallest_n_for_power,
-                               smallest_n_one)
+from ..numerics.search import describe_cells, smallest_n_for_power
+from ..numerics.search_one import Uncertain, probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check, check_all, check_method, check_scalars
 from .detectable import lambda_required, raise_unreachable
@@ -46,7 +46,7 @@ def anova_power_at(n, m, effect, alpha, method: str):
 def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
     """:func:`anova_power_at` of one cell: the same operations on floats (one-cell searches).
 
-    Raises :class:`~topicsetsize.numerics.search.Uncertain` where 2λ overflows (the vectorised
+    Raises :class:`~topicsetsize.numerics.search_one.Uncertain` where 2λ overflows (the vectorised
     function takes a limit there).
 
     >>> one = anova_power_one(19.0, 3, 0.5, 0.05, "legacy")
@@ -268,7 +268,7 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
 
 
 def _anova_n_one(alpha, beta, min_d, variance, m, method):
-    """:func:`anova_n` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one` (or
+    """:func:`anova_n` of one cell by :func:`~topicsetsize.numerics.search_one.smallest_n_one` (or
     None)."""
     effect = float(anova_effect(min_d, variance))
     dfn = m - 1.0

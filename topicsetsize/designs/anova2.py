@@ -35,7 +35,8 @@ from ..params import check, check_all, check_choice, check_scalars
 from .registry import DESIGNS
 from .effects import anova_effect
 from ..numerics.roots import at_least, smallest_reaching
-from ..numerics.search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
+from ..numerics.search import describe_cells, smallest_n_for_power
+from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from .tables import size_table
 
@@ -100,7 +101,7 @@ def _guess(alpha, beta, m, effect):
 
 
 def _anova2_n_one(alpha, beta, min_d, variance, m):
-    """:func:`anova2_n` of one cell by :func:`~topicsetsize.numerics.search.smallest_n_one` (or
+    """:func:`anova2_n` of one cell by :func:`~topicsetsize.numerics.search_one.smallest_n_one` (or
     None)."""
     effect = float(anova_effect(min_d, variance))
     dfn = m - 1.0

@@ -20,7 +20,8 @@ from scipy import special
 from ..numerics.distributions import t_crit, z_upper
 from ..params import N_MAX, check_all, check_scalars
 from ..numerics.shapes import as_output
-from ..numerics.search import describe_cells, smallest_n, smallest_n_one
+from ..numerics.search import describe_cells, smallest_n
+from ..numerics.search_one import smallest_n_one
 
 __all__ = ["ci_delta", "ci_n"]
 
@@ -68,7 +69,7 @@ def smallest_width_n(width, delta, guess, sd, alpha, describe):
 
 def smallest_width_n_one(width, delta: float, guess: float, sd: float, alpha: float):
     """:func:`smallest_width_n` of one cell on floats, by
-    :func:`~topicsetsize.numerics.search.smallest_n_one` (None where it cannot certify)."""
+    :func:`~topicsetsize.numerics.search_one.smallest_n_one` (None where it cannot certify)."""
     with np.errstate(all="ignore"):
         for _ in range(2):
             start = min(max(guess, 2.0), N_MAX) if guess == guess else 2.0

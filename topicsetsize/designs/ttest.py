@@ -16,7 +16,8 @@ from scipy import special
 
 from ..numerics.distributions import t_crit, t_power, t_power_one, z_upper
 from ..numerics.roots import at_least
-from ..numerics.search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
+from ..numerics.search import describe_cells, smallest_n_for_power
+from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check, check_all, check_method, check_scalars
 from .detectable import lambda_required, raise_unreachable
@@ -123,7 +124,7 @@ def ttest_initial_n(alpha, beta, min_delta_t):
 
 def _ttest_n_one(alpha, beta, effect, method):
     """:func:`ttest_n_effect` of one cell by
-    :func:`~topicsetsize.numerics.search.smallest_n_one`."""
+    :func:`~topicsetsize.numerics.search_one.smallest_n_one`."""
     za = -float(special.ndtri(alpha / 2.0))
     with np.errstate(all="ignore"):
         r = (za - float(special.ndtri(beta))) / effect

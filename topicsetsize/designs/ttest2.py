@@ -21,7 +21,8 @@ import math
 import numpy as np
 
 from ..numerics.distributions import t_power, t_power_one, z_upper
-from ..numerics.search import describe_cells, probit_one, smallest_n_for_power, smallest_n_one
+from ..numerics.search import describe_cells, smallest_n_for_power
+from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check_all, check_choice, check_scalars
 from .registry import DESIGNS

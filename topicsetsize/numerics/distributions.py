@@ -19,7 +19,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .search import Uncertain
+from .search_one import Uncertain
 
 try:  # Boost's survival functions, the ones scipy.stats.ncf.sf and nct.sf call: importing them
     # from scipy.special costs no scipy.stats import (about 1 s of start-up on a slow machine)
@@ -252,7 +252,7 @@ def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
 def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
     """:func:`f_power` of one cell with λ > 0, on floats (the one-cell searches' power).
 
-    Raises :class:`~topicsetsize.numerics.search.Uncertain` where λ is not positive.
+    Raises :class:`~topicsetsize.numerics.search_one.Uncertain` where λ is not positive.
 
     >>> f_power_one(0.05, 2.0, 57.0, 10.0) == float(f_power(0.05, 2, 57, 10.0))
     True
@@ -269,7 +269,7 @@ def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
 def t_power_one(alpha: float, df: float, nc: float) -> float:
     """:func:`t_power` of one cell with |λ| < 1000 (Boost's noncentral t), on floats.
 
-    Raises :class:`~topicsetsize.numerics.search.Uncertain` from |λ| = 1000 on (where
+    Raises :class:`~topicsetsize.numerics.search_one.Uncertain` from |λ| = 1000 on (where
     :func:`t_power` integrates) or where Boost's result is not finite.
 
     >>> t_power_one(0.05, 33.0, 0.5 * 34 ** 0.5) == float(t_power(0.05, 33, 0.5 * 34 ** 0.5))

@@ -16,7 +16,6 @@ evaluated and the last failure decides.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -25,8 +24,7 @@ from scipy import special
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
 
-__all__ = ["SearchLimitError", "Uncertain", "smallest_n", "smallest_n_one",
-           "smallest_n_for_power", "probit", "probit_one", "describe_cells"]
+__all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
 _MAX_STEPS = 200
 
@@ -147,140 +145,6 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     return n.reshape(shape)
 
 
-#: Largest n that :func:`smallest_n_one` certifies. Far beyond it, the powers from Boost's
-#: noncentral distributions wobble by more than one topic's step (by 1e-8 around n = 3e8), so
-#: a crossing found there depends on the path of the search; the vectorised search decides.
-ONE_CELL_N_MAX = 10**6
-
-
-class Uncertain(Exception):
-    """Raised by a one-cell evaluation that cannot match the vectorised one exactly (e.g. an
-    argument in a range where the vectorised function switches formulas): the caller of
-    :func:`smallest_n_one` then runs :func:`smallest_n` instead."""
-
-
-def smallest_n_one(value: Callable[[float], float], target: float, guess: float, start: int, *,
-                   transform: Callable[[float], float] = float,
-                   evaluations: int = 12, n_min: int = 2, scan: int = 32) -> int | None:
-    """:func:`smallest_n` for one cell in plain Python floats, or None where it cannot certify.
-
-    The answer n is returned only when it is certified as :func:`smallest_n` certifies it:
-    ``value(n − 1) < target ≤ value(n)`` with n − 1 ≥ ``start``, the n from which the
-    criterion is non-decreasing (``monotone_from``), so that the vectorised search returns the
-    same n; or, where the criterion is met at ``start`` itself, by the same scan below ``start``
-    as :func:`smallest_n` (1 + the largest failing n, or ``n_min``). The first evaluation is
-    at the rounded guess and the second at its neighbour towards the crossing (with a guess
-    within half a topic they decide); then the crossing is bracketed and narrowed by regula
-    falsi in (√n, transform(value)), as in :func:`smallest_n`. None (the caller runs the
-    vectorised search, which names a cell it cannot meet) is returned where that scan finds
-    no failure in ``scan`` evaluations, where no n up to the search limit passes, where
-    ``value`` raises :class:`Uncertain`, after ``evaluations`` evaluations, and where the
-    answer would exceed :data:`ONE_CELL_N_MAX`.
-
-    Parameters
-    ----------
-    value : callable
-        ``value(n)`` for a float n: the criterion of the one cell (NaN means "not met").
-    target : float
-        The cell's target.
-    guess : float
-        Initial estimate of n (either side of the answer).
-    start : int
-        The criterion is non-decreasing for n ≥ ``start`` (``max(monotone_from, 2)``).
-    transform : callable
-        As in :func:`smallest_n`, for one float (e.g. :func:`probit_one`).
-    evaluations : int
-        At most this many evaluations of ``value`` before the scan below ``start``.
-    n_min : int
-        The smallest n (as in :func:`smallest_n`).
-    scan : int
-        At most this many evaluations in the scan below ``start``.
-
-    Returns
-    -------
-    int or None
-
-    Examples
-    --------
-    >>> smallest_n_one(math.sqrt, 10.5, 100.0, 2)       # √n ≥ 10.5 from n = 111
-    111
-    >>> smallest_n_one(math.sqrt, 1.2, 3.0, 2)           # met at the start 2: n = 2
-    2
-    >>> smallest_n_one(lambda n: float(n == 5 or n >= 31), 0.5, 3.0, 40)   # scanned below 40
-    31
-    >>> smallest_n_one(math.sqrt, 1.2, 3.0, 100) is None  # no failure in 32 n below 100
-    True
-    """
-    lo, hi = start - 1, N_MAX + 1        # lo fails, hi passes; the sentinels as in smallest_n
-    ylo = yhi = math.nan
-    x = min(max(round(guess) if math.isfinite(guess) else start + 1, start + 1), N_MAX)
-    last = []                            # the last two evaluations (x, y), newest last
-    streak = 0                           # +k: k passes in a row, -k: k failures in a row
-    try:
-        for _ in range(evaluations):
-            v = value(float(x))
-            y = transform(v)
-            if v >= target:
-                if x < hi:
-                    hi, yhi = x, y
-                streak = max(streak, 0) + 1
-            else:
-                if x > lo:
-                    lo, ylo = x, y
-                streak = min(streak, 0) - 1
-            if hi == start:             # passes at the monotone start: scan below, as smallest_n
-                return _scan_below_one(value, target, start, n_min, scan)
-            if hi - lo == 1:
-                return hi if start <= lo < ONE_CELL_N_MAX else None
-            last = (last + [(x, y)])[-2:]
-            # After the first evaluation, its neighbour towards the crossing: with a guess
-            # within half a topic of the answer, two evaluations decide.
-            x = (x - 1 if streak > 0 else x + 1) if len(last) == 1 else \
-                _next_one(lo, hi, ylo, yhi, transform(target), last, streak, start)
-            if x is None or not start <= x <= N_MAX:
-                return None
-    except Uncertain:
-        return None
-    return None
-
-
-def _scan_below_one(value, target, start, n_min, scan):
-    """:func:`_scan_below` for one cell: 1 + the largest failing n below ``start`` (or n_min).
-
-    None if that takes more than ``scan`` evaluations."""
-    for n in range(start - 1, max(n_min, start - scan) - 1, -1):
-        if not value(float(n)) >= target:
-            return n + 1
-    return n_min if start - n_min <= scan else None
-
-
-def _next_one(lo, hi, ylo, yhi, t, last, streak, start):
-    """The next n of :func:`smallest_n_one` (as :func:`_next_point` for one cell), or None."""
-    if hi > N_MAX or lo < start:         # one side only: extrapolate the last secant, with margin
-        if hi > N_MAX and lo >= N_MAX or hi <= start:
-            return None                  # unreachable, or the answer is at or below the start
-        (xb, yb), (xa, ya) = last
-        sa, sb = math.sqrt(xa), math.sqrt(xb)
-        g = math.nan
-        if ya != yb and sa != sb and math.isfinite(ya) and math.isfinite(yb):
-            g = sa + (t - ya) * (sa - sb) / (ya - yb)
-            g = g * g
-        if hi > N_MAX:
-            up = math.ceil(g * 1.01 + 1) if math.isfinite(g) else 0
-            x = up if lo < up <= lo * 4 else max(lo * 4, lo + 1)
-            return min(x, N_MAX)
-        down = math.floor(g * 0.99 - 1) if math.isfinite(g) else 0
-        x = down if hi // 4 <= down < hi else (hi + start - 1) // 2
-        return min(max(x, start), hi - 1)
-    mid = (lo + hi) // 2
-    if abs(streak) >= 3 or not (yhi > ylo):
-        return mid
-    sl, sh = math.sqrt(lo), math.sqrt(hi)
-    root = sl + (t - ylo) * (sh - sl) / (yhi - ylo)
-    x = math.ceil(root * root) if math.isfinite(root) else mid
-    return min(max(x, lo + 1), hi - 1)
-
-
 def _raise_if_unreachable(lo, n_max, describe):
     """Cells that fail at n_max can never be met: say so, naming the first one."""
     stuck = np.flatnonzero(lo >= n_max)
@@ -395,15 +259,6 @@ def probit(p):
     (0.8416, True)
     """
     return special.ndtri(np.clip(p, 1e-300, 1.0 - 2.0 ** -53))
-
-
-def probit_one(p: float) -> float:
-    """:func:`probit` of one float (NaN stays NaN).
-
-    >>> round(probit_one(0.8), 4)
-    0.8416
-    """
-    return float(special.ndtri(min(max(p, 1e-300), 1.0 - 2.0 ** -53))) if p == p else math.nan
 
 
 def describe_cells(values: dict, label: str | None = None) -> Callable[[int], str]:
