@@ -1,0 +1,88 @@
+"""The layout of docs/architecture.md holds: imports run only downwards between the floors of
+topicsetsize/, at most 12 modules sit directly in it, and no module is over 450 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "topicsetsize"
+
+#: The floors of docs/architecture.md: a group may import only from lower floors (and itself).
+#: ``""`` is ``topicsetsize/__init__.py``: the version and the lazy map of public names, with no
+#: import of its own.
+FLOORS = {
+    "": 0, "errors": 0, "params": 1, "atomic": 1,
+    "numerics": 2, "matrices": 2, "plots": 2,
+    "designs": 3,
+    "estimates": 4, "examples": 4,
+    "decide": 5, "checks": 5,
+    "report": 6,
+    "cli": 7, "__main__": 8,
+}
+
+
+def _group(module: str) -> str:
+    """``topicsetsize.designs.anova`` -> ``designs``; ``topicsetsize`` -> ``""``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _imports(path: Path) -> list[str]:
+    """Every topicsetsize module the file imports (module level and inside functions)."""
+    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module[:-9]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.append(target)
+        elif isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+    return [t for t in found if t == "topicsetsize" or t.startswith("topicsetsize.")]
+
+
+def _modules(top: Path) -> list[Path]:
+    return sorted(p for p in top.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_imports_run_only_downwards():
+    upward = []
+    for path in _modules(PACKAGE):
+        if path.parts[len(PACKAGE.parts)] == "data":
+            continue
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        group = _group(module.removesuffix(".__init__"))
+        for target in _imports(path):
+            other = _group(target)
+            if other == group:
+                continue
+            if FLOORS[other] >= FLOORS[group]:
+                upward.append(f"{module} (floor {FLOORS[group]}) imports {target} "
+                              f"(floor {FLOORS[other]})")
+    assert not upward, "\n".join(upward)
+
+
+def test_every_group_has_a_floor():
+    groups = {p.stem if p.is_file() else p.name for p in PACKAGE.iterdir()
+              if (p.suffix == ".py" or (p / "__init__.py").exists()) and p.name != "data"}
+    assert groups - {"__init__"} <= set(FLOORS)
+
+
+def test_at_most_12_modules_at_the_top():
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 12, top
+
+
+@pytest.mark.parametrize("package", ["topicsetsize", "generator", "xladdin"])
+def test_no_module_over_450_lines(package):
+    long = {str(p.relative_to(ROOT)): n for p in _modules(ROOT / package)
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
+    assert not long, long
