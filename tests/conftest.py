@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pathlib import Path
 
 import pytest
 
 from topicsetsize.examples import EXAMPLE_FILE
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The package's own data folder: the bundled example matrix is stored there only.
 BUNDLED = Path(__file__).resolve().parents[1] / "topicsetsize" / "data"
@@ -29,6 +34,19 @@ DATA = TestData(Path(__file__).parent / "data")
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture(scope="module", params=["web2010", "robust2004"])
+def real_scores(request) -> pd.DataFrame:
+    """Two real topic-by-run matrices: TREC 2010 Web AP (the bundled example, 88 runs) and
+    TREC 2004 Robust AP (tests/data, 110 runs; provenance in tests/data/PROVENANCE.md)."""
+    import pandas as pd
+
+    from topicsetsize.examples import example_matrix
+
+    if request.param == "web2010":
+        return example_matrix()
+    return pd.read_csv(DATA / "trec2004robust_ap.csv", index_col=0)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -16,14 +16,12 @@ import pytest
 import topicsetsize as tss
 from topicsetsize.decide.realistic import realistic_min_d
 from topicsetsize.estimates.differences import run_differences
-from topicsetsize.examples import example_matrix
 
 
-@pytest.fixture(scope="module", params=["web2010", "robust2004"])
-def scores(request, data_dir):
-    if request.param == "web2010":
-        return example_matrix()
-    return pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+@pytest.fixture
+def scores(real_scores):
+    """TREC 2010 Web AP and TREC 2004 Robust AP (tests/conftest.py)."""
+    return real_scores
 
 
 def test_candidates_and_their_n(scores):

@@ -10,18 +10,15 @@ from __future__ import annotations
 import itertools
 import statistics
 
-import pandas as pd
 import pytest
 
 from topicsetsize.estimates.differences import run_differences, share_at_least
 from topicsetsize.examples import example_matrix
 
 
-@pytest.fixture(scope="module", params=["web2010", "robust2004"])
-def scores(request, data_dir):
-    if request.param == "web2010":
-        return example_matrix()
-    return pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+@pytest.fixture
+def scores(real_scores):
+    return real_scores
 
 
 def test_groups_match_brute_force(scores):
