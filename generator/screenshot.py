@@ -21,7 +21,7 @@ from topicsetsize.atomic import atomic_path
 
 from .build import build_workbook
 from .bundled import DEFAULT_SPEC, bundled_spec
-from .spec import load_spec
+from .spec_reader import load_spec
 
 __all__ = ["render_sheet", "main"]
 

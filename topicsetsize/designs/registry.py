@@ -62,6 +62,10 @@ class Design:
         What n must reach: power 1 − β, or an expected CI width of at most δ.
     methods : tuple of str
         ``("legacy", "exact")`` for the designs of Sakai's Excel tools, ``("exact",)`` else.
+    model : {"one-way", "two-way", "paired", "unpaired"}
+        How the scores are modelled: systems as independent groups (one-way ANOVA), topics as
+        blocks (two-way ANOVA without replication), two systems on the same topics (paired)
+        or on different topics (unpaired, n per system).
     functions : dict
         Role (``"n"``, ``"power"`` (the width, for a CI), ``"min_effect"``, ``"table"``,
         ``"n_effect"``) → name of the function in the design's module; a role the design
@@ -93,6 +97,7 @@ class Design:
     inputs: tuple[str, ...]
     criterion: str
     methods: tuple[str, ...]
+    model: str
     functions: dict[str, str]
     degrees_of_freedom: str
     noncentrality: str
@@ -140,7 +145,7 @@ _TWO_WAY = "Two-way ANOVA (runs x topics, without replication)"
 DESIGNS: dict[str, Design] = {d.key: d for d in (
     Design(
         "anova", "One-way ANOVA", "one-way ANOVA over m systems (minimum range minD)",
-        ("alpha", "beta", "min_d", "variance", "m"), "power", ("legacy", "exact"),
+        ("alpha", "beta", "min_d", "variance", "m"), "power", ("legacy", "exact"), "one-way",
         {"n": "anova_n", "power": "anova_power", "min_effect": "anova_min_d",
          "table": "anova_table"},
         "φA = m − 1, φE = m(n − 1)", "λ = n·minD²/(2σ²)",
@@ -156,7 +161,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         excel=("TSS_ANOVA", "TSS_POWER_ANOVA", "TSS_MIND_ANOVA", "TSS_TABLE_ANOVA")),
     Design(
         "ttest", "Paired t-test", "paired t-test between two systems",
-        ("alpha", "beta", "min_dt", "variance_t"), "power", ("legacy", "exact"),
+        ("alpha", "beta", "min_dt", "variance_t"), "power", ("legacy", "exact"), "paired",
         {"n": "ttest_n", "power": "ttest_power", "min_effect": "ttest_min_dt",
          "table": "ttest_table", "n_effect": "ttest_n_effect"},
         "φ = n − 1", "λ = √n·minDt/σt",
@@ -172,7 +177,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         excel=("TSS_TTEST", "TSS_TTEST_ES", "TSS_POWER_TTEST", "TSS_MINDT_TTEST")),
     Design(
         "ci", "CI width", "expected CI width of a difference",
-        ("alpha", "delta", "variance_t"), "width", ("exact",),
+        ("alpha", "delta", "variance_t"), "width", ("exact",), "paired",
         {"n": "ci_n", "power": "ci_delta"},
         "φ = n − 1", "E[width] = 2·t(φ; α)·E[√V]/√n",
         "Sakai, IRJ 2016, Section 6 (samplesizeCI)",
@@ -181,7 +186,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         excel=("TSS_CI", "TSS_CI_WIDTH")),
     Design(
         "anova2", "Two-way ANOVA", "two-way ANOVA, topics as blocks (exact noncentral F)",
-        ("alpha", "beta", "min_d", "variance", "m"), "power", ("exact",),
+        ("alpha", "beta", "min_d", "variance", "m"), "power", ("exact",), "two-way",
         {"n": "anova2_n", "power": "anova2_power", "min_effect": "anova2_min_d",
          "table": "anova2_table"},
         "φA = m − 1, φE = (m − 1)(n − 1)", "λ = n·minD²/(2σ²), σ² the two-way V_E2",
@@ -197,7 +202,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
     Design(
         "ttest2", "Two-sample (unpaired) t-test",
         "two-sample (unpaired) t-test: n topics per system",
-        ("alpha", "beta", "min_d", "variance"), "power", ("exact",),
+        ("alpha", "beta", "min_d", "variance"), "power", ("exact",), "unpaired",
         {"n": "ttest2_n", "power": "ttest2_power"},
         "φ = 2(n − 1)", "λ = √(n/2)·minD/σ",
         "Student's two-sample t-test (Cohen 1988, Chapter 2; Nagata 2003)",
@@ -210,7 +215,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
     Design(
         "ci2", "CI of a difference of two independent means",
         "expected CI width of a difference of two independent means: n topics per system",
-        ("alpha", "delta", "variance"), "width", ("exact",),
+        ("alpha", "delta", "variance"), "width", ("exact",), "unpaired",
         {"n": "ci2_n", "power": "ci2_delta"},
         "φ = 2(n − 1)", "E[width] = 2·t(φ; α)·E[s_p]·√(2/n)",
         "the two-sample CI (Cohen 1988; Nagata 2003)",
@@ -222,7 +227,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
     Design(
         "allpairs", "All pairs under Tukey's HSD",
         "Tukey HSD over m systems: detect every pair >= minD apart (simulated)",
-        ("alpha", "beta", "min_d", "variance", "m"), "power", ("simulated",),
+        ("alpha", "beta", "min_d", "variance", "m"), "power", ("simulated",), "two-way",
         {"n": "allpairs_n", "power": "allpairs_power"},
         "φA = m − 1, φE = (m − 1)(n − 1)", "simulated (common random numbers across n)",
         "Tukey 1953, on the two-way design, by simulation (Sakai 2018, Chapter 4)",
@@ -245,13 +250,13 @@ def markdown() -> str:
              "Generated from the design registry (`topicsetsize/designs/registry.py`) by "
              "`python -m topicsetsize.designs.registry > docs/designs.md`; a test keeps it in "
              "step. Every function is exported by `import topicsetsize as tss`.", "",
-             "| design | `topicsetsize n` | inputs | criterion | methods | n | power or width "
-             "| minimum effect | table | Excel |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| design | `topicsetsize n` | model | inputs | criterion | methods | n | power or "
+             "width | minimum effect | table | Excel |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for d in DESIGNS.values():
         criterion = "power 1 − β" if d.criterion == "power" else "expected CI width ≤ δ"
         lines.append(
-            f"| {d.name} | `{d.key}` | {', '.join(d.inputs)} | {criterion} | "
+            f"| {d.name} | `{d.key}` | {d.model} | {', '.join(d.inputs)} | {criterion} | "
             f"{', '.join(d.methods)} | {names(d, 'n')} | {names(d, 'power')} | "
             f"{names(d, 'min_effect')} | {names(d, 'table')} | "
             f"{', '.join(f'`{x}`' for x in d.excel) or '–'} |")

@@ -39,6 +39,8 @@ def test_inputs_are_registered_parameters_in_the_order_of_the_n_function(key):
     # every input but alpha and beta has its command-line help
     assert set(design.inputs) - {"alpha", "beta"} <= set(design.helps)
     assert (design.table_rows is None) == ("table" not in design.functions)
+    assert design.model in ("one-way", "two-way", "paired", "unpaired")
+    assert design.per_system == (design.model == "unpaired")
 
 
 @pytest.mark.parametrize("key", DESIGNS)
