@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from topicsetsize.errors import InputError
 from topicsetsize.params import METHODS, check
+from topicsetsize.tomlfile import read_toml
 
 from .inputs import INPUTS, check_input
 from .spec import (_BUDGET_KEYS, _DECIDE_KEYS, _GRID_KEYS, _MATRIX_KEYS, _MEASURE_KEYS, _POOL_KEYS,
@@ -55,27 +56,9 @@ def load_spec(path) -> Spec:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such spec file")
-    toml = _toml_module(path)
-    try:
-        data = toml.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text (UTF-8) TOML file") from None
-    except toml.TOMLDecodeError as exc:
-        raise InputError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(path)
     spec = spec_from_dict(data, source=str(path), base=path.parent)
     return spec if "output" in data else replace(spec, output=path.stem + ".xlsx")
-
-
-def _toml_module(path):
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]
-        except ModuleNotFoundError:
-            raise InputError(f"{path}: reading a spec needs Python 3.11+ (tomllib) or the "
-                             "'tomli' package") from None
-    return tomllib
 
 
 def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = None) -> Spec:

@@ -199,21 +199,16 @@ def read_plan(path) -> dict:
     ...
     topicsetsize.InputError: .../plan.toml: budget=-5 is out of range: allowed budget > 0
     """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
     from pathlib import Path
+
+    from ..tomlfile import read_toml
 
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a folder, not a plan file (give a .toml file)")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not a valid TOML file: {exc}") from None
+    data = read_toml(path)
     unknown = sorted(set(data) - set(PLAN_KEYS) - {"pool_depths"})
     if unknown:
         raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: "

@@ -28,6 +28,7 @@ from ..params import check, check_method
 from ..designs.anova import anova_power
 from ..designs.anova import anova_n
 from ..errors import InputError
+from ..tomlfile import loads_toml
 
 __all__ = ["Recommendation", "recommend", "check_requirement", "read_requirements",
            "REQUIREMENT_KEYS"]
@@ -355,14 +356,7 @@ def read_requirements(path) -> list[dict]:
 
 
 def _read_toml(path: Path, text: str) -> list[dict]:
-    try:
-        import tomllib
-    except ModuleNotFoundError:                       # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"{path}: not valid TOML: {error}") from None
+    data = loads_toml(text, path)
     unknown = [k for k in data if k != "requirements"]
     if unknown:
         raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: [[requirements]] tables)")

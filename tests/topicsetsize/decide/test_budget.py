@@ -96,7 +96,7 @@ def test_read_plan(tmp_path):
     (("variance = 0.14\n", ""), r"plan.toml: pool_depths\[1\]: missing key 'variance'"),
     (("alpha", "alpah"), r"plan.toml: unknown key 'alpah'"),
     (("method = \"legacy\"", "method = \"fast\""), r"plan.toml: method='fast'"),
-    (("m = 10", "m = [10"), r"plan.toml: not a valid TOML file"),
+    (("m = 10", "m = [10"), r"plan.toml: not valid TOML: "),
 ])
 def test_read_plan_bad(tmp_path, edit, match):
     f = tmp_path / "plan.toml"
