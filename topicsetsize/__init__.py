@@ -43,8 +43,8 @@ _EXPORTS = {
     "designs.ci2": ("ci2_delta", "ci2_n"),
     # deciding n: what a topic set guarantees, one size over several requirements, the budget
     "decide.guarantee": ("Guarantees", "guarantees"),
-    "decide.recommendation": (
-        "Recommendation", "check_requirement", "read_requirements", "recommend"),
+    "decide.recommendation": ("Recommendation", "check_requirement", "recommend"),
+    "decide.requirement_files": ("read_requirements",),
     "decide.budget": ("BudgetPlan", "budget_plan"),
     "decide.pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
     "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),

@@ -73,7 +73,8 @@ def run(args) -> int:
     """Read the requirements, recommend n and print the sentence and the table."""
     import math
 
-    from ..decide.recommendation import check_requirement, read_requirements, recommend
+    from ..decide.recommendation import check_requirement, recommend
+    from ..decide.requirement_files import read_requirements
 
     items = [check_requirement(parse_require(text, f"--require {k}"), where=f"--require {k}")
              for k, text in enumerate(args.require, 1)]

@@ -9,29 +9,26 @@ up to a round number. The AIRS 2016 std-AB paper (Section 4) states the result a
     of 0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a minD of
     0.20 (91 topics are sufficient).
 
-:func:`recommend` computes the sizes and writes that sentence; :func:`read_requirements` reads
-the requirements from a TOML (``[[requirements]]`` tables) or CSV file.
+:func:`recommend` computes the sizes; :mod:`topicsetsize.decide.wording` writes the sentence,
+and :mod:`topicsetsize.decide.requirement_files` reads the requirements from a TOML
+(``[[requirements]]`` tables) or CSV file.
 """
 
 from __future__ import annotations
 
-import csv
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..params import check, check_method
-from ..designs.anova import anova_power
-from ..designs.anova import anova_n
+from ..designs.anova import anova_n, anova_power
 from ..errors import InputError
-from ..tomlfile import loads_toml
+from .wording import sentence
 
-__all__ = ["Recommendation", "recommend", "check_requirement", "read_requirements",
-           "REQUIREMENT_KEYS"]
+__all__ = ["Recommendation", "recommend", "check_requirement", "REQUIREMENT_KEYS"]
 
 #: The keys of a requirement: ``label`` is optional, the others are required.
 REQUIREMENT_KEYS = ("label", "variance", "m", "min_d")
@@ -180,39 +177,6 @@ def _requirements(requirements) -> list[dict]:
     return out
 
 
-def _decimal(x: float) -> str:
-    """minD as the papers print it: two decimals, else exactly as given (0.10, 0.025, 0.1234564).
-
-    The minD is the user's own requirement: it is never shown rounded (rounded down, the
-    sentence would promise more than the design gives).
-    """
-    return f"{x:.2f}" if round(x, 2) == x else repr(float(x))
-
-
-def _clause(row, recommended: int) -> str:
-    """One requirement in the papers' words; the label (plain text) names the measure."""
-    who = "for " if row.label is None else f"for {row.label}, "
-    tail = (f"exactly {row.n} topics are needed" if row.n == recommended
-            else f"{row.n} topics are sufficient")
-    return f"{who}comparing any m = {row.m} systems with a minD of {_decimal(row.min_d)} ({tail})"
-
-
-def _sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05) -> str:
-    """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4).
-
-    At the papers' α = .05 the sentence is theirs word for word; at another level it says so
-    ("80% power at alpha = 0.01").
-    """
-    clauses = [_clause(row, n) for row in frame.itertuples()]
-    if len(clauses) > 1:
-        clauses[-1] = "and " + clauses[-1]
-    # A labelled clause has a comma of its own: then the clauses are separated by semicolons.
-    separator = "; " if frame["label"].notna().any() else ", "
-    level = "" if alpha == 0.05 else f" at alpha = {float(alpha)!r}"
-    return (f"Create {n} topics: this guarantees {round(100.0 * (1.0 - beta), 6):g}% power"
-            f"{level} {separator.join(clauses)}.")
-
-
 def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
               method="legacy") -> Recommendation:
     """One topic set size that meets every requirement, and the sentence that states it.
@@ -297,122 +261,8 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                                                min_d=frame["min_d"].to_numpy(),
                                                variance=frame["variance"].to_numpy(),
                                                alpha=alpha, method=method))
-    return Recommendation(n, frame, _sentence(n, frame, beta, alpha), alpha, beta, round_to,
+    return Recommendation(n, frame, sentence(n, frame, beta, alpha), alpha, beta, round_to,
                           method)
 
 
 # --- Requirement files ---------------------------------------------------------------------------
-
-def read_requirements(path) -> list[dict]:
-    """Read requirements from a TOML or CSV file (by its extension: .toml, otherwise CSV).
-
-    TOML: one ``[[requirements]]`` table per requirement, with the keys ``variance``, ``m``,
-    ``min_d`` and an optional ``label``. CSV: a header row with the columns ``variance``,
-    ``m``, ``min_d`` and an optional ``label``, one requirement per line. Labels are read as
-    plain text.
-
-    Parameters
-    ----------
-    path : str or path-like
-
-    Returns
-    -------
-    list of dict
-        Validated requirements, ready for :func:`recommend`.
-
-    Raises
-    ------
-    ValueError
-        One line naming the file and the line (CSV) or the table number and key (TOML).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "needs.csv"
-    >>> _ = path.write_text("label,variance,m,min_d\\nEN nDCG@3,0.0259,10,0.10\\n")
-    >>> read_requirements(path)
-    [{'label': 'EN nDCG@3', 'variance': 0.0259, 'm': 10, 'min_d': 0.1}]
-    >>> _ = path.write_text("label,variance,m,min_d\\nEN nDCG@3,0.0259,ten,0.10\\n")
-    >>> read_requirements(path)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    topicsetsize.InputError: .../needs.csv, line 2 ('EN nDCG@3'): m='ten' is not a number:
-    allowed 2 <= m <= 1000000000 (a whole number)
-    """
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
-    if path.is_dir():
-        raise IsADirectoryError(f"{path}: is a folder, not a requirements file")
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not a UTF-8 text file ({error.reason} at byte "
-                         f"{error.start})") from None
-    items = _read_toml(path, text) if path.suffix.lower() == ".toml" else _read_csv(path, text)
-    if not items:
-        raise InputError(f"{path}: no requirements in the file")
-    return items
-
-
-def _read_toml(path: Path, text: str) -> list[dict]:
-    data = loads_toml(text, path)
-    unknown = [k for k in data if k != "requirements"]
-    if unknown:
-        raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: [[requirements]] tables)")
-    tables = data.get("requirements")
-    if not isinstance(tables, list):
-        raise InputError(f"{path}: no [[requirements]] tables")
-    out = []
-    for i, table in enumerate(tables, 1):
-        out.append(_requirement(table, f"{path}: [[requirements]] table {i}"))
-    return out
-
-
-def _cell(text: str):
-    """A CSV cell as a number where it is one; otherwise the text (the check names it)."""
-    try:
-        return float(text)
-    except ValueError:
-        return text.strip()
-
-
-def _read_csv(path: Path, text: str) -> list[dict]:
-    reader = csv.reader(text.splitlines())
-    try:
-        header = [h.strip() for h in next(reader)]
-    except StopIteration:
-        raise InputError(f"{path}: empty file (expected a header row: "
-                         f"{', '.join(REQUIREMENT_KEYS)})") from None
-    except csv.Error as error:
-        raise InputError(f"{path}, line 1: {error}") from None
-    for column in header:
-        if column not in REQUIREMENT_KEYS:
-            raise InputError(f"{path}, line 1: unknown column {column!r} (allowed: "
-                             f"{', '.join(REQUIREMENT_KEYS)})")
-    if len(set(header)) < len(header):
-        raise InputError(f"{path}, line 1: a column appears twice")
-    for column in _REQUIRED:
-        if column not in header:
-            raise InputError(f"{path}, line 1: missing column {column!r} (needs "
-                             f"{', '.join(_REQUIRED)}; label is optional)")
-    out = []
-    try:
-        for row in reader:
-            line = reader.line_num
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) != len(header):
-                raise InputError(f"{path}, line {line}: {len(row)} cells, the header has "
-                                 f"{len(header)}")
-            cells = dict(zip(header, row))
-            label = _label(cells.pop("label", None))
-            where = _where(f"{path}, line {line}", label)
-            for key, value in cells.items():
-                if not value.strip():
-                    raise InputError(f"{where}: {key} is blank")
-            out.append(_requirement({"label": label, **{k: _cell(v) for k, v in cells.items()}},
-                                    f"{path}, line {line}"))
-    except csv.Error as error:
-        raise InputError(f"{path}, line {reader.line_num}: {error}") from None
-    return out
