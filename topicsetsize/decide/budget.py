@@ -14,7 +14,8 @@ depth that fits the budget is the one to choose.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+
 
 import numpy as np
 import pandas as pd
@@ -32,7 +33,8 @@ ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "vari
 __all__ = ["BudgetPlan", "budget_plan", "cheapest_row", "read_plan", "PLAN_KEYS"]
 
 
-class BudgetPlan(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class BudgetPlan:
     """The result of :func:`budget_plan`.
 
     Attributes

@@ -25,10 +25,11 @@ are), a depth at least the length of every run reproduces the evaluation on the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import os
 import warnings
 from collections.abc import Callable
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -49,7 +50,8 @@ __all__ = ["VARIANCE_SOURCES", "PoolDepthStudy", "trec_ranking", "best_ranks", "
 VARIANCE_SOURCES = ("raw", "std-ab")
 
 
-class PoolDepthStudy(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class PoolDepthStudy:
     """The result of :func:`pool_depth_study`.
 
     Attributes

@@ -12,6 +12,7 @@ its arguments: a scalar call returns a Python number, an array call an ndarray.
 from __future__ import annotations
 
 import math
+from dataclasses import fields
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -157,7 +158,8 @@ def anova_legacy_terms(n, *, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     """
     n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
     terms = _anova_legacy(n_, m_, anova_effect(d_, v_), a_)
-    return AnovaLegacyTerms(*(as_output(t, n, m, min_d, variance, alpha) for t in terms))
+    return AnovaLegacyTerms(*(as_output(getattr(terms, f.name), n, m, min_d, variance, alpha)
+                              for f in fields(terms)))
 
 
 def _anova_guess(alpha, beta, m, effect, method: str):

@@ -11,7 +11,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+
 
 import numpy as np
 from scipy import special
@@ -21,12 +22,27 @@ from ..numerics.distributions import f_crit, z_upper
 __all__ = ["AnovaLegacyTerms", "NAGATA_LAMBDA"]
 
 
-class AnovaLegacyTerms(NamedTuple):
+@dataclass(frozen=True)
+class AnovaLegacyTerms:
     """Intermediate values of Nagata's approximation for the ANOVA power (legacy).
 
-    Fields follow Sakai (IRJ 2016), Section 5 / the samplesizeANOVA sheet:
-    λ (``lam``), w = F(φA, φE; α), cA, φA*, a = w·φA/φE, u and the power 1 − Φ(u)
-    (NaN where cA − a ≤ 0 and the approximation is undefined).
+    Fields follow Sakai (IRJ 2016), Section 5 / the samplesizeANOVA sheet. Each is a float, or
+    an ndarray of the broadcast shape of the arguments.
+
+    Attributes
+    ----------
+    lam : float or ndarray
+        λ = n·minD²/(2σ²), the noncentrality.
+    w : float or ndarray
+        F(φA, φE; α), the critical value.
+    c_a, phi_a_star : float or ndarray
+        cA = (φA + 2λ)/(φA + λ) and φA* = (φA + λ)²/(φA + 2λ).
+    a : float or ndarray
+        w·φA/φE.
+    u : float or ndarray
+        (√(a(2φE − 1)) − √(cA(2φA* − 1)))/√(cA − a), with the sheet's minus.
+    power : float or ndarray
+        1 − Φ(u); NaN where cA − a ≤ 0 and the approximation is undefined.
     """
 
     lam: float
@@ -87,7 +103,7 @@ def _monotone_from(design: str, method: str, alpha, target):
     The exact powers are monotone in n. The legacy approximations wobble at
     tiny n, so every n below the returned value is checked. The thresholds come
     from a numerical sweep over α ∈ [1e-10, .5], m ∈ [2, 1000] and effects over
-    six decades (``tests/topicsetsize/designs/test_samplesize.py`` repeats it):
+    six decades (``tests/topicsetsize/designs/test_legacy.py`` repeats it):
 
     * legacy ANOVA: the last decrease in n is at n = 4 (α = .05), 6 (.01),
       8 (1e-3), 15 (1e-6) and 24 (1e-10);

@@ -11,7 +11,8 @@ values worth designing for, each with Sakai's n.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+
 
 import numpy as np
 import pandas as pd
@@ -26,13 +27,24 @@ __all__ = ["RunDifferences", "run_differences", "share_at_least"]
 GROUPS = ("all pairs", "top-k pairs", "best vs others")
 
 
-class RunDifferences(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class RunDifferences:
     """Absolute differences between run means, each group sorted ascending.
 
-    ``all_pairs``: the m(m−1)/2 pairs of runs; ``top_pairs``: the k(k−1)/2 pairs among the top
-    ``top_k`` runs by mean; ``to_best``: the best run's mean minus each other run's;
-    ``top_range``: the best minus the k-th best mean (the range of the top k, Sakai's minD for
-    m = k); ``table``: count, min, quartiles, mean and max of each group (a DataFrame).
+    Attributes
+    ----------
+    all_pairs : ndarray
+        The m(m−1)/2 differences between pairs of runs.
+    top_pairs : ndarray
+        The k(k−1)/2 differences among the top ``top_k`` runs by mean.
+    to_best : ndarray
+        The best run's mean minus each other run's.
+    top_k : int
+        The size k of the top group.
+    top_range : float
+        The best minus the k-th best mean (the range of the top k, Sakai's minD for m = k).
+    table : pandas.DataFrame
+        Count, min, quartiles, mean and max of each group.
     """
 
     all_pairs: np.ndarray

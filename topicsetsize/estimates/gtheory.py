@@ -27,7 +27,8 @@ variance components; :class:`GStudy` lists the components that were set to 0.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+
 
 import numpy as np
 from scipy import stats
@@ -47,11 +48,22 @@ _BOOK = [[.7, .5, 0], [.3, .1, 0], [.2, 0, .2], [.6, .2, .1], [.4, .4, .3], [.4,
          [.2, .3, .4], [.1, .2, .3]]
 
 
-class GStudy(NamedTuple):
+@dataclass(frozen=True)
+class GStudy:
     """Variance components and mean squares of a systems × topics matrix (one obs. per cell).
 
-    ``negative`` names the components whose estimate was below zero and was set to 0
-    (``"systems"``, ``"topics"``, ``"residual"``); empty when none was.
+    Attributes
+    ----------
+    systems, topics : int
+        The matrix's runs and topics.
+    var_s, var_t, var_e : float
+        The variance components σ²_s (systems), σ²_t (topics) and σ²_e (residual), from the
+        two-way mean squares; a negative estimate is set to 0.
+    ms_s, ms_t, ms_e : float
+        The mean squares of systems, topics and the residual.
+    negative : tuple of str
+        The components whose estimate was below zero and was set to 0 (``"systems"``,
+        ``"topics"``, ``"residual"``); empty when none was.
     """
 
     systems: int
@@ -71,8 +83,22 @@ class GStudy(NamedTuple):
                 (("systems", self.var_s), ("topics", self.var_t), ("residual", self.var_e))}
 
 
-class DStudy(NamedTuple):
-    """Eρ² and Φ for n′ topics with their confidence intervals (floats, or arrays over n′)."""
+@dataclass(frozen=True)
+class DStudy:
+    """Eρ² and Φ for n′ topics with their confidence intervals (floats, or arrays over n′).
+
+    Attributes
+    ----------
+    n : int or ndarray
+        The numbers of topics n′ of the D-study.
+    erho2, erho2_low, erho2_high : float or ndarray
+        Eρ² = σ²_s/(σ²_s + σ²_e/n′) and its confidence interval (Feldt).
+    phi, phi_low, phi_high : float or ndarray
+        Φ = σ²_s/(σ²_s + (σ²_t + σ²_e)/n′) and its confidence interval
+        (Arteaga, Jeyaratnam and Graybill).
+    level : float
+        The confidence level of the intervals.
+    """
 
     n: object
     erho2: object

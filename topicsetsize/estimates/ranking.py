@@ -21,7 +21,15 @@ __all__ = ["KendallTau", "kendall_tau_ci", "kendall_tau_interval"]
 
 
 class KendallTau(NamedTuple):
-    """Kendall's τ and the bounds of its confidence interval (unpacks as ``tau, low, high``)."""
+    """Kendall's τ and the bounds of its confidence interval (unpacks as ``tau, low, high``).
+
+    Attributes
+    ----------
+    tau : float
+        Kendall's τ between the two rankings.
+    low, high : float
+        The bounds of its confidence interval.
+    """
 
     tau: float
     low: float

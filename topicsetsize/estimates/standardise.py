@@ -33,8 +33,13 @@ __all__ = ["StandardisationFactors", "standardisation_factors", "std_ab", "std_c
 class StandardisationFactors(NamedTuple):
     """Per-topic standardisation factors: ``mean`` and sample ``sd`` over the standardising runs.
 
-    Both are pandas Series indexed by topic when they come from a DataFrame, else 1-D ndarrays.
     A ``(mean, sd)`` pair of either kind may be passed wherever factors are accepted.
+
+    Attributes
+    ----------
+    mean, sd : pandas.Series or ndarray
+        Per-topic mean and sample standard deviation: Series indexed by topic when they come
+        from a DataFrame, else 1-D ndarrays.
     """
 
     mean: pd.Series | np.ndarray

@@ -12,9 +12,10 @@ run rankings by mean raw and by mean std-AB score.
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
+
 import math
 from collections.abc import Mapping
-from typing import NamedTuple
 
 import pandas as pd
 
@@ -27,16 +28,25 @@ from ..errors import InputError
 __all__ = ["VarianceSummary", "summarise", "summarise_many"]
 
 
-class VarianceSummary(NamedTuple):
+@dataclass(frozen=True)
+class VarianceSummary:
     """One row of Table 1 of the AIRS 2016 paper (field names as in its transcription).
 
-    ``var2_raw`` and ``var2_std_ab`` are the two-way residual variances (not in the paper;
-    NaN when not computed).
+    Attributes
+    ----------
+    runs, topics : int
+        The size of the matrix.
+    var_raw, var_std_ab : float
+        V_E of the raw and of the std-AB scores.
+    tau, tau_ci_low, tau_ci_high : float
+        Kendall's τ between the run rankings by raw and by std-AB mean, and its CI.
+    var2_raw, var2_std_ab : float
+        The two-way residual variances V_E2 (not in the paper; NaN when not computed).
 
     Examples
     --------
     >>> row = VarianceSummary(14, 78, 0.0597, 0.0139, 0.978, 0.585, 1.371)   # MedNLPDoc P
-    >>> row.as_dict()["var_std_ab"]
+    >>> row.to_dict()["var_std_ab"]
     0.0139
     >>> row.to_frame("MedNLPDoc precision")[["runs", "topics", "tau"]]
                          runs  topics    tau
@@ -54,13 +64,16 @@ class VarianceSummary(NamedTuple):
     var2_raw: float = math.nan
     var2_std_ab: float = math.nan
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         """The fields as a plain ``dict``."""
-        return self._asdict()
+        return asdict(self)
+
+    #: The older name of :meth:`to_dict`.
+    as_dict = to_dict
 
     def to_frame(self, name: str = "scores") -> pd.DataFrame:
         """The row as a one-row DataFrame whose index is ``name``."""
-        return pd.DataFrame([self.as_dict()], index=pd.Index([name], name="matrix"))
+        return pd.DataFrame([self.to_dict()], index=pd.Index([name], name="matrix"))
 
 
 def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
@@ -90,7 +103,7 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     VarianceSummary
         ``(runs, topics, var_raw, var_std_ab, tau, tau_ci_low, tau_ci_high, var2_raw,
         var2_std_ab)``, with
-        ``as_dict()`` and ``to_frame()``.
+        ``to_dict()`` and ``to_frame()``.
 
     Examples
     --------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 
 import numpy as np
@@ -63,12 +65,11 @@ def test_standardisation_suppresses_the_variance_of_a_scaled_matrix(web):
 def test_named_result(web):
     row = summarise(web)
     assert isinstance(row, VarianceSummary)
-    runs, topics, *_ = row
-    assert (runs, topics) == (88, 48)
-    assert row.as_dict()["var_raw"] == row.var_raw
+    assert (row.runs, row.topics) == (88, 48)
+    assert row.to_dict()["var_raw"] == row.var_raw == row.as_dict()["var_raw"]
     frame = row.to_frame("web")
     assert frame.index.tolist() == ["web"] and frame.index.name == "matrix"
-    assert frame.columns.tolist() == list(VarianceSummary._fields)
+    assert frame.columns.tolist() == [f.name for f in dataclasses.fields(VarianceSummary)]
     assert frame.loc["web", "tau_ci_high"] == row.tau_ci_high
 
 

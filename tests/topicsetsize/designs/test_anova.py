@@ -1,17 +1,74 @@
-"""Required n: published tables, worked examples, brute force and properties."""
+"""The one-way ANOVA design (designs/anova.py): power, n, minimum detectable range and tables,
+against the published tables, brute force, Monte Carlo and statsmodels."""
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
-
+from scipy import stats
 import topicsetsize as tss
+import pandas as pd
+from hypothesis import given, settings, strategies as st
 from topicsetsize.designs.anova import anova_power_at
-from topicsetsize.designs.ttest import ttest_power_at
-from topicsetsize.designs.legacy import _monotone_from
+from ._common import _brute_force
 
+
+def test_scalar_in_python_out_arrays_broadcast():
+    p = tss.anova_power(20, m=3, min_d=0.5, variance=0.25, alpha=0.05)
+    assert type(p) is float
+    arr = tss.anova_power(np.array([19, 20]), m=3, min_d=0.5, variance=0.25, alpha=0.05)
+    assert isinstance(arr, np.ndarray) and arr.shape == (2,)
+    assert arr[1] == p
+
+
+def test_legacy_anova_undefined_is_nan():
+    # cA - a <= 0 at tiny n: the legacy sheet shows #NUM!
+    t = tss.anova_legacy_terms(2, m=2, min_d=0.1, variance=0.06, alpha=0.05)
+    assert t.c_a - t.a <= 0 and np.isnan(t.power)
+
+
+def _simulated_anova_rejection(n, m, min_d, variance, alpha, trials, rng):
+    """One-way ANOVA F test on normal scores: two systems minD apart, the rest at the mean."""
+    means = np.zeros(m)
+    means[0], means[1] = min_d / 2, -min_d / 2
+    x = rng.normal(means, np.sqrt(variance), size=(trials, n, m))
+    run_means = x.mean(axis=1)
+    grand = run_means.mean(axis=1, keepdims=True)
+    ss_between = n * ((run_means - grand) ** 2).sum(axis=1)
+    ss_within = ((x - run_means[:, None, :]) ** 2).sum(axis=(1, 2))
+    f = (ss_between / (m - 1)) / (ss_within / (m * (n - 1)))
+    return np.mean(stats.f.sf(f, m - 1, m * (n - 1)) <= alpha)
+
+
+@pytest.mark.parametrize("n,m,min_d,variance,alpha", [
+    (20, 3, 0.5, 0.25, 0.05),      # CIKM 2014 worked example
+    (48, 10, 0.2, 0.0601, 0.05),   # an AIRS 2016 Table 2 cell (legacy n = 48)
+    (8, 2, 0.2, 0.0127, 0.01),
+])
+def test_exact_anova_power_monte_carlo(n, m, min_d, variance, alpha):
+    rng = np.random.default_rng(20161130 + n)
+    trials = 20000
+    rate = _simulated_anova_rejection(n, m, min_d, variance, alpha, trials, rng)
+    p = tss.anova_power(n, m=m, min_d=min_d, variance=variance, alpha=alpha, method="exact")
+    se = np.sqrt(p * (1 - p) / trials)
+    assert abs(rate - p) < 3 * se, (rate, p, se)
+
+
+def test_legacy_anova_power_where_lambda_overflows():
+    # minD²/(2σ²) beyond the float range: Δ = inf, and the legacy formula took inf/inf = NaN
+    # (so anova_n searched in vain). Its limit is power 1, like any large effect.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        huge = tss.anova_power(50, m=10, min_d=1e300, variance=0.05, alpha=0.05)
+        large = tss.anova_power(50, m=10, min_d=10.0, variance=0.05, alpha=0.05)
+        assert huge == large == 1.0
+        # Where the legacy power is undefined (n = 2, m = 10: cA - a <= 0) it stays undefined.
+        assert np.isnan(tss.anova_power(2, m=10, min_d=1e300, variance=0.05, alpha=0.05))
+        assert tss.anova_n(0.05, 0.2, 1e300, 0.05, 10) == tss.anova_n(0.05, 0.2, 10.0, 0.05, 10)
+        assert tss.anova_n(0.05, 0.2, 1e300, 0.05, 10, method="exact") == 2
+        assert tss.ttest_n(0.05, 0.2, 1e300, 0.05, method="exact") == 2
 
 
 @pytest.fixture(scope="module")
@@ -50,40 +107,6 @@ def test_anova_worked_example_cikm2014():
     assert isinstance(tss.anova_n(0.05, 0.20, 0.5, 0.25, 3), int)
 
 
-def test_nagata_initial_estimate_is_far_from_the_answer():
-    # AIRS 2016 Table 2 (part I): Nagata's n0 for m=2, minD=.02, var=.0601 is 2537; the answer 2301.
-    assert int(tss.anova_initial_n(0.05, 0.20, 0.02, 0.0601, 2)) == 2537
-    assert tss.anova_n(0.05, 0.20, 0.02, 0.0601, 2) == 2301
-
-
-def test_ttest_worked_examples():
-    # CIKM 2014 worked example: minDeltaT=.5 -> n0=33.3, power .795 at 33, .808 at 34 -> 34;
-    # minDeltaT=.2 -> 199.
-    assert tss.ttest_initial_n(0.05, 0.20, 0.5) == pytest.approx(33.3, abs=0.05)
-    assert tss.ttest_n_effect(0.05, 0.20, 0.5) == 34
-    assert round(tss.ttest_power(33, min_dt=0.5, variance_t=1.0, alpha=0.05), 3) == 0.795
-    assert round(tss.ttest_power(34, min_dt=0.5, variance_t=1.0, alpha=0.05), 3) == 0.808
-    assert tss.ttest_n_effect(0.05, 0.20, 0.2) == 199
-    assert tss.ttest_n(0.05, 0.20, 0.5, 1.0) == 34
-    assert tss.ttest_n(0.05, 0.20, 0.1, 0.04) == 34       # minDt/sigma_t = .5
-
-
-def test_legacy_ttest_tiny_phi_quirk():
-    # docs/formulas.md §5: at phi=1 with alpha=.001 the legacy approximation gives .289 whatever
-    # the effect; the exact power is .001.
-    for d in (0.01, 1.0, 5.0):
-        assert tss.ttest_power(2, min_dt=d, variance_t=1.0, alpha=0.001) == pytest.approx(0.289,
-                                                                                          abs=5e-4)
-    assert tss.ttest_power(2, min_dt=0.01, variance_t=1.0, alpha=0.001,
-                           method="exact") == pytest.approx(0.001, rel=0.01)
-    # So "first n with power >= .25" would stop at n=2; the stay-above definition does not.
-    n = tss.ttest_n_effect(0.001, 0.75, 0.01)
-    assert n > 2
-    assert tss.ttest_power(n - 1, min_dt=0.01, variance_t=1.0,
-                           alpha=0.001) < 0.25 <= tss.ttest_power(n, min_dt=0.01, variance_t=1.0,
-                                                                  alpha=0.001)
-
-
 def test_legacy_undersizes_and_oversizes():
     # AIRS 2016 Table 2 / docs/formulas.md §8: legacy 2301 vs exact 2360 (exact power at 2301
     # is .79); m=100, minD=.02, var=.213, (.05,.10): legacy 52404, exact 52276.
@@ -91,13 +114,6 @@ def test_legacy_undersizes_and_oversizes():
                            method="exact") == pytest.approx(0.79, abs=5e-3)
     assert tss.anova_n(0.05, 0.10, 0.02, 0.213, 100) == 52404
     assert tss.anova_n(0.05, 0.10, 0.02, 0.213, 100, method="exact") == 52276
-
-
-def _brute_force(power, target, upto):
-    """Smallest n from which power stays >= target, by evaluating every n up to `upto`."""
-    n = np.arange(2, upto + 1, dtype=float)
-    fail = ~(power(n) >= target)
-    return 2 if not fail.any() else int(n[np.flatnonzero(fail)[-1]]) + 1
 
 
 @settings(max_examples=60, deadline=None)
@@ -109,18 +125,6 @@ def test_anova_n_matches_brute_force(alpha, beta, m, log_effect, method):
     n = tss.anova_n(alpha, beta, np.sqrt(2 * effect), 1.0, m, method=method)
     brute = _brute_force(lambda nn: anova_power_at(nn, m, effect, alpha, method), 1 - beta,
                          max(3 * n, 300))
-    assert n == brute
-
-
-@settings(max_examples=60, deadline=None)
-@pytest.mark.slow
-@given(alpha=st.sampled_from([0.5, 0.1, 0.05, 0.01, 1e-3, 1e-6]), beta=st.floats(0.01, 0.9),
-       log_es=st.floats(np.log(0.03), np.log(8)), method=st.sampled_from(["legacy", "exact"]))
-def test_ttest_n_matches_brute_force(alpha, beta, log_es, method):
-    es = float(np.exp(log_es))
-    n = tss.ttest_n_effect(alpha, beta, es, method=method)
-    brute = _brute_force(lambda nn: ttest_power_at(nn, es, alpha, method), 1 - beta,
-                         max(3 * n, 2500))
     assert n == brute
 
 
@@ -149,21 +153,6 @@ def test_anova_power_condition_and_monotonicity(alpha, beta, m, min_d, variance,
     # what n guarantees is at least as good as asked for
     assert tss.anova_min_d(n, m=m, variance=variance, alpha=alpha, beta=beta,
                            method=method) <= min_d * (1 + 1e-9)
-
-
-@settings(max_examples=40, deadline=None)
-@given(alpha=st.floats(1e-4, 0.3), beta=st.floats(0.02, 0.6), min_dt=st.floats(0.005, 1.0),
-       variance_t=st.floats(0.002, 0.5), method=st.sampled_from(["legacy", "exact"]))
-def test_ttest_power_condition(alpha, beta, min_dt, variance_t, method):
-    n = tss.ttest_n(alpha, beta, min_dt, variance_t, method=method)
-    assert tss.ttest_power(n, min_dt=min_dt, variance_t=variance_t, alpha=alpha,
-                           method=method) >= 1 - beta
-    if n > 2:
-        assert tss.ttest_power(n - 1, min_dt=min_dt, variance_t=variance_t, alpha=alpha,
-                               method=method) < 1 - beta
-    assert tss.ttest_n(alpha, beta, min_dt * 1.5, variance_t, method=method) <= n
-    assert tss.ttest_min_dt(n, variance_t=variance_t, alpha=alpha, beta=beta,
-                            method=method) <= min_dt * (1 + 1e-9)
 
 
 @pytest.mark.parametrize("method", ["legacy", "exact"])
@@ -236,41 +225,11 @@ def test_vectorised_equals_scalar_and_shapes():
             assert grid[i, j] == tss.anova_n(0.05, 0.2, d, 0.0601, int(m), method="exact")
 
 
-@pytest.mark.slow
-def test_monotone_thresholds_hold():
-    """The legacy power curves really are monotone from the thresholds the search relies on.
-
-    Repeats the sweep documented in `_monotone_from`: beyond the threshold, any decrease of
-    the legacy power in n happens only below the power levels the threshold covers.
-    """
-    n = np.arange(2, 3001, dtype=float)
-    for alpha in (0.5, 0.05, 0.01, 1e-3, 1e-5, 1e-8):
-        start = int(_monotone_from("anova", "legacy", alpha, 0.8))
-        for m in (2, 3, 10, 100):
-            for effect in np.geomspace(1e-3, 50, 40):
-                p = np.nan_to_num(anova_power_at(n, m, effect, alpha, "legacy"), nan=-1.0)
-                assert not (np.diff(p[start - 2:]) < -1e-13).any(), (alpha, m, effect)
-        start = int(_monotone_from("ttest", "legacy", alpha, 0.8))
-        for es in np.geomspace(1e-3, 20, 60):
-            p = ttest_power_at(n, es, alpha, "legacy")
-            drops = np.flatnonzero(np.diff(p) < 0) + 1
-            drops = drops[n[drops] > start]
-            assert (p[drops - 1] <= 10 * alpha).all(), (alpha, es)
-
-
 def test_huge_effects_do_not_look_unreachable():
     # review: Boost's NaN at lambda >= 1e20 used to read as "not met" -> SearchLimitError
     assert tss.anova_n(0.05, 0.2, 1.0, 1e-20, 10, method="exact") == 2
     assert tss.ttest_n(0.05, 0.2, 1.0, 1e-20, method="exact") == 2
     assert tss.anova_power(2, m=10, min_d=1.0, variance=1e-20, alpha=0.05, method="exact") == 1.0
-
-
-def test_shape_mismatch_and_scale_messages():
-    with pytest.raises(ValueError, match=r"^the arguments do not fit together: min_d has 2 "
-                                         r"values, m has 3 values"):
-        tss.anova_n(0.05, 0.2, [0.1, 0.2], 0.06, [2, 3, 4])
-    with pytest.raises(ValueError, match=r"^min_dt/sqrt\(variance_t\)=0 is out of range"):
-        tss.ttest_n(0.05, 0.2, 1e-300, 1e300)
 
 
 def test_n_can_fall_with_m_at_tiny_n():
@@ -282,3 +241,118 @@ def test_n_can_fall_with_m_at_tiny_n():
     assert power[2] < 0.5 <= power[5]
     assert tss.anova_n(1e-4, 0.5, 0.5, 0.015625, 2, method="exact") == 6
     assert tss.anova_n(1e-4, 0.5, 0.5, 0.015625, 5, method="exact") == 5
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+@pytest.mark.parametrize("n,m", [(3, 3), (20, 3), (100, 10), (5000, 50), (10**8, 2)])
+def test_min_d_reaches_exactly_the_power(method, n, m):
+    d = tss.anova_min_d(n, m=m, variance=0.0601, alpha=0.05, beta=0.2, method=method)
+    assert tss.anova_power(n, m=m, min_d=d, variance=0.0601, alpha=0.05,
+                           method=method) == pytest.approx(0.8, abs=1e-9)
+    assert tss.anova_power(n, m=m, min_d=d, variance=0.0601, alpha=0.05, method=method) >= 0.8
+    assert tss.anova_power(n, m=m, min_d=d * (1 - 1e-6), variance=0.0601, alpha=0.05,
+                           method=method) < 0.8
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_min_d_of_table2_sizes_is_at_most_the_asked_min_d(data_dir, method):
+    import pandas as pd
+    t = pd.read_csv(data_dir / "anova_table2_parts_I_II.csv")
+    col = "n_legacy" if method == "legacy" else "n_exact"
+    d = tss.anova_min_d(t[col].to_numpy(), m=t.m.to_numpy(), variance=t.variance.to_numpy(),
+                        alpha=0.05, beta=0.2,
+                        method=method)
+    assert (d <= t.min_d.to_numpy() * (1 + 1e-12)).all()
+    # ... and one topic fewer would not guarantee it
+    d_less = tss.anova_min_d(t[col].to_numpy() - 1, m=t.m.to_numpy(),
+                             variance=t.variance.to_numpy(),
+                             alpha=0.05, beta=0.2, method=method)
+    assert (d_less > t.min_d.to_numpy()).all()
+
+
+def test_trivial_target_gives_zero():
+    # with 1 - beta <= alpha any difference has the power (exact power >= alpha)
+    assert tss.anova_min_d(10, m=3, variance=0.05, alpha=0.3, beta=0.8, method="exact") == 0.0
+
+
+def test_legacy_unreachable_at_tiny_n():
+    with pytest.raises(ValueError, match=r"^n=2 is too small for the legacy approximation"):
+        tss.anova_min_d(2, m=2, variance=0.06, alpha=0.05, beta=0.2)
+
+
+def test_vectorised():
+    d = tss.anova_min_d([50, 100, 200], m=10, variance=0.0601, alpha=0.05, beta=0.2)
+    assert d.shape == (3,) and (np.diff(d) < 0).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(alpha=st.floats(1e-4, 0.3), beta=st.floats(0.02, 0.9), n=st.integers(3, 5000),
+       m=st.integers(2, 50), method=st.sampled_from(["legacy", "exact"]))
+def test_min_d_has_the_power_to_the_last_bit(alpha, beta, n, m, method):
+    try:
+        d = tss.anova_min_d(n, m=m, variance=1.0, alpha=alpha, beta=beta, method=method)
+    except ValueError:                 # legacy approximation undefined at this n
+        if method == "exact":          # the exact power reaches any level: a bug
+            raise
+        return
+    if d == 0:
+        return
+    assert tss.anova_power(n, m=m, min_d=d, variance=1.0, alpha=alpha, method=method) >= 1 - beta
+    if method == "exact" or n >= 33:
+        # where the power is monotone in n (the legacy curves wobble below the scan threshold,
+        # e.g. alpha=.0547, beta=.0625, m=2: minD(3) has the power at n=3, not at n=4)
+        assert tss.anova_n(alpha, beta, d, 1.0, m, method=method) <= n
+
+
+def test_arguments_after_n_are_keyword_only():
+    # anova_min_d(n, m, variance, alpha, beta) with alpha and beta swapped used to be a valid,
+    # silently wrong call; now they must be named.
+    with pytest.raises(TypeError):
+        tss.anova_min_d(100, 10, 0.0601, 0.20, 0.05)
+    with pytest.raises(TypeError):
+        tss.ttest_min_dt(34, 1.0, 0.05, 0.20)
+    # AIRS 2016 Table 2 (part I, MedNLPDoc raw recall): minD = .1 and m = 10 need 188 topics, so
+    # 188 topics detect .1 and 187 do not (legacy).
+    assert tss.anova_min_d(188, beta=0.20, alpha=0.05, variance=0.0601, m=10) <= 0.1
+    assert tss.anova_min_d(187, m=10, variance=0.0601, alpha=0.05, beta=0.20) > 0.1
+
+
+@pytest.mark.parametrize("call", [
+    lambda n: tss.anova_min_d(n, m=2, variance=0.0601, alpha=0.05, beta=0.20),
+    lambda n: tss.anova_min_d(n, m=10, variance=0.1, alpha=0.05, beta=0.01),
+])
+def test_too_few_topics_for_legacy_says_from_which_n(call):
+    """The message names the smallest n at which the legacy approximation has a λ: that n
+    works, the one below it does not."""
+    import re
+
+    with pytest.raises(tss.InputError, match=r"n=2 is too small .* allowed n >= \d+, or "
+                                             r"method='exact'") as info:
+        call(2)
+    need = int(re.search(r"n >= (\d+)", str(info.value)).group(1))
+    assert call(need) > 0       # defined from there (n - 1 = 2 is the size that failed)
+    for below in range(2, need):
+        with pytest.raises(tss.InputError):
+            call(below)
+
+
+@pytest.mark.parametrize("method,column", [("legacy", "n_legacy"), ("exact", "n_exact")])
+def test_anova_table_reproduces_table2(data_dir, method, column):
+    ref = pd.read_csv(data_dir / "anova_table2_parts_I_II.csv")
+    for (measure, variance), part in ref.groupby(["measure", "variance"]):
+        table = tss.anova_table(0.05, beta=0.20, variance=variance, ms=sorted(part.m.unique()),
+                                min_ds=sorted(part.min_d.unique()), method=method)
+        expected = part.pivot(index="m", columns="min_d", values=column)
+        assert (table.to_numpy() == expected.to_numpy()).all(), measure
+        assert list(table.index) == list(expected.index)
+        assert table.index.name == "m" and table.columns.name == "min_d"
+
+
+def test_arguments_after_alpha_are_keyword_only():
+    with pytest.raises(TypeError):
+        tss.anova_table(0.05, 0.20, 0.0601, [2, 10], [0.02, 0.1])
+    with pytest.raises(TypeError):
+        tss.ttest_table(0.05, 0.20, [0.04], [0.1])
+    # AIRS 2016 Table 2, part I (MedNLPDoc raw recall, sigma^2 = .0601), legacy.
+    t = tss.anova_table(0.05, min_ds=[0.02, 0.1], ms=[2, 10], variance=0.0601, beta=0.20)
+    assert t.to_numpy().tolist() == [[2301, 93], [4680, 188]]
