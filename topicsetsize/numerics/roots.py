@@ -13,10 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 
-try:                                 # scipy >= 1.15
-    from scipy.optimize import elementwise
-except ImportError:                  # pragma: no cover - exercised by forcing the fallback
-    elementwise = None
+#: scipy.optimize.elementwise (scipy >= 1.15), imported on first use (importing scipy.optimize
+#: costs about 0.2 s); None where scipy is older, or where a test forces the fallback.
+elementwise = ...
+
+
+def _scipy_elementwise():
+    global elementwise
+    if elementwise is ...:
+        try:
+            from scipy.optimize import elementwise as found
+        except ImportError:          # pragma: no cover - exercised by forcing the fallback
+            found = None
+        elementwise = found
+    return elementwise
 
 __all__ = ["smallest_reaching", "at_least"]
 
@@ -44,11 +54,12 @@ def smallest_reaching(f, args, *, first_step, tol: float = 1e-13) -> np.ndarray:
     sub = tuple(a[todo] for a in args)
     start = np.zeros(int(todo.sum()))
     step = np.broadcast_to(np.asarray(first_step, float), x.shape)[todo]
-    if elementwise is None:
+    scipy_roots = _scipy_elementwise()
+    if scipy_roots is None:
         x[todo] = _first_root(f, start, start + step, sub, tol)
         return x
-    bracket = elementwise.bracket_root(f, start, start + step, xmin=0.0, args=sub)
-    root = elementwise.find_root(f, bracket.bracket, args=sub,
+    bracket = scipy_roots.bracket_root(f, start, start + step, xmin=0.0, args=sub)
+    root = scipy_roots.find_root(f, bracket.bracket, args=sub,
                                  tolerances=dict(xrtol=tol, xatol=tol))
     # find_root returns a point within tolerance of the crossing: take the bracket end
     # where f is reached.
