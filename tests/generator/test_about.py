@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import openpyxl
+import pytest
 
 from generator.about import NAMED_ANSWERS
 from generator.inputs import INPUTS
@@ -15,6 +16,7 @@ def _texts(ws) -> list[str]:
     return [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
 
 
+@pytest.mark.slow
 def test_about_sheet(built):
     wb = openpyxl.load_workbook(built.source["ntcir"])
     assert wb.sheetnames[0] == "About"
@@ -52,6 +54,7 @@ def test_about_sheet(built):
             assert row[0].alignment.vertical == row[2].alignment.vertical == "top"
 
 
+@pytest.mark.slow
 def test_about_lists_only_existing_sheets(built):
     wb = openpyxl.load_workbook(built.source["grid_00"])
     texts = _texts(wb["About"])

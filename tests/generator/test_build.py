@@ -16,6 +16,7 @@ NAMES = ({i.name for calc, items in INPUTS.items() for i in items if calc != "bu
                                              "decide")} | {"decide_status"})
 
 
+@pytest.mark.slow
 def test_sheets_and_workbook_level_names(built):
     wb = openpyxl.load_workbook(built.source["ntcir"])
     assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide",
@@ -43,6 +44,7 @@ def test_libreoffice_opens_every_workbook_without_complaint(batch):
     assert len(dv) == len(INPUTS["anova"]) and all(v.type == "custom" for v in dv)
 
 
+@pytest.mark.slow
 def test_write_is_atomic(tmp_path, monkeypatch):
     spec = spec_from_dict({"title": "t"})
     out = tmp_path / "w.xlsx"
@@ -63,6 +65,7 @@ def test_write_is_atomic(tmp_path, monkeypatch):
     assert [p.name for p in tmp_path.iterdir()] == ["w.xlsx"]
 
 
+@pytest.mark.slow
 def test_progress_ticks_match_count_steps(tmp_path):
     spec = load_spec(bundled_spec("trec2010_web_example"))
     ticks = []

@@ -27,6 +27,7 @@ def test_answers_are_cached_and_recalculation_is_forced(built):
     assert 2301 in frame.iloc[:, 1].tolist()
 
 
+@pytest.mark.slow
 def test_written_file_still_has_formulas(tmp_path):
     out = write_workbook(load_spec(bundled_spec()), tmp_path / "w.xlsx")
     wb = openpyxl.load_workbook(out)

@@ -68,6 +68,7 @@ def _user_cells(wb):
     return found
 
 
+@pytest.mark.slow
 def test_injected_names_are_text_in_the_generated_workbook(built):
     path = built.source["inject"]
     for text in _formulas_in(path):                 # only the package's own formulas

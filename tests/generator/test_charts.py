@@ -147,6 +147,7 @@ def _check_n_against_effect(charts_wb, values_wb, rtol: float) -> int:
     return points
 
 
+@pytest.mark.slow
 def test_n_against_min_d_charts_saved_values(built):
     """The values saved with the workbook (generator.evaluate) are the engine's minD at n."""
     path = built.source["ntcir"]
@@ -251,6 +252,7 @@ def _power_chart_cells(charts_wb, sheet: str) -> list[tuple[str, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_power_charts_plot_nothing_while_an_input_is_bad_saved_values(built):
     """The generator's own evaluation of a workbook with bad inputs (as in the LibreOffice
     test below): every plotted cell of a sheet whose status is not OK is #N/A."""

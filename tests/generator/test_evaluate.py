@@ -93,6 +93,7 @@ def test_t_quantile_at_huge_df():
     assert abs(got - 1.95996398621433) / got > 1e-9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["ntcir12_std_ab", "trec2010_web_example"])
 def test_evaluated_answers_equal_the_engine(spec):
     """An independent check without LibreOffice: the calculators' answers evaluated from the

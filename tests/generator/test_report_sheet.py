@@ -49,6 +49,7 @@ def _scores(data_dir):
             NAMES[1]: pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)}
 
 
+@pytest.mark.slow
 def test_precomputed_figures(report_book, data_dir):
     wb = openpyxl.load_workbook(report_book)
     ws = wb[SHEET]

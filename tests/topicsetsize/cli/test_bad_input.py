@@ -111,6 +111,7 @@ def test_ctrl_c_while_the_parser_is_built_is_one_line(capsys, monkeypatch):
     assert (code, out, err) == (130, "", "topicsetsize: interrupted\n")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
 def test_ctrl_c_during_work_is_one_line():
     import time
@@ -228,6 +229,7 @@ def test_a_spec_output_cannot_leave_the_folder(capsys, tmp_path, monkeypatch, ou
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shared.toml"]
 
 
+@pytest.mark.slow
 def test_a_spec_output_below_the_folder_is_written_there(capsys, tmp_path, monkeypatch):
     spec = tmp_path / "s.toml"
     spec.write_text('title = "t"\noutput = "out/w.xlsx"\n')

@@ -110,6 +110,7 @@ def test_workbook_under_a_file_is_one_line_naming_the_path(capsys, tmp_path):
     assert err == f"topicsetsize: error: {target}: cannot write: {blocker} is not a folder\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fail", ["mkstemp", "replace"])
 def test_unwritable_output_names_the_users_path_not_the_temporary_file(capsys, tmp_path,
                                                                        monkeypatch, fail):

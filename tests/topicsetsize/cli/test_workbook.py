@@ -15,6 +15,7 @@ from .conftest import run_cli
 
 
 
+@pytest.mark.slow
 def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp_path,
                                                                     monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -30,6 +31,7 @@ def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp
     assert [p.name for p in tmp_path.iterdir()] == ["ntcir12_std_ab.xlsx"]      # no temp left
 
 
+@pytest.mark.slow
 def test_spec_by_name_or_file_with_matrices_and_out(capsys, tmp_path, data_dir):
     out_file = tmp_path / "sub" / "w.xlsx"
     matrix = data_dir / "trec2010web_ap.csv"
@@ -44,6 +46,7 @@ def test_spec_by_name_or_file_with_matrices_and_out(capsys, tmp_path, data_dir):
     assert code == 0 and "(2 measures)" in out
 
 
+@pytest.mark.slow
 def test_a_spec_file_writes_its_output_in_its_folder_a_bundled_spec_in_the_current_one(
         capsys, tmp_path, monkeypatch):
     # issue 18: a spec's output stays in the spec's folder (unless --out); a bundled spec, whose
@@ -106,6 +109,7 @@ def test_console_script(tmp_path, script, script_env):
     assert res.returncode == 0 and res.stdout == f"wrote {tmp_path / 'w.xlsx'} (12 measures)\n"
 
 
+@pytest.mark.slow
 def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
     """--measure reaches the reader: a folder of trec_eval -q files with two measures."""
     import openpyxl
@@ -129,6 +133,7 @@ def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
     assert main(["workbook", "--matrix", str(folder), "--out", str(out)]) == 2   # ambiguous
 
 
+@pytest.mark.slow
 def test_matrix_takes_the_reader_options(capsys, tmp_path):
     """The incomplete-topics message suggests --drop-incomplete-topics: workbook accepts it."""
     path = tmp_path / "miss.csv"

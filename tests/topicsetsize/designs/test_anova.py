@@ -288,6 +288,7 @@ def test_vectorised():
 @settings(max_examples=60, deadline=None)
 @given(alpha=st.floats(1e-4, 0.3), beta=st.floats(0.02, 0.9), n=st.integers(3, 5000),
        m=st.integers(2, 50), method=st.sampled_from(["legacy", "exact"]))
+@pytest.mark.slow
 def test_min_d_has_the_power_to_the_last_bit(alpha, beta, n, m, method):
     try:
         d = tss.anova_min_d(n, m=m, variance=1.0, alpha=alpha, beta=beta, method=method)
