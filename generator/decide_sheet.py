@@ -11,6 +11,8 @@ labels are untrusted) and the per-requirement table.
 
 from __future__ import annotations
 
+import numpy as np
+
 import topicsetsize as tss
 
 from .calculators import display_columns, guarded_block, start_sheet
@@ -99,9 +101,9 @@ def _precomputed(cur, spec: Spec, start: dict) -> None:
         for method in ("legacy", "exact"):
             put_label(ws, top, column, f"σ̂² = {v:g}, {method}", font=STYLE.bold,
                       fill=STYLE.header_fill).alignment = STYLE.header
-            try:
-                values = tss.guarantees(n, variance=v, ms=ms, alpha=alpha, beta=beta,
-                                        method=method).table["min_d"].tolist()
+            try:        # the ANOVA column of tss.guarantees(n, ...), without its t and CI
+                values = [float(x) for x in np.ravel(tss.anova_min_d(
+                    n, m=np.asarray(ms), variance=v, alpha=alpha, beta=beta, method=method))]
             except ValueError:
                 values = [None] * len(ms)
             for i, value in enumerate(values):

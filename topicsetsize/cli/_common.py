@@ -297,8 +297,11 @@ def reporting_warnings():
 
 
 def progress(total: int, desc: str, *, disable: bool | None = None):
-    """A tqdm progress bar on stderr (hidden when stderr is not a terminal, unless forced)."""
-    from tqdm.auto import tqdm
+    """A tqdm progress bar on stderr (hidden when stderr is not a terminal, unless forced).
+
+    The console bar (``tqdm.tqdm``), not ``tqdm.auto``: a command line has no notebook, and
+    ``tqdm.auto`` imports asyncio and ssl (about 40 ms of every command that shows a bar)."""
+    from tqdm import tqdm
 
     if disable is None:
         disable = not sys.stderr.isatty()
