@@ -112,6 +112,9 @@ PARAMS: dict[str, Range] = {
                doc="number of systems to compare"),
     "n": Range(low=2, high=N_MAX, low_open=False, high_open=False, integer=True,
                doc="number of topics"),
+    "n_dstudy": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
+                      doc="number of topics n' of a generalizability theory D-study (one topic "
+                          "gives the one-topic coefficients)"),
     "a": Range(**_POS, doc="std-AB spread A (the standard deviation after standardisation)"),
     "b": Range(doc="std-AB centre B (the mean after standardisation)"),
     "m_simulated": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,

@@ -87,8 +87,11 @@ def plot_pool_depth(study, path, *, title: str | None = None):
     return Path(path)
 
 
-def plot_reliability(curves, path, *, title: str | None = None):
+def plot_reliability(curves, path, *, title: str | None = None, lines=()):
     """Eρ², Φ (with their confidence bands) and the ANOVA power against n, on one figure (PNG).
+
+    The n axis is logarithmic: Eρ² and Φ level off within tens of topics, the power of a small
+    minD only after hundreds or thousands.
 
     Parameters
     ----------
@@ -97,6 +100,8 @@ def plot_reliability(curves, path, *, title: str | None = None):
     path : str or Path
         The PNG to write (atomically).
     title : str, optional
+    lines : sequence of (float, str)
+        Horizontal reference lines (e.g. the target .95 and the power 1 − β) and their labels.
 
     Returns
     -------
@@ -107,7 +112,7 @@ def plot_reliability(curves, path, *, title: str | None = None):
     from .atomic import atomic_path
 
     Figure = require_matplotlib()
-    fig = Figure(figsize=(7.5, 5.0), dpi=120, layout="constrained")
+    fig = Figure(figsize=(7.5, 5.0 + 0.5 * len(curves)), dpi=120, layout="constrained")
     ax = fig.add_subplot()
     colours = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
     for k, (name, frame) in enumerate(curves.items()):
@@ -121,11 +126,16 @@ def plot_reliability(curves, path, *, title: str | None = None):
                             alpha=0.12)
         ax.plot(n, frame["ANOVA power"], ":", color=colour, lw=2.0,
                 label="one-way ANOVA power (exact)" + label)
+    for y, text in lines:
+        ax.axhline(y, color="grey", lw=0.8, ls="-.")
+        ax.annotate(text, (0.005, y), xycoords=("axes fraction", "data"), fontsize=7,
+                    color="dimgrey", va="bottom")
+    ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel("number of topics n")
+    ax.set_xlabel("number of topics n (log scale)")
     ax.set_ylabel("Eρ², Φ (bands: confidence intervals), power")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize=7.5)
     if title:
         import textwrap
 

@@ -2,10 +2,11 @@
 
 For each score matrix: runs, topics, V_E and V_E2 (raw and std-AB), the generalizability theory
 components σ²_s, σ²_t, σ²_e, Eρ² and Φ at the matrix's own number of topics with their
-confidence intervals, the number of topics for Eρ² and Φ to reach the target, and the minD
-values that occur between its runs (top-k range, top-k median and quartile, all-pairs median)
-with Sakai's n for each (one-way ANOVA legacy and exact, two-way ANOVA exact). ``--example``
-adds the bundled TREC 2010 Web AP matrix.
+confidence intervals, the number of topics for Eρ² and Φ to reach the target, the
+distribution of the differences between run means (all pairs, the top k runs, the best run
+against the others), and the minD values that occur between its runs (top-k range, top-k
+median and quartile, all-pairs median) with Sakai's n for each (one-way ANOVA legacy and
+exact, two-way ANOVA exact). ``--example`` adds the bundled TREC 2010 Web AP matrix.
 """
 
 from __future__ import annotations
@@ -91,6 +92,10 @@ def run(args) -> int:
         f"std-AB with A={args.a:g}, B={args.b:g}"))
     for name, report in reports.items():
         print()
+        print_frame(_differences_table(report), title=(
+            f"{name}: differences between run means (all pairs of runs, pairs among the top "
+            f"{report.differences.top_k} runs, the best run minus each other run)"))
+        print()
         print_frame(_min_d_table(report), title=(
             f"{name}: minD values that occur between its runs, and Sakai's n "
             f"(alpha={report.alpha:g}, beta={report.beta:g}, m={report.m}; share = run pairs "
@@ -136,6 +141,14 @@ def _generic(label: str) -> str:
     return re.sub(r"at n=\d+", "at own n", label)
 
 
+def _differences_table(report):
+    table = report.differences.table.astype(object)
+    for label in table.index:
+        fmt = "{:.0f}" if label == "pairs" else "{:.4f}"
+        table.loc[label] = [fmt.format(v) for v in report.differences.table.loc[label]]
+    return table
+
+
 def _min_d_table(report):
     table = report.min_d.copy()
     table["min_d"] = table["min_d"].map("{:.4f}".format)
@@ -169,9 +182,11 @@ def _plot(reports, target):
                                                  r.min_d.loc["top-k range", "n one-way exact"])
             if pd.notna(v) and np.isfinite(float(v))]
     top = min(max(ends), 2000)
-    ns = np.unique(np.linspace(2, max(20, 1.2 * top), 120).astype(int))
+    ns = np.unique(np.geomspace(2, max(20, 1.2 * top), 150).round().astype(int))
     first = next(iter(reports.values()))
     plot_reliability({name: reliability_curves(r, ns) for name, r in reports.items()}, target,
+                     lines=((first.target, f"target Eρ², Φ = {first.target:g}"),
+                            (1 - first.beta, f"power 1 − β = {1 - first.beta:g}")),
                      title=(f"Eρ², Φ ({first.level:.0%} bands) and one-way ANOVA power at the "
                             f"top-{first.differences.top_k} range minD (m={first.m}, "
                             f"α={first.alpha:g}, β={first.beta:g})"))

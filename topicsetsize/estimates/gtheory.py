@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..errors import InputError
 from ..matrices.matrix import check_matrix
 from ..params import check, check_choice
 
@@ -121,12 +122,13 @@ def g_study(scores) -> GStudy:
     .. math:: \hat\sigma^2_s = \frac{MS_s - MS_e}{n},\quad
               \hat\sigma^2_t = \frac{MS_t - MS_e}{m},\quad \hat\sigma^2_e = MS_e
 
-    a negative estimate being set to 0 (and named in ``negative``).
+    a negative estimate being set to 0 (and named in ``negative``). A mean square below
+    (10⁻¹² max|x|)², rounding error only (an exactly additive matrix has MS_e ≈ 1e-33), is 0.
 
     Parameters
     ----------
     scores : pandas.DataFrame or 2-D array-like
-        Topics as rows, runs as columns (at least 2 of each).
+        Topics as rows, runs as columns (at least 2 of each), not all equal.
 
     Returns
     -------
@@ -142,11 +144,18 @@ def g_study(scores) -> GStudy:
     """
     x = check_matrix(scores).values
     n, m = x.shape
+    if x.max() == x.min():
+        raise InputError(f"scores is constant (every score is {x.flat[0]:g}): the G-study "
+                         f"needs scores that vary")
     grand = x.mean()
     ms_s = n * ((x.mean(axis=0) - grand) ** 2).sum() / (m - 1)
     ms_t = m * ((x.mean(axis=1) - grand) ** 2).sum() / (n - 1)
     resid = x - x.mean(axis=0) - x.mean(axis=1, keepdims=True) + grand
     ms_e = (resid ** 2).sum() / ((m - 1) * (n - 1))
+    # A mean square that is only rounding error (e.g. the residual of an exactly additive
+    # matrix, ~1e-33) is 0: left in, it would turn 0/0 into an arbitrary coefficient.
+    tiny = (1e-12 * np.abs(x).max()) ** 2
+    ms_s, ms_t, ms_e = (v if v > tiny else 0.0 for v in (ms_s, ms_t, ms_e))
     raw = {"systems": (ms_s - ms_e) / n, "topics": (ms_t - ms_e) / m, "residual": ms_e}
     negative = tuple(k for k, v in raw.items() if v < 0)
     var_s, var_t, var_e = (max(float(v), 0.0) for v in raw.values())
@@ -162,7 +171,7 @@ def _spearman_brown(one, n):
 def _erho2_one(g: GStudy, f):
     """One-topic Eρ² from Feldt's bound of σ²_s/σ²_e at the F quantile f."""
     ratio = np.maximum((g.ms_s / (g.ms_e * f) - 1) / g.topics, 0.0)
-    return ratio / (1 + ratio)
+    return np.where(np.isinf(ratio), 1.0, ratio / (1 + ratio))     # MS_e = 0: Eρ² = 1
 
 
 def _phi_one(g: GStudy, q):
@@ -174,7 +183,7 @@ def _phi_one(g: GStudy, q):
     top = g.ms_s ** 2 - f_inf * g.ms_s * g.ms_e + (f_inf - f_e) * f_e * g.ms_e ** 2
     bottom = (g.systems - 1) * f_inf * g.ms_s * g.ms_e + f_t * g.ms_s * g.ms_t
     ratio = np.maximum(g.systems * top / bottom, 0.0)
-    return ratio / (ratio + g.topics)
+    return np.where(np.isinf(ratio), 1.0, ratio / (ratio + g.topics))  # MS_t = MS_e = 0
 
 
 def d_study(g: GStudy, n=None, *, level: float = 0.95) -> DStudy:
@@ -192,7 +201,8 @@ def d_study(g: GStudy, n=None, *, level: float = 0.95) -> DStudy:
     g : GStudy
         From :func:`g_study`.
     n : int or array_like, optional
-        Topic set sizes n′ (≥ 2); default the matrix's own number of topics.
+        Topic set sizes n′ (whole numbers ≥ 1, as :func:`gt_n` may answer 1); default the
+        matrix's own number of topics.
     level : float
         Two-sided confidence level, in (0, 1).
 
@@ -215,16 +225,18 @@ def d_study(g: GStudy, n=None, *, level: float = 0.95) -> DStudy:
     [0.8736, 0.9651]
     """
     level = check("level", level, allow_array=False)
-    n = g.topics if n is None else check("n", n)
+    n = g.topics if n is None else check("n", n, key="n_dstudy")
     n_ = np.asarray(n, float)
     tail = (1 - level) / 2
+    f_e = stats.f.ppf([1 - tail, tail], g.systems - 1, (g.systems - 1) * (g.topics - 1))
+    # σ²_s = 0 (or MS_e = 0) makes 0/0 and x/0 below: the np.where's pick the limits
     with np.errstate(invalid="ignore", divide="ignore"):
         erho2 = np.where(g.var_s > 0, g.var_s / (g.var_s + g.var_e / n_), 0.0)
         phi = np.where(g.var_s > 0, g.var_s / (g.var_s + (g.var_t + g.var_e) / n_), 0.0)
-    f_e = stats.f.ppf([1 - tail, tail], g.systems - 1, (g.systems - 1) * (g.topics - 1))
-    values = (erho2, _spearman_brown(_erho2_one(g, f_e[0]), n_),
-              _spearman_brown(_erho2_one(g, f_e[1]), n_), phi,
-              _spearman_brown(_phi_one(g, 1 - tail), n_), _spearman_brown(_phi_one(g, tail), n_))
+        values = (erho2, _spearman_brown(_erho2_one(g, f_e[0]), n_),
+                  _spearman_brown(_erho2_one(g, f_e[1]), n_), phi,
+                  _spearman_brown(_phi_one(g, 1 - tail), n_),
+                  _spearman_brown(_phi_one(g, tail), n_))
     if n_.ndim == 0:
         values = tuple(float(v) for v in values)
     return DStudy(n, *values, level)

@@ -44,6 +44,27 @@ def test_text_report_side_by_side(capsys, data_dir):
     assert rows[0].split()[-3:] == expected
 
 
+def test_distribution_of_differences(capsys, data_dir):
+    """The all-pairs / top-k / best-vs-others table, recounted here with itertools."""
+    import itertools
+    import statistics
+
+    robust = data_dir / "trec2004robust_ap.csv"
+    code, out, _ = run_cli(capsys, "report", str(robust))
+    assert code == 0
+    means = sorted(pd.read_csv(robust, index_col=0).mean().tolist(), reverse=True)
+    groups = [[abs(a - b) for a, b in itertools.combinations(means, 2)],
+              [abs(a - b) for a, b in itertools.combinations(means[:10], 2)],
+              [means[0] - v for v in means[1:]]]
+    lines = out.splitlines()
+    start = next(k for k, x in enumerate(lines) if "differences between run means" in x)
+    assert lines[start + 1].split() == ["all", "pairs", "top-k", "pairs", "best", "vs", "others"]
+    rows = {x.split()[0]: x.split()[1:] for x in lines[start + 2:start + 9]}
+    assert rows["pairs"] == ["5995", "45", "109"]
+    assert rows["median"] == [f"{statistics.median(g):.4f}" for g in groups]
+    assert rows["max"] == [f"{max(g):.4f}" for g in groups]
+
+
 def test_own_candidates(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--min-d", "0.05,0.1")
     assert code == 0

@@ -12,6 +12,7 @@ interval must cover the true Eρ² about 95% of the time (it is exact under the 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -130,8 +131,47 @@ def test_bad_arguments_one_line():
         gt_n(g, 1.5)
     with pytest.raises(ValueError, match=r"^level=0 is out of range"):
         d_study(g, level=0)
-    with pytest.raises(ValueError, match=r"^n=1 is out of range"):
-        d_study(g, 1)
+    with pytest.raises(ValueError, match=r"^n=0 is out of range: allowed 1 <= n"):
+        d_study(g, 0)
+    with pytest.raises(ValueError, match=r"^n=2\.5 is not a whole number"):
+        d_study(g, 2.5)
+    with pytest.raises(tss.InputError, match=r"^scores is constant \(every score is 0\.3\)"):
+        g_study(np.full((10, 5), 0.3))
+
+
+def test_one_topic_d_study_is_the_g_study_ratio(matrices):
+    # gt_n may answer 1, so d_study takes n′ = 1: σ²_s/(σ²_s + σ²_e), σ²_s/(σ²_s + σ²_t + σ²_e)
+    g = g_study(matrices["clef2017tar"])
+    d = d_study(g, 1)
+    assert d.erho2 == pytest.approx(g.var_s / (g.var_s + g.var_e), rel=1e-12)
+    assert d.phi == pytest.approx(g.var_s / (g.var_s + g.var_t + g.var_e), rel=1e-12)
+    ref = _gt4ireval(matrices["clef2017tar"].to_numpy().tolist(), 1, 0.025, 0.95)
+    assert (d.erho2_low, d.phi_high) == pytest.approx((ref["Erho2.lwr"], ref["Phi.upr"]),
+                                                      rel=1e-6)
+
+
+def test_degenerate_matrices_give_the_limits_not_rounding_noise():
+    """Exactly additive scores (no interaction): MS_e is rounding error (~1e-33) and is 0, so
+    Eρ² = 1 with the interval [1, 1] and one topic suffices; Φ stays below 1 because of the
+    topics. Identical runs: σ²_s = σ²_e = 0, every coefficient 0 and no n. No RuntimeWarning."""
+    topics, runs = np.linspace(0.1, 0.5, 10), np.array([0.0, 0.05, 0.1])
+    additive = topics[:, None] + runs[None, :]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = g_study(additive)
+        d = d_study(g, [1, 10])
+        same = g_study(np.repeat(topics[:, None], 4, axis=1))
+        d_same = d_study(same)
+    assert g.ms_e == 0.0 and g.var_e == 0.0 and g.negative == ()
+    assert g.var_s == pytest.approx(np.var(runs, ddof=1), rel=1e-12)        # (MS_s − 0)/n
+    assert g.var_t == pytest.approx(np.var(topics, ddof=1), rel=1e-12)
+    assert d.erho2.tolist() == d.erho2_low.tolist() == d.erho2_high.tolist() == [1.0, 1.0]
+    assert gt_n(g, 0.95) == 1
+    phi = g.var_s / (g.var_s + g.var_t / 10)
+    assert d.phi[1] == pytest.approx(phi, rel=1e-12) and d.phi_low[1] < phi < d.phi_high[1] < 1
+    assert (same.var_s, same.var_e, same.negative) == (0.0, 0.0, ())
+    assert (d_same.erho2, d_same.erho2_high, d_same.phi, d_same.phi_high) == (0, 0, 0, 0)
+    assert gt_n(same, 0.95) == math.inf
     with pytest.raises(ValueError, match="coefficient"):
         gt_n(g, 0.9, coefficient="rho")
 
