@@ -8,8 +8,10 @@ matrices), Variance and Report (when it has matrices), and a hidden Helpers shee
 from __future__ import annotations
 
 import datetime as _dt
+import gc
 import io
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 from collections.abc import Callable
 
@@ -174,18 +176,37 @@ def _page_setup(ws) -> None:
         ws.protection.selectUnlockedCells = False
 
 
+@contextmanager
+def _no_cyclic_gc():
+    """Python's cyclic garbage collector paused for the block (and restored after it).
+
+    A workbook is some 30,000 cells, their styles and the evaluator's values: objects that all
+    live until the file is written, which the collector would scan again and again for cycles
+    to free (about 0.2 s of the default workbook's 2 s of CPU). Reference counting still frees
+    everything else at once.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None,
                    generated: _dt.date | None = None) -> Path:
     """Build the workbook of ``spec`` and write it to ``out`` atomically; return the path."""
     out = Path(out)
     if out.suffix.lower() != ".xlsx":
         raise InputError(f"{out}: the workbook must be written to an .xlsx file")
-    wb = build_workbook(spec, tick=tick, generated=generated)
-    saved = io.BytesIO()
-    with zipfile.ZipFile(saved, "w", zipfile.ZIP_STORED) as archive:   # compressed once, below
-        ExcelWriter(wb, archive).save()
-    with atomic_path(out) as tmp:
-        write_with_cached_values(saved, tmp, evaluate_workbook(wb))
+    with _no_cyclic_gc():
+        wb = build_workbook(spec, tick=tick, generated=generated)
+        saved = io.BytesIO()
+        with zipfile.ZipFile(saved, "w", zipfile.ZIP_STORED) as archive:   # compressed below
+            ExcelWriter(wb, archive).save()
+        with atomic_path(out) as tmp:
+            write_with_cached_values(saved, tmp, evaluate_workbook(wb))
     if tick:
         tick("saved")
     return out

@@ -198,7 +198,7 @@ class _Book:
         self.formulas = {ws.title: {key for key, c in ws._cells.items() if c.data_type == "f"}
                          for ws in wb.worksheets}
         self.values: dict[tuple[str, int, int], object] = {}
-        self.code: dict[str, Callable] = {}
+        self.code: dict[tuple, Callable] = {}
         self.areas: dict[tuple, object] = {}
         self.env = dict(_ENV, cell=self.cell, area=self.area)
         self.names = self._names(wb)
@@ -236,12 +236,7 @@ class _Book:
         return self.areas[key]
 
     def compute(self, sheet: str, row: int, column: int, formula: str):
-        key = sheet + "!" + _KEY_REF.sub(
-            lambda m: (m.group(0) if m.group(1) and m.group(3) else
-                       f"[{m.group(1)}{_column(m.group(2)) - (0 if m.group(1) else column)},"
-                       f"{m.group(3)}{int(m.group(4)) - (0 if m.group(3) else row)}]"),
-            formula)
-        fn = self.code.get(key)
+        fn = self.code.get(key := _template_key(sheet, formula, row, column))
         if fn is None:
             shifted = _shift(_tokens(formula[1:]), sheet, row, column)
             source = _Parser(shifted, sheet, self.names).expr()
@@ -255,6 +250,29 @@ class _Book:
         if isinstance(value, float) and not math.isfinite(value):
             raise FormulaError(f"{value} (#NUM!)")
         return value
+
+
+_COLUMNS: dict[str, int] = {}
+
+
+def _template_key(sheet: str, formula: str, row: int, column: int) -> tuple:
+    """What cells of one template share: the formula with each relative reference as its
+    offset from (row, column) (relative R1C1), absolute ones as they are.
+
+    >>> _template_key("S", "=A1+$B$2", 3, 2) == _template_key("S", "=A2+$B$2", 4, 2)
+    True
+    """
+    parts = _KEY_REF.split(formula)      # text, then 4 groups and the text after, per reference
+    key: list = [sheet, parts[0]]
+    for i in range(1, len(parts), 5):
+        col_abs, letters, row_abs, digits, after = parts[i:i + 5]
+        c = _COLUMNS.get(letters)
+        if c is None:
+            c = _COLUMNS[letters] = _column(letters)
+        r = int(digits)
+        key += [(bool(col_abs), c if col_abs else c - column,
+                 bool(row_abs), r if row_abs else r - row), after]
+    return tuple(key)
 
 
 def _shift(tokens, sheet: str, row: int, column: int):
