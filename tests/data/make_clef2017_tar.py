@@ -1,8 +1,8 @@
 """Trim the CLEF 2017 eHealth TAR runs and qrels into the bundled copy (run by hand).
 
-    python tests/data/make_clef2017_tar.py [SOURCE] [DEST]
+    python tests/data/make_clef2017_tar.py SOURCE [DEST]
 
-SOURCE (default /work/shared/data/clef2017_tar) holds ``runs/*.gz``, ``test.clef2017.qrels.gz``
+SOURCE holds ``runs/*.gz``, ``test.clef2017.qrels.gz``
 and ``LICENSE`` (GitHub CLEF-TAR/tar @ dbc13d02bb3e2f8ebc90e62ff47f5eb591e5ca20, MIT). DEST
 (default topicsetsize/data/clef2017_tar) receives:
 
@@ -78,5 +78,7 @@ def main(source: Path, dest: Path) -> None:
 
 if __name__ == "__main__":
     args = sys.argv[1:]
-    main(Path(args[0]) if args else Path("/work/shared/data/clef2017_tar"),
+    if not 1 <= len(args) <= 2:
+        sys.exit("usage: python tests/data/make_clef2017_tar.py SOURCE [DEST]")
+    main(Path(args[0]),
          Path(args[1]) if len(args) > 1 else ROOT / "topicsetsize" / "data" / "clef2017_tar")

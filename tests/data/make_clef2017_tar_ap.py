@@ -1,8 +1,8 @@
 """Build tests/data/clef2017_tar_ap.csv: per-topic AP of the CLEF 2017 eHealth TAR test runs.
 
-Run by hand from the repository root (``python tests/data/make_clef2017_tar_ap.py``); it reads
-the project's reference copy of the runs and qrels (``/work/shared/data/clef2017_tar/``, from
-GitHub CLEF-TAR/tar @ dbc13d02bb3e2f8ebc90e62ff47f5eb591e5ca20, MIT, (c) 2017 Leif Azzopardi).
+Run by hand from the repository root (``python tests/data/make_clef2017_tar_ap.py SOURCE``);
+SOURCE is a folder with the full runs (``runs/*.gz``) and ``test.clef2017.qrels.gz`` of GitHub
+CLEF-TAR/tar @ dbc13d02bb3e2f8ebc90e62ff47f5eb591e5ca20 (MIT, (c) 2017 Leif Azzopardi).
 The tests never run it: they read the CSV it wrote.
 
 What it does, as trec_eval would:
@@ -22,20 +22,20 @@ What it does, as trec_eval would:
 from __future__ import annotations
 
 import gzip
+import sys
 from pathlib import Path
 
 import ir_measures
 import numpy as np
 import pandas as pd
 
-SOURCE = Path("/work/shared/data/clef2017_tar")
 OUT = Path(__file__).parent / "clef2017_tar_ap.csv"
 EXCLUDED = {"UOS__test__sis.TMAL30Q_BM25.res": "duplicate documents within a topic"}
 MEASURE = ir_measures.AP(rel=1)
 
 
-def read_qrels() -> pd.DataFrame:
-    with gzip.open(SOURCE / "test.clef2017.qrels.gz", "rt") as f:
+def read_qrels(source: Path) -> pd.DataFrame:
+    with gzip.open(source / "test.clef2017.qrels.gz", "rt") as f:
         q = pd.read_csv(f, sep=r"\s+", header=None, names=["query_id", "it", "doc_id", "rel"],
                         dtype=str)
     return q.assign(relevance=q["rel"].astype(int))[["query_id", "doc_id", "relevance"]]
@@ -55,11 +55,11 @@ def read_run(path: Path) -> pd.DataFrame:
     return run[["query_id", "doc_id", "score"]]
 
 
-def main() -> None:
-    qrels = read_qrels()
+def main(source: Path) -> None:
+    qrels = read_qrels(source)
     topics = sorted(qrels["query_id"].unique())
     columns = {}
-    for path in sorted((SOURCE / "runs").glob("*.gz")):
+    for path in sorted((source / "runs").glob("*.gz")):
         name = path.name[:-3]
         if name in EXCLUDED:
             print(f"left out {name}: {EXCLUDED[name]}")
@@ -74,4 +74,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) != 2:
+        sys.exit("usage: python tests/data/make_clef2017_tar_ap.py SOURCE")
+    main(Path(sys.argv[1]))
