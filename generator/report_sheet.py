@@ -69,6 +69,9 @@ def add_report_sheet(wb, estimates) -> None:
              "Arteaga, Jeyaratnam & Graybill as in gt4ireval (Φ).")
     cur.skip()
     inp = write_inputs(cur, wb, REPORT_INPUTS, {})
+    # General, not the whole-number format "#,##0": a typed 37.5 shows as 37.5 (not 38) beside
+    # its "out of range" check
+    ws.cell(inp.rows["n_dstudy"], 2).number_format = "General"
     _, ok = write_status(cur, wb, "report", inp)
     cur.skip()
     from topicsetsize.report import collection_report   # pandas and scipy.stats: only here

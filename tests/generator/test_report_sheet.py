@@ -147,6 +147,7 @@ def test_inputs_are_guarded_like_the_calculators(report_book):
         assert dv.formula1 == validation_formula(cell.coordinate, allowed(key))
         assert wb[SHEET].cell(cell.row, 3).value == reader_range(key)
     assert "INT(" in validations[_input_cell(wb, "report_n").coordinate].formula1
+    assert _input_cell(wb, "report_n").number_format == "General"     # 37.5 shows as 37.5
     about = {c.value for row in wb["About"].iter_rows() for c in row}
     assert {"report_n", "report_target"} <= about
 
