@@ -11,7 +11,7 @@ from topicsetsize.params import N_MAX
 from .cells import STYLE, put_label, put_text
 from .calculators import NAMED_RESULTS
 from .formulas import POISSON_TERMS
-from .inputs import INPUTS, reader_range
+from .inputs import INPUTS, REPORT_INPUTS, reader_range
 from .layout import SCAN_TOP
 from .spec import Spec
 
@@ -111,6 +111,10 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
         for item in items:
             inputs.append((item.name or f"{sheet} (unnamed)", item.symbol,
                            f"{item.label}; allowed: {reader_range(item.key)}"))
+    if "Report" in wb.sheetnames:
+        inputs += [(item.name, item.symbol, f"Report: {item.label}; allowed: "
+                                            f"{reader_range(item.key)}")
+                   for item in REPORT_INPUTS]
     row = _section(ws, row, "Inputs (workbook-level names, for formulas of your own)", inputs)
     _section(ws, row, "Answers (workbook-level names)",
              [(name, "", text) for name, text in NAMED_ANSWERS.items()])

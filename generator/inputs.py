@@ -22,7 +22,8 @@ import numpy as np
 from topicsetsize.params import PARAMS, Range, check
 from topicsetsize.errors import InputError
 
-__all__ = ["Input", "INPUTS", "WORKBOOK_RANGES", "allowed", "check_input", "reader_range"]
+__all__ = ["Input", "INPUTS", "REPORT_INPUTS", "WORKBOOK_RANGES", "allowed", "check_input",
+           "reader_range"]
 
 #: Where the workbook is narrower than the package registry.
 WORKBOOK_RANGES: dict[str, Range] = {
@@ -190,3 +191,10 @@ INPUTS: dict[str, tuple[Input, ...]] = {
               "documents you can afford to judge in all", 150000),
     ),
 }
+
+#: The live inputs of the Report sheet (a workbook with score matrices): n′ of the D-study
+#: (registry entry ``n_dstudy``: a whole number from 1) and the target Eρ² or Φ.
+REPORT_INPUTS: tuple[Input, ...] = (
+    Input("report_n", "n_dstudy", "n′", "topics of the D-study: Eρ² and Φ at n′ topics", 100),
+    Input("report_target", "target", "target", "Eρ² or Φ to reach: the n′ for each", 0.95),
+)

@@ -3,23 +3,32 @@
 Precomputed (from the data, by :func:`topicsetsize.collection_report` when the workbook is
 built): runs, topics, V_E and V_E2 raw and std-AB, the generalizability theory components
 σ²_s, σ²_t, σ²_e, Eρ² and Φ at the matrix's own n with their 95% intervals, the n for Eρ² and Φ
-≥ .95, and the minD values that occur between the runs with Sakai's n. Live (formulas of the
-two yellow inputs at the top, n′ and the target): Eρ² and Φ at n′ topics, and the n′ for each to
-reach the target, from the precomputed components. Matrix names are user data: written as text.
+≥ .95, the distribution of the differences between run means (all pairs, pairs among the top k
+runs, the best run minus each other run: pairs, min, quartiles, median, mean, max) and the minD
+values that occur between the runs with Sakai's n. Live (formulas of the two yellow inputs at
+the top, n′ and the target, guarded like the calculators' inputs: a check per input, a status
+row naming the first bad one and its range, and "check the inputs" instead of a number while
+one is bad): Eρ² and Φ at n′ topics, and the n′ for each to reach the target, from the
+precomputed components. Matrix names are user data: written as text.
 """
 
 from __future__ import annotations
 
-from openpyxl.styles import Protection
+from openpyxl.styles import Alignment
+from openpyxl.worksheet.pagebreak import Break
 
 from .cells import STYLE, put_formula, put_label, put_number, put_text, ref
+from .inputs import REPORT_INPUTS
+from .layout import Cursor, guarded, write_inputs, write_status
 
-__all__ = ["add_report_sheet", "SHEET", "DESCRIPTION", "FIGURES", "START_N", "START_TARGET"]
+__all__ = ["add_report_sheet", "SHEET", "DESCRIPTION", "FIGURES", "START_N", "START_TARGET",
+           "WIDTHS"]
 
 SHEET = "Report"
 DESCRIPTION = ("per score matrix: V_E, generalizability theory (σ²_s, σ²_t, σ²_e, Eρ², Φ with "
                "95% CIs; precomputed), Eρ² and Φ at a typed n′ and the n′ for a typed target "
-               "(live), and the realistic minD values with Sakai's n (precomputed)")
+               "(live), the distribution of the differences between run means (all pairs, top "
+               "k, best vs others) and the realistic minD values with Sakai's n (precomputed)")
 
 #: The precomputed figures, in order: (label, field of CollectionReport.figures(), format).
 FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
@@ -34,94 +43,136 @@ FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
            ("n for Φ ≥ 0.95", "n for Phi >= 0.95", "0"))
 
 #: Starting values of the live inputs.
-START_N, START_TARGET = 100, 0.95
+START_N, START_TARGET = (item.default for item in REPORT_INPUTS)
+#: Column widths: C holds an input's allowed range (as on the calculators), D its check.
+WIDTHS = {"A": 30, "B": 16, "C": 34, "D": 18, "E": 18, "F": 18, "G": 18}
+#: Rows of the sheet on one printed page (A4 landscape, one page wide), with room to spare: a
+#: table that would not fit in what is left of a page starts the next one.
+PAGE_ROWS = 46
 _PRE, _LIVE = "precomputed", "live"
+_RIGHT = Alignment(horizontal="right")
+_NOTE = Alignment(horizontal="left", indent=1)       # "how", set off from the number left of it
 _MIN_D_COLUMNS = ("min_d", "share", "n one-way legacy", "n one-way exact", "n two-way exact")
 
 
 def add_report_sheet(wb, estimates) -> None:
     """Write the Report sheet for the matrices of a spec (each ``MatrixEstimate.scores``)."""
     ws = wb.create_sheet(SHEET)
-    for letter, width in zip("ABCDEFG", (30, 16, 13, 16, 16, 16, 16)):
+    for letter, width in WIDTHS.items():
         ws.column_dimensions[letter].width = width
-    put_label(ws, 1, 1, "Know the past collection: Sakai's inputs beside generalizability theory",
-              font=STYLE.title)
-    put_label(ws, 2, 1, "precomputed = from the data, by topicsetsize when this workbook was "
-                        "built (see docs/report.md); live = formulas of the yellow cells below.",
-              font=STYLE.note)
-    put_label(ws, 3, 1, "Eρ² = σ²_s/(σ²_s + σ²_e/n′); Φ = σ²_s/(σ²_s + (σ²_t + σ²_e)/n′); "
-                        "CIs: Feldt (Eρ²), Arteaga, Jeyaratnam & Graybill as in gt4ireval (Φ).",
-              font=STYLE.note)
-    n_cell = _input(ws, 4, "n′ (topics, live)", START_N, "a whole number ≥ 1")
-    t_cell = _input(ws, 5, "target Eρ² or Φ (live)", START_TARGET, "between 0 and 1")
-    row = 7
+    cur = Cursor(ws)
+    cur.heading("Know the past collection: Sakai's inputs beside generalizability theory",
+                font=STYLE.title)
+    cur.note("precomputed = from the data, by topicsetsize when this workbook was built (see "
+             "docs/report.md); live = formulas of the yellow cells below.")
+    cur.note("Eρ² = σ²_s/(σ²_s + σ²_e/n′); Φ = σ²_s/(σ²_s + (σ²_t + σ²_e)/n′); CIs: Feldt (Eρ²), "
+             "Arteaga, Jeyaratnam & Graybill as in gt4ireval (Φ).")
+    cur.skip()
+    inp = write_inputs(cur, wb, REPORT_INPUTS, {})
+    # General, not the whole-number format "#,##0": a typed 37.5 shows as 37.5 (not 38) beside
+    # its "out of range" check
+    ws.cell(inp.rows["n_dstudy"], 2).number_format = "General"
+    _, ok = write_status(cur, wb, "report", inp)
+    cur.skip()
     from topicsetsize.report import collection_report   # pandas and scipy.stats: only here
 
     for est in estimates:
         report = collection_report(est.scores)
-        row = _matrix_block(ws, row, est.spec.name, report, n_cell, t_cell) + 2
+        _figures(cur, est.spec.name, report, inp, ok)
+        _differences(cur, est.spec.name, report.differences)
+        _min_d(cur, est.spec.name, report)
+    ws.print_title_rows = "1:1"
 
 
-def _input(ws, row, label, value, allowed):
-    put_label(ws, row, 1, label, font=STYLE.bold)
-    cell = put_number(ws, row, 2, value, fill=STYLE.input_fill)
-    cell.border, cell.protection = STYLE.box, Protection(locked=False)
-    put_label(ws, row, 3, allowed, font=STYLE.note)
-    return ref(row, 2, absolute=True)
+def _section(cur: Cursor, rows: int, heading: str, columns: tuple[str, ...], *,
+             numbers: int, font=STYLE.bold) -> None:
+    """Start a table of ``rows`` body rows: a new page if it would not fit in what is left of
+    this one, its heading (user text: it holds the matrix name), and its header (the
+    ``numbers`` columns after the first hold numbers: right-aligned above them)."""
+    ws = cur.ws
+    page_top = ws.row_breaks.brk[-1].id + 1 if ws.row_breaks.brk else 1
+    if cur.row - page_top + rows + 2 > PAGE_ROWS:
+        ws.row_breaks.append(Break(id=cur.row - 1))
+    put_text(ws, cur.row, 1, heading, font=font)
+    cur.skip()
+    for c, text in enumerate(columns, start=1):
+        cell = put_label(ws, cur.row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
+        if 1 < c <= numbers + 1:
+            cell.alignment = _RIGHT
+        elif c > 1:
+            cell.alignment = _NOTE
+    cur.skip()
 
 
-def _matrix_block(ws, row, name, report, n_cell, t_cell) -> int:
-    import pandas as pd
-
-    put_text(ws, row, 1, name, font=STYLE.heading)
-    row += 1
-    for c, text in enumerate(("figure", "value", "how"), start=1):
-        put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
+def _figures(cur: Cursor, name: str, report, inp, ok) -> None:
+    """The matrix's heading and its figures: precomputed, then the live ones."""
+    ws = cur.ws
+    _section(cur, len(FIGURES) + 5, name, ("figure", "value", "how"), numbers=1,
+             font=STYLE.heading)
     figures = report.figures()
     places = {}
     for label, field, fmt in FIGURES:
-        row += 1
-        put_label(ws, row, 1, label)
-        put_number(ws, row, 2, figures[field], number_format=fmt)
-        put_label(ws, row, 3, _PRE, font=STYLE.note)
-        places[field] = ref(row, 2)
-    row += 1
-    put_label(ws, row, 1, "negative components set to 0")
-    put_label(ws, row, 2, ", ".join(report.gstudy.negative) or "none")
-    put_label(ws, row, 3, _PRE, font=STYLE.note)
+        put_label(ws, cur.row, 1, label)
+        put_number(ws, cur.row, 2, figures[field], number_format=fmt)
+        put_label(ws, cur.row, 3, _PRE, font=STYLE.note).alignment = _NOTE
+        places[field] = ref(cur.row, 2)
+        cur.skip()
+    put_label(ws, cur.row, 1, "negative components set to 0")
+    put_label(ws, cur.row, 2, ", ".join(report.gstudy.negative) or "none").alignment = _RIGHT
+    put_label(ws, cur.row, 3, _PRE, font=STYLE.note).alignment = _NOTE
+    cur.skip()
     s, t, e = places["sigma2_s"], places["sigma2_t"], places["sigma2_e"]
-    n_ok = f"AND(ISNUMBER({n_cell}),{n_cell}>=1)"
-    t_ok = f"AND(ISNUMBER({t_cell}),{t_cell}>0,{t_cell}<1)"
-    live = (("Eρ² at n′", f'=IF({n_ok},IF({s}>0,{s}/({s}+{e}/{n_cell}),0),"type n′ ≥ 1")',
-             "0.0000"),
-            ("Φ at n′", f'=IF({n_ok},IF({s}>0,{s}/({s}+({t}+{e})/{n_cell}),0),"type n′ ≥ 1")',
-             "0.0000"),
-            ("n′ for Eρ² ≥ target", _n_formula(t_ok, t_cell, s, e), "0"),
-            ("n′ for Φ ≥ target", _n_formula(t_ok, t_cell, s, f"({t}+{e})"), "0"))
+    n, target = inp.used["n_dstudy"], inp.used["target"]
+    live = (("Eρ² at n′", guarded(ok, f"IF({s}>0,{s}/({s}+{e}/{n}),0)"), "0.0000"),
+            ("Φ at n′", guarded(ok, f"IF({s}>0,{s}/({s}+({t}+{e})/{n}),0)"), "0.0000"),
+            ("n′ for Eρ² ≥ target", guarded(ok, _n_formula(target, s, e)), "0"),
+            ("n′ for Φ ≥ target", guarded(ok, _n_formula(target, s, f"({t}+{e})")), "0"))
     for label, formula, fmt in live:
-        row += 1
-        put_label(ws, row, 1, label)
-        put_formula(ws, row, 2, formula, number_format=fmt, fill=STYLE.answer_fill)
-        put_label(ws, row, 3, _LIVE, font=STYLE.note)
-    row += 2
-    put_label(ws, row, 1, f"minD values between its runs (top {report.differences.top_k} "
-                          f"runs; α = {report.alpha:g}, β = {report.beta:g}, m = {report.m}); "
-                          f"{_PRE}", font=STYLE.bold)
-    row += 1
-    for c, text in enumerate(("candidate", *_MIN_D_COLUMNS), start=1):
-        put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
+        put_label(ws, cur.row, 1, label)
+        put_formula(ws, cur.row, 2, formula, number_format=fmt,
+                    fill=STYLE.answer_fill).alignment = _RIGHT
+        put_label(ws, cur.row, 3, _LIVE, font=STYLE.note).alignment = _NOTE
+        cur.skip()
+    cur.skip()
+
+
+def _differences(cur: Cursor, name: str, differences) -> None:
+    """The distribution of the differences between run means, as ``topicsetsize report``
+    prints it (:attr:`topicsetsize.estimates.differences.RunDifferences.table`)."""
+    table = differences.table
+    _section(cur, len(table.index),
+             f"{name}: differences between run means (all pairs of runs, pairs among the top "
+             f"{differences.top_k} runs, the best run minus each other run); {_PRE}",
+             ("statistic", *table.columns), numbers=len(table.columns))
+    for statistic, values in table.iterrows():
+        put_label(cur.ws, cur.row, 1, str(statistic))
+        for c, value in enumerate(values, start=2):
+            put_number(cur.ws, cur.row, c, value,
+                       number_format="#,##0" if statistic == "pairs" else "0.0000")
+        cur.skip()
+    cur.skip()
+
+
+def _min_d(cur: Cursor, name: str, report) -> None:
+    """The minD values that occur between the runs, with Sakai's n for each."""
+    import pandas as pd
+
+    _section(cur, len(report.min_d.index),
+             f"{name}: minD values between its runs (top {report.differences.top_k} runs; "
+             f"α = {report.alpha:g}, β = {report.beta:g}, m = {report.m}); {_PRE}",
+             ("candidate", *_MIN_D_COLUMNS), numbers=len(_MIN_D_COLUMNS))
     for candidate, values in report.min_d.iterrows():
-        row += 1
-        put_label(ws, row, 1, str(candidate))
+        put_label(cur.ws, cur.row, 1, str(candidate))
         for c, column in enumerate(_MIN_D_COLUMNS, start=2):
             value = values[column]
             fmt = {"min_d": "0.0000", "share": "0.0%"}.get(column, "0")
-            put_number(ws, row, c, None if pd.isna(value) else value, number_format=fmt)
-    return row
+            put_number(cur.ws, cur.row, c, None if pd.isna(value) else value,
+                       number_format=fmt)
+        cur.skip()
+    cur.skip()
 
 
-def _n_formula(t_ok: str, target: str, s: str, noise: str) -> str:
-    """⌈t·noise/((1−t)·σ²_s)⌉, at least 1, as :func:`topicsetsize.gt_n`."""
+def _n_formula(target: str, s: str, noise: str) -> str:
+    """⌈t·noise/((1−t)·σ²_s)⌉, at least 1, as :func:`topicsetsize.gt_n` (no leading "=")."""
     exact = f"{target}*{noise}/((1-{target})*{s})"
-    return (f'=IF({t_ok},IF({s}>0,MAX(1,ROUNDUP({exact}*(1-1E-12),0)),"none: σ²_s = 0"),'
-            f'"type 0 < target < 1")')
+    return f'IF({s}>0,MAX(1,ROUNDUP({exact}*(1-1E-12),0)),"none: σ²_s = 0")'
