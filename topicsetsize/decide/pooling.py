@@ -9,8 +9,9 @@ matrix. The topic set size at that variance times the mean number of documents j
 is the assessment cost of depth pd (:func:`topicsetsize.decide.budget.budget_plan`).
 
 **Ranking.** A run is ranked the way trec_eval ranks it (and so ir_measures, whose default
-provider for AP, nDCG and P is pytrec_eval, i.e. trec_eval's code): by score, descending, ties by
-document id, descending (``strcmp``); the rank column of the file is ignored. The pool at depth pd
+provider for AP, nDCG and P is pytrec_eval, i.e. trec_eval's code): by score, descending
+(compared in single precision, as trec_eval stores scores), ties by document id, descending
+(``strcmp``); the rank column of the file is ignored. The pool at depth pd
 takes each run's top pd documents in that order, so the pool and the measures see the same
 ranking.
 
