@@ -203,7 +203,7 @@ def _calculators(where, data) -> dict:
         for name, value in values.items():
             try:
                 out[calc][name] = check_input(name, value)
-            except ValueError as exc:
+            except InputError as exc:
                 raise InputError(f"{where.source}: {key}.{name}: {exc}") from None
     return out
 
@@ -265,7 +265,7 @@ def _requirement(where, k: int, item) -> dict:
     where.is_table(item, key)
     try:
         return check_requirement(item, where=key)
-    except ValueError as exc:
+    except InputError as exc:
         raise InputError(f"{where.source}: {exc}") from None
 
 
@@ -350,7 +350,7 @@ class _Where:
             return default
         try:
             return check(param, data[key], allow_array=False)
-        except ValueError as exc:
+        except InputError as exc:
             self.fail(name, str(exc))
 
     def grid(self, data: dict, key: str, param: str, *, required: bool, prefix: str = ""):
@@ -364,7 +364,7 @@ class _Where:
             self.fail(name, f"{value!r} must be a non-empty list of numbers")
         try:
             values = check(param, value)
-        except ValueError as exc:
+        except InputError as exc:
             self.fail(name, str(exc))
         if len(set(values.tolist())) != len(values):
             self.fail(name, f"{value!r} repeats a value")
