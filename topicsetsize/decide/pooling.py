@@ -294,6 +294,9 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         topics = sorted(run_topics & set(qrels_c["query_id"]))
         if not topics:
             raise InputError(f"{qrels_name}: no topic in common with the runs")
+        if len(topics) < 2:
+            raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
+                             "V_E needs at least 2 topics")
         best = best[best["query_id"].isin(topics)].set_index(["query_id", "doc_id"])["trec_rank"]
         judged_rel = qrels_c.set_index(["query_id", "doc_id"])["relevance"]
         relevance = judged_rel.reindex(best.index)

@@ -233,7 +233,12 @@ def test_qrels_without_overlap(tmp_path):
     qrels.write_text("999 0 X-1 1\n999 0 X-2 0\n")
     with pytest.raises(ValueError, match=r"qrels.txt: no topic in common with the runs"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
-    qrels.write_text("401 0 X-1 1\n")          # a common topic, but no retrieved doc judged
+    one = Path(A_QRELS).read_text().splitlines()[0]           # a judgment of one topic
+    qrels.write_text(one + "\n")
+    with pytest.raises(ValueError, match=r"qrels.txt: 1 topic in common with the runs \('\w+'\); "
+                                         "V_E needs at least 2 topics"):
+        pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
+    qrels.write_text("401 0 X-1 1\n402 0 X-2 1\n")   # common topics, no retrieved doc judged
     with pytest.raises(ValueError, match=r"qrels.txt: none of the documents"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
 
