@@ -20,13 +20,17 @@ from .spec import (_BUDGET_KEYS, _DECIDE_KEYS, _GRID_KEYS, _MATRIX_KEYS, _MEASUR
 __all__ = ["load_spec", "spec_from_dict", "with_matrices"]
 
 
-def load_spec(path) -> Spec:
+def load_spec(path, *, ignore_output: bool = False) -> Spec:
     """Read and validate a spec file.
 
     Parameters
     ----------
     path : str or path-like
         A TOML file.
+    ignore_output : bool
+        The workbook goes elsewhere (the command line's ``--out``): the spec's ``output`` is
+        not used, so it is not checked either (a shared spec's ``../x.xlsx`` is refused only
+        when it would be written).
 
     Returns
     -------
@@ -57,6 +61,8 @@ def load_spec(path) -> Spec:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such spec file")
     data = read_toml(path)
+    if ignore_output and isinstance(data, dict):
+        data = {key: value for key, value in data.items() if key != "output"}
     spec = spec_from_dict(data, source=str(path), base=path.parent)
     return spec if "output" in data else replace(spec, output=path.stem + ".xlsx")
 
