@@ -45,10 +45,14 @@ CALLS = {
     "recommend": ["--require", "label=EN,variance=0.0259,m=10,min_d=0.10"],
     "budget": ["--depths", "100,30", "--docs-per-topic", "250,80", "--variance", "0.15,0.16",
                "--m", "10", "--min-d", "0.1"],
-    "pool-depth": ["--example"],
-    "evaluate": ["--example", "--measure", "AP"],
-    "report": ["--example"],
+    "pool-depth": ["--example", "--m", "10", "--min-d", "0.1", "--plot", "pool_depth.png"],
+    "evaluate": ["--example", "--measure", "AP", "--out", "clef2017_tar_ap.csv"],
+    "report": ["--example", "--plot", "report.png"],
 }
+
+#: The files the calls above write (a call that exits 0 without writing its file fails).
+WRITTEN = {"workbook": "ntcir12_std_ab.xlsx", "pool-depth": "pool_depth.png",
+           "evaluate": "clef2017_tar_ap.csv", "report": "report.png"}
 
 
 def commands() -> list[str]:
@@ -82,8 +86,8 @@ def main() -> int:
         if done.returncode != 0:
             failed.append(command)
             print(done.stdout[-2000:], done.stderr[-2000:], sep="\n")
-    if not Path("ntcir12_std_ab.xlsx").is_file():
-        failed.append("workbook (no file written)")
+    failed += [f"{command} (no {name} written)" for command, name in WRITTEN.items()
+               if not Path(name).is_file()]
     if failed:
         sys.exit(f"wheel_smoke: failed: {', '.join(failed)}")
     print(f"wheel_smoke: {len(every)} of {len(every)} commands exit 0")

@@ -15,8 +15,9 @@ wheel=$(ls "$work"/dist/*.whl)
 
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --upgrade pip
-# [ir]: pool-depth evaluates runs with ir_measures.
-"$work/venv/bin/python" -m pip install --quiet "$wheel[ir]"
+# The extras users install: [ir] (pool-depth, evaluate and --runs evaluate runs with ir_measures)
+# and [plot] (--plot of pool-depth and report draws with matplotlib).
+"$work/venv/bin/python" -m pip install --quiet "$wheel[ir,plot]"
 
 mkdir "$work/elsewhere"
 cp .ci/wheel_smoke.py "$work/"

@@ -20,13 +20,17 @@ from .spec import (_BUDGET_KEYS, _DECIDE_KEYS, _GRID_KEYS, _MATRIX_KEYS, _MEASUR
 __all__ = ["load_spec", "spec_from_dict", "with_matrices"]
 
 
-def load_spec(path) -> Spec:
+def load_spec(path, *, ignore_output: bool = False) -> Spec:
     """Read and validate a spec file.
 
     Parameters
     ----------
     path : str or path-like
         A TOML file.
+    ignore_output : bool
+        The workbook goes elsewhere (the command line's ``--out``): the spec's ``output`` is
+        not used, so it is not checked either (a shared spec's ``../x.xlsx`` is refused only
+        when it would be written).
 
     Returns
     -------
@@ -57,6 +61,8 @@ def load_spec(path) -> Spec:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such spec file")
     data = read_toml(path)
+    if ignore_output and isinstance(data, dict):
+        data = {key: value for key, value in data.items() if key != "output"}
     spec = spec_from_dict(data, source=str(path), base=path.parent)
     return spec if "output" in data else replace(spec, output=path.stem + ".xlsx")
 
@@ -203,7 +209,7 @@ def _calculators(where, data) -> dict:
         for name, value in values.items():
             try:
                 out[calc][name] = check_input(name, value)
-            except ValueError as exc:
+            except InputError as exc:
                 raise InputError(f"{where.source}: {key}.{name}: {exc}") from None
     return out
 
@@ -265,7 +271,7 @@ def _requirement(where, k: int, item) -> dict:
     where.is_table(item, key)
     try:
         return check_requirement(item, where=key)
-    except ValueError as exc:
+    except InputError as exc:
         raise InputError(f"{where.source}: {exc}") from None
 
 
@@ -350,7 +356,7 @@ class _Where:
             return default
         try:
             return check(param, data[key], allow_array=False)
-        except ValueError as exc:
+        except InputError as exc:
             self.fail(name, str(exc))
 
     def grid(self, data: dict, key: str, param: str, *, required: bool, prefix: str = ""):
@@ -364,7 +370,7 @@ class _Where:
             self.fail(name, f"{value!r} must be a non-empty list of numbers")
         try:
             values = check(param, value)
-        except ValueError as exc:
+        except InputError as exc:
             self.fail(name, str(exc))
         if len(set(values.tolist())) != len(values):
             self.fail(name, f"{value!r} repeats a value")

@@ -51,14 +51,33 @@ def float_list(text: str) -> list[float]:
             f"{text!r} is not a comma-separated list of numbers") from None
 
 
+#: The most values a list option may expand to (a range such as ``2-1000000000`` would fill the
+#: memory before any check of its values).
+MAX_LIST_VALUES = 10_000
+
+
 def int_list(text: str) -> list[int]:
-    """Parse ``"2,10,20"`` (or ranges ``"2-10,20"``) into whole numbers."""
+    """Parse ``"2,10,20"`` (or ranges ``"2-10,20"``) into whole numbers (at most
+    :data:`MAX_LIST_VALUES` of them).
+
+    >>> int_list("2-4,10")
+    [2, 3, 4, 10]
+    >>> int_list("1-100000000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '1-100000000' gives 100,000,000 values: allowed at most 10,000
+    """
     out: list[int] = []
     try:
         for part in _items(text):
             if "-" in part[1:]:
                 lo, hi = part.split("-", 1) if not part.startswith("-") else (part, part)
-                out.extend(range(int(lo), int(hi) + 1))
+                values = range(int(lo), int(hi) + 1)
+                if len(out) + len(values) > MAX_LIST_VALUES:
+                    raise argparse.ArgumentTypeError(
+                        f"{text!r} gives {len(out) + len(values):,} values: allowed at most "
+                        f"{MAX_LIST_VALUES:,}")
+                out.extend(values)
             else:
                 value = float(part)
                 if not value.is_integer():

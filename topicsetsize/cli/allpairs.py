@@ -66,8 +66,9 @@ def run_allpairs(args) -> int:
                             trials=trials, seed=seed, progress=bar.update)
     if trials < MIN_RELIABLE_TRIALS:
         se = math.sqrt(args.beta * (1 - args.beta) / trials)
+        power = round(1 - args.beta, 12)        # 1 - 0.999999 is 1.00000000002876e-06
         print(f"topicsetsize: warning: --trials {trials}: too few for a reliable power estimate "
-              f"(its standard error at power {1 - args.beta:.15g} is {se:.2g}); use at least "
+              f"(its standard error at power {power:.12g} is {se:.2g}); use at least "
               f"{MIN_RELIABLE_TRIALS}", file=sys.stderr)
     rows = [r for r in (result.power_below, result.power) if r is not None]
     table = records_frame(rows, {"n": "n", "all_pairs": "all_pairs",

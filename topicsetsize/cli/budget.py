@@ -8,7 +8,7 @@ The figures come from a TOML plan (--plan FILE) or from the options.
 
 from __future__ import annotations
 
-from ._common import float_list, int_list, number, path, print_frame
+from ._common import check_distinct, float_list, int_list, number, path, print_frame
 from ..errors import InputError
 
 
@@ -60,6 +60,7 @@ def run(args) -> int:
         missing = [f"--{k.replace('_', '-')}" for k in _FIGURES if k not in given]
         if missing:
             raise InputError(f"give --plan FILE.toml, or {', '.join(missing)}")
+        check_distinct(args, "depths")
         kwargs = {"depths": args.depths, "docs_per_topic": args.docs_per_topic,
                   "variances": args.variance}
     for key in ("m", "min_d", "alpha", "beta", "budget", "method"):
@@ -73,12 +74,16 @@ def run(args) -> int:
             kwargs[key] = check(key, kwargs[key], allow_array=False)
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
+    table = plan.table
+    if plan.budget is None:     # every depth is "within" no budget: the column would only say yes
+        table = table.drop(columns="within_budget")
     if args.csv:
-        print_frame(plan.table, csv=True)
+        print_frame(table, csv=True)
         return 0
-    show = plan.table.copy()
+    show = table.copy()
     show["cost"] = show["cost"].map("{:,.0f}".format)
-    show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
+    if "within_budget" in show:
+        show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
     budget = f", budget={plan.budget:,.0f}" if plan.budget is not None else ""
     print_frame(show, title=(
         f"Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): one-way ANOVA, "

@@ -10,8 +10,10 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
-from ._common import (add_duplicates_option, int_list, number, path, print_frame, progress,
-                      reporting_warnings)
+import re
+
+from ._common import (add_duplicates_option, check_distinct, int_list, number, path, print_frame,
+                      progress, reporting_warnings)
 from ..errors import InputError
 
 #: The depths of ``--example`` when --depths is not given.
@@ -80,8 +82,12 @@ def run(args) -> int:
         from ..plots import require_matplotlib
         require_matplotlib()   # fail before the long work
 
+    check_distinct(args, "depths")
     for d in args.depths:
-        check("depth", d)
+        try:
+            check("depth", d)
+        except InputError as exc:       # the engine names one depth; the command, its flag
+            raise InputError(re.sub(r"^depth=", "--depths ", str(exc))) from None
     # The design, validated before the runs are read (m comes back as an int).
     m = check("m", args.m, allow_array=False) if args.m is not None else None
     if args.min_d is not None:

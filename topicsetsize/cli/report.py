@@ -77,7 +77,7 @@ def run(args) -> int:
             reports[name] = collection_report(
                 matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
                 target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d)
-        except ValueError as exc:
+        except InputError as exc:
             raise InputError(f"{name}: {exc}") from exc
     if args.plot is not None:
         _plot(reports, args.plot)

@@ -59,7 +59,7 @@ def run(args) -> int:
     for name, matrix in matrices.items():
         try:
             rows.append(summarise_many({name: matrix}, a=args.a, b=args.b))
-        except ValueError as exc:       # e.g. a constant matrix: tau is undefined
+        except InputError as exc:       # e.g. a constant matrix: tau is undefined
             raise InputError(f"{name}: {exc}") from exc
     table = pd.concat(rows)
     if args.csv:

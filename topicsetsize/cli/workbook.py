@@ -62,7 +62,7 @@ def run(args) -> int:
                          f"matrix: put SPEC first (topicsetsize workbook {args.matrix[-1]} "
                          f"--matrix {' '.join(args.matrix[:-1]) or 'FILE'})")
     spec_file = _spec_path(args.spec or DEFAULT_SPEC)
-    spec = load_spec(spec_file)
+    spec = load_spec(spec_file, ignore_output=args.out is not None)
     # A spec file's output stays in its folder; a bundled spec's goes to the current folder.
     args.out_folder = spec_file.parent if args.spec and Path(args.spec).is_file() else Path()
     with tempfile.TemporaryDirectory() as folder:

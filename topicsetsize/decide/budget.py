@@ -224,7 +224,7 @@ def read_plan(path) -> dict:
         try:
             out[key] = check_method(data[key]) if key == "method" else check(
                 key, data[key], allow_array=False)
-        except ValueError as exc:
+        except InputError as exc:
             raise InputError(f"{path}: {exc}") from None
     rows = data.get("pool_depths")
     if not rows:
@@ -244,7 +244,7 @@ def read_plan(path) -> dict:
                 raise InputError(f"{path}: {where}: missing key {key!r}")
             try:
                 columns[key].append(check(param, row[key], allow_array=False))
-            except ValueError as exc:
+            except InputError as exc:
                 message = str(exc).replace(param, key) if param != key else str(exc)
                 raise InputError(f"{path}: {where}.{message}") from None
     if len(set(columns["pd"])) != len(columns["pd"]):

@@ -65,6 +65,8 @@ def round_up(values, *, decimals: int = 2):
     --------
     >>> round_up(0.13704718), round_up(0.1), round_up([0.0961, 0.2204], decimals=3)
     (0.14, 0.1, array([0.097, 0.221]))
+    >>> round_up(0.0), round_up([0.0, -0.0])       # zero, not -0.0
+    (0.0, array([0., 0.]))
     >>> round_up("0.1")
     Traceback (most recent call last):
     ...
@@ -78,6 +80,7 @@ def round_up(values, *, decimals: int = 2):
         # From 2**52 steps a float has no fraction of a step left: it is on the grid, kept as
         # is (scaling back and forth could lose its last bit, or overflow).
         out = np.where(np.abs(scaled) < 2.0 ** 52, np.ceil(scaled - 1e-9) / scale, arr)
+    out = out + 0.0             # ceil(0 - 1e-9) is -0.0: shown as "-0.0" otherwise
     return float(out) if out.ndim == 0 else out
 
 

@@ -9,8 +9,9 @@ matrix. The topic set size at that variance times the mean number of documents j
 is the assessment cost of depth pd (:func:`topicsetsize.decide.budget.budget_plan`).
 
 **Ranking.** A run is ranked the way trec_eval ranks it (and so ir_measures, whose default
-provider for AP, nDCG and P is pytrec_eval, i.e. trec_eval's code): by score, descending, ties by
-document id, descending (``strcmp``); the rank column of the file is ignored. The pool at depth pd
+provider for AP, nDCG and P is pytrec_eval, i.e. trec_eval's code): by score, descending
+(compared in single precision, as trec_eval stores scores), ties by document id, descending
+(``strcmp``); the rank column of the file is ignored. The pool at depth pd
 takes each run's top pd documents in that order, so the pool and the measures see the same
 ranking.
 
@@ -293,6 +294,9 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         topics = sorted(run_topics & set(qrels_c["query_id"]))
         if not topics:
             raise InputError(f"{qrels_name}: no topic in common with the runs")
+        if len(topics) < 2:
+            raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
+                             "V_E needs at least 2 topics")
         best = best[best["query_id"].isin(topics)].set_index(["query_id", "doc_id"])["trec_rank"]
         judged_rel = qrels_c.set_index(["query_id", "doc_id"])["relevance"]
         relevance = judged_rel.reindex(best.index)

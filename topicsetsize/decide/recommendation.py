@@ -145,7 +145,7 @@ def _requirement(raw, where: str) -> dict:
     for key in _REQUIRED:
         try:
             out[key] = check(key, keys[key], allow_array=False)
-        except ValueError as error:
+        except InputError as error:
             raise InputError(f"{where}: {error}") from None
     return out
 
@@ -247,11 +247,11 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
         need = np.atleast_1d(anova_n(alpha, beta, frame["min_d"].to_numpy(),
                                      frame["variance"].to_numpy(), frame["m"].to_numpy(),
                                      method=method))
-    except ValueError:            # e.g. a minD too small for any n: say which requirement
+    except InputError:            # e.g. a minD too small for any n: say which requirement
         for row in frame.itertuples():
             try:
                 anova_n(alpha, beta, row.min_d, row.variance, row.m, method=method)
-            except ValueError as error:
+            except InputError as error:
                 where = _where(f"requirement {row.Index}", row.label)
                 raise InputError(f"{where}: {error}") from None
         raise

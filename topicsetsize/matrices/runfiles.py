@@ -7,11 +7,12 @@ they can go straight to :mod:`ir_measures`.
 
 Files are read as trec_eval reads them (``form_res_rels.c``, ``form_trec_results.c``): any token
 in the second column of a run and in the iteration column of qrels (TREC-COVID round 1 has
-``0.5``); the rank column of a run is ignored (a run is ranked by score, descending, ties by
-document id, descending: :func:`trec_order`); relevance is a whole number, graded or negative,
-passed on unchanged: a document is relevant when its relevance is at least 1 (trec_eval's
-default ``-l 1``), and a negative relevance means judged-but-unusable, which trec_eval counts as
-neither relevant nor judged non-relevant (see docs/runs_and_qrels.md).
+``0.5``); the rank column of a run is ignored (a run is ranked by score, descending, compared in
+single precision as trec_eval stores it, ties by document id, descending: :func:`trec_order`);
+relevance is a whole number, graded or negative, passed on unchanged: a document is relevant
+when its relevance is at least 1 (trec_eval's default ``-l 1``), and a negative relevance means
+in the pool but not judged, which trec_eval counts as neither relevant nor judged non-relevant
+(see docs/runs_and_qrels.md).
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import pandas as pd
 from ..errors import InputError
 from .formats.common import parse_floats
 
-__all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_order", "read_run",
-           "read_runs", "run_files", "read_qrels", "as_run", "as_qrels"]
+__all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
+           "read_run", "read_runs", "run_files", "read_qrels", "as_run", "as_qrels"]
 
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iteration", "docno", "relevance")
@@ -90,18 +91,37 @@ class RunFileWarning(UserWarning):
     """A run file is read, but not as its rank column says (see :func:`read_run`)."""
 
 
+def trec_score(score) -> np.ndarray:
+    """Scores as trec_eval compares them: in single precision (``trec_format.h`` stores a
+    result's ``sim`` as a C ``float``), so that two scores equal to float32 precision tie and
+    fall to the document ids, as in trec_eval (and pytrec_eval, which ir_measures uses).
+
+    >>> trec_score([2.70763738219, 2.707637382189]).tolist()   # equal in single precision
+    [2.7076373100280762, 2.7076373100280762]
+    """
+    with np.errstate(over="ignore"):        # beyond float32's range: +-inf, as a C float gets
+        return np.asarray(score, float).astype(np.float32).astype(float)
+
+
 def trec_order(frame: pd.DataFrame, *, columns=("query_id", "score", "doc_id")) -> pd.DataFrame:
-    """``frame`` sorted as trec_eval ranks a run: per topic, score descending, then document id
-    descending (byte order, trec_eval's ``strcmp``; ``form_res_rels.c``).
+    """``frame`` sorted as trec_eval ranks a run: per topic, score descending (compared in
+    single precision, :func:`trec_score`), then document id descending (byte order, trec_eval's
+    ``strcmp``; ``form_res_rels.c``). The frame's scores are returned unchanged.
 
     >>> run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "c", "b"],
     ...                     "score": [1.0, 1.0, 2.0]})
     >>> trec_order(run)["doc_id"].tolist()
     ['b', 'c', 'a']
+    >>> run["score"] = [1.0 + 1e-12, 1.0, 2.0]     # a tie for trec_eval: ids decide
+    >>> trec_order(run)["doc_id"].tolist()
+    ['b', 'c', 'a']
     """
     columns = list(columns)     # the groups (topic, and more before it), then score and id
+    score = columns[-2]
     return frame.sort_values(columns, ascending=[True] * (len(columns) - 2) + [False, False],
-                             kind="stable")
+                             kind="stable",
+                             key=lambda c: pd.Series(trec_score(c), index=c.index, name=c.name)
+                             if c.name == score else c)
 
 
 def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
@@ -166,8 +186,8 @@ def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
             line = dup.idxmax()
             raise InputError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is "
                              f"retrieved twice for topic {frame.at[line, 'qid']!r} (trec_eval: "
-                             'duplicate docs; keep the first line with duplicates="first", '
-                             "--duplicates first)")
+                             "duplicate docs; keep the first line of each with "
+                             "duplicates='first')")
         _warn(f"{path}: dropped {int(dup.sum())} line(s) retrieving a document already "
               "retrieved for the same topic (kept the first of each)")
         keep = ~dup.to_numpy()
@@ -192,7 +212,7 @@ def _warn(message: str) -> None:
 
 def _note_order(run: pd.DataFrame, path) -> None:
     """Warn once per kind: constant scores within a topic; a rank column that disagrees."""
-    by_topic = run.groupby("query_id", sort=False)["score"]
+    by_topic = run.assign(score=trec_score(run["score"])).groupby("query_id", sort=False)["score"]
     sizes, spread = by_topic.size(), by_topic.max() - by_topic.min()
     constant = (sizes > 1) & (spread == 0)
     if constant.any():
@@ -202,8 +222,8 @@ def _note_order(run: pd.DataFrame, path) -> None:
               "ignored)")
         return
     # Ties aside (their order is trec_eval's), ranks must grow as scores fall.
-    ordered = run.sort_values(["query_id", "score", "rank"], ascending=[True, False, True],
-                              kind="stable")
+    ordered = run.assign(score=trec_score(run["score"])).sort_values(
+        ["query_id", "score", "rank"], ascending=[True, False, True], kind="stable")
     steps = np.diff(ordered["rank"].to_numpy())
     same_topic = ordered["query_id"].to_numpy()[1:] == ordered["query_id"].to_numpy()[:-1]
     wrong = same_topic & (steps < 0)

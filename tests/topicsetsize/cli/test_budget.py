@@ -92,3 +92,22 @@ def test_empty_plan_path_names_the_option(capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--plan" in err and "empty path" in err, err
+
+
+def test_no_within_budget_column_without_a_budget(capsys):
+    # As pool-depth: without --budget every depth would be "within" it ("yes" on every row).
+    argv = ["budget", "--depths", "100,30", "--docs-per-topic", "731,253", "--variance",
+            "0.14,0.1525", "--m", "10", "--min-d", "0.1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "within_budget" not in out and "yes" not in out
+    assert "cheapest: pd=30, n=476 topics, 120,428 documents judged" in out
+    assert main([*argv, "--csv"]) == 0
+    assert "within_budget" not in capsys.readouterr().out
+
+
+def test_repeated_depth_names_the_flag(capsys):
+    assert main(["budget", "--depths", "30,30", "--docs-per-topic", "1,2", "--variance",
+                 "0.1,0.1", "--m", "10", "--min-d", "0.1"]) == 2
+    assert capsys.readouterr().err == ("topicsetsize: error: --depths 30 is given twice: give "
+                                       "each value once\n")

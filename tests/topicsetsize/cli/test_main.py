@@ -144,3 +144,21 @@ def test_read_only_folder_is_one_line(capsys, tmp_path):
     finally:
         folder.chmod(0o755)
     assert str(folder / "w.xlsx") in err and "Permission denied" in err
+
+
+@pytest.mark.parametrize("module, function, argv", [
+    ("topicsetsize.estimates.summary", "summarise_many", ["variance", "--example"]),
+    ("topicsetsize.report", "collection_report", ["report", "--example"]),
+])
+def test_a_value_error_of_the_engine_is_not_made_a_user_error(monkeypatch, module, function,
+                                                              argv):
+    """The commands that name the matrix in a user error re-raise only InputError: a plain
+    ValueError from the engine is a bug and keeps its traceback."""
+    import importlib
+
+    def broken(*args, **kwargs):
+        raise ValueError("operands could not be broadcast together")
+
+    monkeypatch.setattr(importlib.import_module(module), function, broken)
+    with pytest.raises(ValueError, match="broadcast"):
+        main(argv)

@@ -61,7 +61,8 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, match", [
-    ([*A, "--depths", "0,10"], "depth=0 is out of range"),
+    ([*A, "--depths", "0,10"], "--depths 0 is out of range"),
+    ([*A, "--depths", "10,10"], "--depths 10 is given twice"),
     (["--runs", "no/such", "--qrels", "tests/data/pool_runs/A/qrels.txt", "--depths", "10"],
      "no/such: no such folder"),
     ([*A, "--qrels", "x", "--depths", "10"], "one --qrels per --runs"),
@@ -75,6 +76,15 @@ def test_bad_input(capsys, argv, match):
     assert main(["pool-depth", *argv]) == 2
     err = capsys.readouterr().err
     assert match in err and err.count("\n") == 1
+
+
+def test_a_huge_range_of_depths_is_refused_before_it_is_built(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["pool-depth", *A, "--depths", "1-100000000"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == ("topicsetsize pool-depth: error: argument --depths: '1-100000000' gives "
+                   "100,000,000 values: allowed at most 10,000\n")
 
 
 def test_bad_run_file(capsys, tmp_path):

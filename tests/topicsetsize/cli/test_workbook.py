@@ -69,6 +69,18 @@ def test_a_spec_file_writes_its_output_in_its_folder_a_bundled_spec_in_the_curre
     assert not (templates_dir() / "trec2010_web_example.xlsx").exists()
 
 
+def test_a_spec_output_outside_its_folder_is_refused_unless_out_is_given(capsys, tmp_path):
+    # A shared spec may not write outside its folder; with --out its output is not used, so the
+    # workbook is written where the command line says (the message says --out writes elsewhere).
+    spec = tmp_path / "shared.toml"
+    spec.write_text('title = "t"\noutput = "../../escaped.xlsx"\n')
+    code, _, err = run_cli(capsys, "workbook", str(spec))
+    assert code == 2 and "'../../escaped.xlsx' must be a relative file name without '..'" in err
+    code, out, _ = run_cli(capsys, "workbook", str(spec), "--out", str(tmp_path / "mine.xlsx"))
+    assert code == 0 and out == f"wrote {tmp_path / 'mine.xlsx'} (calculators only)\n"
+    assert not (tmp_path.parent.parent / "escaped.xlsx").exists()
+
+
 def test_list_specs(capsys):
     code, out, _ = run_cli(capsys, "workbook", "--list-specs")
     assert code == 0

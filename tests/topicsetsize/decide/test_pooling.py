@@ -89,6 +89,15 @@ def test_tie_break_is_what_ir_measures_evaluates():
     assert list(trec_ranking({"r": run})["doc_id"]) == ["c", "b", "a"]
 
 
+def test_pool_compares_scores_in_single_precision():
+    # trec_eval stores scores as C floats: 1 + 1e-12 ties with 1, and the larger id wins.
+    run = _frame([("1", "a", 1.0 + 1e-12), ("1", "b", 1.0)])
+    assert depth_pool({"r": run}, 1)["doc_id"].tolist() == ["b"]
+    qrels = [ir_measures.Qrel("1", "b", 1)]
+    runs = {"1": {"a": 1.0 + 1e-12, "b": 1.0}}
+    assert ir_measures.calc_aggregate([ir_measures.P @ 1], qrels, runs)[ir_measures.P @ 1] == 1
+
+
 @pytest.fixture(scope="module")
 def study_a():
     return pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[60, 20, 5], measure="AP", m=8,
@@ -224,7 +233,12 @@ def test_qrels_without_overlap(tmp_path):
     qrels.write_text("999 0 X-1 1\n999 0 X-2 0\n")
     with pytest.raises(ValueError, match=r"qrels.txt: no topic in common with the runs"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
-    qrels.write_text("401 0 X-1 1\n")          # a common topic, but no retrieved doc judged
+    one = Path(A_QRELS).read_text().splitlines()[0]           # a judgment of one topic
+    qrels.write_text(one + "\n")
+    with pytest.raises(ValueError, match=r"qrels.txt: 1 topic in common with the runs \('\w+'\); "
+                                         "V_E needs at least 2 topics"):
+        pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
+    qrels.write_text("401 0 X-1 1\n402 0 X-2 1\n")   # common topics, no retrieved doc judged
     with pytest.raises(ValueError, match=r"qrels.txt: none of the documents"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
 
@@ -263,7 +277,9 @@ def _trec_eval_order_reference(runs_dir, qrels_path, depths, measure):
         r = pd.read_csv(path, sep=r"\s+", header=None, names=names, dtype=str)
         r = r.drop_duplicates(["qid", "doc"], keep="first").assign(score=lambda f:
                                                                    f["score"].astype(float))
-        r = r.sort_values(["qid", "score", "doc"], ascending=[True, False, False])
+        # trec_eval keeps a score as a C float: the order compares scores in single precision
+        r = r.assign(key=r["score"].astype(np.float32)).sort_values(
+            ["qid", "key", "doc"], ascending=[True, False, False])
         runs[path.name] = r.assign(pos=r.groupby("qid").cumcount() + 1)
     q = pd.read_csv(qrels_path, sep=r"\s+", header=None, names=["qid", "it", "doc", "rel"],
                     dtype={"qid": str, "doc": str})

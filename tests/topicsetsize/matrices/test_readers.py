@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from topicsetsize.errors import InputError
 from topicsetsize.matrices.readers import IncompleteTopicsWarning, read_matrix
 from topicsetsize.matrices.writers import write_long, write_trec_eval
 
@@ -457,3 +458,17 @@ def test_the_fast_path_leaves_every_doubtful_file_to_the_field_by_field_reader(t
     path = tmp_path / "m.csv"
     path.write_text(body)
     assert parse_wide_numbers(path, path.read_bytes()) is None
+
+
+def test_names_with_quoted_tabs_and_stray_carriage_returns(tmp_path):
+    # A tab inside a quoted run name is part of the name, not the delimiter.
+    f = tmp_path / "quoted.csv"
+    f.write_text('topic,"a\tb",c\nt1,0.1,0.2\nt2,0.3,0.5\n')
+    assert read_matrix(f).columns.tolist() == ["a\tb", "c"]
+    # A carriage return inside an unquoted name (pandas' to_csv writes one so): one line naming
+    # the file and line, not a traceback from the csv module.
+    f = tmp_path / "cr.csv"
+    f.write_bytes(b"topic,a\rb,c\nt1,0.1,0.2\nt2,0.3,0.5\n")
+    with pytest.raises(InputError) as exc:
+        read_matrix(f)
+    one_line_error(exc, "cr.csv: line 1")

@@ -194,3 +194,25 @@ def test_scores_are_parsed_exactly_as_float_reads_them(tmp_path):
     frame = pd.DataFrame({"query_id": "1", "doc_id": [f"d{i}" for i in range(500)],
                           "score": texts})
     assert as_run(frame)["score"].tolist() == [float(t) for t in texts]
+
+
+def test_trec_order_compares_scores_in_single_precision():
+    """trec_eval stores a score as a C float (trec_format.h): scores equal in single precision
+    tie and fall to the document ids, descending. ir_measures' pytrec_eval (trec_eval's code)
+    is the reference: with only "a" relevant, its reciprocal rank says where "a" ranks."""
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"],
+                        "score": [1.0 + 1e-12, 1.0]})
+    assert trec_order(run)["doc_id"].tolist() == ["b", "a"]        # a tie: "b" > "a"
+    qrels = [ir_measures.Qrel("1", "a", 1)]
+    scored = [ir_measures.ScoredDoc("1", d, s) for d, s in zip(run["doc_id"], run["score"])]
+    assert ir_measures.calc_aggregate([ir_measures.RR], qrels, scored)[ir_measures.RR] == 0.5
+    run["score"] = [1.0 + 1e-6, 1.0]                               # apart in single precision
+    assert trec_order(run)["doc_id"].tolist() == ["a", "b"]
+    assert run["score"].tolist() == [1.0 + 1e-6, 1.0]              # the scores are not changed
+
+
+def test_scores_equal_in_single_precision_are_constant(tmp_path):
+    f = tmp_path / "run"
+    f.write_text("1 Q0 a 1 1.000000000001 r\n1 Q0 b 2 1.0 r\n")
+    with pytest.warns(RunFileWarning, match="same score in 1 of 1 topic"):
+        read_run(f)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -62,7 +63,10 @@ def guess_delimiter(line: str) -> str | None:
     True
     >>> guess_delimiter("topic a b") is None
     True
+    >>> guess_delimiter('topic,"a' + chr(9) + 'b",c')      # a tab inside quotes is a name's
+    ','
     """
+    line = re.sub(r'"[^"]*"', "", line)         # delimiters inside quoted names do not count
     if "\t" in line:
         return "\t"
     semicolons, commas = line.count(";"), line.count(",")

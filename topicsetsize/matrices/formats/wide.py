@@ -40,8 +40,11 @@ def parse_wide_numbers(path: Path, head: bytes) -> Cells | None:
     delimiter = guess_delimiter(first)
     if delimiter is None or first.count('"') % 2:
         return None
-    header = [field.strip() for field in next(csv.reader([first], delimiter=delimiter,
-                                                          skipinitialspace=True))]
+    try:        # a carriage return inside an unquoted name: the field-by-field parser says so
+        header = [field.strip() for field in next(csv.reader([first], delimiter=delimiter,
+                                                              skipinitialspace=True))]
+    except csv.Error:
+        return None
     runs = header[1:]
     if not runs or not all(runs) or len(set(runs)) < len(runs):
         return None
