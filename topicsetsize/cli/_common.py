@@ -279,7 +279,12 @@ def load_matrix(args):
         return evaluate_from_args(args), f"{args.runs} ({args.measure})"
     if args.qrels is not None:
         raise InputError("--qrels goes with --runs DIR")
-    return read_matrix_reporting(args.file, args), args.file
+    scores = read_matrix_reporting(args.file, args)
+    from ..matrices.matrix import check_matrix
+
+    # the scores' range now, so that an error names the file (the shape: each command's own)
+    check_matrix(scores, name=str(args.file), min_topics=1, min_runs=1)
+    return scores, args.file
 
 
 def fresh_seed(seed) -> int:

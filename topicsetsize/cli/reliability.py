@@ -110,13 +110,16 @@ def run_reliability(args) -> int:
         "significant": table["significant"].map("{:,}".format),
         "major": table["major"].map("{:,}".format),
         "minor": table["minor"].map("{:,}".format),
-        "% conflicted": table["conflicted_pct"].map("{:.2f}".format),
+        "% conflicted": table["conflicted_pct"].map(
+            lambda x: "-" if x != x else f"{x:.2f}"),       # NaN: no significant comparison
     }, index=table.index)
     print_frame(readable, title=f"Split-half reliability (Voorhees 2009) of {name}: {n} topics"
                 f"{picked} x {m} runs{kept}, {args.scores} scores, two-sided paired t-tests at "
                 f"alpha={args.alpha:.15g}, seed={seed}\n"
                 "comparisons = trials x run pairs x 2 halves;"
-                " % conflicted = 100 (2 major + minor) / significant")
+                " % conflicted = 100 (2 major + minor) / significant"
+                + ("; - where no comparison is significant"
+                   if table["conflicted_pct"].isna().any() else ""))
     return 0
 
 

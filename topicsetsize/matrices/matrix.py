@@ -36,6 +36,9 @@ class ScoreMatrix(NamedTuple):
 #: The largest |score| accepted: squares stay below 1e300, so sums of squares over up to 10⁸
 #: cells are finite (scores of IR and NLP measures are in [0, 1], or a few units).
 MAX_SCORE = 1e150
+#: The smallest nonzero |score| accepted: smaller ones square to subnormal numbers or 0, so a
+#: variance would lose its digits or vanish.
+MIN_SCORE = 1e-150
 
 def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
                  min_runs: int = 2) -> ScoreMatrix:
@@ -107,14 +110,17 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         cell = float(cell) if isinstance(cell, np.floating) else cell
         kind = "missing or non-finite value" if _is_number(cell) else "non-numeric value"
         raise InputError(f"{name}: {kind} {cell!r} at {where}")
-    huge = np.abs(values) > MAX_SCORE
-    if huge.any():
-        i, j = np.argwhere(huge)[0]
-        where = (f"topic {topics[i]!r}, run {runs[j]!r}" if topics is not None
-                 else f"row {i + 1}, column {j + 1}")
-        raise InputError(f"{name}: the score {values[i, j]:g} at {where} is too large to "
-                         f"compute with (its square and the sums of squares overflow): allowed "
-                         f"|score| <= {MAX_SCORE:g}")
+    size = np.abs(values)
+    for bad, what in ((size > MAX_SCORE, "too large to compute with (its square and the sums "
+                                         "of squares overflow)"),
+                      ((size < MIN_SCORE) & (size > 0), "too small to compute with (its square "
+                                                        "underflows to 0)")):
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            where = (f"topic {topics[i]!r}, run {runs[j]!r}" if topics is not None
+                     else f"row {i + 1}, column {j + 1}")
+            raise InputError(f"{name}: the score {values[i, j]:g} at {where} is {what}: allowed "
+                             f"0 or {MIN_SCORE:g} <= |score| <= {MAX_SCORE:g}")
     check_shape(values.shape, name, topics, runs, min_topics, min_runs)
     return ScoreMatrix(values, topics, runs)
 

@@ -171,6 +171,17 @@ def test_scores_too_large_to_square_are_refused(capsys, tmp_path):
         assert "the score 1e+308 at topic '1', run 'a' is too large" in err, command
 
 
+def test_scores_too_small_to_square_are_refused_naming_the_file(capsys, tmp_path):
+    # 1e-301 squares to 0 (below the smallest subnormal, 5e-324): a variance would vanish
+    path = tmp_path / "tiny.csv"
+    path.write_text("topic,a,b,c\n1,1e-301,2e-301,0\n2,3e-301,1e-301,0\n3,2e-301,0,1e-301\n")
+    for command in (["variance"], ["report"], ["hsd", "--trials", "10"],
+                    ["reliability", "--trials", "2"], ["check-power", "--n", "2"]):
+        err = one_line_error(capsys, command[0], str(path), *command[1:])
+        assert f"{path}: " in err, (command, err)
+        assert "the score 1e-301 at topic '1', run 'a' is too small" in err, (command, err)
+
+
 def test_hsd_on_a_constant_matrix_is_refused(capsys, tmp_path):
     path = tmp_path / "const.csv"
     path.write_text("topic,a,b,c\n1,0.5,0.5,0.5\n2,0.5,0.5,0.5\n3,0.5,0.5,0.5\n")

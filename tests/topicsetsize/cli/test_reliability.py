@@ -113,3 +113,14 @@ def test_seed_errors_name_the_option(capsys, value, fragment):
 def test_half_list_with_an_empty_item_is_refused(capsys):
     err = one_line_error(capsys, "reliability", "--example", "--half", "4,,5")
     assert "argument --half: '4,,5' has an empty item" in err
+
+
+def test_identical_runs_show_no_conflict_rate(capsys, tmp_path):
+    # no comparison is significant, so 100 (2 major + minor) / significant is 0/0: shown as -
+    path = tmp_path / "same.csv"
+    rows = "".join(f"t{i},{v},{v},{v}\n" for i, v in enumerate([0.1, 0.5, 0.3, 0.9, 0.2, 0.7]))
+    path.write_text("topic,a,b,c\n" + rows)
+    assert main(["reliability", str(path), "--trials", "5", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "- where no comparison is significant" in out
+    assert out.splitlines()[-1].split()[-1] == "-" and "nan" not in out
