@@ -8,7 +8,9 @@ as trec_eval -q; 0 where a run retrieves nothing) as CSV to --out, or to stdout.
 
 from __future__ import annotations
 
-from ._common import add_runs_options, evaluate_from_args, path, print_frame
+import sys
+
+from ._common import add_runs_options, csv_cell, evaluate_from_args, path, print_frame
 from ..errors import InputError
 
 
@@ -45,6 +47,12 @@ def run(args) -> int:
     from ..atomic import atomic_write_text
 
     written = atomic_write_text(args.out, matrix.to_csv(lineterminator="\n"))
+    risky = [x for x in (*matrix.index, *matrix.columns) if csv_cell(str(x)) != str(x)]
+    if risky:       # kept as they are, so that the file reads back with the same names
+        print(f"topicsetsize: warning: {written}: {len(risky)} topic or run name(s) start with "
+              f"=, +, -, @, a tab or a carriage return (e.g. {str(risky[0])!r}); they are "
+              "written as they are, so that the file reads back with the same names: open it "
+              "in a spreadsheet only through its import dialog, as text", file=sys.stderr)
     print(f"wrote {written} ({matrix.shape[0]} topics x {matrix.shape[1]} runs, "
           f"{matrix.attrs.get('measure', args.measure)})")
     return 0

@@ -23,8 +23,9 @@ def _root(monkeypatch, data_dir):
 
 def test_evaluate_writes_the_matrix_of_evaluate_runs(capsys, tmp_path):
     out = tmp_path / "sub" / "ap.csv"
-    code, stdout, _ = run_cli(capsys, "evaluate", *A, "--out", str(out))
+    code, stdout, err = run_cli(capsys, "evaluate", *A, "--out", str(out))
     assert code == 0 and f"wrote {out} (25 topics x 8 runs, AP)" in stdout
+    assert "warning" not in err
     written = pd.read_csv(out, index_col=0, dtype={"topic": str})
     expected = evaluate_runs(RUNS, QRELS, "AP")
     assert written.index.tolist() == expected.index.tolist()
@@ -34,6 +35,26 @@ def test_evaluate_writes_the_matrix_of_evaluate_runs(capsys, tmp_path):
     assert code == 0
     assert pd.read_csv(io.StringIO(stdout), index_col=0).to_numpy() == pytest.approx(
         expected.to_numpy(), abs=1e-12)
+
+
+def test_evaluate_out_keeps_formula_like_names_and_warns(capsys, tmp_path):
+    # --out is a data file to read back (names kept); stdout's CSV is neutralised (--csv rule)
+    import shutil
+    from pathlib import Path
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    first, second = sorted(Path(RUNS).iterdir())[:2]
+    shutil.copy(first, runs / "=HYPERLINK(1)")
+    shutil.copy(second, runs / "plain")
+    out = tmp_path / "m.csv"
+    code, _, err = run_cli(capsys, "evaluate", "--runs", str(runs), "--qrels", QRELS,
+                           "--measure", "AP", "--out", str(out))
+    assert code == 0 and "'=HYPERLINK(1)'" in err and "import dialog" in err
+    assert pd.read_csv(out, index_col=0).columns.tolist() == ["=HYPERLINK(1)", "plain"]
+    code, stdout, err = run_cli(capsys, "evaluate", "--runs", str(runs), "--qrels", QRELS,
+                                "--measure", "AP")
+    assert code == 0 and "'=HYPERLINK(1)" in stdout.splitlines()[0] and err == ""
 
 
 def test_evaluate_example_is_the_bundled_clef_runs(capsys):
