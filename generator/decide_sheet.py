@@ -37,16 +37,22 @@ def decide_variances(spec: Spec, fallback: float) -> tuple[float, ...]:
     return from_requirements or (fallback,)
 
 
-def decide_defaults(spec: Spec, fallback: float) -> dict:
-    """Starting values of the Decide sheet's inputs."""
-    return {"alpha": spec.alpha, "beta": spec.beta, "n": spec.decide.get("n", 100),
-            "min_d": spec.decide.get("min_d", 0.1),
-            "variance": decide_variances(spec, fallback)[0]}
+def decide_defaults(spec: Spec, fallback: float, source: str | None = None) -> dict:
+    """Starting values of the Decide sheet's inputs; where σ̂² is ``fallback`` and ``source``
+    is given, the input names it (``_source``)."""
+    variances = decide_variances(spec, fallback)
+    out = {"alpha": spec.alpha, "beta": spec.beta, "n": spec.decide.get("n", 100),
+           "min_d": spec.decide.get("min_d", 0.1), "variance": variances[0]}
+    if source and variances == (fallback,):
+        out["_source"] = {"variance": source}
+    return out
 
 
-def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
-    """Write the Decide sheet; ``k`` is the helper range of the Poisson mixtures and
-    ``fallback`` the variance used when the spec names none."""
+def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
+                     source: str | None = None) -> None:
+    """Write the Decide sheet; ``k`` is the helper range of the Poisson mixtures,
+    ``fallback`` the variance used when the spec names none and ``source`` where it came
+    from (shown beside the input)."""
     cur = start_sheet(wb, SHEET, "Decide: is a candidate number of topics enough?", [
         "Type a candidate n and a minD (yellow): the table shows the one-way ANOVA power "
         "for each number of systems m, live, and whether it reaches 1 − β.",
@@ -54,7 +60,7 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
         "default inputs: it does not follow the yellow cells.",
     ])
     cur.ws.column_dimensions["C"].width = 44      # "a whole number from 2 to 1,000,000,000"
-    start = decide_defaults(spec, fallback)
+    start = decide_defaults(spec, fallback, source)
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["decide"], start)
     alpha, beta, n, min_d, var = (inp.used[x] for x in
