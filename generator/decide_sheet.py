@@ -14,6 +14,7 @@ from __future__ import annotations
 import topicsetsize as tss
 
 from .calculators import display_columns, guarded_block, start_sheet
+from .calculators.sheet import PRINT_SCALE
 from .cells import STYLE, put_label, put_number, put_text
 from .formulas import N_FMT, P_FMT, anova_models
 from .inputs import INPUTS
@@ -87,8 +88,12 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
         _recommendation(cur, spec)
     ws = cur.ws
     ws.freeze_panes = "A3"
-    ws.print_area = f"A1:P{cur.row}"
+    # the inputs and answers (A:H) on readable pages, the live table's other workings
+    # (I:P, with its m column repeated) after them; fitting A:P to the width shrank it to 4 pt
+    ws.print_area = f"A1:H{cur.row},I{block.top - 1}:P{block.bottom}"
     ws.print_title_rows = "1:1"
+    ws.print_title_cols = "A:A"
+    ws.page_setup.scale = PRINT_SCALE
 
 
 def _precomputed(cur, spec: Spec, start: dict) -> None:
@@ -142,8 +147,9 @@ def _recommendation(cur, spec: Spec) -> None:
     put_label(ws, cur.row, 1, "in words", font=STYLE.bold).alignment = STYLE.top
     sentence = put_text(ws, cur.row, 2, rec.sentence, font=STYLE.bold)
     sentence.alignment = STYLE.wrap
-    ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=9)
-    ws.row_dimensions[cur.row].height = 15 * (len(rec.sentence) // 110 + 1)
+    # B:H, inside the printed columns A:H
+    ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
+    ws.row_dimensions[cur.row].height = 15 * (len(rec.sentence) // 95 + 1)
     sentence_row = cur.row
     cur.skip(2)
     headers = ("requirement", "label", "σ̂²", "m", "minD", "its n", "power at the recommended n")
