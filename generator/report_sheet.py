@@ -13,6 +13,7 @@ from __future__ import annotations
 from openpyxl.styles import Protection
 
 from .cells import STYLE, put_formula, put_label, put_number, put_text, ref
+from .layout import CHECK_INPUTS, STATUS_OK, highlight_if
 
 __all__ = ["add_report_sheet", "SHEET", "DESCRIPTION", "FIGURES", "START_N", "START_TARGET"]
 
@@ -33,8 +34,9 @@ FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
            ("n for Eρ² ≥ 0.95", "n for Erho2 >= 0.95", "0"),
            ("n for Φ ≥ 0.95", "n for Phi >= 0.95", "0"))
 
-#: Starting values of the live inputs.
+#: Starting values of the live inputs, and their ranges as the sheet writes them.
 START_N, START_TARGET = 100, 0.95
+N_ALLOWED, TARGET_ALLOWED = "a whole number, 1 or more", "more than 0, less than 1"
 _PRE, _LIVE = "precomputed", "live"
 _MIN_D_COLUMNS = ("min_d", "share", "n one-way legacy", "n one-way exact", "n two-way exact")
 
@@ -52,9 +54,18 @@ def add_report_sheet(wb, estimates) -> None:
     put_label(ws, 3, 1, "Eρ² = σ²_s/(σ²_s + σ²_e/n′); Φ = σ²_s/(σ²_s + (σ²_t + σ²_e)/n′); "
                         "CIs: Feldt (Eρ²), Arteaga, Jeyaratnam & Graybill as in gt4ireval (Φ).",
               font=STYLE.note)
-    n_cell = _input(ws, 4, "n′ (topics, live)", START_N, "a whole number ≥ 1")
-    t_cell = _input(ws, 5, "target Eρ² or Φ (live)", START_TARGET, "between 0 and 1")
-    row = 7
+    n_cell = _input(ws, 4, "n′ (topics, live)", START_N, N_ALLOWED)
+    t_cell = _input(ws, 5, "target Eρ² or Φ (live)", START_TARGET, TARGET_ALLOWED)
+    # the status names the first bad input, as on the calculators; the live answers read
+    # "check the inputs" meanwhile
+    put_label(ws, 6, 1, "Status", font=STYLE.bold)
+    put_formula(ws, 6, 2, f'=IF(NOT({_n_ok(n_cell)}),"Check the inputs: n′ is "&'
+                                   f'{_what(n_cell)}&" (allowed: {N_ALLOWED}).",IF(NOT('
+                                   f'{_t_ok(t_cell)}),"Check the inputs: the target is "&'
+                                   f'{_what(t_cell)}&" (allowed: {TARGET_ALLOWED}).",'
+                                   f'"{STATUS_OK}"))', font=STYLE.bold)
+    highlight_if(ws, "B6", f'B6<>"{STATUS_OK}"', font=STYLE.warning_font)
+    row = 8
     from topicsetsize.report import collection_report   # pandas and scipy.stats: only here
 
     for est in estimates:
@@ -90,12 +101,12 @@ def _matrix_block(ws, row, name, report, n_cell, t_cell) -> int:
     put_label(ws, row, 2, ", ".join(report.gstudy.negative) or "none")
     put_label(ws, row, 3, _PRE, font=STYLE.note)
     s, t, e = places["sigma2_s"], places["sigma2_t"], places["sigma2_e"]
-    n_ok = f"AND(ISNUMBER({n_cell}),{n_cell}>=1)"
-    t_ok = f"AND(ISNUMBER({t_cell}),{t_cell}>0,{t_cell}<1)"
-    live = (("Eρ² at n′", f'=IF({n_ok},IF({s}>0,{s}/({s}+{e}/{n_cell}),0),"type n′ ≥ 1")',
+    # every live answer waits for both inputs, as a calculator's answers do
+    n_ok = t_ok = f"AND({_n_ok(n_cell)},{_t_ok(t_cell)})"
+    live = (("Eρ² at n′", f'=IF({n_ok},IF({s}>0,{s}/({s}+{e}/{n_cell}),0),"{CHECK_INPUTS}")',
              "0.0000"),
-            ("Φ at n′", f'=IF({n_ok},IF({s}>0,{s}/({s}+({t}+{e})/{n_cell}),0),"type n′ ≥ 1")',
-             "0.0000"),
+            ("Φ at n′", f'=IF({n_ok},IF({s}>0,{s}/({s}+({t}+{e})/{n_cell}),0),'
+                        f'"{CHECK_INPUTS}")', "0.0000"),
             ("n′ for Eρ² ≥ target", _n_formula(t_ok, t_cell, s, e), "0"),
             ("n′ for Φ ≥ target", _n_formula(t_ok, t_cell, s, f"({t}+{e})"), "0"))
     for label, formula, fmt in live:
@@ -124,4 +135,18 @@ def _n_formula(t_ok: str, target: str, s: str, noise: str) -> str:
     """⌈t·noise/((1−t)·σ²_s)⌉, at least 1, as :func:`topicsetsize.gt_n`."""
     exact = f"{target}*{noise}/((1-{target})*{s})"
     return (f'=IF({t_ok},IF({s}>0,MAX(1,ROUNDUP({exact}*(1-1E-12),0)),"none: σ²_s = 0"),'
-            f'"type 0 < target < 1")')
+            f'"{CHECK_INPUTS}")')
+
+
+def _n_ok(cell: str) -> str:
+    """n′ is a whole number, 1 or more (INT only where it is a number: no error value)."""
+    return f"AND(ISNUMBER({cell}),{cell}>=1,IF(ISNUMBER({cell}),INT({cell})={cell},FALSE))"
+
+
+def _t_ok(cell: str) -> str:
+    return f"AND(ISNUMBER({cell}),{cell}>0,{cell}<1)"
+
+
+def _what(cell: str) -> str:
+    """What is wrong with a bad input: blank, not a number, or out of range."""
+    return f'IF(ISBLANK({cell}),"blank",IF(ISNUMBER({cell}),"out of range","not a number"))'

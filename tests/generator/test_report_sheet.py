@@ -18,6 +18,7 @@ import pytest
 
 import topicsetsize as tss
 from generator import spec_from_dict, write_workbook
+from generator.layout import CHECK_INPUTS, STATUS_OK
 from generator.report_sheet import FIGURES, SHEET
 
 NAMES = ("TREC 2010 Web AP", "=1+1 Robust")          # the second would be a formula if careless
@@ -53,7 +54,7 @@ def _scores(data_dir):
 def test_precomputed_figures(report_book, data_dir):
     wb = openpyxl.load_workbook(report_book)
     ws = wb[SHEET]
-    assert ws.cell(7, 1).data_type == "s" or ws.cell(7, 1).value == NAMES[0]
+    assert ws.cell(8, 1).data_type == "s" and ws.cell(8, 1).value == NAMES[0]
     blocks = _blocks(ws)
     assert set(blocks) == set(NAMES)
     for name, scores in _scores(data_dir).items():
@@ -69,7 +70,9 @@ def test_precomputed_figures(report_book, data_dir):
             assert got[candidate][0] == pytest.approx(row["min_d"], rel=1e-12)
         for label in ("Eρ² at n′", "Φ at n′", "n′ for Eρ² ≥ target", "n′ for Φ ≥ target"):
             formula, how = got[label]
-            assert how == "live" and formula.startswith("=IF(AND(ISNUMBER($B$")
+            # guarded by both inputs (n′ in B4, the target in B5)
+            assert how == "live" and formula.startswith("=IF(AND(")
+            assert "ISNUMBER($B$4)" in formula and "ISNUMBER($B$5)" in formula
     # user names are text, never formulas
     cells = [c for r in ws.iter_rows() for c in r if c.value == NAMES[1]]
     assert cells and all(c.data_type == "s" for c in cells)
@@ -83,7 +86,8 @@ def test_live_cells_recalculate_like_the_engine(report_book, data_dir, tmp_path)
 
     (tmp_path / "in").mkdir()
     books = {}
-    for name, n, target in (("edited", 37, 0.9), ("bad", None, "x")):
+    for name, n, target in (("edited", 37, 0.9), ("bad", None, "x"), ("bad_n", 2.5, 0.9),
+                            ("bad_target", 37, 1)):
         wb = openpyxl.load_workbook(report_book)
         wb[SHEET]["B4"], wb[SHEET]["B5"] = n, target      # n′ and the target, retyped
         books[name] = tmp_path / "in" / f"{name}.xlsx"
@@ -93,9 +97,17 @@ def test_live_cells_recalculate_like_the_engine(report_book, data_dir, tmp_path)
                     for k, p in books.items()}
     for name, wb in recalculated.items():
         assert filled_cells_without_errors(wb, name) > 100
-    bad = _blocks(recalculated["bad"][SHEET])[NAMES[0]]
-    assert bad["Φ at n′"][0] == "type n′ ≥ 1"
-    assert bad["n′ for Φ ≥ target"][0] == "type 0 < target < 1"
+    # a bad input is named in the status, and no live answer shows a number (issue 15.1)
+    for name, status in (("bad", "n′ is blank (allowed: a whole number, 1 or more)"),
+                         ("bad_n", "n′ is out of range (allowed: a whole number, 1 or more)"),
+                         ("bad_target", "the target is out of range (allowed: more than 0, "
+                                        "less than 1)")):
+        assert recalculated[name][SHEET]["B6"].value == f"Check the inputs: {status}.", name
+        bad = _blocks(recalculated[name][SHEET])
+        for matrix in NAMES:
+            for label in ("Eρ² at n′", "Φ at n′", "n′ for Eρ² ≥ target", "n′ for Φ ≥ target"):
+                assert bad[matrix][label][0] == CHECK_INPUTS, (name, matrix, label)
+    assert recalculated["edited"][SHEET]["B6"].value == STATUS_OK
     blocks = _blocks(recalculated["edited"][SHEET])
     for name, scores in _scores(data_dir).items():
         g = tss.g_study(scores)
