@@ -10,7 +10,7 @@ reach the target, from the precomputed components. Matrix names are user data: w
 
 from __future__ import annotations
 
-from openpyxl.styles import Protection
+from openpyxl.styles import Alignment, Protection
 
 from .cells import STYLE, put_formula, put_label, put_number, put_text, ref
 from .layout import CHECK_INPUTS, STATUS_OK, highlight_if
@@ -77,7 +77,8 @@ def _input(ws, row, label, value, allowed):
     put_label(ws, row, 1, label, font=STYLE.bold)
     cell = put_number(ws, row, 2, value, fill=STYLE.input_fill)
     cell.border, cell.protection = STYLE.box, Protection(locked=False)
-    put_label(ws, row, 3, allowed, font=STYLE.note)
+    put_label(ws, row, 3, allowed, font=STYLE.note).alignment = Alignment(horizontal="left",
+                                                                         indent=1)
     return ref(row, 2, absolute=True)
 
 

@@ -55,6 +55,10 @@ def test_precomputed_figures(report_book, data_dir):
     wb = openpyxl.load_workbook(report_book)
     ws = wb[SHEET]
     assert ws.cell(8, 1).data_type == "s" and ws.cell(8, 1).value == NAMES[0]
+    # the inputs' ranges in words, set off from the values (issue 15.5)
+    assert [ws.cell(r, 3).value for r in (4, 5)] == ["a whole number, 1 or more",
+                                                     "more than 0, less than 1"]
+    assert all(ws.cell(r, 3).alignment.indent >= 1 for r in (4, 5))
     blocks = _blocks(ws)
     assert set(blocks) == set(NAMES)
     for name, scores in _scores(data_dir).items():
