@@ -70,7 +70,8 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         put_number(ws, r, 2, row["docs_per_topic"], number_format="#,##0.##")
         put_number(ws, r, 3, row["variance"], number_format="0.0000")
         put_number(ws, r, 4, row["n"], number_format=N_FMT)
-        put_formula(ws, r, 5, f"=D{r}*B{r}", number_format="#,##0")
+        # guarded like every answer of the sheet: no number while the budget is bad
+        put_formula(ws, r, 5, guarded(ok, f"D{r}*B{r}"), number_format="#,##0")
         put_formula(ws, r, 6, guarded(ok, f"IF(E{r}<={budget},1,0)"), number_format=OK_FMT)
         put_formula(ws, r, 7, f'=IF(F{r}=1,E{r},"")', number_format="#,##0")
         # the pd of a row that ties for the cheapest cost within the budget, else blank text
