@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
+from openpyxl.worksheet.pagebreak import Break
+
 from topicsetsize import __version__
 from topicsetsize.params import N_MAX
 
@@ -115,6 +117,7 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
         inputs += [(item.name, item.symbol, f"Report: {item.label}; allowed: "
                                             f"{reader_range(item.key)}")
                    for item in REPORT_INPUTS]
+    ws.row_breaks.append(Break(id=row - 1))     # the names on pages of their own, no heading
     row = _section(ws, row, "Inputs (workbook-level names, for formulas of your own)", inputs)
     _section(ws, row, "Answers (workbook-level names)",
              [(name, "", text) for name, text in NAMED_ANSWERS.items()])

@@ -16,6 +16,7 @@ from openpyxl.styles import Alignment
 import topicsetsize as tss
 
 from .calculators import grey_when_bad, start_sheet
+from .calculators.sheet import PRINT_SCALE
 from .cells import STYLE, put_formula, put_label, put_number
 from .charts import style_series
 from .formulas import N_FMT, OK_FMT
@@ -69,7 +70,8 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         put_number(ws, r, 2, row["docs_per_topic"], number_format="#,##0.##")
         put_number(ws, r, 3, row["variance"], number_format="0.0000")
         put_number(ws, r, 4, row["n"], number_format=N_FMT)
-        put_formula(ws, r, 5, f"=D{r}*B{r}", number_format="#,##0")
+        # guarded like every answer of the sheet: no number while the budget is bad
+        put_formula(ws, r, 5, guarded(ok, f"D{r}*B{r}"), number_format="#,##0")
         put_formula(ws, r, 6, guarded(ok, f"IF(E{r}<={budget},1,0)"), number_format=OK_FMT)
         put_formula(ws, r, 7, f'=IF(F{r}=1,E{r},"")', number_format="#,##0")
         # the pd of a row that ties for the cheapest cost within the budget, else blank text
@@ -86,7 +88,7 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     put_formula(ws, cur.row, 2, guarded(
         ok, f'IF(COUNT({tied})=0,"No pool depth fits the budget.","pool depth "'
             f'&{cheapest}&": n = "&INDEX($D${first}:$D${last},{match})&" topics")'),
-        font=STYLE.bold)
+        font=STYLE.answer)
     ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
     name_cell(wb, "budget_cheapest", ws.title, cur.row, 2)
     cur.skip()
@@ -98,7 +100,7 @@ def add_budget_sheet(wb, spec: Spec) -> None:
              f'IF(COUNT({tied})=0,"none",INDEX($E${first}:$E${last},{match}))', "#,##0")):
         put_label(ws, cur.row, 1, label)
         put_formula(ws, cur.row, 2, guarded(ok, value), number_format=fmt,
-                    font=STYLE.bold).alignment = Alignment(horizontal="left")
+                    font=STYLE.answer).alignment = Alignment(horizontal="left")
         name_cell(wb, name, ws.title, cur.row, 2)
         cur.skip()
     cur.skip()
@@ -118,7 +120,9 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     series = Series(ys, xs, title="required n")
     style_series(series, 0)
     chart.series.append(series)
-    ws.add_chart(chart, f"J{top}")
+    # below the table (beside it, the page had to shrink to about 4 pt to fit the width)
+    ws.add_chart(chart, f"A{cur.row + 1}")
     ws.freeze_panes = "A3"
-    ws.print_area = f"A1:R{max(cur.row, top + 20)}"     # the chart takes about 16 rows
+    ws.print_area = f"A1:H{cur.row + 17}"     # the chart takes about 16 rows
     ws.print_title_rows = "1:1"
+    ws.page_setup.scale = PRINT_SCALE          # as the calculators: 9 pt answers

@@ -106,7 +106,9 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     picker = measure_list(wb, from_matrices) if from_matrices else None
     values = _starting_values(spec, estimates)
     add_calculators(wb, values, k_range, picker)
-    add_decide_sheet(wb, spec, k_range, values.get("anova", {}).get("variance", 0.0601))
+    anova = values.get("anova", {})
+    add_decide_sheet(wb, spec, k_range, anova.get("variance", 0.0601),
+                     anova.get("_source", {}).get("variance"))
     if spec.pool_depths:
         add_budget_sheet(wb, spec)
     tick("calculators")
@@ -132,11 +134,12 @@ def _starting_values(spec: Spec, estimates) -> dict:
     """The calculators' starting values: the spec's, and where it gives no variance, the
     estimate of its first score matrix that the design uses (the first of its scores, raw or
     std-AB): V_E for ANOVA, TTEST2 and CI2 (one-way within-system variance), σ̂t² = 2·V_E for
-    TTEST and CI, and the two-way V_E2 for ANOVA2. Each such input names its source
+    TTEST and CI, and the two-way V_E2 for ANOVA2. The matrix is the spec's ``start_from``
+    (the first one added by ``--matrix``), else its first. Each such input names its source
     (``values[calc]["_source"]``)."""
     values = {calc: dict(v) for calc, v in spec.calculators.items()}
     if estimates:
-        e = estimates[0]
+        e = next((x for x in estimates if x.spec.name == spec.start_from), estimates[0])
         raw = e.spec.scores[0] == "raw"
         label = "raw" if raw else "std-AB"
         v = float(e.summary.var_raw if raw else e.summary.var_std_ab)

@@ -16,6 +16,7 @@ import numpy as np
 import topicsetsize as tss
 
 from .calculators import display_columns, guarded_block, start_sheet
+from .calculators.sheet import PRINT_SCALE
 from .cells import STYLE, put_label, put_number, put_text
 from .formulas import N_FMT, P_FMT, anova_models
 from .inputs import INPUTS
@@ -39,16 +40,22 @@ def decide_variances(spec: Spec, fallback: float) -> tuple[float, ...]:
     return from_requirements or (fallback,)
 
 
-def decide_defaults(spec: Spec, fallback: float) -> dict:
-    """Starting values of the Decide sheet's inputs."""
-    return {"alpha": spec.alpha, "beta": spec.beta, "n": spec.decide.get("n", 100),
-            "min_d": spec.decide.get("min_d", 0.1),
-            "variance": decide_variances(spec, fallback)[0]}
+def decide_defaults(spec: Spec, fallback: float, source: str | None = None) -> dict:
+    """Starting values of the Decide sheet's inputs; where σ̂² is ``fallback`` and ``source``
+    is given, the input names it (``_source``)."""
+    variances = decide_variances(spec, fallback)
+    out = {"alpha": spec.alpha, "beta": spec.beta, "n": spec.decide.get("n", 100),
+           "min_d": spec.decide.get("min_d", 0.1), "variance": variances[0]}
+    if source and variances == (fallback,):
+        out["_source"] = {"variance": source}
+    return out
 
 
-def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
-    """Write the Decide sheet; ``k`` is the helper range of the Poisson mixtures and
-    ``fallback`` the variance used when the spec names none."""
+def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
+                     source: str | None = None) -> None:
+    """Write the Decide sheet; ``k`` is the helper range of the Poisson mixtures,
+    ``fallback`` the variance used when the spec names none and ``source`` where it came
+    from (shown beside the input)."""
     cur = start_sheet(wb, SHEET, "Decide: is a candidate number of topics enough?", [
         "Type a candidate n and a minD (yellow): the table shows the one-way ANOVA power "
         "for each number of systems m, live, and whether it reaches 1 − β.",
@@ -56,7 +63,7 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
         "default inputs: it does not follow the yellow cells.",
     ])
     cur.ws.column_dimensions["C"].width = 44      # "a whole number from 2 to 1,000,000,000"
-    start = decide_defaults(spec, fallback)
+    start = decide_defaults(spec, fallback, source)
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["decide"], start)
     alpha, beta, n, min_d, var = (inp.used[x] for x in
@@ -83,8 +90,12 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float) -> None:
         _recommendation(cur, spec)
     ws = cur.ws
     ws.freeze_panes = "A3"
-    ws.print_area = f"A1:P{cur.row}"
+    # the inputs and answers (A:H) on readable pages, the live table's other workings
+    # (I:P, with its m column repeated) after them; fitting A:P to the width shrank it to 4 pt
+    ws.print_area = f"A1:H{cur.row},I{block.top - 1}:P{block.bottom}"
     ws.print_title_rows = "1:1"
+    ws.print_title_cols = "A:A"
+    ws.page_setup.scale = PRINT_SCALE
 
 
 def _precomputed(cur, spec: Spec, start: dict) -> None:
@@ -138,8 +149,9 @@ def _recommendation(cur, spec: Spec) -> None:
     put_label(ws, cur.row, 1, "in words", font=STYLE.bold).alignment = STYLE.top
     sentence = put_text(ws, cur.row, 2, rec.sentence, font=STYLE.bold)
     sentence.alignment = STYLE.wrap
-    ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=9)
-    ws.row_dimensions[cur.row].height = 15 * (len(rec.sentence) // 110 + 1)
+    # B:H, inside the printed columns A:H
+    ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
+    ws.row_dimensions[cur.row].height = 15 * (len(rec.sentence) // 95 + 1)
     sentence_row = cur.row
     cur.skip(2)
     headers = ("requirement", "label", "σ̂²", "m", "minD", "its n", "power at the recommended n")

@@ -110,6 +110,8 @@ class Spec:
     chart_method: str = "legacy"
     output: str = "topicsetsize.xlsx"
     source: str = "<spec>"
+    start_from: str = ""                               # the matrix the calculators start
+                                                       # from ("": the first)
 
     def grid(self, measure: Measure) -> tuple[tuple[int, ...], tuple[float, ...]]:
         """The (m, minD) grid of ``measure``'s table: its own ``m``/``min_d``, else its

@@ -143,7 +143,18 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
                                 drop_incomplete_topics=drop_incomplete_topics))
     if extra and not spec.m:
         spec = replace(spec, m=(2, 10, 20, 30, 50), min_d=(0.02, 0.05, 0.1, 0.2))
-    return replace(spec, matrices=spec.matrices + tuple(extra))
+    if not extra:
+        return spec
+    # A workbook built from a matrix starts every calculator from it (issue 15.4): the
+    # spec's own starting variances give way to the first added matrix's estimates.
+    calculators = {calc: {k: v for k, v in values.items() if k not in _VARIANCE_KEYS}
+                   for calc, values in spec.calculators.items()}
+    return replace(spec, matrices=spec.matrices + tuple(extra), calculators=calculators,
+                   start_from=extra[0].name)
+
+
+#: The calculator inputs that a matrix's estimate replaces.
+_VARIANCE_KEYS = ("variance", "variance_t")
 
 
 def _measure(where, k, item) -> Measure:

@@ -49,6 +49,9 @@ def test_about_sheet(built):
                                        "own)", "Answers (workbook-level names)")]
     assert order == ["How to use it", "Sheets", "Method", "References", order[4],
                      "Answers (workbook-level names)"]
+    # the names start a page: their heading is never left alone at a page end
+    names = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == order[4])
+    assert names - 1 in [b.id for b in ws.row_breaks.brk]
     for row in ws.iter_rows(min_col=1, max_col=3):
         if row[0].value in ("ANOVA", "anova_alpha") and row[2].alignment.wrap_text:
             assert row[0].alignment.vertical == row[2].alignment.vertical == "top"

@@ -49,10 +49,10 @@ def _decide_table(wb) -> list:
 
 
 def _budget_fits(wb) -> list:
-    """The "within budget" column of the Budget sheet."""
+    """The cost and "within budget" columns of the Budget sheet."""
     rows = _rows(wb["Budget"], "pool depth pd")
     assert len(rows) >= 2
-    return [wb["Budget"].cell(r, 6).value for r in rows]
+    return [wb["Budget"].cell(r, c).value for r in rows for c in (5, 6)]
 
 
 #: Every answer of a sheet besides its named ones.

@@ -89,3 +89,34 @@ def test_print_areas_hold_the_charts():
             assert column - 1 <= last, (ws.title, ws.print_area)
             checked += 1
     assert checked >= 6
+
+
+@pytest.mark.slow
+def test_sheets_with_inputs_print_readable_first_pages():
+    """Every sheet with inputs prints at a fixed scale whose first print range fits the width
+    of an A4 landscape page, so that its named answers print at 9 pt or more (issue 15.5:
+    Decide and Budget were fitted to one page wide, at about 4 pt)."""
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    from generator import build_workbook, bundled_spec, load_spec
+
+    wb = build_workbook(load_spec(bundled_spec("decide_example")))
+    # A4 landscape (842 pt) less the margins (0.4 in each side, generator.build._page_setup);
+    # a column of width w is about 7w + 5 pixels (0.75 pt each) wide
+    page = 842 - 2 * 0.4 * 72
+    answers = {}
+    for dn in wb.defined_names.values():
+        for sheet, coord in dn.destinations:      # (a constant such as a helper has none)
+            answers.setdefault(sheet, []).append(coord.replace("$", "").split(":")[0])
+    for title in ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide", "Budget"):
+        ws = wb[title]
+        scale = ws.page_setup.scale
+        assert scale and not ws.sheet_properties.pageSetUpPr.fitToPage, title
+        first = ws.print_area.split(",")[0].split("!")[-1].replace("$", "")
+        left, right = ("".join(c for c in part if c.isalpha()) for part in first.split(":"))
+        width = sum(0.75 * (7 * (ws.column_dimensions[get_column_letter(c)].width or 8.43) + 5)
+                    for c in range(column_index_from_string(left),
+                                   column_index_from_string(right) + 1))
+        assert width * scale / 100 <= page, (title, width, scale)
+        sizes = [ws[c].font.sz for c in answers[title] if ws[c].font.b and ws[c].font.sz]
+        assert sizes and max(sizes) * scale / 100 >= 9, (title, sizes, scale)

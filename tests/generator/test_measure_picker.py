@@ -3,6 +3,7 @@ Variance sheet's measures feeds them (checked in LibreOffice against the engine)
 
 from __future__ import annotations
 
+import numpy as np
 import openpyxl
 import pytest
 
@@ -68,3 +69,37 @@ def test_picked_measure_feeds_the_calculators(batch):
         assert named(wb, f"{calc}_status") == ("Check the inputs: the measure is not a measure "
                                                "(pick one from the list)."), calc
     assert named(wb, "anova_n_exact") == CHECK_INPUTS
+
+
+@pytest.mark.slow
+def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir):
+    """``topicsetsize workbook --matrix FILE`` on the default spec (which gives its own
+    starting variances): every calculator and Decide start from the matrix's estimate that
+    its design uses, and name it (issue 15.4)."""
+    from generator import build_workbook, with_matrices
+
+    path = data_dir / "trec2004robust_ap.csv"
+    spec = with_matrices(load_spec(bundled_spec()), [path])
+    assert spec.calculators["anova"]["alpha"] == 0.05        # only the variances give way
+    wb = build_workbook(spec)
+    # by hand from the file: V_E = within-run sum of squares over runs·(topics − 1) (one-way),
+    # V_E2 = two-way residual sum of squares over (topics − 1)(runs − 1)
+    x = np.loadtxt(path, delimiter=",", skiprows=1, usecols=range(1, 111))
+    topics, runs = x.shape
+    assert (topics, runs) == (249, 110)          # tests/data/PROVENANCE.md: 110 runs × 249
+    one_way = ((x - x.mean(axis=0)) ** 2).sum() / (runs * (topics - 1))
+    resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+    two_way = (resid ** 2).sum() / ((topics - 1) * (runs - 1))
+    name = "trec2004robust_ap, raw"
+    for key, want, source in (
+            ("anova_variance", one_way, f"V_E of {name}"),
+            ("ttest_variance_t", 2 * one_way, f"2·V_E of {name}"),
+            ("ci_variance_t", 2 * one_way, f"2·V_E of {name}"),
+            ("anova2_variance", two_way, f"two-way V_E2 of {name}"),
+            ("ttest2_variance", one_way, f"V_E of {name}"),
+            ("ci2_variance", one_way, f"V_E of {name}"),
+            ("decide_variance", one_way, f"V_E of {name}")):
+        assert named(wb, key) == pytest.approx(want, rel=1e-12), key
+        sheet, coord = next(iter(wb.defined_names[key].destinations))
+        row = wb[sheet][coord.replace("$", "")].row
+        assert wb[sheet].cell(row, 5).value.endswith(f"; from the matrix: {source}"), key
