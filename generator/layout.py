@@ -208,16 +208,15 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
 
 
 def _input_format(key: str, start) -> str:
-    """Number format of an input cell: integers with separators; a variance with (at most)
+    """Number format of an input cell: a whole-number input in General (a typed 2.5 shows as
+    2.5 beside its "whole number" check, where ``#,##0`` showed 3); a variance with (at most)
     four significant digits of its starting value, e.g. 0.008443 for 0.008443273111601386.
 
     >>> _input_format("m", 2), _input_format("variance", 0.008443273111601386)
-    ('#,##0', '0.0#####')
+    ('General', '0.0#####')
     >>> _input_format("variance_t", 0.0601), _input_format("variance", 1.0)
     ('0.0####', '0.0##')
     """
-    if allowed(key).integer:
-        return "#,##0"
     if key.startswith("variance") and isinstance(start, (int, float)) and start > 0:
         decimals = max(1, 3 - math.floor(math.log10(start)))
         return "0.0" + "#" * (decimals - 1)
