@@ -56,7 +56,7 @@ def add_charts_sheet(wb, tables: list[MeasureTables], places: list[TablePlace],
                         f"tables on the {TABLES} sheet", font=STYLE.title)
     for k, (t, place) in enumerate(zip(tables, places)):
         c0 = place.first_col[method]
-        n_d, n_m = len(t.legacy.columns), len(t.legacy.index)
+        n_d, n_m = len(t.min_ds), len(t.ms)
         name = clean_text(t.measure.name)
 
         by_m = _chart(f"{_short(name)}: n vs m ({method})", "m (number of systems)",
@@ -65,7 +65,7 @@ def add_charts_sheet(wb, tables: list[MeasureTables], places: list[TablePlace],
         for j in range(n_d):
             ys = Reference(src, min_col=c0 + 1 + j, min_row=place.first_row,
                            max_row=place.last_row)
-            by_m.series.append(_series(ys, xs, f"minD = {t.legacy.columns[j]:g}", j))
+            by_m.series.append(_series(ys, xs, f"minD = {t.min_ds[j]:g}", j))
 
         by_d = _chart(f"{_short(name)}: n vs minD ({method})", "minD (minimum detectable range)",
                       "n (topics, log scale)")
@@ -73,7 +73,7 @@ def add_charts_sheet(wb, tables: list[MeasureTables], places: list[TablePlace],
         for i in range(n_m):
             row = place.first_row + i
             ys = Reference(src, min_col=c0 + 1, max_col=c0 + n_d, min_row=row)
-            by_d.series.append(_series(ys, xs, f"m = {t.legacy.index[i]}", i))
+            by_d.series.append(_series(ys, xs, f"m = {t.ms[i]}", i))
 
         top = 3 + k * CHART_ROWS
         ws.add_chart(by_m, f"A{top}")

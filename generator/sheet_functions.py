@@ -11,6 +11,7 @@ accurate in the far tail). ``_ENV`` is the namespace the compiled formulas run i
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 from scipy import special
@@ -75,6 +76,10 @@ def _approx_equal(a: float, b: float) -> bool:
     return math.isfinite(d) and d < abs(a) * 2.0 ** -48 and d < abs(b) * 2.0 ** -48
 
 
+_OPERATORS = {"=": operator.eq, "<>": operator.ne, "<": operator.lt, ">": operator.gt,
+              "<=": operator.le, ">=": operator.ge}
+
+
 def compare(op: str, a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):     # numbers only
         return _NUMPY_COMPARE[op](N(a), N(b)).astype(float)
@@ -85,8 +90,7 @@ def compare(op: str, a, b) -> bool:
     a, b = _rank(a), _rank(b)
     if a[0] == b[0] == 0 and _approx_equal(a[1], b[1]):
         a = b        # LibreOffice (and Excel) compare numbers to about 15 digits
-    return {"=": a == b, "<>": a != b, "<": a < b, ">": a > b, "<=": a <= b,
-            ">=": a >= b}[op]
+    return _OPERATORS[op](a, b)
 
 
 def power(a, b):

@@ -1,7 +1,9 @@
 """The Tables sheet: for every measure, the ANOVA topic set size table, legacy and exact.
 
 Rows m, columns minD, as in Table 2 of the AIRS 2016 paper. The numbers are values from the
-engine (:func:`topicsetsize.anova_table`), not formulas: the ANOVA calculator reproduces any
+engine (:func:`topicsetsize.anova_n` over the grid, the cells of
+:func:`topicsetsize.anova_table`; arrays, so that the default workbook needs no pandas), not
+formulas: the ANOVA calculator reproduces any
 cell live. Cells where the two methods disagree are shaded in both tables and carry a note
 with both values.
 """
@@ -10,10 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandas as pd
-
-from topicsetsize import anova_table
-
+import numpy as np
 from openpyxl.worksheet.pagebreak import Break
 
 from .cells import STYLE, put_label, put_number, put_text
@@ -26,13 +25,15 @@ SHEET = "Tables"
 
 @dataclass(frozen=True)
 class MeasureTables:
-    """A measure and its two tables (index m, columns minD)."""
+    """A measure and its two tables of n (rows ``ms``, columns ``min_ds``)."""
 
     measure: Measure
-    legacy: pd.DataFrame
-    exact: pd.DataFrame
+    ms: tuple
+    min_ds: tuple
+    legacy: np.ndarray
+    exact: np.ndarray
 
-    def table(self, method: str) -> pd.DataFrame:
+    def table(self, method: str) -> np.ndarray:
         return self.legacy if method == "legacy" else self.exact
 
 
@@ -48,16 +49,19 @@ class TablePlace:
 
 def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
     """The legacy and exact tables of every measure (``tick(text)`` after each)."""
+    from topicsetsize import anova_n
+
     out = []
     for measure in measures:
-        frames = {}
+        ms, min_ds = (tuple(x) for x in spec.grid(measure))
+        sizes = {}
         for method in ("legacy", "exact"):
-            ms, min_ds = spec.grid(measure)
-            frames[method] = anova_table(spec.alpha, beta=spec.beta, variance=measure.variance,
-                                         ms=list(ms), min_ds=list(min_ds), method=method)
+            sizes[method] = np.asarray(anova_n(spec.alpha, spec.beta, np.asarray(min_ds)[None, :],
+                                               measure.variance, np.asarray(ms)[:, None],
+                                               method=method))
             if tick:
                 tick(f"{method} table: {measure.name}")
-        out.append(MeasureTables(measure, frames["legacy"], frames["exact"]))
+        out.append(MeasureTables(measure, ms, min_ds, sizes["legacy"], sizes["exact"]))
     return out
 
 
@@ -79,11 +83,11 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                         "exact = noncentral F. Shaded cells: the methods disagree (hover for "
                         "both values).", font=STYLE.note)
     row = 5
-    width = max(len(t.legacy.columns) for t in tables) + 1
+    width = max(len(t.min_ds) for t in tables) + 1
     places = []
     page_top = 1
     for t in tables:
-        block = len(t.legacy.index) + 5          # heading, detail, titles, header, rows, note
+        block = len(t.ms) + 5          # heading, detail, titles, header, rows, note
         if row - page_top + block > PAGE_ROWS:   # keep each heading with its tables
             ws.row_breaks.append(Break(id=row - 1))
             page_top = row
@@ -94,27 +98,27 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
         if t.measure.source:
             detail += f"; {t.measure.source}"
         put_text(ws, row + 1, 1, detail, font=STYLE.note)
-        differ = t.legacy.to_numpy() != t.exact.to_numpy()
+        differ = t.legacy != t.exact
         cols = {"legacy": 1, "exact": width + 2}
         titles = {"legacy": "Legacy (Nagata's approximation)",
                   "exact": "Exact (noncentral F)"}
         for method, c0 in cols.items():
-            frame = t.table(method)
+            sizes = t.table(method)
             put_label(ws, row + 2, c0, titles[method], font=STYLE.bold)
             put_label(ws, row + 3, c0, "m \\ minD", font=STYLE.bold, fill=STYLE.header_fill)
-            for j, d in enumerate(frame.columns, start=1):
+            for j, d in enumerate(t.min_ds, start=1):
                 put_number(ws, row + 3, c0 + j, float(d), font=STYLE.bold,
                            fill=STYLE.header_fill)
-            for i, m in enumerate(frame.index):
+            for i, m in enumerate(t.ms):
                 put_number(ws, row + 4 + i, c0, int(m), font=STYLE.bold)
-                for j in range(len(frame.columns)):
-                    note = (f"legacy n = {t.legacy.iat[i, j]}, exact n = {t.exact.iat[i, j]}"
+                for j in range(len(t.min_ds)):
+                    note = (f"legacy n = {t.legacy[i, j]}, exact n = {t.exact[i, j]}"
                             if differ[i, j] else None)
-                    put_number(ws, row + 4 + i, c0 + 1 + j, int(frame.iat[i, j]),
+                    put_number(ws, row + 4 + i, c0 + 1 + j, int(sizes[i, j]),
                                number_format="#,##0",
                                fill=STYLE.differ_fill if differ[i, j] else None,
                                comment=note if method == "exact" else None)
-        last = row + 3 + len(t.legacy.index)
+        last = row + 3 + len(t.ms)
         put_label(ws, last + 1, 1, f"{int(differ.sum())} of {differ.size} cells differ "
                                    "between the methods (shaded).", font=STYLE.note)
         places.append(TablePlace(row + 3, row + 4, last, cols))
@@ -127,10 +131,9 @@ def add_pair_tables(wb, spec: Spec, measures) -> None:
     """Below the ANOVA tables: the paired t-test (legacy and exact) and the CI topic set sizes
     of every measure, with σ̂t² = 2·σ̂² (the variance of a difference of two systems whose
     scores have variance σ̂² each), columns minDt (t-test) and δ (CI) = the spec's minD grid.
-    Values from the engine (:func:`topicsetsize.ttest_table`, :func:`topicsetsize.ci_n`)."""
-    import numpy as np
-
-    from topicsetsize import ci_n, ttest_table
+    Values from the engine (:func:`topicsetsize.ttest_n` and :func:`topicsetsize.ci_n` over
+    the grid: the cells of :func:`topicsetsize.ttest_table`)."""
+    from topicsetsize import ci_n, ttest_n
 
     ws = wb[SHEET]
     row = ws.max_row + 3
@@ -147,10 +150,10 @@ def add_pair_tables(wb, spec: Spec, measures) -> None:
     row += 2
     blocks = []
     for method in ("legacy", "exact"):
-        frame = ttest_table(spec.alpha, beta=spec.beta, variance_t=var_t, min_dts=grid,
-                            method=method)
+        sizes = ttest_n(spec.alpha, spec.beta, np.asarray(grid)[None, :],
+                        np.asarray(var_t)[:, None], method=method)
         blocks.append((f"Paired t-test, {method}: rows measure, columns minDt", "minDt",
-                       frame.to_numpy()))
+                       np.asarray(sizes)))
     ci = ci_n(spec.alpha, np.asarray(grid)[None, :], np.asarray(var_t)[:, None])
     blocks.append(("CI of a difference: rows measure, columns δ (the largest expected width)",
                    "δ", np.asarray(ci)))

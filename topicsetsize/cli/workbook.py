@@ -82,8 +82,6 @@ def _write(args, spec) -> int:
     """Add the --matrix files to ``spec``, write the workbook and say where."""
     from generator import count_steps, with_matrices, write_workbook
 
-    from ..matrices.readers import IncompleteTopicsWarning
-
     if args.matrix:
         spec = with_matrices(spec, args.matrix, measure=args.measure, fmt=args.fmt,
                              transpose=args.transpose,
@@ -99,7 +97,10 @@ def _write(args, spec) -> int:
             bar.update(1)
 
         with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", IncompleteTopicsWarning)
+            if spec.matrices:      # the readers (and pandas) only where matrices are read
+                from ..matrices.readers import IncompleteTopicsWarning
+
+                warnings.simplefilter("always", IncompleteTopicsWarning)
             path = write_workbook(spec, out, tick=tick)
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
