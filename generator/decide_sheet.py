@@ -2,11 +2,12 @@
 
 Type a candidate n and a minD (yellow): for each m of the spec's list the sheet shows, live,
 the one-way ANOVA power at that n and minD (legacy and exact) and whether it meets 1 − β.
-Beside it, precomputed by the generator with :func:`topicsetsize.guarantees` for the default
-inputs, the minimum detectable minD per m (Sakai, IRJ 2016, Section 5; AIRS 2016 reads its
-Table 2 this way). When the spec lists ``[[requirements]]``, the recommendation of
-:func:`topicsetsize.recommend` (AIRS 2016, Section 4): its sentence (stored as text: the
-labels are untrusted) and the per-requirement table.
+Beside it, precomputed by the generator with :func:`topicsetsize.anova_min_d` (the minD column
+of :func:`topicsetsize.guarantees`) for the default inputs, the minimum detectable minD per m
+(Sakai, IRJ 2016, Section 5; AIRS 2016 reads its Table 2 this way). When the spec lists
+``[[requirements]]``, the recommendation of :func:`topicsetsize.recommend` (AIRS 2016,
+Section 4): its sentence (stored as text: the labels are untrusted) and the per-requirement
+table.
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ def _precomputed(cur, spec: Spec, start: dict) -> None:
         put_number(ws, top + 1 + i, 1, m, number_format="0")
     cur.row = top + len(ms) + 1
     cur.note("The smallest range between the best and the worst of m systems that n topics "
-             "detect with power 1 − β (topicsetsize.guarantees).")
+             "detect with power 1 − β (topicsetsize.anova_min_d, the minD of "
+             "topicsetsize.guarantees).")
     cur.skip()
 
 
