@@ -3,9 +3,8 @@
 Rows m, columns minD, as in Table 2 of the AIRS 2016 paper. The numbers are values from the
 engine (:func:`topicsetsize.anova_n` over the grid, the cells of
 :func:`topicsetsize.anova_table`; arrays, so that the default workbook needs no pandas), not
-formulas: the ANOVA calculator reproduces any
-cell live. Cells where the two methods disagree are shaded in both tables and carry a note
-with both values.
+formulas: the ANOVA calculator reproduces any cell live. Cells where the two methods disagree
+are shaded in both tables and carry a note with both values.
 """
 
 from __future__ import annotations
@@ -87,7 +86,7 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
     places = []
     page_top = 1
     for t in tables:
-        block = len(t.ms) + 5          # heading, detail, titles, header, rows, note
+        block = len(t.ms) + 5                    # heading, detail, titles, header, rows, note
         if row - page_top + block > PAGE_ROWS:   # keep each heading with its tables
             ws.row_breaks.append(Break(id=row - 1))
             page_top = row
