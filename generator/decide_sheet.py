@@ -32,22 +32,27 @@ SHEET = "Decide"
 _WORK_COLUMN = 30
 
 
-def decide_variances(spec: Spec, fallback: float) -> tuple[float, ...]:
+def decide_variances(spec: Spec, fallback: float, *, from_matrix: bool = False
+                     ) -> tuple[float, ...]:
     """The variances of the precomputed minD table: ``[decide] variance``, else the distinct
-    variances of the requirements, else ``fallback`` (the ANOVA calculator's σ̂²)."""
+    variances of the requirements, else ``fallback`` (the ANOVA calculator's σ̂²). Where
+    ``fallback`` is a matrix's estimate (``from_matrix``), it comes first, before the
+    requirements' variances."""
     if spec.decide.get("variance"):
         return tuple(spec.decide["variance"])
     from_requirements = tuple(dict.fromkeys(r["variance"] for r in spec.requirements))
+    if from_matrix:
+        return tuple(dict.fromkeys((fallback, *from_requirements)))
     return from_requirements or (fallback,)
 
 
 def decide_defaults(spec: Spec, fallback: float, source: str | None = None) -> dict:
     """Starting values of the Decide sheet's inputs; where σ̂² is ``fallback`` and ``source``
-    is given, the input names it (``_source``)."""
-    variances = decide_variances(spec, fallback)
+    (a matrix's estimate) is given, the input names it (``_source``)."""
+    variances = decide_variances(spec, fallback, from_matrix=source is not None)
     out = {"alpha": spec.alpha, "beta": spec.beta, "n": spec.decide.get("n", 100),
            "min_d": spec.decide.get("min_d", 0.1), "variance": variances[0]}
-    if source and variances == (fallback,):
+    if source and variances[0] == fallback:
         out["_source"] = {"variance": source}
     return out
 
@@ -103,7 +108,7 @@ def _precomputed(cur, spec: Spec, start: dict) -> None:
     """Minimum detectable minD per m at the default n, per variance and method."""
     n, alpha, beta = int(start["n"]), start["alpha"], start["beta"]
     ms = spec.decide.get("m", DECIDE_MS)
-    variances = decide_variances(spec, start["variance"])
+    variances = decide_variances(spec, start["variance"], from_matrix="_source" in start)
     cur.heading(f"Minimum detectable minD per m at n = {n} (precomputed for the default "
                 f"inputs: α = {alpha:g}, β = {beta:g}; not live)")
     ws, top = cur.ws, cur.row

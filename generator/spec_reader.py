@@ -145,12 +145,13 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
         spec = replace(spec, m=(2, 10, 20, 30, 50), min_d=(0.02, 0.05, 0.1, 0.2))
     if not extra:
         return spec
-    # A workbook built from a matrix starts every calculator from it (issue 15.4): the
-    # spec's own starting variances give way to the first added matrix's estimates.
+    # A workbook built from a matrix starts every calculator and Decide from it (issue 15.4):
+    # the spec's own starting variances give way to the first added matrix's estimates.
     calculators = {calc: {k: v for k, v in values.items() if k not in _VARIANCE_KEYS}
                    for calc, values in spec.calculators.items()}
+    decide = {k: v for k, v in spec.decide.items() if k not in _VARIANCE_KEYS}
     return replace(spec, matrices=spec.matrices + tuple(extra), calculators=calculators,
-                   start_from=extra[0].name)
+                   decide=decide, start_from=extra[0].name)
 
 
 #: The calculator inputs that a matrix's estimate replaces.

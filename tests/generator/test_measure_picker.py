@@ -72,15 +72,19 @@ def test_picked_measure_feeds_the_calculators(batch):
 
 
 @pytest.mark.slow
-def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir):
+@pytest.mark.parametrize("bundled", [None, "decide_example"])
+def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir, bundled):
     """``topicsetsize workbook --matrix FILE`` on the default spec (which gives its own
-    starting variances): every calculator and Decide start from the matrix's estimate that
-    its design uses, and name it (issue 15.4)."""
+    starting variances) and on decide_example (which also gives Decide's variance and
+    requirements): every calculator and Decide start from the matrix's estimate that its
+    design uses, and name it (issue 15.4)."""
     from generator import build_workbook, with_matrices
 
     path = data_dir / "trec2004robust_ap.csv"
-    spec = with_matrices(load_spec(bundled_spec()), [path])
-    assert spec.calculators["anova"]["alpha"] == 0.05        # only the variances give way
+    spec = with_matrices(load_spec(bundled_spec(bundled) if bundled else bundled_spec()),
+                         [path])
+    if bundled is None:
+        assert spec.calculators["anova"]["alpha"] == 0.05    # only the variances give way
     wb = build_workbook(spec)
     # by hand from the file: V_E = within-run sum of squares over runs·(topics − 1) (one-way),
     # V_E2 = two-way residual sum of squares over (topics − 1)(runs − 1)
@@ -103,3 +107,7 @@ def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir):
         sheet, coord = next(iter(wb.defined_names[key].destinations))
         row = wb[sheet][coord.replace("$", "")].row
         assert wb[sheet].cell(row, 5).value.endswith(f"; from the matrix: {source}"), key
+    # Decide's precomputed minD per m starts with the matrix's V_E (then any requirement's)
+    headers = [c.value for row in wb["Decide"].iter_rows() for c in row
+               if isinstance(c.value, str) and c.value.startswith("σ̂² = ")]
+    assert headers[0] == f"σ̂² = {one_way:g}, legacy", headers

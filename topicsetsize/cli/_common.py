@@ -88,6 +88,9 @@ def int_list(text: str) -> list[int]:
             f"{text!r} is not a comma-separated list of whole numbers") from None
     if not out:
         raise argparse.ArgumentTypeError(f"{text!r} is an empty range")
+    if len(out) > MAX_LIST_VALUES:          # single values past the cap (ranges stop above)
+        raise argparse.ArgumentTypeError(
+            f"{text!r} gives {len(out):,} values: allowed at most {MAX_LIST_VALUES:,}")
     return out
 
 

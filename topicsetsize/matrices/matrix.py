@@ -114,7 +114,7 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
     for bad, what in ((size > MAX_SCORE, "too large to compute with (its square and the sums "
                                          "of squares overflow)"),
                       ((size < MIN_SCORE) & (size > 0), "too small to compute with (its square "
-                                                        "underflows to 0)")):
+                                                        "underflows)")):
         if bad.any():
             i, j = np.argwhere(bad)[0]
             where = (f"topic {topics[i]!r}, run {runs[j]!r}" if topics is not None

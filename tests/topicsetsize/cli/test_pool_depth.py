@@ -87,6 +87,14 @@ def test_a_huge_range_of_depths_is_refused_before_it_is_built(capsys):
                    "100,000,000 values: allowed at most 10,000\n")
 
 
+def test_single_values_past_the_cap_are_refused_too(capsys):
+    depths = ",".join(str(k) for k in range(1, 10_002))       # 10,001 single values
+    with pytest.raises(SystemExit) as info:
+        main(["pool-depth", *A, "--depths", depths])
+    assert info.value.code == 2
+    assert "gives 10,001 values: allowed at most 10,000" in capsys.readouterr().err
+
+
 def test_bad_run_file(capsys, tmp_path):
     runs = tmp_path / "runs"
     runs.mkdir()
