@@ -73,24 +73,21 @@ def int_list(text: str) -> list[int]:
             if "-" in part[1:]:
                 lo, hi = part.split("-", 1) if not part.startswith("-") else (part, part)
                 values = range(int(lo), int(hi) + 1)
-                if len(out) + len(values) > MAX_LIST_VALUES:
-                    raise argparse.ArgumentTypeError(
-                        f"{text!r} gives {len(out) + len(values):,} values: allowed at most "
-                        f"{MAX_LIST_VALUES:,}")
-                out.extend(values)
             else:
                 value = float(part)
                 if not value.is_integer():
                     raise ValueError
-                out.append(int(value))
+                values = range(int(value), int(value) + 1)
+            if len(out) + len(values) > MAX_LIST_VALUES:      # counted before it is built
+                raise argparse.ArgumentTypeError(
+                    f"{text!r} gives {len(out) + len(values):,} values: allowed at most "
+                    f"{MAX_LIST_VALUES:,}")
+            out.extend(values)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a comma-separated list of whole numbers") from None
     if not out:
         raise argparse.ArgumentTypeError(f"{text!r} is an empty range")
-    if len(out) > MAX_LIST_VALUES:          # single values past the cap (ranges stop above)
-        raise argparse.ArgumentTypeError(
-            f"{text!r} gives {len(out):,} values: allowed at most {MAX_LIST_VALUES:,}")
     return out
 
 
