@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI step: the engine and the Excel functions on the OLDEST numpy, scipy, pandas, openpyxl and
+# CI step: the engine and the Excel functions on the OLDEST numpy, scipy, pandas, openpyxl, lxml and
 # tqdm that pyproject.toml allows (pinned in .ci/oldest-constraints.txt), so that a lower bound
 # cannot silently go stale. The test tools (pytest, hypothesis, statsmodels, ...) are whatever
 # pip finds compatible with those pins.

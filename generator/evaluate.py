@@ -20,13 +20,31 @@ from __future__ import annotations
 import math
 import re
 import sys
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
 from .sheet_functions import _ENV, _FUNCTIONS, ErrorValue, FormulaError, _isnumber
 
-__all__ = ["evaluate_workbook", "FormulaError", "ErrorValue"]
+__all__ = ["evaluate_workbook", "share_template", "FormulaError", "ErrorValue"]
+
+#: Per worksheet, {(row, column): token} for formula cells declared one template by
+#: :func:`share_template`: :func:`evaluate_workbook` derives the template of a token once.
+_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def share_template(ws, cells: Iterable[tuple[int, int]]) -> None:
+    """Declare that the formula cells ``cells`` ((row, column) pairs) of the worksheet ``ws``
+    are one template: the same formula in relative R1C1 form, as the rows of a block column.
+
+    :func:`evaluate_workbook` then reads the template of one of them instead of parsing the
+    references of every cell (a tenth of the evaluation of a calculator sheet). A wrong
+    declaration would give wrong values, so only :func:`generator.rows.write_block`, which
+    writes every row of a column from one template string, makes it.
+    """
+    token = object()
+    _SHARED.setdefault(ws, {}).update(dict.fromkeys(cells, token))
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
@@ -197,6 +215,8 @@ class _Book:
         # formula cells only: a text cell may start with "=" (an untrusted name kept as text)
         self.formulas = {ws.title: {key for key, c in ws._cells.items() if c.data_type == "f"}
                          for ws in wb.worksheets}
+        self.shared = {ws.title: _SHARED.get(ws, {}) for ws in wb.worksheets}
+        self.shared_keys: dict[object, tuple] = {}
         self.values: dict[tuple[str, int, int], object] = {}
         self.code: dict[tuple, Callable] = {}
         self.areas: dict[tuple, object] = {}
@@ -236,7 +256,13 @@ class _Book:
         return self.areas[key]
 
     def compute(self, sheet: str, row: int, column: int, formula: str):
-        fn = self.code.get(key := _template_key(sheet, formula, row, column))
+        token = self.shared[sheet].get((row, column))
+        key = self.shared_keys.get(token) if token is not None else None
+        if key is None:
+            key = _template_key(sheet, formula, row, column)
+            if token is not None:
+                self.shared_keys[token] = key
+        fn = self.code.get(key)
         if fn is None:
             shifted = _shift(_tokens(formula[1:]), sheet, row, column)
             source = _Parser(shifted, sheet, self.names).expr()

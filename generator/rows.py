@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
 
 from .cells import STYLE, put_formula, put_label, put_number, ref
+from .evaluate import share_template
 
 __all__ = ["Col", "Block", "write_block", "bisection_cols", "bisection_answer", "bisection_steps"]
 
@@ -107,6 +108,12 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
                             number_format=c.number_format)
             else:
                 put_number(ws, row, block.columns[c.key], value, number_format=c.number_format)
+    # Rows 2..count of a column written from one template string (the same references, each
+    # relative to its row) are one formula in R1C1 form: tell the evaluator.
+    for c in cols:
+        if isinstance(c.template, str) and count > 2:
+            share_template(ws, ((row, block.columns[c.key])
+                                for row in range(first_row + 1, first_row + count)))
     return block
 
 

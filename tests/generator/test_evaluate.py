@@ -12,7 +12,8 @@ from openpyxl import Workbook
 from generator import bundled_spec, build_workbook, load_spec
 from generator.bundled import bundled_specs
 from generator.cached import answer_values
-from generator.evaluate import FormulaError, evaluate_workbook
+from generator.evaluate import (_SHARED, FormulaError, _template_key, evaluate_workbook,
+                                share_template)
 
 from .conftest import named
 
@@ -109,6 +110,36 @@ def test_evaluated_answers_equal_the_engine(spec):
             assert math.isclose(got, want, rel_tol=1e-7, abs_tol=1e-9), (key, got, want)
         else:
             assert got == want, (key, got, want)
+
+
+@pytest.mark.parametrize("spec", sorted(BUNDLED))
+def test_shared_templates_are_one_formula(spec):
+    """write_block's declarations (share_template) are true: every cell declared one template
+    has, parsed on its own, the same relative R1C1 formula as the others; and they cover most
+    formula cells (what makes the declaration worth having)."""
+    wb = build_workbook(load_spec(bundled_spec(spec)))
+    declared = formulas = 0
+    for ws in wb.worksheets:
+        keys: dict[object, set] = {}
+        for (row, column), token in _SHARED.get(ws, {}).items():
+            cell = ws.cell(row=row, column=column)
+            assert cell.data_type == "f", (ws.title, cell.coordinate)
+            keys.setdefault(token, set()).add(_template_key(ws.title, cell.value, row, column))
+        assert all(len(k) == 1 for k in keys.values()), ws.title
+        declared += len(_SHARED.get(ws, {}))
+        formulas += sum(c.data_type == "f" for c in ws._cells.values())
+    assert declared > 0.7 * formulas
+
+
+def test_a_false_shared_template_changes_the_values():
+    """The declaration is trusted (that is its point): declaring two different formulas one
+    template gives the first one's formula to both, so only write_block may declare it."""
+    wb = Workbook()
+    ws = wb.active
+    ws["A1"], ws["A2"], ws["B1"], ws["B2"] = 1, 2, "=A1*10", "=A1*10"   # B2 is not "=A2*10"
+    assert evaluate_workbook(wb)["Sheet"]["B2"] == 10
+    share_template(ws, [(1, 2), (2, 2)])
+    assert evaluate_workbook(wb)["Sheet"]["B2"] == 20
 
 
 def test_excel_semantics():
