@@ -96,6 +96,12 @@ _LEGACY_FROM = {"anova": ((1e-3, 9), (1e-6, 17), (1e-10, 33)),
 
 _LEGACY_FROM_ELSE = {"anova": 129, "ttest": 2049}
 
+#: The same starts for :func:`numpy.searchsorted`: the smallest α of each, ascending, and the
+#: starts with ``_LEGACY_FROM_ELSE`` first (below the smallest α).
+_LEGACY_SORTED = {design: (np.array([a for a, _ in starts[::-1]]),
+                           np.array([_LEGACY_FROM_ELSE[design]] + [n for _, n in starts[::-1]]))
+                  for design, starts in _LEGACY_FROM.items()}
+
 
 def _monotone_from(design: str, method: str, alpha, target):
     """Per cell, the n from which the power is non-decreasing in n.
@@ -114,9 +120,8 @@ def _monotone_from(design: str, method: str, alpha, target):
     alpha = np.asarray(alpha, float)
     if method == "exact":
         return np.full(alpha.shape, 2)
-    starts = _LEGACY_FROM[design][::-1]                  # smallest α first
-    from_n = np.take([_LEGACY_FROM_ELSE[design]] + [n for _, n in starts],
-                     np.searchsorted([a for a, _ in starts], alpha, side="right"))
+    smallest, starts = _LEGACY_SORTED[design]
+    from_n = starts[np.searchsorted(smallest, alpha, side="right")]
     if design == "ttest":
         from_n = np.where(np.asarray(target) > 10.0 * alpha, from_n, _LEGACY_FROM_ELSE[design])
     return from_n

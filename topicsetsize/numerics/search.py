@@ -117,7 +117,7 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
                           start[rest], n_max, (x0[rest], ok0[rest], transformed(v[rest])),
                           (x1[rest], ok1[rest], transformed(v[size + rest])),
                           lambda i: _name(int(rest[i]), describe))
-        _scan_below(n, start, n_min, evaluate)
+        _scan_below(n, start, n_min, passes)
     return n.reshape(shape)
 
 
@@ -163,11 +163,11 @@ def _name(i: int, describe: Callable[[int], str] | None) -> str:
 
 def _raise_if_unreachable(lo, n_max, describe):
     """Cells that fail at n_max can never be met: say so, naming the first one."""
-    stuck = np.flatnonzero(lo >= n_max)
-    if stuck.size:
+    stuck = lo >= n_max
+    if stuck.any():
         raise SearchLimitError(
             f"no n up to the search limit of {n_max:,} topics reaches the target for "
-            f"{describe(int(stuck[0]))}: "
+            f"{describe(int(np.argmax(stuck)))}: "
             "the difference is too small to detect with any practical topic set")
 
 
@@ -254,7 +254,7 @@ def _extrapolate(left, h, t, streak, last, start, n_max):
     return _either(h > n_max, up, down)
 
 
-def _scan_below(n, start, n_min, evaluate, chunk: int = 8):
+def _scan_below(n, start, n_min, passes, chunk: int = 8):
     """Where the monotone search stopped at its start, find the last failure below it.
 
     Walks down from ``start - 1`` in chunks: the first failing n met from the top
@@ -268,7 +268,7 @@ def _scan_below(n, start, n_min, evaluate, chunk: int = 8):
         grid = top[:, None] - steps[None, :]      # top, top-1, ... (descending)
         valid = steps[None, :] < width[:, None]
         rows = np.repeat(np.arange(cells.size), chunk)[valid.ravel()]
-        ok, _ = evaluate(grid[valid], cells[rows])
+        ok, _ = passes(grid[valid], cells[rows])
         fails = np.zeros(valid.shape, bool)
         fails[valid] = ~ok
         hit = fails.any(axis=1)
