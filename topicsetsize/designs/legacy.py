@@ -164,8 +164,8 @@ def _unique_rows(*columns):
     # The usual table (α and β fixed, only m varies) or a scalar call: one key at most.
     if varying:
         key, inverse = np.unique(np.broadcast_to(columns[varying[0]], shape), return_inverse=True)
-    else:
-        key, inverse = columns[0].flat[:1], np.zeros(math.prod(shape), np.intp)
+    else:                                 # a single row: every cell is the same
+        key, inverse = np.zeros(1), np.zeros(math.prod(shape), np.intp)
     uniq = np.empty((key.size, len(columns)))
     for i, c in enumerate(columns):
         uniq[:, i] = key if i in varying else c.flat[0]
