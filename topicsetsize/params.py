@@ -34,8 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 from .errors import InputError
 
-__all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_scalars", "check_method",
-           "check_choice"]
+__all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_each", "check_scalars",
+           "check_method", "check_choice"]
 
 
 @dataclass(frozen=True)
@@ -220,14 +220,28 @@ def check_all(**arguments) -> list[np.ndarray]:
     topicsetsize.InputError: the arguments do not fit together: min_d has 2 values, m has 3 values
     (give one value or the same number of values)
     """
+    return list(np.broadcast_arrays(*check_each(**arguments)))
+
+
+def check_each(**arguments) -> list[np.ndarray]:
+    """:func:`check_all` without the broadcasting: each argument keeps its own shape.
+
+    Returns float ndarrays in the order given, whose shapes are checked to broadcast together
+    (the same one-line error as :func:`check_all`). What depends on some of the arguments only
+    can then be computed on their cells before it meets the others.
+
+    >>> [a.shape for a in check_each(alpha=0.05, m=[2, 10])]
+    [(), (2,)]
+    """
     values = [np.asarray(check(name, value), float) for name, value in arguments.items()]
     try:
-        return list(np.broadcast_arrays(*values))
+        np.broadcast_shapes(*(v.shape for v in values))
     except ValueError:
         shapes = ", ".join(f"{name} has {_count(v)}" for name, v in zip(arguments, values)
                            if v.ndim)
         raise InputError(f"the arguments do not fit together: {shapes} "
                          "(give one value or the same number of values)") from None
+    return values
 
 
 def check_scalars(**arguments) -> list | None:

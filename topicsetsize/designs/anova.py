@@ -23,7 +23,7 @@ from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n_for_power
 from ..numerics.search_one import Uncertain, probit_one, smallest_n_one
 from ..numerics.shapes import as_output
-from ..params import check, check_all, check_method, check_scalars
+from ..params import check, check_all, check_each, check_method, check_scalars
 from .detectable import lambda_required, raise_unreachable
 from .effects import anova_effect
 from .legacy import (NAGATA_LAMBDA, AnovaLegacyTerms, _anova_lambda_hat, _anova_legacy,
@@ -256,17 +256,26 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     n = None if one is None else _anova_n_one(*one, method)
     if n is not None:
         return n
-    a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    effect = anova_effect(d, v)
-    guess = _anova_guess(a, b, m_, effect, method)
+    a, b, d, v, m_ = check_each(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+    return as_output(_anova_n_cells(a, b, d, v, m_, method), alpha, beta, min_d, variance, m)
+
+
+def _anova_n_cells(alpha, beta, min_d, variance, m, method: str) -> np.ndarray:
+    """The vectorised :func:`anova_n` of validated arguments that broadcast together.
+
+    What depends on (α, β, m) only, the λ curve and the monotone start, is computed before
+    they meet minD and σ²: per row of a table, not per cell.
+    """
+    effect = anova_effect(min_d, variance)
+    guess = _anova_guess(alpha, beta, m, effect, method)
 
     def power(n, m_i, effect_i, alpha_i):
         return anova_power_at(n, m_i, effect_i, alpha_i, method)
 
-    describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_}, method)
-    n = smallest_n_for_power(power, b, guess, cells=(m_, effect, a), describe=describe,
-                             monotone_from=_monotone_from("anova", method, a, 1.0 - b))
-    return as_output(n, alpha, beta, min_d, variance, m)
+    describe = describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
+                               "variance": variance, "m": m}, method)
+    return smallest_n_for_power(power, beta, guess, cells=(m, effect, alpha), describe=describe,
+                                monotone_from=_monotone_from("anova", method, alpha, 1.0 - beta))
 
 
 def _anova_n_one(alpha, beta, min_d, variance, m, method):
@@ -375,5 +384,6 @@ def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.Dat
     """
     alpha, beta, variance = (check(k, x, allow_array=False) for k, x in
                              (("alpha", alpha), ("beta", beta), ("variance", variance)))
-    return size_table(lambda m, d: anova_n(alpha, beta, d, variance, m, method=method),
+    method = check_method(method)
+    return size_table(lambda m, d: _anova_n_cells(alpha, beta, d, variance, m, method),
                       rows=("m", ms), columns=("min_d", min_ds))

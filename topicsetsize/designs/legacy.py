@@ -11,8 +11,8 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-
 
 import numpy as np
 from scipy import special
@@ -96,6 +96,12 @@ _LEGACY_FROM = {"anova": ((1e-3, 9), (1e-6, 17), (1e-10, 33)),
 
 _LEGACY_FROM_ELSE = {"anova": 129, "ttest": 2049}
 
+#: The same starts for :func:`numpy.searchsorted`: the smallest α of each, ascending, and the
+#: starts with ``_LEGACY_FROM_ELSE`` first (below the smallest α).
+_LEGACY_SORTED = {design: (np.array([a for a, _ in starts[::-1]]),
+                           np.array([_LEGACY_FROM_ELSE[design]] + [n for _, n in starts[::-1]]))
+                  for design, starts in _LEGACY_FROM.items()}
+
 
 def _monotone_from(design: str, method: str, alpha, target):
     """Per cell, the n from which the power is non-decreasing in n.
@@ -114,10 +120,11 @@ def _monotone_from(design: str, method: str, alpha, target):
     alpha = np.asarray(alpha, float)
     if method == "exact":
         return np.full(alpha.shape, 2)
-    high = (np.asarray(target) > 10.0 * alpha) if design == "ttest" else True
-    starts = _LEGACY_FROM[design]
-    return np.select([high & (alpha >= a) for a, _ in starts], [n for _, n in starts],
-                     _LEGACY_FROM_ELSE[design])
+    smallest, starts = _LEGACY_SORTED[design]
+    from_n = starts[np.searchsorted(smallest, alpha, side="right")]
+    if design == "ttest":
+        from_n = np.where(np.asarray(target) > 10.0 * alpha, from_n, _LEGACY_FROM_ELSE[design])
+    return from_n
 
 
 def _monotone_from_one(design: str, method: str, alpha: float, target: float) -> int:
@@ -138,17 +145,30 @@ def _monotone_from_one(design: str, method: str, alpha: float, target: float) ->
 
 
 def _unique_rows(*columns):
-    """Distinct rows of broadcast columns and the inverse map (1-D keys when possible)."""
-    shape = np.broadcast(*columns).shape
-    if len(shape) == 0 or shape == (1,) * len(shape):   # one cell (a scalar call): nothing to sort
-        return np.reshape(np.asarray(columns, float), (1, -1)), np.zeros(1, np.intp), shape
-    keys = np.stack([np.broadcast_to(c, shape).ravel() for c in columns])
-    constant = [(k == k[0]).all() for k in keys[:-1]]
-    if all(constant):  # the usual table: alpha and beta fixed, only m varies
-        last, inverse = np.unique(keys[-1], return_inverse=True)
-        uniq = np.stack([np.full(last.shape, k[0]) for k in keys[:-1]] + [last], axis=1)
-    else:
-        uniq, inverse = np.unique(keys.T, axis=0, return_inverse=True)
+    """Distinct rows of broadcast columns and the inverse map (1-D keys when possible).
+
+    Returns the distinct rows (one column each), ``inverse`` such that ``rows[inverse]`` are
+    the broadcast cells in order, and the broadcast shape.
+
+    >>> rows, inverse, shape = _unique_rows(0.05, 0.2, np.array([[3.0], [1.0], [3.0]]))
+    >>> rows.tolist(), inverse.tolist(), shape
+    ([[0.05, 0.2, 1.0], [0.05, 0.2, 3.0]], [1, 0, 1], (3, 1))
+    """
+    columns = [np.asarray(c, float) for c in columns]
+    shape = np.broadcast_shapes(*(c.shape for c in columns))
+    varying = [i for i, c in enumerate(columns) if c.size > 1 and not (c == c.flat[0]).all()]
+    if len(varying) > 1:
+        uniq, inverse = np.unique(np.stack([np.broadcast_to(c, shape).ravel() for c in columns],
+                                           axis=1), axis=0, return_inverse=True)
+        return uniq, inverse.ravel(), shape
+    # The usual table (α and β fixed, only m varies) or a scalar call: one key at most.
+    if varying:
+        key, inverse = np.unique(np.broadcast_to(columns[varying[0]], shape), return_inverse=True)
+    else:                                 # a single row: every cell is the same
+        key, inverse = np.zeros(1), np.zeros(math.prod(shape), np.intp)
+    uniq = np.empty((key.size, len(columns)))
+    for i, c in enumerate(columns):
+        uniq[:, i] = key if i in varying else c.flat[0]
     return uniq, inverse.ravel(), shape
 
 
@@ -180,12 +200,14 @@ def _lambda_curve(alpha, beta, phi_a, method: str):
         lam_ref[exact] = special.ncfdtrinc(dfe, pe, be, f_crit(ae, dfe, pe))
     rest = ~exact
     if rest.any():
-        z_b, dfr, pr, c = z_upper(b[rest]), df[rest], phi_ref[rest], chi2[rest]
-        lam[rest] = _nagata_lambda(z_b, dfr, np.sqrt(2.0 * c), 0.0)
+        dfr, pr, c = df[rest], phi_ref[rest], chi2[rest]
         # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE))
         # to first order in 1/φE: a guess needs no exact F point.
         a_ref = c * (1.0 + (c - dfr + 2.0) / (2.0 * pr)) / pr
-        lam_ref[rest] = _nagata_lambda(z_b, dfr, np.sqrt(a_ref * (2.0 * pr - 1.0)), a_ref)
+        # λ∞ (a = 0 as φE → ∞) and λ at the reference, in one call
+        lam[rest], lam_ref[rest] = _nagata_lambda(
+            z_upper(b[rest]), dfr, np.stack([np.sqrt(2.0 * c), np.sqrt(a_ref * (2.0 * pr - 1.0))]),
+            np.stack([np.zeros_like(a_ref), a_ref]))
     slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
     lam = np.where(np.isfinite(lam), lam, 1.0)
     return lam[inverse].reshape(shape), slope[inverse].reshape(shape)

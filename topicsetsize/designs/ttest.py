@@ -19,7 +19,7 @@ from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n_for_power
 from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
-from ..params import check, check_all, check_method, check_scalars
+from ..params import check, check_all, check_each, check_method, check_scalars
 from .detectable import lambda_required, raise_unreachable
 from .effects import t_effect
 from .legacy import _monotone_from, _monotone_from_one
@@ -179,18 +179,23 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     n = None if one is None else _ttest_n_one(*one, method)
     if n is not None:
         return n
-    a, b, e = check_all(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
-    za = z_upper(a / 2.0)
+    a, b, e = check_each(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
+    return as_output(_ttest_n_cells(a, b, e, method), alpha, beta, min_delta_t)
+
+
+def _ttest_n_cells(alpha, beta, effect, method: str) -> np.ndarray:
+    """The vectorised :func:`ttest_n_effect` of validated arguments that broadcast together
+    (the monotone start is computed on (α, β) before they meet the effect sizes)."""
+    za = z_upper(alpha / 2.0)
     with np.errstate(over="ignore"):
-        guess = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
+        guess = ((za + z_upper(beta)) / effect) ** 2 + za * za / 2.0
 
     def power(n, effect_i, alpha_i):
         return ttest_power_at(n, effect_i, alpha_i, method)
 
-    describe = describe_cells({"alpha": a, "beta": b, "min_delta_t": e}, method)
-    n = smallest_n_for_power(power, b, guess, cells=(e, a), describe=describe,
-                             monotone_from=_monotone_from("ttest", method, a, 1.0 - b))
-    return as_output(n, alpha, beta, min_delta_t)
+    describe = describe_cells({"alpha": alpha, "beta": beta, "min_delta_t": effect}, method)
+    return smallest_n_for_power(power, beta, guess, cells=(effect, alpha), describe=describe,
+                                monotone_from=_monotone_from("ttest", method, alpha, 1.0 - beta))
 
 
 def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
@@ -311,5 +316,6 @@ def ttest_table(alpha, *, beta, variance_t, min_dts, method="legacy") -> pd.Data
     0.10         316    81
     """
     alpha, beta = (check(k, x, allow_array=False) for k, x in (("alpha", alpha), ("beta", beta)))
-    return size_table(lambda v, d: ttest_n(alpha, beta, d, v, method=method),
+    method = check_method(method)
+    return size_table(lambda v, d: _ttest_n_cells(alpha, beta, t_effect(d, v), method),
                       rows=("variance_t", variance_t), columns=("min_dt", min_dts))

@@ -85,47 +85,61 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     transform = transform or (lambda v: v)
     guess = np.broadcast_to(np.asarray(guess, float), shape).ravel()
     start = np.broadcast_to(np.maximum(np.asarray(monotone_from, np.int64), n_min),
-                            shape).ravel().copy()
+                            shape).ravel()
 
-    def evaluate(x: np.ndarray, idx: np.ndarray):
+    def passes(x: np.ndarray, idx: np.ndarray):
         v = np.asarray(value(x.astype(float), idx), float)
         with np.errstate(invalid="ignore"):
-            ok = v >= target[idx]
-            y = transform(v)
-        return ok, np.where(np.isfinite(y), y, np.nan)
+            return v >= target[idx], v
 
-    # Bracket state: lo fails (start - 1 is a sentinel meaning "nothing evaluated below"),
-    # hi passes (n_max + 1 is a sentinel meaning "no pass seen yet").
-    lo = start - 1
-    hi = np.full(size, n_max + 1, np.int64)
-    ylo = np.full(size, np.nan)
-    yhi = np.full(size, np.nan)
-    streak = np.zeros(size, np.int64)  # +k: k passes in a row, -k: k failures in a row
-    last = np.zeros((2, 2, size))      # the last two evaluations (x, y), newest first
-    ty = transform(target)
+    def transformed(v: np.ndarray):
+        with np.errstate(invalid="ignore"):
+            y = transform(v)
+        return np.where(np.isfinite(y), y, np.nan)
+
+    def evaluate(x: np.ndarray, idx: np.ndarray):
+        ok, v = passes(x, idx)
+        return ok, transformed(v)
 
     # First step: the two whole numbers around the guess, evaluated in one call. With a
-    # good guess they already bracket the answer.
+    # good guess they certify the answer x0 + 1: a failure at x0 ≥ the monotone start and a
+    # pass at x0 + 1 (the usual case, and a scalar call's fast exit).
     g = np.where(np.isfinite(guess), guess, start)
     x1 = np.clip(np.ceil(g), start + 1, n_max).astype(np.int64)
     x0 = x1 - 1
     idx = np.arange(size)
-    xs = np.concatenate([x0, x1])
-    ok, y = evaluate(xs, np.concatenate([idx, idx]))
-    if not ok[:size].any() and ok[size:].all() and (x0 >= start).all():
-        # Every cell failed at x0 ≥ its monotone start and passed at x0 + 1: x0 + 1 is certified
-        # (the usual case with a good guess, and a scalar call's fast exit).
-        return x1.reshape(shape)
-    # The bracket after x0 then x1 (what _update would record, without its indexing): x0 ≥ start
-    # is above the sentinel lo, and x0 < x1 < the sentinel hi.
-    ok0, ok1, y0, y1 = ok[:size], ok[size:], y[:size], y[size:]
-    hi = np.where(ok0, x0, np.where(ok1, x1, hi))
+    ok, v = passes(np.concatenate([x0, x1]), np.concatenate([idx, idx]))
+    ok0, ok1 = ok[:size], ok[size:]
+    n = x1
+    rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))
+    if rest.size:       # the cells whose guess was off narrow their bracket step by step
+        n[rest] = _narrow(lambda x, i: evaluate(x, rest[i]), transform(target[rest]),
+                          start[rest], n_max, (x0[rest], ok0[rest], transformed(v[rest])),
+                          (x1[rest], ok1[rest], transformed(v[size + rest])),
+                          lambda i: _name(int(rest[i]), describe))
+        _scan_below(n, start, n_min, passes)
+    return n.reshape(shape)
+
+
+def _narrow(evaluate, ty, start, n_max, first, second, describe):
+    """Narrow each cell's bracket from its first two evaluations until it closes.
+
+    ``first`` and ``second`` are (n, passed, transformed value) at x0 and x0 + 1; returns the
+    smallest passing n found above each cell's monotone start (the start itself where every
+    n above it passes).
+    """
+    (x0, ok0, y0), (x1, ok1, y1) = first, second
+    # Bracket state: lo fails (start - 1 is a sentinel meaning "nothing evaluated below"),
+    # hi passes (n_max + 1 is a sentinel meaning "no pass seen yet"). After x0 then x1
+    # (what _update would record, without its indexing): x0 ≥ start is above the sentinel
+    # lo, and x0 < x1 < the sentinel hi.
+    hi = np.where(ok0, x0, np.where(ok1, x1, n_max + 1))
     yhi = np.where(ok0, y0, np.where(ok1, y1, np.nan))
-    lo = np.where(~ok1, x1, np.where(~ok0, x0, lo))
+    lo = np.where(~ok1, x1, np.where(~ok0, x0, start - 1))
     ylo = np.where(~ok1, y1, np.where(~ok0, y0, np.nan))
+    # +k: k passes in a row, -k: k failures in a row
     streak = np.where(ok1, np.where(ok0, 2, 1), np.where(ok0, -1, -2)).astype(np.int64)
-    last[0] = x1, y1
-    last[1] = x0, y0
+    last = np.array([[x1, y1], [x0, y0]], float)      # the last two (x, y), newest first
 
     active = np.flatnonzero(hi - lo > 1)
     for _ in range(_MAX_STEPS):
@@ -138,21 +152,22 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
         active = active[hi[active] - lo[active] > 1]
     else:  # pragma: no cover - the bracket shrinks by at least one every step
         raise RuntimeError("the topic set size search did not converge")
-
     _raise_if_unreachable(lo, n_max, describe)
-    n = hi.copy()
-    _scan_below(n, start, n_min, evaluate)
-    return n.reshape(shape)
+    return hi
+
+
+def _name(i: int, describe: Callable[[int], str] | None) -> str:
+    """Cell i's inputs for an error message: ``describe(i)``, or its index."""
+    return describe(i) if describe else f"cell {i}"
 
 
 def _raise_if_unreachable(lo, n_max, describe):
     """Cells that fail at n_max can never be met: say so, naming the first one."""
-    stuck = np.flatnonzero(lo >= n_max)
-    if stuck.size:
-        i = int(stuck[0])
-        what = describe(i) if describe else f"cell {i}"
+    stuck = lo >= n_max
+    if stuck.any():
         raise SearchLimitError(
-            f"no n up to the search limit of {n_max:,} topics reaches the target for {what}: "
+            f"no n up to the search limit of {n_max:,} topics reaches the target for "
+            f"{describe(int(np.argmax(stuck)))}: "
             "the difference is too small to detect with any practical topic set")
 
 
@@ -175,42 +190,71 @@ def _update(idx, x, ok, y, lo, hi, ylo, yhi, streak, last):
 
 
 def _next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max):
-    """Choose the next n for each active cell: extrapolate, interpolate or bisect."""
-    left, h = lo[active], hi[active]
-    yl, yh, t = ylo[active], yhi[active], ty[active]
-    no_pass = h > n_max
-    no_fail = left < start[active]
+    """Choose the next n for each active cell: interpolate inside a bracket, else extrapolate."""
+    left, h, t, run = lo[active], hi[active], ty[active], streak[active]
+    nxt = _either((h <= n_max) & (left >= start[active]),
+                  lambda: _interpolate(left, h, ylo[active], yhi[active], t, run, n_max),
+                  lambda: _extrapolate(left, h, t, run, last[:, :, active], start[active], n_max))
+    return np.clip(nxt, left + 1, np.minimum(h - 1, n_max)).astype(np.int64)
+
+
+def _either(mask, if_true, if_false):
+    """``np.where(mask, if_true(), if_false())``, calling each only if some cell takes it.
+
+    A step's cells are usually all of one kind, and a few cells cost as many numpy calls as
+    a whole table.
+    """
+    if mask.all():
+        return if_true()
+    if not mask.any():
+        return if_false()
+    return np.where(mask, if_true(), if_false())
+
+
+def _interpolate(left, h, yl, yh, t, streak, n_max):
+    """Inside a bracket: regula falsi in (√n, y); bisect if it is unusable or stalls."""
     sl, sh = np.sqrt(np.maximum(left, 1)), np.sqrt(np.minimum(h, n_max))
     with np.errstate(invalid="ignore", divide="ignore"):
-        root = sl + (t - yl) * (sh - sl) / (yh - yl)   # regula falsi in (sqrt n, y)
+        root = sl + (t - yl) * (sh - sl) / (yh - yl)
     x = np.ceil(root * root)
-    usable = np.isfinite(x) & (yh > yl)
-    mid = (left + np.minimum(h, n_max + 1)) // 2
-    both = ~no_pass & ~no_fail
-    # Interpolate inside a bracket; bisect if the interpolation is unusable or stalls.
-    stall = np.abs(streak[active]) >= 3
-    inner = np.where(usable & ~stall, x, mid)
-    # Outside a bracket: extrapolate the secant through the last two evaluations, with a
-    # margin so that the next point lands beyond the crossing; else grow x4 or halve.
-    (xa, ya), (xb, yb) = last[0][:, active], last[1][:, active]
+    usable = np.isfinite(x) & (yh > yl) & (np.abs(streak) < 3)
+    return np.where(usable, x, (left + np.minimum(h, n_max + 1)) // 2)
+
+
+def _extrapolate(left, h, t, streak, last, start, n_max):
+    """Outside a bracket: extrapolate the secant through the last two evaluations.
+
+    Up where no n has passed yet, down where none has failed. A crossing predicted within one
+    of the end (once, right after the first step: a guess just off) tries the n that decides
+    the answer; otherwise a margin makes the next n land beyond the crossing, and without a
+    usable secant the search grows x4 or halves.
+    """
+    (xa, ya), (xb, yb) = last
     sa, sb = np.sqrt(np.maximum(xa, 1)), np.sqrt(np.maximum(xb, 1))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         guess = sa + (t - ya) * (sa - sb) / (ya - yb)
         guess = guess * guess
-        ok_guess = np.isfinite(guess) & (ya != yb) & (sa != sb)
-        up_guess = np.ceil(guess * 1.01 + 1)
-        down_guess = np.floor(guess * 0.99 - 1)
-    up = np.where(ok_guess & (up_guess > left) & (up_guess <= left * 4), up_guess,
-                  np.maximum(left * 4, left + 1))
-    up = np.minimum(up, n_max)
-    down = np.where(ok_guess & (down_guess < h) & (down_guess >= h // 4), down_guess,
-                    (h + start[active] - 1) // 2)
-    down = np.maximum(down, start[active])
-    nxt = np.where(both, inner, np.where(no_pass, up, down))
-    return np.clip(nxt, left + 1, np.minimum(h - 1, n_max)).astype(np.int64)
+    ok_guess = np.isfinite(guess) & (ya != yb) & (sa != sb)
+    fresh = ok_guess & (np.abs(streak) <= 2)    # a miss falls back to the margin
+
+    def up():
+        with np.errstate(invalid="ignore", over="ignore"):
+            far = np.ceil(guess * 1.01 + 1)
+        step = np.where(ok_guess & (far > left) & (far <= left * 4), far,
+                        np.maximum(left * 4, left + 1))
+        return np.minimum(np.where(fresh & (guess > left) & (guess <= left + 1), left + 1, step),
+                          n_max)
+
+    def down():
+        with np.errstate(invalid="ignore", over="ignore"):
+            far = np.floor(guess * 0.99 - 1)
+        step = np.where(ok_guess & (far < h) & (far >= h // 4), far, (h + start - 1) // 2)
+        return np.maximum(np.where(fresh & (guess > h - 1) & (guess <= h), h - 1, step), start)
+
+    return _either(h > n_max, up, down)
 
 
-def _scan_below(n, start, n_min, evaluate, chunk: int = 8):
+def _scan_below(n, start, n_min, passes, chunk: int = 8):
     """Where the monotone search stopped at its start, find the last failure below it.
 
     Walks down from ``start - 1`` in chunks: the first failing n met from the top
@@ -224,7 +268,7 @@ def _scan_below(n, start, n_min, evaluate, chunk: int = 8):
         grid = top[:, None] - steps[None, :]      # top, top-1, ... (descending)
         valid = steps[None, :] < width[:, None]
         rows = np.repeat(np.arange(cells.size), chunk)[valid.ravel()]
-        ok, _ = evaluate(grid[valid], cells[rows])
+        ok, _ = passes(grid[valid], cells[rows])
         fails = np.zeros(valid.shape, bool)
         fails[valid] = ~ok
         hit = fails.any(axis=1)
@@ -267,9 +311,9 @@ def describe_cells(values: dict, label: str | None = None) -> Callable[[int], st
     Parameters
     ----------
     values : dict of str to array_like
-        The inputs by parameter name, each broadcast to the cells' shape. Whole-number
-        parameters of :data:`topicsetsize.params.PARAMS` (such as ``m``) are shown as
-        integers, the others with ``:g``.
+        The inputs by parameter name, which broadcast together to the cells' shape (only when
+        a message is written). Whole-number parameters of :data:`topicsetsize.params.PARAMS`
+        (such as ``m``) are shown as integers, the others with ``:g``.
     label : str, optional
         Appended in parentheses, e.g. the method or the design.
 
@@ -282,15 +326,16 @@ def describe_cells(values: dict, label: str | None = None) -> Callable[[int], st
     --------
     >>> describe_cells({"alpha": np.array([0.05]), "m": np.array([10.0])}, "exact")(0)
     'alpha=0.05, m=10 (exact)'
+    >>> describe_cells({"alpha": 0.05, "m": np.array([[2.0], [10.0]])})(1)
+    'alpha=0.05, m=10'
     """
-    flat = {name: np.ravel(x) for name, x in values.items()}
-
     def show(name, x):
         spec = PARAMS.get(name)
         return f"{int(x)}" if spec is not None and spec.integer else f"{x:g}"
 
     def describe(i):
-        text = ", ".join(f"{name}={show(name, x[i])}" for name, x in flat.items())
+        cells = np.broadcast_arrays(*(np.asarray(x) for x in values.values()))
+        text = ", ".join(f"{name}={show(name, x.flat[i])}" for name, x in zip(values, cells))
         return f"{text} ({label})" if label else text
 
     return describe
@@ -310,11 +355,12 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         ``power_at(n, *args)``: the power at the float array ``n`` for the per-cell
         arguments ``args`` (one value per evaluated cell, in the order of ``cells``).
     beta : ndarray
-        Per-cell Type II error probability (validated); the target is 1 − β.
+        Type II error probability (validated), per cell or broadcast; the target is 1 − β.
     guess : array_like
         Per-cell initial estimate of n (see :func:`smallest_n`).
     cells : sequence of ndarray
-        The arguments of ``power_at`` after ``n``, each of ``beta``'s shape.
+        The arguments of ``power_at`` after ``n``, which broadcast with ``beta`` to the shape
+        of the cells.
     describe : callable
         ``describe(i)`` names cell i's inputs in the error message
         (see :func:`describe_cells`).
@@ -324,7 +370,7 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     Returns
     -------
     ndarray of int64
-        The required n, with the shape of ``beta``.
+        The required n, with the broadcast shape of ``beta`` and ``cells``.
 
     Raises
     ------
@@ -340,6 +386,7 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     ...                      describe=str).tolist()
     [32]
     """
+    beta, *cells = np.broadcast_arrays(beta, *cells)
     flat = [np.ravel(x) for x in cells]
 
     def power(n, i):
