@@ -1,7 +1,5 @@
 """`python -m topicsetsize`: the same as the `topicsetsize` command."""
 
-import sys
+from .cli import console
 
-from .cli import main
-
-sys.exit(main())
+console()

@@ -19,6 +19,7 @@ numpy, scipy or pandas.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import re
@@ -87,6 +88,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("topicsetsize: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def console() -> None:
+    """The ``topicsetsize`` command and ``python -m topicsetsize``: :func:`main`, then exit.
+
+    The process ends here, so the cyclic garbage collector's pass over every object at
+    interpreter exit (a workbook's hundred thousand openpyxl objects: about 0.1 s of the
+    ``workbook`` command's CPU) is skipped with :func:`gc.freeze`. It only spares the collector
+    a walk: files are closed by the commands themselves, and ``atexit`` handlers still run.
+    Tests call :func:`main`, which leaves the collector alone.
+    """
+    code = main()
+    gc.freeze()
+    sys.exit(code)
 
 
 def is_user_path_error(exc: OSError) -> bool:

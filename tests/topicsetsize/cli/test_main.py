@@ -18,6 +18,20 @@ from topicsetsize.cli import reliability as cli_reliability
 from .conftest import ROOT, one_line_error
 
 
+def test_console_exits_with_mains_status_and_spares_the_exit_collection(monkeypatch):
+    """The console script: main's exit status, after gc.freeze (the interpreter's last
+    collection pass over every object skipped: the process is ending)."""
+    import topicsetsize.cli as cli
+
+    calls = []
+    monkeypatch.setattr(cli, "main", lambda: calls.append("main") or 3)
+    monkeypatch.setattr(cli.gc, "freeze", lambda: calls.append("freeze"))
+    with pytest.raises(SystemExit) as exit_:
+        cli.console()
+    assert exit_.value.code == 3
+    assert calls == ["main", "freeze"]
+
+
 def test_building_the_parser_imports_no_numerical_library():
     code = ("import sys, topicsetsize.cli as cli; cli.build_parser(); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
