@@ -45,7 +45,7 @@ BENCHMARKS = {
     "pool_depth_scale": ([], ["--runs", "20", "--topics", "50"]),
 }
 
-LIBRARIES = ("numpy", "scipy", "pandas", "openpyxl", "statsmodels", "ir_measures")
+LIBRARIES = ("numpy", "scipy", "pandas", "openpyxl", "lxml", "statsmodels", "ir_measures")
 
 
 def machine() -> list[str]:
