@@ -185,7 +185,7 @@ def _no_cyclic_gc():
 
     A workbook is some 30,000 cells, their styles and the evaluator's values: objects that all
     live until the file is written, which the collector would scan again and again for cycles
-    to free (about 0.2 s of the default workbook's 2 s of CPU). Reference counting still frees
+    to free (about 0.2 s of the default workbook's CPU). Reference counting still frees
     everything else at once.
     """
     enabled = gc.isenabled()

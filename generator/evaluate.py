@@ -39,7 +39,7 @@ def share_template(ws, cells: Iterable[tuple[int, int]]) -> None:
     are one template: the same formula in relative R1C1 form, as the rows of a block column.
 
     :func:`evaluate_workbook` then reads the template of one of them instead of parsing the
-    references of every cell (a tenth of the evaluation of a calculator sheet). A wrong
+    references of every cell (about a tenth of the default workbook's evaluation). A wrong
     declaration would give wrong values, so only :func:`generator.rows.write_block`, which
     writes every row of a column from one template string, makes it.
     """
