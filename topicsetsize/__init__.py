@@ -24,6 +24,7 @@ _EXPORTS = {
                       "ttest_table"),
     "designs.ci": ("ci_delta", "ci_n"),
     "numerics.search": ("SearchLimitError",),
+    "numerics.precision": ("PrecisionWarning",),
     # score matrices in and out, variance estimates
     "matrices.readers": ("read_matrix",),
     "matrices.writers": ("write_long", "write_trec_eval"),

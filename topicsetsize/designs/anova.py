@@ -21,6 +21,7 @@ from scipy import special
 from ..numerics.distributions import chi2_lambda_one, f_crit_one, f_power, f_power_one
 from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n_for_power
+from ..numerics.precision import CHECK_FROM, F_POWER_TOLERANCE, warn_if_undecided_one
 from ..numerics.search_one import Uncertain, probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check, check_all, check_each, check_method, check_scalars
@@ -275,7 +276,8 @@ def _anova_n_cells(alpha, beta, min_d, variance, m, method: str) -> np.ndarray:
     describe = describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
                                "variance": variance, "m": m}, method)
     return smallest_n_for_power(power, beta, guess, cells=(m, effect, alpha), describe=describe,
-                                monotone_from=_monotone_from("anova", method, alpha, 1.0 - beta))
+                                monotone_from=_monotone_from("anova", method, alpha, 1.0 - beta),
+                                tolerance=F_POWER_TOLERANCE, check_from=CHECK_FROM)
 
 
 def _anova_n_one(alpha, beta, min_d, variance, m, method):
@@ -285,12 +287,17 @@ def _anova_n_one(alpha, beta, min_d, variance, m, method):
     dfn = m - 1.0
     x1, x2 = NAGATA_LAMBDA.get((alpha, beta), (None, None)) if method == "legacy" else (None, None)
     lam = x1 + x2 * math.sqrt(dfn) if x1 is not None else chi2_lambda_one(alpha, beta, dfn)
+    def power(n):
+        return anova_power_one(n, m, effect, alpha, method)
+
     with np.errstate(all="ignore"):
         n = lam / effect if effect > 0 else math.inf
         guess = n * (1.0 + (dfn + 2.0) / max(m * max(n - 1.0, 1.0), 1.0))
-        return smallest_n_one(lambda n: anova_power_one(n, m, effect, alpha, method), 1.0 - beta,
-                              guess, _monotone_from_one("anova", method, alpha, 1.0 - beta),
-                              transform=probit_one)
+        n = smallest_n_one(power, 1.0 - beta, guess,
+                           _monotone_from_one("anova", method, alpha, 1.0 - beta),
+                           transform=probit_one)
+    return warn_if_undecided_one(power, 1.0 - beta, n, describe_cells(
+        {"alpha": alpha, "beta": beta, "min_d": min_d, "variance": variance, "m": m}, method))
 
 
 def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):

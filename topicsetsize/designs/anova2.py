@@ -36,6 +36,7 @@ from .registry import DESIGNS
 from .effects import anova_effect
 from ..numerics.roots import at_least, smallest_reaching
 from ..numerics.search import describe_cells, smallest_n_for_power
+from ..numerics.precision import CHECK_FROM, F_POWER_TOLERANCE, warn_if_undecided_one
 from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from .tables import size_table
@@ -108,8 +109,12 @@ def _anova2_n_one(alpha, beta, min_d, variance, m):
     with np.errstate(all="ignore"):
         n = chi2_lambda_one(alpha, beta, dfn) / effect if effect > 0 else float("inf")
         guess = n * (1.0 + (dfn + 2.0) / max(dfn * max(n - 1.0, 1.0), 1.0))
-        return smallest_n_one(lambda n: f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect),
-                              1.0 - beta, guess, 2, transform=probit_one)
+        def power(n):
+            return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect)
+
+        n = smallest_n_one(power, 1.0 - beta, guess, 2, transform=probit_one)
+    return warn_if_undecided_one(power, 1.0 - beta, n, describe_cells(
+        {"alpha": alpha, "beta": beta, "min_d": min_d, "variance": variance, "m": m}, "two-way"))
 
 
 def anova2_power(n, *, m, min_d, variance, alpha):
@@ -219,7 +224,8 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     guess = _guess(a, b, m_, effect)
     describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_},
                               "two-way")
-    n = smallest_n_for_power(_power_at, b, guess, cells=(m_, effect, a), describe=describe)
+    n = smallest_n_for_power(_power_at, b, guess, cells=(m_, effect, a), describe=describe,
+                             tolerance=F_POWER_TOLERANCE, check_from=CHECK_FROM)
     return as_output(n, alpha, beta, min_d, variance, m)
 
 

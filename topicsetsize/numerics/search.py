@@ -23,6 +23,7 @@ from scipy import special
 
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
+from .precision import warn_if_undecided
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
@@ -342,7 +343,8 @@ def describe_cells(values: dict, label: str | None = None) -> Callable[[int], st
 
 
 def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, cells,
-                         describe: Callable[[int], str], monotone_from=2) -> np.ndarray:
+                         describe: Callable[[int], str], monotone_from=2,
+                         tolerance: float = 0.0, check_from: int = N_MAX + 1) -> np.ndarray:
     """Smallest n from which ``power_at`` stays at or above 1 − β, per cell.
 
     The common form of every power design's search: :func:`smallest_n` with the target
@@ -366,6 +368,9 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         (see :func:`describe_cells`).
     monotone_from : int or array_like
         As in :func:`smallest_n`.
+    tolerance, check_from : float, int
+        The absolute precision of the power, and the n from which the answers are checked
+        against it (:func:`warn_if_undecided`); by default nothing is checked.
 
     Returns
     -------
@@ -376,6 +381,12 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     ------
     SearchLimitError
         If some cell does not reach the power at the search limit.
+
+    Warns
+    -----
+    PrecisionWarning
+        Where the certifying powers are within ``tolerance`` of 1 − β (see
+        :func:`warn_if_undecided`).
 
     Examples
     --------
@@ -392,5 +403,10 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     def power(n, i):
         return power_at(n, *(x[i] for x in flat))
 
-    return smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from, transform=probit,
-                      describe=describe)
+    n = smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from, transform=probit,
+                   describe=describe)
+    if tolerance > 0:
+        warn_if_undecided(power, 1.0 - beta, n, tolerance=tolerance, check_from=check_from,
+                          describe=describe)
+    return n
+
