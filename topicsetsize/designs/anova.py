@@ -21,7 +21,7 @@ from scipy import special
 from ..numerics.distributions import chi2_lambda_one, f_crit_one, f_power, f_power_one
 from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.precision import CHECK_FROM, F_POWER_TOLERANCE, warn_if_undecided_one
+from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.search_one import Uncertain, probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check, check_all, check_each, check_method, check_scalars
@@ -38,11 +38,14 @@ __all__ = ["anova_power", "anova_legacy_terms", "anova_initial_n", "anova_n", "a
            "anova_table"]
 
 
-def anova_power_at(n, m, effect, alpha, method: str):
-    """Vectorised ANOVA power for validated arrays; ``effect`` = Δ = minD²/(2σ²)."""
+def anova_power_at(n, m, effect, alpha, method: str, precise: bool = True):
+    """Vectorised ANOVA power for validated arrays; ``effect`` = Δ = minD²/(2σ²).
+
+    ``precise=False``: the fast power that the search narrows n with (see
+    :mod:`topicsetsize.numerics.precision`)."""
     if method == "legacy":
-        return _anova_legacy(n, m, effect, alpha).power
-    return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect)
+        return _anova_legacy(n, m, effect, alpha, precise).power
+    return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect, precise=precise)
 
 
 def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
@@ -271,13 +274,17 @@ def _anova_n_cells(alpha, beta, min_d, variance, m, method: str) -> np.ndarray:
     guess = _anova_guess(alpha, beta, m, effect, method)
 
     def power(n, m_i, effect_i, alpha_i):
+        return anova_power_at(n, m_i, effect_i, alpha_i, method, precise=False)
+
+    def precise(n, m_i, effect_i, alpha_i):
         return anova_power_at(n, m_i, effect_i, alpha_i, method)
 
     describe = describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
                                "variance": variance, "m": m}, method)
     return smallest_n_for_power(power, beta, guess, cells=(m, effect, alpha), describe=describe,
                                 monotone_from=_monotone_from("anova", method, alpha, 1.0 - beta),
-                                tolerance=F_POWER_TOLERANCE, check_from=CHECK_FROM)
+                                precise_at=precise, tolerance=F_POWER_TOLERANCE,
+                                check_from=certify_from(m))
 
 
 def _anova_n_one(alpha, beta, min_d, variance, m, method):
@@ -296,8 +303,9 @@ def _anova_n_one(alpha, beta, min_d, variance, m, method):
         n = smallest_n_one(power, 1.0 - beta, guess,
                            _monotone_from_one("anova", method, alpha, 1.0 - beta),
                            transform=probit_one)
-    return warn_if_undecided_one(power, 1.0 - beta, n, describe_cells(
-        {"alpha": alpha, "beta": beta, "min_d": min_d, "variance": variance, "m": m}, method))
+    return certify_one(lambda x: anova_power_at(x, m, effect, alpha, method), 1.0 - beta, n,
+                       describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
+                                       "variance": variance, "m": m}, method), dfe_per_topic=m)
 
 
 def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):

@@ -36,7 +36,7 @@ from .registry import DESIGNS
 from .effects import anova_effect
 from ..numerics.roots import at_least, smallest_reaching
 from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.precision import CHECK_FROM, F_POWER_TOLERANCE, warn_if_undecided_one
+from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from .tables import size_table
@@ -87,9 +87,14 @@ def anova2_df(n, *, m):
     return as_output(dfn, n, m), as_output(dfn * (n_ - 1.0), n, m)
 
 
-def _power_at(n, m, effect, alpha):
-    """Exact two-way power for validated arrays; ``effect`` = Δ = minD²/(2σ²), λ = nΔ."""
-    return f_power(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect)
+def _power_at(n, m, effect, alpha, precise: bool = True):
+    """Exact two-way power for validated arrays; ``effect`` = Δ = minD²/(2σ²), λ = nΔ
+    (``precise=False``: the search's fast power, :mod:`topicsetsize.numerics.precision`)."""
+    return f_power(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect, precise=precise)
+
+
+def _fast_power_at(n, m, effect, alpha):
+    return _power_at(n, m, effect, alpha, precise=False)
 
 
 def _guess(alpha, beta, m, effect):
@@ -113,8 +118,9 @@ def _anova2_n_one(alpha, beta, min_d, variance, m):
             return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect)
 
         n = smallest_n_one(power, 1.0 - beta, guess, 2, transform=probit_one)
-    return warn_if_undecided_one(power, 1.0 - beta, n, describe_cells(
-        {"alpha": alpha, "beta": beta, "min_d": min_d, "variance": variance, "m": m}, "two-way"))
+    return certify_one(lambda x: _power_at(x, m, effect, alpha), 1.0 - beta, n, describe_cells(
+        {"alpha": alpha, "beta": beta, "min_d": min_d, "variance": variance, "m": m}, "two-way"),
+        dfe_per_topic=dfn)
 
 
 def anova2_power(n, *, m, min_d, variance, alpha):
@@ -224,8 +230,9 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     guess = _guess(a, b, m_, effect)
     describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_},
                               "two-way")
-    n = smallest_n_for_power(_power_at, b, guess, cells=(m_, effect, a), describe=describe,
-                             tolerance=F_POWER_TOLERANCE, check_from=CHECK_FROM)
+    n = smallest_n_for_power(_fast_power_at, b, guess, cells=(m_, effect, a), describe=describe,
+                             precise_at=_power_at, tolerance=F_POWER_TOLERANCE,
+                             check_from=certify_from(m_ - 1.0))
     return as_output(n, alpha, beta, min_d, variance, m)
 
 

@@ -54,11 +54,11 @@ class AnovaLegacyTerms:
     power: float
 
 
-def _anova_legacy(n, m, effect, alpha) -> AnovaLegacyTerms:
+def _anova_legacy(n, m, effect, alpha, precise: bool = True) -> AnovaLegacyTerms:
     phi_a = m - 1.0
     phi_e = m * (n - 1.0)
     lam = n * effect
-    w = f_crit(alpha, phi_a, phi_e)
+    w = f_crit(alpha, phi_a, phi_e, precise=precise)
     with np.errstate(over="ignore", invalid="ignore"):
         c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
         phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))

@@ -4,8 +4,12 @@ Thin, vectorised wrappers over :mod:`scipy.special` / :mod:`scipy.stats` that
 keep full accuracy where the obvious scipy call does not:
 
 * the upper F point comes from the inverse regularised beta functions of both
-  tails, which stay accurate for p far below 1e-6, for few denominator degrees of
-  freedom and for 10^11 of them (``scipy.stats.f.isf`` loses digits below p ≈ 1e-6);
+  tails, which stay accurate for p far below 1e-6 and for few denominator degrees of
+  freedom (``scipy.stats.f.isf`` loses digits below p ≈ 1e-6); from φ2 = 10⁵ on, where
+  that inverse is off by up to ~1e-8, one Newton step on the upper tail corrects it;
+* from φ2 = 10⁶ on, where Boost's noncentral F is off by up to ~1e-9, the power sums the
+  Poisson mixture of beta tails itself (issue 29; ``docs/formulas.md`` §4, numerical
+  precision);
 * the lower tail of the noncentral t, for which scipy 1.17's ``nct.cdf`` returns
   NaN for some arguments (e.g. df = 1199, nc = 5.58, t = -3.30), comes from the
   survival function by reflection, Pr{t'(φ, λ) ≤ -w} = Pr{t'(φ, -λ) ≥ w}
@@ -36,8 +40,8 @@ except ImportError:  # pragma: no cover - a scipy that keeps them elsewhere
 
         return stats.nct.sf(x, df, nc)
 
-__all__ = ["f_crit", "t_crit", "z_upper", "f_power", "t_power", "chi2_lambda_one", "f_crit_one",
-           "f_power_one", "t_power_one"]
+__all__ = ["PRECISE_FROM", "f_crit", "t_crit", "z_upper", "f_power", "t_power", "chi2_lambda_one",
+           "f_crit_one", "f_power_one", "t_power_one"]
 
 
 def z_upper(p):
@@ -61,7 +65,7 @@ def z_upper(p):
     return -special.ndtri(np.asarray(p, float))
 
 
-def f_crit(alpha, dfn, dfd):
+def f_crit(alpha, dfn, dfd, *, precise: bool = True):
     """Upper ``alpha`` point F(φ1, φ2; α) of the F distribution.
 
     Computed as F = (φ2/φ1)·y/(1 − y) with y = I⁻¹_c(φ1/2, φ2/2; α), the inverse of
@@ -75,6 +79,9 @@ def f_crit(alpha, dfn, dfd):
         Upper-tail probability in (0, 1).
     dfn, dfd : float or array_like
         Numerator and denominator degrees of freedom (> 0).
+    precise : bool
+        False skips the Newton step below (Boost's inverse as it is: what the searches use to
+        narrow n, before the certifying powers are computed with it).
 
     Returns
     -------
@@ -88,10 +95,12 @@ def f_crit(alpha, dfn, dfd):
     one Newton step on the upper tail corrects it: x ← x + (S(x) − α)/f(x), with
     S(x) = 1 − I_y(φ1/2, φ2/2) at y = φ1x/(φ1x + φ2) (``scipy.special.betaincc``; not
     ``fdtrc``, which forms 1 − y and is off by up to 3e-8 there) and f the F density in log
-    space. Measured against 40-digit mpmath quantiles (``tests/data/f_point_reference.csv``
-    and random points, α from 1e-7 to .5, φ1 from 1 to 1000): within 1e-13 relative below
-    φ2 = 10⁷, and within 1e-11 up to φ2 = 10¹² (the error left is that of Boost's incomplete
-    beta itself at such φ2, not of the step; ``docs/formulas.md`` §4, numerical precision).
+    space. Measured against 40-digit mpmath quantiles (the 510 points of
+    ``tests/data/f_point_reference.csv`` and 1,000 random ones, α from 1e-7 to .5, φ1 from 1 to
+    1000): within 2e-13 relative below φ2 = 10⁷ (largest 1.4e-13), and within 1e-11 up to
+    φ2 = 10¹² (largest 8.2e-12; the error left is that of Boost's incomplete beta itself at such
+    φ2, not of the step). ``precise=False`` skips the step (Boost's inverse: off by up to 6e-9
+    on the same points). ``docs/formulas.md`` §4, numerical precision.
 
     Examples
     --------
@@ -110,7 +119,7 @@ def f_crit(alpha, dfn, dfd):
         y = np.where(near_one, 1.0 - z, y)
     x = np.array(dfd / dfn * y / z, dtype=float)
     refine = (dfd >= _REFINE_FROM) & (y <= 0.5) & (x > 0) & np.isfinite(x)
-    if refine.any():
+    if precise and refine.any():
         x[refine] = _newton_f_point(x[refine], alpha[refine], dfn[refine], dfd[refine])
     return x[()]                                # a numpy scalar for scalar input, as before
 
@@ -141,7 +150,7 @@ def t_crit(alpha, df):
     return -special.stdtrit(np.asarray(df, float), np.asarray(alpha, float) / 2.0)
 
 
-def f_power(alpha, dfn, dfd, nc):
+def f_power(alpha, dfn, dfd, nc, *, precise: bool = True):
     """Exact power of the F test: Pr{F'(φ1, φ2, λ) ≥ F(φ1, φ2; α)}.
 
     The exact ANOVA power of Sakai (IRJ 2016, Section 5) with φ1 = φA, φ2 = φE.
@@ -154,13 +163,20 @@ def f_power(alpha, dfn, dfd, nc):
         Numerator and denominator degrees of freedom.
     nc : float or array_like
         Noncentrality λ ≥ 0.
+    precise : bool
+        False: Boost's inverse and noncentral F as they are (``f_crit(precise=False)``, no
+        series), faster, and within about 1e-9 of the precise power from φ2 = 10⁶ on.
 
     Returns
     -------
     ndarray
 
     Uses Boost's noncentral beta (what ``scipy.stats.ncf.sf`` calls), and the central F
-    where λ = 0: scipy 1.17 returns ``ncf.sf(2, 2, 27, 0) = -0.845``.
+    where λ = 0: scipy 1.17 returns ``ncf.sf(2, 2, 27, 0) = -0.845``. From φ2 = 10⁶ on
+    (``_SERIES_FROM``), where Boost's is off by up to ~1e-9, the tail is summed as its Poisson
+    mixture of beta tails instead (:func:`_ncf_sf_series`); with the F point of :func:`f_crit`,
+    the power is then within 3e-11 of a 40-digit evaluation up to φ2 = 10¹²
+    (``docs/formulas.md`` §4, numerical precision).
 
     >>> round(float(f_power(0.05, 2, 57, 10.0)), 4)
     0.7933
@@ -171,10 +187,11 @@ def f_power(alpha, dfn, dfd, nc):
     """
     alpha, dfn, dfd, nc = np.broadcast_arrays(*(np.asarray(x, float)
                                                 for x in (alpha, dfn, dfd, nc)))
-    w = f_crit(alpha, dfn, dfd)
+    w = f_crit(alpha, dfn, dfd, precise=precise)
     with np.errstate(invalid="ignore"):
         power = _ncf_sf(w, dfn, dfd, nc)
-        series = (dfd >= _SERIES_FROM) & (nc > 0) & (nc <= _SERIES_NC_MAX) & (dfn * w < dfd)
+        series = (precise & (dfd >= _SERIES_FROM) & (nc > 0) & (nc <= _SERIES_NC_MAX)
+                  & (dfn * w < dfd) & (dfn <= _SERIES_DFN_MAX))
         if series.any():
             power = np.where(series, 0.0, power)
             power[series] = _ncf_sf_series(w[series], dfn[series], dfd[series], nc[series])
@@ -255,9 +272,11 @@ def chi2_lambda_one(alpha: float, beta: float, dfn: float) -> float:
 
 
 def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
-    """:func:`f_crit` of one cell: the same scipy.special calls and operations on floats.
+    """:func:`f_crit` with ``precise=False`` of one cell: the same scipy.special calls and
+    operations on floats (the one-cell searches; their answer is then certified by the precise
+    power).
 
-    >>> f_crit_one(0.05, 2.0, 57.0) == float(f_crit(0.05, 2, 57))
+    >>> f_crit_one(0.05, 2.0, 5.7e7) == float(f_crit(0.05, 2, 5.7e7, precise=False))
     True
     """
     y = float(special.betainccinv(dfn / 2.0, dfd / 2.0, alpha))
@@ -266,20 +285,18 @@ def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
         y = 1.0 - z
     else:
         z = 1.0 - y
-    x = dfd / dfn * y / z
-    if dfd >= _REFINE_FROM and y <= 0.5 and 0.0 < x < math.inf:
-        x = float(_newton_f_point(x, alpha, dfn, dfd))
-    return x
+    return dfd / dfn * y / z
 
 
 #: Denominator degrees of freedom from which :func:`f_crit` refines Boost's inverse by a Newton
 #: step (below, the inverse is within 1e-13 and the step, whose tail is no more accurate, would
-#: only add noise).
-_REFINE_FROM = 1e5
+#: only add noise): below it, ``precise=True`` and ``precise=False`` give the same bits.
+PRECISE_FROM = 1e5
+_REFINE_FROM = PRECISE_FROM
 
 
 def _newton_f_point(x, alpha, dfn, dfd):
-    """One Newton step towards Pr{F(φ1, φ2) ≥ x} = α, for arrays or floats (the same ufuncs).
+    """One Newton step towards Pr{F(φ1, φ2) ≥ x} = α, for arrays.
 
     The tail is S(x) = 1 − I_y(φ1/2, φ2/2) (``betaincc``), y = φ1x/(φ1x + φ2) formed without
     cancellation, and the density f(x) = y^(φ1/2) (1 − y)^(φ2/2) / (x B(φ1/2, φ2/2)), in logs
@@ -294,17 +311,16 @@ def _newton_f_point(x, alpha, dfn, dfd):
 
 
 def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
-    """:func:`f_power` of one cell with λ > 0, on floats (the one-cell searches' power).
+    """:func:`f_power` with ``precise=False`` of one cell with λ > 0, on floats (the one-cell
+    searches' power).
 
     Raises :class:`~topicsetsize.numerics.search_one.Uncertain` where λ is not positive.
 
-    >>> f_power_one(0.05, 2.0, 57.0, 10.0) == float(f_power(0.05, 2, 57, 10.0))
+    >>> f_power_one(0.05, 2.0, 5.7e7, 10.0) == float(f_power(0.05, 2, 5.7e7, 10.0, precise=False))
     True
     """
     if not nc > 0:
         raise Uncertain("the central F")
-    if dfd >= _SERIES_FROM:     # f_power's own series there: the same code, one cell
-        return float(f_power(alpha, dfn, dfd, nc))
     w = f_crit_one(alpha, dfn, dfd)
     power = float(_ncf_sf(w, dfn, dfd, nc))
     if math.isnan(power) and nc > _HUGE_NC:
@@ -333,10 +349,14 @@ def t_power_one(alpha: float, df: float, nc: float) -> float:
 
 
 #: Denominator degrees of freedom from which :func:`f_power` sums the noncentral F tail itself
-#: (Boost's is off by up to ~1e-9 there, e.g. 1.1e-9 at φ1 = 2, φ2 = 8.7e8, λ = 17.4), and the
-#: largest λ it sums (Poisson terms up to λ/2 + 12·√(λ/2) + 40; Boost's beyond).
+#: (Boost's is off by up to ~1e-9 there, e.g. 1.1e-9 at φ1 = 2, φ2 = 8.7e8, λ = 17.4; 3e-11 at
+#: 4e6, 9e-12 at 1e6, 7e-13 at 1e5), and the largest λ it sums (Poisson terms up to
+#: λ/2 + 8·√(λ/2) + 24, beyond which they add < 1e-16; Boost's beyond).
 _SERIES_FROM = 1e6
 _SERIES_NC_MAX = 4000.0
+#: ... and the largest φ1 (so that t_0, of the order of a Poisson probability at φ1/2, stays far
+#: from underflow in the products of the series).
+_SERIES_DFN_MAX = 10_000.0
 
 
 def _ncf_sf_series(w, dfn, dfd, nc):
@@ -344,7 +364,7 @@ def _ncf_sf_series(w, dfn, dfd, nc):
 
     P_k = e^(−λ/2) (λ/2)^k / k! (Poisson) and S_k = 1 − I_y(φ1/2 + k, φ2/2), y = φ1w/(φ1w + φ2):
     S_0 from ``betaincc``, then S_(k+1) = S_k + t_k with the positive beta terms
-    t_k = y^(a+k) (1 − y)^b / ((a + k) B(a + k, b)), a = φ1/2, b = φ2/2, by the recurrence
+    t_k = y^(a+k) (1 − y)^b / ((a + k) B(a + k, b)), a = φ1/2, b = φ2/2, by the products
     t_(k+1) = t_k·y(a + b + k)/(a + k + 1). log t_0 takes log Γ(a + b) − log Γ(b) from
     Stirling's series, (a + b − ½)·log1p(a/b) + a·log b − a + δ(a + b) − δ(b) with
     δ(x) = 1/(12x) − 1/(360x³), because ``scipy.special.betaln`` is off by up to 2e-7 at such b.
@@ -353,9 +373,7 @@ def _ncf_sf_series(w, dfn, dfd, nc):
     a, b, h = dfn / 2.0, dfd / 2.0, nc / 2.0
     t = dfn * w
     y = t / (t + dfd)
-    top = int(np.ceil(np.max(h + 12.0 * np.sqrt(h) + 40.0)))
-    k = np.arange(top, dtype=float)[None, :]
-    a_, b_, y_, h_ = a[:, None], b[:, None], y[:, None], h[:, None]
+    k = np.arange(int(np.ceil(np.max(h + 8.0 * np.sqrt(h) + 24.0))), dtype=float)
 
     def stirling(x):
         return 1.0 / (12.0 * x) - 1.0 / (360.0 * x ** 3)
@@ -364,12 +382,13 @@ def _ncf_sf_series(w, dfn, dfd, nc):
                 + (stirling(a + b) - stirling(b)))
     log_t0 = (special.xlogy(a, y) + special.xlog1py(b, -y) + log_poch
               - special.gammaln(a + 1.0))
-    step = np.log(y_) + np.log(a_ + b_ + k[:, :-1]) - np.log(a_ + k[:, :-1] + 1.0)
-    log_t = log_t0[:, None] + np.concatenate([np.zeros_like(log_t0)[:, None],
-                                              np.cumsum(step, axis=1)], axis=1)
-    tail = special.betaincc(a, b, y)[:, None] + np.concatenate(
-        [np.zeros_like(y_), np.cumsum(np.exp(log_t[:, :-1]), axis=1)], axis=1)
-    weights = np.exp(special.xlogy(k, h_) - h_ - special.gammaln(k + 1.0))
+    a_, b_ = a[:, None], b[:, None]
+    ratios = y[:, None] * (a_ + b_ + k[:-1]) / (a_ + k[:-1] + 1.0)
+    terms = np.exp(log_t0)[:, None] * np.cumprod(
+        np.concatenate([np.ones((y.size, 1)), ratios[:, :-1]], axis=1), axis=1)
+    tail = np.concatenate([np.zeros((y.size, 1)), np.cumsum(terms, axis=1)], axis=1)
+    tail += special.betaincc(a, b, y)[:, None]
+    weights = np.exp(np.log(h)[:, None] * k - h[:, None] - special.gammaln(k + 1.0))
     return np.minimum(np.sum(weights * tail, axis=1), 1.0)
 
 

@@ -1,11 +1,12 @@
-"""The precision of the F designs' powers, and the check of a certified n against it.
+"""The certification of an F design's n by its precise power, and the flag where it cannot decide.
 
-The search certifies n by power(n − 1) < 1 − β ≤ power(n) (``numerics.search``). Near 10⁹ topics
-the power rises by a few 1e-10 per topic, not far above what the computed power can resolve
-(:data:`F_POWER_TOLERANCE`); where a certifying power lies within that tolerance of 1 − β, the
-computed powers cannot decide between n − 1, n and n + 1, and :func:`warn_if_undecided` says so
-with a :class:`PrecisionWarning` instead of certifying silently (``docs/formulas.md`` §4,
-numerical precision).
+The searches narrow n with a fast power (Boost's F point and noncentral F as they are,
+``precise=False``), which is off by up to ~1e-9 near 10⁹ topics, where the power rises by only a
+few 1e-10 per topic. :func:`certify` then moves each answer from ``check_from`` topics on until
+the precise power (within :data:`F_POWER_TOLERANCE`) certifies it,
+power(n − 1) < 1 − β ≤ power(n), and where a certifying power lies within that tolerance of
+1 − β, the powers cannot decide between n − 1, n and n + 1: a :class:`PrecisionWarning` says so
+instead of certifying silently (``docs/formulas.md`` §4, numerical precision).
 """
 
 from __future__ import annotations
@@ -15,18 +16,27 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["PrecisionWarning", "F_POWER_TOLERANCE", "CHECK_FROM", "warn_if_undecided",
-           "warn_if_undecided_one"]
+from ..params import N_MAX
+from .distributions import PRECISE_FROM
 
-#: Absolute precision of the F designs' powers (exact and legacy) up to n = 10⁹, φE up to 10¹²:
-#: over twice the largest error measured against 40-digit mpmath powers (1.3e-11,
-#: ``tests/data/anova_large_n_reference.csv``), which comes from the F point (up to 3e-12).
+__all__ = ["PrecisionWarning", "F_POWER_TOLERANCE", "CHECK_FROM", "certify", "certify_one",
+           "certify_from"]
+
+#: Absolute precision of the F designs' precise powers (exact and legacy) up to n = 10⁹, φE up
+#: to 10¹²: over twice the largest error measured against 40-digit mpmath powers (1.3e-11,
+#: ``tests/data/anova_large_n_reference.csv``), which comes from the F point (up to 1e-11).
 F_POWER_TOLERANCE = 3e-11
 
-#: The n from which answers are checked against :data:`F_POWER_TOLERANCE`: below it, the power
-#: rises per topic by some 1e-7 or more (about φ(z_β)·(z_α + z_β)/(2n)), thousands of times the
-#: tolerance, except in extreme cells (1 − β above .999, or barely above α).
+#: The n from which the certifying powers are checked against :data:`F_POWER_TOLERANCE` (and
+#: from which every answer is certified by the precise power; below it, only where the fast and
+#: the precise powers differ, φE ≥ 10⁵: :func:`certify_from`). Below it the power rises per
+#: topic by some 1e-7 or more (about φ(z_β)·(z_α + z_β)/(2n)), thousands of times the
+#: tolerance, so that only a cell built to sit on the target (a minD computed for that very n)
+#: comes within it.
 CHECK_FROM = 10**4
+
+#: At most this many topics moved by :func:`certify` (the fast power is ~1e-9 off at most).
+_MAX_MOVES = 16
 
 
 class PrecisionWarning(UserWarning):
@@ -34,56 +44,86 @@ class PrecisionWarning(UserWarning):
     is the one the computed powers certify, and the smallest n may be a topic or two away."""
 
 
-def warn_if_undecided(power, target, n, *, tolerance: float, check_from: int,
-                      describe: Callable[[int], str]) -> np.ndarray:
-    """Warn where power(n − 1) < target ≤ power(n) holds by less than the power's precision.
+def certify_from(dfe_per_topic, check_from: int = CHECK_FROM):
+    """Per cell, the n from which :func:`certify` runs: ``check_from``, or the first n whose
+    φE = k·(n − 1) reaches :data:`~topicsetsize.numerics.distributions.PRECISE_FROM` (k = m for
+    the one-way design, m − 1 for the two-way one) if smaller.
 
-    For the cells with n ≥ ``check_from``, the powers at n − 1 and n are evaluated again; where
-    either lies within ``tolerance`` of the target, the computed powers cannot tell n − 1, n and
-    n + 1 apart, and a :class:`PrecisionWarning` names the first such cell and their number.
+    >>> certify_from(np.array([2.0, 99.0])).tolist()
+    [10000, 1012]
+    """
+    first = np.ceil(PRECISE_FROM / np.asarray(dfe_per_topic, float)) + 1.0
+    return np.minimum(first, check_from).astype(np.int64)
+
+
+def certify(power, target, n, *, tolerance: float, check_from, describe: Callable[[int], str],
+            warn_from: int = CHECK_FROM) -> np.ndarray:
+    """Move each n ≥ ``check_from`` until ``power`` certifies it; warn where it cannot decide.
+
+    For those cells, the powers at n − 1 and n are evaluated; n moves down while
+    power(n − 1) ≥ target and up while power(n) < target (a few topics at most, the power being
+    monotone in n). Where a certifying power then lies within ``tolerance`` of the target (or
+    the walk did not settle) at n ≥ ``warn_from``, a :class:`PrecisionWarning` names the first
+    such cell and their number.
 
     Parameters
     ----------
     power : callable
-        ``power(n, idx)``, the criterion at the float array ``n`` for the cells ``idx``.
+        ``power(n, idx)``, the (precise) criterion at the float array ``n`` for the cells ``idx``.
     target : array_like
         Per-cell target, broadcast to the shape of ``n``.
     n : ndarray of int
-        The certified answers.
+        The answers of the search.
     tolerance : float
-        The absolute precision of the power.
-    check_from : int
-        The smallest n that is checked (below it, the power's rise per topic dwarfs the
-        tolerance).
+        The absolute precision of ``power``.
+    check_from : int or array_like
+        Per cell (broadcast to ``n``), the smallest n that is certified.
     describe : callable
         ``describe(i)`` names cell i's inputs.
+    warn_from : int
+        The smallest n checked against ``tolerance``.
 
     Returns
     -------
-    ndarray of bool
-        Per cell, True where undecided (the shape of ``n``).
+    ndarray of int64
+        The certified n, the shape of ``n``.
 
     Examples
     --------
+    A power rising by 1e-9 per topic, exactly .8 at n = 10⁸: 10⁸ + 3 moves down to 10⁸, and
+    the power there is within 1.5e-9 of the target at n (and at n − 1):
+
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     flags = warn_if_undecided(lambda x, i: x / 100.0, 1.0, np.array([100]),
-    ...                               tolerance=1e-9, check_from=2, describe=str)
-    >>> flags.tolist(), caught[0].category.__name__
-    ([True], 'PrecisionWarning')
+    ...     n = certify(lambda x, i: 0.8 + (x - 1e8) * 1e-9, 0.8, np.array([100_000_003]),
+    ...                 tolerance=1.5e-9, check_from=10**4, describe=str)
+    >>> n.tolist(), caught[0].category.__name__
+    ([100000000], 'PrecisionWarning')
     """
-    n = np.asarray(n)
+    n = np.array(n, dtype=np.int64)
     flat = n.ravel()
     target = np.broadcast_to(np.asarray(target, float), n.shape).ravel()
     undecided = np.zeros(flat.shape, bool)
-    cells = np.flatnonzero(flat >= max(check_from, 3))
+    start = np.maximum(np.broadcast_to(np.asarray(check_from, np.int64), n.shape).ravel(), 3)
+    cells = np.flatnonzero(flat >= start)
     if cells.size:
-        x = flat[cells].astype(float)
-        p = np.asarray(power(np.concatenate([x - 1.0, x]), np.concatenate([cells, cells])), float)
-        t = target[cells]
-        near = (np.abs(p[:cells.size] - t) < tolerance) | (np.abs(p[cells.size:] - t) < tolerance)
-        undecided[cells[near]] = True
+        x, t = flat[cells], target[cells]
+        settled = np.zeros(cells.size, bool)
+        for _ in range(_MAX_MOVES):
+            p = np.asarray(power(np.concatenate([x - 1.0, x]), np.concatenate([cells, cells])),
+                           float)
+            below, at = p[:cells.size], p[cells.size:]
+            down = below >= t
+            up = ~(at >= t)
+            settled = ~(down ^ up)           # certified, or contradictory (both): stop there
+            if settled.all():
+                break
+            x = np.clip(np.where(down & ~up, x - 1, np.where(up & ~down, x + 1, x)), 3, N_MAX)
+        with np.errstate(invalid="ignore"):
+            near = (np.abs(below - t) < tolerance) | (np.abs(at - t) < tolerance)
+        undecided[cells] = (near | ~settled | (down & up)) & (x >= warn_from)
+        flat[cells] = x
     if undecided.any():
         first = int(np.argmax(undecided))
         more = int(undecided.sum()) - 1
@@ -92,19 +132,21 @@ def warn_if_undecided(power, target, n, *, tolerance: float, check_from: int,
             f"{tolerance:g} of 1 - beta, the power's precision: the smallest n may be a topic or "
             f"two away" + (f" (and {more} more cells)" if more else ""),
             PrecisionWarning, stacklevel=4)
-    return undecided.reshape(n.shape)
+    return flat.reshape(n.shape)
 
 
-def warn_if_undecided_one(power_one: Callable[[float], float], target: float, n: int | None,
-                          describe: Callable[[int], str]) -> int | None:
-    """:func:`warn_if_undecided` of a one-cell answer n (None passes through), with the F
-    designs' tolerance; ``power_one(x)`` is the cell's power at the float x. Returns n.
+def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int | None,
+                describe: Callable[[int], str], *, dfe_per_topic: float) -> int | None:
+    """:func:`certify` of a one-cell answer n with the F designs' tolerance, from
+    :func:`certify_from` (None passes through); ``power(x)`` is the cell's precise power at the
+    float array x.
 
-    >>> warn_if_undecided_one(lambda x: x / 1e6, 0.5, 500_000, str)
-    500000
+    >>> certify_one(lambda x: x / 1e6, 0.5000005, 500_004, str, dfe_per_topic=2.0)   # down
+    500001
+    >>> certify_one(lambda x: 1 / 0, 0.5, CHECK_FROM - 1, str, dfe_per_topic=2.0)
+    9999
     """
-    if n is not None and n >= CHECK_FROM:
-        warn_if_undecided(lambda x, i: np.array([power_one(v) for v in x]), target,
-                          np.array([n]), tolerance=F_POWER_TOLERANCE, check_from=CHECK_FROM,
-                          describe=describe)
-    return n
+    if n is None or n < certify_from(dfe_per_topic):
+        return n
+    return int(certify(lambda x, i: power(x), target, np.array([n]), tolerance=F_POWER_TOLERANCE,
+                       check_from=certify_from(dfe_per_topic), describe=describe)[0])

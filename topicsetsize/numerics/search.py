@@ -23,7 +23,7 @@ from scipy import special
 
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
-from .precision import warn_if_undecided
+from .precision import certify
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
@@ -344,7 +344,8 @@ def describe_cells(values: dict, label: str | None = None) -> Callable[[int], st
 
 def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, cells,
                          describe: Callable[[int], str], monotone_from=2,
-                         tolerance: float = 0.0, check_from: int = N_MAX + 1) -> np.ndarray:
+                         precise_at: Callable[..., np.ndarray] | None = None,
+                         tolerance: float = 0.0, check_from=N_MAX + 1) -> np.ndarray:
     """Smallest n from which ``power_at`` stays at or above 1 − β, per cell.
 
     The common form of every power design's search: :func:`smallest_n` with the target
@@ -368,9 +369,14 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         (see :func:`describe_cells`).
     monotone_from : int or array_like
         As in :func:`smallest_n`.
-    tolerance, check_from : float, int
-        The absolute precision of the power, and the n from which the answers are checked
-        against it (:func:`warn_if_undecided`); by default nothing is checked.
+    precise_at : callable, optional
+        The precise power, as ``power_at``: from ``check_from`` on, the answers found with
+        ``power_at`` are moved until ``precise_at`` certifies them
+        (:func:`~topicsetsize.numerics.precision.certify`).
+    tolerance : float
+        The absolute precision of ``precise_at``.
+    check_from : int or array_like
+        Per cell (broadcast like the cells), the n from which ``precise_at`` certifies.
 
     Returns
     -------
@@ -386,7 +392,7 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     -----
     PrecisionWarning
         Where the certifying powers are within ``tolerance`` of 1 − β (see
-        :func:`warn_if_undecided`).
+        :func:`~topicsetsize.numerics.precision.certify`).
 
     Examples
     --------
@@ -405,8 +411,8 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
 
     n = smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from, transform=probit,
                    describe=describe)
-    if tolerance > 0:
-        warn_if_undecided(power, 1.0 - beta, n, tolerance=tolerance, check_from=check_from,
-                          describe=describe)
+    if precise_at is not None:
+        n = certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), 1.0 - beta, n,
+                    tolerance=tolerance, check_from=check_from, describe=describe)
     return n
 

@@ -139,3 +139,51 @@ def test_t_power_huge_noncentrality_is_silent():
         power = t_power(np.array([0.05, 0.05]), np.array([49.0, 49.0]),
                         np.array([1e160, 2000.0]))
     assert power[0] == 1.0 and power[1] == pytest.approx(1.0)
+
+
+# --- issue 29: the F point and the noncentral F tail at phi_E up to 1e12 ----------------------
+# References: tests/data/f_point_reference.csv and anova_large_n_reference.csv, 40-digit mpmath
+# values written by tests/data/make_f_precision_reference.py (see tests/data/PROVENANCE.md).
+
+def _f_point_reference(data_dir):
+    import pandas as pd
+
+    return pd.read_csv(data_dir / "f_point_reference.csv", dtype={"f_point": str})
+
+
+def test_f_crit_against_40_digit_grid(data_dir):
+    from topicsetsize.numerics.distributions import f_crit_one
+
+    ref = _f_point_reference(data_dir)
+    exact = np.array([mpmath.mpf(x) for x in ref.f_point], dtype=object)
+    got = f_crit(ref.alpha.to_numpy(), ref.dfn.to_numpy(), ref.dfd.to_numpy())
+    rel = np.array([float(abs((mpmath.mpf(g) - e) / e)) for g, e in zip(got, exact)])
+    # what docs/formulas.md states: within 2e-13 below phi_E = 1e7, 1e-11 up to 1e12
+    # (Boost's inverse alone, the old f_crit, was off by up to 6e-9 on this grid)
+    small = ref.dfd.to_numpy() < 1e7
+    assert rel[small].max() < 2e-13 and rel.max() < 1e-11, rel.max()
+    # the one-cell searches' fast point is Boost's inverse alone, bit for bit
+    fast = f_crit(ref.alpha.to_numpy(), ref.dfn.to_numpy(), ref.dfd.to_numpy(), precise=False)
+    assert all(f_crit_one(a, p, q) == g for a, p, q, g in zip(ref.alpha, ref.dfn * 1.0,
+                                                               ref.dfd * 1.0, fast))
+
+
+def test_f_power_against_40_digit_powers(data_dir):
+    # the powers at n - 1 and n of cells with n = 1.2e8 .. 9.9e8 (exact one- and two-way);
+    # Boost's noncentral F alone was off by 1.1e-9 at the first cell (phi_A = 2, lambda = 17.4)
+    import pandas as pd
+
+    from topicsetsize.numerics.precision import F_POWER_TOLERANCE
+
+    ref = pd.read_csv(data_dir / "anova_large_n_reference.csv", dtype=str)
+    ref = ref[ref.method == "exact"]
+    worst = 0.0
+    for row in ref.itertuples():
+        m, n = int(row.m), float(row.n)
+        effect = float(mpmath.mpf(row.min_d) ** 2 / (2 * mpmath.mpf(row.variance)))
+        dfe = m * (np.array([n - 1, n]) - 1) if row.design == "anova" else \
+            (m - 1) * (np.array([n - 1, n]) - 1)
+        got = f_power(float(row.alpha), m - 1.0, dfe, np.array([n - 1, n]) * effect)
+        for g, e in zip(got, (row.power_n_minus_1, row.power_n)):
+            worst = max(worst, abs(float(mpmath.mpf(g) - mpmath.mpf(e))))
+    assert worst < F_POWER_TOLERANCE / 2, worst

@@ -1,0 +1,65 @@
+"""The certification of an F design's n by its precise power (issue 29)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.numerics.precision import (CHECK_FROM, PrecisionWarning, certify, certify_from,
+                                             certify_one)
+
+
+def _power(x, i):
+    # a line rising by 1e-9 per topic, 0.8 at n = 1e8 exactly
+    return 0.8 + (x - 1e8) * 1e-9
+
+
+def test_moves_to_the_certified_n_and_warns_within_the_tolerance():
+    n = np.array([100_000_003, 99_999_990, 100_000_020, 5])
+    target = np.array([0.8, 0.8, 0.8 + 15.5e-9, 0.8])
+    with pytest.warns(PrecisionWarning, match=r"n=100,000,000 for cell 0 .* \(and 2 more cells\)"):
+        got = certify(_power, target, n, tolerance=1.5e-9, check_from=CHECK_FROM,
+                      describe=lambda i: f"cell {i}")
+    # down from above, up from below (both end where power(n) is the target itself), and
+    # 1e8 + 16, whose power is 0.5e-9 above its target: all three within the tolerance, flagged;
+    # below check_from untouched
+    assert got.tolist() == [100_000_000, 100_000_000, 100_000_016, 5]
+
+
+def test_silent_where_the_margin_is_wide():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = certify(_power, 0.8 - 0.5e-9, np.array([100_000_000]), tolerance=1e-10,
+                      check_from=CHECK_FROM, describe=str)
+        assert got.tolist() == [100_000_000]
+        # below check_from nothing is evaluated at all
+        assert certify(lambda x, i: 1 / 0, 0.8, np.array([CHECK_FROM - 1]), tolerance=1.0,
+                       check_from=CHECK_FROM, describe=str).tolist() == [CHECK_FROM - 1]
+        assert certify_one(lambda x: 1 / 0, 0.8, CHECK_FROM - 1, str,
+                           dfe_per_topic=2.0) == CHECK_FROM - 1
+        assert certify_one(lambda x: 1 / 0, 0.8, None, str, dfe_per_topic=2.0) is None
+
+
+def test_certified_below_check_from_where_the_fast_power_differs_but_never_flagged():
+    # n = 2000 with phi_E >= 1e5 per certify_from(100): moved, and within the tolerance but
+    # below warn_from: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = certify(lambda x, i: 0.8 + (x - 1990) * 1e-12, 0.8, np.array([2000]),
+                      tolerance=1e-9, check_from=certify_from(100.0), describe=str)
+    assert got.tolist() == [1990]
+
+
+def test_a_power_that_does_not_settle_is_flagged():
+    # power(n - 1) >= target and power(n) < target at once (not monotone): stop and flag
+    with pytest.warns(PrecisionWarning):
+        got = certify(lambda x, i: np.where(x % 2 == 0, 0.9, 0.7), 0.8, np.array([1_000_001]),
+                      tolerance=1e-12, check_from=CHECK_FROM, describe=str)
+    assert got.tolist() == [1_000_001]
+
+
+def test_public_name():
+    assert tss.PrecisionWarning is PrecisionWarning and issubclass(PrecisionWarning, UserWarning)
