@@ -61,7 +61,8 @@ _METHOD = (
     "Precision (checked in LibreOffice against the Python engine): the powers agree to about "
     "1e-10 while m(n − 1) ≤ 10⁷. Beyond, the spreadsheet's t, F and beta functions lose "
     "digits (about 1e-7 near n = 10⁹), so an answer in the hundreds of millions of topics "
-    "may be off by a few: check it with the topicsetsize package.",
+    "may be off by a few: check it with the topicsetsize package, whose F powers are within "
+    "3e-11 of 40-digit values up to n = 10⁹ and which warns where that cannot decide n.",
 )
 
 
