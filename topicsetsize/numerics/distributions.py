@@ -193,8 +193,9 @@ def f_power(alpha, dfn, dfd, nc, *, precise: bool = True):
         series = (precise & (dfd >= _SERIES_FROM) & (nc > 0) & (nc <= _SERIES_NC_MAX)
                   & (dfn * w < dfd) & (dfn <= _SERIES_DFN_MAX))
         if series.any():
-            power = np.where(series, 0.0, power)
-            power[series] = _ncf_sf_series(w[series], dfn[series], dfd[series], nc[series])
+            summed = _ncf_sf_series(w[series], dfn[series], dfd[series], nc[series])
+            power = np.array(power, dtype=float)
+            power[series] = np.where(np.isnan(summed), power[series], summed)
         central = ~(nc > 0)
         if central.any():       # the central F only where λ = 0 (a search never asks for it)
             power = np.where(central, special.fdtrc(dfn, dfd, w), power)
@@ -307,7 +308,9 @@ def _newton_f_point(x, alpha, dfn, dfd):
     y = t / (t + dfd)
     log_f = (special.xlogy(a, y) + special.xlog1py(b, -y) - special.xlogy(1.0, x)
              - special.betaln(a, b))
-    return x + (special.betaincc(a, b, y) - alpha) / np.exp(log_f)
+    with np.errstate(all="ignore"):
+        new = x + (special.betaincc(a, b, y) - alpha) / np.exp(log_f)
+    return np.where(np.isfinite(new) & (new > 0), new, x)     # a failed step keeps Boost's x
 
 
 def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
@@ -368,7 +371,8 @@ def _ncf_sf_series(w, dfn, dfd, nc):
     t_(k+1) = t_k·y(a + b + k)/(a + k + 1). log t_0 takes log Γ(a + b) − log Γ(b) from
     Stirling's series, (a + b − ½)·log1p(a/b) + a·log b − a + δ(a + b) − δ(b) with
     δ(x) = 1/(12x) − 1/(360x³), because ``scipy.special.betaln`` is off by up to 2e-7 at such b.
-    Every term is positive: nothing cancels.
+    Every term is positive: nothing cancels. NaN where t_0 would underflow (log t_0 < −700,
+    far outside the designs' range): the caller keeps Boost's value there.
     """
     a, b, h = dfn / 2.0, dfd / 2.0, nc / 2.0
     t = dfn * w
@@ -389,7 +393,7 @@ def _ncf_sf_series(w, dfn, dfd, nc):
     tail = np.concatenate([np.zeros((y.size, 1)), np.cumsum(terms, axis=1)], axis=1)
     tail += special.betaincc(a, b, y)[:, None]
     weights = np.exp(np.log(h)[:, None] * k - h[:, None] - special.gammaln(k + 1.0))
-    return np.minimum(np.sum(weights * tail, axis=1), 1.0)
+    return np.where(log_t0 > -700.0, np.minimum(np.sum(weights * tail, axis=1), 1.0), np.nan)
 
 
 #: Noncentralities from which :func:`t_power` integrates instead of calling Boost's nct,
