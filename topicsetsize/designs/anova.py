@@ -305,7 +305,8 @@ def _anova_n_one(alpha, beta, min_d, variance, m, method):
                            transform=probit_one)
     return certify_one(lambda x: anova_power_at(x, m, effect, alpha, method), 1.0 - beta, n,
                        describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
-                                       "variance": variance, "m": m}, method), dfe_per_topic=m)
+                                       "variance": variance, "m": m}, method), dfe_per_topic=m,
+                       fast=power)
 
 
 def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):

@@ -120,7 +120,7 @@ def _anova2_n_one(alpha, beta, min_d, variance, m):
         n = smallest_n_one(power, 1.0 - beta, guess, 2, transform=probit_one)
     return certify_one(lambda x: _power_at(x, m, effect, alpha), 1.0 - beta, n, describe_cells(
         {"alpha": alpha, "beta": beta, "min_d": min_d, "variance": variance, "m": m}, "two-way"),
-        dfe_per_topic=dfn)
+        dfe_per_topic=dfn, fast=power)
 
 
 def anova2_power(n, *, m, min_d, variance, alpha):

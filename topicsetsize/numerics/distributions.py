@@ -117,11 +117,13 @@ def f_crit(alpha, dfn, dfd, *, precise: bool = True):
         z[near_one] = special.betaincinv(dfd[near_one] / 2.0, dfn[near_one] / 2.0,
                                          alpha[near_one])
         y = np.where(near_one, 1.0 - z, y)
-    x = np.array(dfd / dfn * y / z, dtype=float)
-    refine = (dfd >= _REFINE_FROM) & (y <= 0.5) & (x > 0) & np.isfinite(x)
-    if precise and refine.any():
+    x = dfd / dfn * y / z
+    if precise and (dfd >= _REFINE_FROM).any():
+        x = np.array(x, dtype=float)
+        refine = (dfd >= _REFINE_FROM) & (y <= 0.5) & (x > 0) & np.isfinite(x)
         x[refine] = _newton_f_point(x[refine], alpha[refine], dfn[refine], dfd[refine])
-    return x[()]                                # a numpy scalar for scalar input, as before
+        x = x[()]                               # a numpy scalar for scalar input, as before
+    return x
 
 
 def t_crit(alpha, df):
@@ -190,8 +192,10 @@ def f_power(alpha, dfn, dfd, nc, *, precise: bool = True):
     w = f_crit(alpha, dfn, dfd, precise=precise)
     with np.errstate(invalid="ignore"):
         power = _ncf_sf(w, dfn, dfd, nc)
-        series = (precise & (dfd >= _SERIES_FROM) & (nc > 0) & (nc <= _SERIES_NC_MAX)
-                  & (dfn * w < dfd) & (dfn <= _SERIES_DFN_MAX))
+        series = (dfd >= _SERIES_FROM) if precise else np.zeros((), bool)
+        if series.any():
+            series = series & (nc > 0) & (nc <= _SERIES_NC_MAX) & (dfn * w < dfd) \
+                & (dfn <= _SERIES_DFN_MAX)
         if series.any():
             summed = _ncf_sf_series(w[series], dfn[series], dfd[series], nc[series])
             power = np.array(power, dtype=float)

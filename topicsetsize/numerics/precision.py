@@ -11,6 +11,7 @@ instead of certifying silently (``docs/formulas.md`` §4, numerical precision).
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Callable
 
@@ -18,9 +19,10 @@ import numpy as np
 
 from ..params import N_MAX
 from .distributions import PRECISE_FROM
+from .search_one import Uncertain
 
-__all__ = ["PrecisionWarning", "F_POWER_TOLERANCE", "CHECK_FROM", "certify", "certify_one",
-           "certify_from"]
+__all__ = ["PrecisionWarning", "F_POWER_TOLERANCE", "FAST_POWER_ERROR", "CHECK_FROM", "certify",
+           "certify_one", "certify_from", "undecided_by_fast"]
 
 #: Absolute precision of the F designs' precise powers (exact and legacy) up to n = 10⁹, φE up
 #: to 10¹²: over twice the largest error measured against 40-digit mpmath powers (1.3e-11,
@@ -35,6 +37,14 @@ F_POWER_TOLERANCE = 3e-11
 #: comes within it.
 CHECK_FROM = 10**4
 
+#: A bound on how far the fast power (``precise=False``) can lie from the precise one, from
+#: Boost's F point (off by up to 1.24e-8 relative) and tail (1.1e-9): measured, at most 4.1e-8
+#: (exact) and 1.5e-8 (legacy) over 20,000 random cells (α from 1e-7 to .5, m from 2 to 1000,
+#: n from 10³ to 10⁹, power from .1 to .99), 1.2e-10 where φE < 10⁷; taken with a margin of
+#: five. Where the fast powers at n − 1 and n lie farther than this (plus the tolerance) from
+#: 1 − β, the precise ones decide alike and are not computed (:func:`undecided_by_fast`).
+FAST_POWER_ERROR = 2e-7
+
 #: At most this many topics moved by :func:`certify` (the fast power is ~1e-9 off at most).
 _MAX_MOVES = 16
 
@@ -44,16 +54,29 @@ class PrecisionWarning(UserWarning):
     is the one the computed powers certify, and the smallest n may be a topic or two away."""
 
 
+def undecided_by_fast(target, below, at, tolerance: float = F_POWER_TOLERANCE):
+    """Per cell, True where the fast powers at n − 1 (``below``) and n (``at``) do not settle
+    the certificate: either lies within :data:`FAST_POWER_ERROR` + ``tolerance`` of the target,
+    or is NaN (not kept by the search).
+
+    >>> undecided_by_fast(0.8, np.array([0.79, 0.79999999]), np.array([0.81, 0.81])).tolist()
+    [False, True]
+    """
+    with np.errstate(invalid="ignore"):
+        margin = np.minimum(np.asarray(target) - below, np.asarray(at) - target)
+        return ~(margin > FAST_POWER_ERROR + tolerance)
+
+
 def certify_from(dfe_per_topic, check_from: int = CHECK_FROM):
     """Per cell, the n from which :func:`certify` runs: ``check_from``, or the first n whose
     φE = k·(n − 1) reaches :data:`~topicsetsize.numerics.distributions.PRECISE_FROM` (k = m for
-    the one-way design, m − 1 for the two-way one) if smaller.
+    the one-way design, m − 1 for the two-way one) if smaller; at least 3.
 
     >>> certify_from(np.array([2.0, 99.0])).tolist()
     [10000, 1012]
     """
-    first = np.ceil(PRECISE_FROM / np.asarray(dfe_per_topic, float)) + 1.0
-    return np.minimum(first, check_from).astype(np.int64)
+    first = np.maximum(np.ceil(PRECISE_FROM / np.asarray(dfe_per_topic, float)) + 1.0, 3.0)
+    return np.minimum(first, check_from).astype(np.int64)      # n − 1 ≥ 2: a valid size
 
 
 def certify(power, target, n, *, tolerance: float, check_from, describe: Callable[[int], str],
@@ -136,17 +159,27 @@ def certify(power, target, n, *, tolerance: float, check_from, describe: Callabl
 
 
 def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int | None,
-                describe: Callable[[int], str], *, dfe_per_topic: float) -> int | None:
+                describe: Callable[[int], str], *, dfe_per_topic: float,
+                fast: Callable[[float], float]) -> int | None:
     """:func:`certify` of a one-cell answer n with the F designs' tolerance, from
-    :func:`certify_from` (None passes through); ``power(x)`` is the cell's precise power at the
+    :func:`certify_from` (None passes through), where the fast power ``fast(x)`` (a float x)
+    leaves it open (:func:`undecided_by_fast`); ``power(x)`` is the cell's precise power at the
     float array x.
 
-    >>> certify_one(lambda x: x / 1e6, 0.5000005, 500_004, str, dfe_per_topic=2.0)   # down
+    >>> certify_one(lambda x: x / 1e6, 0.5000005, 500_004, str, dfe_per_topic=2.0,
+    ...             fast=lambda x: 0.5000005)                           # open: moves down
     500001
-    >>> certify_one(lambda x: 1 / 0, 0.5, CHECK_FROM - 1, str, dfe_per_topic=2.0)
-    9999
+    >>> certify_one(lambda x: 1 / 0, 0.5, 500_004, str, dfe_per_topic=2.0,
+    ...             fast=lambda x: 0.5 + (x - 500_003.5) * 1e-3)        # settled by the fast power
+    500004
     """
-    if n is None or n < certify_from(dfe_per_topic):
+    if n is None or n < min(max(math.ceil(PRECISE_FROM / dfe_per_topic) + 1, 3), CHECK_FROM):
+        return n                          # certify_from(dfe_per_topic), without numpy
+    try:
+        open_ = undecided_by_fast(target, fast(n - 1.0), fast(float(n)))
+    except Uncertain:   # the fast one-cell power refuses: let the precise one certify
+        open_ = True
+    if not open_:
         return n
     return int(certify(lambda x, i: power(x), target, np.array([n]), tolerance=F_POWER_TOLERANCE,
                        check_from=certify_from(dfe_per_topic), describe=describe)[0])

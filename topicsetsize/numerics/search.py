@@ -23,7 +23,7 @@ from scipy import special
 
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
-from .precision import certify
+from .precision import certify, undecided_by_fast
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
@@ -37,7 +37,7 @@ class SearchLimitError(InputError):
 def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, guess, *,
                monotone_from=2, n_min: int = 2, n_max: int = N_MAX,
                transform: Callable[[np.ndarray], np.ndarray] | None = None,
-               describe: Callable[[int], str] | None = None) -> np.ndarray:
+               describe: Callable[[int], str] | None = None, values: bool = False):
     """Smallest whole n ≥ ``n_min`` from which ``value(n) ≥ target`` holds for good.
 
     Parameters
@@ -61,11 +61,15 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
         probit for a power). It is used only to choose the next n to evaluate.
     describe : callable, optional
         ``describe(i)`` names cell i's inputs in the error message.
+    values : bool
+        Also return the criterion at n − 1 and at n as the search evaluated it (NaN where it
+        did not, e.g. after the scan below ``monotone_from``).
 
     Returns
     -------
     ndarray of int64
-        The required n, with the shape of ``target``.
+        The required n, with the shape of ``target``; with ``values``, the tuple
+        (n, value(n − 1), value(n)).
 
     Raises
     ------
@@ -112,14 +116,51 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     ok, v = passes(np.concatenate([x0, x1]), np.concatenate([idx, idx]))
     ok0, ok1 = ok[:size], ok[size:]
     n = x1
-    rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))
+    below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the first
+    rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # step decides
     if rest.size:       # the cells whose guess was off narrow their bracket step by step
-        n[rest] = _narrow(lambda x, i: evaluate(x, rest[i]), transform(target[rest]),
+        seen = _Bracket(rest.size, n_max)
+        seen.record(np.arange(rest.size), x0[rest], ok0[rest], v[rest])
+        seen.record(np.arange(rest.size), x1[rest], ok1[rest], v[size + rest])
+
+        def evaluate_rest(x, i):
+            ok_i, v_i = passes(x, rest[i])
+            seen.record(i, x, ok_i, v_i)
+            return ok_i, transformed(v_i)
+
+        n[rest] = _narrow(evaluate_rest, transform(target[rest]),
                           start[rest], n_max, (x0[rest], ok0[rest], transformed(v[rest])),
                           (x1[rest], ok1[rest], transformed(v[size + rest])),
                           lambda i: _name(int(rest[i]), describe))
+        below[rest], at[rest] = seen.around(n[rest])
+        scanned = (n == start) & (start > n_min)
         _scan_below(n, start, n_min, passes)
+        below[scanned] = at[scanned] = np.nan
+    if values:
+        return n.reshape(shape), below.reshape(shape), at.reshape(shape)
     return n.reshape(shape)
+
+
+class _Bracket:
+    """The raw values at the largest failing and the smallest passing n seen, per cell."""
+
+    def __init__(self, size: int, n_max: int):
+        self.fail_x = np.full(size, -1, np.int64)
+        self.pass_x = np.full(size, n_max + 2, np.int64)
+        self.fail_v = np.full(size, np.nan)
+        self.pass_v = np.full(size, np.nan)
+
+    def record(self, cells, x, ok, v):
+        """Evaluations at ``x`` of the (distinct) ``cells``."""
+        better = ok & (x < self.pass_x[cells])
+        self.pass_x[cells[better]], self.pass_v[cells[better]] = x[better], v[better]
+        better = ~ok & (x > self.fail_x[cells])
+        self.fail_x[cells[better]], self.fail_v[cells[better]] = x[better], v[better]
+
+    def around(self, n):
+        """(value(n − 1), value(n)) where they were evaluated, else NaN."""
+        return (np.where(self.fail_x == n - 1, self.fail_v, np.nan),
+                np.where(self.pass_x == n, self.pass_v, np.nan))
 
 
 def _narrow(evaluate, ty, start, n_max, first, second, describe):
@@ -409,10 +450,14 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     def power(n, i):
         return power_at(n, *(x[i] for x in flat))
 
-    n = smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from, transform=probit,
-                   describe=describe)
-    if precise_at is not None:
-        n = certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), 1.0 - beta, n,
-                    tolerance=tolerance, check_from=check_from, describe=describe)
-    return n
+    if precise_at is None:
+        return smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
+                          transform=probit, describe=describe)
+    n, below, at = smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
+                              transform=probit, describe=describe, values=True)
+    # Only where the fast powers leave the answer open (or were not kept) does the precise
+    # power certify it; elsewhere the two cannot decide differently.
+    start = np.where(undecided_by_fast(1.0 - beta, below, at, tolerance), check_from, N_MAX + 1)
+    return certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), 1.0 - beta, n,
+                   tolerance=tolerance, check_from=start, describe=describe)
 

@@ -38,9 +38,10 @@ def test_silent_where_the_margin_is_wide():
         # below check_from nothing is evaluated at all
         assert certify(lambda x, i: 1 / 0, 0.8, np.array([CHECK_FROM - 1]), tolerance=1.0,
                        check_from=CHECK_FROM, describe=str).tolist() == [CHECK_FROM - 1]
-        assert certify_one(lambda x: 1 / 0, 0.8, CHECK_FROM - 1, str,
-                           dfe_per_topic=2.0) == CHECK_FROM - 1
-        assert certify_one(lambda x: 1 / 0, 0.8, None, str, dfe_per_topic=2.0) is None
+        assert certify_one(lambda x: 1 / 0, 0.8, CHECK_FROM - 1, str, dfe_per_topic=2.0,
+                           fast=lambda x: 1 / 0) == CHECK_FROM - 1
+        assert certify_one(lambda x: 1 / 0, 0.8, None, str, dfe_per_topic=2.0,
+                           fast=lambda x: 1 / 0) is None
 
 
 def test_certified_below_check_from_where_the_fast_power_differs_but_never_flagged():
@@ -63,3 +64,13 @@ def test_a_power_that_does_not_settle_is_flagged():
 
 def test_public_name():
     assert tss.PrecisionWarning is PrecisionWarning and issubclass(PrecisionWarning, UserWarning)
+
+
+def test_the_fast_power_settles_cells_far_from_the_target():
+    from topicsetsize.numerics.precision import FAST_POWER_ERROR, F_POWER_TOLERANCE, \
+        undecided_by_fast
+
+    edge = FAST_POWER_ERROR + F_POWER_TOLERANCE
+    below = np.array([0.8 - 2 * edge, 0.8 - edge / 2, np.nan, 0.8 - 2 * edge])
+    at = np.array([0.8 + 2 * edge, 0.8 + 2 * edge, 0.9, 0.8 + edge / 2])
+    assert undecided_by_fast(0.8, below, at).tolist() == [False, True, True, True]

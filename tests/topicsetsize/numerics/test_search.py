@@ -35,3 +35,17 @@ def test_nan_counts_as_not_met():
 def test_limit():
     with pytest.raises(SearchLimitError, match="search limit of 1,000"):
         smallest_n(lambda n, i: np.sqrt(n), [100.0], [10.0], n_max=1000)
+
+
+def test_values_are_the_criterion_at_n_minus_1_and_n():
+    # issue 29: the search hands back what it evaluated at n - 1 and n, for cells decided by
+    # the first step (guess 110.3) and cells narrowed from a far guess (3.0); NaN where the scan
+    # below the monotone start decided (there n - 1 was seen by the scan only)
+    from topicsetsize.numerics.search import smallest_n
+
+    n, below, at = smallest_n(lambda x, i: np.sqrt(x), [10.5, 10.5], [110.3, 3.0], values=True)
+    assert n.tolist() == [111, 111]
+    assert below.tolist() == [np.sqrt(110.0)] * 2 and at.tolist() == [np.sqrt(111.0)] * 2
+    n, below, at = smallest_n(lambda x, i: (x >= 5).astype(float), [0.5], [40.0],
+                              monotone_from=20, values=True)
+    assert n.tolist() == [5] and np.isnan(below[0]) and np.isnan(at[0])
