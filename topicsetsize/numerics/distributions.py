@@ -167,7 +167,8 @@ def f_power(alpha, dfn, dfd, nc, *, precise: bool = True):
         Noncentrality λ ≥ 0.
     precise : bool
         False: Boost's inverse and noncentral F as they are (``f_crit(precise=False)``, no
-        series), faster, and within about 1e-9 of the precise power from φ2 = 10⁶ on.
+        series): faster, the same below φ2 = 10⁵, within 4.1e-8 of the precise power above
+        (measured; ``topicsetsize.numerics.precision.FAST_POWER_ERROR``).
 
     Returns
     -------

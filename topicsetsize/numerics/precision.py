@@ -1,12 +1,13 @@
 """The certification of an F design's n by its precise power, and the flag where it cannot decide.
 
 The searches narrow n with a fast power (Boost's F point and noncentral F as they are,
-``precise=False``), which is off by up to ~1e-9 near 10⁹ topics, where the power rises by only a
-few 1e-10 per topic. :func:`certify` then moves each answer from ``check_from`` topics on until
-the precise power (within :data:`F_POWER_TOLERANCE`) certifies it,
-power(n − 1) < 1 − β ≤ power(n), and where a certifying power lies within that tolerance of
-1 − β, the powers cannot decide between n − 1, n and n + 1: a :class:`PrecisionWarning` says so
-instead of certifying silently (``docs/formulas.md`` §4, numerical precision).
+``precise=False``), which is off by up to ~4e-8 near 10⁹ topics, where the power rises by only a
+few 1e-10 per topic. Where the fast powers at n − 1 and n leave the answer open
+(:func:`undecided_by_fast`), :func:`certify` moves n until the precise power (within
+:data:`F_POWER_TOLERANCE`) certifies it, power(n − 1) < 1 − β ≤ power(n); and where a certifying
+power lies within that tolerance of 1 − β, the powers cannot decide between n − 1, n and n + 1:
+a :class:`PrecisionWarning` says so instead of certifying silently (``docs/formulas.md`` §4,
+numerical precision).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ __all__ = ["PrecisionWarning", "F_POWER_TOLERANCE", "FAST_POWER_ERROR", "CHECK_F
 F_POWER_TOLERANCE = 3e-11
 
 #: The n from which the certifying powers are checked against :data:`F_POWER_TOLERANCE` (and
-#: from which every answer is certified by the precise power; below it, only where the fast and
-#: the precise powers differ, φE ≥ 10⁵: :func:`certify_from`). Below it the power rises per
+#: from which an answer the fast powers leave open is certified by the precise power; below it,
+#: only where the two powers differ, φE ≥ 10⁵: :func:`certify_from`). Below it the power rises per
 #: topic by some 1e-7 or more (about φ(z_β)·(z_α + z_β)/(2n)), thousands of times the
 #: tolerance, so that only a cell built to sit on the target (a minD computed for that very n)
 #: comes within it.
