@@ -81,9 +81,10 @@ def test_undecidable_cell_warns_with_its_inputs():
     # last bits (found by the package's own inverse), so power(n) - (1 - beta) is ~0.
     m, variance, alpha, beta, n = 3, 0.05, 0.05, 0.2, 400_000_000
     min_d = tss.anova_min_d(n, m=m, variance=variance, alpha=alpha, beta=beta, method="exact")
-    with pytest.warns(PrecisionWarning, match=r"alpha=0.05, beta=0.2, .*m=3 \(exact\)"):
+    with pytest.warns(PrecisionWarning, match=r"alpha=0.05, beta=0.2, .*m=3 \(exact\)") as rec:
         got = tss.anova_n(alpha, beta, min_d, variance, m, method="exact")
     assert abs(got - n) <= 2
+    assert rec[0].filename == __file__          # the warning points at the caller's line
 
 
 def test_power_rises_with_every_topic_near_the_answers(cells):
