@@ -25,7 +25,7 @@ from .distributions import PRECISE_FROM
 from .search_one import Uncertain
 
 __all__ = ["PrecisionWarning", "F_POWER_TOLERANCE", "FAST_POWER_ERROR", "CHECK_FROM", "certify",
-           "certify_one", "certify_from", "undecided_by_fast"]
+           "certify_one", "certify_from", "undecided_by_fast", "SeenValues"]
 
 #: Absolute precision of the F designs' precise powers (exact and legacy) up to n = 10⁹, φE up
 #: to 10¹²: over twice the largest error measured against 40-digit mpmath powers (1.3e-11,
@@ -55,6 +55,30 @@ _MAX_MOVES = 16
 class PrecisionWarning(UserWarning):
     """The power at n − 1 or at n is within the power's stated precision of 1 − β: the n returned
     is the one the computed powers certify, and the smallest n may be a topic or two away."""
+
+
+class SeenValues:
+    """What the search saw, per cell: the criterion at the largest failing and the smallest
+    passing n (for :func:`~topicsetsize.numerics.search.smallest_n` with ``values``, whose fast
+    powers at n − 1 and n tell where :func:`certify` is needed)."""
+
+    def __init__(self, size: int, n_max: int):
+        self.fail_x = np.full(size, -1, np.int64)
+        self.pass_x = np.full(size, n_max + 2, np.int64)
+        self.fail_v = np.full(size, np.nan)
+        self.pass_v = np.full(size, np.nan)
+
+    def record(self, cells, x, ok, v):
+        """Evaluations at ``x`` of the (distinct) ``cells``."""
+        better = ok & (x < self.pass_x[cells])
+        self.pass_x[cells[better]], self.pass_v[cells[better]] = x[better], v[better]
+        better = ~ok & (x > self.fail_x[cells])
+        self.fail_x[cells[better]], self.fail_v[cells[better]] = x[better], v[better]
+
+    def around(self, n):
+        """(value(n − 1), value(n)) where they were evaluated, else NaN."""
+        return (np.where(self.fail_x == n - 1, self.fail_v, np.nan),
+                np.where(self.pass_x == n, self.pass_v, np.nan))
 
 
 def undecided_by_fast(target, below, at, tolerance: float = F_POWER_TOLERANCE):

@@ -23,7 +23,7 @@ from scipy import special
 
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
-from .precision import certify, undecided_by_fast
+from .precision import SeenValues, certify, undecided_by_fast
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
@@ -119,7 +119,7 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the first
     rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # step decides
     if rest.size:       # the cells whose guess was off narrow their bracket step by step
-        seen = _Bracket(rest.size, n_max)
+        seen = SeenValues(rest.size, n_max)
         seen.record(np.arange(rest.size), x0[rest], ok0[rest], v[rest])
         seen.record(np.arange(rest.size), x1[rest], ok1[rest], v[size + rest])
 
@@ -139,28 +139,6 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     if values:
         return n.reshape(shape), below.reshape(shape), at.reshape(shape)
     return n.reshape(shape)
-
-
-class _Bracket:
-    """The raw values at the largest failing and the smallest passing n seen, per cell."""
-
-    def __init__(self, size: int, n_max: int):
-        self.fail_x = np.full(size, -1, np.int64)
-        self.pass_x = np.full(size, n_max + 2, np.int64)
-        self.fail_v = np.full(size, np.nan)
-        self.pass_v = np.full(size, np.nan)
-
-    def record(self, cells, x, ok, v):
-        """Evaluations at ``x`` of the (distinct) ``cells``."""
-        better = ok & (x < self.pass_x[cells])
-        self.pass_x[cells[better]], self.pass_v[cells[better]] = x[better], v[better]
-        better = ~ok & (x > self.fail_x[cells])
-        self.fail_x[cells[better]], self.fail_v[cells[better]] = x[better], v[better]
-
-    def around(self, n):
-        """(value(n − 1), value(n)) where they were evaluated, else NaN."""
-        return (np.where(self.fail_x == n - 1, self.fail_v, np.nan),
-                np.where(self.pass_x == n, self.pass_v, np.nan))
 
 
 def _narrow(evaluate, ty, start, n_max, first, second, describe):
