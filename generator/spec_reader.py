@@ -6,6 +6,7 @@ is out of range: allowed variance > 0``).
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -138,7 +139,8 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
         while name in used:
             name, k = f"{path.stem} ({k})", k + 1
         used.add(name)
-        extra.append(MatrixSpec(name=name, path=str(path.resolve()), measure=measure, fmt=fmt,
+        # absolute, not resolved: a pipe's link (/dev/stdin) resolves to no file
+        extra.append(MatrixSpec(name=name, path=os.path.abspath(path), measure=measure, fmt=fmt,
                                 transpose=transpose,
                                 drop_incomplete_topics=drop_incomplete_topics))
     if extra and not spec.m:

@@ -91,6 +91,7 @@ def _write(args, spec) -> int:
         raise InputError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
                          "--matrix files: give --matrix FILE")
     out = args.out if args.out is not None else args.out_folder / spec.output
+    _refuse_overwriting_inputs(args, spec, out)
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
             bar.set_postfix_str(text[:40], refresh=False)
@@ -108,6 +109,17 @@ def _write(args, spec) -> int:
     what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
     print(f"wrote {path.resolve()} ({what})")
     return 0
+
+
+def _refuse_overwriting_inputs(args, spec, out: Path) -> None:
+    """The workbook must not replace the spec, a --matrix file or a matrix the spec names."""
+    from ._files import input_files, refuse_output_over_inputs
+
+    inputs = input_files(args) + [("SPEC", Path(spec.source))]
+    inputs += [(f"matrix {m.name!r} of the spec", m.resolved_path()) for m in spec.matrices
+               if m.resolved_path() is not None]
+    refuse_output_over_inputs("--out" if args.out is not None else "the spec's output", out,
+                              inputs)
 
 
 def _looks_like_spec(item: str) -> bool:
