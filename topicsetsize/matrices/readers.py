@@ -192,7 +192,7 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
     text, and anything else is read whole and parsed field by field. ``data`` is the whole file
     where it was read into memory already (:func:`_read_once`): everything is then read from it.
     """
-    head = _head_bytes(path) if data is None else data
+    head = _head_bytes(path) if data is None else nonempty_bytes(path, data)
     if head.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
         return read_xlsx(path, sheet, transpose, data), "xlsx", sheet
     if fmt == "xlsx":
