@@ -32,7 +32,7 @@ __all__ = ["INPUTS", "OUTPUTS", "Terminated", "check_files", "closed_pipe", "gua
 INPUTS = {"file": "FILE", "files": "FILE", "matrix": "--matrix", "runs": "--runs",
           "qrels": "--qrels", "spec": "SPEC", "plan": "--plan"}
 #: The input destinations where ``-`` means standard input (a file read once, not a folder).
-_STDIN_INPUTS = ("file", "files", "matrix", "qrels", "plan")
+_STDIN_INPUTS = ("file", "files", "matrix", "qrels", "plan", "spec")
 #: The output destinations: flag, and the commands whose output is text that may go to
 #: standard output (``--out -``; a workbook and a PNG may not).
 OUTPUTS = {"out": ("--out", {"evaluate"}), "plot": ("--plot", set())}

@@ -134,7 +134,7 @@ def _spec_path(spec: str) -> Path:
     from generator.bundled import bundled_spec, bundled_specs
 
     path = Path(spec)
-    if path.is_file():
+    if path.exists() and not path.is_dir():         # a file, or a pipe (<(cat spec.toml))
         return path
     if path.suffix.lower() in ("", ".toml") and path.parent == Path("."):
         try:

@@ -177,8 +177,13 @@ def test_a_full_stdout_is_one_line(script, script_env):
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="Linux only")
-def test_an_unreadable_input_is_one_line(capsys):
-    err = one_line_error(capsys, "variance", "/proc/self/mem")
+@pytest.mark.parametrize("argv", [["variance"], ["workbook"], ["budget", "--plan"],
+                                  ["recommend", "--file"],
+                                  ["evaluate", "--runs", "tests/data/pool_runs/A/runs",
+                                   "--measure", "AP", "--qrels"]])
+def test_an_unreadable_input_is_one_line(capsys, monkeypatch, data_dir, argv):
+    monkeypatch.chdir(data_dir.parent.parent)
+    err = one_line_error(capsys, *argv, "/proc/self/mem")     # opens, then EIO on reading
     assert err == "topicsetsize: error: /proc/self/mem: cannot read: Input/output error\n"
 
 
@@ -194,6 +199,16 @@ def test_a_matrix_from_standard_input(script, script_env, matrix, name):
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout.split(b"\n")[1].split(b",")[1:] == \
         expected.stdout.split(b"\n")[1].split(b",")[1:]
+
+
+@posix_only
+def test_a_spec_from_standard_input(script, script_env, tmp_path, matrix):
+    spec = ('title = "piped"\noutput = "piped.xlsx"\nm = [2, 5]\nmin_d = [0.1]\n'
+            '[[matrices]]\npath = "m.csv"\n')          # relative to the current folder
+    done = subprocess.run([*script, "workbook", "-"], input=spec.encode(), capture_output=True,
+                          env=script_env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == f"wrote {tmp_path.resolve() / 'piped.xlsx'} (2 measures)\n"
 
 
 def test_standard_input_is_read_once(capsys, matrix):
