@@ -65,6 +65,8 @@ def run(args) -> int:
     spec = load_spec(spec_file, ignore_output=args.out is not None)
     # A spec file's output stays in its folder; a bundled spec's goes to the current folder.
     args.out_folder = spec_file.parent if args.spec and Path(args.spec).is_file() else Path()
+    _refuse_overwriting_inputs(args, spec, args.out if args.out is not None
+                               else args.out_folder / spec.output)     # before any work
     with tempfile.TemporaryDirectory() as folder:
         if args.runs is not None or args.qrels is not None:
             if args.matrix:
@@ -91,7 +93,6 @@ def _write(args, spec) -> int:
         raise InputError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
                          "--matrix files: give --matrix FILE")
     out = args.out if args.out is not None else args.out_folder / spec.output
-    _refuse_overwriting_inputs(args, spec, out)
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
             bar.set_postfix_str(text[:40], refresh=False)
