@@ -56,17 +56,32 @@ def _ensure_folder(path: Path) -> None:
 _DESCRIPTOR_FOLDERS = ("/proc/", "/dev/fd/")
 
 
+def _links(path) -> list[str]:
+    """``path`` and each link it leads through, as absolute names (at most 40, the kernel's
+    limit on nested links)."""
+    names = [os.path.abspath(path)]
+    while len(names) < 40 and os.path.islink(names[-1]) \
+            and not names[-1].startswith(_DESCRIPTOR_FOLDERS):
+        names.append(os.path.abspath(os.path.join(os.path.dirname(names[-1]),
+                                                  os.readlink(names[-1]))))
+    return names
+
+
 def _through_descriptor(path: Path) -> bool:
     """Whether ``path`` is, or links through, ``/proc/.../fd/N`` or ``/dev/fd/N``: a file the
     shell opened for the process (``--out /dev/stdout > file``), written in place."""
-    name = os.path.abspath(path)
-    for _ in range(40):                         # the kernel's own limit on nested links
-        if name.startswith(_DESCRIPTOR_FOLDERS):
-            return True
-        if not os.path.islink(name):
-            return False
-        name = os.path.abspath(os.path.join(os.path.dirname(name), os.readlink(name)))
-    return False
+    return any(name.startswith(_DESCRIPTOR_FOLDERS) for name in _links(path))
+
+
+def _own_descriptor(path: Path) -> int | None:
+    """N where ``path`` leads to this process's descriptor N (``/dev/stdout``: 1)."""
+    import re
+
+    for name in _links(path):
+        match = re.fullmatch(r"/(?:proc/(self|\d+)/fd|dev/fd)/(\d+)", name)
+        if match and match.group(1) in (None, "self", str(os.getpid())):
+            return int(match.group(2))
+    return None
 
 
 def write_target(path) -> tuple[Path, bool]:
@@ -165,10 +180,20 @@ def atomic_path(path, *, suffix: str | None = None):
 
 def _copy_in_place(source: Path, target: Path) -> None:
     """Copy ``source`` into the special file ``target``: opened for writing as it is (never
-    created, truncated or renamed over; appended to where it is a file the shell opened)."""
+    created, truncated or renamed over). One of this process's descriptors (``/dev/stdout``)
+    is written through itself, after what Python holds for it, so that a file the shell opened
+    keeps one offset; another is appended to."""
     import shutil
+    import sys
 
-    fd = os.open(target, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOCTTY", 0))
+    number = _own_descriptor(target)
+    if number is not None:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                stream.flush()
+        fd = os.dup(number)
+    else:
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOCTTY", 0))
     with open(fd, "wb", closefd=True) as out, source.open("rb") as data:
         shutil.copyfileobj(data, out)
 

@@ -126,6 +126,46 @@ def test_out_to_a_fifo_writes_through_it(capsys, collection, tmp_path):
     assert got == [expected.encode()] and stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
+@posix_only
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
+@pytest.mark.parametrize("stdout", ["a pipe", "a file"])
+def test_out_through_a_link_to_dev_stdout_writes_to_it(script, script_env, collection, tmp_path,
+                                                       stdout):
+    # --out /dev/stdout, through a link made here: written in place, whether standard output
+    # is a pipe or a file the shell opened (reached through /proc/self/fd/1)
+    runs, qrels = collection
+    link = tmp_path / "out.csv"
+    link.symlink_to("/dev/stdout")
+    argv = [*script, *_evaluate(runs, qrels, "--out", str(link))]
+    if stdout == "a pipe":
+        done = subprocess.run(argv, capture_output=True, env=script_env, timeout=300)
+        out = done.stdout
+    else:
+        with open(tmp_path / "captured", "wb") as file:
+            done = subprocess.run(argv, stdout=file, stderr=subprocess.PIPE, env=script_env,
+                                  timeout=300)
+        out = (tmp_path / "captured").read_bytes()
+    expected = subprocess.run([*script, *_evaluate(runs, qrels)], capture_output=True,
+                              env=script_env, timeout=300).stdout
+    assert done.returncode == 0, done.stderr
+    assert out.startswith(expected) and out[len(expected):].startswith(b"wrote ")
+    assert link.is_symlink()
+
+
+def test_an_output_folder_is_refused_before_any_work(capsys, collection, tmp_path,
+                                                     monkeypatch):
+    import topicsetsize.matrices.evaluation as evaluation
+
+    def never(*args, **kwargs):
+        raise AssertionError("evaluated before the output was checked")
+
+    monkeypatch.setattr(evaluation, "evaluate_runs", never)
+    runs, qrels = collection
+    err = one_line_error(capsys, *_evaluate(runs, qrels, "--out", str(tmp_path)))
+    assert err == f"topicsetsize: error: {tmp_path}: cannot write: it is a folder (give a file " \
+                  "name)\n"
+
+
 def test_out_dash_is_standard_output_for_csv(capsys, collection, tmp_path, monkeypatch):
     runs, qrels = collection
     monkeypatch.chdir(tmp_path)
