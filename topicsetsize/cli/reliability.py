@@ -146,9 +146,8 @@ def run_check_power(args) -> int:
             results.append(resampled_power(scores, n=n, trials=trials, alpha=args.alpha,
                                            test=args.test, m=args.m, pair=pair, seed=seed,
                                            progress=bar.update))
-    table = records_frame(results, {"n": "n", "empirical": "empirical",
-                                    "theoretical": "theoretical", "gap": "gap",
-                                    "se": "null_se", "z": "z",
+    table = records_frame(results, {"n": "n", "empirical": "empirical", "se": "null_se",
+                                    "theoretical": "theoretical", "gap": "gap", "z": "z",
                                     "noncentrality": "noncentrality"})
     first = results[0]
     if args.csv:
