@@ -3,7 +3,9 @@
 Re-judges past runs with the depth-pd pool (the union of every run's top pd documents per topic;
 documents outside it count as non-relevant), re-evaluates every run with ir_measures, and
 prints, per depth, the documents judged per topic, V_E raw and std-AB and, with --m and --min-d,
-the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3). Give --runs and
+the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3), with the share of
+the pooled documents that the qrels judge (a warning below 90%; --condensed evaluates each run on
+the judged documents only, Sakai, SIGIR 2007). Give --runs and
 --qrels once per collection (e.g. two years of a track) to pool them, or --example for the
 bundled CLEF 2017 eHealth TAR runs and qrels.
 """
