@@ -153,3 +153,28 @@ def test_read_whole_names_the_file_of_a_read_error():
         read_whole("/proc/self/mem")        # opens, but reading offset 0 is EIO
     assert err.value.filename == "/proc/self/mem"
     assert err.value.strerror.startswith("cannot read: ")
+
+
+def _device_node(path, kind: int, major: int, minor: int):
+    """A device node made in tmp_path (root only: skipped elsewhere)."""
+    try:
+        os.mknod(path, kind | 0o600, os.makedev(major, minor))
+    except (PermissionError, AttributeError, OSError) as exc:
+        pytest.skip(f"cannot make a device node here: {exc}")
+    return path
+
+
+@posix_only
+def test_a_character_device_node_is_written_in_place(tmp_path):
+    node = _device_node(tmp_path / "null.csv", stat.S_IFCHR, 1, 3)     # a null device's numbers
+    atomic_write_text(node, "discarded")
+    assert stat.S_ISCHR(os.stat(node).st_mode)                        # not renamed over
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["null.csv"]
+
+
+@posix_only
+def test_a_block_device_node_is_refused(tmp_path):
+    node = _device_node(tmp_path / "disk.csv", stat.S_IFBLK, 7, 250)   # a loop device's numbers
+    with pytest.raises(OSError, match="cannot write: it is a block device") as err:
+        atomic_write_text(node, "x")
+    assert err.value.filename == str(node) and stat.S_ISBLK(os.stat(node).st_mode)
