@@ -28,6 +28,7 @@ import warnings
 
 from .. import __version__
 from ..errors import InputError
+from ._common import check_registered
 
 #: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
 #: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.
@@ -72,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        check_registered(_chosen(parser, args), args)
         with warnings.catch_warnings():
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
             # fallbacks); they must not break the one-line contract of stderr.
@@ -125,16 +127,24 @@ def _closed_pipe() -> int:
     return 0
 
 
-def _flags(parser: argparse.ArgumentParser, args) -> dict[str, str]:
-    """API argument name -> the flag of the command that ran (``min_d`` -> ``--min-d``)."""
-    out: dict[str, str] = {}
+def _chosen(parser: argparse.ArgumentParser, args) -> list[argparse.ArgumentParser]:
+    """The parsers of the command that ran, outermost first (``n``, then ``n anova``)."""
+    out = []
     for key in ("command", "design"):
         sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
                    None)
         if sub is None or getattr(args, key, None) not in sub.choices:
             break
         parser = sub.choices[getattr(args, key)]
-        for action in parser._actions:
+        out.append(parser)
+    return out
+
+
+def _flags(parser: argparse.ArgumentParser, args) -> dict[str, str]:
+    """API argument name -> the flag of the command that ran (``min_d`` -> ``--min-d``)."""
+    out: dict[str, str] = {}
+    for chosen in _chosen(parser, args):
+        for action in chosen._actions:
             longs = [o for o in action.option_strings if o.startswith("--")]
             if longs and action.dest != "help":
                 out.setdefault(action.dest, longs[0])

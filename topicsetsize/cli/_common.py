@@ -9,18 +9,58 @@ import sys
 from ..errors import InputError
 
 
-def number(name: str):
-    """An argparse ``type=`` for the registered parameter ``name`` (one-line errors)."""
+def number(name: str, *, key: str | None = None):
+    """An argparse ``type=`` for the registered parameter ``name`` (one-line errors).
+
+    The value is checked against the registry (``PARAMS[key or name]``) by
+    :func:`check_registered` once the command line is parsed, before any numerical library is
+    loaded; the engine checks it again, in its own words where a design narrows the range.
+    """
     def convert(text: str) -> float:
         try:
             return float(text)
         except ValueError:
             from ..params import PARAMS
 
-            raise argparse.ArgumentTypeError(
-                f"{name}={text!r} is not a number: allowed {PARAMS[name].describe(name)}") from None
+            raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number: allowed "
+                                             f"{PARAMS[key or name].describe(name)}") from None
     convert.__name__ = name
+    convert.param = (name, key)
     return convert
+
+
+def numbers(name: str, *, key: str | None = None, whole: bool = False):
+    """An argparse ``type=`` for a comma-separated list of the registered parameter ``name``
+    (:func:`int_list` with ``whole=True``, else :func:`float_list`); every value is checked as
+    by :func:`number`, and a repeated value is refused (:func:`check_registered`)."""
+    def convert(text: str) -> list:
+        return int_list(text) if whole else float_list(text)
+    convert.__name__ = name
+    convert.param = (name, key)
+    return convert
+
+
+def check_registered(parsers: list[argparse.ArgumentParser], args) -> None:
+    """Check every option of ``parsers`` (the command's) typed by :func:`number` or
+    :func:`numbers` against the parameter registry: one rule for all of them, run before the
+    command's handler imports numpy, scipy or pandas (a refusal costs Python's start-up only).
+
+    A list option's values are labels of the rows it gives: each value once (a repeated one is
+    most likely a typo, and the long CSV of a table cannot hold it).
+    """
+    from ..params import check
+
+    for action in (a for parser in parsers for a in parser._actions):
+        name, key = getattr(action.type, "param", (None, None))
+        value = getattr(args, action.dest, None)
+        if name is None or value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        for item in values:
+            check(name, item, key=key)
+        repeated = next((v for k, v in enumerate(values) if v in values[:k]), None)
+        if repeated is not None:
+            raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
 
 
 def path(text: str) -> str:
@@ -89,16 +129,6 @@ def int_list(text: str) -> list[int]:
     if not out:
         raise argparse.ArgumentTypeError(f"{text!r} is an empty range")
     return out
-
-
-def check_distinct(args, *names: str) -> None:
-    """A table's rows and columns are labels: each value of ``args.<name>`` once (a repeated
-    one is most likely a typo, and the long CSV of a table cannot hold it)."""
-    for name in names:
-        values = list(getattr(args, name))
-        repeated = next((v for k, v in enumerate(values) if v in values[:k]), None)
-        if repeated is not None:
-            raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
 
 
 def checked(name: str):

@@ -8,7 +8,7 @@ The figures come from a TOML plan (--plan FILE) or from the options.
 
 from __future__ import annotations
 
-from ._common import check_distinct, float_list, int_list, number, path, print_frame
+from ._common import number, numbers, path, print_frame
 from ..errors import InputError
 
 
@@ -22,10 +22,11 @@ def register(sub, designs) -> None:
     parser.add_argument("--plan", type=path, metavar="FILE.toml",
                         help="TOML: top-level m, min_d, alpha, beta, budget, method and one "
                              "[[pool_depths]] table per depth with pd, docs_per_topic, variance")
-    parser.add_argument("--depths", type=int_list, metavar="PD[,PD...]", help="pool depths")
-    parser.add_argument("--docs-per-topic", type=float_list, metavar="J[,J...]",
+    parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
+                        metavar="PD[,PD...]", help="pool depths")
+    parser.add_argument("--docs-per-topic", type=numbers("docs_per_topic"), metavar="J[,J...]",
                         help="mean documents judged per topic, one per depth")
-    parser.add_argument("--variance", type=float_list, metavar="V[,V...]",
+    parser.add_argument("--variance", type=numbers("variance"), metavar="V[,V...]",
                         help="within-system variance V_E at each depth")
     parser.add_argument("--m", type=number("m"), help="number of systems")
     parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
@@ -60,7 +61,6 @@ def run(args) -> int:
         missing = [f"--{k.replace('_', '-')}" for k in _FIGURES if k not in given]
         if missing:
             raise InputError(f"give --plan FILE.toml, or {', '.join(missing)}")
-        check_distinct(args, "depths")
         kwargs = {"depths": args.depths, "docs_per_topic": args.docs_per_topic,
                   "variances": args.variance}
     for key in ("m", "min_d", "alpha", "beta", "budget", "method"):

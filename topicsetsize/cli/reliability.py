@@ -10,7 +10,7 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matrix, number,
+from ._common import (add_matrix_input, checked, fresh_seed, load_matrix, number, numbers,
                       print_frame, progress, records_frame)
 from ..errors import InputError
 
@@ -40,7 +40,7 @@ def register(sub, designs) -> None:
                           "(rounded up: 0.75 of 110 runs keeps 83)")
     rel.add_argument("--scores", choices=_SCORE_KINDS, default="raw",
                      help="score transform, with per-topic factors from all runs (default raw)")
-    rel.add_argument("--half", type=int_list, metavar="N[,N...]",
+    rel.add_argument("--half", type=numbers("half", whole=True), metavar="N[,N...]",
                      help="topics per half (default: half the topics); several give the "
                           "conflict rate against the topic set size")
     _common_arguments(rel)
@@ -55,7 +55,7 @@ def register(sub, designs) -> None:
                     "against the M-th best run); the full-matrix means are the truth. Prints the "
                     "rejection rate next to the exact noncentral F / t power for that effect.")
     add_matrix_input(chk)
-    chk.add_argument("--n", type=int_list, required=True, metavar="N[,N...]",
+    chk.add_argument("--n", type=numbers("n", whole=True), required=True, metavar="N[,N...]",
                      help="topics per resampled matrix (several: one row each)")
     chk.add_argument("--m", type=number("m"), help="runs compared: the M best by mean score (ANOVA "
                      "default: all distinct runs; t-test default 2: the two best)")

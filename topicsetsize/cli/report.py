@@ -11,7 +11,7 @@ exact, two-way ANOVA exact). ``--example`` adds the bundled TREC 2010 Web AP mat
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, float_list, path, print_frame,
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, numbers, path, print_frame,
                       read_matrix_reporting)
 from ..errors import InputError
 
@@ -31,7 +31,7 @@ def register(sub, designs) -> None:
     add_reader_options(parser)
     parser.add_argument("--top-k", type=checked("top_k"), default=10,
                         help="the best runs whose differences give the minD values (default 10)")
-    parser.add_argument("--min-d", type=float_list, default=[],
+    parser.add_argument("--min-d", type=numbers("min_d"), default=[],
                         help="your own candidate minD values, e.g. 0.05,0.1: the share of run "
                              "pairs that differ by as much, and Sakai's n")
     parser.add_argument("--m", type=checked("m"), default=None,

@@ -157,7 +157,9 @@ def _as_list(values, name: str) -> list:
 
 
 def _whole_if_possible(values: np.ndarray) -> np.ndarray:
-    return values.astype("int64") if np.all(values == np.round(values)) else values
+    """Integers where every value is one and exact in a float (below 2**53: no wrap to -2**63)."""
+    whole = np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 53)
+    return values.astype("int64") if whole else values
 
 
 def read_plan(path) -> dict:
