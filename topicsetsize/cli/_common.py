@@ -29,14 +29,17 @@ def number(name: str, *, key: str | None = None):
     return convert
 
 
-def numbers(name: str, *, key: str | None = None, whole: bool = False):
+def numbers(name: str, *, key: str | None = None, whole: bool = False, labels: bool = True):
     """An argparse ``type=`` for a comma-separated list of the registered parameter ``name``
     (:func:`int_list` with ``whole=True``, else :func:`float_list`); every value is checked as
-    by :func:`number`, and a repeated value is refused (:func:`check_registered`)."""
+    by :func:`number`. With ``labels`` (the values label the rows of the output: n, m, depths,
+    minD), a repeated value is refused (:func:`check_registered`); without, the list holds one
+    figure per row of another list (a variance per depth) and may repeat."""
     def convert(text: str) -> list:
         return int_list(text) if whole else float_list(text)
     convert.__name__ = name
     convert.param = (name, key)
+    convert.labels = labels
     return convert
 
 
@@ -58,8 +61,9 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> None:
         values = value if isinstance(value, list) else [value]
         for item in values:
             check(name, item, key=key)
+        labels = isinstance(value, list) and getattr(action.type, "labels", False)
         repeated = next((v for k, v in enumerate(values) if v in values[:k]), None)
-        if repeated is not None:
+        if labels and repeated is not None:
             raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
 
 

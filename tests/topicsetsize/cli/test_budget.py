@@ -39,13 +39,13 @@ def test_options_override_plan_scalars(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, match", [
     (["--depths", "0,10", "--docs-per-topic", "5,6", "--variance", ".1,.1", "--m", "2",
-      "--min-d", ".1"], "depth=0"),
+      "--min-d", ".1"], "--depths 0 is out of range"),
     (["--depths", "10", "--docs-per-topic", "5", "--variance", ".1", "--m", "2", "--min-d",
       ".1", "--budget", "-5"], "budget"),
     (["--depths", "10", "--m", "2", "--min-d", ".1"], "--docs-per-topic, --variance"),
     (["--depths", "10", "--docs-per-topic", "5", "--variance", ".1", "--m", "2"], "--min-d"),
     (["--depths", "10,20", "--docs-per-topic", "5", "--variance", ".1,.1", "--m", "2",
-      "--min-d", ".1"], "docs_per_topic has 1 values for 2 depths"),
+      "--min-d", ".1"], "--docs-per-topic has 1 values for 2 depths"),
     (["--plan", "no/such.toml"], "no/such.toml: no such file"),
 ])
 def test_bad_input(capsys, argv, match):
