@@ -234,6 +234,50 @@ def _float_format(frame):
 EXAMPLE_NAME = "example: TREC 2010 Web AP"
 
 
+#: The inputs of a matrix command and the options that go with each (one place: an option given
+#: with an input it does not apply to is refused, :func:`check_input_options`). ``FILE`` is a
+#: score matrix file (``--matrix FILE`` of ``workbook``); the reader's options are its own.
+INPUT_OPTIONS = {
+    "FILE": ("--measure", "--sheet", "--format", "--transpose", "--drop-incomplete-topics"),
+    "--example": (),
+    "--runs": ("--measure", "--qrels", "--duplicates"),
+}
+#: The ``args`` attribute of an option of :data:`INPUT_OPTIONS` whose name differs.
+_DESTS = {"--format": "fmt"}
+
+
+def check_input_options(args, given: dict[str, bool], *, file: str = "FILE") -> None:
+    """Refuse, in one line, an option of :data:`INPUT_OPTIONS` that was given (not None, not
+    False) although none of the inputs given (``given``: input -> whether given) takes it; and
+    ``--sheet`` with ``--measure`` (both name the sheet of an .xlsx file).
+
+    >>> import argparse
+    >>> args = argparse.Namespace(transpose=True, fmt=None, measure="AP", qrels="q")
+    >>> check_input_options(args, {"FILE": False, "--runs": True})
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: --transpose goes with FILE, not with --runs: drop it
+    """
+    inputs = [name for name, on in given.items() if on]
+    for option in dict.fromkeys(o for options in INPUT_OPTIONS.values() for o in options):
+        if getattr(args, _DESTS.get(option, option[2:].replace("-", "_")), None) in (None, False):
+            continue
+        takes = [name for name, options in INPUT_OPTIONS.items() if option in options]
+        if not any(name in takes for name in inputs):
+            where = " or ".join(file if name == "FILE" else name for name in takes)
+            shown = " and ".join(file if name == "FILE" else name for name in inputs)
+            raise InputError(f"{option} goes with {where}, "
+                             f"{f'not with {shown}' if shown else 'which is not given'}: drop it")
+    if getattr(args, "sheet", None) is not None and getattr(args, "measure", None) is not None:
+        raise InputError("give --sheet or --measure, not both (each names the sheet of an .xlsx "
+                         "file)")
+
+
+def reader_measure(args):
+    """The measure (or .xlsx sheet) a matrix file is read with: ``--sheet`` or ``--measure``."""
+    return args.measure if getattr(args, "sheet", None) is None else args.sheet
+
+
 def add_reader_options(parser) -> None:
     """The options of :func:`topicsetsize.matrices.readers.read_matrix` (shared by every FILE
     command)."""
@@ -242,7 +286,7 @@ def add_reader_options(parser) -> None:
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
                         "(e.g. map, P_10); for .xlsx, the sheet name; with --runs, the "
                         "ir_measures measure to evaluate (AP, nDCG@10, P@10, ...)")
-    parser.add_argument("--sheet", dest="measure",
+    parser.add_argument("--sheet",
                         help=".xlsx: the sheet to read (needed when the workbook has several)")
     parser.add_argument("--format", dest="fmt", choices=FORMATS,
                         help="file format (default: detected from the content)")
@@ -272,12 +316,13 @@ def add_runs_options(parser, *, required: bool = False) -> None:
                              "--measure (ir_measures, read as trec_eval reads them)")
     parser.add_argument("--qrels", type=path, metavar="FILE", required=required,
                         help="TREC qrels (qid iteration docno rel), with --runs")
-    add_duplicates_option(parser)
+    add_duplicates_option(parser, default=None)
 
 
-def add_duplicates_option(parser) -> None:
-    """``--duplicates error|first``: a document retrieved twice within a topic of a run."""
-    parser.add_argument("--duplicates", choices=("error", "first"), default="error",
+def add_duplicates_option(parser, *, default: str | None = "error") -> None:
+    """``--duplicates error|first``: a document retrieved twice within a topic of a run (the
+    default None of a matrix command means "error", and tells that the option was not given)."""
+    parser.add_argument("--duplicates", choices=("error", "first"), default=default,
                         help="a document retrieved twice within a topic: refuse the run, as "
                              "trec_eval does (default), or keep its first line and say how "
                              "many were dropped")
@@ -295,7 +340,7 @@ def evaluate_from_args(args, runs=None, qrels=None):
                          "nDCG@10, P@10)")
     measure = parse_measure(args.measure)
     with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
-        return evaluate_runs(runs, qrels, measure, duplicates=args.duplicates,
+        return evaluate_runs(runs, qrels, measure, duplicates=args.duplicates or "error",
                              progress=bar.update)
 
 
@@ -304,15 +349,15 @@ def load_matrix(args):
     and a name for it."""
     from ..examples import example_matrix
 
-    given = [args.example, args.file is not None, args.runs is not None]
-    if sum(given) != 1:
+    given = {"FILE": args.file is not None, "--example": args.example,
+             "--runs": args.runs is not None}
+    if sum(given.values()) != 1:
         raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
+    check_input_options(args, given)
     if args.example:
         return example_matrix(), EXAMPLE_NAME
     if args.runs is not None:
         return evaluate_from_args(args), f"{args.runs} ({args.measure})"
-    if args.qrels is not None:
-        raise InputError("--qrels goes with --runs DIR")
     scores = read_matrix_reporting(args.file, args)
     from ..matrices.matrix import check_matrix
 
@@ -335,7 +380,8 @@ def read_matrix_reporting(path, args):
     from ..matrices.readers import read_matrix
 
     with reporting_warnings():
-        return read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,
+        return read_matrix(path, measure=reader_measure(args), fmt=args.fmt,
+                           transpose=args.transpose,
                            drop_incomplete_topics=args.drop_incomplete_topics)
 
 

@@ -24,7 +24,8 @@ def register(sub, designs) -> None:
                              "[[pool_depths]] table per depth with pd, docs_per_topic, variance")
     parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
                         metavar="PD[,PD...]", help="pool depths")
-    parser.add_argument("--docs-per-topic", type=numbers("docs_per_topic", labels=False), metavar="J[,J...]",
+    parser.add_argument("--docs-per-topic", type=numbers("docs_per_topic", labels=False),
+                        metavar="J[,J...]",
                         help="mean documents judged per topic, one per depth")
     parser.add_argument("--variance", type=numbers("variance", labels=False), metavar="V[,V...]",
                         help="within-system variance V_E at each depth")

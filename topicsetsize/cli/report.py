@@ -11,7 +11,8 @@ exact, two-way ANOVA exact). ``--example`` adds the bundled TREC 2010 Web AP mat
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, numbers, path, print_frame,
+from ._common import (EXAMPLE_NAME, add_reader_options, check_input_options, checked, numbers,
+                      path, print_frame,
                       read_matrix_reporting)
 from ..errors import InputError
 
@@ -61,6 +62,7 @@ def run(args) -> int:
 
     if not args.files and not args.example:
         raise InputError("give at least one FILE (or --example for the bundled matrix)")
+    check_input_options(args, {"FILE": bool(args.files), "--example": args.example})
     if args.min_d:
         check("min_d", args.min_d)
     if args.plot is not None:

@@ -163,4 +163,4 @@ def test_matrix_takes_the_reader_options(capsys, tmp_path):
     assert run_cli(capsys, "workbook", "--matrix", str(runs_as_rows), "--transpose", "--format",
                    "wide", "--out", str(out))[0] == 0
     code, _, err = run_cli(capsys, "workbook", "--transpose", "--out", str(out))
-    assert code == 2 and "apply to --matrix files" in err
+    assert code == 2 and "--transpose goes with --matrix FILE, which is not given: drop it" in err
