@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 import math
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from .ranking import kendall_tau_ci
@@ -117,7 +118,14 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     matrix = check_matrix(scores)
     raw = matrix.values
     standardised = std_ab(raw, a=a, b=b)
-    tau = kendall_tau_ci(raw.mean(axis=0), standardised.mean(axis=0))
+    means = {"raw": raw.mean(axis=0), "std-AB": standardised.mean(axis=0)}
+    for kind, mean in means.items():
+        if np.ptp(mean) == 0:
+            raise InputError(f"every run has the same mean {kind} score ({mean[0]:g}): the runs "
+                             "cannot be ranked, so Kendall's tau between the raw and the std-AB "
+                             "rankings is undefined, and the matrix shows no difference between "
+                             "runs to design for")
+    tau = kendall_tau_ci(*means.values())
     topics, runs = raw.shape
     return VarianceSummary(runs, topics, residual_variance(raw), residual_variance(standardised),
                            *tau, two_way_residual_variance(raw),

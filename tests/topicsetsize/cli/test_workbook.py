@@ -10,7 +10,7 @@ import pytest
 from generator.bundled import templates_dir
 from topicsetsize.cli import main
 
-from .conftest import run_cli
+from .conftest import one_line_error, run_cli
 
 
 
@@ -164,3 +164,11 @@ def test_matrix_takes_the_reader_options(capsys, tmp_path):
                    "wide", "--out", str(out))[0] == 0
     code, _, err = run_cli(capsys, "workbook", "--transpose", "--out", str(out))
     assert code == 2 and "--transpose goes with --matrix FILE, which is not given: drop it" in err
+
+
+def test_constant_matrix_in_a_workbook_names_the_file_and_why(capsys, tmp_path):
+    path, out = tmp_path / "const.csv", tmp_path / "w.xlsx"
+    path.write_text("topic,a,b,c\n" + "".join(f"t{k},0.5,0.5,0.5\n" for k in range(4)))
+    err = one_line_error(capsys, "workbook", "--matrix", str(path), "--out", str(out))
+    assert err.startswith(f"topicsetsize: error: {path}: every run has the same mean raw score")
+    assert "matrix shows no difference between runs to design for" in err and not out.exists()
