@@ -104,7 +104,9 @@ def _write(args, spec) -> int:
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
     measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
-    what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
+    sheets = "Decide and Budget sheets" if spec.pool_depths else "Decide sheet"  # as build's
+    what = (f"{measures} measure{'s' if measures != 1 else ''}" if measures
+            else f"calculators, {sheets}, no measure tables")
     print(f"wrote {path.resolve()} ({what})")
     return 0
 
