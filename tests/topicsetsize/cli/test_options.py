@@ -116,3 +116,15 @@ def test_workbook_reader_options_go_with_matrix(capsys, tmp_path):
     assert err == ("topicsetsize: error: --transpose goes with --matrix FILE, not with --runs: "
                    "drop it\n")
     assert not (tmp_path / "w.xlsx").exists()
+
+
+def test_a_relevance_beyond_its_range_is_one_line_naming_the_file_and_line(capsys, tmp_path):
+    runs, qrels = tmp_path / "runs", tmp_path / "qrels"
+    runs.mkdir()
+    (runs / "r1").write_text("1 Q0 d1 1 2.5 r1\n1 Q0 d2 2 1.5 r1\n")
+    qrels.write_text("1 0 d1 99999999999999999999\n1 0 d2 0\n")
+    err = one_line_error(capsys, "evaluate", "--runs", str(runs), "--qrels", str(qrels),
+                         "--measure", "AP")
+    assert err == (f"topicsetsize: error: {qrels}, line 1: relevance='99999999999999999999' is "
+                   "out of range: allowed -2147483648 <= relevance <= 2147483647 (a whole "
+                   "number)\n")
