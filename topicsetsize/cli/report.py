@@ -11,8 +11,8 @@ exact, two-way ANOVA exact). ``--example`` adds the bundled TREC 2010 Web AP mat
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, check_input_options, checked, numbers,
-                      path, print_frame,
+from .input_options import check_input_options
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, numbers, path, print_frame,
                       read_matrix_reporting)
 from ..errors import InputError
 

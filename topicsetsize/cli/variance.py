@@ -10,8 +10,9 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, add_runs_options, check_input_options,
-                      evaluate_from_args, path, print_frame, read_matrix_reporting)
+from ._common import (EXAMPLE_NAME, add_reader_options, add_runs_options, evaluate_from_args, path,
+                      print_frame, read_matrix_reporting)
+from .input_options import check_input_options
 from ..errors import InputError
 
 

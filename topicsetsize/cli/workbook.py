@@ -12,8 +12,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ._common import (add_reader_options, add_runs_options, check_input_options,
-                      evaluate_from_args, path, progress, reader_measure)
+from ._common import add_reader_options, add_runs_options, evaluate_from_args, path, progress
+from .input_options import check_input_options, reader_measure
 from ..errors import InputError
 
 __all__ = ["register", "run"]
