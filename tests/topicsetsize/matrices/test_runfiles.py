@@ -243,3 +243,23 @@ def test_a_rank_beyond_a_c_int_is_refused_naming_the_file_and_line(tmp_path):
     with pytest.raises(InputError, match=rf"^{re.escape(str(f))}, line 2: rank='1e30' is out of "
                                          "range"):
         read_run(f)
+
+
+@pytest.mark.parametrize("suffix, kind", [(".gz", "gzip"), (".bz2", "bzip2")])
+@pytest.mark.parametrize("reader, what", [(read_qrels, "TREC qrels"), (read_run, "TREC run")])
+def test_a_file_named_compressed_but_plain_names_the_file(tmp_path, suffix, kind, reader, what):
+    # "Not a gzipped file (b'10')" said neither which file nor what was expected (issue 24.8)
+    path = tmp_path / f"plain{suffix}"
+    path.write_text("10 0 d1 1\n" if reader is read_qrels else "10 Q0 d1 1 2.5 r\n")
+    with pytest.raises(InputError) as err:
+        reader(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}: named {suffix} but not a valid {kind} file")
+    assert f"expected {kind}-compressed {what} text" in message and "\n" not in message
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/mem"), reason="Linux only")
+def test_an_unreadable_file_is_an_error_naming_it():
+    with pytest.raises(OSError) as err:
+        read_qrels("/proc/self/mem")
+    assert err.value.filename == "/proc/self/mem" and "cannot read" in err.value.strerror
