@@ -303,14 +303,14 @@ def evaluate_from_args(args, runs=None, qrels=None):
 
 def load_matrix(args):
     """The score matrix of FILE, ``--example`` or ``--runs`` (see :func:`add_matrix_input`),
-    and a name for it."""
-    from ..examples import example_matrix
-
+    and a name for it. The choice of input is checked before the numerical libraries load."""
     given = {"FILE": args.file is not None, "--example": args.example,
              "--runs": args.runs is not None}
     if sum(given.values()) != 1:
         raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
     check_input_options(args, given)
+    from ..examples import example_matrix
+
     if args.example:
         return example_matrix(), EXAMPLE_NAME
     if args.runs is not None:

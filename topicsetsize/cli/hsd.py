@@ -54,14 +54,15 @@ def _check_workload(shape: tuple[int, int], trials: int, args) -> None:
 
 def run_hsd(args) -> int:
     """All pairs, sorted by p-value; ``*`` marks p <= alpha."""
-    import numpy as np
-
     from ..params import check
-    from ..checks.tukey import tukey_hsd_randomised
 
     trials = check("trials", args.trials)
     alpha = check("alpha", args.alpha)
-    scores, name = load_matrix(args)
+    scores, name = load_matrix(args)    # the choice of input checked first, before numpy
+    import numpy as np
+
+    from ..checks.tukey import tukey_hsd_randomised
+
     _check_workload(scores.shape, trials, args)
     seed = fresh_seed(args.seed)
     with progress(trials, "randomised trials") as bar:

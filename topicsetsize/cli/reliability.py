@@ -85,14 +85,15 @@ def _common_arguments(parser) -> None:
 
 def run_reliability(args) -> int:
     """Split-half conflicts of the matrix, one row per half size."""
+    from ..params import check
+
+    trials = check("trials", args.trials)
+    raw, name = load_matrix(args)       # the choice of input checked first, before pandas
     import pandas as pd
 
-    from ..params import check
     from ..checks.reliability import split_half_curve
     from ..checks.selection import select_topics, top_runs, transform_scores
 
-    trials = check("trials", args.trials)
-    raw, name = load_matrix(args)
     runs = raw.columns if args.top_runs is None else top_runs(raw, fraction=args.top_runs).columns
     scores = transform_scores(raw, kind=args.scores)[runs]
     if args.topics:
@@ -136,10 +137,11 @@ def run_reliability(args) -> int:
 def run_check_power(args) -> int:
     """Empirical against theoretical power, one row per n."""
     from ..params import check
-    from ..checks.resampling import resampled_power
 
     trials = check("trials", args.trials)
     scores, name = load_matrix(args)
+    from ..checks.resampling import resampled_power
+
     distinct = scores.T.drop_duplicates().shape[0]
     if distinct < 2:
         raise InputError(f"{name}: every run has the same score on every topic: no two runs to "

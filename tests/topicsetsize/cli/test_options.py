@@ -69,6 +69,11 @@ def _heavy_after(argv: list[str]) -> tuple[int, str]:
     ["table", "anova", "--m", "2,2", "--min-d", ".1", "--variance", ".05"],
     ["n", "anova", "--alpha", "1.5", "--m", "2", "--min-d", ".1", "--variance", ".05"],
     ["hsd", "--example", "--trials", "0"],
+    ["hsd"],
+    ["hsd", "--example", "--transpose"],
+    ["check-power", "--n", "10", "--runs", "runs", "--qrels", "q", "--sheet", "AP"],
+    ["reliability", "--example", "--measure", "AP"],
+    ["variance", "--example", "--format", "wide"],
 ])
 def test_a_refusal_loads_no_numerical_library(argv):
     # the refusal costs the start-up of Python, not the import of numpy, scipy and pandas
