@@ -63,7 +63,8 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> None:
         for item in values:
             check(name, item, key=key)
         labels = isinstance(value, list) and getattr(action.type, "labels", False)
-        repeated = next((v for k, v in enumerate(values) if v in values[:k]), None)
+        seen: set = set()          # linear: a list may hold MAX_LIST_VALUES values
+        repeated = next((v for v in values if v in seen or seen.add(v)), None)
         if labels and repeated is not None:
             raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
 
