@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import topicsetsize.checks.resampling as resampling
+import topicsetsize.designs.allpairs as allpairs
 import topicsetsize.checks.reliability as reliability
 import topicsetsize.checks.tukey as tukey
 from topicsetsize.cli import workload
@@ -26,7 +27,7 @@ def _no_work(*args, **kwargs):
 @pytest.fixture
 def no_work(monkeypatch):
     for module, name in ((resampling, "resampled_power"), (tukey, "tukey_hsd_randomised"),
-                         (reliability, "split_half_curve")):
+                         (reliability, "split_half_curve"), (allpairs, "allpairs_n")):
         monkeypatch.setattr(module, name, _no_work)
 
 
@@ -34,9 +35,10 @@ def no_work(monkeypatch):
     ["check-power", "--example", "--n", "50", "--trials", "1e8"],
     ["reliability", "--example", "--trials", "1e8"],
     ["hsd", "--example", "--trials", "1e8"],
+    ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "1000", "--trials", "1e8"],
 ])
 def test_hours_of_trials_are_refused_before_they_start(capsys, no_work, argv):
-    # about half an hour to two hours of trials (48 topics x 88 runs x 1e8 trials)
+    # about half an hour to days of trials (48 topics x 88 runs, or 1000 systems, x 1e8)
     err = one_line_error(capsys, *argv)
     assert "100,000,000 trials" in err and "(more than 10 minutes)" in err
     assert err.endswith("give fewer --trials, or --force to run it anyway\n") or \
