@@ -93,13 +93,18 @@ def refuse_output_over_inputs(flag: str, output, inputs) -> None:
     from ..atomic import same_file, write_target
 
     target, in_place = write_target(output)          # a folder or a block device: refused
-    if in_place or not target.is_file():
+    if in_place:
         return
-    for name, path in inputs:
+    for name, path in inputs if target.is_file() else ():
         if same_file(target, path):
             linked = "" if str(path) == str(output) else " (the same file, through a link)"
             raise InputError(f"{flag} {output} is the input {name}{linked}: writing it would "
                              "destroy it; give another file name")
+    for name, path in inputs:
+        if name.startswith("--runs ") and same_file(target.parent, path):
+            raise InputError(f"{flag} {output} is inside the input folder {name}: every file "
+                             "there is read as a run, so the next command would take it for "
+                             "one; write it to another folder")
 
 
 def _stdout_over_inputs(inputs) -> None:

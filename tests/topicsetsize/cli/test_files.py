@@ -62,6 +62,16 @@ def test_evaluate_out_onto_an_input_is_refused(capsys, collection, how):
     assert {p: p.read_bytes() for p in before} == before            # nothing overwritten
 
 
+def test_an_output_in_the_runs_folder_is_refused(capsys, collection):
+    """Nothing is overwritten there, but every file of --runs is read as a run: the next
+    evaluate would take the matrix for a run file."""
+    runs, qrels = collection
+    before = sorted(runs.iterdir())
+    err = one_line_error(capsys, *_evaluate(runs, qrels, "--out", str(runs / "ap.csv")))
+    assert f"--out {runs / 'ap.csv'} is inside the input folder --runs {runs}" in err
+    assert sorted(runs.iterdir()) == before
+
+
 def test_workbook_out_onto_its_matrix_is_refused(capsys, tmp_path, data_dir):
     book = tmp_path / "data.xlsx"
     pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0).to_excel(book)
