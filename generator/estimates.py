@@ -46,8 +46,8 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     """
     import pandas as pd
 
-    from topicsetsize import (example_matrix, read_matrix, standardisation_factors, std_ab,
-                              summarise)
+    from topicsetsize import (InputError, example_matrix, read_matrix, standardisation_factors,
+                              std_ab, summarise)
     from topicsetsize.examples import EXAMPLE_FILE
 
     path = spec.resolved_path()
@@ -57,7 +57,10 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         scores = read_matrix(path, measure=spec.measure, fmt=spec.fmt, transpose=spec.transpose,
                              drop_incomplete_topics=spec.drop_incomplete_topics)
         file = str(path)
-    summary = summarise(scores)
+    try:
+        summary = summarise(scores)
+    except InputError as exc:       # e.g. a constant matrix: say which file
+        raise InputError(f"{file}: {exc}") from None
     standardised = std_ab(scores)
     raw_mean, std_mean = scores.mean(axis=0), standardised.mean(axis=0)
     runs = pd.DataFrame({

@@ -30,3 +30,30 @@ def test_the_readme_is_short_and_links_every_docs_page():
     linked = set(LINK.findall(text))
     missing = [p.name for p in PAGES[1:] if f"docs/{p.name}" not in linked]
     assert not missing, missing
+
+
+def _shell_examples(page: Path) -> list[tuple[str, str]]:
+    """The ``$ topicsetsize ...`` code blocks of a page: (command line, the output shown)."""
+    blocks = re.findall(r"^```[a-z]*\n(.*?)^```", page.read_text(encoding="utf-8"),
+                        flags=re.M | re.S)
+    return [(block.split("\n", 1)[0][2:], block.split("\n", 1)[1]) for block in blocks
+            if block.startswith("$ topicsetsize ")]
+
+
+def test_the_readme_has_shell_examples():
+    assert _shell_examples(ROOT / "README.md")
+
+
+@pytest.mark.parametrize("command, shown", _shell_examples(ROOT / "README.md"),
+                         ids=lambda value: value[:60] if isinstance(value, str) else None)
+def test_readme_shell_examples_print_what_the_readme_shows(capsys, monkeypatch, command, shown):
+    # byte for byte: the README's output blocks are copies of the real output
+    import shlex
+
+    from topicsetsize.cli import main
+
+    monkeypatch.chdir(ROOT)
+    argv = shlex.split(command)
+    assert argv[0] == "topicsetsize"
+    assert main(argv[1:]) == 0
+    assert capsys.readouterr().out == shown

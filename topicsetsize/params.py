@@ -29,10 +29,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
 from .errors import InputError
+
+if TYPE_CHECKING:       # numpy is loaded where an array is checked, not to check one number
+    import numpy as np
 
 __all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_each", "check_scalars",
            "check_method", "check_choice"]
@@ -71,6 +75,8 @@ class Range:
 
     def contains(self, values: np.ndarray) -> np.ndarray:
         """Boolean mask of the values that lie in the range."""
+        import numpy as np
+
         with np.errstate(invalid="ignore"):
             ok = np.isfinite(values)
             ok &= (values > self.low) if self.low_open else (values >= self.low)
@@ -94,6 +100,11 @@ def _fmt(x: float) -> str:
 
 #: Largest number of topics the searches consider (well beyond any practical topic set: 1e9).
 N_MAX = 10**9
+#: Most documents judged per topic: N_MAX x DOCS_MAX = 1e15 < 2**53, so a cost is exact.
+DOCS_MAX = 10**6
+#: The whole numbers of a TREC file (a qrels relevance level, a run's rank): a C int, as
+#: trec_eval's readers and pytrec_eval (which ir_measures uses) hold them on every platform.
+_C_INT = dict(low=-2**31, high=2**31 - 1, low_open=False, high_open=False, integer=True)
 
 _PROB = dict(low=0.0, high=1.0)
 _POS = dict(low=0.0)
@@ -127,7 +138,9 @@ PARAMS: dict[str, Range] = {
                   doc="topics per half in a split-half trial (at most half the topics)"),
     "depth": Range(low=1, low_open=False, high=10**9, high_open=False, integer=True,
                    doc="pool depth pd: every run's top pd documents per topic are judged"),
-    "docs_per_topic": Range(**_POS, doc="mean number of documents judged per topic"),
+    "docs_per_topic": Range(**_POS, high=DOCS_MAX, high_open=False,
+                            doc="mean number of documents judged per topic (the cost n x "
+                                "docs_per_topic, n up to 1e9, stays exact in a float)"),
     "budget": Range(**_POS, doc="assessment budget: the number of documents that can be judged"),
     "round_to": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
                       doc="the recommended number of topics is rounded up to a multiple of this"),
@@ -138,6 +151,8 @@ PARAMS: dict[str, Range] = {
     "values": Range(doc="numbers to round up for display (any finite real numbers)"),
     "target": Range(**_PROB, doc="reliability coefficient to reach (E rho^2 or Phi)"),
     "level": Range(**_PROB, doc="confidence level of an interval, e.g. 0.95"),
+    "relevance": Range(**_C_INT, doc="relevance level of a qrels line (graded; negative allowed)"),
+    "rank": Range(**_C_INT, doc="rank of a run line (ignored for the order, as by trec_eval)"),
     "top_k": Range(low=2, high=10**9, low_open=False, high_open=False, integer=True,
                    doc="number of best runs whose differences are summarised"),
 }
@@ -192,18 +207,25 @@ def check(name: str, value, *, allow_array: bool = True, key: str | None = None)
         x = float(value)
         if spec.holds(x):
             return int(x) if spec.integer else x
+        _refuse(name, x, spec)
     arr = _as_float_array(name, value, spec, allow_array)
     ok = spec.contains(arr)
     if not ok.all():
-        bad = arr[~ok].flat[0]
-        shown = _fmt(bad) if np.isfinite(bad) else str(bad)
-        if spec.integer and np.isfinite(bad) and bad != round(bad) and spec.contains(
-                np.array([math.floor(bad), math.ceil(bad)], float)).any():
-            raise InputError(f"{name}={shown} is not a whole number: allowed {spec.describe(name)}")
-        raise InputError(f"{name}={shown} is out of range: allowed {spec.describe(name)}")
+        _refuse(name, float(arr[~ok].flat[0]), spec)
     if arr.ndim == 0:
         return int(arr) if spec.integer else float(arr)
     return arr
+
+
+def _refuse(name: str, bad: float, spec: Range):
+    """Raise the one-line error of :func:`check` for the value ``bad`` (plain Python: a refusal
+    at the command line costs no numerical library)."""
+    finite = math.isfinite(bad)
+    shown = _fmt(bad) if finite else str(bad)
+    if spec.integer and finite and bad != round(bad) and (
+            spec.holds(math.floor(bad)) or spec.holds(math.ceil(bad))):
+        raise InputError(f"{name}={shown} is not a whole number: allowed {spec.describe(name)}")
+    raise InputError(f"{name}={shown} is out of range: allowed {spec.describe(name)}")
 
 
 def check_all(**arguments) -> list[np.ndarray]:
@@ -220,6 +242,8 @@ def check_all(**arguments) -> list[np.ndarray]:
     topicsetsize.InputError: the arguments do not fit together: min_d has 2 values, m has 3 values
     (give one value or the same number of values)
     """
+    import numpy as np
+
     return list(np.broadcast_arrays(*check_each(**arguments)))
 
 
@@ -233,6 +257,8 @@ def check_each(**arguments) -> list[np.ndarray]:
     >>> [a.shape for a in check_each(alpha=0.05, m=[2, 10])]
     [(), (2,)]
     """
+    import numpy as np
+
     values = [np.asarray(check(name, value), float) for name, value in arguments.items()]
     try:
         np.broadcast_shapes(*(v.shape for v in values))
@@ -268,7 +294,13 @@ def check_scalars(**arguments) -> list | None:
 
 def _plain_real(value) -> bool:
     """A single real number that :func:`check` reads as ``float(value)`` (not a bool)."""
-    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, numbers.Real) and not _is_bool(value)
+
+
+def _is_bool(value) -> bool:
+    """A Python or numpy bool (numpy is looked at only if loaded: no value can be one before)."""
+    numpy = sys.modules.get("numpy")
+    return isinstance(value, bool) or (numpy is not None and isinstance(value, numpy.bool_))
 
 
 def _count(values: np.ndarray) -> str:
@@ -276,7 +308,9 @@ def _count(values: np.ndarray) -> str:
 
 
 def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndarray:
-    if isinstance(value, (str, bytes, bool, np.bool_)) or value is None:
+    import numpy as np
+
+    if isinstance(value, (str, bytes)) or _is_bool(value) or value is None:
         raise InputError(f"{name}={value!r} is not a number: allowed {spec.describe(name)}")
     if _plain_real(value):
         return np.asarray(float(value))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .errors import InputError
 
-__all__ = ["loads_toml", "read_toml"]
+__all__ = ["loads_toml", "read_toml", "key_error"]
 
 
 def _tomllib():
@@ -57,3 +57,24 @@ def read_toml(path) -> dict:
             raise
         raise type(exc)(exc.errno, f"cannot read: {exc.strerror or exc}", str(path)) from None
     return loads_toml(text, path)
+
+
+def key_error(path, key: str, error: Exception, *, name: str | None = None) -> InputError:
+    """The error ``error`` about a value read from the TOML key ``key`` (``budget``,
+    ``pool_depths[2].pd``), said in the file's own terms: ``key = value``, the key as written.
+
+    ``name`` is the parameter the value was checked as (the key's last part by default): an
+    error speaks of the parameter (``depth=0``), the file of its key (``pd = 0``); and the
+    command line, which says an argument as its flag (``--budget -5``), leaves TOML's
+    ``key = value`` alone.
+
+    >>> key_error("plan.toml", "pool_depths[2].pd", ValueError("depth=0 is out of range: "
+    ...           "allowed 1 <= depth"), name="depth")
+    InputError('plan.toml: pool_depths[2].pd = 0 is out of range: allowed 1 <= pd')
+    """
+    last = key.rsplit(".", 1)[-1]
+    name = name or last
+    text = str(error).replace(name, last) if name != last else str(error)
+    if text.startswith(f"{last}="):
+        text = f"{key} = {text[len(last) + 1:]}"
+    return InputError(f"{path}: {text}")

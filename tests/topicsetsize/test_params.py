@@ -63,3 +63,45 @@ def test_messages_show_magnitudes_compactly(name, value, message):
 def test_whole_numbers_in_ranges_are_shown_as_typed():
     assert PARAMS["m"].describe("m") == "2 <= m <= 1000000000 (a whole number)"
     assert PARAMS["seed"].describe("seed") == "0 <= seed <= 4294967295 (a whole number)"
+
+
+@pytest.mark.parametrize("name, value, message", [
+    # int64 would wrap these to -2**63 (a cost called cheapest, a relevant document unjudged)
+    ("docs_per_topic", 1e300, "docs_per_topic=1e+300 is out of range: allowed "
+                              "0 < docs_per_topic <= 1000000"),
+    ("relevance", 1e20, "relevance=1e+20 is out of range: allowed -2147483648 <= relevance <= "
+                        "2147483647 (a whole number)"),
+    ("rank", -2.0**31 - 1, "rank=-2147483649 is out of range"),
+])
+def test_integers_read_from_files_have_a_range(name, value, message):
+    with pytest.raises(ValueError, match="^" + message.replace("+", r"\+").replace("(", r"\(")
+                       .replace(")", r"\)")):
+        check(name, value)
+    with pytest.raises(ValueError, match="^" + message.replace("+", r"\+").replace("(", r"\(")
+                       .replace(")", r"\)")):
+        check(name, np.array([1.0, value]))     # the array path says the same
+
+
+def test_the_largest_cost_is_exact_in_a_float():
+    # n up to N_MAX topics times docs_per_topic up to its bound stays below 2**53
+    from topicsetsize.params import N_MAX
+
+    assert N_MAX * PARAMS["docs_per_topic"].high < 2 ** 53
+    assert PARAMS["relevance"].high == np.iinfo(np.int32).max
+    assert PARAMS["relevance"].low == np.iinfo(np.int32).min
+
+
+def test_checking_one_number_loads_no_numerical_library():
+    # the command line checks its options through the registry before the heavy imports
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys\nfrom topicsetsize.params import check\n"
+            "check('alpha', 0.05); check('m', 10.0)\n"
+            "try:\n    check('n', 1)\nexcept ValueError as exc:\n    print(exc)\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'scipy', 'pandas'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+    assert done.stdout.splitlines() == [
+        "n=1 is out of range: allowed 2 <= n <= 1000000000 (a whole number)", "[]"], done.stderr

@@ -28,6 +28,7 @@ import warnings
 
 from .. import __version__
 from ..errors import InputError
+from ._common import check_registered
 
 #: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
 #: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        check_registered(_chosen(parser, args), args)
         _files.check_files(args)        # outputs that are inputs, -, a closed stdout
         with warnings.catch_warnings(), _files.sigterm_as_interrupt(), _files.guarded_stdout():
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
@@ -117,16 +119,24 @@ def is_user_path_error(exc: OSError) -> bool:
     return exc.filename is not None or exc.errno is None
 
 
-def _flags(parser: argparse.ArgumentParser, args) -> dict[str, str]:
-    """API argument name -> the flag of the command that ran (``min_d`` -> ``--min-d``)."""
-    out: dict[str, str] = {}
+def _chosen(parser: argparse.ArgumentParser, args) -> list[argparse.ArgumentParser]:
+    """The parsers of the command that ran, outermost first (``n``, then ``n anova``)."""
+    out = []
     for key in ("command", "design"):
         sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)),
                    None)
         if sub is None or getattr(args, key, None) not in sub.choices:
             break
         parser = sub.choices[getattr(args, key)]
-        for action in parser._actions:
+        out.append(parser)
+    return out
+
+
+def _flags(parser: argparse.ArgumentParser, args) -> dict[str, str]:
+    """API argument name -> the flag of the command that ran (``min_d`` -> ``--min-d``)."""
+    out: dict[str, str] = {}
+    for chosen in _chosen(parser, args):
+        for action in chosen._actions:
             longs = [o for o in action.option_strings if o.startswith("--")]
             if longs and action.dest != "help":
                 out.setdefault(action.dest, longs[0])

@@ -7,20 +7,66 @@ import contextlib
 import sys
 
 from ..errors import InputError
+from .input_options import check_input_options, reader_measure
 
 
-def number(name: str):
-    """An argparse ``type=`` for the registered parameter ``name`` (one-line errors)."""
+def number(name: str, *, key: str | None = None):
+    """An argparse ``type=`` for the registered parameter ``name`` (one-line errors).
+
+    The value is checked against the registry (``PARAMS[key or name]``) by
+    :func:`check_registered` once the command line is parsed, before any numerical library is
+    loaded; the engine checks it again, in its own words where a design narrows the range.
+    """
     def convert(text: str) -> float:
         try:
             return float(text)
         except ValueError:
             from ..params import PARAMS
 
-            raise argparse.ArgumentTypeError(
-                f"{name}={text!r} is not a number: allowed {PARAMS[name].describe(name)}") from None
+            raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number: allowed "
+                                             f"{PARAMS[key or name].describe(name)}") from None
     convert.__name__ = name
+    convert.param = (name, key)
     return convert
+
+
+def numbers(name: str, *, key: str | None = None, whole: bool = False, labels: bool = True):
+    """An argparse ``type=`` for a comma-separated list of the registered parameter ``name``
+    (:func:`int_list` with ``whole=True``, else :func:`float_list`); every value is checked as
+    by :func:`number`. With ``labels`` (the values label the rows of the output: n, m, depths,
+    minD), a repeated value is refused (:func:`check_registered`); without, the list holds one
+    figure per row of another list (a variance per depth) and may repeat."""
+    def convert(text: str) -> list:
+        return int_list(text) if whole else float_list(text)
+    convert.__name__ = name
+    convert.param = (name, key)
+    convert.labels = labels
+    return convert
+
+
+def check_registered(parsers: list[argparse.ArgumentParser], args) -> None:
+    """Check every option of ``parsers`` (the command's) typed by :func:`number` or
+    :func:`numbers` against the parameter registry: one rule for all of them, run before the
+    command's handler imports numpy, scipy or pandas (a refusal costs Python's start-up only).
+
+    A list option's values are labels of the rows it gives: each value once (a repeated one is
+    most likely a typo, and the long CSV of a table cannot hold it).
+    """
+    from ..params import check
+
+    for action in (a for parser in parsers for a in parser._actions):
+        name, key = getattr(action.type, "param", (None, None))
+        value = getattr(args, action.dest, None)
+        if name is None or value is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        for item in values:
+            check(name, item, key=key)
+        labels = isinstance(value, list) and getattr(action.type, "labels", False)
+        seen: set = set()          # linear: a list may hold MAX_LIST_VALUES values
+        repeated = next((v for v in values if v in seen or seen.add(v)), None)
+        if labels and repeated is not None:
+            raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
 
 
 def path(text: str) -> str:
@@ -89,16 +135,6 @@ def int_list(text: str) -> list[int]:
     if not out:
         raise argparse.ArgumentTypeError(f"{text!r} is an empty range")
     return out
-
-
-def check_distinct(args, *names: str) -> None:
-    """A table's rows and columns are labels: each value of ``args.<name>`` once (a repeated
-    one is most likely a typo, and the long CSV of a table cannot hold it)."""
-    for name in names:
-        values = list(getattr(args, name))
-        repeated = next((v for k, v in enumerate(values) if v in values[:k]), None)
-        if repeated is not None:
-            raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
 
 
 def checked(name: str):
@@ -208,7 +244,7 @@ def add_reader_options(parser) -> None:
     parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
                         "(e.g. map, P_10); for .xlsx, the sheet name; with --runs, the "
                         "ir_measures measure to evaluate (AP, nDCG@10, P@10, ...)")
-    parser.add_argument("--sheet", dest="measure",
+    parser.add_argument("--sheet",
                         help=".xlsx: the sheet to read (needed when the workbook has several)")
     parser.add_argument("--format", dest="fmt", choices=FORMATS,
                         help="file format (default: detected from the content)")
@@ -238,12 +274,13 @@ def add_runs_options(parser, *, required: bool = False) -> None:
                              "--measure (ir_measures, read as trec_eval reads them)")
     parser.add_argument("--qrels", type=path, metavar="FILE", required=required,
                         help="TREC qrels (qid iteration docno rel), with --runs")
-    add_duplicates_option(parser)
+    add_duplicates_option(parser, default=None)
 
 
-def add_duplicates_option(parser) -> None:
-    """``--duplicates error|first``: a document retrieved twice within a topic of a run."""
-    parser.add_argument("--duplicates", choices=("error", "first"), default="error",
+def add_duplicates_option(parser, *, default: str | None = "error") -> None:
+    """``--duplicates error|first``: a document retrieved twice within a topic of a run (the
+    default None of a matrix command means "error", and tells that the option was not given)."""
+    parser.add_argument("--duplicates", choices=("error", "first"), default=default,
                         help="a document retrieved twice within a topic: refuse the run, as "
                              "trec_eval does (default), or keep its first line and say how "
                              "many were dropped")
@@ -261,24 +298,24 @@ def evaluate_from_args(args, runs=None, qrels=None):
                          "nDCG@10, P@10)")
     measure = parse_measure(args.measure)
     with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
-        return evaluate_runs(runs, qrels, measure, duplicates=args.duplicates,
+        return evaluate_runs(runs, qrels, measure, duplicates=args.duplicates or "error",
                              progress=bar.update)
 
 
 def load_matrix(args):
     """The score matrix of FILE, ``--example`` or ``--runs`` (see :func:`add_matrix_input`),
-    and a name for it."""
+    and a name for it. The choice of input is checked before the numerical libraries load."""
+    given = {"FILE": args.file is not None, "--example": args.example,
+             "--runs": args.runs is not None}
+    if sum(given.values()) != 1:
+        raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
+    check_input_options(args, given)
     from ..examples import example_matrix
 
-    given = [args.example, args.file is not None, args.runs is not None]
-    if sum(given) != 1:
-        raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
     if args.example:
         return example_matrix(), EXAMPLE_NAME
     if args.runs is not None:
         return evaluate_from_args(args), f"{args.runs} ({args.measure})"
-    if args.qrels is not None:
-        raise InputError("--qrels goes with --runs DIR")
     scores = read_matrix_reporting(args.file, args)
     from ..matrices.matrix import check_matrix
 
@@ -301,7 +338,8 @@ def read_matrix_reporting(path, args):
     from ..matrices.readers import read_matrix
 
     with reporting_warnings():
-        return read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,
+        return read_matrix(path, measure=reader_measure(args), fmt=args.fmt,
+                           transpose=args.transpose,
                            drop_incomplete_topics=args.drop_incomplete_topics)
 
 

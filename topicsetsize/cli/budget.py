@@ -8,7 +8,7 @@ The figures come from a TOML plan (--plan FILE) or from the options.
 
 from __future__ import annotations
 
-from ._common import check_distinct, float_list, int_list, number, path, print_frame
+from ._common import number, numbers, path, print_frame
 from ..errors import InputError
 
 
@@ -22,10 +22,12 @@ def register(sub, designs) -> None:
     parser.add_argument("--plan", type=path, metavar="FILE.toml",
                         help="TOML: top-level m, min_d, alpha, beta, budget, method and one "
                              "[[pool_depths]] table per depth with pd, docs_per_topic, variance")
-    parser.add_argument("--depths", type=int_list, metavar="PD[,PD...]", help="pool depths")
-    parser.add_argument("--docs-per-topic", type=float_list, metavar="J[,J...]",
+    parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
+                        metavar="PD[,PD...]", help="pool depths")
+    parser.add_argument("--docs-per-topic", type=numbers("docs_per_topic", labels=False),
+                        metavar="J[,J...]",
                         help="mean documents judged per topic, one per depth")
-    parser.add_argument("--variance", type=float_list, metavar="V[,V...]",
+    parser.add_argument("--variance", type=numbers("variance", labels=False), metavar="V[,V...]",
                         help="within-system variance V_E at each depth")
     parser.add_argument("--m", type=number("m"), help="number of systems")
     parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
@@ -47,7 +49,6 @@ _FIGURES = ("depths", "docs_per_topic", "variance")
 
 def run(args) -> int:
     """Read the plan (file or options; options override the file) and print it."""
-    from ..decide.budget import budget_plan, read_plan
     from ..params import check
 
     given = {k: getattr(args, k) for k in _FIGURES if getattr(args, k) is not None}
@@ -55,12 +56,17 @@ def run(args) -> int:
         if given:
             raise InputError(f"give the per-depth figures either in --plan {args.plan} or as "
                              f"--{next(iter(given)).replace('_', '-')} options, not both")
+        from ..decide.budget import read_plan
+
         kwargs = read_plan(args.plan)
     else:
         missing = [f"--{k.replace('_', '-')}" for k in _FIGURES if k not in given]
         if missing:
             raise InputError(f"give --plan FILE.toml, or {', '.join(missing)}")
-        check_distinct(args, "depths")
+        for key in _FIGURES[1:]:     # before the numerical libraries load: a refusal is quick
+            if len(given[key]) != len(args.depths):
+                raise InputError(f"--{key.replace('_', '-')} has {len(given[key])} values for "
+                                 f"{len(args.depths)} depths: give one value per depth")
         kwargs = {"depths": args.depths, "docs_per_topic": args.docs_per_topic,
                   "variances": args.variance}
     for key in ("m", "min_d", "alpha", "beta", "budget", "method"):
@@ -69,6 +75,7 @@ def run(args) -> int:
     for key in ("m", "min_d"):
         if key not in kwargs:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
+    from ..decide.budget import budget_plan
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
         if key in kwargs:
             kwargs[key] = check(key, kwargs[key], allow_array=False)

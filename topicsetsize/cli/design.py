@@ -14,8 +14,7 @@ import argparse
 import math
 import sys
 
-from ._common import (around_n, ceil_sig, check_distinct, float_list, floor_power, int_list,
-                      number, print_frame, progress)
+from ._common import around_n, ceil_sig, floor_power, number, numbers, print_frame, progress
 from ..designs.registry import DESIGNS, Design
 from ..errors import InputError
 
@@ -59,10 +58,10 @@ def register(sub, designs) -> None:
             p = designs["table"].add_parser(
                 design.key, parents=parents,
                 help=f"{design.question}: rows {rows}, columns {_LABELS[effect]}")
-            p.add_argument(_flag(rows), type=int_list if rows == "m" else float_list,
+            p.add_argument(_flag(rows), type=numbers(rows, whole=rows == "m"),
                            required=True, help="one or more, e.g. 2,10,20 or 2-10" if rows == "m"
                            else "one or more, e.g. 0.1,0.2")
-            p.add_argument(_flag(effect), type=float_list, required=True,
+            p.add_argument(_flag(effect), type=numbers(effect), required=True,
                            help="e.g. 0.02,0.05,0.1")
             _inputs(p, design, [x for x in design.inputs
                                 if x not in ("alpha", "beta", rows, effect)])
@@ -263,9 +262,6 @@ _CHUNK_CELLS = 2000
 
 
 def _table(args) -> None:
-    design = args.spec
-    rows, effect = design.table_rows, design.effect
-    check_distinct(args, rows, effect)
     _print_tables(lambda meth: _table_chunked(args, meth), _title(args, "table"), args)
 
 

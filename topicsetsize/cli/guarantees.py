@@ -8,18 +8,18 @@ differences defaults to 2 x variance.
 
 from __future__ import annotations
 
-from ._common import int_list, number, print_frame
+from ._common import number, numbers, print_frame
 
 
 def register(sub, designs) -> None:
     """Add the ``guarantees`` sub-command."""
     p = sub.add_parser("guarantees", help="what n topics guarantee: minD per m, minDt, CI width",
                        description=__doc__.split("\n\n")[1])
-    p.add_argument("--n", type=int_list, required=True,
+    p.add_argument("--n", type=numbers("n", whole=True), required=True,
                    help="numbers of topics, e.g. 100 or 50,100 or 50-60")
     p.add_argument("--variance", type=number("variance"), required=True,
                    help="within-system variance V_E")
-    p.add_argument("--m", type=int_list, default=None,
+    p.add_argument("--m", type=numbers("m", whole=True), default=None,
                    help="numbers of systems (default 2,5,10,20,50,100)")
     p.add_argument("--alpha", type=number("alpha"), default=0.05,
                    help="significance level, and 1 - confidence of the CI (default .05)")

@@ -12,9 +12,7 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
-import re
-
-from ._common import (add_duplicates_option, check_distinct, int_list, number, path, print_frame,
+from ._common import (add_duplicates_option, number, numbers, path, print_frame,
                       progress, reporting_warnings)
 from ..errors import InputError
 
@@ -39,7 +37,8 @@ def register(sub, designs) -> None:
                         help="the bundled CLEF 2017 eHealth TAR runs (20 runs x 30 topics, top "
                              "100 documents each) and qrels; implies --duplicates first")
     add_duplicates_option(parser)
-    parser.add_argument("--depths", type=int_list, metavar="PD[,PD...]",
+    parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
+                        metavar="PD[,PD...]",
                         help="pool depths, e.g. 100,50,30,10 (--example: "
                              f"{','.join(map(str, EXAMPLE_DEPTHS))})")
     parser.add_argument("--measure", default="AP",
@@ -88,12 +87,6 @@ def run(args) -> int:
         from ..plots import require_matplotlib
         require_matplotlib()   # fail before the long work
 
-    check_distinct(args, "depths")
-    for d in args.depths:
-        try:
-            check("depth", d)
-        except InputError as exc:       # the engine names one depth; the command, its flag
-            raise InputError(re.sub(r"^depth=", "--depths ", str(exc))) from None
     # The design, validated before the runs are read (m comes back as an int).
     m = check("m", args.m, allow_array=False) if args.m is not None else None
     if args.min_d is not None:

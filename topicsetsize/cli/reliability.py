@@ -10,9 +10,14 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-from ._common import (add_matrix_input, checked, fresh_seed, int_list, load_matrix, number,
+from ._common import (add_matrix_input, checked, fresh_seed, load_matrix, number, numbers,
                       print_frame, progress, records_frame)
 from ..errors import InputError
+from .workload import check_workload
+
+#: Cells (trials x topics x runs) a second, resampled or split: measured on a 2-core machine
+#: (check-power --example --n 50 --trials 200000: 8.4e8 cells in 3.5 s, 2.4e8 a second).
+_CELLS_PER_SECOND = 2e8
 
 
 #: ``topicsetsize.checks.selection.SCORE_KINDS`` and ``topicsetsize.checks.resampling.TESTS``,
@@ -40,7 +45,7 @@ def register(sub, designs) -> None:
                           "(rounded up: 0.75 of 110 runs keeps 83)")
     rel.add_argument("--scores", choices=_SCORE_KINDS, default="raw",
                      help="score transform, with per-topic factors from all runs (default raw)")
-    rel.add_argument("--half", type=int_list, metavar="N[,N...]",
+    rel.add_argument("--half", type=numbers("half", whole=True), metavar="N[,N...]",
                      help="topics per half (default: half the topics); several give the "
                           "conflict rate against the topic set size")
     _common_arguments(rel)
@@ -55,7 +60,7 @@ def register(sub, designs) -> None:
                     "against the M-th best run); the full-matrix means are the truth. Prints the "
                     "rejection rate next to the exact noncentral F / t power for that effect.")
     add_matrix_input(chk)
-    chk.add_argument("--n", type=int_list, required=True, metavar="N[,N...]",
+    chk.add_argument("--n", type=numbers("n", whole=True), required=True, metavar="N[,N...]",
                      help="topics per resampled matrix (several: one row each)")
     chk.add_argument("--m", type=number("m"), help="runs compared: the M best by mean score (ANOVA "
                      "default: all distinct runs; t-test default 2: the two best)")
@@ -73,18 +78,22 @@ def _common_arguments(parser) -> None:
     parser.add_argument("--seed", type=checked("seed"),
                         help="random seed (default: a fresh one, printed)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
+    parser.add_argument("--force", action="store_true",
+                        help="run even where the estimated time or memory is beyond what the "
+                             "machine has (or than ten minutes); refused without it")
 
 
 def run_reliability(args) -> int:
     """Split-half conflicts of the matrix, one row per half size."""
+    from ..params import check
+
+    trials = check("trials", args.trials)
+    raw, name = load_matrix(args)       # the choice of input checked first, before pandas
     import pandas as pd
 
-    from ..params import check
     from ..checks.reliability import split_half_curve
     from ..checks.selection import select_topics, top_runs, transform_scores
 
-    trials = check("trials", args.trials)
-    raw, name = load_matrix(args)
     runs = raw.columns if args.top_runs is None else top_runs(raw, fraction=args.top_runs).columns
     scores = transform_scores(raw, kind=args.scores)[runs]
     if args.topics:
@@ -94,6 +103,8 @@ def run_reliability(args) -> int:
         raise InputError(f"{name}: {n} topics{' selected' if args.topics else ''}: a split-half "
                          "experiment needs at least 4 topics (two halves of at least 2)")
     halves = args.half or [n // 2]
+    check_workload(f"{trials:,} trials x {len(halves)} half size(s) on {n} topics x {m} runs",
+                   seconds=trials * len(halves) * n * m / _CELLS_PER_SECOND, force=args.force)
     seed = fresh_seed(args.seed)
     with progress(trials * len(halves), "split-half trials") as bar:
         table = split_half_curve(scores, halves=halves, trials=trials, alpha=args.alpha,
@@ -126,10 +137,11 @@ def run_reliability(args) -> int:
 def run_check_power(args) -> int:
     """Empirical against theoretical power, one row per n."""
     from ..params import check
-    from ..checks.resampling import resampled_power
 
     trials = check("trials", args.trials)
     scores, name = load_matrix(args)
+    from ..checks.resampling import resampled_power
+
     distinct = scores.T.drop_duplicates().shape[0]
     if distinct < 2:
         raise InputError(f"{name}: every run has the same score on every topic: no two runs to "
@@ -139,6 +151,10 @@ def run_check_power(args) -> int:
         pair = [p.strip() for p in args.pair.split(",")]
         if args.test != "ttest":
             raise InputError("--pair is only for --test ttest")
+    topics, runs = scores.shape
+    check_workload(f"{trials:,} trials x {len(args.n)} n on {topics} topics x {runs} runs",
+                   seconds=trials * len(args.n) * (topics * runs + max(args.n))
+                   / _CELLS_PER_SECOND, force=args.force)
     seed = fresh_seed(args.seed)
     results = []
     with progress(trials * len(args.n), "resampled trials") as bar:

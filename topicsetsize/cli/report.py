@@ -13,7 +13,8 @@ TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, float_list, path, print_frame,
+from .input_options import check_input_options
+from ._common import (EXAMPLE_NAME, add_reader_options, checked, numbers, path, print_frame,
                       read_matrix_reporting)
 from ..errors import InputError
 
@@ -34,7 +35,7 @@ def register(sub, designs) -> None:
     parser.add_argument("--top-k", type=checked("top_k"), default=None,
                         help="the best runs whose differences give the minD values (default "
                              "10, or --m: k = m)")
-    parser.add_argument("--min-d", type=float_list, default=[],
+    parser.add_argument("--min-d", type=numbers("min_d"), default=[],
                         help="your own candidate minD values, e.g. 0.05,0.1: the share of run "
                              "pairs that differ by as much, and Sakai's n")
     parser.add_argument("--m", type=checked("m"), default=None,
@@ -68,6 +69,7 @@ def run(args) -> int:
 
     if not args.files and not args.example:
         raise InputError("give at least one FILE (or --example for the bundled matrix)")
+    check_input_options(args, {"FILE": bool(args.files), "--example": args.example})
     if args.min_d:
         check("min_d", args.min_d)
     from ..decide.realistic import top_k_and_m

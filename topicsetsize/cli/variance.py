@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._common import (EXAMPLE_NAME, add_reader_options, add_runs_options, evaluate_from_args, path,
                       print_frame, read_matrix_reporting)
+from .input_options import check_input_options
 from ..errors import InputError
 
 
@@ -36,20 +37,23 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, summarise it and print the table."""
-    from ..examples import example_matrix
     from ..params import check
-    from ..estimates.summary import summarise_many
 
     check("a", args.a)
     check("b", args.b)
     if not args.files and not args.example and args.runs is None:
         raise InputError("give at least one FILE (or --example for the bundled matrix), or "
                          "--runs DIR --qrels FILE --measure M")
+    check_input_options(args, {"FILE": bool(args.files), "--example": args.example,
+                               "--runs": args.runs is not None})
+    if args.runs is not None and args.files:
+        raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
+                         "in two commands")
+    from ..examples import example_matrix
+    from ..estimates.summary import summarise_many
+
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     if args.runs is not None or args.qrels is not None:
-        if args.files:
-            raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
-                             "in two commands")
         matrices[f"{args.runs} ({args.measure})"] = evaluate_from_args(args)
     for name in args.files:
         matrices[name] = read_matrix_reporting(name, args)

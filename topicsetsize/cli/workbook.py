@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 
 from ._common import add_reader_options, add_runs_options, evaluate_from_args, path, progress
+from .input_options import check_input_options, reader_measure
 from ..errors import InputError
 
 __all__ = ["register", "run"]
@@ -61,6 +62,8 @@ def run(args) -> int:
         raise InputError(f"--matrix {args.matrix[-1]}: this is a workbook spec, not a score "
                          f"matrix: put SPEC first (topicsetsize workbook {args.matrix[-1]} "
                          f"--matrix {' '.join(args.matrix[:-1]) or 'FILE'})")
+    check_input_options(args, {"FILE": bool(args.matrix), "--runs": args.runs is not None},
+                        file="--matrix FILE")
     spec_file = _spec_path(args.spec or DEFAULT_SPEC)
     spec = load_spec(spec_file, ignore_output=args.out is not None)
     # A spec file's output stays in its folder; a bundled spec's goes to the current folder.
@@ -85,13 +88,9 @@ def _write(args, spec) -> int:
     from generator import count_steps, with_matrices, write_workbook
 
     if args.matrix:
-        spec = with_matrices(spec, args.matrix, measure=args.measure, fmt=args.fmt,
+        spec = with_matrices(spec, args.matrix, measure=reader_measure(args), fmt=args.fmt,
                              transpose=args.transpose,
                              drop_incomplete_topics=args.drop_incomplete_topics)
-    elif (args.fmt or args.transpose or args.drop_incomplete_topics
-          or (args.measure and args.runs is None)):
-        raise InputError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
-                         "--matrix files: give --matrix FILE")
     out = args.out if args.out is not None else args.out_folder / spec.output
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
@@ -107,7 +106,9 @@ def _write(args, spec) -> int:
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
     measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
-    what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
+    sheets = "Decide and Budget sheets" if spec.pool_depths else "Decide sheet"  # as build's
+    what = (f"{measures} measure{'s' if measures != 1 else ''}" if measures
+            else f"calculators, {sheets}, no measure tables")
     print(f"wrote {path.resolve()} ({what})")
     return 0
 

@@ -157,7 +157,9 @@ def _as_list(values, name: str) -> list:
 
 
 def _whole_if_possible(values: np.ndarray) -> np.ndarray:
-    return values.astype("int64") if np.all(values == np.round(values)) else values
+    """Integers where every value is one and exact in a float (below 2**53: no wrap to -2**63)."""
+    whole = np.all(values == np.round(values)) and np.all(np.abs(values) < 2.0 ** 53)
+    return values.astype("int64") if whole else values
 
 
 def read_plan(path) -> dict:
@@ -199,11 +201,11 @@ def read_plan(path) -> dict:
     >>> read_plan(f)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: .../plan.toml: budget=-5 is out of range: allowed budget > 0
+    topicsetsize.InputError: .../plan.toml: budget = -5 is out of range: allowed budget > 0
     """
     from pathlib import Path
 
-    from ..tomlfile import read_toml
+    from ..tomlfile import key_error, read_toml
 
     path = Path(path)
     if path.is_dir():
@@ -225,7 +227,7 @@ def read_plan(path) -> dict:
             out[key] = check_method(data[key]) if key == "method" else check(
                 key, data[key], allow_array=False)
         except InputError as exc:
-            raise InputError(f"{path}: {exc}") from None
+            raise key_error(path, key, exc) from None
     rows = data.get("pool_depths")
     if not rows:
         raise InputError(f"{path}: missing key 'pool_depths' (one [[pool_depths]] table per "
@@ -245,8 +247,7 @@ def read_plan(path) -> dict:
             try:
                 columns[key].append(check(param, row[key], allow_array=False))
             except InputError as exc:
-                message = str(exc).replace(param, key) if param != key else str(exc)
-                raise InputError(f"{path}: {where}.{message}") from None
+                raise key_error(path, f"{where}.{key}", exc, name=param) from None
     if len(set(columns["pd"])) != len(columns["pd"]):
         raise InputError(f"{path}: pool_depths: depth pd is repeated: {columns['pd']}")
     return dict(out, depths=columns["pd"], docs_per_topic=columns["docs_per_topic"],

@@ -98,7 +98,7 @@ def check_requirement(requirement, *, where: str = "requirement") -> dict:
     requirement : mapping
         The keys ``variance``, ``m``, ``min_d`` and optionally ``label`` (any other key is
         an error). Numbers are checked against :data:`topicsetsize.PARAMS`; the label is
-        kept as one line of text (None when absent).
+        kept as one line of text (None when absent; a blank one is refused).
     where : str
         How error messages name the requirement (e.g. "requirement 2 ('EN nDCG@3')" or
         "needs.csv, line 3").
@@ -142,6 +142,9 @@ def _requirement(raw, where: str) -> dict:
         raise InputError(f"{where}: missing key {missing[0]!r} (needs {', '.join(_REQUIRED)}; "
                          "label is optional)")
     out = {"label": _label(keys.get("label"))}
+    if out["label"] is None and isinstance(keys.get("label"), str):
+        raise InputError(f"{where}: label={keys['label']!r} is blank: give a label, or leave "
+                         "the key out")
     for key in _REQUIRED:
         try:
             out[key] = check(key, keys[key], allow_array=False)
@@ -174,6 +177,10 @@ def _requirements(requirements) -> list[dict]:
     out = []
     for i, raw in enumerate(items, 1):
         out.append(_requirement(raw, f"requirement {i}"))
+        label = out[-1]["label"]
+        if label is not None and label in (r["label"] for r in out[:-1]):
+            raise InputError(f"requirement {i}: label={label!r} is given twice: give each "
+                             "requirement its own label")
     return out
 
 

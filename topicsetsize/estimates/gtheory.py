@@ -33,9 +33,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ..errors import InputError
 from ..matrices.matrix import check_matrix
 from ..params import check, check_choice
+from .variance import ROUNDING, check_varies
 
 __all__ = ["GStudy", "DStudy", "COEFFICIENTS", "g_study", "d_study", "gt_n"]
 
@@ -144,9 +144,7 @@ def g_study(scores) -> GStudy:
     """
     x = check_matrix(scores).values
     n, m = x.shape
-    if x.max() == x.min():
-        raise InputError(f"scores is constant (every score is {x.flat[0]:g}): the G-study "
-                         f"needs scores that vary")
+    check_varies(x, what="the G-study needs scores that vary")
     grand = x.mean()
     ms_s = n * ((x.mean(axis=0) - grand) ** 2).sum() / (m - 1)
     ms_t = m * ((x.mean(axis=1) - grand) ** 2).sum() / (n - 1)
@@ -154,7 +152,7 @@ def g_study(scores) -> GStudy:
     ms_e = (resid ** 2).sum() / ((m - 1) * (n - 1))
     # A mean square that is only rounding error (e.g. the residual of an exactly additive
     # matrix, ~1e-33) is 0: left in, it would turn 0/0 into an arbitrary coefficient.
-    tiny = (1e-12 * np.abs(x).max()) ** 2
+    tiny = (ROUNDING * np.abs(x).max()) ** 2
     ms_s, ms_t, ms_e = (v if v > tiny else 0.0 for v in (ms_s, ms_t, ms_e))
     raw = {"systems": (ms_s - ms_e) / n, "topics": (ms_t - ms_e) / m, "residual": ms_e}
     negative = tuple(k for k, v in raw.items() if v < 0)

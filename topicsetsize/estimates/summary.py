@@ -22,7 +22,7 @@ import pandas as pd
 from .ranking import kendall_tau_ci
 from ..matrices.matrix import check_matrix
 from .standardise import std_ab
-from .variance import residual_variance, two_way_residual_variance
+from .variance import check_varies, residual_variance, two_way_residual_variance
 from ..errors import InputError
 
 __all__ = ["VarianceSummary", "summarise", "summarise_many"]
@@ -116,8 +116,16 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     """
     matrix = check_matrix(scores)
     raw = matrix.values
+    check_varies(raw, what="there is no variance to estimate (V_E) and no run to rank "
+                           "(Kendall's tau), so the matrix gives no figure to design for")
     standardised = std_ab(raw, a=a, b=b)
-    tau = kendall_tau_ci(raw.mean(axis=0), standardised.mean(axis=0))
+    means = {"raw": raw.mean(axis=0), "std-AB": standardised.mean(axis=0)}
+    for kind, mean in means.items():
+        check_varies(mean, name=f"the runs' mean {kind} scores",
+                     what="the runs cannot be ranked, so Kendall's tau between the raw and the "
+                          "std-AB rankings is undefined, and the matrix shows no difference "
+                          "between runs to design for")
+    tau = kendall_tau_ci(*means.values())
     topics, runs = raw.shape
     return VarianceSummary(runs, topics, residual_variance(raw), residual_variance(standardised),
                            *tau, two_way_residual_variance(raw),

@@ -15,7 +15,12 @@ from ..matrices.matrix import check_matrix
 from ..errors import InputError
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
-           "pooled_variance"]
+           "pooled_variance", "ROUNDING", "check_varies"]
+
+#: Variation below this fraction of the values' magnitude is rounding error, not signal: a
+#: matrix whose scores (or run means) spread less is treated as constant, and a mean square
+#: below (ROUNDING x max|x|)**2 as 0 (:func:`check_varies`, the G-study).
+ROUNDING = 1e-12
 
 #: The residual-variance estimators, by the name ``pooled_variance`` takes.
 ESTIMATORS = ("one-way", "two-way")
@@ -25,6 +30,31 @@ _BOOK = [[.7, .5, 0], [.3, .1, 0], [.2, 0, .2], [.6, .2, .1], [.4, .4, .3], [.4,
          [0, 0, .1], [.7, .5, .2], [.1, .3, .4], [.3, .3, .4], [.5, .4, .4], [.4, .4, .3],
          [0, .1, .3], [.6, .4, .2], [.5, .2, .2], [.3, .1, .2], [.1, .1, .1], [.5, .6, .5],
          [.2, .3, .4], [.1, .2, .3]]
+
+
+def check_varies(x: np.ndarray, *, name: str = "scores", what: str = "") -> None:
+    """Refuse values that are constant, or that vary only at rounding level: a spread
+    max − min at most :data:`ROUNDING` × max|x| (scores of 0.5 varying at 1e-15). Such
+    variation is rounding error; estimated as a variance, it would be taken for signal (a V_E
+    near 1e-31, every minD below 1e-14 "detectable").
+
+    ``what`` says what needs values that vary (appended to the message).
+
+    >>> check_varies(np.array([0.5, 0.5 + 1e-15, 0.5]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: scores vary only at rounding level (a spread of ... up to 0.5, ...
+    """
+    spread, size = float(x.max() - x.min()), float(np.abs(x).max())
+    if spread > ROUNDING * size:
+        return
+    if spread == 0:
+        text = f"{name} is constant (every value is {float(x.flat[0]):g})"
+    else:
+        text = (f"{name} vary only at rounding level (a spread of {spread:.3g} in values up to "
+                f"{size:.3g}, below {ROUNDING:g} of them): treated as constant, by V_E and "
+                "the G-study alike")
+    raise InputError(text + (f": {what}" if what else ""))
 
 
 def residual_variance(scores) -> float:

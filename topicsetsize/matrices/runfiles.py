@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..params import PARAMS
 from .formats.common import parse_floats
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
@@ -104,7 +105,23 @@ def _numbers(frame: pd.DataFrame, column: str, path, *, integer: bool) -> pd.Ser
         line = bad.idxmax()
         kind = "a whole number" if integer else "a number"
         raise InputError(f"{path}, line {line}: {column}={frame.at[line, column]!r} is not {kind}")
-    return values.astype("int64") if integer else values.astype(float)
+    if not integer:
+        return values.astype(float)
+    return _whole(values, column, lambda line: f"{path}, line {line}",
+                  lambda line: repr(frame.at[line, column]))
+
+
+def _whole(values: pd.Series, column: str, where, shown) -> pd.Series:
+    """Whole numbers as int64, each within the registry's range for ``column`` (``relevance``,
+    ``rank``): a value beyond it (``99999999999999999999``) is refused, where int64 would wrap
+    it to -2**63. ``where(label)`` and ``shown(label)`` say where the value is and as written."""
+    spec = PARAMS[column]
+    outside = ~spec.contains(values.to_numpy(float))
+    if outside.any():
+        label = values.index[outside.argmax()]
+        raise InputError(f"{where(label)}: {column}={shown(label)} is out of range: allowed "
+                         f"{spec.describe(column)}")
+    return values.astype("int64")
 
 
 def _first_duplicate(frame: pd.DataFrame, columns: list[str]):
@@ -368,7 +385,9 @@ def as_qrels(qrels, name: str = "qrels") -> pd.DataFrame:
     relevance = pd.to_numeric(frame["relevance"], errors="coerce")
     if relevance.isna().any() or (relevance != relevance.round()).any():
         raise InputError(f"{name}: relevance must be whole numbers")
-    frame = frame.assign(relevance=relevance.astype("int64"))
+    frame = frame.assign(relevance=_whole(relevance.astype(float), "relevance",
+                                          lambda row: f"{name}, row {row}",
+                                          lambda row: repr(frame.at[row, "relevance"])))
     line = _first_duplicate(frame, ["query_id", "doc_id"])
     if line is not None:
         raise InputError(f"{name}: document {frame.at[line, 'doc_id']!r} is judged twice for "

@@ -39,13 +39,13 @@ def test_options_override_plan_scalars(capsys, tmp_path):
 
 @pytest.mark.parametrize("argv, match", [
     (["--depths", "0,10", "--docs-per-topic", "5,6", "--variance", ".1,.1", "--m", "2",
-      "--min-d", ".1"], "depth=0"),
+      "--min-d", ".1"], "--depths 0 is out of range"),
     (["--depths", "10", "--docs-per-topic", "5", "--variance", ".1", "--m", "2", "--min-d",
       ".1", "--budget", "-5"], "budget"),
     (["--depths", "10", "--m", "2", "--min-d", ".1"], "--docs-per-topic, --variance"),
     (["--depths", "10", "--docs-per-topic", "5", "--variance", ".1", "--m", "2"], "--min-d"),
     (["--depths", "10,20", "--docs-per-topic", "5", "--variance", ".1,.1", "--m", "2",
-      "--min-d", ".1"], "docs_per_topic has 1 values for 2 depths"),
+      "--min-d", ".1"], "--docs-per-topic has 1 values for 2 depths"),
     (["--plan", "no/such.toml"], "no/such.toml: no such file"),
 ])
 def test_bad_input(capsys, argv, match):
@@ -59,7 +59,7 @@ def test_bad_plan_names_file_and_key(capsys, tmp_path):
     f.write_text(PLAN.replace("pd = 30", "pd = 0"))
     assert main(["budget", "--plan", str(f)]) == 2
     err = capsys.readouterr().err
-    assert "plan.toml: pool_depths[2].pd=0 is out of range" in err and err.count("\n") == 1
+    assert "plan.toml: pool_depths[2].pd = 0 is out of range" in err and err.count("\n") == 1
 
 
 BUDGET = ["budget", "--depths", "100,30", "--docs-per-topic", "731,253", "--variance",
@@ -111,3 +111,24 @@ def test_repeated_depth_names_the_flag(capsys):
                  "0.1,0.1", "--m", "10", "--min-d", "0.1"]) == 2
     assert capsys.readouterr().err == ("topicsetsize: error: --depths 30 is given twice: give "
                                        "each value once\n")
+
+
+@pytest.mark.parametrize("line, bad, said", [
+    ("m = 10", "m = 1", "m = 1 is out of range"),
+    ("min_d = 0.10", "min_d = 0", "min_d = 0 is out of range"),
+    ("alpha = 0.05", "alpha = 2", "alpha = 2 is out of range"),
+    ("budget = 150000", "budget = -5", "budget = -5 is out of range"),
+    ('method = "legacy"', 'method = "fast"', "method = 'fast' is not one of"),
+    ("docs_per_topic = 731", "docs_per_topic = 1e300",
+     "pool_depths[1].docs_per_topic = 1e+300 is out of range: allowed 0 < docs_per_topic <= "
+     "1000000"),
+    ("pd = 100", "pd = 99999999999999999999", "pool_depths[1].pd = 1e+20 is out of range"),
+])
+def test_plan_errors_name_the_toml_key_not_the_flag(capsys, tmp_path, line, bad, said):
+    # the user wrote "budget = -5" in the file: the message says that, not "--budget -5"
+    plan = tmp_path / "plan.toml"
+    plan.write_text(PLAN.replace(line, bad, 1))
+    assert main(["budget", "--plan", str(plan)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"topicsetsize: error: {plan}: {said}") and err.count("\n") == 1
+    assert " --" not in err

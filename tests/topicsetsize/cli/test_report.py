@@ -125,6 +125,22 @@ def test_errors_are_one_line(capsys, argv, message):
     assert message in one_line_error(capsys, "report", *argv)
 
 
+def test_a_near_constant_matrix_is_refused_as_constant(capsys, tmp_path):
+    # scores of 0.5 varying at 1e-15: the G-study said Erho2 = 0 while Sakai's n came to
+    # hundreds of topics from the same rounding noise; now one line says it is treated as
+    # constant by both
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    path = tmp_path / "near.csv"
+    pd.DataFrame(0.5 + rng.normal(size=(30, 5)) * 1e-15).to_csv(path, float_format="%.17g")
+    assert main(["report", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"topicsetsize: error: {path}: scores vary only at rounding level")
+    assert "treated as constant, by V_E and the G-study alike" in err
+
+
 def test_m_sets_the_top_group_and_rows_say_their_pairs(capsys, data_dir):
     """--m 20: the top-k rows come from the 20 best runs (their 190 pairs), and say so; a
     different --top-k is one line before any matrix is read."""

@@ -119,7 +119,9 @@ def test_constant_matrix_error_names_the_file(capsys, tmp_path):
     path.write_text("topic,a,b,c\n" + "".join(f"t{k},0.5,0.5,0.5\n" for k in range(4)))
     assert main(["variance", str(path)]) == 2
     captured = capsys.readouterr()
-    assert captured.err.startswith(f"topicsetsize: error: {path}: Kendall's tau is undefined")
+    assert captured.err.startswith(f"topicsetsize: error: {path}: scores is constant (every "
+                                   "value is 0.5): there is no variance to estimate (V_E) and no "
+                                   "run to rank (Kendall's tau)")
     assert captured.err.count("\n") == 1
 
 

@@ -10,7 +10,10 @@ import pytest
 from generator.bundled import templates_dir
 from topicsetsize.cli import main
 
-from .conftest import run_cli
+from .conftest import one_line_error, run_cli
+
+#: What the summary line says of a spec without measures (every workbook has a Decide sheet).
+NO_TABLES = "(calculators, Decide sheet, no measure tables)"
 
 
 
@@ -60,7 +63,7 @@ def test_a_spec_file_writes_its_output_in_its_folder_a_bundled_spec_in_the_curre
     for name, written in (("named.toml", specs / "out" / "w.xlsx"),
                           ("unnamed.toml", specs / "unnamed.xlsx")):
         code, out, _ = run_cli(capsys, "workbook", str(specs / name))
-        assert code == 0 and out == f"wrote {written} (calculators only)\n"
+        assert code == 0 and out == f"wrote {written} {NO_TABLES}\n"
         assert openpyxl.load_workbook(written).sheetnames[0] == "About"
     assert list(here.iterdir()) == []
     code, out, _ = run_cli(capsys, "workbook", "trec2010_web_example")
@@ -77,7 +80,7 @@ def test_a_spec_output_outside_its_folder_is_refused_unless_out_is_given(capsys,
     code, _, err = run_cli(capsys, "workbook", str(spec))
     assert code == 2 and "'../../escaped.xlsx' must be a relative file name without '..'" in err
     code, out, _ = run_cli(capsys, "workbook", str(spec), "--out", str(tmp_path / "mine.xlsx"))
-    assert code == 0 and out == f"wrote {tmp_path / 'mine.xlsx'} (calculators only)\n"
+    assert code == 0 and out == f"wrote {tmp_path / 'mine.xlsx'} {NO_TABLES}\n"
     assert not (tmp_path.parent.parent / "escaped.xlsx").exists()
 
 
@@ -163,4 +166,24 @@ def test_matrix_takes_the_reader_options(capsys, tmp_path):
     assert run_cli(capsys, "workbook", "--matrix", str(runs_as_rows), "--transpose", "--format",
                    "wide", "--out", str(out))[0] == 0
     code, _, err = run_cli(capsys, "workbook", "--transpose", "--out", str(out))
-    assert code == 2 and "apply to --matrix files" in err
+    assert code == 2 and "--transpose goes with --matrix FILE, which is not given: drop it" in err
+
+
+def test_constant_matrix_in_a_workbook_names_the_file_and_why(capsys, tmp_path):
+    path, out = tmp_path / "const.csv", tmp_path / "w.xlsx"
+    path.write_text("topic,a,b,c\n" + "".join(f"t{k},0.5,0.5,0.5\n" for k in range(4)))
+    err = one_line_error(capsys, "workbook", "--matrix", str(path), "--out", str(out))
+    assert err == (f"topicsetsize: error: {path}: scores is constant (every value is 0.5): there "
+                   "is no variance to estimate (V_E) and no run to rank (Kendall's tau), so the "
+                   "matrix gives no figure to design for\n")
+    assert not out.exists()
+
+
+def test_the_summary_line_names_the_decision_sheets(capsys, tmp_path):
+    # decide_example has Decide and Budget sheets and no measure tables: not "calculators only"
+    out_file = tmp_path / "d.xlsx"
+    code, out, _ = run_cli(capsys, "workbook", "decide_example", "--out", str(out_file))
+    assert code == 0
+    assert out == f"wrote {out_file} (calculators, Decide and Budget sheets, no measure tables)\n"
+    sheets = openpyxl.load_workbook(out_file).sheetnames
+    assert "Decide" in sheets and "Budget" in sheets and "Tables" not in sheets

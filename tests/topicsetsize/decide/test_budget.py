@@ -90,12 +90,12 @@ def test_read_plan(tmp_path):
 
 
 @pytest.mark.parametrize("edit, match", [
-    (("budget = 150000", "budget = -1"), r"plan.toml: budget=-1 is out of range"),
-    (("pd = 30", "pd = 0"), r"plan.toml: pool_depths\[2\]\.pd=0 is out of range"),
+    (("budget = 150000", "budget = -1"), r"plan.toml: budget = -1 is out of range"),
+    (("pd = 30", "pd = 0"), r"plan.toml: pool_depths\[2\]\.pd = 0 is out of range"),
     (("m = 10\n", ""), r"plan.toml: missing key 'm'"),
     (("variance = 0.14\n", ""), r"plan.toml: pool_depths\[1\]: missing key 'variance'"),
     (("alpha", "alpah"), r"plan.toml: unknown key 'alpah'"),
-    (("method = \"legacy\"", "method = \"fast\""), r"plan.toml: method='fast'"),
+    (("method = \"legacy\"", "method = \"fast\""), r"plan.toml: method = 'fast'"),
     (("m = 10", "m = [10"), r"plan.toml: not valid TOML: "),
 ])
 def test_read_plan_bad(tmp_path, edit, match):

@@ -122,7 +122,7 @@ def test_labels_are_just_text():
     formula = '=HYPERLINK("http://x","y")'
     r = recommend([{"label": formula, "variance": 0.0601, "m": 2, "min_d": 0.1},
                    {"label": "two\nlines\x1b[31m", "variance": 0.0601, "m": 2, "min_d": 0.2},
-                   {"label": "  ", "variance": 0.0601, "m": 2, "min_d": 0.3}])
+                   {"variance": 0.0601, "m": 2, "min_d": 0.3}])
     assert r.requirements["label"].tolist() == [formula, "two lines [31m", None]
     assert f"for {formula}, comparing" in r.sentence and "\n" not in r.sentence
 
@@ -209,3 +209,18 @@ def test_sentence_never_shows_min_d_below_the_requirement(min_d):
     sentence = tss.recommend([{"variance": 0.0601, "m": 2, "min_d": min_d}]).sentence
     shown = float(sentence.split("minD of ")[1].split(" ")[0])
     assert shown == min_d
+
+
+@pytest.mark.parametrize("label", ["", "  ", "\n"])
+def test_a_blank_label_is_refused_not_dropped(label):
+    # a label given is text to name the requirement: a blank one is a mistake, not "no label"
+    with pytest.raises(tss.InputError, match=r"^requirement 2: label=.* is blank: give a label, or "
+                                         "leave the key out$"):
+        recommend([{"label": "a", "variance": 0.06, "m": 2, "min_d": 0.1},
+                   {"label": label, "variance": 0.06, "m": 2, "min_d": 0.2}])
+
+
+def test_a_repeated_label_is_refused():
+    with pytest.raises(tss.InputError, match=r"^requirement 2: label='EN' is given twice"):
+        recommend([{"label": "EN", "variance": 0.06, "m": 2, "min_d": 0.1},
+                   {"label": " EN ", "variance": 0.07, "m": 2, "min_d": 0.2}])

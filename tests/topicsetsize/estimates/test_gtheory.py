@@ -135,7 +135,7 @@ def test_bad_arguments_one_line():
         d_study(g, 0)
     with pytest.raises(ValueError, match=r"^n=2\.5 is not a whole number"):
         d_study(g, 2.5)
-    with pytest.raises(tss.InputError, match=r"^scores is constant \(every score is 0\.3\)"):
+    with pytest.raises(tss.InputError, match=r"^scores is constant \(every value is 0\.3\)"):
         g_study(np.full((10, 5), 0.3))
 
 

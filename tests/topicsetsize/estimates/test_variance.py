@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import stats
 
+import topicsetsize as tss
 from topicsetsize.estimates.variance import (pooled_variance, residual_df, residual_variance,
                                    two_way_residual_variance)
 
@@ -167,3 +168,36 @@ def test_shift_invariance(x, data):
     assert two_way_residual_variance(x + run_shift + topic_shift[:, None]) == pytest.approx(
         two_way_residual_variance(x), abs=1e-12)
     assert residual_variance(x) == pytest.approx(loop_one_way(x), abs=1e-12)
+
+
+def _near_constant(scale: float = 1.0, noise: float = 1e-15) -> np.ndarray:
+    """Scores of 0.5 (times ``scale``) that vary at ``noise`` of their size only."""
+    rng = np.random.default_rng(1)
+    return scale * (0.5 + rng.normal(size=(30, 5)) * noise)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-20, 1e6])
+def test_rounding_level_variation_is_constant_for_v_e_and_the_g_study_alike(scale):
+    # Issue 24, point 14: varying at 1e-15, the matrix gave a G-study of zeros (its mean
+    # squares below the rounding floor) but a V_E of 1e-31 that Sakai's n took for signal.
+    # One rule, relative to the scores' size, for both: refused as constant, saying so.
+    from topicsetsize.estimates.gtheory import g_study
+    from topicsetsize.estimates.summary import summarise
+
+    x = _near_constant(scale)
+    message = r"^scores vary only at rounding level .* treated as constant, by V_E and the " \
+              r"G-study alike: "
+    for estimate in (summarise, g_study):
+        with pytest.raises(tss.InputError, match=message):
+            estimate(x)
+
+
+def test_variation_above_the_rounding_level_is_signal_for_both():
+    from topicsetsize.estimates.gtheory import g_study
+    from topicsetsize.estimates.summary import summarise
+
+    x = _near_constant(noise=1e-9)      # a thousand times the rounding level: kept
+    spread = x - x.mean(axis=0)
+    expected = (spread ** 2).sum() / (x.size - x.shape[1])      # AIRS 2016 Eq. 1, by hand
+    assert summarise(x).var_raw == pytest.approx(expected, rel=1e-9)
+    assert g_study(x).var_e > 0

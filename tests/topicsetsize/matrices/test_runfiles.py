@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import ir_measures
 import pandas as pd
 import pytest
@@ -216,6 +218,30 @@ def test_scores_equal_in_single_precision_are_constant(tmp_path):
     f = tmp_path / "run"
     f.write_text("1 Q0 a 1 1.000000000001 r\n1 Q0 b 2 1.0 r\n")
     with pytest.warns(RunFileWarning, match="same score in 1 of 1 topic"):
+        read_run(f)
+
+
+def test_a_relevance_beyond_a_c_int_is_refused_naming_the_file_and_line(tmp_path):
+    # 99999999999999999999 became -2**63 through int64: a relevant document counted as not
+    # relevant. trec_eval and pytrec_eval hold a relevance level in a C int.
+    f = tmp_path / "qrels"
+    f.write_text("1 0 d1 1\n1 0 d2 99999999999999999999\n")
+    with pytest.raises(InputError, match=rf"^{re.escape(str(f))}, line 2: "
+                       r"relevance='99999999999999999999' is out of range: allowed "
+                       r"-2147483648 <= relevance <= 2147483647 \(a whole number\)$"):
+        read_qrels(f)
+    f.write_text("1 0 d1 2147483647\n1 0 d2 -2147483648\n")      # the bounds themselves
+    assert read_qrels(f)["relevance"].tolist() == [2147483647, -2147483648]
+    with pytest.raises(InputError, match=r"^qrels, row 0: relevance=100000000000000000000 is out "
+                                         "of range"):
+        as_qrels(pd.DataFrame({"query_id": ["1"], "doc_id": ["d1"], "relevance": [10**20]}))
+
+
+def test_a_rank_beyond_a_c_int_is_refused_naming_the_file_and_line(tmp_path):
+    f = tmp_path / "run"
+    f.write_text("1 Q0 d1 1 2.5 r\n1 Q0 d2 1e30 1.5 r\n")
+    with pytest.raises(InputError, match=rf"^{re.escape(str(f))}, line 2: rank='1e30' is out of "
+                                         "range"):
         read_run(f)
 
 

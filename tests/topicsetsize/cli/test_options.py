@@ -1,0 +1,135 @@
+"""The rules every sub-command shares: the registry's ranges and repeated values of list options
+(checked once the command line is parsed, before numpy, scipy or pandas load), and which options
+go with which input of a matrix command (``_common.INPUT_OPTIONS``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from topicsetsize.cli.input_options import INPUT_OPTIONS
+
+from .conftest import ROOT, one_line_error, run_cli
+
+RUNS = ROOT / "topicsetsize" / "data" / "clef2017_tar" / "runs"
+QRELS = ROOT / "topicsetsize" / "data" / "clef2017_tar" / "qrels.gz"
+WEB = ROOT / "topicsetsize" / "data" / "trec2010web_ap.csv"
+BUDGET = ["budget", "--m", "10", "--min-d", "0.1"]
+
+
+@pytest.mark.parametrize("argv, line", [
+    # int64 would wrap the cost n x docs_per_topic to -2**63 and call it the cheapest
+    ([*BUDGET, "--depths", "10,20", "--docs-per-topic", "1e300,5", "--variance", ".05,.04"],
+     "--docs-per-topic 1e+300 is out of range: allowed 0 < docs_per_topic <= 1000000"),
+    ([*BUDGET, "--depths", "99999999999999999999", "--docs-per-topic", "5", "--variance", ".05"],
+     "--depths 1e+20 is out of range: allowed 1 <= depths <= 1000000000"),
+    (["guarantees", "--n", "50,1e30", "--variance", ".05"], "--n 1e+30 is out of range"),
+    (["hsd", "--example", "--trials", "1e300"], "--trials 1e+300 is out of range"),
+])
+def test_an_integer_beyond_its_range_is_refused_with_the_range(capsys, argv, line):
+    assert line in one_line_error(capsys, *argv)
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["guarantees", "--n", "50,50", "--variance", ".05"], "--n 50 is given twice"),
+    (["guarantees", "--n", "50", "--m", "10,10", "--variance", ".05"], "--m 10 is given twice"),
+    (["check-power", "--example", "--n", "10,10"], "--n 10 is given twice"),
+    (["reliability", "--example", "--half", "10,10"], "--half 10 is given twice"),
+    (["report", "--example", "--min-d", "0.1,0.1"], "--min-d 0.1 is given twice"),
+    (["pool-depth", "--example", "--depths", "10,10"], "--depths 10 is given twice"),
+])
+def test_a_repeated_row_label_is_refused_by_every_list_option(capsys, argv, line):
+    assert f"{line}: give each value once" in one_line_error(capsys, *argv)
+
+
+def test_a_list_of_figures_per_depth_may_repeat(capsys):
+    # budget's --variance and --docs-per-topic hold one figure per depth: equal ones are fine
+    code, out, err = run_cli(capsys, *BUDGET, "--depths", "10,20", "--docs-per-topic", "5,5",
+                             "--variance", ".05,.05")
+    assert code == 0 and err == "" and "cheapest" in out
+
+
+def _heavy_after(argv: list[str]) -> tuple[int, str]:
+    code = ("import sys\nfrom topicsetsize.cli import main\n"
+            f"status = main({argv!r})\n"
+            "print(status, sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'numpy', 'scipy', 'pandas'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    return done.stdout.strip(), done.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["guarantees", "--n", "1", "--variance", ".05"],
+    ["guarantees", "--n", "50,50", "--variance", ".05"],
+    [*BUDGET, "--depths", "10,20", "--docs-per-topic", "5", "--variance", ".05,.04"],
+    [*BUDGET, "--depths", "10", "--docs-per-topic", "1e300", "--variance", ".05"],
+    ["table", "anova", "--m", "2,2", "--min-d", ".1", "--variance", ".05"],
+    ["n", "anova", "--alpha", "1.5", "--m", "2", "--min-d", ".1", "--variance", ".05"],
+    ["hsd", "--example", "--trials", "0"],
+    ["hsd"],
+    ["hsd", "--example", "--transpose"],
+    ["check-power", "--n", "10", "--runs", "runs", "--qrels", "q", "--sheet", "AP"],
+    ["reliability", "--example", "--measure", "AP"],
+    ["variance", "--example", "--format", "wide"],
+])
+def test_a_refusal_loads_no_numerical_library(argv):
+    # the refusal costs the start-up of Python, not the import of numpy, scipy and pandas
+    out, err = _heavy_after(argv)
+    assert out == "2 []", (out, err)
+    assert err.startswith("topicsetsize: error: ") and err.count("\n") == 1
+
+
+# --- which options go with which input --------------------------------------------------------
+
+RUN_INPUT = ["--runs", str(RUNS), "--qrels", str(QRELS), "--measure", "AP"]
+VALUES = {"--measure": ["AP"], "--sheet": ["AP"], "--format": ["wide"], "--transpose": [],
+          "--drop-incomplete-topics": [], "--qrels": [str(QRELS)], "--duplicates": ["first"]}
+
+
+def _misplaced():
+    """(command with its input, the input's name, an option that input does not take)."""
+    inputs = {"FILE": [str(WEB)], "--example": ["--example"], "--runs": RUN_INPUT}
+    for command in (["variance"], ["hsd"], ["reliability"], ["check-power", "--n", "10"]):
+        for name, given in inputs.items():
+            for option in VALUES:
+                if option in INPUT_OPTIONS[name]:
+                    continue
+                yield command + given, name, option
+
+
+@pytest.mark.parametrize("command, name, option", list(_misplaced()))
+def test_an_option_that_does_not_apply_to_the_input_is_refused(capsys, command, name, option):
+    err = one_line_error(capsys, *command, option, *VALUES[option])
+    assert f"{option} goes with " in err and err.endswith(f"not with {name}: drop it\n")
+
+
+def test_sheet_does_not_replace_measure(capsys):
+    # --sheet was the same setting as --measure: with --runs, "--sheet nDCG@10" silently
+    # evaluated nDCG@10 where --measure AP was asked for
+    err = one_line_error(capsys, "variance", *RUN_INPUT, "--sheet", "nDCG@10")
+    assert err == "topicsetsize: error: --sheet goes with FILE, not with --runs: drop it\n"
+    err = one_line_error(capsys, "variance", str(WEB), "--measure", "AP", "--sheet", "AP")
+    assert "give --sheet or --measure, not both" in err
+
+
+def test_workbook_reader_options_go_with_matrix(capsys, tmp_path):
+    err = one_line_error(capsys, "workbook", *RUN_INPUT, "--transpose", "--out",
+                         str(tmp_path / "w.xlsx"))
+    assert err == ("topicsetsize: error: --transpose goes with --matrix FILE, not with --runs: "
+                   "drop it\n")
+    assert not (tmp_path / "w.xlsx").exists()
+
+
+def test_a_relevance_beyond_its_range_is_one_line_naming_the_file_and_line(capsys, tmp_path):
+    runs, qrels = tmp_path / "runs", tmp_path / "qrels"
+    runs.mkdir()
+    (runs / "r1").write_text("1 Q0 d1 1 2.5 r1\n1 Q0 d2 2 1.5 r1\n")
+    qrels.write_text("1 0 d1 99999999999999999999\n1 0 d2 0\n")
+    err = one_line_error(capsys, "evaluate", "--runs", str(runs), "--qrels", str(qrels),
+                         "--measure", "AP")
+    assert err == (f"topicsetsize: error: {qrels}, line 1: relevance='99999999999999999999' is "
+                   "out of range: allowed -2147483648 <= relevance <= 2147483647 (a whole "
+                   "number)\n")

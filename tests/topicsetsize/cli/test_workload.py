@@ -1,0 +1,71 @@
+"""Work and memory estimated before a long command starts (``cli/workload.py``): refused without
+--force beyond the machine's free memory or ten minutes, announced beyond half a minute. The
+sizes here trip the checks; the work itself is replaced by a function that fails if called."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import topicsetsize.checks.resampling as resampling
+import topicsetsize.designs.allpairs as allpairs
+import topicsetsize.checks.reliability as reliability
+import topicsetsize.checks.tukey as tukey
+from topicsetsize.cli import workload
+from topicsetsize.errors import InputError
+
+from .conftest import one_line_error
+
+
+def _no_work(*args, **kwargs):
+    raise AssertionError("the work started although the estimate should have refused it")
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    for module, name in ((resampling, "resampled_power"), (tukey, "tukey_hsd_randomised"),
+                         (reliability, "split_half_curve"), (allpairs, "allpairs_n")):
+        monkeypatch.setattr(module, name, _no_work)
+
+
+@pytest.mark.parametrize("argv", [
+    ["check-power", "--example", "--n", "50", "--trials", "1e8"],
+    ["reliability", "--example", "--trials", "1e8"],
+    ["hsd", "--example", "--trials", "1e8"],
+    ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "1000", "--trials", "1e8"],
+])
+def test_hours_of_trials_are_refused_before_they_start(capsys, no_work, argv):
+    # about half an hour to days of trials (48 topics x 88 runs, or 1000 systems, x 1e8)
+    err = one_line_error(capsys, *argv)
+    assert "100,000,000 trials" in err and "(more than 10 minutes)" in err
+    assert err.endswith("give fewer --trials, or --force to run it anyway\n") or \
+        err.endswith("give fewer runs or --trials, or --force to run it anyway\n")
+
+
+def test_hsd_beyond_the_free_memory_is_refused(capsys, no_work, monkeypatch, tmp_path):
+    # 600 runs: 179,700 pairs, about 234 MB as a readable table; the machine "has" 100 MB
+    monkeypatch.setattr(workload, "available_memory", lambda: 10**8)
+    path = tmp_path / "wide.csv"
+    pd.DataFrame(np.random.default_rng(0).random((5, 600))).to_csv(path)
+    err = one_line_error(capsys, "hsd", str(path), "--trials", "10")
+    assert err == ("topicsetsize: error: 600 runs (179,700 pairs) x 10 trials would need about "
+                   "234 MB of memory, more than the 100 MB this machine has free: give fewer "
+                   "runs or --trials, or --force to run it anyway\n")
+
+
+def test_force_runs_it_anyway_with_a_warning(capsys):
+    workload.check_workload("x", seconds=7200.0, memory=0.0, force=True)
+    assert capsys.readouterr().err == "topicsetsize: warning: x: this will take about 2 hours\n"
+    with pytest.raises(InputError, match=r"^x would take about 2 hours \(more than 10 minutes\)"):
+        workload.check_workload("x", seconds=7200.0)
+    workload.check_workload("x", seconds=1.0)        # short: nothing said
+    assert capsys.readouterr().err == ""
+
+
+def test_available_memory_is_what_the_system_reports():
+    free = workload.available_memory()
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert free is not None and 0 < free <= physical

@@ -1,0 +1,104 @@
+"""The work and memory a long command is about to take, estimated from its sizes before it starts.
+
+A command that may run for hours or fill the memory (``check-power --trials 1e8``, ``hsd`` on
+thousands of runs) estimates both with a cheap formula of its sizes, then refuses in one line
+(``--force`` runs it anyway) where the memory exceeds what the machine has free or the time
+exceeds :data:`LONG_RUN_SECONDS`, and warns on stderr where it will take a while. The figures
+are estimates, said as such ("about"): the rates were measured on a small machine (2 cores),
+so a faster one finishes sooner.
+
+Only the standard library is used here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import InputError
+
+#: Estimated seconds beyond which a command is refused without --force (ten minutes).
+LONG_RUN_SECONDS = 600.0
+#: Estimated seconds beyond which a command says on stderr how long it will take.
+WARN_SECONDS = 30.0
+
+
+def available_memory() -> int | None:
+    """Bytes of memory free for a new process: ``MemAvailable`` of /proc/meminfo (Linux), else
+    the physical memory (``os.sysconf``); None where neither is known.
+
+    >>> available_memory() is None or available_memory() > 0
+    True
+    """
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size(nbytes: float) -> str:
+    """``2.7 GB``, ``350 MB``.
+
+    >>> _size(2.7e9), _size(3.5e8), _size(1e5)
+    ('2.7 GB', '350 MB', '0 MB')
+    """
+    return f"{nbytes / 1e9:,.1f} GB" if nbytes >= 1e9 else f"{nbytes / 1e6:,.0f} MB"
+
+
+def _duration(seconds: float) -> str:
+    """``2 hours``, ``7 minutes``, ``40 seconds`` (rounded: an estimate)."""
+    for unit, scale in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= scale:
+            count = round(seconds / scale)
+            return f"{count:,} {unit}{'s' if count != 1 else ''}"
+    return f"{round(seconds)} seconds"
+
+
+def check_workload(what: str, *, seconds: float, memory: float = 0.0, force: bool = False,
+                   fewer: str = "--trials") -> None:
+    """Refuse (unless ``force``) or announce a command whose estimated time or memory is large.
+
+    Parameters
+    ----------
+    what : str
+        The work, as the message says it (``"5,000 runs: 12,497,500 pairs"``).
+    seconds, memory : float
+        The estimates, in seconds and bytes.
+    force : bool
+        ``--force``: run it anyway (the warning is still printed).
+    fewer : str
+        The option that makes the work smaller, for the message.
+
+    Raises
+    ------
+    InputError
+        One line: the estimate, what the machine has or the threshold, and ``--force``.
+
+    Examples
+    --------
+    >>> check_workload("1e8 trials", seconds=7200.0)
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: 1e8 trials would take about 2 hours (more than 10 minutes): give \
+fewer --trials, or --force to run it anyway
+    """
+    free = available_memory()
+    if not force and free is not None and memory > free:
+        raise InputError(f"{what} would need about {_size(memory)} of memory, more than the "
+                         f"{_size(free)} this machine has free: give fewer {fewer}, or --force "
+                         "to run it anyway")
+    if not force and seconds > LONG_RUN_SECONDS:
+        raise InputError(f"{what} would take about {_duration(seconds)} (more than "
+                         f"{_duration(LONG_RUN_SECONDS)}): give fewer {fewer}, or --force to run "
+                         "it anyway")
+    if seconds > WARN_SECONDS or (free is not None and memory > free / 4):
+        memory_note = f" and about {_size(memory)} of memory" if memory > 1e8 else ""
+        print(f"topicsetsize: warning: {what}: this will take about {_duration(seconds)}"
+              f"{memory_note}", file=sys.stderr)
