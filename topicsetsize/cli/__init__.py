@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
             # fallbacks); they must not break the one-line contract of stderr.
             warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.showwarning = _one_line_warning
             return int(args.handler(args) or 0)
     except (InputError, OSError) as exc:
         if isinstance(exc, BrokenPipeError) and exc.filename is None:
@@ -96,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
             return _files.EXIT_TERMINATED
         print("topicsetsize: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Every warning of a command (the engine's ``PrecisionWarning``, a reader's) as one line
+    on stderr, as the command line's errors are: no source line, no traceback."""
+    text = " ".join(str(message).split())
+    print(f"topicsetsize: warning: {text}", file=sys.stderr)
 
 
 def console() -> None:

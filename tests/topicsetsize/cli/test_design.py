@@ -265,3 +265,14 @@ def test_report_shows_the_cells_pandas_shows(capsys, rows):
     design._report("title", rows, argparse.Namespace(csv=True))
     assert capsys.readouterr().out == pd.DataFrame(rows).set_index("method").to_csv(
         lineterminator="\n")
+
+
+def test_a_precision_warning_is_one_line(capsys):
+    """A cell whose certifying powers sit within the power's precision of 1 − β (a reference
+    cell of tests/data/anova_large_n_reference.csv): the answer, and the warning in one line
+    on stderr like every message of the command line (Python showed two, with a source line)."""
+    code, out, err = run_cli(capsys, "n", "anova", "--alpha", "0.2", "--beta", "0.2", "--min-d",
+                             "6.0232e-05", "--variance", "0.05", "--m", "2", "--method", "exact")
+    assert code == 0 and "124116698" in out
+    assert err.count("\n") == 1 and err.startswith("topicsetsize: warning: n=124,116,698 "), err
+    assert "may be a topic or two away" in err
