@@ -145,11 +145,15 @@ def header(record: dict) -> str:
     """The sentence that says where the figures come from."""
     scale = record.get("scale_repeat", 1)
     small = " (**`--small`: not the stated sizes**)" if record.get("small") else ""
+    low_high = record.get("load_1min")
+    load = (f"; load average (1 min) before each benchmark {low_high[0]:.1f}–{low_high[1]:.1f}"
+            if low_high else "")
     return (f"Median (min–max) over {record['repeat']} runs of each benchmark "
             f"(`pool_depth_scale`: {scale} run{'s' if scale > 1 else ''}, no spread where one), "
             f"`python benchmarks/run_all.py --repeat {record['repeat']}`{small}, "
             f"{record['date'].removeprefix('date: ')}, "
-            f"{'; '.join(record['machine'])}. Regenerated with `python benchmarks/perf_table.py "
+            f"{'; '.join(line.split(': ', 1)[-1] for line in record['machine'])}{load}. "
+            "Regenerated with `python benchmarks/perf_table.py "
             "benchmarks/last_summary.json --write`.")
 
 
@@ -187,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
                                                     "ratio")),
               "docs": table(DOCS_ROWS, record, ("benchmark", "topicsetsize",
                                                 "peer or floor, same run", "ratio"))}
+    wanted = {m.group(1) for rows in (README_ROWS, DOCS_ROWS) for row in rows for cell in row
+              for m in re.finditer(r"\{([a-z_]+\.[a-z_0-9]+)", cell)}
+    missing = sorted(wanted - set(record["figures"]))
+    if missing:
+        print(f"perf_table: not in the summary (printed as ?): {', '.join(missing)}",
+              file=sys.stderr)
     if not args.write:
         for name, block in blocks.items():
             print(f"<!-- {name} -->\n{block}\n")

@@ -127,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         say(line)
     failed = []
     figures: dict[str, list[list[dict]]] = {name: [] for name in names}
+    loads: list[float] = []
     for rep in range(args.repeat):
         for name in names:
             if name == "pool_depth_scale" and rep >= args.scale_repeat:
@@ -138,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
             say(f"## {name} (pass {rep + 1} of {args.repeat}): "
                 f"{' '.join(Path(a).name if i < 2 else a for i, a in enumerate(argv_))}")
             say(load())
+            try:
+                loads.append(os.getloadavg()[0])
+            except OSError:
+                pass
             start = time.perf_counter()
             done = subprocess.run(argv_, cwd=ROOT, capture_output=True, text=True)
             out = done.stdout.rstrip("\n").splitlines()
@@ -162,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{s['unit']:12s} {s['repeats']:4d}  {s['how']}")
     if args.summary:
         record = {"machine": machine()[1:], "date": machine()[0], "small": args.small,
+                  "load_1min": [min(loads), max(loads)] if loads else None,
                   "repeat": args.repeat, "scale_repeat": args.scale_repeat, "figures": summary}
         tmp = args.summary.with_name(args.summary.name + ".tmp")
         tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

@@ -78,3 +78,7 @@ def test_run_all_summarises_repeated_runs_of_a_benchmark(tmp_path, monkeypatch, 
     assert "fake.ratio" in out.split("## summary")[1]
     rendered = perf_table.render("{fake.time_s}; {fake.ratio<=1}", record["figures"])
     assert rendered == "2 s (1–3); ≤ 1 in 2 of 3 runs, not in every run"
+    header = perf_table.table([("{fake.time_s}",)], record, ("fake",))
+    assert header.startswith("Median (min–max) over 3 runs of each benchmark")
+    assert "load average (1 min) before each benchmark" in header
+    assert header.endswith("| 2 s (1–3) |")
