@@ -18,3 +18,17 @@ def best_time(func: Callable[[], object], repeat: int = 1) -> tuple[float, objec
         result = func()
         best = min(best, time.perf_counter() - start)
     return best, result
+
+
+def all_times(func: Callable[[], object], repeat: int = 1) -> tuple[list[float], object]:
+    """The wall-clock times of ``repeat`` calls of ``func()`` (in order), and the last result.
+
+    For ratios stated both best against best (min / min) and typical against typical
+    (median / median), where one of the two sides is bimodal (page faults on a large array).
+    """
+    times, result = [], None
+    for _ in range(max(1, repeat)):
+        start = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - start)
+    return times, result

@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _figures import figure  # noqa: E402
 from _timing import best_time  # noqa: E402
 from topicsetsize import anova_min_d, ci_delta, ttest_min_dt  # noqa: E402
 from topicsetsize.decide.guarantee import DEFAULT_MS, guarantees  # noqa: E402
@@ -58,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({1e6 * t_vec / cells:6.1f} µs/cell), loop {1e3 * t_loop:7.1f} ms "
               f"({1e6 * t_loop / cells:6.1f} µs/cell): {t_loop / t_vec:5.1f}x, "
               f"values {'identical' if same else 'DIFFER'}")
+        how = f"best of {args.repeat}, {cells} cells"
+        figure(f"guarantees.{method}_us", 1e6 * t_vec / cells, "us/cell", how)
+        figure(f"guarantees.{method}_loop_us", 1e6 * t_loop / cells, "us/cell", how)
+        figure(f"guarantees.{method}_speedup", t_loop / t_vec, "x", "loop / guarantees, " + how)
     return status
 
 

@@ -25,6 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from _figures import figure  # noqa: E402
 from _timing import best_time  # noqa: E402
 from tests.topicsetsize.decide.test_pooling import naive_pool_depth_study  # noqa: E402
 from topicsetsize.decide.pooling import pool_depth_study  # noqa: E402
@@ -57,6 +58,10 @@ def main() -> int:
     print(f"naive loop:       {naive_t:.3f} s ({1e3 * naive_t / evaluations:.1f} ms per run "
           "and depth)")
     print(f"ratio naive / pool_depth_study: {naive_t / ours_t:.1f}x (matrices agree)")
+    how = f"best of {args.repeat}"
+    figure("pool_depth.study_s", ours_t, "s", how)
+    figure("pool_depth.naive_s", naive_t, "s", how)
+    figure("pool_depth.naive_to_study", naive_t / ours_t, "x", "naive best / study best")
     return 0
 
 

@@ -27,6 +27,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _figures import figure  # noqa: E402
 
 #: Runs in a child process: time the read and the peak RSS above the imports, as JSON.
 CHILD = r"""
@@ -96,6 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  ratio: time {ours['seconds'] / floor['seconds']:.2f}x, memory "
           f"{ours['peak_mb'] / floor['peak_mb']:.2f}x (target at most 2x each); "
           f"same matrix: {'yes' if same else 'NO'}")
+    how = f"best of {args.repeat} fresh processes; memory: VmHWM above VmRSS after the imports"
+    figure("read_matrix.ours_s", ours["seconds"], "s", how)
+    figure("read_matrix.ours_mb", ours["peak_mb"], "MB", how)
+    figure("read_matrix.pandas_s", floor["seconds"], "s", how)
+    figure("read_matrix.pandas_mb", floor["peak_mb"], "MB", how)
+    figure("read_matrix.time_ratio", ours["seconds"] / floor["seconds"], "x", "ours / pandas")
+    figure("read_matrix.memory_ratio", ours["peak_mb"] / floor["peak_mb"], "x", "ours / pandas")
     return 0 if same else 1
 
 

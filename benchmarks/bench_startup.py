@@ -23,6 +23,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _figures import figure  # noqa: E402
 
 #: What ``import topicsetsize`` used to load before anything could run.
 EAGER = ("import importlib, topicsetsize; "
@@ -77,8 +80,12 @@ def main() -> None:
         eager = median_seconds(command(True, flag), args.repeat)
         print(f"{'topicsetsize ' + flag:<32} {lazy:>11.3f}s {eager:>14.3f}s "
               f"{eager / lazy:>6.1f}x")
+        how = f"median wall time of {args.repeat} fresh processes"
+        figure(f"startup.{flag[2:]}_s", lazy, "s", how)
+        figure(f"startup.{flag[2:]}_eager_ratio", eager / lazy, "x", "eager / lazy, " + how)
     print()
     print(f"{'command':<32} {'topicsetsize':>12} {'import numpy, scipy.special':>28} {'ratio':>7}")
+    answers, floors_all = [], []
     for name, (argv, expect) in COMPUTING.items():
         runs, floors = [], []
         for _ in range(args.repeat):      # alternate, so that both see the same load
@@ -86,6 +93,16 @@ def main() -> None:
             floors.append(seconds(FLOOR))
         run, floor = statistics.median(runs), statistics.median(floors)
         print(f"{name:<32} {run:>11.3f}s {floor:>27.3f}s {run / floor:>6.2f}x")
+        if expect == 0:
+            answers.append((run, run / floor))
+            floors_all.append(floor)
+    how = (f"median wall time of {args.repeat} fresh processes, alternating with the floor; "
+           "the slowest of the answering commands")
+    figure("startup.answer_s", max(a for a, _ in answers), "s", how)
+    figure("startup.answer_floor_s", statistics.median(floors_all), "s",
+           "python -c 'import numpy, scipy.special', median over the commands' floors")
+    figure("startup.answer_ratio", max(r for _, r in answers), "x",
+           "the largest command / floor ratio of the answering commands, medians each")
 
 
 if __name__ == "__main__":

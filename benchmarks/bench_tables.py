@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 import topicsetsize as tss
+from _figures import figure
 from _timing import best_time
 
 MS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 50, 100]
@@ -234,6 +235,25 @@ def main() -> None:
         print(f"{design:7s} {name:42s} {per_cell:10.1f} {ratio:23.0f}x")
     print(f"legacy / exact time per ANOVA cell: {t_legacy / t_exact:.2f} "
           "(target: legacy at least as fast as exact, <= 1)")
+    how = f"best of {args.repeat} whole tables, per cell"
+    peer_how = f"best of {args.peer_repeat} passes cell by cell, per cell"
+    for key, seconds, cells, h in (
+            ("anova_exact_us", t_exact, n_anova, how), ("anova_legacy_us", t_legacy, n_anova, how),
+            ("anova_floor_us", t_floor, n_anova, how), ("anova_statsmodels_us", t_sm, n_anova,
+                                                        peer_how),
+            ("ttest_exact_us", tt_exact, n_ttest, how), ("ttest_legacy_us", tt_legacy, n_ttest,
+                                                         how),
+            ("ttest_floor_us", tt_floor, n_ttest, how), ("ttest_statsmodels_us", tt_sm, n_ttest,
+                                                         peer_how)):
+        figure(f"tables.{key}", seconds / cells * 1e6, "us/cell", h)
+    for key, seconds, peer in (("anova_exact", t_exact, t_sm), ("anova_legacy", t_legacy, t_sm),
+                               ("anova_floor", t_floor, t_sm), ("ttest_exact", tt_exact, tt_sm),
+                               ("ttest_legacy", tt_legacy, tt_sm),
+                               ("ttest_floor", tt_floor, tt_sm)):
+        figure(f"tables.{key}_speedup", peer / seconds, "x", "statsmodels best / ours best")
+    figure("tables.anova_exact_to_floor", t_exact / t_floor, "x", "exact table best / floor best")
+    figure("tables.anova_legacy_to_exact", t_legacy / t_exact, "x",
+           "legacy best / exact best, 1,680 cells")
     print(f"n agreement with statsmodels (exact): ANOVA {agree} agree, {differ} differ, "
           f"{failed} failed; t-test {t_agree} agree, {t_differ} differ, {t_failed} failed")
 
@@ -250,6 +270,11 @@ def main() -> None:
                      f"speed-up {before[method][0] / now[method][0]:.1f}x ({same})")
         print(line)
     print(f"  legacy / exact time: {now['legacy'][0] / now['exact'][0]:.2f}")
+    for method in ("exact", "legacy"):
+        figure(f"tables.long_{method}_us", now[method][0] / cells * 1e6, "us/cell",
+               "one run in a fresh process, 99,999 cells")
+    figure("tables.long_legacy_to_exact", now["legacy"][0] / now["exact"][0], "x",
+           "legacy / exact, one run each")
 
 
 if __name__ == "__main__":

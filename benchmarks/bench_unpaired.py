@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 import topicsetsize as tss
+from _figures import figure
 from _timing import best_time
 
 MIN_DS = [round(0.01 * k, 2) for k in range(1, 21)]
@@ -69,6 +70,9 @@ def main():
     print(f"  statsmodels TTestIndPower.solve_power (cell by cell):   "
           f"{1e6 * theirs / cells:8.1f} us/cell")
     print(f"  ratio: {theirs / ours:.0f}x")
+    figure("unpaired.exact_us", 1e6 * ours / cells, "us/cell", f"best of {args.repeat}, per cell")
+    figure("unpaired.statsmodels_us", 1e6 * theirs / cells, "us/cell", "one pass cell by cell")
+    figure("unpaired.speedup", theirs / ours, "x", "statsmodels / ours")
     print(f"  agreement with ceil(statsmodels): {agree} agree, {differ} differ, "
           f"{failed} statsmodels failures")
 

@@ -26,6 +26,10 @@ from pathlib import Path
 from openpyxl.writer.excel import ExcelWriter
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _figures import figure  # noqa: E402
+
 FLOOR = "import numpy, scipy.special, openpyxl"
 GOAL = 2.0
 
@@ -56,6 +60,11 @@ def main() -> None:
     print(f"{'floor: ' + FLOOR:<44} {floor:>7.2f}")
     print(f"ratio {workbook / floor:.1f}x the floor; goal {GOAL:.1f} s: "
           f"{'met' if workbook <= GOAL else 'not met'}")
+    how = f"median CPU (user + system) of {args.repeat} fresh processes"
+    figure("workbook.cpu_s", workbook, "s", how)
+    figure("workbook.floor_cpu_s", floor, "s", how + " of " + FLOOR)
+    figure("workbook.to_floor", workbook / floor, "x",
+           "workbook median / floor median, the floor measured in the same run")
 
     # where the time goes, in this process (CPU seconds)
     t = time.process_time()

@@ -1,23 +1,32 @@
-"""Run every benchmark once, one after the other, and keep one log of the run.
+"""Run every benchmark several times, keep one log, and summarise each stated figure's spread.
 
-Each ``bench_*.py`` times topicsetsize against its peer or floor in the same run and prints the
-ratio; this script runs them all in fresh processes, in a fixed order, with the machine they ran
-on (cores, processor, memory, Python and library versions) and the load average before and
-after each, so that the README's performance table comes from one run of them all
-(``docs/performance.md`` says which). The log goes to standard output and, with ``--log``, to
-a file (written whole at the end, to a temporary name first).
+Each ``bench_*.py`` times topicsetsize against its peer or floor in the same run, prints the
+ratio, and prints each figure the README or ``docs/performance.md`` states as a ``FIGURE`` line
+(``_figures.py``). This script runs them all in fresh processes, ``--repeat`` passes over the
+whole list (the benchmarks in a fixed order in each pass, so that a change in the machine's load
+falls on every benchmark rather than on all repeats of one), with the machine they ran on
+(cores, processor, memory, Python and library versions) and the load average before and after
+each. At the end it prints every figure as min / median / max over the repeats, with how it was
+measured, and with ``--summary FILE`` writes that summary as JSON, from which
+``benchmarks/perf_table.py`` regenerates the README's and the docs' performance tables. The log
+goes to standard output and, with ``--log``, to a file (written whole at the end, to a
+temporary name first).
 
-    python benchmarks/run_all.py [--log benchmarks/last_run.txt] [--only tables,scalar]
-                                 [--small]
+    python benchmarks/run_all.py [--repeat 3] [--scale-repeat 1] [--log benchmarks/last_run.txt]
+                                 [--summary benchmarks/last_summary.json]
+                                 [--only tables,scalar] [--small]
 
-``--small`` passes smaller sizes to the two long ones (``pool_depth_scale``: 20 runs x 50
-topics; ``read_matrix``: 2,000 topics), for a quick look on a loaded machine; the README's
-figures are from a run without it.
+``pool_depth_scale`` (over 3 minutes a run at Robust04 size) runs ``--scale-repeat`` times
+(default 1: its figures then have no spread, and the summary says ``1 run``). ``--small``
+passes smaller sizes to the two long ones (``pool_depth_scale``: 20 runs x 50 topics;
+``read_matrix``: 2,000 topics), for a quick look on a loaded machine; the README's figures
+are from a run without it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import subprocess
@@ -28,6 +37,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from _figures import fmt, parse_figures, summarise  # noqa: E402
 
 #: The benchmarks in the order they run (the quick ones first), with the arguments of a full
 #: run and of a ``--small`` one.
@@ -87,7 +99,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated names among: " + ", ".join(BENCHMARKS))
     parser.add_argument("--small", action="store_true",
                         help="smaller sizes for read_matrix and pool_depth_scale")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="passes over the benchmarks (default 3); each figure is "
+                             "summarised as min / median / max over them")
+    parser.add_argument("--scale-repeat", type=int, default=1,
+                        help="runs of the long pool_depth_scale (default 1)")
+    parser.add_argument("--summary", type=Path,
+                        help="write the summary of the figures (JSON) to this file")
     args = parser.parse_args(argv)
+    if args.repeat < 1 or args.scale_repeat < 1:
+        parser.error(f"--repeat {args.repeat} / --scale-repeat {args.scale_repeat}: "
+                     "each must be at least 1")
     names = list(BENCHMARKS)
     if args.only:
         names = [x.strip() for x in args.only.split(",") if x.strip()]
@@ -104,23 +126,52 @@ def main(argv: list[str] | None = None) -> int:
     for line in machine():
         say(line)
     failed = []
-    for name in names:
-        full, small = BENCHMARKS[name]
-        argv_ = [sys.executable, str(HERE / f"bench_{name}.py"), *(small if args.small else full)]
-        say()
-        say(f"## {name}: {' '.join(Path(a).name if i < 2 else a for i, a in enumerate(argv_))}")
-        say(load())
-        start = time.perf_counter()
-        done = subprocess.run(argv_, cwd=ROOT, capture_output=True, text=True)
-        for line in done.stdout.rstrip("\n").splitlines():
-            say(line)
-        if done.returncode != 0:
-            failed.append(name)
-            say(f"FAILED (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
-        say(f"({time.perf_counter() - start:.0f} s; after it, {load()})")
+    figures: dict[str, list[list[dict]]] = {name: [] for name in names}
+    loads: list[float] = []
+    for rep in range(args.repeat):
+        for name in names:
+            if name == "pool_depth_scale" and rep >= args.scale_repeat:
+                continue
+            full, small = BENCHMARKS[name]
+            argv_ = [sys.executable, str(HERE / f"bench_{name}.py"),
+                     *(small if args.small else full)]
+            say()
+            say(f"## {name} (pass {rep + 1} of {args.repeat}): "
+                f"{' '.join(Path(a).name if i < 2 else a for i, a in enumerate(argv_))}")
+            say(load())
+            try:
+                loads.append(os.getloadavg()[0])
+            except OSError:
+                pass
+            start = time.perf_counter()
+            done = subprocess.run(argv_, cwd=ROOT, capture_output=True, text=True)
+            out = done.stdout.rstrip("\n").splitlines()
+            for line in out:
+                say(line)
+            figures[name].append(parse_figures(out))
+            if done.returncode != 0:
+                failed.append(f"{name} (pass {rep + 1})")
+                say(f"FAILED (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
+            say(f"({time.perf_counter() - start:.0f} s; after it, {load()})")
     say()
-    say(f"{len(names) - len(failed)} of {len(names)} benchmarks ran"
-        + (f"; failed: {', '.join(failed)}" if failed else ""))
+    say(f"{sum(map(len, figures.values())) - len(failed)} of {sum(map(len, figures.values()))} "
+        "benchmark runs ran" + (f"; failed: {', '.join(failed)}" if failed else ""))
+    summary = {}
+    for name in names:
+        summary.update(summarise(figures[name]))
+    say()
+    say("## summary: each figure over the repeated runs (min / median / max)")
+    say(f"{'figure':34s} {'min':>9s} {'median':>9s} {'max':>9s}  {'unit':12s} runs  how")
+    for key, s in summary.items():
+        say(f"{key:34s} {fmt(s['min']):>9s} {fmt(s['median']):>9s} {fmt(s['max']):>9s}  "
+            f"{s['unit']:12s} {s['repeats']:4d}  {s['how']}")
+    if args.summary:
+        record = {"machine": machine()[1:], "date": machine()[0], "small": args.small,
+                  "load_1min": [min(loads), max(loads)] if loads else None,
+                  "repeat": args.repeat, "scale_repeat": args.scale_repeat, "figures": summary}
+        tmp = args.summary.with_name(args.summary.name + ".tmp")
+        tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, args.summary)
     if args.log:
         tmp = args.log.with_name(args.log.name + ".tmp")
         tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
