@@ -289,11 +289,9 @@ def load_matrix(args):
 
 def fresh_seed(seed) -> int:
     """``seed`` (from ``--seed``), or a fresh one to print so that the run can be repeated."""
-    if seed is not None:
-        return seed
-    import numpy as np
+    from ..estimates.uncertainty import fresh_seed as fresh
 
-    return int(np.random.SeedSequence().generate_state(1)[0])
+    return fresh(seed)
 
 
 def read_matrix_reporting(path, args):
