@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from .budget import budget_plan, cheapest_row
-from ..params import check, check_choice, check_method
+from ..params import N_BOOT, check, check_choice, check_method
 from ..matrices.evaluation import (evaluator_for, parse_measure, qrels_dict, require_ir_measures,
                          run_dict, run_sources, score_run)
 from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs, trec_order
@@ -62,7 +62,8 @@ class PoolDepthStudy:
         collections), ``topics``, ``docs_per_topic`` (= judged / topics), ``v_e_raw`` and
         ``v_e_std_ab`` (one-way residual variance, pooled over the collections), and, when ``m``
         and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
-        in :func:`topicsetsize.decide.budget.budget_plan`.
+        in :func:`topicsetsize.decide.budget.budget_plan`, then ``n low`` and ``n high``, the
+        bootstrap interval of n over the past topics (``n_interval``).
     cheapest : pandas.Series or None
         The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
     scores : dict
@@ -71,6 +72,10 @@ class PoolDepthStudy:
         The ir_measures name of the measure.
     budget : float or None
         The budget asked for.
+    n_interval : NInterval or None
+        With ``m`` and ``min_d`` (and ``n_boot``): the interval of n at every depth
+        (``lower``/``upper`` one per row of ``table``), from the same resamples of the topics
+        at every depth (:mod:`topicsetsize.estimates.uncertainty`); its ``seed`` repeats it.
     """
 
     table: pd.DataFrame
@@ -78,6 +83,7 @@ class PoolDepthStudy:
     scores: dict
     measure: str
     budget: float | None = None
+    n_interval: object = None
 
 
 def trec_ranking(runs: dict) -> pd.DataFrame:
@@ -184,7 +190,8 @@ def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]
 
 def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=0.05, beta=0.20,
                      budget=None, method="legacy", variance_from="raw", duplicates="error",
-                     progress: Callable[[int], object] | None = None) -> PoolDepthStudy:
+                     progress: Callable[[int], object] | None = None, n_boot=N_BOOT, seed=None,
+                     level: float = 0.95) -> PoolDepthStudy:
     r"""V_E, topic set size and assessment cost at each pool depth, from past runs and qrels.
 
     For each depth pd and each collection: build the depth-pd pool (:func:`depth_pool`), keep the
@@ -225,6 +232,11 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         or keep the first line and warn (:func:`topicsetsize.matrices.runfiles.read_run`).
     progress : callable, optional
         Called with 1 after each run is evaluated at a depth (depths × runs calls in all).
+    n_boot, seed, level
+        With ``m`` and ``min_d``: the ``level`` bootstrap interval of n at each depth
+        (:func:`topicsetsize.estimates.uncertainty.n_interval`; the topics of each collection
+        resampled ``n_boot`` times with ``seed``, the same resamples at every depth, V_E
+        re-estimated, pooled, and n recomputed in one call). ``n_boot=None`` skips it.
 
     Returns
     -------
@@ -331,18 +343,42 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         "v_e_raw": [pooled_variance(scores[d]) for d in depths_list],
         "v_e_std_ab": [pooled_variance([std_ab(s) for s in scores[d]]) for d in depths_list],
     }, index=pd.Index(depths_list, name="pd"))
-    cheapest = None
+    cheapest, interval = None, None
     if m is not None:
         column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
         plan = budget_plan(depths_list, docs_per_topic=table["docs_per_topic"].to_numpy(),
                            variances=table[column].to_numpy(), m=m, min_d=min_d, alpha=alpha,
                            beta=beta, budget=budget, method=method)
         table = table.join(plan.table[["n", "cost", "within_budget"]])
+        if n_boot is not None:
+            interval = _depth_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
+                                        beta=beta, method=method, variance_from=variance_from,
+                                        n_boot=n_boot, seed=seed, level=level)
+            table["n low"] = np.asarray(interval.lower).astype("int64")
+            table["n high"] = np.asarray(interval.upper).astype("int64")
         cheapest = cheapest_row(table)
         if budget is None:      # every depth is "within" no budget: the column would only say yes
             table = table.drop(columns="within_budget")
             cheapest = cheapest.drop("within_budget")
-    return PoolDepthStudy(table, cheapest, scores, str(measure), budget)
+    return PoolDepthStudy(table, cheapest, scores, str(measure), budget, interval)
+
+
+def _depth_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_from, n_boot,
+                     seed, level):
+    """The interval of n at every depth: each depth's pooled σ̂² over the same resamples of the
+    topics (one seed), n of every (depth, resample) in one call of ``anova_n``."""
+    from ..designs.anova import anova_n
+    from ..estimates.uncertainty import (bootstrap_variances, fresh_seed, interval_of,
+                                         interval_tails)
+
+    seed = fresh_seed(seed)
+    scale = "raw" if variance_from == "raw" else "std-ab"
+    variances = np.stack([bootstrap_variances(scores[d], scale=scale, n_boot=n_boot, seed=seed)
+                          for d in depths])
+    n = anova_n(alpha, beta, min_d, variances, m, method=method)
+    tails = interval_tails(level, [len(s) for s in scores[depths[0]]])
+    return interval_of(n, variances, level=level, tails=tails, seed=seed,
+                       estimator=f"one-way {scale}")
 
 
 def _depth_list(depths) -> list:

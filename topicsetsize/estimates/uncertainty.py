@@ -59,7 +59,7 @@ from .standardise import std_ab
 from .variance import ESTIMATORS, residual_df
 
 __all__ = ["NInterval", "SCALES", "INTERVAL_METHODS", "bootstrap_variances", "n_interval",
-           "percentile_limits", "interval_tails",
+           "percentile_limits", "interval_tails", "interval_of",
            "chi2_variance_interval", "resample_counts", "fresh_seed"]
 
 #: The scores σ̂² is estimated on: the raw matrix, or its std-AB standardisation.
@@ -83,7 +83,7 @@ class NInterval:
         The number of bootstrap resamples of the topics.
     seed : int
         The seed of the resamples: the same seed gives the same interval.
-    variance_low, variance_high : float
+    variance_low, variance_high : float or ndarray
         The percentile limits of σ̂² that give ``lower`` and ``upper``.
     estimator : str
         Which σ̂²: ``"one-way"`` (V_E) or ``"two-way"`` (V_E2), on ``"raw"`` or ``"std-ab"``
@@ -325,14 +325,36 @@ def n_interval(scores, n_of: Callable[[np.ndarray], np.ndarray], *, estimator: s
                                     n_boot=n_boot, seed=seed, centre=method == "expanded")
     items = scores if isinstance(scores, (list, tuple)) else [scores]
     tails = interval_tails(level, [np.shape(x)[0] for x in items], method=method)
-    n = np.asarray(n_of(variances))
+    return interval_of(n_of(variances), variances, level=level, tails=tails, seed=seed,
+                       estimator=f"{estimator} {scale}", method=method)
+
+
+def interval_of(n, variances, *, level: float, tails, seed: int, estimator: str,
+                method: str = "expanded") -> NInterval:
+    """The :class:`NInterval` of the resampled n (last axis: the resamples) and the resampled
+    σ̂² they were computed from (same last axis), at the quantiles ``tails``
+    (:func:`interval_tails`). :func:`n_interval` uses it; so does a study that resamples
+    several variances at once (one per pool depth, say) and calls the ``*_n`` function once.
+
+    >>> v = np.linspace(0.01, 0.02, 1000)
+    >>> ci = interval_of(np.ceil(1000 * v), v, level=0.95, tails=(0.025, 0.975), seed=0,
+    ...                  estimator="one-way raw")
+    >>> ci.lower, ci.upper
+    (11, 20)
+    """
+    n, variances = np.asarray(n), np.asarray(variances)
+    n_boot = variances.shape[-1]
     if n.shape[-1:] != (n_boot,):
         raise InputError(f"n_of returned shape {n.shape}: its last axis must be the "
                          f"{n_boot} resampled variances")
     lower, upper = percentile_limits(n, level, tails=tails)
     v_low, v_high = percentile_limits(variances, level, tails=tails)
-    return NInterval(_plain(lower), _plain(upper), level, n_boot, seed, float(v_low),
-                     float(v_high), f"{estimator} {scale}", method, tails)
+    return NInterval(_plain(lower), _plain(upper), level, n_boot, seed, _plain_float(v_low),
+                     _plain_float(v_high), estimator, method, tuple(tails))
+
+
+def _plain_float(value):
+    return value if np.ndim(value) else float(value)
 
 
 def _plain(value):
