@@ -53,6 +53,10 @@ _PRE, _LIVE = "precomputed", "live"
 _RIGHT = Alignment(horizontal="right")
 _NOTE = Alignment(horizontal="left", indent=1)       # "how", set off from the number left of it
 _MIN_D_COLUMNS = ("min_d", "share", "n one-way legacy", "n one-way exact", "n two-way exact")
+#: The seed of the bootstrap intervals on n: a workbook built twice from the same data shows the
+#: same intervals (the sheet states it, so the command line can repeat them: ``topicsetsize
+#: report FILE --seed 1``).
+INTERVAL_SEED = 1
 
 
 def add_report_sheet(wb, estimates) -> None:
@@ -77,10 +81,11 @@ def add_report_sheet(wb, estimates) -> None:
     from topicsetsize.report import collection_report   # pandas and scipy.stats: only here
 
     for est in estimates:
-        report = collection_report(est.scores)
+        report = collection_report(est.scores, seed=INTERVAL_SEED)
         _figures(cur, est.spec.name, report, inp, ok)
         _differences(cur, est.spec.name, report.differences)
         _min_d(cur, est.spec.name, report)
+        _n_intervals(cur, est.spec.name, report)
     ws.print_title_rows = "1:1"
 
 
@@ -170,6 +175,39 @@ def _min_d(cur: Cursor, name: str, report) -> None:
                        number_format=fmt)
         cur.skip()
     cur.skip()
+
+
+def _n_intervals(cur: Cursor, name: str, report) -> None:
+    """The bootstrap interval of every n of the minD table (:func:`topicsetsize.report.
+    interval_table`): per candidate, the low and high end for each design."""
+    import pandas as pd
+
+    from topicsetsize.report import interval_table
+
+    if not report.n_intervals:
+        return
+    table = interval_table(report)
+    first = next(iter(report.n_intervals.values()))
+    designs = list(report.n_intervals)
+    columns = [f"{d.removeprefix('n ')} {end}" for d in designs for end in ("low", "high")]
+    _section(cur, len(table.index) + 1,
+             f"{name}: Sakai's n above, {first.level:.0%} interval over its "
+             f"{report.summary.topics} topics; {_PRE}", ("candidate", *columns),
+             numbers=len(columns))
+    for candidate, values in table.iterrows():
+        put_label(cur.ws, cur.row, 1, str(candidate))
+        for c, column in enumerate((f"{d} {end}" for d in designs for end in ("low", "high")),
+                                   start=2):
+            value = values[column]
+            put_number(cur.ws, cur.row, c, None if pd.isna(value) else int(value),
+                       number_format="0")
+        cur.skip()
+    put_text(cur.ws, cur.row, 1,
+             f"Expanded percentile bootstrap: the topics resampled with replacement "
+             f"{first.n_boot} times (seed {first.seed}), V_E or V_E2 re-estimated, n recomputed "
+             f"(docs/formulas.md). The same: topicsetsize report FILE --seed {first.seed}.",
+             font=STYLE.note)
+    cur.skip(2)
 
 
 def _n_formula(target: str, s: str, noise: str) -> str:
