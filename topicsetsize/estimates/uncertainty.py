@@ -1,4 +1,4 @@
-r"""How uncertain an n from data is: a bootstrap over the past topics (``docs/formulas.md`` §12).
+r"""How uncertain an n from data is: a bootstrap over the past topics (``docs/formulas.md`` §10).
 
 Every n computed from a past matrix rests on an estimate σ̂² (V_E, V_E2, or either of the std-AB
 scores) from a finite set of topics, so n is uncertain too. :func:`n_interval` gives a bootstrap
