@@ -47,6 +47,8 @@ def _blocks(ws):
         a, b, c = (cell.value for cell in row[:3])
         if a in NAMES:
             current = out.setdefault(a, {})
+        elif isinstance(a, str) and ": Sakai's n above, " in a:
+            current = None                  # the intervals on n: read by their own test
         elif current is not None and a is not None:
             current[a] = (b, c)
     return out

@@ -59,7 +59,7 @@ from .standardise import std_ab
 from .variance import ESTIMATORS, residual_df
 
 __all__ = ["NInterval", "SCALES", "INTERVAL_METHODS", "bootstrap_variances", "n_interval",
-           "percentile_limits", "interval_tails", "interval_of",
+           "percentile_limits", "interval_tails", "interval_of", "positive",
            "chi2_variance_interval", "resample_counts", "fresh_seed"]
 
 #: The scores σ̂² is estimated on: the raw matrix, or its std-AB standardisation.
@@ -325,8 +325,27 @@ def n_interval(scores, n_of: Callable[[np.ndarray], np.ndarray], *, estimator: s
                                     n_boot=n_boot, seed=seed, centre=method == "expanded")
     items = scores if isinstance(scores, (list, tuple)) else [scores]
     tails = interval_tails(level, [np.shape(x)[0] for x in items], method=method)
-    return interval_of(n_of(variances), variances, level=level, tails=tails, seed=seed,
-                       estimator=f"{estimator} {scale}", method=method)
+    return interval_of(n_of(positive(variances)), variances, level=level, tails=tails,
+                       seed=seed, estimator=f"{estimator} {scale}", method=method)
+
+
+def positive(variances) -> np.ndarray:
+    """The resampled σ̂² with every 0 raised to the smallest positive one, for a design's n.
+
+    A resample can repeat one topic so often that σ̂²* = 0 (in a matrix of a few topics; a
+    design refuses a zero variance). n is non-decreasing in σ̂², so n at the smallest positive
+    resample is at least the n of a zero variance: the interval's lower end can only move up,
+    never below what the data allow.
+
+    >>> positive(np.array([0.0, 0.02, 0.01])).tolist()
+    [0.01, 0.02, 0.01]
+    """
+    variances = np.asarray(variances, dtype=float)
+    above = variances[variances > 0]
+    if above.size == 0:
+        raise InputError("every resample of the topics has variance 0: the matrix gives no n "
+                         "to put an interval on")
+    return np.where(variances > 0, variances, above.min())
 
 
 def interval_of(n, variances, *, level: float, tails, seed: int, estimator: str,

@@ -158,3 +158,16 @@ def test_coverage_of_the_95_interval_in_a_normal_model(topics, runs, design):
     assert coverage["percentile"] < coverage["expanded"], coverage
     if design == "anova":
         assert coverage["percentile"] < 0.92, coverage
+
+
+def test_a_resample_with_zero_variance_gets_the_smallest_positive_ones_n():
+    """Three topics: a resample drawing one topic three times has V_E = 0 (about 1 in 9); the
+    design refuses a zero variance, so it gets n at the smallest positive resample."""
+    x = np.array([[0.1, 0.3], [0.5, 0.2], [0.4, 0.9]])
+    v = bootstrap_variances(x, n_boot=300, seed=1)
+    assert (v == 0).any() and (v > 0).any()
+    ci = n_interval(x, lambda w: anova_n(0.05, 0.2, 0.2, w, 2), n_boot=300, seed=1)
+    assert ci.lower == anova_n(0.05, 0.2, 0.2, v[v > 0].min(), 2)
+    with pytest.raises(InputError, match="every resample of the topics has variance 0"):
+        n_interval(np.array([[0.1, 0.1], [0.1, 0.1], [0.1, 0.1]]) + [0, 0.1],
+                   lambda w: anova_n(0.05, 0.2, 0.2, w, 2), n_boot=100, seed=1)
