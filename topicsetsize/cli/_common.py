@@ -400,8 +400,9 @@ def boot_args(args) -> tuple[int | None, int]:
     return n_boot, fresh_seed(args.seed)
 
 
-def interval_note(level: float, n_boot: int, seed: int, topics: str) -> str:
-    """The line that says how an interval on n was made, and how to repeat it."""
-    return (f"[low, high] = {level:.0%} interval of n over {topics}: expanded percentile "
-            f"bootstrap (topics resampled with replacement, sigma2 re-estimated, n recomputed; "
-            f"docs/formulas.md), {n_boot} resamples, seed={seed} (--seed {seed} repeats it)")
+def interval_note(level: float, n_boot: int, seed: int, topics: str, *, of: str = "n") -> str:
+    """The line that says how an interval (on n, or on ``of``) was made, and how to repeat it."""
+    then = "sigma2 re-estimated, n recomputed" if of == "n" else f"{of} re-estimated"
+    return (f"[low, high] = {level:.0%} interval of {of} over {topics}: expanded percentile "
+            f"bootstrap (topics resampled with replacement, {then}; docs/formulas.md), "
+            f"{n_boot} resamples, seed={seed} (--seed {seed} repeats it)")
