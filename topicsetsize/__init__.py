@@ -57,6 +57,8 @@ _EXPORTS = {
     "estimates.differences": ("RunDifferences", "run_differences", "share_at_least"),
     "decide.realistic": ("realistic_min_d",),
     "report": ("CollectionReport", "collection_report"),
+    # how uncertain an n from data is: a bootstrap over the past topics
+    "estimates.uncertainty": ("NInterval", "n_interval", "bootstrap_variances"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 # A module as an attribute keeps its short name (``tss.power``, ``tss.readers``) after the

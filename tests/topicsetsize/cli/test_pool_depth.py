@@ -203,8 +203,9 @@ def test_n_interval_per_depth_equals_the_engine(capsys):
     assert main(["pool-depth", *A, "--depths", "60,10", "--measure", "AP", "--m", "8",
                  "--min-d", "0.05", "--seed", "3", "--boot", "400"]) == 0
     out = capsys.readouterr().out
-    study = pool_depth_study("tests/data/pool_runs/A/runs", qrels="tests/data/pool_runs/A/qrels.txt",
-                             depths=[60, 10], measure="AP", m=8, min_d=0.05, n_boot=400, seed=3)
+    study = pool_depth_study("tests/data/pool_runs/A/runs",
+                             qrels="tests/data/pool_runs/A/qrels.txt", depths=[60, 10],
+                             measure="AP", m=8, min_d=0.05, n_boot=400, seed=3)
     assert "400 resamples, seed=3" in out
     for depth, row in study.table.iterrows():
         line = next(x for x in out.splitlines() if x.split()[:1] == [str(depth)])
