@@ -5,11 +5,13 @@ built): runs, topics, V_E and V_E2 raw and std-AB, the generalizability theory c
 σ²_s, σ²_t, σ²_e, Eρ² and Φ at the matrix's own n with their 95% intervals, the n for Eρ² and Φ
 ≥ .95, the distribution of the differences between run means (all pairs, pairs among the top k
 runs, the best run minus each other run: pairs, min, quartiles, median, mean, max) and the minD
-values that occur between the runs with Sakai's n. Live (formulas of the two yellow inputs at
-the top, n′ and the target, guarded like the calculators' inputs: a check per input, a status
-row naming the first bad one and its range, and "check the inputs" instead of a number while
-one is bad): Eρ² and Φ at n′ topics, and the n′ for each to reach the target, from the
-precomputed components. Matrix names are user data: written as text.
+values that occur between the runs with Sakai's n, and each n's 95% bootstrap interval over
+the past topics (:func:`topicsetsize.report.min_d_intervals`, seed :data:`INTERVAL_SEED`).
+Live (formulas of the two yellow inputs at the top, n′ and the target, guarded like the
+calculators' inputs: a check per input, a status row naming the first bad one and its range,
+and "check the inputs" instead of a number while one is bad): Eρ² and Φ at n′ topics, and the
+n′ for each to reach the target, from the precomputed components. Matrix names are user
+data: written as text.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ SHEET = "Report"
 DESCRIPTION = ("per score matrix: V_E, generalizability theory (σ²_s, σ²_t, σ²_e, Eρ², Φ with "
                "95% CIs; precomputed), Eρ² and Φ at a typed n′ and the n′ for a typed target "
                "(live), the distribution of the differences between run means (all pairs, top "
-               "k, best vs others) and the realistic minD values with Sakai's n (precomputed)")
+               "k, best vs others) and the realistic minD values with Sakai's n and its 95% "
+               "bootstrap interval over the past topics (precomputed)")
 
 #: The precomputed figures, in order: (label, field of CollectionReport.figures(), format).
 FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
