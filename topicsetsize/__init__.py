@@ -46,7 +46,8 @@ _EXPORTS = {
     "decide.recommendation": ("Recommendation", "check_requirement", "recommend"),
     "decide.requirement_files": ("read_requirements",),
     "decide.budget": ("BudgetPlan", "budget_plan"),
-    "decide.pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
+    "decide.pools": ("depth_pool",),
+    "decide.pooling": ("PoolDepthStudy", "pool_depth_study"),
     "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),
     "matrices.evaluation": ("evaluate_runs",),
     # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from .decide.realistic import realistic_min_d
+from .decide.realistic import realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n
 from .matrices.matrix import check_matrix
@@ -85,20 +85,19 @@ class CollectionReport:
         return pd.Series(items, dtype=object, name="value")
 
 
-def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
+def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
                       beta: float = 0.20, target: float = 0.95, level: float = 0.95,
-                      a: float = 0.15, b: float = 0.5, min_d=(), n_boot=N_BOOT,
-                      seed=None) -> CollectionReport:
+                      a: float = 0.15, b: float = 0.5, min_d=(), trials: int = 1000,
+                      seed: int = 0, n_boot=N_BOOT) -> CollectionReport:
     """Know a past collection before designing the next: Sakai's inputs beside GT.
 
     Parameters
     ----------
     scores : pandas.DataFrame or 2-D array-like
         Topics as rows, runs as columns.
-    top_k : int
-        Size of the group of best runs for the realistic minD (default 10).
-    m : int, optional
-        Number of systems of the ANOVA designs (default: the size of the top group).
+    top_k, m : int, optional
+        Size of the group of best runs for the realistic minD and number of systems of the
+        ANOVA designs: the same k = m, so give one (default 10).
     alpha, beta : float
         Type I and II error probabilities of the designs (defaults .05, .20).
     target : float
@@ -110,11 +109,13 @@ def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     min_d : sequence of float
         Your own candidate minD values, added to the realistic ones (their share of run pairs
         and Sakai's n).
+    trials, seed : int
+        Random halves of the topics (and their seed) that correct the top-k candidates for
+        their selection (:func:`~topicsetsize.decide.realistic.realistic_min_d`); the seed
+        also seeds the bootstrap of ``n_boot``.
     n_boot : int or None
         Bootstrap resamples of the topics for the ``level`` interval of every n of the minD
-        table (:func:`min_d_intervals`); None skips them.
-    seed : int or None
-        Seed of the resamples (None: a fresh one, reported in ``n_intervals``).
+        table (:func:`min_d_intervals`, with ``seed``); None skips them.
 
     Returns
     -------
@@ -130,18 +131,19 @@ def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     (88, 48, 69, 130)
     >>> round(r.dstudy.erho2, 3), round(r.dstudy.phi, 3)
     (0.93, 0.876)
-    >>> ci = collection_report(example_matrix(), seed=1).n_intervals["n one-way exact"]
+    >>> ci = r.n_intervals["n one-way exact"]        # the top-k range's n, seed 0 (the default)
     >>> int(ci.lower[0]), int(ci.upper[0]), ci.level, ci.n_boot, ci.seed
-    (323, 623, 0.95, 2000, 1)
+    (3785, 7219, 0.95, 2000, 0)
     """
     for name, value in (("alpha", alpha), ("beta", beta), ("target", target), ("level", level)):
         check(name, value, allow_array=False)
     x = check_matrix(scores)
     frame = x.like_input(x.values)
     g = g_study(x.values)
-    differences = run_differences(x.values, top_k=top_k)
+    k, m = top_k_and_m(top_k, m)
+    differences = run_differences(x.values, top_k=k)
     table = realistic_min_d(x.values, m=m, alpha=alpha, beta=beta, candidates=min_d,
-                            differences=differences)
+                            differences=differences, trials=trials, seed=seed)
     intervals = ({} if n_boot is None else
                  min_d_intervals(x.values, table, alpha=alpha, beta=beta, level=level,
                                  n_boot=n_boot, seed=seed))
@@ -178,7 +180,7 @@ def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: f
     >>> table = realistic_min_d(x)
     >>> ci = min_d_intervals(x, table, seed=1)["n two-way exact"]
     >>> int(table.loc["top-k range", "n two-way exact"]), int(ci.lower[0]), int(ci.upper[0])
-    (248, 192, 307)
+    (2855, 2205, 3534)
     """
     from .designs.anova import anova_n
     from .designs.anova2 import anova2_n
@@ -212,10 +214,10 @@ def interval_table(report: CollectionReport) -> pd.DataFrame:
     Examples
     --------
     >>> from topicsetsize.examples import example_matrix
-    >>> t = interval_table(collection_report(example_matrix(), seed=1))
+    >>> t = interval_table(collection_report(example_matrix()))
     >>> t.loc["top-k range", ["n one-way exact", "n one-way exact low",
     ...                       "n one-way exact high"]].tolist()
-    [466, 323, 623]
+    [5366, 3785, 7219]
     """
     columns = {"min_d": report.min_d["min_d"]}
     for name, ci in report.n_intervals.items():

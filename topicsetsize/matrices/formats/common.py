@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from ...atomic import read_whole
 from ...errors import InputError
 
 __all__ = ["SUMMARY_TOPIC", "BINARY_MAGIC", "Cells", "nonempty_bytes", "decode_text",
@@ -32,8 +33,10 @@ class Cells(NamedTuple):
     where: object               # callable (i, j) -> str, e.g. "line 4, field 3"
 
 
-def nonempty_bytes(path: Path) -> bytes:
-    data = path.read_bytes()
+def nonempty_bytes(path: Path, data: bytes | None = None) -> bytes:
+    """The bytes of ``path`` (or ``data``, already read from it); an empty file is an error."""
+    if data is None:
+        data = read_whole(path)
     if not data.strip():
         raise InputError(f"{path}: the file is empty")
     return data

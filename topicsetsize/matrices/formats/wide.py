@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 import numpy as np
@@ -19,14 +20,15 @@ __all__ = ["parse_wide", "parse_wide_numbers"]
 _EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
 
 
-def parse_wide_numbers(path: Path, head: bytes) -> Cells | None:
+def parse_wide_numbers(path: Path, head: bytes, data: bytes | None = None) -> Cells | None:
     """Cells of a clean wide CSV/TSV file, parsed by pandas' C reader; None when in doubt.
 
     The fast path for a big matrix: one :func:`pandas.read_csv` call (about its time and
     memory) and vectorised checks after it. It returns float cells only when the file is
     UTF-8, has a delimited header (its first line, in ``head``, the file's first bytes) of
     distinct, non-empty run names, distinct non-empty topic ids and a finite number in every
-    other field of rows as wide as the header. Anything else
+    other field of rows as wide as the header (read from ``data``, the whole file, where it
+    was read into memory: a pipe cannot be read twice). Anything else
     (a missing score, a non-number, a ragged row, a duplicate label, a decimal comma, an
     unusual layout) returns None, and :func:`parse_wide` parses the file field by field and
     names the offending cell in its one-line error.
@@ -49,7 +51,7 @@ def parse_wide_numbers(path: Path, head: bytes) -> Cells | None:
     if not runs or not all(runs) or len(set(runs)) < len(runs):
         return None
     try:
-        body = pd.read_csv(path, sep=delimiter, header=None,
+        body = pd.read_csv(path if data is None else io.BytesIO(data), sep=delimiter, header=None,
                            skiprows=head[:start].count(b"\n") + 1, index_col=0,
                            dtype={0: object}, na_filter=False, skipinitialspace=True,
                            encoding="utf-8-sig", engine="c", **_EXACT_FLOATS)
