@@ -5,11 +5,13 @@ built): runs, topics, V_E and V_E2 raw and std-AB, the generalizability theory c
 σ²_s, σ²_t, σ²_e, Eρ² and Φ at the matrix's own n with their 95% intervals, the n for Eρ² and Φ
 ≥ .95, the distribution of the differences between run means (all pairs, pairs among the top k
 runs, the best run minus each other run: pairs, min, quartiles, median, mean, max) and the minD
-values that occur between the runs with Sakai's n. Live (formulas of the two yellow inputs at
-the top, n′ and the target, guarded like the calculators' inputs: a check per input, a status
-row naming the first bad one and its range, and "check the inputs" instead of a number while
-one is bad): Eρ² and Φ at n′ topics, and the n′ for each to reach the target, from the
-precomputed components. Matrix names are user data: written as text.
+values that occur between the runs with Sakai's n, and each n's 95% bootstrap interval over
+the past topics (:func:`topicsetsize.report.min_d_intervals`, seed :data:`INTERVAL_SEED`).
+Live (formulas of the two yellow inputs at the top, n′ and the target, guarded like the
+calculators' inputs: a check per input, a status row naming the first bad one and its range,
+and "check the inputs" instead of a number while one is bad): Eρ² and Φ at n′ topics, and the
+n′ for each to reach the target, from the precomputed components. Matrix names are user
+data: written as text.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ SHEET = "Report"
 DESCRIPTION = ("per score matrix: V_E, generalizability theory (σ²_s, σ²_t, σ²_e, Eρ², Φ with "
                "95% CIs; precomputed), Eρ² and Φ at a typed n′ and the n′ for a typed target "
                "(live), the distribution of the differences between run means (all pairs, top "
-               "k, best vs others) and the realistic minD values with Sakai's n (precomputed)")
+               "k, best vs others) and the realistic minD values with Sakai's n and its 95% "
+               "bootstrap interval over the past topics (precomputed)")
 
 #: The precomputed figures, in order: (label, field of CollectionReport.figures(), format).
 FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
@@ -57,6 +60,10 @@ _NOTE = Alignment(horizontal="left", indent=1)       # "how", set off from the n
 _MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
                   "n one-way legacy", "n one-way exact", "n two-way exact")
 _MIN_D_TEXT = {"pairs": str, "above noise": lambda v: "yes" if v else "no"}
+#: The seed of the report's random halves and of the bootstrap intervals on n: the default of
+#: ``topicsetsize report`` (--seed 0), so that the command prints what the sheet shows, and a
+#: workbook built twice from the same data is the same.
+INTERVAL_SEED = 0
 
 
 def add_report_sheet(wb, estimates) -> None:
@@ -81,10 +88,11 @@ def add_report_sheet(wb, estimates) -> None:
     from topicsetsize.report import collection_report   # pandas and scipy.stats: only here
 
     for est in estimates:
-        report = collection_report(est.scores)
+        report = collection_report(est.scores, seed=INTERVAL_SEED)
         _figures(cur, est.spec.name, report, inp, ok)
         _differences(cur, est.spec.name, report.differences)
         _min_d(cur, est.spec.name, report)
+        _n_intervals(cur, est.spec.name, report)
     ws.print_title_rows = "1:1"
 
 
@@ -180,6 +188,39 @@ def _min_d(cur: Cursor, name: str, report) -> None:
                        number_format=fmt)
         cur.skip()
     cur.skip()
+
+
+def _n_intervals(cur: Cursor, name: str, report) -> None:
+    """The bootstrap interval of every n of the minD table (:func:`topicsetsize.report.
+    interval_table`): per candidate, the low and high end for each design."""
+    import pandas as pd
+
+    from topicsetsize.report import interval_table
+
+    if not report.n_intervals:
+        return
+    table = interval_table(report)
+    first = next(iter(report.n_intervals.values()))
+    designs = list(report.n_intervals)
+    columns = [f"{d.removeprefix('n ')} {end}" for d in designs for end in ("low", "high")]
+    _section(cur, len(table.index) + 1,
+             f"{name}: Sakai's n above, {first.level:.0%} interval over its "
+             f"{report.summary.topics} topics; {_PRE}", ("candidate", *columns),
+             numbers=len(columns))
+    for candidate, values in table.iterrows():
+        put_label(cur.ws, cur.row, 1, str(candidate))
+        for c, column in enumerate((f"{d} {end}" for d in designs for end in ("low", "high")),
+                                   start=2):
+            value = values[column]
+            put_number(cur.ws, cur.row, c, None if pd.isna(value) else int(value),
+                       number_format="0")
+        cur.skip()
+    put_text(cur.ws, cur.row, 1,
+             f"Expanded percentile bootstrap: the topics resampled with replacement "
+             f"{first.n_boot} times (seed {first.seed}), V_E or V_E2 re-estimated, n recomputed "
+             f"(docs/formulas.md). The same: topicsetsize report FILE --seed {first.seed}.",
+             font=STYLE.note)
+    cur.skip(2)
 
 
 def _n_formula(target: str, s: str, noise: str) -> str:

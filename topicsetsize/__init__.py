@@ -47,7 +47,8 @@ _EXPORTS = {
     "decide.recommendation": ("Recommendation", "check_requirement", "recommend"),
     "decide.requirement_files": ("read_requirements",),
     "decide.budget": ("BudgetPlan", "budget_plan"),
-    "decide.pooling": ("PoolDepthStudy", "depth_pool", "pool_depth_study"),
+    "decide.pools": ("depth_pool",),
+    "decide.pooling": ("PoolDepthStudy", "pool_depth_study"),
     "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),
     "matrices.evaluation": ("evaluate_runs",),
     # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
@@ -58,6 +59,8 @@ _EXPORTS = {
     "estimates.differences": ("RunDifferences", "run_differences", "share_at_least"),
     "decide.realistic": ("realistic_min_d",),
     "report": ("CollectionReport", "collection_report"),
+    # how uncertain an n from data is: a bootstrap over the past topics
+    "estimates.uncertainty": ("NInterval", "n_interval", "bootstrap_variances"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 # A module as an attribute keeps its short name (``tss.power``, ``tss.readers``) after the

@@ -9,7 +9,7 @@ differences between runs that occur in it with Sakai's n for each
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -18,10 +18,11 @@ from .decide.realistic import realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n
 from .matrices.matrix import check_matrix
-from .params import check
+from .params import N_BOOT, check
 from .estimates.summary import VarianceSummary, summarise
 
-__all__ = ["CollectionReport", "collection_report", "reliability_curves"]
+__all__ = ["CollectionReport", "collection_report", "reliability_curves", "min_d_intervals",
+           "interval_table"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,11 @@ class CollectionReport:
     target, level, alpha, beta : float
     m : int
         Number of systems of the ANOVA designs.
+    n_intervals : dict of str to NInterval
+        Per n column of ``min_d`` (``"n one-way legacy"``, ...), the bootstrap interval of its
+        n over the past topics (:func:`min_d_intervals`): ``lower`` and ``upper`` are arrays
+        aligned with the rows of ``min_d`` (NaN where the row has no n). Empty when
+        ``n_boot=None``.
     """
 
     summary: VarianceSummary
@@ -60,6 +66,7 @@ class CollectionReport:
     alpha: float
     beta: float
     m: int
+    n_intervals: dict = field(default_factory=dict)
 
     def figures(self) -> pd.Series:
         """The scalar figures of the report as one Series (the CSV and the workbook use it)."""
@@ -81,7 +88,7 @@ class CollectionReport:
 def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
                       beta: float = 0.20, target: float = 0.95, level: float = 0.95,
                       a: float = 0.15, b: float = 0.5, min_d=(), trials: int = 1000,
-                      seed: int = 0) -> CollectionReport:
+                      seed: int = 0, n_boot=N_BOOT) -> CollectionReport:
     """Know a past collection before designing the next: Sakai's inputs beside GT.
 
     Parameters
@@ -104,7 +111,11 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
         and Sakai's n).
     trials, seed : int
         Random halves of the topics (and their seed) that correct the top-k candidates for
-        their selection (:func:`~topicsetsize.decide.realistic.realistic_min_d`).
+        their selection (:func:`~topicsetsize.decide.realistic.realistic_min_d`); the seed
+        also seeds the bootstrap of ``n_boot``.
+    n_boot : int or None
+        Bootstrap resamples of the topics for the ``level`` interval of every n of the minD
+        table (:func:`min_d_intervals`, with ``seed``); None skips them.
 
     Returns
     -------
@@ -120,6 +131,9 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     (88, 48, 69, 130)
     >>> round(r.dstudy.erho2, 3), round(r.dstudy.phi, 3)
     (0.93, 0.876)
+    >>> ci = r.n_intervals["n one-way exact"]        # the top-k range's n, seed 0 (the default)
+    >>> int(ci.lower[0]), int(ci.upper[0]), ci.level, ci.n_boot, ci.seed
+    (3785, 7219, 0.95, 2000, 0)
     """
     for name, value in (("alpha", alpha), ("beta", beta), ("target", target), ("level", level)):
         check(name, value, allow_array=False)
@@ -130,9 +144,87 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     differences = run_differences(x.values, top_k=k)
     table = realistic_min_d(x.values, m=m, alpha=alpha, beta=beta, candidates=min_d,
                             differences=differences, trials=trials, seed=seed)
+    intervals = ({} if n_boot is None else
+                 min_d_intervals(x.values, table, alpha=alpha, beta=beta, level=level,
+                                 n_boot=n_boot, seed=seed))
     return CollectionReport(summarise(frame, a=a, b=b), g, d_study(g, level=level),
                             gt_n(g, target), gt_n(g, target, coefficient="phi"), differences,
-                            table, target, level, alpha, beta, int(table.attrs["m"]))
+                            table, target, level, alpha, beta, int(table.attrs["m"]), intervals)
+
+
+#: The n columns of the minD table: (design function, method, σ̂² estimator).
+_N_COLUMNS = {"n one-way legacy": ("anova", "legacy", "one-way"),
+              "n one-way exact": ("anova", "exact", "one-way"),
+              "n two-way exact": ("anova2", "exact", "two-way")}
+
+
+def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: float = 0.20,
+                    level: float = 0.95, n_boot: int = N_BOOT, seed=None) -> dict:
+    """The bootstrap interval of every n of a realistic-minD table, over the past topics.
+
+    For each n column of ``table`` (:func:`~topicsetsize.decide.realistic.realistic_min_d`),
+    :func:`~topicsetsize.estimates.uncertainty.n_interval` with the σ̂² it was sized on (V_E for
+    the one-way designs, V_E2 for the two-way one), every candidate minD at once, the
+    same resamples of the topics for every column (one seed).
+
+    Returns
+    -------
+    dict of str to NInterval
+        ``lower``/``upper`` aligned with the rows of ``table``; NaN where a row has no n.
+
+    Examples
+    --------
+    >>> from topicsetsize.decide.realistic import realistic_min_d
+    >>> from topicsetsize.examples import example_matrix
+    >>> x = example_matrix()
+    >>> table = realistic_min_d(x)
+    >>> ci = min_d_intervals(x, table, seed=1)["n two-way exact"]
+    >>> int(table.loc["top-k range", "n two-way exact"]), int(ci.lower[0]), int(ci.upper[0])
+    (2855, 2205, 3534)
+    """
+    from .designs.anova import anova_n
+    from .designs.anova2 import anova2_n
+    from .estimates.uncertainty import fresh_seed, n_interval
+
+    seed = fresh_seed(seed)
+    m = int(table.attrs["m"])
+    d = table["min_d"].to_numpy(float)
+    usable = np.isfinite(d) & (d > 0)
+    out = {}
+    for column, (design, method, estimator) in _N_COLUMNS.items():
+        if column not in table:
+            continue
+
+        def n_of(v, design=design, method=method):
+            if design == "anova2":
+                return anova2_n(alpha, beta, d[usable][:, None], v, m)
+            return anova_n(alpha, beta, d[usable][:, None], v, m, method=method)
+
+        ci = n_interval(scores, n_of, estimator=estimator, level=level, n_boot=n_boot, seed=seed)
+        lower, upper = np.full(d.size, np.nan), np.full(d.size, np.nan)
+        lower[usable], upper[usable] = ci.lower, ci.upper
+        out[column] = replace(ci, lower=lower, upper=upper)
+    return out
+
+
+def interval_table(report: CollectionReport) -> pd.DataFrame:
+    """The minD table's n beside their bootstrap intervals: per candidate, ``min_d`` and, per
+    n column, the n, its ``low`` and its ``high`` (what ``topicsetsize report`` prints).
+
+    Examples
+    --------
+    >>> from topicsetsize.examples import example_matrix
+    >>> t = interval_table(collection_report(example_matrix()))
+    >>> t.loc["top-k range", ["n one-way exact", "n one-way exact low",
+    ...                       "n one-way exact high"]].tolist()
+    [5366, 3785, 7219]
+    """
+    columns = {"min_d": report.min_d["min_d"]}
+    for name, ci in report.n_intervals.items():
+        columns[name] = report.min_d[name]
+        columns[f"{name} low"] = pd.Series(ci.lower, index=report.min_d.index).astype("Int64")
+        columns[f"{name} high"] = pd.Series(ci.upper, index=report.min_d.index).astype("Int64")
+    return pd.DataFrame(columns)
 
 
 def reliability_curves(report: CollectionReport, ns) -> pd.DataFrame:

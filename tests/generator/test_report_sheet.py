@@ -47,6 +47,8 @@ def _blocks(ws):
         a, b, c = (cell.value for cell in row[:3])
         if a in NAMES:
             current = out.setdefault(a, {})
+        elif isinstance(a, str) and ": Sakai's n above, " in a:
+            current = None                  # the intervals on n: read by their own test
         elif current is not None and a is not None:
             current[a] = (b, c)
     return out
@@ -235,3 +237,27 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
             for column in ("min_d", "se", "n one-way exact"):
                 assert got[column] == pytest.approx(float(want[column]), rel=1e-12)
             assert (got["share"] is None) == pd.isna(want["share"])
+def test_n_intervals_equal_the_engine_with_the_stated_seed(report_book, data_dir):
+    """The interval table below each minD table: the engine's limits with the seed the sheet
+    states (generator.report_sheet.INTERVAL_SEED), each n of the minD table inside its own."""
+    from generator.report_sheet import INTERVAL_SEED
+    from topicsetsize.report import collection_report, interval_table
+
+    ws = openpyxl.load_workbook(report_book)[SHEET]
+    rows = list(ws.iter_rows(values_only=True))
+    for name, scores in ((NAMES[0], tss.example_matrix()),
+                         (NAMES[1], pd.read_csv(data_dir / "trec2004robust_ap.csv",
+                                                index_col=0))):
+        table = interval_table(collection_report(scores, seed=INTERVAL_SEED))
+        top = next(i for i, row in enumerate(rows) if str(row[0]).startswith(
+            f"{name}: Sakai's n above, 95% interval over its"))
+        assert rows[top + 1][:3] == ("candidate", "one-way legacy low", "one-way legacy high")
+        for k, (candidate, want) in enumerate(table.iterrows()):
+            got = rows[top + 2 + k]
+            assert got[0] == candidate
+            assert list(got[1:7]) == [int(want[f"{d} {end}"]) for d in
+                                      ("n one-way legacy", "n one-way exact", "n two-way exact")
+                                      for end in ("low", "high")]
+            assert got[3] <= int(want["n one-way exact"]) <= got[4]
+        note = rows[top + 2 + len(table)][0]
+        assert f"seed {INTERVAL_SEED}" in note and "2000 times" in note

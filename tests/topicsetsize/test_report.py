@@ -69,3 +69,30 @@ def test_docs_report_examples_run(data_dir, monkeypatch):
     result = doctest.testfile(str(root / "docs" / "report.md"), module_relative=False,
                               optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted >= 8 and result.failed == 0, result
+
+
+def test_every_n_of_the_min_d_table_has_its_bootstrap_interval(scores):
+    """Each column's interval is n_interval with that column's design and σ̂² (V_E one-way,
+    V_E2 two-way), every candidate at once, one seed for all; each n lies inside its own."""
+    from topicsetsize.estimates.uncertainty import n_interval
+
+    r = tss.collection_report(scores, n_boot=300, seed=12, min_d=[0.05])
+    d = r.min_d["min_d"].to_numpy(float)
+    usable = d > 0          # a selection-corrected candidate can be <= 0: it has no n
+    d = d[usable]
+    designs = {"n one-way legacy": (lambda v: tss.anova_n(.05, .2, d[:, None], v, r.m), "one-way"),
+               "n one-way exact": (lambda v: tss.anova_n(.05, .2, d[:, None], v, r.m,
+                                                         method="exact"), "one-way"),
+               "n two-way exact": (lambda v: tss.anova2_n(.05, .2, d[:, None], v, r.m),
+                                   "two-way")}
+    assert list(r.n_intervals) == list(designs)
+    for name, (n_of, estimator) in designs.items():
+        ci, alone = r.n_intervals[name], n_interval(scores, n_of, estimator=estimator,
+                                                    n_boot=300, seed=12)
+        assert ci.lower[usable].tolist() == alone.lower.tolist()
+        assert ci.upper[usable].tolist() == alone.upper.tolist()
+        assert np.isnan(ci.lower[~usable]).all() and np.isnan(ci.upper[~usable]).all()
+        assert (ci.seed, ci.n_boot, ci.level) == (12, 300, 0.95)
+        n = r.min_d[name].to_numpy(float)[usable]
+        assert ((ci.lower[usable] <= n) & (n <= ci.upper[usable])).all()
+    assert tss.collection_report(scores, n_boot=None).n_intervals == {}

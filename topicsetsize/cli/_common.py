@@ -326,11 +326,9 @@ def load_matrix(args):
 
 def fresh_seed(seed) -> int:
     """``seed`` (from ``--seed``), or a fresh one to print so that the run can be repeated."""
-    if seed is not None:
-        return seed
-    import numpy as np
+    from ..estimates.uncertainty import fresh_seed as fresh
 
-    return int(np.random.SeedSequence().generate_state(1)[0])
+    return fresh(seed)
 
 
 def read_matrix_reporting(path, args):
@@ -411,3 +409,38 @@ def around_n(n: int, value_of, name: str, *, missing=None) -> dict:
     {'power(n-1)': None, 'power(n)': 0.2}
     """
     return {f"{name}(n-1)": value_of(n - 1) if n > 2 else missing, f"{name}(n)": value_of(n)}
+
+
+#: The help of ``--boot``; its default is :data:`topicsetsize.params.N_BOOT` (a test keeps the
+#: number here in step; params imports numpy, which building the parser must not).
+BOOT_HELP = ("bootstrap resamples of the past topics for the 95%% interval on every n from the "
+             "data (default 2000; 0: no interval)")
+
+
+def add_boot_options(parser, *, seed: bool = True) -> None:
+    """``--boot N`` and ``--seed S``: the bootstrap interval on n over the past topics
+    (:func:`topicsetsize.estimates.uncertainty.n_interval`); read back with :func:`boot_args`."""
+    parser.add_argument("--boot", dest="n_boot", type=int, default=None, metavar="N",
+                        help=BOOT_HELP)
+    if seed:
+        parser.add_argument("--seed", type=checked("seed"),
+                            help="random seed of the resamples (default: a fresh one, printed)")
+
+
+def boot_args(args) -> tuple[int | None, int]:
+    """``(n_boot, seed)`` of :func:`add_boot_options`: n_boot None for ``--boot 0``, the
+    registry's default when not given; the seed given, or a fresh one to print."""
+    from ..params import N_BOOT, check
+
+    if args.n_boot == 0:
+        return None, fresh_seed(args.seed)
+    n_boot = N_BOOT if args.n_boot is None else check("n_boot", args.n_boot, allow_array=False)
+    return n_boot, fresh_seed(args.seed)
+
+
+def interval_note(level: float, n_boot: int, seed: int, topics: str, *, of: str = "n") -> str:
+    """The line that says how an interval (on n, or on ``of``) was made, and how to repeat it."""
+    then = "sigma2 re-estimated, n recomputed" if of == "n" else f"{of} re-estimated"
+    return (f"[low, high] = {level:.0%} interval of {of} over {topics}: expanded percentile "
+            f"bootstrap (topics resampled with replacement, {then}; docs/formulas.md), "
+            f"{n_boot} resamples, seed={seed} (--seed {seed} repeats it)")

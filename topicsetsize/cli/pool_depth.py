@@ -12,8 +12,8 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
-from ._common import (add_duplicates_option, number, numbers, path, print_frame,
-                      progress, reporting_warnings)
+from ._common import (add_boot_options, add_duplicates_option, boot_args, interval_note,
+                      number, numbers, path, print_frame, progress, reporting_warnings)
 from ..errors import InputError
 
 #: The depths of ``--example`` when --depths is not given.
@@ -60,6 +60,7 @@ def register(sub, designs) -> None:
                         help="evaluate each run on its condensed list: only the documents that "
                              "the pool and the qrels judge (Sakai, SIGIR 2007); default: a "
                              "pooled document the qrels do not judge is non-relevant")
+    add_boot_options(parser)
     parser.add_argument("--plot", type=path, metavar="FILE.png",
                         help="write required n against judged documents per topic as a PNG "
                              "(needs matplotlib: pip install 'topicsetsize[plot]')")
@@ -95,6 +96,7 @@ def run(args) -> int:
         if getattr(args, key) is not None:
             check(key, getattr(args, key), allow_array=False)
     measure = parse_measure(args.measure)
+    n_boot, seed = boot_args(args)
     # The runs are read one at a time by the study: only their files are listed here.
     total = len(args.depths) * sum(len(run_sources(r)) for r in args.runs)
     with reporting_warnings(), progress(total, f"evaluating runs ({measure})") as bar:
@@ -102,7 +104,8 @@ def run(args) -> int:
                                  measure=measure, m=m, min_d=args.min_d, alpha=args.alpha,
                                  beta=args.beta, budget=args.budget, method=args.method,
                                  variance_from=args.variance_from, duplicates=args.duplicates,
-                                 condensed=args.condensed, progress=bar.update)
+                                 condensed=args.condensed, progress=bar.update, n_boot=n_boot,
+                                 seed=seed)
     if args.plot is not None:
         from ..plots import plot_pool_depth
 
@@ -119,6 +122,9 @@ def run(args) -> int:
     for column in ("v_e_raw", "v_e_std_ab"):
         show[column] = show[column].map("{:.4f}".format)
     design = ""
+    if "n low" in show:         # the interval on n, as one column after n
+        show["n [low, high]"] = [f"[{lo}, {hi}]" for lo, hi in zip(show.pop("n low"),
+                                                                    show.pop("n high"))]
     if m is not None:
         show["cost"] = show["cost"].map("{:,.0f}".format)
         if "within_budget" in show:
@@ -127,6 +133,9 @@ def run(args) -> int:
         design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
                   f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
                   "cost = n x docs_per_topic")
+        if study.n_interval is not None:
+            design += "\n" + interval_note(study.n_interval.level, n_boot, seed,
+                                           "the past topics (the same resamples at every depth)")
     print_frame(show, title=(
         f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "
         f"ir_measures, {int(study.table['topics'].iloc[0])} topics; "
@@ -140,7 +149,9 @@ def run(args) -> int:
         else:
             row = study.cheapest
             within = " within the budget" if args.budget is not None else ""
-            print(f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])} topics, "
+            between = (f" [{int(row['n low'])}, {int(row['n high'])}]" if "n low" in row.index
+                       else "")
+            print(f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])}{between} topics, "
                   f"{row['cost']:,.0f} documents judged")
     if args.plot is not None:
         print(f"wrote {args.plot}")

@@ -13,9 +13,9 @@ TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
+from ._common import (EXAMPLE_NAME, add_boot_options, add_reader_options, boot_args, checked,
+                      interval_note, numbers, path, print_frame, read_matrix_reporting)
 from .input_options import check_input_options
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, numbers, path, print_frame,
-                      read_matrix_reporting)
 from ..errors import InputError
 
 
@@ -43,7 +43,8 @@ def register(sub, designs) -> None:
                              "(k = m; default 10)")
     parser.add_argument("--seed", type=checked("seed"), default=0,
                         help="seed of the random halves of the topics that correct the top-k "
-                             "candidates for their selection (default 0)")
+                             "candidates for their selection, and of the bootstrap of n "
+                             "(default 0)")
     parser.add_argument("--alpha", type=checked("alpha"), default=0.05, help="default 0.05")
     parser.add_argument("--beta", type=checked("beta"), default=0.20, help="default 0.20")
     parser.add_argument("--target", type=checked("target"), default=0.95,
@@ -52,6 +53,7 @@ def register(sub, designs) -> None:
                         help="confidence level of the intervals (default 0.95)")
     parser.add_argument("--a", type=checked("a"), default=0.15, help="std-AB spread A (0.15)")
     parser.add_argument("--b", type=checked("b"), default=0.5, help="std-AB centre B (0.5)")
+    add_boot_options(parser, seed=False)         # --seed above seeds the bootstrap too
     parser.add_argument("--plot", type=path, metavar="FILE.png",
                         help="draw Erho2, Phi and the one-way ANOVA power against n "
                              "(needs matplotlib: pip install 'topicsetsize[plot]')")
@@ -83,13 +85,14 @@ def run(args) -> int:
     matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
     for name in args.files:
         matrices[name] = read_matrix_reporting(name, args)
+    n_boot, seed = boot_args(args)
     reports = {}
     for name, matrix in matrices.items():
         try:
             reports[name] = collection_report(
                 matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
                 target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d,
-                seed=args.seed)
+                seed=args.seed, n_boot=n_boot)
         except InputError as exc:
             raise InputError(f"{name}: {exc}") from exc
     if args.plot is not None:
@@ -122,6 +125,12 @@ def run(args) -> int:
         if not report.min_d["above noise"].all():
             print(f"note: {name}: rows with above noise = no are differences these topics "
                   f"cannot tell from zero: their n is sized on noise")
+        if report.n_intervals:
+            print()
+            print_frame(_interval_table(report), title=(
+                f"{name}: Sakai's n [low, high] (the n above, with their uncertainty)\n"
+                + interval_note(report.level, n_boot, seed,
+                                f"its {report.summary.topics} topics")))
     if any(r.gstudy.negative for r in reports.values()):
         print("note: a negative variance component estimate was set to 0 (see 'negative')")
     if args.plot is not None:
@@ -180,6 +189,20 @@ def _min_d_table(report):
     return table.rename_axis(None)
 
 
+def _interval_table(report):
+    """Each candidate's n beside its interval: ``466 [323, 623]``."""
+    import pandas as pd
+
+    from ..report import interval_table
+
+    table = interval_table(report)
+    out = pd.DataFrame({"min_d": table["min_d"].map("{:.4f}".format)}, index=table.index)
+    for name in report.n_intervals:
+        out[name] = [("" if pd.isna(n) else f"{n} [{lo}, {hi}]") for n, lo, hi in
+                     table[[name, f"{name} low", f"{name} high"]].itertuples(index=False)]
+    return out.rename_axis(None)
+
+
 def _wide(reports):
     """One CSV row per matrix: the figures, then each candidate's minD, share and n."""
     import pandas as pd
@@ -190,6 +213,17 @@ def _wide(reports):
         for candidate, values in r.min_d.iterrows():
             for field, value in values.items():
                 row[f"{candidate}: {field}"] = value
+        if r.n_intervals:           # the intervals on n: their own columns, after the others
+            from ..report import interval_table
+
+            table = interval_table(r)
+            for candidate, values in table.iterrows():
+                for column in table.columns:
+                    if column.endswith((" low", " high")):
+                        row[f"{candidate}: {column}"] = values[column]
+            first = next(iter(r.n_intervals.values()))
+            row.update({"interval level": first.level, "interval method": first.method,
+                        "n_boot": first.n_boot, "seed": first.seed})
         rows[name] = row
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("matrix")
 

@@ -10,8 +10,9 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, add_runs_options, evaluate_from_args, path,
-                      print_frame, read_matrix_reporting)
+from ._common import (EXAMPLE_NAME, add_boot_options, add_reader_options, add_runs_options,
+                      boot_args, evaluate_from_args, interval_note, path, print_frame,
+                      read_matrix_reporting)
 from .input_options import check_input_options
 from ..errors import InputError
 
@@ -29,6 +30,7 @@ def register(sub, designs) -> None:
     add_runs_options(parser)
     parser.add_argument("--a", type=float, default=0.15, help="std-AB spread A (default 0.15)")
     parser.add_argument("--b", type=float, default=0.5, help="std-AB centre B (default 0.5)")
+    add_boot_options(parser)
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
     parser.add_argument("--example", action="store_true",
                         help="also summarise the bundled TREC 2010 Web AP matrix (48 x 88)")
@@ -66,8 +68,11 @@ def run(args) -> int:
         except InputError as exc:       # e.g. a constant matrix: tau is undefined
             raise InputError(f"{name}: {exc}") from exc
     table = pd.concat(rows)
+    n_boot, seed = boot_args(args)
+    limits = None if n_boot is None else _limits(matrices, args, n_boot, seed)
     if args.csv:
-        print_frame(table, csv=True)
+        print_frame(table if limits is None else table.join(limits.assign(n_boot=n_boot,
+                                                                          seed=seed)), csv=True)
     else:
         print_frame(_readable(table), title=(
             f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
@@ -80,7 +85,48 @@ def run(args) -> int:
             print("note: a tau CI bound beyond [-1, 1] is not an error: the interval is Sakai's "
                   "tau +- z*sqrt(2(2m+5)/(9m(m-1))) (AIRS 2016, Table 1), kept unclipped as "
                   "published")
+        if limits is not None:
+            print()
+            print_frame(_readable_limits(limits), title=(
+                "Each sigma2 with its 95% interval over the topics: an n sized on it has the "
+                "interval n(low) to n(high)\n"
+                + interval_note(0.95, n_boot, seed, "the topics of each matrix",
+                                of="sigma2")))
     return 0
+
+
+#: The four estimates whose intervals are shown: (column of the summary, estimator, scale).
+_ESTIMATES = (("var_raw", "one-way", "raw"), ("var_std_ab", "one-way", "std-ab"),
+              ("var2_raw", "two-way", "raw"), ("var2_std_ab", "two-way", "std-ab"))
+
+
+def _limits(matrices, args, n_boot, seed):
+    """Per matrix, the low and high end of each estimate's interval (the resamples of
+    :func:`topicsetsize.estimates.uncertainty.bootstrap_variances`, one seed)."""
+    import pandas as pd
+
+    from ..estimates.uncertainty import bootstrap_variances, interval_tails, percentile_limits
+
+    rows = {}
+    for name, matrix in matrices.items():
+        tails = interval_tails(0.95, [len(matrix)])
+        row = {}
+        for column, estimator, scale in _ESTIMATES:
+            v = bootstrap_variances(matrix, estimator=estimator, scale=scale, a=args.a, b=args.b,
+                                    n_boot=n_boot, seed=seed)
+            row[f"{column}_low"], row[f"{column}_high"] = percentile_limits(v, tails=tails)
+        rows[name] = row
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _readable_limits(limits):
+    import pandas as pd
+
+    labels = {"var_raw": "V_E raw", "var_std_ab": "V_E std-AB", "var2_raw": "V_E2 raw",
+              "var2_std_ab": "V_E2 std-AB"}
+    return pd.DataFrame({label: [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in
+                                 zip(limits[f"{column}_low"], limits[f"{column}_high"])]
+                         for column, label in labels.items()}, index=limits.index)
 
 
 def _readable(table):

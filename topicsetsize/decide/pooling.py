@@ -46,10 +46,11 @@ import numpy as np
 import pandas as pd
 
 from .budget import budget_plan, cheapest_row
-from ..params import check, check_choice, check_method
+from .pools import _REDUCE_ROWS, _best, _top, best_ranks, depth_pool, trec_ranking
+from ..params import N_BOOT, check, check_choice, check_method
 from ..matrices.evaluation import (evaluator_for, parse_measure, qrels_dict, require_ir_measures,
                          run_dict, run_sources, score_run)
-from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs, trec_order
+from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs
 from ..estimates.standardise import std_ab
 from ..estimates.variance import pooled_variance
 from ..errors import InputError
@@ -85,7 +86,8 @@ class PoolDepthStudy:
         ``docs_per_topic`` (= judged / topics), ``v_e_raw`` and
         ``v_e_std_ab`` (one-way residual variance, pooled over the collections), and, when ``m``
         and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
-        in :func:`topicsetsize.decide.budget.budget_plan`.
+        in :func:`topicsetsize.decide.budget.budget_plan`, then ``n low`` and ``n high``, the
+        bootstrap interval of n over the past topics (``n_interval``).
     cheapest : pandas.Series or None
         The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
     scores : dict
@@ -96,6 +98,10 @@ class PoolDepthStudy:
         The budget asked for.
     condensed : bool
         Whether the runs were evaluated on condensed lists (judged documents only).
+    n_interval : NInterval or None
+        With ``m`` and ``min_d`` (and ``n_boot``): the interval of n at every depth
+        (``lower``/``upper`` one per row of ``table``), from the same resamples of the topics
+        at every depth (:mod:`topicsetsize.estimates.uncertainty`); its ``seed`` repeats it.
     """
 
     table: pd.DataFrame
@@ -104,92 +110,7 @@ class PoolDepthStudy:
     measure: str
     budget: float | None = None
     condensed: bool = False
-
-
-def trec_ranking(runs: dict) -> pd.DataFrame:
-    """All runs in one frame, each ranked per topic as trec_eval ranks it.
-
-    Parameters
-    ----------
-    runs : dict
-        ``{run name: frame with query_id, doc_id, score}``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``run``, ``query_id``, ``doc_id``, ``score`` and ``trec_rank`` (1, 2, ... per
-        run and topic): score descending, ties by doc_id descending.
-
-    Examples
-    --------
-    >>> run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "b", "c"],
-    ...                     "score": [1.0, 1.0, 2.0]})
-    >>> trec_ranking({"r": run})[["doc_id", "trec_rank"]].to_numpy().tolist()
-    [['c', 1], ['b', 2], ['a', 3]]
-    """
-    frame = pd.concat([r[["query_id", "doc_id", "score"]].assign(run=name)
-                       for name, r in runs.items()], ignore_index=True)
-    frame = trec_order(frame, columns=("run", "query_id", "score", "doc_id")).reset_index(
-        drop=True)
-    frame["trec_rank"] = frame.groupby(["run", "query_id"], sort=False).cumcount() + 1
-    return frame[["run", "query_id", "doc_id", "score", "trec_rank"]]
-
-
-#: Rows of per-run top documents kept before they are merged into best ranks (pass 1).
-_REDUCE_ROWS = 200_000
-
-
-def _best(tops: list) -> pd.DataFrame:
-    """The best ``trec_rank`` of each (topic, document) over several runs' top documents."""
-    return pd.concat(tops, ignore_index=True).groupby(
-        ["query_id", "doc_id"], sort=False, as_index=False)["trec_rank"].min()
-
-
-def _top(run: pd.DataFrame, depth: int) -> pd.DataFrame:
-    """One run's top ``depth`` documents per topic in trec_eval order, with ``trec_rank``."""
-    ranked = trec_order(run[["query_id", "doc_id", "score"]])
-    rank = ranked.groupby("query_id", sort=False).cumcount().to_numpy() + 1
-    keep = rank <= depth
-    return pd.DataFrame({"query_id": ranked["query_id"].to_numpy()[keep],
-                         "doc_id": ranked["doc_id"].to_numpy()[keep], "trec_rank": rank[keep]})
-
-
-def best_ranks(runs: dict) -> pd.Series:
-    """For every retrieved (topic, document), its best trec_eval rank over the runs.
-
-    The depth-pd pool is exactly the pairs whose best rank is at most pd (:func:`depth_pool`).
-    """
-    ranked = trec_ranking(runs)
-    return ranked.groupby(["query_id", "doc_id"], sort=True)["trec_rank"].min()
-
-
-def depth_pool(runs: dict, depth: int) -> pd.DataFrame:
-    """The depth-pd pool: the union of every run's top ``depth`` documents per topic.
-
-    Parameters
-    ----------
-    runs : dict
-        ``{run name: frame with query_id, doc_id, score}`` or ``{run name: path}``.
-    depth : int
-        Pool depth pd, at least 1.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``query_id``, ``doc_id``, sorted.
-
-    Examples
-    --------
-    >>> r1 = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "b", "c"],
-    ...                    "score": [3.0, 2.0, 1.0]})
-    >>> r2 = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["c", "d", "a"],
-    ...                    "score": [3.0, 2.0, 1.0]})
-    >>> depth_pool({"r1": r1, "r2": r2}, 1).to_numpy().tolist()
-    [['1', 'a'], ['1', 'c']]
-    """
-    depth = check("depth", depth, allow_array=False)
-    best = best_ranks({name: as_run(r, name) for name, r in runs.items()})
-    return best[best <= depth].index.to_frame(index=False)
+    n_interval: object = None
 
 
 def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]:
@@ -211,7 +132,8 @@ def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]
 def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=0.05, beta=0.20,
                      budget=None, method="legacy", variance_from="raw", duplicates="error",
                      condensed: bool = False,
-                     progress: Callable[[int], object] | None = None) -> PoolDepthStudy:
+                     progress: Callable[[int], object] | None = None, n_boot=N_BOOT, seed=None,
+                     level: float = 0.95) -> PoolDepthStudy:
     r"""V_E, topic set size and assessment cost at each pool depth, from past runs and qrels.
 
     For each depth pd and each collection: build the depth-pd pool (:func:`depth_pool`), keep the
@@ -256,6 +178,11 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         judged by the qrels (Sakai, SIGIR 2007), as trec_eval ``-J`` does.
     progress : callable, optional
         Called with 1 after each run is evaluated at a depth (depths × runs calls in all).
+    n_boot, seed, level
+        With ``m`` and ``min_d``: the ``level`` bootstrap interval of n at each depth
+        (:func:`topicsetsize.estimates.uncertainty.n_interval`; the topics of each collection
+        resampled ``n_boot`` times with ``seed``, the same resamples at every depth, V_E
+        re-estimated, pooled, and n recomputed in one call). ``n_boot=None`` skips it.
 
     Returns
     -------
@@ -376,18 +303,25 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         "v_e_raw": [pooled_variance(scores[d]) for d in depths_list],
         "v_e_std_ab": [pooled_variance([std_ab(s) for s in scores[d]]) for d in depths_list],
     }, index=pd.Index(depths_list, name="pd"))
-    cheapest = None
+    cheapest, interval = None, None
     if m is not None:
         column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
         plan = budget_plan(depths_list, docs_per_topic=table["docs_per_topic"].to_numpy(),
                            variances=table[column].to_numpy(), m=m, min_d=min_d, alpha=alpha,
                            beta=beta, budget=budget, method=method)
         table = table.join(plan.table[["n", "cost", "within_budget"]])
+        if n_boot is not None:
+            interval = _depth_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
+                                        beta=beta, method=method, variance_from=variance_from,
+                                        n_boot=n_boot, seed=seed, level=level)
+            table["n low"] = np.asarray(interval.lower).astype("int64")
+            table["n high"] = np.asarray(interval.upper).astype("int64")
         cheapest = cheapest_row(table)
         if budget is None:      # every depth is "within" no budget: the column would only say yes
             table = table.drop(columns="within_budget")
             cheapest = cheapest.drop("within_budget")
-    return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed))
+    return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
+                          interval)
 
 
 def _condense(run: dict, judged: dict) -> dict:
@@ -411,6 +345,24 @@ def _warn_incomplete(depths: list, share: np.ndarray, condensed: bool) -> None:
     warnings.warn(IncompleteJudgmentsWarning(
         f"the qrels judge only {', '.join(low)} of the pooled documents (below "
         f"{JUDGED_SHARE_MIN:.0%}): {then}"), stacklevel=3)
+
+
+def _depth_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_from, n_boot,
+                     seed, level):
+    """The interval of n at every depth: each depth's pooled σ̂² over the same resamples of the
+    topics (one seed), n of every (depth, resample) in one call of ``anova_n``."""
+    from ..designs.anova import anova_n
+    from ..estimates.uncertainty import (bootstrap_variances, fresh_seed, interval_of,
+                                         interval_tails, positive)
+
+    seed = fresh_seed(seed)
+    scale = "raw" if variance_from == "raw" else "std-ab"
+    variances = np.stack([bootstrap_variances(scores[d], scale=scale, n_boot=n_boot, seed=seed)
+                          for d in depths])
+    n = anova_n(alpha, beta, min_d, positive(variances), m, method=method)
+    tails = interval_tails(level, [len(s) for s in scores[depths[0]]])
+    return interval_of(n, variances, level=level, tails=tails, seed=seed,
+                       estimator=f"one-way {scale}")
 
 
 def _depth_list(depths) -> list:

@@ -234,3 +234,17 @@ def test_judged_share_warning_and_condensed_option(capsys, tmp_path):
     assert table.loc[100, "judged_share"] < 0.3
     assert main([*argv, "--condensed"]) == 0
     assert "condensed lists: unjudged documents removed" in capsys.readouterr().out
+def test_n_interval_per_depth_equals_the_engine(capsys):
+    """n [low, high] per depth: the same limits as the API with the same seed, the seed
+    printed, and every n inside its interval."""
+    assert main(["pool-depth", *A, "--depths", "60,10", "--measure", "AP", "--m", "8",
+                 "--min-d", "0.05", "--seed", "3", "--boot", "400"]) == 0
+    out = capsys.readouterr().out
+    study = pool_depth_study("tests/data/pool_runs/A/runs",
+                             qrels="tests/data/pool_runs/A/qrels.txt", depths=[60, 10],
+                             measure="AP", m=8, min_d=0.05, n_boot=400, seed=3)
+    assert "400 resamples, seed=3" in out
+    for depth, row in study.table.iterrows():
+        line = next(x for x in out.splitlines() if x.split()[:1] == [str(depth)])
+        assert line.endswith(f"[{int(row['n low'])}, {int(row['n high'])}]")
+        assert row["n low"] <= row["n"] <= row["n high"]

@@ -36,8 +36,8 @@ def test_text_report_side_by_side(capsys, data_dir):
     assert line.split()[-2:] == [str(tss.gt_n(g, 0.95, coefficient="phi")),
                                  str(tss.gt_n(tss.g_study(pd.read_csv(robust, index_col=0)),
                                               0.95, coefficient="phi"))]
-    rows = [x for x in out.splitlines() if x.startswith("top-k range")]
-    assert len(rows) == 2
+    rows = [x for x in out.splitlines() if x.startswith("top-k range") and "[" not in x]
+    assert len(rows) == 2                           # (the rows with "[" are the intervals on n)
     table = tss.realistic_min_d(example_matrix())
     expected = table.loc["top-k range", ["n one-way legacy", "n one-way exact",
                                          "n two-way exact"]].astype(int).astype(str).tolist()
@@ -156,3 +156,38 @@ def test_m_sets_the_top_group_and_rows_say_their_pairs(capsys, data_dir):
     assert "note:" in out and "cannot tell from zero" in out
     err = one_line_error(capsys, "report", "no/such/file.csv", "--top-k", "10", "--m", "20")
     assert "--top-k 10 and --m 20" in err
+def test_n_with_its_bootstrap_interval_equals_the_engine(capsys):
+    """Every n of the minD table is printed with its 95% interval, the seed that repeats it,
+    and the CSV has the same limits as the engine (topicsetsize.report.min_d_intervals)."""
+    from topicsetsize.report import collection_report, interval_table
+
+    code, out, err = run_cli(capsys, "report", "--example", "--seed", "7", "--boot", "500")
+    assert code == 0 and err == ""
+    assert "500 resamples, seed=7 (--seed 7 repeats it)" in out
+    table = interval_table(collection_report(example_matrix(), n_boot=500, seed=7))
+    row = table.loc["top-k range"]
+    shown = next(x for x in out.splitlines() if x.startswith("top-k range") and "[" in x)
+    for name in ("n one-way legacy", "n one-way exact", "n two-way exact"):
+        n, low, high = (int(row[name + k]) for k in ("", " low", " high"))
+        assert f"{n} [{low}, {high}]" in shown
+        assert row[name + " low"] < row[name] < row[name + " high"]
+    code, csv, _ = run_cli(capsys, "report", "--example", "--seed", "7", "--boot", "500",
+                           "--csv")
+    wide = pd.read_csv(io.StringIO(csv), index_col=0).iloc[0]
+    assert wide["top-k median: n two-way exact high"] == table.loc["top-k median",
+                                                                    "n two-way exact high"]
+    assert (wide["seed"], wide["n_boot"], wide["interval method"]) == (7, 500, "expanded")
+
+
+def test_boot_zero_prints_no_interval_and_a_bad_boot_is_one_line(capsys):
+    code, out, _ = run_cli(capsys, "report", "--example", "--boot", "0")
+    assert code == 0 and "[low, high]" not in out
+    message = one_line_error(capsys, "report", "--example", "--boot", "50")
+    assert message.startswith("topicsetsize: error: --boot 50 is out of range: allowed 100")
+
+
+def test_boot_help_states_the_registry_default():
+    from topicsetsize.cli._common import BOOT_HELP
+    from topicsetsize.params import N_BOOT
+
+    assert f"default {N_BOOT};" in BOOT_HELP

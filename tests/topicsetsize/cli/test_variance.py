@@ -51,8 +51,12 @@ def test_unclipped_tau_interval_is_explained(capsys, web, tmp_path):
 def test_csv_output_full_precision(capsys, web):
     assert main(["variance", "--example", "--csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
-    assert table.columns.tolist() == ["runs", "topics", "var_raw", "var_std_ab", "tau",
-                                      "tau_ci_low", "tau_ci_high", "var2_raw", "var2_std_ab"]
+    assert table.columns.tolist()[:9] == ["runs", "topics", "var_raw", "var_std_ab", "tau",
+                                          "tau_ci_low", "tau_ci_high", "var2_raw", "var2_std_ab"]
+    # then the intervals of the four variances over the topics (test_variance_intervals)
+    assert table.columns.tolist()[9:] == [f"{v}_{end}" for v in ("var_raw", "var_std_ab",
+                                                                 "var2_raw", "var2_std_ab")
+                                          for end in ("low", "high")] + ["n_boot", "seed"]
     for key, value in expected_row(web).items():      # pandas/scipy only, see test_summary
         assert table.iloc[0][key] == pytest.approx(value, rel=1e-12), key
 
@@ -174,3 +178,24 @@ def test_formulas_without_saved_values_are_named(capsys, tmp_path):
     assert err.startswith(f"topicsetsize: error: {path}: sheet 'Sheet': 4 cell(s) (C2, C3, C4 and "
                           "1 more) hold formulas without saved values")
     assert "missing scores" not in err and "drop" not in err and err.count("\n") == 1
+
+
+def test_variance_intervals_give_the_interval_of_any_n(capsys, web):
+    """The interval of V_E over the topics, and n at its ends, is the interval of n that
+    n_interval gives with the same seed (the map from sigma2 to n is monotone); std-AB's is
+    computed on the standardised matrix."""
+    from topicsetsize.designs.anova import anova_n
+    from topicsetsize.estimates.uncertainty import n_interval
+
+    assert main(["variance", "--example", "--csv", "--seed", "5", "--boot", "400"]) == 0
+    row = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0).iloc[0]
+    for column, scale in (("var_raw", "raw"), ("var_std_ab", "std-ab")):
+        ci = n_interval(web, lambda v: anova_n(0.05, 0.2, 0.05, v, 10), scale=scale,
+                        n_boot=400, seed=5)
+        assert row[f"{column}_low"] == pytest.approx(ci.variance_low, rel=1e-12)
+        assert row[f"{column}_high"] == pytest.approx(ci.variance_high, rel=1e-12)
+        assert anova_n(0.05, 0.2, 0.05, row[f"{column}_low"], 10) == ci.lower
+        assert row[f"{column}_low"] < row[column] < row[f"{column}_high"]
+    assert (row["n_boot"], row["seed"]) == (400, 5)
+    assert main(["variance", "--example", "--boot", "0"]) == 0
+    assert "[low, high]" not in capsys.readouterr().out

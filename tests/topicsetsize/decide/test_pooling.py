@@ -441,3 +441,25 @@ def test_condensed_lists_equal_ir_measures_judged_only(clef):
     # condensing changes the scores: the unjudged documents no longer push judged ones down
     assert (got.to_numpy() >= plain.scores[depth][0].to_numpy() - 1e-12).all()
     assert (got.to_numpy() > plain.scores[depth][0].to_numpy() + 1e-6).any()
+def test_n_interval_per_depth_is_the_bootstrap_of_each_depths_matrix():
+    """The interval at each depth equals n_interval on that depth's matrix with the same seed:
+    the study resamples the same topics at every depth and calls anova_n once."""
+    from topicsetsize.designs.anova import anova_n
+    from topicsetsize.estimates.uncertainty import n_interval
+
+    study = pool_depth_study("tests/data/pool_runs/A/runs",
+                             qrels="tests/data/pool_runs/A/qrels.txt", depths=[60, 10],
+                             measure="AP", m=8, min_d=0.05, n_boot=300, seed=4,
+                             variance_from="std-ab")
+    assert study.n_interval.seed == 4 and study.n_interval.estimator == "one-way std-ab"
+    for k, depth in enumerate([60, 10]):
+        alone = n_interval(study.scores[depth][0],
+                           lambda v: anova_n(0.05, 0.20, 0.05, v, 8), scale="std-ab",
+                           n_boot=300, seed=4)
+        assert (study.table.loc[depth, "n low"], study.table.loc[depth, "n high"]) == (
+            alone.lower, alone.upper)
+        assert study.n_interval.lower[k] == alone.lower
+    without = pool_depth_study("tests/data/pool_runs/A/runs",
+                               qrels="tests/data/pool_runs/A/qrels.txt", depths=[60],
+                               measure="AP", m=8, min_d=0.05, n_boot=None)
+    assert without.n_interval is None and "n low" not in without.table
