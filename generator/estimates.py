@@ -55,7 +55,8 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         scores, file = example_matrix(), f"bundled example ({EXAMPLE_FILE})"
     else:
         scores = read_matrix(path, measure=spec.measure, fmt=spec.fmt, transpose=spec.transpose,
-                             drop_incomplete_topics=spec.drop_incomplete_topics)
+                             drop_incomplete_topics=spec.drop_incomplete_topics,
+                             topic_ids=spec.topic_ids)
         file = str(path)
     summary = summarise(scores)
     standardised = std_ab(scores)

@@ -200,6 +200,21 @@ def _float_format(frame):
 EXAMPLE_NAME = "example: TREC 2010 Web AP"
 
 
+# ---------------------------------------------------------------------------------------------
+# The input options of every command that reads a score matrix, declared once here:
+# add_input_options = the reader options (add_reader_options) + the runs options
+# (add_runs_options). Every matrix command takes them all (report, variance, hsd, reliability,
+# check-power, workbook); evaluate and pool-depth, which read runs only, take the runs options.
+# ---------------------------------------------------------------------------------------------
+
+
+def add_input_options(parser) -> None:
+    """The input options of a matrix command: :func:`add_reader_options` (FILE's) and
+    :func:`add_runs_options` (a matrix evaluated from run files)."""
+    add_reader_options(parser)
+    add_runs_options(parser)
+
+
 def add_reader_options(parser) -> None:
     """The options of :func:`topicsetsize.matrices.readers.read_matrix` (shared by every FILE
     command)."""
@@ -216,6 +231,10 @@ def add_reader_options(parser) -> None:
                         help="wide files: the runs are the rows")
     parser.add_argument("--drop-incomplete-topics", action="store_true",
                         help="drop topics that lack a score for some run (and say how many)")
+    parser.add_argument("--topic-ids", action=argparse.BooleanOptionalAction, default=None,
+                        help="wide files: the first column holds the topic ids (--topic-ids) or "
+                             "is the first run's scores, topics numbered 1.. (--no-topic-ids); "
+                             "default: detected, refused where it could be either")
 
 
 def add_matrix_input(parser) -> None:
@@ -226,8 +245,7 @@ def add_matrix_input(parser) -> None:
                              "files")
     parser.add_argument("--example", action="store_true",
                         help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
-    add_reader_options(parser)
-    add_runs_options(parser)
+    add_input_options(parser)
 
 
 def add_runs_options(parser, *, required: bool = False) -> None:
@@ -261,8 +279,24 @@ def evaluate_from_args(args, runs=None, qrels=None):
                          "nDCG@10, P@10)")
     measure = parse_measure(args.measure)
     with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
-        return evaluate_runs(runs, qrels, measure, duplicates=args.duplicates,
-                             progress=bar.update)
+        matrix = evaluate_runs(runs, qrels, measure, duplicates=args.duplicates,
+                               progress=bar.update)
+    say_read(f"{runs} on {qrels} ({measure})", matrix)
+    return matrix
+
+
+def say_read(name, matrix, file=None) -> None:
+    """One line on stderr: how many topics and runs were read from ``name`` (and how the
+    topics and runs were named where the file did not name them), so that a lost run or
+    topic shows (stderr keeps a command's CSV output parseable)."""
+    n, m = matrix.shape
+    how = ""
+    if matrix.attrs.get("topic_ids") is False:
+        how = f" (no topic-id column: every column is a run, topics numbered 1..{n})"
+    note = matrix.attrs.get("run_names_note")
+    if note:
+        how += f"; {note}"
+    print(f"topicsetsize: read {name}: {n} topics x {m} runs{how}", file=file or sys.stderr)
 
 
 def load_matrix(args):
@@ -274,7 +308,9 @@ def load_matrix(args):
     if sum(given) != 1:
         raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
     if args.example:
-        return example_matrix(), EXAMPLE_NAME
+        matrix = example_matrix()
+        say_read(EXAMPLE_NAME, matrix)
+        return matrix, EXAMPLE_NAME
     if args.runs is not None:
         return evaluate_from_args(args), f"{args.runs} ({args.measure})"
     if args.qrels is not None:
@@ -301,8 +337,33 @@ def read_matrix_reporting(path, args):
     from ..matrices.readers import read_matrix
 
     with reporting_warnings():
-        return read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,
-                           drop_incomplete_topics=args.drop_incomplete_topics)
+        matrix = read_matrix(path, measure=args.measure, fmt=args.fmt, transpose=args.transpose,
+                             drop_incomplete_topics=args.drop_incomplete_topics,
+                             topic_ids=args.topic_ids)
+    say_read(path, matrix)
+    return matrix
+
+
+def load_matrices(args, files) -> dict:
+    """``{name: matrix}`` of a several-matrix command: the bundled example (``--example``),
+    the matrix evaluated from ``--runs``/``--qrels`` and each FILE, in that order."""
+    from ..examples import example_matrix
+
+    if not files and not args.example and args.runs is None:
+        raise InputError("give at least one FILE (or --example for the bundled matrix), or "
+                         "--runs DIR --qrels FILE --measure M")
+    matrices = {}
+    if args.example:
+        matrices[EXAMPLE_NAME] = example_matrix()
+        say_read(EXAMPLE_NAME, matrices[EXAMPLE_NAME])
+    if args.runs is not None or args.qrels is not None:
+        if files:
+            raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
+                             "in two commands")
+        matrices[f"{args.runs} ({args.measure})"] = evaluate_from_args(args)
+    for name in files:
+        matrices[name] = read_matrix_reporting(name, args)
+    return matrices
 
 
 @contextlib.contextmanager

@@ -11,8 +11,8 @@ exact, two-way ANOVA exact). ``--example`` adds the bundled TREC 2010 Web AP mat
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, checked, float_list, path, print_frame,
-                      read_matrix_reporting)
+from ._common import (add_input_options, checked, float_list, load_matrices, path,
+                      print_frame)
 from ..errors import InputError
 
 
@@ -28,7 +28,7 @@ def register(sub, designs) -> None:
                         help="a score matrix file, or a folder of trec_eval -q files")
     parser.add_argument("--example", action="store_true",
                         help="also report on the bundled TREC 2010 Web AP matrix (48 x 88)")
-    add_reader_options(parser)
+    add_input_options(parser)
     parser.add_argument("--top-k", type=checked("top_k"), default=10,
                         help="the best runs whose differences give the minD values (default 10)")
     parser.add_argument("--min-d", type=float_list, default=[],
@@ -54,13 +54,10 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, build its report, print (and plot)."""
-    from ..examples import example_matrix
     from ..report import collection_report
 
     from ..params import check
 
-    if not args.files and not args.example:
-        raise InputError("give at least one FILE (or --example for the bundled matrix)")
     if args.min_d:
         check("min_d", args.min_d)
     if args.plot is not None:
@@ -68,9 +65,7 @@ def run(args) -> int:
             raise InputError(f"--plot {args.plot}: the file name must end in .png")
         from ..plots import require_matplotlib
         require_matplotlib()
-    matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
-    for name in args.files:
-        matrices[name] = read_matrix_reporting(name, args)
+    matrices = load_matrices(args, args.files)
     reports = {}
     for name, matrix in matrices.items():
         try:

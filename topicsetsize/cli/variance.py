@@ -10,8 +10,7 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_reader_options, add_runs_options, evaluate_from_args, path,
-                      print_frame, read_matrix_reporting)
+from ._common import add_input_options, load_matrices, path, print_frame
 from ..errors import InputError
 
 
@@ -24,8 +23,7 @@ def register(sub, designs) -> None:
     )
     parser.add_argument("files", nargs="*", type=path, metavar="FILE",
                         help="a score matrix file, or a folder of trec_eval -q files")
-    add_reader_options(parser)
-    add_runs_options(parser)
+    add_input_options(parser)
     parser.add_argument("--a", type=float, default=0.15, help="std-AB spread A (default 0.15)")
     parser.add_argument("--b", type=float, default=0.5, help="std-AB centre B (default 0.5)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
@@ -36,23 +34,12 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, summarise it and print the table."""
-    from ..examples import example_matrix
     from ..params import check
     from ..estimates.summary import summarise_many
 
     check("a", args.a)
     check("b", args.b)
-    if not args.files and not args.example and args.runs is None:
-        raise InputError("give at least one FILE (or --example for the bundled matrix), or "
-                         "--runs DIR --qrels FILE --measure M")
-    matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
-    if args.runs is not None or args.qrels is not None:
-        if args.files:
-            raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
-                             "in two commands")
-        matrices[f"{args.runs} ({args.measure})"] = evaluate_from_args(args)
-    for name in args.files:
-        matrices[name] = read_matrix_reporting(name, args)
+    matrices = load_matrices(args, args.files)
     import pandas as pd
 
     rows = []

@@ -12,7 +12,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ._common import add_reader_options, add_runs_options, evaluate_from_args, path, progress
+from ._common import add_input_options, evaluate_from_args, path, progress
 from ..errors import InputError
 
 __all__ = ["register", "run"]
@@ -36,8 +36,7 @@ def register(sub, designs) -> None:
                    metavar="FILE",
                    help="also estimate V_E (raw and std-AB) from this score matrix and add "
                         "its tables (CSV/TSV, .xlsx, trec_eval -q files or a folder of them)")
-    add_reader_options(p)          # --measure, --format, --transpose, --drop-incomplete-topics
-    add_runs_options(p)            # --runs DIR --qrels FILE: a matrix evaluated from run files
+    add_input_options(p)           # the reader options, and --runs DIR --qrels FILE
     p.add_argument("--out", type=lambda text: Path(path(text)), default=None, metavar="FILE",
                    help="where to write the workbook (default: the spec's output name in the "
                         "spec file's folder; for a bundled spec, in the current folder)")
@@ -84,12 +83,12 @@ def _write(args, spec) -> int:
 
     if args.matrix:
         spec = with_matrices(spec, args.matrix, measure=args.measure, fmt=args.fmt,
-                             transpose=args.transpose,
+                             transpose=args.transpose, topic_ids=args.topic_ids,
                              drop_incomplete_topics=args.drop_incomplete_topics)
     elif (args.fmt or args.transpose or args.drop_incomplete_topics
-          or (args.measure and args.runs is None)):
-        raise InputError("--measure, --format, --transpose and --drop-incomplete-topics apply to "
-                         "--matrix files: give --matrix FILE")
+          or args.topic_ids is not None or (args.measure and args.runs is None)):
+        raise InputError("--measure, --format, --transpose, --topic-ids and "
+                         "--drop-incomplete-topics apply to --matrix files: give --matrix FILE")
     out = args.out if args.out is not None else args.out_folder / spec.output
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:

@@ -401,7 +401,7 @@ def _field_by_field(monkeypatch):
     """Make the reader skip pandas' C reader: every wide file is parsed field by field."""
     import topicsetsize.matrices.readers as readers
 
-    monkeypatch.setattr(readers, "parse_wide_numbers", lambda path, head: None)
+    monkeypatch.setattr(readers, "parse_wide_numbers", lambda path, head, topic_ids=None: None)
 
 
 @pytest.mark.parametrize("layout", ["comma", "tab", "semicolon", "quoted", "crlf-blank-lines",

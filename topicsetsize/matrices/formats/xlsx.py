@@ -11,8 +11,10 @@ from ...errors import InputError
 __all__ = ["read_xlsx"]
 
 
-def read_xlsx(path: Path, measure: str | None, transpose: bool) -> Cells:
-    """The cells of the sheet named ``measure`` (the only sheet when None)."""
+def read_xlsx(path: Path, measure: str | None, transpose: bool,
+              topic_ids: bool | None = None) -> Cells:
+    """The cells of the sheet named ``measure`` (the only sheet when None); ``topic_ids`` as
+    in :func:`topicsetsize.matrices.formats.wide.has_topic_ids`."""
     import openpyxl
 
     try:
@@ -42,7 +44,8 @@ def read_xlsx(path: Path, measure: str | None, transpose: bool) -> Cells:
     rows = [(r, (values + [None] * width)[lead:width]) for r, values in rows]
     if any(v is None for _, values in rows[1:] for v in values[1:]):
         _refuse_unsaved_formulas(path, title, rows, lead)
-    return parse_wide(rows, path, "row", "column", transpose, first_field=lead + 1)
+    return parse_wide(rows, path, "row", "column", transpose, first_field=lead + 1,
+                      topic_ids=topic_ids)
 
 
 def _refuse_unsaved_formulas(path: Path, title: str, rows, lead: int) -> None:
