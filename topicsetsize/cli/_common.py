@@ -293,9 +293,9 @@ def say_read(name, matrix, file=None) -> None:
     how = ""
     if matrix.attrs.get("topic_ids") is False:
         how = f" (no topic-id column: every column is a run, topics numbered 1..{n})"
-    note = matrix.attrs.get("run_names_note")
-    if note:
-        how += f"; {note}"
+    for key in ("topics_note", "run_names_note"):
+        if matrix.attrs.get(key):
+            how += f"; {matrix.attrs[key]}"
     print(f"topicsetsize: read {name}: {n} topics x {m} runs{how}", file=file or sys.stderr)
 
 
