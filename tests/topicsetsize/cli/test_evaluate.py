@@ -45,16 +45,18 @@ def test_evaluate_out_keeps_formula_like_names_and_warns(capsys, tmp_path):
     runs = tmp_path / "runs"
     runs.mkdir()
     first, second = sorted(Path(RUNS).iterdir())[:2]
-    shutil.copy(first, runs / "=HYPERLINK(1)")
-    shutil.copy(second, runs / "plain")
+    (runs / "r1").write_text("".join(line.rsplit(None, 1)[0] + " =HYPERLINK(1)\n"  # its tag
+                                     for line in first.read_text().splitlines()))
+    shutil.copy(second, runs / "r2")
     out = tmp_path / "m.csv"
     code, _, err = run_cli(capsys, "evaluate", "--runs", str(runs), "--qrels", QRELS,
                            "--measure", "AP", "--out", str(out))
     assert code == 0 and "'=HYPERLINK(1)'" in err and "import dialog" in err
-    assert pd.read_csv(out, index_col=0).columns.tolist() == ["=HYPERLINK(1)", "plain"]
+    assert pd.read_csv(out, index_col=0).columns.tolist() == ["=HYPERLINK(1)", "Arun2"]
     code, stdout, err = run_cli(capsys, "evaluate", "--runs", str(runs), "--qrels", QRELS,
                                 "--measure", "AP")
-    assert code == 0 and "'=HYPERLINK(1)" in stdout.splitlines()[0] and err == ""
+    assert code == 0 and "'=HYPERLINK(1)" in stdout.splitlines()[0]
+    assert err.startswith(f"topicsetsize: read {runs} on {QRELS} (AP): 25 topics x 2 runs")
 
 
 def test_evaluate_example_is_the_bundled_clef_runs(capsys):
