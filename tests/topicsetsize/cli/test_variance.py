@@ -174,3 +174,27 @@ def test_formulas_without_saved_values_are_named(capsys, tmp_path):
     assert err.startswith(f"topicsetsize: error: {path}: sheet 'Sheet': 4 cell(s) (C2, C3, C4 and "
                           "1 more) hold formulas without saved values")
     assert "missing scores" not in err and "drop" not in err and err.count("\n") == 1
+
+
+def test_matrix_without_topic_ids_says_every_run_was_read(capsys, tmp_path, data_dir):
+    # R's write.csv(row.names = FALSE) of the Robust04 AP matrix; old code: 109 runs, exit 0.
+    import csv
+
+    matrix = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    path = tmp_path / "no_ids.csv"
+    matrix.to_csv(path, index=False, quoting=csv.QUOTE_NONNUMERIC)
+    assert main(["variance", str(path), "--csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"topicsetsize: read {path}: 249 topics x 110 runs (no topic-id "
+                            "column: every column is a run, topics numbered 1..249)\n")
+    assert pd.read_csv(io.StringIO(captured.out)).loc[0, "runs"] == 110
+
+
+def test_ambiguous_matrix_is_refused_and_no_topic_ids_reads_it(capsys, tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text("a,b,c\n1,0.5,0.25\n2,0.25,0.5\n3,0.75,0.5\n")
+    assert main(["variance", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--no-topic-ids" in err and "--topic-ids" in err
+    assert main(["variance", str(path), "--no-topic-ids", "--csv"]) == 0
+    assert "3 topics x 3 runs" in capsys.readouterr().err

@@ -472,3 +472,70 @@ def test_names_with_quoted_tabs_and_stray_carriage_returns(tmp_path):
     with pytest.raises(InputError) as exc:
         read_matrix(f)
     one_line_error(exc, "cr.csv: line 1")
+
+
+# --- A matrix without a topic-id column (issue 25.1) ------------------------------------------
+
+
+def _without_ids(data_dir, tmp_path, suffix=".csv"):
+    """The bundled Robust04 AP matrix (249 topics x 110 runs) written as R's
+    ``write.csv(m, row.names = FALSE)`` writes it: quoted run names, unquoted numbers, no
+    topic-id column."""
+    import csv
+
+    matrix = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    path = tmp_path / f"no_ids{suffix}"
+    if suffix == ".xlsx":
+        matrix.to_excel(path, index=False)
+    else:
+        matrix.to_csv(path, index=False, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+    return matrix, path
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_matrix_without_topic_ids_keeps_every_run(data_dir, tmp_path, suffix):
+    # Old code: the first run's scores became topic ids, 110 runs read as 109.
+    matrix, path = _without_ids(data_dir, tmp_path, suffix)
+    frame = read_matrix(path)
+    assert frame.shape == (249, 110) and frame.attrs["topic_ids"] is False
+    assert frame.columns.tolist() == matrix.columns.tolist()
+    assert frame.index.tolist() == [str(k) for k in range(1, 250)]
+    assert np.array_equal(frame.to_numpy(), matrix.to_numpy())
+
+
+def test_matrix_without_topic_ids_field_by_field(data_dir, tmp_path, monkeypatch):
+    _field_by_field(monkeypatch)            # the same reading where pandas' C reader is skipped
+    matrix, path = _without_ids(data_dir, tmp_path)
+    frame = read_matrix(path)
+    assert frame.shape == (249, 110) and np.array_equal(frame.to_numpy(), matrix.to_numpy())
+
+
+def test_matrix_with_topic_ids_is_read_as_before(data_dir):
+    frame = read_matrix(data_dir / "trec2004robust_ap.csv")
+    assert frame.shape == (249, 110) and frame.attrs["topic_ids"] is True
+    assert frame.index[0] == "301"
+
+
+def test_ambiguous_first_column_is_refused_and_the_choice_settles_it(tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text("a,b,c\n1,0.5,0.25\n2,0.25,0.5\n3,0.75,0.5\n")
+    with pytest.raises(InputError) as info:
+        read_matrix(path)
+    one_line_error(info, "the first column 'a' holds distinct whole numbers",
+                   "read as topic ids", "as the scores of run 'a'", "topic_ids=False")
+    assert read_matrix(path, topic_ids=True).columns.tolist() == ["b", "c"]
+    frame = read_matrix(path, topic_ids=False)
+    assert frame.columns.tolist() == ["a", "b", "c"] and frame["a"].tolist() == [1.0, 2.0, 3.0]
+
+
+def test_a_bad_score_in_the_first_column_of_a_matrix_without_ids_is_named(data_dir, tmp_path):
+    matrix, path = _without_ids(data_dir, tmp_path)
+    path.write_text(path.read_text().replace("\n0.0372,", "\nhigh,", 1))
+    with pytest.raises(InputError) as info:
+        read_matrix(path)
+    one_line_error(info, "non-numeric score 'high'", "run 'sys1'")
+
+
+def test_topic_ids_applies_to_wide_files_only(written):
+    with pytest.raises(InputError, match="applies to wide CSV/TSV and .xlsx files"):
+        read_matrix(written / "long.csv", measure="map", topic_ids=False)
