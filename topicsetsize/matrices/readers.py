@@ -50,9 +50,9 @@ import numpy as np
 import pandas as pd
 
 from .formats import FORMATS
-from .formats.common import (MISSING_TOKENS, SUMMARY_TOPIC, Cells, cells_from_records, csv_rows, decode_text,
-                             parse_floats,
-                             guess_delimiter, is_numeric, nonempty_bytes, split_fields)
+from .formats.common import (MISSING_TOKENS, SUMMARY_TOPIC, Cells, cells_from_records, csv_rows,
+                             decode_text, parse_floats, guess_delimiter, is_numeric,
+                             nonempty_bytes, split_fields)
 from .formats.long import long_header, parse_long
 from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
 from .formats.wide import parse_wide, parse_wide_numbers
@@ -153,7 +153,7 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
 
     Without a topic-id column (the first column's scores repeat, so they are not ids):
 
-    >>> _ = path.write_text("bm25,dfr\n0.25,0.5\n0.25,0.75\n")
+    >>> _ = path.write_text("bm25,dfr\\n0.25,0.5\\n0.25,0.75\\n")
     >>> frame = read_matrix(path)
     >>> frame.columns.tolist(), frame.index.tolist(), frame.attrs["topic_ids"]
     (['bm25', 'dfr'], ['1', '2'], False)

@@ -149,7 +149,8 @@ def long_table(matrices: dict) -> pd.DataFrame:
 
     >>> m = pd.DataFrame([[0.25, 0.5]], index=["1"], columns=["a", "b"])
     >>> long_table({"AP": m, "P@10": m * 2}).values.tolist()
-    [['a', '1', 'AP', 0.25], ['b', '1', 'AP', 0.5], ['a', '1', 'P@10', 0.5], ['b', '1', 'P@10', 1.0]]
+    [['a', '1', 'AP', 0.25], ['b', '1', 'AP', 0.5],
+     ['a', '1', 'P@10', 0.5], ['b', '1', 'P@10', 1.0]]
     """
     parts = []
     for measure, scores in matrices.items():

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 from ...errors import InputError
 
-__all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "nonempty_bytes", "decode_text",
-           "guess_delimiter", "split_fields", "is_numeric", "csv_rows", "trimmed_width",
-           "as_label", "pick_measure", "cells_from_records"]
+__all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "nonempty_bytes",
+           "decode_text", "guess_delimiter", "split_fields", "is_numeric", "csv_rows",
+           "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
 
 SUMMARY_TOPIC = "all"          # trec_eval's summary rows
 #: Cell texts read as "no score here" (case-insensitive, after stripping blanks).

@@ -35,8 +35,9 @@ def has_topic_ids(corner: str, first, path, topic_ids: bool | None = None) -> bo
     ``topic_ids`` True or False is the caller's choice; None detects it: the first column holds
     ids when its header is empty or an id label (:data:`ID_LABELS`); scores when its numbers
     repeat or one is not whole (ids are distinct and, when numbers, whole; a text among such
-    numbers is then a bad score, and named as one); ids when a value is not a number. Distinct whole numbers under another header could be either: a
-    one-line :class:`~topicsetsize.InputError` names the two readings.
+    numbers is then a bad score, and named as one); ids when a value is not a number.
+    Distinct whole numbers under another header could be either: a one-line
+    :class:`~topicsetsize.InputError` names the two readings.
 
     >>> has_topic_ids("topic", ["401", "402"], "f.csv")
     True
