@@ -477,13 +477,13 @@ def test_names_with_quoted_tabs_and_stray_carriage_returns(tmp_path):
 # --- A matrix without a topic-id column (issue 25.1) ------------------------------------------
 
 
-def _without_ids(data_dir, tmp_path, suffix=".csv"):
-    """The bundled Robust04 AP matrix (249 topics x 110 runs) written as R's
+def _without_ids(data_dir, tmp_path, suffix=".csv", name="trec2004robust_ap.csv"):
+    """A bundled matrix (Robust04 AP: 249 topics x 110 runs) written as R's
     ``write.csv(m, row.names = FALSE)`` writes it: quoted run names, unquoted numbers, no
     topic-id column."""
     import csv
 
-    matrix = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    matrix = pd.read_csv(data_dir / name, index_col=0)
     path = tmp_path / f"no_ids{suffix}"
     if suffix == ".xlsx":
         matrix.to_excel(path, index=False)
@@ -493,13 +493,16 @@ def _without_ids(data_dir, tmp_path, suffix=".csv"):
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
-def test_matrix_without_topic_ids_keeps_every_run(data_dir, tmp_path, suffix):
-    # Old code: the first run's scores became topic ids, 110 runs read as 109.
-    matrix, path = _without_ids(data_dir, tmp_path, suffix)
+@pytest.mark.parametrize("name", ["trec2004robust_ap.csv", "clef2017_tar_ap.csv"])
+def test_matrix_without_topic_ids_keeps_every_run(data_dir, tmp_path, suffix, name):
+    # Old code: the first run's scores became topic ids. CLEF 2017 TAR AP (30 x 19), whose
+    # first run's scores are distinct, was read as 18 runs with no word; Robust04 AP, whose
+    # first run repeats a score, failed with "duplicate topic id '0.0391'".
+    matrix, path = _without_ids(data_dir, tmp_path, suffix, name)
     frame = read_matrix(path)
-    assert frame.shape == (249, 110) and frame.attrs["topic_ids"] is False
+    assert frame.shape == matrix.shape and frame.attrs["topic_ids"] is False
     assert frame.columns.tolist() == matrix.columns.tolist()
-    assert frame.index.tolist() == [str(k) for k in range(1, 250)]
+    assert frame.index.tolist() == [str(k) for k in range(1, len(matrix) + 1)]
     assert np.array_equal(frame.to_numpy(), matrix.to_numpy())
 
 
