@@ -90,8 +90,11 @@ def _write(args, spec) -> int:
         raise InputError("--measure, --format, --transpose, --topic-ids and "
                          "--drop-incomplete-topics apply to --matrix files: give --matrix FILE")
     out = args.out if args.out is not None else args.out_folder / spec.output
+    read = []                       # what each matrix gave: said on stderr, as everywhere
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
+            if text.startswith("read "):
+                read.append(text)
             bar.set_postfix_str(text[:40], refresh=False)
             bar.update(1)
 
@@ -103,6 +106,8 @@ def _write(args, spec) -> int:
             path = write_workbook(spec, out, tick=tick)
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+    for text in read[:-1] if args.runs is not None else read:   # --runs: said when evaluated
+        print(f"topicsetsize: {text}", file=sys.stderr)
     measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
     what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
     print(f"wrote {path.resolve()} ({what})")
