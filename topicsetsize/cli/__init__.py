@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ._common import said_what_was_read
+
+    said_what_was_read(False)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -76,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
             # fallbacks); they must not break the one-line contract of stderr.
             warnings.simplefilter("ignore", RuntimeWarning)
-            return int(args.handler(args) or 0)
+            code = int(args.handler(args) or 0)
+        said_what_was_read(code == 0)       # what each matrix gave: one line each, on stderr
+        return code
     except BrokenPipeError:
         return _closed_pipe()
     except (InputError, OSError) as exc:

@@ -285,10 +285,15 @@ def evaluate_from_args(args, runs=None, qrels=None):
     return matrix
 
 
-def say_read(name, matrix, file=None) -> None:
+#: The lines of :func:`say_read`, said when the command succeeds (an error stays one line).
+READ_LINES: list[str] = []
+
+
+def say_read(name, matrix) -> None:
     """One line on stderr: how many topics and runs were read from ``name`` (and how the
     topics and runs were named where the file did not name them), so that a lost run or
-    topic shows (stderr keeps a command's CSV output parseable)."""
+    topic shows (stderr keeps a command's CSV output parseable). It is said when the command
+    succeeds (:func:`said_what_was_read`): on an error, the error is the one line."""
     n, m = matrix.shape
     how = ""
     if matrix.attrs.get("topic_ids") is False:
@@ -296,7 +301,15 @@ def say_read(name, matrix, file=None) -> None:
     for key in ("topics_note", "run_names_note"):
         if matrix.attrs.get(key):
             how += f"; {matrix.attrs[key]}"
-    print(f"topicsetsize: read {name}: {n} topics x {m} runs{how}", file=file or sys.stderr)
+    READ_LINES.append(f"topicsetsize: read {name}: {n} topics x {m} runs{how}")
+
+
+def said_what_was_read(succeeded: bool) -> None:
+    """Print the lines of :func:`say_read` on stderr where the command succeeded; forget them."""
+    if succeeded:
+        for line in READ_LINES:
+            print(line, file=sys.stderr)
+    READ_LINES.clear()
 
 
 def load_matrix(args):

@@ -106,8 +106,10 @@ def _write(args, spec) -> int:
             path = write_workbook(spec, out, tick=tick)
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+    from ._common import READ_LINES
+
     for text in read[:-1] if args.runs is not None else read:   # --runs: said when evaluated
-        print(f"topicsetsize: {text}", file=sys.stderr)
+        READ_LINES.append(f"topicsetsize: {text}")
     measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
     what = f"{measures} measure{'s' if measures != 1 else ''}" if measures else "calculators only"
     print(f"wrote {path.resolve()} ({what})")

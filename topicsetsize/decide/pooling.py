@@ -293,7 +293,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 tops = [_best(tops)]
         best = _best(tops)
         topics = list(match_topics(qrels_c["query_id"].unique(), run_topics,
-                                   qrels_name=qrels_name, runs_name=f"{where}runs").matched)
+                                   qrels_name=qrels_name, runs_name="the runs").matched)
         if len(topics) < 2:
             raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
                              "V_E needs at least 2 topics")
