@@ -542,3 +542,17 @@ def test_a_bad_score_in_the_first_column_of_a_matrix_without_ids_is_named(data_d
 def test_topic_ids_applies_to_wide_files_only(written):
     with pytest.raises(InputError, match="applies to wide CSV/TSV and .xlsx files"):
         read_matrix(written / "long.csv", measure="map", topic_ids=False)
+
+
+@pytest.mark.parametrize("corner", ["", "topic", "Topic ID", "query_number", "qid", "run"])
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_an_id_label_or_empty_corner_means_topic_ids(tmp_path, corner, suffix):
+    frame = pd.DataFrame({corner: [401, 402, 403], "a": [0.5, 0.25, 0.75],
+                          "b": [0.25, 0.5, 0.5]})
+    path = tmp_path / f"m{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_excel(path, index=False)
+    read = read_matrix(path)
+    assert read.columns.tolist() == ["a", "b"] and read.index.tolist() == ["401", "402", "403"]

@@ -19,10 +19,13 @@ from ...errors import InputError
 
 __all__ = ["ID_LABELS", "has_topic_ids", "parse_wide", "parse_wide_numbers"]
 
-#: Header labels of a topic-id column (lower case, without blanks, ``_`` and ``-``); an empty
-#: corner cell (R's ``write.csv``, pandas' ``to_csv``) says the same.
-ID_LABELS = frozenset({"", "topic", "topics", "topicid", "qid", "query", "queryid", "qno",
-                       "id", "num", "number"})
+#: Header labels of a topic-id column (lower case, without blanks, ``_`` and ``-``), and the
+#: starts of such labels (``topic_no``, ``query number``); an empty corner cell (R's
+#: ``write.csv``, pandas' ``to_csv``) says the same, and so does a corner that names the
+#: columns' kind (``run``, ``system``).
+ID_LABELS = frozenset({"", "id", "num", "number", "qno", "run", "runs", "system", "systems",
+                       "sys"})
+_ID_STARTS = ("topic", "query", "qid")
 
 #: The option that settles the layout, as the messages name it.
 _CHOICE = "topic_ids=True (--topic-ids) or topic_ids=False (--no-topic-ids)"
@@ -33,7 +36,8 @@ def has_topic_ids(corner: str, first, path, topic_ids: bool | None = None) -> bo
 
     ``corner`` is the header's first field, ``first`` the first column's texts below it.
     ``topic_ids`` True or False is the caller's choice; None detects it: the first column holds
-    ids when its header is empty or an id label (:data:`ID_LABELS`); scores when its numbers
+    ids when its header is empty or an id label (:data:`ID_LABELS`, or starting with
+    ``topic``, ``query`` or ``qid``); scores when its numbers
     repeat or one is not whole (ids are distinct and, when numbers, whole; a text among such
     numbers is then a bad score, and named as one); ids when a value is not a number.
     Distinct whole numbers under another header could be either: a one-line
@@ -50,8 +54,8 @@ def has_topic_ids(corner: str, first, path, topic_ids: bool | None = None) -> bo
     """
     if topic_ids is not None:
         return bool(topic_ids)
-    label = "".join(ch for ch in str(corner).lower() if ch not in " _-\t")
-    if label in ID_LABELS:
+    label = "".join(ch for ch in as_label(corner).lower() if ch not in " _-\t")
+    if label in ID_LABELS or label.startswith(_ID_STARTS):
         return True
     texts = pd.Series([str(v).strip() for v in first], dtype=object)
     texts = texts[~texts.str.lower().isin(MISSING_TOKENS)]
