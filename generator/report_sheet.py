@@ -45,14 +45,18 @@ FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
 #: Starting values of the live inputs.
 START_N, START_TARGET = (item.default for item in REPORT_INPUTS)
 #: Column widths: C holds an input's allowed range (as on the calculators), D its check.
-WIDTHS = {"A": 30, "B": 16, "C": 34, "D": 18, "E": 18, "F": 18, "G": 18}
+WIDTHS = {"A": 30, "B": 16, "C": 34, "D": 18, "E": 18, "F": 18, "G": 18, "H": 18, "I": 18,
+          "J": 18}
 #: Rows of the sheet on one printed page (A4 landscape, one page wide), with room to spare: a
 #: table that would not fit in what is left of a page starts the next one.
 PAGE_ROWS = 46
 _PRE, _LIVE = "precomputed", "live"
 _RIGHT = Alignment(horizontal="right")
 _NOTE = Alignment(horizontal="left", indent=1)       # "how", set off from the number left of it
-_MIN_D_COLUMNS = ("min_d", "share", "n one-way legacy", "n one-way exact", "n two-way exact")
+#: As topicsetsize.decide.realistic.MIN_D_COLUMNS (tests/generator/test_report_sheet.py checks).
+_MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
+                  "n one-way legacy", "n one-way exact", "n two-way exact")
+_MIN_D_TEXT = {"pairs": str, "above noise": lambda v: "yes" if v else "no"}
 
 
 def add_report_sheet(wb, estimates) -> None:
@@ -158,14 +162,20 @@ def _min_d(cur: Cursor, name: str, report) -> None:
     import pandas as pd
 
     _section(cur, len(report.min_d.index),
-             f"{name}: minD values between its runs (top {report.differences.top_k} runs; "
-             f"α = {report.alpha:g}, β = {report.beta:g}, m = {report.m}); {_PRE}",
+             f"{name}: minD values between its runs (top {report.differences.top_k} runs, "
+             f"top-k rows corrected for selection by split halves; share of the row's pairs; "
+             f"se of a paired difference; α = {report.alpha:g}, β = {report.beta:g}, "
+             f"m = {report.m}); {_PRE}",
              ("candidate", *_MIN_D_COLUMNS), numbers=len(_MIN_D_COLUMNS))
     for candidate, values in report.min_d.iterrows():
         put_label(cur.ws, cur.row, 1, str(candidate))
         for c, column in enumerate(_MIN_D_COLUMNS, start=2):
             value = values[column]
-            fmt = {"min_d": "0.0000", "share": "0.0%"}.get(column, "0")
+            if column in _MIN_D_TEXT:
+                put_label(cur.ws, cur.row, c, _MIN_D_TEXT[column](value)).alignment = _RIGHT
+                continue
+            fmt = {"min_d": "0.0000", "uncorrected": "0.0000", "se": "0.0000",
+                   "share": "0.0%"}.get(column, "0")
             put_number(cur.ws, cur.row, c, None if pd.isna(value) else value,
                        number_format=fmt)
         cur.skip()

@@ -6,6 +6,7 @@ is out of range: allowed variance > 0``).
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -58,12 +59,13 @@ def load_spec(path, *, ignore_output: bool = False) -> Spec:
     topicsetsize.InputError: .../s.toml: beta: beta=2 is out of range: allowed 0 < beta < 1
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists() or path.is_dir():
         raise FileNotFoundError(f"{path}: no such spec file")
-    data = read_toml(path)
+    data = read_toml(path)          # read once: a pipe (<(...)) is a spec too
     if ignore_output and isinstance(data, dict):
         data = {key: value for key, value in data.items() if key != "output"}
-    spec = spec_from_dict(data, source=str(path), base=path.parent)
+    # relative matrix paths: from the spec's folder; from a pipe's, the current folder
+    spec = spec_from_dict(data, source=str(path), base=path.parent if path.is_file() else Path())
     return spec if "output" in data else replace(spec, output=path.stem + ".xlsx")
 
 
@@ -139,7 +141,8 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
         while name in used:
             name, k = f"{path.stem} ({k})", k + 1
         used.add(name)
-        extra.append(MatrixSpec(name=name, path=str(path.resolve()), measure=measure, fmt=fmt,
+        # absolute, not resolved: a pipe's link (/dev/stdin) resolves to no file
+        extra.append(MatrixSpec(name=name, path=os.path.abspath(path), measure=measure, fmt=fmt,
                                 transpose=transpose, topic_ids=topic_ids,
                                 drop_incomplete_topics=drop_incomplete_topics))
     if extra and not spec.m:

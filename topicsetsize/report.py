@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .decide.realistic import realistic_min_d
+from .decide.realistic import realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n
 from .matrices.matrix import check_matrix
@@ -78,19 +78,19 @@ class CollectionReport:
         return pd.Series(items, dtype=object, name="value")
 
 
-def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
+def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
                       beta: float = 0.20, target: float = 0.95, level: float = 0.95,
-                      a: float = 0.15, b: float = 0.5, min_d=()) -> CollectionReport:
+                      a: float = 0.15, b: float = 0.5, min_d=(), trials: int = 1000,
+                      seed: int = 0) -> CollectionReport:
     """Know a past collection before designing the next: Sakai's inputs beside GT.
 
     Parameters
     ----------
     scores : pandas.DataFrame or 2-D array-like
         Topics as rows, runs as columns.
-    top_k : int
-        Size of the group of best runs for the realistic minD (default 10).
-    m : int, optional
-        Number of systems of the ANOVA designs (default: the size of the top group).
+    top_k, m : int, optional
+        Size of the group of best runs for the realistic minD and number of systems of the
+        ANOVA designs: the same k = m, so give one (default 10).
     alpha, beta : float
         Type I and II error probabilities of the designs (defaults .05, .20).
     target : float
@@ -102,6 +102,9 @@ def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     min_d : sequence of float
         Your own candidate minD values, added to the realistic ones (their share of run pairs
         and Sakai's n).
+    trials, seed : int
+        Random halves of the topics (and their seed) that correct the top-k candidates for
+        their selection (:func:`~topicsetsize.decide.realistic.realistic_min_d`).
 
     Returns
     -------
@@ -123,9 +126,10 @@ def collection_report(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
     x = check_matrix(scores)
     frame = x.like_input(x.values)
     g = g_study(x.values)
-    differences = run_differences(x.values, top_k=top_k)
+    k, m = top_k_and_m(top_k, m)
+    differences = run_differences(x.values, top_k=k)
     table = realistic_min_d(x.values, m=m, alpha=alpha, beta=beta, candidates=min_d,
-                            differences=differences)
+                            differences=differences, trials=trials, seed=seed)
     return CollectionReport(summarise(frame, a=a, b=b), g, d_study(g, level=level),
                             gt_n(g, target), gt_n(g, target, coefficient="phi"), differences,
                             table, target, level, alpha, beta, int(table.attrs["m"]))

@@ -49,7 +49,11 @@ def read_toml(path) -> dict:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = path.read_text(encoding="utf-8-sig")     # once: a pipe cannot be read twice
     except UnicodeDecodeError:
         raise InputError(f"{path}: not a text (UTF-8) TOML file") from None
+    except OSError as exc:      # a read error names no file (/proc/self/mem: EIO)
+        if exc.filename is not None:
+            raise
+        raise type(exc)(exc.errno, f"cannot read: {exc.strerror or exc}", str(path)) from None
     return loads_toml(text, path)

@@ -1,10 +1,12 @@
 """Recalculate generated workbooks in headless LibreOffice and read the values back.
 
-One ``soffice --convert-to xlsx`` call converts a whole batch of workbooks (a launch costs
-about 1.5 s). The throw-away user profile sets "recalculate on load: always" for xlsx and ods
-(Calc/Formula/Load/OOXMLRecalcMode = 0), so every formula is computed by LibreOffice, whatever
-the file carries. The re-saved files are only read (openpyxl, ``data_only=True``); numbers
-come back with 15 significant digits.
+One ``soffice --convert-to xlsx`` call converts a chunk of workbooks (a launch costs about
+1.5 s), within a time budget that scales with the chunk and the machine's load; a chunk that
+fails is retried one workbook at a time, so a busy machine fails at most the tests of the
+workbooks it could not recalculate, each with the cause. The throw-away user profile sets
+"recalculate on load: always" for xlsx and ods (Calc/Formula/Load/OOXMLRecalcMode = 0), so
+every formula is computed by LibreOffice, whatever the file carries. The re-saved files are
+only read (openpyxl, ``data_only=True``); numbers come back with 15 significant digits.
 
 Where LibreOffice is absent the tests that need it are skipped with a reason, except in CI
 (environment variable ``CI`` set), where they fail: CI must never skip them.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -21,7 +24,7 @@ from pathlib import Path
 import pytest
 
 __all__ = ["find_soffice", "require_soffice", "recalculate_batch", "ERROR_PREFIXES",
-           "filled_cells_without_errors", "chart_gap_cells"]
+           "filled_cells_without_errors", "chart_gap_cells", "time_budget", "Recalculated"]
 
 _ITEM = ('<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="{}" '
          'oor:op="fuse"><value>0</value></prop></item>')    # 0 = always recalculate on load
@@ -92,11 +95,90 @@ def require_soffice() -> str:
     return exe
 
 
-def recalculate_batch(paths, outdir, *, timeout: float = 600) -> tuple[dict, str]:
-    """Recalculate every workbook in ``paths`` with one LibreOffice run.
+#: How many workbooks one ``soffice`` call converts: a launch costs about 1.5 s, and a batch that
+#: fails (a crash, a time-out on a busy machine) is retried one workbook at a time, so one slow
+#: or broken workbook costs only its own tests.
+CHUNK = 8
+#: Seconds a LibreOffice call may take: a fixed part plus a part per workbook, both multiplied
+#: by the machine's load per core where that is above 1 (on an idle 2-core machine a workbook
+#: of the suite takes 1-4 s; the budget is ten times that). ``TSS_LO_SECONDS_PER_BOOK`` raises it.
+BASE_SECONDS, SECONDS_PER_BOOK = 60.0, 30.0
 
-    Returns ``({input path: recalculated copy}, LibreOffice's console output)``. The inputs
-    must have distinct file names; ``outdir`` must not be their folder.
+
+def load_per_core() -> float:
+    """The 1-minute load average divided by the number of cores (0 where unknown)."""
+    try:
+        return os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:                                          # pragma: no cover (no getloadavg)
+        return 0.0
+
+
+def time_budget(books: int) -> float:
+    """Seconds one LibreOffice call on ``books`` workbooks may take on this machine, now.
+
+    >>> time_budget(2) >= BASE_SECONDS + 2 * SECONDS_PER_BOOK
+    True
+    """
+    per_book = float(os.environ.get("TSS_LO_SECONDS_PER_BOOK", SECONDS_PER_BOOK))
+    return (BASE_SECONDS + per_book * books) * max(1.0, load_per_core())
+
+
+class Recalculated(dict):
+    """{input path: recalculated copy}; a workbook that LibreOffice did not recalculate fails
+    the test that asks for it, with the cause (:attr:`failures`), and only that test."""
+
+    def __init__(self, done=(), failures=None):
+        super().__init__(done)
+        self.failures: dict = dict(failures or {})
+
+    def __missing__(self, key):
+        if key in self.failures:
+            pytest.fail(self.failures[key], pytrace=False)
+        raise KeyError(key)
+
+
+def _convert(exe: str, paths: list[Path], outdir: Path) -> tuple[str, str | None]:
+    """One ``soffice --convert-to xlsx`` call on ``paths``: (console output, why it failed or
+    None). A call that outlives :func:`time_budget` is killed with its whole process group."""
+    budget = time_budget(len(paths))
+    profile = Path(tempfile.mkdtemp(prefix="lo_profile_"))
+    try:
+        (profile / "user").mkdir()
+        (profile / "user" / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
+        cmd = [exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
+               "--nologo", "--nodefault", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
+               "--outdir", str(outdir), *map(str, paths)]
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              stdin=subprocess.DEVNULL, start_new_session=True) as proc:
+            try:
+                console, _ = proc.communicate(timeout=budget)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                console, _ = proc.communicate()
+                cores = os.cpu_count() or 1
+                return console, (
+                    f"LibreOffice did not finish recalculating {len(paths)} workbook(s) within "
+                    f"{budget:.0f} s (load average {load_per_core() * cores:.1f} on {cores} "
+                    f"cores): the machine is too busy or LibreOffice hangs; rerun when it is "
+                    f"quieter, or raise TSS_LO_SECONDS_PER_BOOK (now {SECONDS_PER_BOOK:g} s)")
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    missing = [p.name for p in paths if not (outdir / p.name).is_file()]
+    # soffice exits 0 even when it cannot load a file: check that every output exists
+    if proc.returncode != 0 or missing:
+        return console, (f"LibreOffice failed (rc={proc.returncode}, missing {missing}):\n"
+                         f"{console}")
+    return console, None
+
+
+def recalculate_batch(paths, outdir, *, strict: bool = True) -> tuple[Recalculated, str]:
+    """Recalculate every workbook in ``paths`` with LibreOffice, :data:`CHUNK` at a time.
+
+    Returns ``({input path: recalculated copy}, LibreOffice's console output)``. A chunk that
+    fails or times out is retried one workbook at a time; a workbook that still fails raises
+    RuntimeError with the cause (``strict``), or is left out of the mapping, where asking for
+    it fails that test alone with the cause. The inputs must have distinct file names;
+    ``outdir`` must not be their folder.
     """
     paths = [Path(p).resolve() for p in paths]
     names = [p.name for p in paths]
@@ -107,22 +189,20 @@ def recalculate_batch(paths, outdir, *, timeout: float = 600) -> tuple[dict, str
         raise ValueError("the output folder must differ from the inputs' folder")
     exe = require_soffice()
     outdir.mkdir(parents=True, exist_ok=True)
-    profile = Path(tempfile.mkdtemp(prefix="lo_profile_"))
-    try:
-        (profile / "user").mkdir()
-        (profile / "user" / "registrymodifications.xcu").write_text(_PROFILE, encoding="utf-8")
-        cmd = [exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-               "--nologo", "--nodefault", "--convert-to", "xlsx:Calc MS Excel 2007 XML",
-               "--outdir", str(outdir), *map(str, paths)]
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                             stdin=subprocess.DEVNULL)
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
-    console = res.stdout + res.stderr
-    out = {p: outdir / p.name for p in paths}
-    missing = [str(p) for p, o in out.items() if not o.is_file()]
-    # soffice exits 0 even when it cannot load a file: check that every output exists
-    if res.returncode != 0 or missing:
-        raise RuntimeError(f"LibreOffice failed (rc={res.returncode}, missing {missing}):\n"
-                           f"{console}")
-    return out, console
+    result, consoles = Recalculated(), []
+    for start in range(0, len(paths), CHUNK):
+        chunk = paths[start:start + CHUNK]
+        console, failed = _convert(exe, chunk, outdir)
+        consoles.append(console)
+        if failed and len(chunk) > 1:     # one at a time: a workbook fails only on its own
+            for path in chunk:
+                console, why = _convert(exe, [path], outdir)
+                consoles.append(console)
+                if why:
+                    result.failures[path] = why
+        elif failed:
+            result.failures[chunk[0]] = failed
+        result.update({p: outdir / p.name for p in chunk if p not in result.failures})
+    if strict and result.failures:
+        raise RuntimeError(next(iter(result.failures.values())))
+    return result, "".join(consoles)

@@ -24,7 +24,7 @@ from generator.layout import check_formula, validation_formula
 from generator.rows import Col, write_block
 
 from ._cases import grid_workbooks
-from ._libreoffice import recalculate_batch
+from ._libreoffice import Recalculated, recalculate_batch
 
 #: Names that would be formulas if written carelessly (formula injection).
 INJECTION_RUNS = ['=HYPERLINK("http://evil.example/x","click")', "+1", "-1", "@SUM(A1)"]
@@ -327,11 +327,13 @@ def built(tmp_path_factory) -> Batch:
 
 @pytest.fixture(scope="session")
 def batch(built, tmp_path_factory) -> Batch:
-    """The same workbooks, recalculated by one LibreOffice run (skipped without it, not in CI)."""
+    """The same workbooks, recalculated by LibreOffice (skipped without it, not in CI); a
+    workbook it could not recalculate fails the tests that read it, with the cause."""
     if not built.recalculated:
         done, console = recalculate_batch(list(built.source.values()),
-                                          tmp_path_factory.mktemp("recalculated"))
-        built.recalculated.update({name: done[path.resolve()]
-                                   for name, path in built.source.items()})
+                                          tmp_path_factory.mktemp("recalculated"), strict=False)
+        by_name = {path.resolve(): name for name, path in built.source.items()}
+        built.recalculated = Recalculated({by_name[p]: out for p, out in done.items()},
+                                          {by_name[p]: why for p, why in done.failures.items()})
         built.console = console
     return built

@@ -212,3 +212,26 @@ def test_live_cells_recalculate_like_the_engine(report_book, data_dir, tmp_path)
         assert math.isclose(got["Φ at n′"][0], d.phi, rel_tol=1e-12)
         assert got["n′ for Eρ² ≥ target"][0] == tss.gt_n(g, 0.9)
         assert got["n′ for Φ ≥ target"][0] == tss.gt_n(g, 0.9, coefficient="phi")
+
+
+@pytest.mark.slow
+def test_min_d_table_has_the_command_columns(report_book, data_dir):
+    """The minD table: the columns of realistic_min_d (the share of each row's own pairs, the
+    selection-corrected and uncorrected values, se and the noise mark), equal to the API."""
+    from topicsetsize.decide.realistic import MIN_D_COLUMNS
+
+    ws = openpyxl.load_workbook(report_book)[SHEET]
+    rows = [[c.value for c in row] for row in ws.iter_rows()]
+    for name, scores in _scores(data_dir).items():
+        table = tss.collection_report(scores).min_d
+        top = next(i for i, row in enumerate(rows)
+                   if isinstance(row[0], str) and row[0].startswith(f"{name}: minD values"))
+        assert rows[top + 1][:1 + len(MIN_D_COLUMNS)] == ["candidate", *MIN_D_COLUMNS]
+        for offset, (candidate, want) in enumerate(table.iterrows(), start=2):
+            got = dict(zip(MIN_D_COLUMNS, rows[top + offset][1:]))
+            assert rows[top + offset][0] == candidate
+            assert got["pairs"] == want["pairs"]
+            assert got["above noise"] == ("yes" if want["above noise"] else "no")
+            for column in ("min_d", "se", "n one-way exact"):
+                assert got[column] == pytest.approx(float(want[column]), rel=1e-12)
+            assert (got["share"] is None) == pd.isna(want["share"])

@@ -21,16 +21,15 @@ def scores(request, data_dir):
 
 
 def test_report_holds_the_parts(scores):
-    r = tss.collection_report(scores, top_k=8, m=12, alpha=0.01, beta=0.1, target=0.9,
-                              level=0.9)
+    r = tss.collection_report(scores, m=8, alpha=0.01, beta=0.1, target=0.9, level=0.9)
     assert r.summary == tss.summarise(scores)
     assert r.gstudy == tss.g_study(scores)
     assert r.dstudy == tss.d_study(r.gstudy, level=0.9)
     assert (r.n_erho2, r.n_phi) == (tss.gt_n(r.gstudy, 0.9),
                                     tss.gt_n(r.gstudy, 0.9, coefficient="phi"))
-    pd.testing.assert_frame_equal(r.min_d, tss.realistic_min_d(scores, top_k=8, m=12,
+    pd.testing.assert_frame_equal(r.min_d, tss.realistic_min_d(scores, top_k=8,
                                                                alpha=0.01, beta=0.1))
-    assert r.m == 12 and r.differences.top_k == 8
+    assert r.m == 8 and r.differences.top_k == 8
     figures = r.figures()
     assert figures["sigma2_e"] == r.summary.var2_raw      # GT residual = two-way V_E2
     assert figures["n for Phi >= 0.9"] == r.n_phi
@@ -54,7 +53,8 @@ def test_bad_options():
     x = tss.example_matrix()
     for kwargs, message in (({"target": 1}, "^target=1 is out of range"),
                             ({"alpha": 0}, "^alpha=0 is out of range"),
-                            ({"top_k": 0}, "^top_k=0 is out of range")):
+                            ({"top_k": 0}, "^top_k=0 is out of range"),
+                            ({"top_k": 8, "m": 12}, r"^top_k=8 and m=12: .*\(k = m\)")):
         with pytest.raises(ValueError, match=message):
             tss.collection_report(x, **kwargs)
 

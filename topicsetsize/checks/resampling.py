@@ -90,14 +90,20 @@ class ResampledPower:
     @property
     def null_se(self) -> float:
         """Monte Carlo SE of the empirical power if the theoretical power were right:
-        √(P(1 − P)/trials), P = ``theoretical``."""
-        p = min(max(self.theoretical, 0.0), 1.0)
+        √(P̃(1 − P̃)/trials), the se that :attr:`z` uses.
+
+        P̃ is the theoretical power P kept at least half a trial from 0 and 1 (clipped to
+        [1/(2·trials), 1 − 1/(2·trials)]): ``trials`` draws cannot resolve a power closer to 0
+        or 1 than that, and the se is never 0 (z is never NaN or infinite).
+        """
+        half = 0.5 / self.trials
+        p = min(max(self.theoretical, half), 1.0 - half)
         return math.sqrt(p * (1.0 - p) / self.trials)
 
     @property
     def z(self) -> float:
         """The gap in units of :attr:`null_se` (|z| > 3: a real gap, not Monte Carlo noise)."""
-        return self.gap / self.null_se if self.null_se > 0 else math.nan
+        return self.gap / self.null_se
 
 
 def _nonzero(variance: float, what: str, runs) -> float:

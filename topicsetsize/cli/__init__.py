@@ -9,8 +9,9 @@ engine's validation) and :class:`OSError` about the user's own path (the OS name
 the project raised it with a message naming it). Anything else, a ``ValueError`` included, is a
 bug and keeps its traceback. The engine names its arguments as the API does (``method='exact'``);
 here they are said as the flags of the command (``--method exact``). A closed pipe
-(``topicsetsize ... | head``) ends quietly with exit status 0, as Unix tools do; Ctrl-C ends with
-one line and exit status 130.
+(``topicsetsize ... | head``) ends quietly with exit status 141, as Unix tools killed by SIGPIPE
+do; Ctrl-C ends with one line and exit status 130, SIGTERM with one line and 143 (the files and
+streams: :mod:`topicsetsize.cli._files`).
 
 Only the standard library is imported here: ``topicsetsize --version`` and ``--help`` never load
 numpy, scipy or pandas.
@@ -21,7 +22,6 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import os
 import re
 import sys
 import warnings
@@ -69,28 +69,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from . import _files
     from ._common import said_what_was_read
 
     said_what_was_read(False)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
-        with warnings.catch_warnings():
+        _files.check_files(args)        # outputs that are inputs, -, a closed stdout
+        with warnings.catch_warnings(), _files.sigterm_as_interrupt(), _files.guarded_stdout():
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
             # fallbacks); they must not break the one-line contract of stderr.
             warnings.simplefilter("ignore", RuntimeWarning)
             code = int(args.handler(args) or 0)
         said_what_was_read(code == 0)       # what each matrix gave: one line each, on stderr
         return code
-    except BrokenPipeError:
-        return _closed_pipe()
     except (InputError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError) and exc.filename is None:
+            return _files.closed_pipe()     # standard output's reader has gone
         if isinstance(exc, OSError) and not is_user_path_error(exc):
             raise
         flags = _flags(parser, args) if "args" in locals() else {}
         print(f"topicsetsize: error: {_one_line(exc, flags)}", file=sys.stderr)
         return EXIT_USER_ERROR
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, _files.Terminated):
+            print("topicsetsize: terminated", file=sys.stderr)
+            return _files.EXIT_TERMINATED
         print("topicsetsize: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
 
@@ -114,20 +119,6 @@ def is_user_path_error(exc: OSError) -> bool:
     the project raised it with a message naming the path (no errno). An OSError of the OS on no
     path (a full disk on stdout, a socket) is not the user's input: it keeps its traceback."""
     return exc.filename is not None or exc.errno is None
-
-
-def _closed_pipe() -> int:
-    """``topicsetsize ... | head``: the reader has gone; stop quietly, exit status 0.
-
-    Python's recipe (the ``signal`` module's note on SIGPIPE): point stdout at devnull so that
-    the interpreter's final flush does not fail again.
-    """
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):   # stdout is not a file (a test's capture)
-        pass
-    return 0
 
 
 def _flags(parser: argparse.ArgumentParser, args) -> dict[str, str]:

@@ -37,7 +37,7 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Compute the guarantees and print the table and the statements."""
-    from ..decide.guarantee import DEFAULT_MS, guarantees, round_up
+    from ..decide.guarantee import DEFAULT_MS, TABLE_DECIMALS, guarantees, percent_text, round_up
 
     result = guarantees(args.n, variance=args.variance,
                         ms=DEFAULT_MS if args.m is None else args.m, alpha=args.alpha,
@@ -47,12 +47,12 @@ def run(args) -> int:
         return 0
     shown = result.table.copy()
     for column in ("min_d", "min_dt", "ci_delta"):      # rounded up: never below the truth
-        shown[column] = round_up(shown[column].to_numpy(), decimals=4)
-    power = round(100.0 * (1.0 - result.beta), 6)
+        shown[column] = round_up(shown[column].to_numpy(), decimals=TABLE_DECIMALS)
     print_frame(shown, index=False, title=(
         f"What n topics guarantee: variance={result.variance:.15g}, "
         f"variance_t={result.variance_t:.15g}, alpha={result.alpha:.15g}, "
-        f"power={power:.15g}% ({result.method}); values rounded up"))
+        f"power={percent_text(result.beta)} ({result.method}); values rounded up, in the "
+        "statements too (to two decimals, or two significant digits below 0.1)"))
     print()
     print("\n".join(result.statements()))
     return 0

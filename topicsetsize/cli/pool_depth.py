@@ -3,7 +3,9 @@
 Re-judges past runs with the depth-pd pool (the union of every run's top pd documents per topic;
 documents outside it count as non-relevant), re-evaluates every run with ir_measures, and
 prints, per depth, the documents judged per topic, V_E raw and std-AB and, with --m and --min-d,
-the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3). Give --runs and
+the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3), with the share of
+the pooled documents that the qrels judge (a warning below 90%; --condensed evaluates each run on
+the judged documents only, Sakai, SIGIR 2007). Give --runs and
 --qrels once per collection (e.g. two years of a track) to pool them, or --example for the
 bundled CLEF 2017 eHealth TAR runs and qrels.
 """
@@ -55,6 +57,10 @@ def register(sub, designs) -> None:
                              "exact = noncentral F")
     parser.add_argument("--variance-from", choices=("raw", "std-ab"), default="raw",
                         help="which V_E gives n (default raw)")
+    parser.add_argument("--condensed", action="store_true",
+                        help="evaluate each run on its condensed list: only the documents that "
+                             "the pool and the qrels judge (Sakai, SIGIR 2007); default: a "
+                             "pooled document the qrels do not judge is non-relevant")
     parser.add_argument("--plot", type=path, metavar="FILE.png",
                         help="write required n against judged documents per topic as a PNG "
                              "(needs matplotlib: pip install 'topicsetsize[plot]')")
@@ -103,7 +109,7 @@ def run(args) -> int:
                                  measure=measure, m=m, min_d=args.min_d, alpha=args.alpha,
                                  beta=args.beta, budget=args.budget, method=args.method,
                                  variance_from=args.variance_from, duplicates=args.duplicates,
-                                 progress=bar.update)
+                                 condensed=args.condensed, progress=bar.update)
     if args.plot is not None:
         from ..plots import plot_pool_depth
 
@@ -116,6 +122,7 @@ def run(args) -> int:
     show = study.table.copy()
     show["docs_per_topic"] = show["docs_per_topic"].map("{:.1f}".format)
     show["judged"] = show["judged"].map("{:,}".format)
+    show["judged_share"] = show["judged_share"].map(_share)
     for column in ("v_e_raw", "v_e_std_ab"):
         show[column] = show[column].map("{:.4f}".format)
     design = ""
@@ -129,7 +136,10 @@ def run(args) -> int:
                   "cost = n x docs_per_topic")
     print_frame(show, title=(
         f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "
-        f"ir_measures, {int(study.table['topics'].iloc[0])} topics; unjudged = non-relevant"
+        f"ir_measures, {int(study.table['topics'].iloc[0])} topics; "
+        + ("condensed lists: unjudged documents removed (Sakai, SIGIR 2007)" if study.condensed
+           else "unjudged = non-relevant")
+        + "; judged = pooled documents, judged_share = of them judged by the qrels"
         f"{design}"))
     if m is not None:
         if study.cheapest is None:
@@ -142,6 +152,13 @@ def run(args) -> int:
     if args.plot is not None:
         print(f"wrote {args.plot}")
     return 0
+
+
+def _share(value: float) -> str:
+    """A share as a percentage, never rounded up to 100% (99.96% is "99.9%")."""
+    import math
+
+    return "100%" if value >= 1.0 else f"{math.floor(value * 1000) / 10:.1f}%"
 
 
 def _example_inputs(args) -> None:

@@ -5,8 +5,10 @@ components σ²_s, σ²_t, σ²_e, Eρ² and Φ at the matrix's own number of to
 confidence intervals, the number of topics for Eρ² and Φ to reach the target, the
 distribution of the differences between run means (all pairs, the top k runs, the best run
 against the others), and the minD values that occur between its runs (top-k range, top-k
-median and quartile, all-pairs median) with Sakai's n for each (one-way ANOVA legacy and
-exact, two-way ANOVA exact). ``--example`` adds the bundled TREC 2010 Web AP matrix.
+median and quartile, corrected for the selection of the top k by split halves; all-pairs
+median) with the share of their pairs, the standard error of a paired difference, and Sakai's n
+for each (one-way ANOVA legacy and exact, two-way ANOVA exact). ``--example`` adds the bundled
+TREC 2010 Web AP matrix.
 """
 
 from __future__ import annotations
@@ -29,13 +31,18 @@ def register(sub, designs) -> None:
     parser.add_argument("--example", action="store_true",
                         help="also report on the bundled TREC 2010 Web AP matrix (48 x 88)")
     add_input_options(parser)
-    parser.add_argument("--top-k", type=checked("top_k"), default=10,
-                        help="the best runs whose differences give the minD values (default 10)")
+    parser.add_argument("--top-k", type=checked("top_k"), default=None,
+                        help="the best runs whose differences give the minD values (default "
+                             "10, or --m: k = m)")
     parser.add_argument("--min-d", type=float_list, default=[],
                         help="your own candidate minD values, e.g. 0.05,0.1: the share of run "
                              "pairs that differ by as much, and Sakai's n")
     parser.add_argument("--m", type=checked("m"), default=None,
-                        help="systems of the ANOVA designs (default: the top-k size)")
+                        help="systems of the ANOVA designs, and the size of the top group "
+                             "(k = m; default 10)")
+    parser.add_argument("--seed", type=checked("seed"), default=0,
+                        help="seed of the random halves of the topics that correct the top-k "
+                             "candidates for their selection (default 0)")
     parser.add_argument("--alpha", type=checked("alpha"), default=0.05, help="default 0.05")
     parser.add_argument("--beta", type=checked("beta"), default=0.20, help="default 0.20")
     parser.add_argument("--target", type=checked("target"), default=0.95,
@@ -60,6 +67,9 @@ def run(args) -> int:
 
     if args.min_d:
         check("min_d", args.min_d)
+    from ..decide.realistic import top_k_and_m
+
+    top_k_and_m(args.top_k, args.m)         # k = m: refused before any matrix is read
     if args.plot is not None:
         if not args.plot.lower().endswith(".png"):
             raise InputError(f"--plot {args.plot}: the file name must end in .png")
@@ -71,7 +81,8 @@ def run(args) -> int:
         try:
             reports[name] = collection_report(
                 matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
-                target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d)
+                target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d,
+                seed=args.seed)
         except InputError as exc:
             raise InputError(f"{name}: {exc}") from exc
     if args.plot is not None:
@@ -91,10 +102,19 @@ def run(args) -> int:
             f"{name}: differences between run means (all pairs of runs, pairs among the top "
             f"{report.differences.top_k} runs, the best run minus each other run)"))
         print()
+        attrs = report.min_d.attrs
         print_frame(_min_d_table(report), title=(
             f"{name}: minD values that occur between its runs, and Sakai's n "
-            f"(alpha={report.alpha:g}, beta={report.beta:g}, m={report.m}; share = run pairs "
-            f"differing by at least minD; two-way has no legacy approximation)"))
+            f"(alpha={report.alpha:g}, beta={report.beta:g}, m={report.m}; two-way has no "
+            f"legacy approximation)\ntop-k rows corrected for selection: the top "
+            f"{attrs['top_k']} picked on a random half of the topics, measured on the other "
+            f"half, mean over {attrs['trials']} halves (seed {attrs['seed']}); uncorrected = on "
+            f"all topics\nshare = of the row's pairs, those differing by at least min_d; se = "
+            f"standard error of a paired difference on the past topics; above noise = min_d >= "
+            f"{attrs['critical']:.2f} se (paired t-test, alpha={report.alpha:g})"))
+        if not report.min_d["above noise"].all():
+            print(f"note: {name}: rows with above noise = no are differences these topics "
+                  f"cannot tell from zero: their n is sized on noise")
     if any(r.gstudy.negative for r in reports.values()):
         print("note: a negative variance component estimate was set to 0 (see 'negative')")
     if args.plot is not None:
@@ -146,8 +166,10 @@ def _differences_table(report):
 
 def _min_d_table(report):
     table = report.min_d.copy()
-    table["min_d"] = table["min_d"].map("{:.4f}".format)
+    for column in ("min_d", "uncorrected", "se"):
+        table[column] = table[column].map(lambda v: "" if v != v else f"{v:.4f}")
     table["share"] = table["share"].map(lambda v: "" if v != v else f"{v:.1%}")
+    table["above noise"] = table["above noise"].map({True: "yes", False: "no"})
     return table.rename_axis(None)
 
 

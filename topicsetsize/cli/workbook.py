@@ -64,6 +64,8 @@ def run(args) -> int:
     spec = load_spec(spec_file, ignore_output=args.out is not None)
     # A spec file's output stays in its folder; a bundled spec's goes to the current folder.
     args.out_folder = spec_file.parent if args.spec and Path(args.spec).is_file() else Path()
+    _refuse_overwriting_inputs(args, spec, args.out if args.out is not None
+                               else args.out_folder / spec.output)     # before any work
     with tempfile.TemporaryDirectory() as folder:
         if args.runs is not None or args.qrels is not None:
             if args.matrix:
@@ -116,6 +118,17 @@ def _write(args, spec) -> int:
     return 0
 
 
+def _refuse_overwriting_inputs(args, spec, out: Path) -> None:
+    """The workbook must not replace the spec, a --matrix file or a matrix the spec names."""
+    from ._files import input_files, refuse_output_over_inputs
+
+    inputs = input_files(args) + [("SPEC", Path(spec.source))]
+    inputs += [(f"matrix {m.name!r} of the spec", m.resolved_path()) for m in spec.matrices
+               if m.resolved_path() is not None]
+    refuse_output_over_inputs("--out" if args.out is not None else "the spec's output", out,
+                              inputs)
+
+
 def _looks_like_spec(item: str) -> bool:
     """A .toml file, or a bundled spec's name that is not a file here."""
     from generator.bundled import bundled_specs
@@ -128,7 +141,7 @@ def _spec_path(spec: str) -> Path:
     from generator.bundled import bundled_spec, bundled_specs
 
     path = Path(spec)
-    if path.is_file():
+    if path.exists() and not path.is_dir():         # a file, or a pipe (<(cat spec.toml))
         return path
     if path.suffix.lower() in ("", ".toml") and path.parent == Path("."):
         try:

@@ -208,9 +208,9 @@ def read_plan(path) -> dict:
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a folder, not a plan file (give a .toml file)")
-    if not path.is_file():
+    if not path.exists():
         raise FileNotFoundError(f"{path}: no such file")
-    data = read_toml(path)
+    data = read_toml(path)          # read once: a pipe (<(...)) is a plan too
     unknown = sorted(set(data) - set(PLAN_KEYS) - {"pool_depths"})
     if unknown:
         raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: "

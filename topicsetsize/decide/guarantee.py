@@ -17,6 +17,8 @@ Table 2 backwards.
 
 from __future__ import annotations
 
+import decimal
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,10 +30,15 @@ from ..designs.ttest import ttest_min_dt
 from ..params import check, check_method
 from ..errors import InputError
 
-__all__ = ["Guarantees", "guarantees", "round_up", "DEFAULT_MS"]
+__all__ = ["Guarantees", "guarantees", "round_up", "percent_text", "DEFAULT_MS",
+           "TABLE_DECIMALS"]
 
 #: The numbers of systems reported by default (the m of the papers' tables).
 DEFAULT_MS = (2, 5, 10, 20, 50, 100)
+
+#: Decimals of the table that ``topicsetsize guarantees`` prints (rounded up); the statements
+#: never show more.
+TABLE_DECIMALS = 4
 
 #: The columns of :attr:`Guarantees.table`, in order.
 COLUMNS = ("n", "m", "min_d", "min_dt", "ci_delta")
@@ -84,14 +91,36 @@ def round_up(values, *, decimals: int = 2):
     return float(out) if out.ndim == 0 else out
 
 
+def _decimals(x: float, decimals: int) -> int:
+    """Decimals of a stated guarantee: at least ``decimals`` and two significant digits, at most
+    :data:`TABLE_DECIMALS` for the significant digits (the precision of the printed table)."""
+    if not 0 < abs(x) < 1e16:
+        return decimals
+    return max(decimals, min(TABLE_DECIMALS, 1 - math.floor(math.log10(abs(x)))))
+
+
 def _number(x: float, decimals: int) -> str:
-    value = round_up(x, decimals=decimals)
+    places = _decimals(x, decimals)
+    value = round_up(x, decimals=places)
     # From 1e16 a float has no decimals to show: its shortest exact form (5.554905259160818e+149).
-    return f"{value:.{decimals}f}" if abs(value) < 1e16 else repr(value)
+    return f"{value:.{places}f}" if abs(value) < 1e16 else repr(value)
 
 
-def _percent(p: float) -> str:
-    return f"{round(100.0 * p, 6):g}%"
+def percent_text(q: float) -> str:
+    """100(1 − q)% with the digits it needs, never rounded to 100%: the confidence level of α, or
+    the power of β.
+
+    Computed in decimal from the shortest form of ``q`` (``repr``), so α = 1e-7 gives 99.99999%
+    (a float 1 − α would show 99.99999000000000...%), and at most 21 digits after the point
+    (cut, never rounded up to 100%).
+
+    Examples
+    --------
+    >>> percent_text(0.05), percent_text(1e-7), percent_text(0.2), percent_text(0.001)
+    ('95%', '99.99999%', '80%', '99.9%')
+    """
+    text = format(((1 - decimal.Decimal(repr(float(q)))) * 100).normalize(), "f")
+    return f"{text[:24]}%"
 
 
 @dataclass(frozen=True)
@@ -132,9 +161,12 @@ class Guarantees:
     def statements(self, *, decimals: int = 2) -> list[str]:
         """The guarantees in words, one sentence per line, as the papers state them.
 
-        Differences and widths are rounded *up* to ``decimals`` places, so every sentence
-        stays true. For each n: one sentence per m (ANOVA), then the paired t-test, then the
-        CI.
+        Differences and widths are rounded *up*, so every sentence stays true and never
+        promises more than the table: to ``decimals`` places (the papers' two, e.g. "0.14"),
+        or to two significant digits where that needs more places (0.031, 0.044), at most
+        :data:`TABLE_DECIMALS` (the table's). The confidence level and the power keep the
+        digits they need (99.99999%, not 100%). For each n: one sentence per m (ANOVA), then
+        the paired t-test, then the CI.
 
         Examples
         --------
@@ -147,7 +179,7 @@ class Guarantees:
         With 100 topics: expected width of the 95% confidence interval of a difference 0.14.
         """
         decimals = check("decimals", decimals, allow_array=False)
-        power, conf = _percent(1.0 - self.beta), _percent(1.0 - self.alpha)
+        power, conf = percent_text(self.beta), percent_text(self.alpha)
         test = f"alpha = {self.alpha:g}, {power} power"
         lines = []
         for n, rows in self.table.groupby("n", sort=False):

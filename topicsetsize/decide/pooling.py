@@ -22,6 +22,16 @@ topic on which a run retrieved nothing scores 0 for that run (trec_eval ``-c``).
 taken from the qrels, or 0 where the qrels do not judge it. Relevant documents that no run
 retrieved are in no pool, at any depth: with qrels built by pooling the same runs (as TREC's
 are), a depth at least the length of every run reproduces the evaluation on the full qrels.
+
+**Incomplete judgments.** The study assumes that the qrels judge every pooled document. Where
+they do not (qrels built from other runs, or from a shallower pool), a pooled document that the
+qrels miss counts as non-relevant, and V_E and n then reflect the qrels' gaps as well as the pool
+depth. The study reports, per depth, the share of pooled documents that the qrels judge
+(``judged_share``) and warns (:class:`IncompleteJudgmentsWarning`) below
+:data:`JUDGED_SHARE_MIN`. With ``condensed=True`` each run is evaluated on its condensed list
+(Sakai, SIGIR 2007, "Alternatives to bpref"): the documents that neither the depth-pd pool nor
+the qrels judge are removed from the ranked list before the measure is computed, as trec_eval's
+``-J`` (ir_measures' ``judged_only``) does.
 """
 
 from __future__ import annotations
@@ -45,11 +55,22 @@ from ..estimates.standardise import std_ab
 from ..estimates.variance import pooled_variance
 from ..errors import InputError
 
-__all__ = ["VARIANCE_SOURCES", "PoolDepthStudy", "trec_ranking", "best_ranks", "depth_pool",
-           "pool_depth_study", "parse_measure", "load_collection", "require_ir_measures"]
+__all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning", "PoolDepthStudy",
+           "trec_ranking", "best_ranks", "depth_pool", "pool_depth_study", "parse_measure",
+           "load_collection", "require_ir_measures"]
 
 #: Which V_E the topic set size is computed from.
 VARIANCE_SOURCES = ("raw", "std-ab")
+
+#: Below this share of pooled documents judged by the qrels the study warns. Buckley & Voorhees
+#: (SIGIR 2004) show that AP and P@10 are not robust to substantially incomplete judgments, and
+#: Sakai (SIGIR 2007) that AP and nDCG on condensed lists are; neither gives a sharp threshold.
+#: 90% (at most one pooled document in ten unjudged) is this project's convention.
+JUDGED_SHARE_MIN = 0.90
+
+
+class IncompleteJudgmentsWarning(UserWarning):
+    """The qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a depth."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,7 +81,9 @@ class PoolDepthStudy:
     ----------
     table : pandas.DataFrame
         One row per pool depth (index ``pd``): ``judged`` (documents in the pools, all
-        collections), ``topics``, ``docs_per_topic`` (= judged / topics), ``v_e_raw`` and
+        collections), ``judged_share`` (the share of them that the qrels judge; the others
+        count as non-relevant, or with ``condensed`` are removed from the runs), ``topics``,
+        ``docs_per_topic`` (= judged / topics), ``v_e_raw`` and
         ``v_e_std_ab`` (one-way residual variance, pooled over the collections), and, when ``m``
         and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
         in :func:`topicsetsize.decide.budget.budget_plan`.
@@ -72,6 +95,8 @@ class PoolDepthStudy:
         The ir_measures name of the measure.
     budget : float or None
         The budget asked for.
+    condensed : bool
+        Whether the runs were evaluated on condensed lists (judged documents only).
     """
 
     table: pd.DataFrame
@@ -79,6 +104,7 @@ class PoolDepthStudy:
     scores: dict
     measure: str
     budget: float | None = None
+    condensed: bool = False
 
 
 def trec_ranking(runs: dict) -> pd.DataFrame:
@@ -185,6 +211,7 @@ def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]
 
 def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=0.05, beta=0.20,
                      budget=None, method="legacy", variance_from="raw", duplicates="error",
+                     condensed: bool = False,
                      progress: Callable[[int], object] | None = None) -> PoolDepthStudy:
     r"""V_E, topic set size and assessment cost at each pool depth, from past runs and qrels.
 
@@ -224,6 +251,10 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     duplicates : {"error", "first"}
         A document retrieved twice within a topic of a run: refuse the run, as trec_eval does,
         or keep the first line and warn (:func:`topicsetsize.matrices.runfiles.read_run`).
+    condensed : bool
+        False (default): a pooled document that the qrels do not judge is non-relevant. True:
+        evaluate each run on its condensed list, the documents both in the depth-pd pool and
+        judged by the qrels (Sakai, SIGIR 2007), as trec_eval ``-J`` does.
     progress : callable, optional
         Called with 1 after each run is evaluated at a depth (depths × runs calls in all).
 
@@ -233,6 +264,9 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
 
     Notes
     -----
+    Where the qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a
+    depth, an :class:`IncompleteJudgmentsWarning` names the depths and their shares.
+
     Memory: the runs are read one at a time, twice (first for the pools, then to evaluate each
     run at every depth), so memory holds one run, the deepest pool and the score matrices, not
     every run at once (``benchmarks/bench_pool_depth_scale.py``).
@@ -274,6 +308,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     collections = _collections(runs, qrels)
 
     judged = np.zeros(len(depths_list), "int64")
+    in_qrels = np.zeros(len(depths_list), "int64")
     topics_total = 0
     scores: dict[int, list[pd.DataFrame]] = {d: [] for d in depths_list}
     for runs_c, qrels_c, label in collections:
@@ -305,11 +340,16 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         pooled = pd.DataFrame({"query_id": best.index.get_level_values(0),
                                "doc_id": best.index.get_level_values(1),
                                "rank": best.to_numpy(),
-                               "relevance": relevance.fillna(0).astype("int64").to_numpy()})
-        evaluators = []
+                               "relevance": relevance.fillna(0).astype("int64").to_numpy(),
+                               "in_qrels": relevance.notna().to_numpy()})
+        evaluators, kept = [], []
         for k, depth in enumerate(depths_list):
             in_pool = pooled[pooled["rank"] <= depth]
             judged[k] += len(in_pool)
+            in_qrels[k] += int(in_pool["in_qrels"].sum())
+            if condensed:
+                in_pool = in_pool[in_pool["in_qrels"]]
+                kept.append(in_pool.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict())
             evaluators.append(evaluator_for(measure, qrels_dict(in_pool)))
         topics_total += len(topics)
         # Pass 2, one run at a time again: evaluate it at every depth (its notes were given).
@@ -319,15 +359,20 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 warnings.simplefilter("ignore", RunFileWarning)
                 run = run_dict(load(), topics)
             for k, evaluator in enumerate(evaluators):
-                matrices[k][:, j] = score_run(evaluator, measure, run, topics)
+                matrices[k][:, j] = score_run(evaluator, measure,
+                                              _condense(run, kept[k]) if condensed else run,
+                                              topics)
                 if progress is not None:
                     progress(1)
             del run
         for k, depth in enumerate(depths_list):
             scores[depth].append(pd.DataFrame(matrices[k], index=pd.Index(topics, name="topic"),
                                               columns=pd.Index(list(sources), name="run")))
+    share = in_qrels / judged
+    _warn_incomplete(depths_list, share, condensed)
     table = pd.DataFrame({
-        "judged": judged, "topics": topics_total, "docs_per_topic": judged / topics_total,
+        "judged": judged, "judged_share": share, "topics": topics_total,
+        "docs_per_topic": judged / topics_total,
         "v_e_raw": [pooled_variance(scores[d]) for d in depths_list],
         "v_e_std_ab": [pooled_variance([std_ab(s) for s in scores[d]]) for d in depths_list],
     }, index=pd.Index(depths_list, name="pd"))
@@ -342,7 +387,30 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         if budget is None:      # every depth is "within" no budget: the column would only say yes
             table = table.drop(columns="within_budget")
             cheapest = cheapest.drop("within_budget")
-    return PoolDepthStudy(table, cheapest, scores, str(measure), budget)
+    return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed))
+
+
+def _condense(run: dict, judged: dict) -> dict:
+    """A run's condensed list (Sakai, SIGIR 2007): only its documents in ``judged``
+    ({topic: set of documents}), in their order."""
+    return {q: {d: s for d, s in docs.items() if d in judged.get(q, ())}
+            for q, docs in run.items()}
+
+
+def _warn_incomplete(depths: list, share: np.ndarray, condensed: bool) -> None:
+    """One :class:`IncompleteJudgmentsWarning` naming the depths whose pools the qrels judge
+    less than :data:`JUDGED_SHARE_MIN` of."""
+    low = [f"{share[k]:.0%} at pd={d}" for k, d in enumerate(depths)
+           if share[k] < JUDGED_SHARE_MIN]
+    if not low:
+        return
+    then = ("the condensed lists leave the others out, so the runs are compared on the judged "
+            "documents only" if condensed else
+            "the others count as non-relevant, so V_E and n there reflect the missing judgments "
+            "as well as the pool depth (condensed lists evaluate on the judged documents only)")
+    warnings.warn(IncompleteJudgmentsWarning(
+        f"the qrels judge only {', '.join(low)} of the pooled documents (below "
+        f"{JUDGED_SHARE_MIN:.0%}): {then}"), stacklevel=3)
 
 
 def _depth_list(depths) -> list:

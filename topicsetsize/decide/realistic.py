@@ -2,97 +2,169 @@ r"""minD values worth designing for, read off a past matrix, with Sakai's n for 
 
 The differences between runs that really occur in a past matrix
 (:mod:`topicsetsize.estimates.differences`) turned into candidate minD values (the range of the
-top k runs, the median and first quartile of their pairwise differences, the median over all
-pairs, and the user's own), each with the share of run pairs that differ by at least that much
-and the topic set sizes of the one-way (Sakai, AIRS 2016, Eq. 1; legacy and exact) and two-way
-(exact) ANOVA designs.
+top k runs, the median and first quartile of their pairwise differences, all corrected for the
+selection of the top k; the median over all pairs; and the user's own), each with the share of
+the run pairs it was computed on that differ by at least that much, the standard error of a
+paired difference on the past topics (is the candidate above the noise of the matrix?) and the
+topic set sizes of the one-way (Sakai, AIRS 2016, Eq. 1; legacy and exact) and two-way (exact)
+ANOVA designs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ..designs.anova import anova_n
 from ..designs.anova2 import anova2_n
-from ..estimates.differences import RunDifferences, run_differences, share_at_least
+from ..errors import InputError
+from ..estimates.differences import (RunDifferences, paired_standard_errors, run_differences,
+                                     share_at_least, split_half_differences, top_order)
 from ..estimates.variance import residual_variance, two_way_residual_variance
 from ..matrices.matrix import check_matrix
 from ..params import check
 
-__all__ = ["realistic_min_d"]
+__all__ = ["realistic_min_d", "top_k_and_m", "DEFAULT_TOP_K", "MIN_D_COLUMNS"]
+
+#: The size of the top group when neither ``top_k`` nor ``m`` is given.
+DEFAULT_TOP_K = 10
+
+#: The columns of :func:`realistic_min_d`'s table, in order.
+MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
+                 "n one-way legacy", "n one-way exact", "n two-way exact")
 
 
-def realistic_min_d(scores, *, top_k: int = 10, m=None, alpha: float = 0.05,
-                    beta: float = 0.20, candidates=(), differences: RunDifferences | None = None):
+def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:
+    """The size k of the top group and the m of the designs: k = m (one given, or neither:
+    :data:`DEFAULT_TOP_K`); both given and different is an error.
+
+    >>> top_k_and_m(), top_k_and_m(m=20), top_k_and_m(top_k=5)
+    ((10, 10), (20, 20), (5, 5))
+    """
+    if top_k is not None:
+        top_k = check("top_k", top_k, allow_array=False)
+    if m is not None:
+        m = check("m", m, allow_array=False)
+    if top_k is not None and m is not None and top_k != m:
+        raise InputError(f"top_k={top_k} and m={m}: the top-k candidates are differences among "
+                         "the m runs of the design (k = m); give one of them")
+    k = top_k if top_k is not None else m if m is not None else DEFAULT_TOP_K
+    return k, k
+
+
+def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: float = 0.20,
+                    candidates=(), differences: RunDifferences | None = None,
+                    trials: int = 1000, seed: int = 0):
     r"""minD values worth designing for, read off the matrix, with Sakai's n for each.
 
-    The candidates (rows) are differences that occur between the runs of the matrix:
+    The candidates (rows) are differences that occur between the runs of the matrix. The top
+    group is the k = m best runs by mean (at most every run):
 
-    * ``top-k range``: the best minus the k-th best run mean (what an ANOVA of the top k runs
+    * ``top-k range``: the best minus the k-th best run (what an ANOVA of the top k runs
       would have to detect as its range minD);
     * ``top-k median``: the median difference among the pairs of the top k runs;
     * ``top-k 25%``: the first quartile of the same (a harder target);
     * ``all-pairs median``: the median difference over all pairs of runs;
     * ``minD=<value>``: each of your own ``candidates`` (e.g. the habitual .05 and .10).
 
-    For each, ``share`` is the share of all run pairs differing by at least that much, and the
-    topic set sizes at α, β for m systems: ``n one-way legacy`` and ``n one-way exact``
+    The three top-k candidates are corrected for the selection of the top k
+    (:func:`topicsetsize.estimates.differences.split_half_differences`: the top k picked on
+    one random half of the topics, their differences measured on the other half, averaged over
+    ``trials`` halves drawn with ``seed``); ``uncorrected`` is the same quantity on all topics.
+    For each row, ``pairs`` names the pairs it was computed on (``top k`` or ``all``) and
+    ``share`` is the share of those pairs whose means differ by at least ``min_d``. ``se`` is
+    the standard error of a paired difference on the past topics
+    (:func:`~topicsetsize.estimates.differences.paired_standard_errors`): of the pair best vs
+    k-th best for the range, the median over the row's pairs otherwise. ``above noise`` is
+    whether min_d ≥ t(1 − α/2; n − 1)·se, i.e. whether a paired t-test on the past topics would
+    tell a difference of that size from zero; a row below the noise sizes n on noise. The topic
+    set sizes at α, β for m systems: ``n one-way legacy`` and ``n one-way exact``
     (:func:`topicsetsize.anova_n` with V_E, AIRS 2016 Eq. 1) and ``n two-way exact``
     (:func:`topicsetsize.anova2_n` with V_E2; the two-way design has no legacy approximation).
+    A candidate of 0 or below (equal runs) gets no share and no n.
 
     Parameters
     ----------
     scores : pandas.DataFrame or 2-D array-like
-    top_k : int
-        Size of the top group (≥ 2).
-    m : int, optional
-        Number of systems of the design; default the size of the top group.
+    top_k, m : int, optional
+        The size of the top group and the number of systems of the designs: k = m, so give one
+        (both only if equal); default 10.
     alpha, beta : float
     candidates : sequence of float
         Further minD values to check (> 0), e.g. ``[0.05, 0.1]``.
     differences : RunDifferences, optional
-        Reuse :func:`run_differences` of the same matrix and ``top_k``.
+        Reuse :func:`run_differences` of the same matrix and top group.
+    trials, seed : int
+        Random halves of the selection correction, and their seed (default 1000 and 0).
 
     Returns
     -------
     pandas.DataFrame
-        Index ``candidate``; columns ``min_d``, ``share``, ``n one-way legacy``,
-        ``n one-way exact``, ``n two-way exact``.
+        Index ``candidate``; the columns :data:`MIN_D_COLUMNS`. ``attrs`` holds ``m``,
+        ``top_k``, ``alpha``, ``beta``, ``variance``, ``variance2``, ``trials``, ``seed``.
 
     Examples
     --------
     >>> from topicsetsize.examples import example_matrix
     >>> table = realistic_min_d(example_matrix())
     >>> row = table.loc["top-k range"]
-    >>> round(float(row["min_d"]), 4), round(float(row["share"]), 3), int(row["n one-way legacy"])
-    (0.0239, 0.649, 463)
+    >>> round(float(row["min_d"]), 4), round(float(row["uncorrected"]), 4), row["pairs"]
+    (0.007, 0.0239, 'top 10')
+    >>> round(float(row["se"]), 4), bool(row["above noise"]), int(row["n one-way legacy"])
+    (0.0156, False, 5338)
     """
     matrix = check_matrix(scores)
+    x = matrix.values
+    k, m = top_k_and_m(top_k, m)
+    alpha = check("alpha", alpha, allow_array=False)
     if differences is None:
-        differences = run_differences(matrix.values, top_k=top_k)
-    m = differences.top_k if m is None else check("m", m, allow_array=False)
-    top = differences.top_pairs
+        differences = run_differences(x, top_k=k)
+    elif differences.top_k != min(k, x.shape[1]):
+        raise InputError(f"differences has a top group of {differences.top_k} runs; the "
+                         f"design has m={m}")
+    k = differences.top_k
+    corrected = split_half_differences(x, top_k=k, trials=trials, seed=seed)
     extra = np.atleast_1d(check("min_d", list(candidates))) if len(candidates) else []
-    rows = {"top-k range": differences.top_range,
-            "top-k median": float(np.median(top)),
-            "top-k 25%": float(np.quantile(top, 0.25)),
-            "all-pairs median": float(np.median(differences.all_pairs)),
-            **{f"minD={float(v):g}": float(v) for v in extra}}
-    d = np.array(list(rows.values()))
-    usable = d > 0                               # identical runs give a zero difference
-    v1, v2 = residual_variance(matrix.values), two_way_residual_variance(matrix.values)
-    table = pd.DataFrame({"min_d": d, "share": np.nan},
+    order = top_order(x.mean(axis=0))
+    top_i, top_j = (order[:k][v] for v in np.triu_indices(k, k=1))
+    all_i, all_j = np.triu_indices(x.shape[1], k=1)
+    se_top = float(np.median(paired_standard_errors(x, top_i, top_j)))
+    se_all = float(np.median(paired_standard_errors(x, all_i, all_j)))
+    se_range = float(paired_standard_errors(x, [order[0]], [order[k - 1]])[0])
+    top, everyone = f"top {k}", "all"
+    # candidate: (min_d, uncorrected, pairs, the pairs' differences, se)
+    rows = {"top-k range": (corrected.top_range, differences.top_range, top,
+                            differences.top_pairs, se_range),
+            "top-k median": (float(np.median(corrected.top_pairs)),
+                             float(np.median(differences.top_pairs)), top,
+                             differences.top_pairs, se_top),
+            "top-k 25%": (float(np.quantile(corrected.top_pairs, 0.25)),
+                          float(np.quantile(differences.top_pairs, 0.25)), top,
+                          differences.top_pairs, se_top),
+            "all-pairs median": (float(np.median(differences.all_pairs)),
+                                 float(np.median(differences.all_pairs)), everyone,
+                                 differences.all_pairs, se_all),
+            **{f"minD={float(v):g}": (float(v), np.nan, everyone, differences.all_pairs,
+                                      se_all) for v in extra}}
+    d = np.array([r[0] for r in rows.values()])
+    usable = d > 0                               # identical (or equal) runs: no difference
+    critical = float(stats.t.isf(alpha / 2, x.shape[0] - 1))
+    se = np.array([r[4] for r in rows.values()])
+    share = [share_at_least(r[3], r[0]) if r[0] > 0 else np.nan for r in rows.values()]
+    table = pd.DataFrame({"min_d": d, "uncorrected": [r[1] for r in rows.values()],
+                          "pairs": [r[2] for r in rows.values()], "share": share, "se": se,
+                          "above noise": d >= critical * se},
                          index=pd.Index(list(rows), name="candidate"))
-    table["share"] = share_at_least(differences.all_pairs, np.where(usable, d, 1.0))
-    for name, n_of in (("n one-way legacy", lambda x: anova_n(alpha, beta, x, v1, m)),
+    v1, v2 = residual_variance(x), two_way_residual_variance(x)
+    for name, n_of in (("n one-way legacy", lambda v: anova_n(alpha, beta, v, v1, m)),
                        ("n one-way exact",
-                        lambda x: anova_n(alpha, beta, x, v1, m, method="exact")),
-                       ("n two-way exact", lambda x: anova2_n(alpha, beta, x, v2, m))):
+                        lambda v: anova_n(alpha, beta, v, v1, m, method="exact")),
+                       ("n two-way exact", lambda v: anova2_n(alpha, beta, v, v2, m))):
         n = np.full(d.size, np.nan)
         if usable.any():
             n[usable] = n_of(d[usable])
         table[name] = pd.Series(n, index=table.index).astype("Int64")
-    table.loc[~usable, "share"] = np.nan
-    table.attrs.update(m=m, alpha=alpha, beta=beta, variance=v1, variance2=v2)
+    table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
+                       trials=corrected.trials, seed=corrected.seed, critical=critical)
     return table

@@ -56,8 +56,10 @@ def read_requirements(path) -> list[dict]:
         raise FileNotFoundError(f"{path}: no such file")
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a folder, not a requirements file")
+    from ..atomic import read_whole
+
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_whole(path).decode("utf-8-sig")     # once: a pipe is read once
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not a UTF-8 text file ({error.reason} at byte "
                          f"{error.start})") from None

@@ -58,6 +58,7 @@ from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
 from .formats.wide import parse_wide, parse_wide_numbers
 from .formats.xlsx import read_xlsx
 from .matrix import ScoreMatrix, check_matrix, check_shape  # noqa: F401  (importable from here)
+from ..atomic import read_whole
 from ..params import check_choice
 from .writers import write_long, write_trec_eval  # noqa: F401  (importable from here)
 from ..errors import InputError
@@ -174,7 +175,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         cells, fmt, measure = read_trec_eval_files(paths, source, fmt, measure)
     else:
         cells, fmt, measure = _read_file(source, fmt, measure, transpose,
-                                         measure if sheet is None else sheet, topic_ids)
+                                         measure if sheet is None else sheet,
+                                         _read_once(source), topic_ids)
     if topic_ids is not None and fmt not in ("wide", "xlsx"):
         raise InputError(f"{source}: topic_ids={topic_ids} (--topic-ids/--no-topic-ids) applies "
                          f"to wide CSV/TSV and .xlsx files, not to {fmt} files")
@@ -192,17 +194,30 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     return frame
 
 
+def _read_once(path: Path) -> bytes | None:
+    """The bytes of a file that cannot be read twice, read once: a pipe (``<(...)``,
+    ``/dev/stdin``), a FIFO, a device, a ``/proc`` file (which says it is empty); None for a
+    regular file, read where needed. A read error is a one-line OSError naming the file."""
+    import stat
+
+    info = os.stat(path)
+    if stat.S_ISREG(info.st_mode) and info.st_size > 0:
+        return None
+    return read_whole(path)
+
+
 def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool,
-               sheet: str | None, topic_ids: bool | None = None):
+               sheet: str | None, data: bytes | None = None, topic_ids: bool | None = None):
     """Cells, format and measure of one file (any format).
 
     The format is detected from the file's first MiB; a clean wide CSV/TSV is then parsed by
     pandas' C reader straight from the file (:func:`parse_wide_numbers`), without a copy of its
-    text, and anything else is read whole and parsed field by field.
+    text, and anything else is read whole and parsed field by field. ``data`` is the whole file
+    where it was read into memory already (:func:`_read_once`): everything is then read from it.
     """
-    head = _head_bytes(path)
+    head = _head_bytes(path) if data is None else nonempty_bytes(path, data)
     if head.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
-        return read_xlsx(path, sheet, transpose, topic_ids), "xlsx", sheet
+        return read_xlsx(path, sheet, transpose, data, topic_ids), "xlsx", sheet
     if fmt == "xlsx":
         raise InputError(f"{path}: not an .xlsx workbook")
     if fmt is None and path.suffix.lower() in (".xlsx", ".xlsm"):
@@ -211,10 +226,10 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
                          "(--format wide)")
     fmt = fmt or _detect(decode_text(path, head))
     if fmt == "wide":
-        cells = parse_wide_numbers(path, head, topic_ids)   # a clean file: pandas' C reader
+        cells = parse_wide_numbers(path, head, data, topic_ids)  # clean: pandas' C reader
         if cells is not None:
             return cells, fmt, measure
-    text = decode_text(path, nonempty_bytes(path))
+    text = decode_text(path, nonempty_bytes(path, data))
     if fmt == "wide":                               # field by field, naming the culprit
         return (parse_wide(csv_rows(text, path), path, "line", "field", transpose,
                            topic_ids=topic_ids), fmt, measure)

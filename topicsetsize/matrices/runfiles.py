@@ -17,7 +17,10 @@ in the pool but not judged, which trec_eval counts as neither relevant nor judge
 
 from __future__ import annotations
 
+import lzma
 import os
+import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +56,8 @@ def _read_fields(path, fields) -> pd.DataFrame:
     except (pd.errors.ParserError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot be read as whitespace-separated text: "
                          f"{str(exc).strip().splitlines()[0]}") from None
+    except _READ_ERRORS as exc:
+        raise _read_error(exc, path, fields) from None
     frame.index = pd.RangeIndex(1, len(frame) + 1)
     frame = frame[frame.notna().any(axis=1)]            # blank lines
     if frame.empty:
@@ -64,6 +69,30 @@ def _read_fields(path, fields) -> pd.DataFrame:
         raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
                          f"got {got}")
     return frame.drop(columns=k).set_axis(list(fields), axis=1)
+
+
+#: The compressions pandas infers from a file name, as it names them.
+_COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst": "zstd",
+               ".tar": "tar"}
+#: What a failed read or decompression raises (zlib, lzma and zipfile have their own).
+_READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+
+
+def _read_error(exc: Exception, path: Path, fields) -> Exception:
+    """A one-line error naming ``path`` for a failed read: a file named ``.gz`` (``.bz2``, ...)
+    that is not compressed so (``Not a gzipped file (b'10')``), or an error of the system that
+    names no file (``/proc/self/mem``: EIO)."""
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return exc                                  # open() named the file
+    kind = _COMPRESSED.get(path.suffix.lower())
+    what = "TREC run" if tuple(fields) == RUN_FIELDS else "TREC qrels"
+    if kind is not None:
+        return InputError(f"{path}: named {path.suffix} but not a valid {kind} file ({exc}): "
+                          f"expected {kind}-compressed {what} text; if it is plain text, "
+                          f"rename it without {path.suffix}")
+    if isinstance(exc, OSError):
+        return OSError(exc.errno, f"cannot read: {exc.strerror or exc}", str(path))
+    return exc
 
 
 def _numbers(frame: pd.DataFrame, column: str, path, *, integer: bool) -> pd.Series:

@@ -83,3 +83,18 @@ def test_huge_values_are_printed_compactly_never_below(capsys):
     truth = tss.guarantees(50, variance=1e300, ms=(2,)).table["min_d"].iloc[0]
     shown = float(out.split("minimum detectable range ")[1].split(" ")[0])
     assert shown >= truth
+
+
+def test_statements_never_contradict_the_table(capsys):
+    # V_E = 0.01, n = 100: the table shows minDt 0.0401 and the CI width 0.056; the sentences
+    # once said 0.05 and 0.06. Now they say 0.041 and 0.056 (two significant digits, rounded up).
+    code, out, _ = run_cli(capsys, "guarantees", "--n", "100", "--variance", "0.01", "--m", "10")
+    assert code == 0 and " 0.0401 " in out
+    assert "minimum detectable difference 0.041 (paired t-test" in out
+    assert "confidence interval of a difference 0.056." in out
+
+
+def test_tiny_alpha_is_not_a_100_percent_interval(capsys):
+    code, out, _ = run_cli(capsys, "guarantees", "--n", "100", "--variance", "0.01", "--m", "10",
+                           "--alpha", "1e-7")
+    assert code == 0 and "99.99999% confidence interval" in out and "100%" not in out

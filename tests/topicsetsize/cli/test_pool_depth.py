@@ -198,3 +198,42 @@ def test_duplicates_refused_unless_first(capsys, tmp_path):
     assert "r1: dropped 1 line(s)" in dropped
     assert "topics: 2 of 25 in tests/data/pool_runs/A/qrels.txt matched 2 of 2 in the runs" \
         in topics and "only in tests/data/pool_runs/A/qrels.txt: 23: 403, 404" in topics
+
+
+def test_judged_share_warning_and_condensed_option(capsys, tmp_path):
+    """Real runs with the qrels of a shallower pool (the CLEF 2017 TAR judgments of the
+    bundled runs' depth-20 pool): the share judged per depth, one warning line naming the
+    depths below 90%, and --condensed equal to the engine's condensed study."""
+    import warnings
+
+    from topicsetsize.decide.pooling import depth_pool
+    from topicsetsize.examples import example_runs
+    from topicsetsize.matrices.runfiles import read_qrels, read_runs
+
+    runs_dir, qrels_path = example_runs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runs = read_runs(runs_dir, duplicates="first")
+    shallow = read_qrels(qrels_path).merge(depth_pool(runs, 20), on=["query_id", "doc_id"])
+    qrels = tmp_path / "depth20.qrels"
+    qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in shallow.itertuples(index=False)))
+    argv = ["pool-depth", "--runs", str(runs_dir), "--qrels", str(qrels), "--depths", "100,20",
+            "--duplicates", "first"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    warning = [line for line in err.splitlines() if "qrels judge" in line]
+    assert len(warning) == 1 and "at pd=100" in warning[0] and "pd=20" not in warning[0]
+    assert "below 90%" in warning[0] and "judged_share" in out and "unjudged = non-relevant" in out
+    assert main([*argv, "--condensed", "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        study = pool_depth_study(runs, qrels=shallow, depths=[100, 20], measure="AP",
+                                 condensed=True)
+    assert table["v_e_raw"].to_numpy() == pytest.approx(study.table["v_e_raw"].to_numpy(),
+                                                        rel=1e-12)
+    assert table["judged_share"].to_numpy() == pytest.approx(
+        study.table["judged_share"].to_numpy(), rel=1e-12)
+    assert table.loc[100, "judged_share"] < 0.3
+    assert main([*argv, "--condensed"]) == 0
+    assert "condensed lists: unjudged documents removed" in capsys.readouterr().out

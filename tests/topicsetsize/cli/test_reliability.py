@@ -124,3 +124,34 @@ def test_identical_runs_show_no_conflict_rate(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "- where no comparison is significant" in out
     assert out.splitlines()[-1].split()[-1] == "-" and "nan" not in out
+
+
+def test_check_power_prints_the_se_that_z_uses(capsys, data_dir):
+    # TREC 2004 Robust AP, the 10 best runs, n = 50: the one-way test rejects far less often
+    # than its theory (z about -10); the se column is the one z divides by.
+    import math
+
+    path = str(data_dir / "trec2004robust_ap.csv")
+    argv = ["check-power", path, "--n", "20,50", "--m", "10", "--trials", "400", "--seed", "1"]
+    table = run_csv(capsys, argv)
+    for n, row in table.iterrows():
+        r = resampled_power(pd.read_csv(path, index_col=0), n=n, trials=400, m=10, seed=1)
+        p = r.theoretical
+        assert row["se"] == pytest.approx(math.sqrt(p * (1 - p) / 400), rel=1e-12)
+        assert row["z"] == pytest.approx(row["gap"] / row["se"], rel=1e-12)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "|z| > 3" in out and "ignores topic blocking" in out and "--test anova2" in out
+    assert "V_E 0.0525 (one-way, of these 10 runs over all 249 topics)" in out
+
+
+def test_check_power_z_is_never_nan_and_the_note_only_where_it_applies(capsys, data_dir):
+    # CLEF 2017 TAR AP, two-way ANOVA over all distinct runs: the theoretical power is 1 to
+    # double precision and every resample rejects: the gap is 0, z = 0, no |z| > 3 note.
+    path = str(data_dir / "clef2017_tar_ap.csv")
+    argv = ["check-power", path, "--n", "30", "--test", "anova2", "--trials", "200", "--seed", "1"]
+    table = run_csv(capsys, argv)
+    assert table.loc[30, "theoretical"] == 1.0 and table.loc[30, "z"] == 0.0
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "|z| > 3" not in out and "nan" not in out.lower()

@@ -74,8 +74,10 @@ def test_own_candidates(capsys):
     # share of all 3,828 pairs differing by >= .1, counted here; n from the engine
     share = sum(1 for x in d if x >= 0.1) / len(d)
     v = tss.residual_variance(example_matrix())
-    assert row.split()[1:4] == ["0.1000", f"{share:.1%}",
-                                str(tss.anova_n(0.05, 0.2, 0.1, v, 10))]
+    # min_d, (no uncorrected value), pairs, share, se, above noise, n one-way legacy
+    fields = row.split()
+    assert fields[1:4] == ["0.1000", "all", f"{share:.1%}"]
+    assert fields[6] == str(tss.anova_n(0.05, 0.2, 0.1, v, 10))
 
 
 def test_csv_one_row_per_matrix_full_precision(capsys):
@@ -122,3 +124,20 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
 ])
 def test_errors_are_one_line(capsys, argv, message):
     assert message in one_line_error(capsys, "report", *argv)
+
+
+def test_m_sets_the_top_group_and_rows_say_their_pairs(capsys, data_dir):
+    """--m 20: the top-k rows come from the 20 best runs (their 190 pairs), and say so; a
+    different --top-k is one line before any matrix is read."""
+    robust = str(data_dir / "trec2004robust_ap.csv")
+    code, out, _ = run_cli(capsys, "report", robust, "--m", "20")
+    assert code == 0
+    row = next(x for x in out.splitlines() if x.startswith("top-k range"))
+    table = tss.realistic_min_d(pd.read_csv(robust, index_col=0), m=20)
+    assert row.split()[2:6] == [f"{table.loc['top-k range', 'min_d']:.4f}",
+                                f"{table.loc['top-k range', 'uncorrected']:.4f}", "top", "20"]
+    assert "pairs among the top 20 runs" in out and "190" in out
+    assert "the top 20 picked on a random half of the topics" in out
+    assert "note:" in out and "cannot tell from zero" in out
+    err = one_line_error(capsys, "report", "no/such/file.csv", "--top-k", "10", "--m", "20")
+    assert "--top-k 10 and --m 20" in err

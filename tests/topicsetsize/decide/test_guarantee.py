@@ -165,11 +165,11 @@ def test_statements_text():
         "With 50 topics, m = 2 systems: minimum detectable difference 0.15 (paired t-test, "
         "alpha = 0.05, 80% power).",
         "With 50 topics: expected width of the 95% confidence interval of a difference 0.20.",
-        "With 100 topics, m = 2 systems: minimum detectable range 0.10 (one-way ANOVA, "
+        "With 100 topics, m = 2 systems: minimum detectable range 0.097 (one-way ANOVA, "
         "alpha = 0.05, 80% power).",
         "With 100 topics, m = 10 systems: minimum detectable range 0.14 (one-way ANOVA, "
         "alpha = 0.05, 80% power).",
-        "With 100 topics, m = 2 systems: minimum detectable difference 0.10 (paired t-test, "
+        "With 100 topics, m = 2 systems: minimum detectable difference 0.099 (paired t-test, "
         "alpha = 0.05, 80% power).",
         "With 100 topics: expected width of the 95% confidence interval of a difference 0.14.",
     ]
@@ -255,3 +255,38 @@ def test_bad_input(kwargs, message):
 def test_tiny_n_works_with_the_exact_method():
     g = guarantees(2, variance=0.0601, ms=[2], method="exact")
     assert g.table["min_d"].iloc[0] > 0.5
+
+
+# --- Statements agree with the table (issue 25.5, 24.13) ----------------------------------------
+
+def test_statements_round_up_to_two_significant_digits_below_a_tenth(data_dir):
+    # V_E of the bundled CLEF 2017 TAR AP matrix (tests/data, provenance there): at 100-400
+    # topics minDt and the CI width fall below 0.1, where two decimals rounded up overstate a
+    # guarantee by up to a third (0.031 stated as "0.04"). Two significant digits, rounded up:
+    # never below the value, never 10% above it (one unit in the second significant digit).
+    from topicsetsize.estimates.variance import residual_variance
+
+    v_e = residual_variance(pd.read_csv(data_dir / "clef2017_tar_ap.csv", index_col=0).values)
+    g = guarantees([100, 200, 400], variance=v_e, ms=[2, 10])
+    lines = g.statements()
+    stated = [float(re.search(r"(?:range|difference) (\d+\.\d+)", line).group(1))
+              for line in lines]
+    true = []
+    for _, rows in g.table.groupby("n", sort=False):
+        true += [*rows["min_d"], rows["min_dt"].iloc[0], rows["ci_delta"].iloc[0]]
+    assert min(true) < 0.1 and len(stated) == len(true)
+    for shown, value in zip(stated, true):
+        assert value <= shown < value * 1.1 + 1e-12, (shown, value)
+        # never more precise than the printed table (4 decimals, rounded up)
+        assert shown >= round_up(value, decimals=4)
+
+
+@pytest.mark.parametrize("alpha, beta, conf, power", [
+    (1e-7, 0.2, "99.99999%", "80%"), (0.05, 1e-9, "95%", "99.9999999%"),
+    (0.001, 0.2, "99.9%", "80%")])
+def test_statements_print_the_confidence_level_with_its_digits(alpha, beta, conf, power):
+    g = guarantees(2000, variance=0.0601, ms=[2], alpha=alpha, beta=beta, method="exact")
+    lines = g.statements()
+    assert f"width of the {conf} confidence interval" in lines[-1]
+    assert f", {power} power)" in lines[0]
+    assert "100%" not in " ".join(lines)

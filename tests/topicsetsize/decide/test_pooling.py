@@ -16,7 +16,8 @@ import pytest
 
 import topicsetsize as tss
 from topicsetsize.examples import example_runs
-from topicsetsize.decide.pooling import depth_pool, pool_depth_study, trec_ranking
+from topicsetsize.decide.pooling import (IncompleteJudgmentsWarning, depth_pool, pool_depth_study,
+                                         trec_ranking)
 from topicsetsize.matrices.runfiles import read_qrels, read_runs
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "pool_runs"
@@ -359,3 +360,85 @@ def test_decide_example_budget_rows_are_the_real_study():
         got = study.table.loc[row["pd"]]
         assert row["docs_per_topic"] == round(got["docs_per_topic"], 1)
         assert row["variance"] == float(f"{got['v_e_raw']:.4g}")
+
+
+# --- Incomplete judgments and condensed lists (issue 25.2) --------------------------------------
+
+@pytest.fixture(scope="module")
+def clef():
+    """The bundled CLEF 2017 TAR runs (duplicates kept first), their qrels, and the qrels of a
+    shallower collection: only the judgments of the depth-20 pool of the same runs (real runs,
+    real judgments; the deeper pools are then mostly unjudged)."""
+    import warnings
+
+    runs_dir, qrels_path = example_runs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runs = read_runs(runs_dir, duplicates="first")
+    qrels = read_qrels(qrels_path)
+    shallow = qrels.merge(depth_pool(runs, 20), on=["query_id", "doc_id"])
+    return runs, qrels, shallow
+
+
+def _judged_share(runs, qrels, depth):
+    """Independent count: pooled (topic, document) pairs that have a qrels line, over the
+    pooled pairs, on the topics that both the runs and the qrels have."""
+    pool = depth_pool(runs, depth)
+    pool = pool[pool["query_id"].isin(set(qrels["query_id"]))]
+    keys = set(zip(qrels["query_id"], qrels["doc_id"]))
+    return sum((q, d) in keys for q, d in zip(pool["query_id"], pool["doc_id"])) / len(pool)
+
+
+def test_judged_share_per_depth_and_warning_below_90_percent(clef):
+    import warnings
+
+    runs, qrels, shallow = clef
+    depths = [100, 50, 20, 10]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        study = pool_depth_study(runs, qrels=shallow, depths=depths, measure="AP")
+    for d in depths:
+        assert study.table.loc[d, "judged_share"] == pytest.approx(
+            _judged_share(runs, shallow, d), abs=1e-12)
+    # the depth-20 qrels judge about a quarter of the depth-100 pool, and (nearly) all of the
+    # depth-20 and depth-10 pools (a few pooled documents are unjudged upstream: 98%)
+    assert study.table.loc[100, "judged_share"] < 0.3 < 0.9 < study.table.loc[20, "judged_share"]
+    found = [w for w in caught if issubclass(w.category, IncompleteJudgmentsWarning)]
+    assert len(found) == 1
+    text = str(found[0].message)
+    assert "pd=100" in text and "pd=50" in text and "pd=20" not in text and "\n" not in text
+    # the complete qrels: every share above 90%, no warning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        full = pool_depth_study(runs, qrels=qrels, depths=[100, 5], measure="AP")
+    assert (full.table["judged_share"] > 0.9).all()
+    assert full.table.loc[100, "judged_share"] == pytest.approx(_judged_share(runs, qrels, 100))
+    assert not [w for w in caught if "qrels judge" in str(w.message)]
+
+
+def test_condensed_lists_equal_ir_measures_judged_only(clef):
+    """condensed=True against ir_measures' own judged_only (trec_eval -J), run by run, on the
+    qrels of the depth-d pool: each run's full ranked list is given to ir_measures, which drops
+    the unjudged documents itself."""
+    runs, _, shallow = clef
+    depth = 100
+    study = pool_depth_study(runs, qrels=shallow, depths=[depth], measure="AP", condensed=True)
+    plain = pool_depth_study(runs, qrels=shallow, depths=[depth], measure="AP")
+    got = study.scores[depth][0]
+    pool = depth_pool(runs, depth)
+    pooled = shallow.merge(pool, on=["query_id", "doc_id"])
+    qrels = [ir_measures.Qrel(q, d, int(r)) for q, d, r in
+             zip(pooled["query_id"], pooled["doc_id"], pooled["relevance"])]
+    measure = ir_measures.AP(judged_only=True)
+    checked = 0
+    for name, run in runs.items():
+        want = {m.query_id: m.value for m in ir_measures.iter_calc(
+            [measure], qrels, [ir_measures.ScoredDoc(q, d, float(s)) for q, d, s in
+                               zip(run["query_id"], run["doc_id"], run["score"])])}
+        values = np.array([want.get(t, 0.0) for t in got.index])
+        np.testing.assert_allclose(got[name].to_numpy(), values, atol=1e-12)
+        checked += 1
+    assert checked == 20 and study.condensed and not plain.condensed
+    # condensing changes the scores: the unjudged documents no longer push judged ones down
+    assert (got.to_numpy() >= plain.scores[depth][0].to_numpy() - 1e-12).all()
+    assert (got.to_numpy() > plain.scores[depth][0].to_numpy() + 1e-6).any()

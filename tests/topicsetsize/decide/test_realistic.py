@@ -27,8 +27,9 @@ def scores(real_scores):
 def test_candidates_and_their_n(scores):
     table = realistic_min_d(scores, top_k=10, alpha=0.05, beta=0.2)
     d = run_differences(scores, top_k=10)
-    assert table.loc["top-k range", "min_d"] == d.top_range
-    assert table.loc["top-k median", "min_d"] == pytest.approx(statistics.median(d.top_pairs))
+    assert table.loc["top-k range", "uncorrected"] == d.top_range
+    assert table.loc["top-k median", "uncorrected"] == pytest.approx(
+        statistics.median(d.top_pairs))
     assert table.loc["all-pairs median", "share"] >= 0.5     # the median: half differ more
     v1, v2 = tss.residual_variance(scores), tss.two_way_residual_variance(scores)
     for _, row in table.iterrows():
@@ -61,3 +62,65 @@ def test_identical_runs_give_no_n():
     table = realistic_min_d(same, candidates=[0.1])
     assert table["n one-way exact"].isna().sum() == 4
     assert table.loc["minD=0.1", "share"] == 0.0
+
+
+# --- Honest candidates (issue 25.3) -------------------------------------------------------------
+
+def test_each_share_counts_the_pairs_of_its_row(scores):
+    """Counted here with itertools: the top-k rows over the pairs of the top 10 runs, the
+    all-pairs row and the user's rows over all pairs."""
+    import itertools
+
+    table = realistic_min_d(scores, candidates=[0.05])
+    means = sorted(scores.mean().tolist(), reverse=True)
+    groups = {"top 10": [abs(a - b) for a, b in itertools.combinations(means[:10], 2)],
+              "all": [abs(a - b) for a, b in itertools.combinations(means, 2)]}
+    assert table.loc["top-k range", "pairs"] == "top 10"
+    assert table.loc["minD=0.05", "pairs"] == table.loc["all-pairs median", "pairs"] == "all"
+    for _, row in table.iterrows():
+        if row["min_d"] > 0:
+            diffs = groups[row["pairs"]]
+            assert row["share"] == sum(x >= row["min_d"] for x in diffs) / len(diffs)
+
+
+def test_top_k_is_m(data_dir):
+    """--m 20 uses the top 20 runs (190 pairs), not the top 10."""
+    robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    table = realistic_min_d(robust, m=20)
+    means = np.sort(robust.mean().to_numpy())[::-1]
+    assert table.attrs["top_k"] == table.attrs["m"] == 20
+    assert table.loc["top-k range", "uncorrected"] == means[0] - means[19]
+    assert table.loc["top-k range", "pairs"] == "top 20"
+    r = tss.collection_report(robust, m=20)
+    assert r.differences.top_k == 20 and r.differences.table.loc["pairs", "top-k pairs"] == 190
+    with pytest.raises(ValueError, match=r"^top_k=10 and m=20"):
+        realistic_min_d(robust, top_k=10, m=20)
+
+
+def test_standard_errors_and_the_noise_mark(data_dir):
+    """se by hand (numpy, per pair: sd of the per-topic differences / sqrt(n)); above noise =
+    min_d >= t(1 - alpha/2; n - 1) se (scipy). On TREC 2004 Robust the top-10 median and
+    quartile are below the noise of 249 topics, the all-pairs median far above it."""
+    from scipy import stats
+
+    robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    table = realistic_min_d(robust)
+    x = robust.to_numpy()
+    n = x.shape[0]
+    order = np.argsort(-x.mean(axis=0), kind="stable")
+
+    def se(a, b):
+        return np.std(x[:, a] - x[:, b], ddof=1) / np.sqrt(n)
+
+    top = order[:10]
+    top_se = np.median([se(a, b) for k, a in enumerate(top) for b in top[k + 1:]])
+    assert table.loc["top-k range", "se"] == pytest.approx(se(order[0], order[9]), rel=1e-9)
+    assert table.loc["top-k median", "se"] == pytest.approx(top_se, rel=1e-9)
+    all_se = np.median([se(a, b) for a in range(x.shape[1]) for b in range(a + 1, x.shape[1])])
+    assert table.loc["all-pairs median", "se"] == pytest.approx(all_se, rel=1e-9)
+    t = stats.t.isf(0.025, n - 1)
+    np.testing.assert_array_equal(table["above noise"].to_numpy(),
+                                  (table["min_d"] >= t * table["se"]).to_numpy())
+    assert not table.loc["top-k median", "above noise"]
+    assert not table.loc["top-k 25%", "above noise"]
+    assert table.loc["all-pairs median", "above noise"]

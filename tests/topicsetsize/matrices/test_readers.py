@@ -401,7 +401,8 @@ def _field_by_field(monkeypatch):
     """Make the reader skip pandas' C reader: every wide file is parsed field by field."""
     import topicsetsize.matrices.readers as readers
 
-    monkeypatch.setattr(readers, "parse_wide_numbers", lambda path, head, topic_ids=None: None)
+    monkeypatch.setattr(readers, "parse_wide_numbers",
+                        lambda path, head, data=None, topic_ids=None: None)
 
 
 @pytest.mark.parametrize("layout", ["comma", "tab", "semicolon", "quoted", "crlf-blank-lines",
@@ -556,3 +557,53 @@ def test_an_id_label_or_empty_corner_means_topic_ids(tmp_path, corner, suffix):
         frame.to_excel(path, index=False)
     read = read_matrix(path)
     assert read.columns.tolist() == ["a", "b"] and read.index.tolist() == ["401", "402", "403"]
+# Inputs that cannot be read twice (issue 24.6): a pipe is read once, then parsed from memory.
+
+def _through_a_pipe(data: bytes):
+    """A ``/dev/fd/N`` name for a pipe that a thread fills with ``data`` (as ``<(cat f)``)."""
+    import os
+    import threading
+
+    read_end, write_end = os.pipe()
+
+    def fill():
+        with os.fdopen(write_end, "wb") as stream:
+            stream.write(data)
+
+    thread = threading.Thread(target=fill, daemon=True)
+    thread.start()
+    return f"/dev/fd/{read_end}", read_end, thread
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/dev/fd"), reason="no /dev/fd")
+@pytest.mark.parametrize("name", ["trec2004robust_ap.csv", "xlsx"])
+def test_a_pipe_is_read_once_in_any_format(data_dir, tmp_path, name):
+    import os
+
+    expected = expected_matrix(data_dir, "trec2004robust_ap.csv")
+    if name == "xlsx":
+        source = tmp_path / "m.xlsx"
+        expected.rename_axis("topic").to_excel(source)
+    else:
+        source = data_dir / name
+    path, read_end, thread = _through_a_pipe(source.read_bytes())   # more than a pipe's buffer
+    try:
+        scores = read_matrix(path)
+    finally:
+        thread.join()
+        os.close(read_end)
+    assert scores.shape == expected.shape
+    np.testing.assert_array_equal(scores.to_numpy(), expected.to_numpy())
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/dev/fd"), reason="no /dev/fd")
+def test_an_empty_pipe_is_said_to_be_empty():
+    import os
+
+    path, read_end, thread = _through_a_pipe(b"")
+    try:
+        with pytest.raises(InputError, match=r"the file is empty"):
+            read_matrix(path)
+    finally:
+        thread.join()
+        os.close(read_end)

@@ -6,6 +6,7 @@ import ir_measures
 import pandas as pd
 import pytest
 
+from topicsetsize.errors import InputError
 from topicsetsize.examples import example_runs
 from topicsetsize.matrices.runfiles import (RunFileWarning, as_qrels, as_run, read_qrels, read_run,
                                    read_runs, trec_order)
@@ -216,3 +217,23 @@ def test_scores_equal_in_single_precision_are_constant(tmp_path):
     f.write_text("1 Q0 a 1 1.000000000001 r\n1 Q0 b 2 1.0 r\n")
     with pytest.warns(RunFileWarning, match="same score in 1 of 1 topic"):
         read_run(f)
+
+
+@pytest.mark.parametrize("suffix, kind", [(".gz", "gzip"), (".bz2", "bzip2")])
+@pytest.mark.parametrize("reader, what", [(read_qrels, "TREC qrels"), (read_run, "TREC run")])
+def test_a_file_named_compressed_but_plain_names_the_file(tmp_path, suffix, kind, reader, what):
+    # "Not a gzipped file (b'10')" said neither which file nor what was expected (issue 24.8)
+    path = tmp_path / f"plain{suffix}"
+    path.write_text("10 0 d1 1\n" if reader is read_qrels else "10 Q0 d1 1 2.5 r\n")
+    with pytest.raises(InputError) as err:
+        reader(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}: named {suffix} but not a valid {kind} file")
+    assert f"expected {kind}-compressed {what} text" in message and "\n" not in message
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/mem"), reason="Linux only")
+def test_an_unreadable_file_is_an_error_naming_it():
+    with pytest.raises(OSError) as err:
+        read_qrels("/proc/self/mem")
+    assert err.value.filename == "/proc/self/mem" and "cannot read" in err.value.strerror

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from ...atomic import read_whole
 from ...errors import InputError
 
 __all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "nonempty_bytes",
@@ -35,8 +36,10 @@ class Cells(NamedTuple):
     topic_ids: bool | None = None   # wide files: whether the file had a topic-id column
 
 
-def nonempty_bytes(path: Path) -> bytes:
-    data = path.read_bytes()
+def nonempty_bytes(path: Path, data: bytes | None = None) -> bytes:
+    """The bytes of ``path`` (or ``data``, already read from it); an empty file is an error."""
+    if data is None:
+        data = read_whole(path)
     if not data.strip():
         raise InputError(f"{path}: the file is empty")
     return data

@@ -9,6 +9,7 @@ without ids the topics are numbered 1, 2, ... in the order of the lines.
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 import numpy as np
@@ -76,14 +77,16 @@ def has_topic_ids(corner: str, first, path, topic_ids: bool | None = None) -> bo
 _EXACT_FLOATS = {"float_precision": "round_trip"} if int(pd.__version__.split(".")[0]) < 3 else {}
 
 
-def parse_wide_numbers(path: Path, head: bytes, topic_ids: bool | None = None) -> Cells | None:
+def parse_wide_numbers(path: Path, head: bytes, data: bytes | None = None,
+                       topic_ids: bool | None = None) -> Cells | None:
     """Cells of a clean wide CSV/TSV file, parsed by pandas' C reader; None when in doubt.
 
     The fast path for a big matrix: one :func:`pandas.read_csv` call (about its time and
     memory) and vectorised checks after it. It returns float cells only when the file is
     UTF-8, has a delimited header (its first line, in ``head``, the file's first bytes) of
     distinct, non-empty run names, distinct non-empty topic ids and a finite number in every
-    other field of rows as wide as the header. Anything else
+    other field of rows as wide as the header (read from ``data``, the whole file, where it
+    was read into memory: a pipe cannot be read twice). Anything else
     (a missing score, a non-number, a ragged row, a duplicate label, a decimal comma, an
     unusual layout) returns None, and :func:`parse_wide` parses the file field by field and
     names the offending cell in its one-line error. Whether the first column holds topic ids is
@@ -106,7 +109,7 @@ def parse_wide_numbers(path: Path, head: bytes, topic_ids: bool | None = None) -
     if len(header) < 2 or not all(header[1:]) or len(set(header[1:])) < len(header) - 1:
         return None
     try:
-        body = pd.read_csv(path, sep=delimiter, header=None,
+        body = pd.read_csv(path if data is None else io.BytesIO(data), sep=delimiter, header=None,
                            skiprows=head[:start].count(b"\n") + 1, index_col=0,
                            dtype={0: object}, na_filter=False, skipinitialspace=True,
                            encoding="utf-8-sig", engine="c", **_EXACT_FLOATS)

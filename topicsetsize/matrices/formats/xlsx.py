@@ -12,13 +12,14 @@ __all__ = ["read_xlsx"]
 
 
 def read_xlsx(path: Path, measure: str | None, transpose: bool,
-              topic_ids: bool | None = None) -> Cells:
-    """The cells of the sheet named ``measure`` (the only sheet when None); ``topic_ids`` as
-    in :func:`topicsetsize.matrices.formats.wide.has_topic_ids`."""
+              data: bytes | None = None, topic_ids: bool | None = None) -> Cells:
+    """The cells of the sheet named ``measure`` (the only sheet when None); from ``data``, the
+    file's bytes, where it was read into memory (a pipe cannot be read twice); ``topic_ids``
+    as in :func:`topicsetsize.matrices.formats.wide.has_topic_ids`."""
     import openpyxl
 
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        book = openpyxl.load_workbook(_source(path, data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
         raise InputError(f"{path}: not a readable .xlsx workbook ({type(exc).__name__}: "
                          f"{exc})") from None
@@ -43,12 +44,20 @@ def read_xlsx(path: Path, measure: str | None, transpose: bool,
     lead = min(next((k for k, v in enumerate(t) if v), width) for t in texts)   # empty columns
     rows = [(r, (values + [None] * width)[lead:width]) for r, values in rows]
     if any(v is None for _, values in rows[1:] for v in values[1:]):
-        _refuse_unsaved_formulas(path, title, rows, lead)
+        _refuse_unsaved_formulas(path, title, rows, lead, data)
     return parse_wide(rows, path, "row", "column", transpose, first_field=lead + 1,
                       topic_ids=topic_ids)
 
 
-def _refuse_unsaved_formulas(path: Path, title: str, rows, lead: int) -> None:
+def _source(path: Path, data: bytes | None):
+    """What openpyxl reads: the file, or its bytes read before."""
+    import io
+
+    return path if data is None else io.BytesIO(data)
+
+
+def _refuse_unsaved_formulas(path: Path, title: str, rows, lead: int,
+                             data: bytes | None = None) -> None:
     """Raise if the empty cells of the table are formulas whose values were never saved.
 
     openpyxl and other writers store a formula without its result; only Excel or LibreOffice
@@ -58,7 +67,7 @@ def _refuse_unsaved_formulas(path: Path, title: str, rows, lead: int) -> None:
     from openpyxl.utils import get_column_letter
 
     wanted = {r: values for r, values in rows}
-    book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+    book = openpyxl.load_workbook(_source(path, data), read_only=True, data_only=False)
     try:
         found = []
         for r, formulas in enumerate(book[title].iter_rows(values_only=True), 1):
