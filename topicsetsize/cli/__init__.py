@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from . import _files
-    from ._common import said_what_was_read
+    from ._inputs import said_what_was_read
 
     said_what_was_read(False)
     try:

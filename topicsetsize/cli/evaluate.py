@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import sys
 
-from ._common import (add_runs_options, csv_cell, path, print_frame, progress,
-                      reporting_warnings, say_read)
+from ._common import csv_cell, path, print_frame, progress, reporting_warnings
+from ._inputs import add_runs_options, say_read
 from ..errors import InputError
 
 

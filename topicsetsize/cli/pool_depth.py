@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 
-from ._common import (add_duplicates_option, check_distinct, int_list, number, path, print_frame,
-                      progress, reporting_warnings)
+from ._common import (check_distinct, int_list, number, path, print_frame, progress,
+                      reporting_warnings)
+from ._inputs import add_duplicates_option
 from ..errors import InputError
 
 #: The depths of ``--example`` when --depths is not given.

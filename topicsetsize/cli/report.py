@@ -13,8 +13,8 @@ TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (add_input_options, checked, float_list, load_matrices, path,
-                      print_frame)
+from ._common import checked, float_list, path, print_frame
+from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
 
 

@@ -10,7 +10,8 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import add_input_options, load_matrices, path, print_frame
+from ._common import path, print_frame
+from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
 
 

@@ -12,7 +12,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ._common import add_input_options, evaluate_from_args, path, progress
+from ._common import path, progress
+from ._inputs import add_input_options, evaluate_from_args
 from ..errors import InputError
 
 __all__ = ["register", "run"]
@@ -108,7 +109,7 @@ def _write(args, spec) -> int:
             path = write_workbook(spec, out, tick=tick)
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
-    from ._common import READ_LINES
+    from ._inputs import READ_LINES
 
     for text in read[:-1] if args.runs is not None else read:   # --runs: said when evaluated
         READ_LINES.append(f"topicsetsize: {text}")
