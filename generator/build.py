@@ -26,7 +26,7 @@ from .budget_sheet import add_budget_sheet
 from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .decide_sheet import add_decide_sheet
-from .estimates import estimate, measures_of
+from .estimates import estimate, measures_of, read_note
 from .evaluate import evaluate_workbook
 from .formulas import POISSON_TERMS
 from .spec import Spec
@@ -95,7 +95,7 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     estimates = []
     for matrix in spec.matrices:
         estimates.append(estimate(matrix))
-        tick(f"read {matrix.name}")
+        tick(f"read {matrix.name}: {read_note(estimates[-1])}")
     measures = list(spec.measures) + [m for e in estimates for m in measures_of(e)]
     tables = compute_tables(spec, measures, tick)
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:       # the engine's readers pull in pandas and scipy.stats: o
 
     from topicsetsize import VarianceSummary
 
-__all__ = ["MatrixEstimate", "estimate", "measures_of"]
+__all__ = ["MatrixEstimate", "estimate", "measures_of", "read_note"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         scores, file = example_matrix(), f"bundled example ({EXAMPLE_FILE})"
     else:
         scores = read_matrix(path, measure=spec.measure, fmt=spec.fmt, transpose=spec.transpose,
-                             drop_incomplete_topics=spec.drop_incomplete_topics)
+                             drop_incomplete_topics=spec.drop_incomplete_topics,
+                             topic_ids=spec.topic_ids)
         file = str(path)
     try:
         summary = summarise(scores)
@@ -86,3 +87,18 @@ def measures_of(est: MatrixEstimate) -> list[Measure]:
                            source=f"V_E of the {label} matrix ({est.summary.runs} runs × "
                                   f"{est.summary.topics} topics), {est.file}"))
     return out
+
+
+def read_note(est: MatrixEstimate) -> str:
+    """How many topics and runs were read (and how, where the file had no topic ids), as every
+    matrix command says it.
+
+    >>> from generator.spec import MatrixSpec
+    >>> read_note(estimate(MatrixSpec(name="web", path="example")))
+    '48 topics x 88 runs'
+    """
+    note = f"{est.summary.topics} topics x {est.summary.runs} runs"
+    if est.scores is not None and est.scores.attrs.get("topic_ids") is False:
+        note += (" (no topic-id column: every column is a run, topics numbered "
+                 f"1..{est.summary.topics})")
+    return note

@@ -52,7 +52,7 @@ _BUDGET_KEYS = ("documents", "m", "min_d", "method")
 DECIDE_MS = (2, 5, 10, 20, 50, 100)
 _MEASURE_KEYS = ("name", "variance", "group", "source", "m", "min_d")
 _GRID_KEYS = ("m", "min_d")
-_MATRIX_KEYS = ("name", "path", "measure", "scores", "group")
+_MATRIX_KEYS = ("name", "path", "measure", "scores", "group", "topic_ids")
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,7 @@ class MatrixSpec:
     fmt: str | None = None            # the reader's options (read_matrix)
     transpose: bool = False
     drop_incomplete_topics: bool = False
+    topic_ids: bool | None = None     # the file has a topic-id column (None: detect)
 
     def resolved_path(self) -> Path | None:
         """The file to read, or None for the bundled example."""

@@ -121,13 +121,14 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
 
 
 def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | None = None,
-                  transpose: bool = False, drop_incomplete_topics: bool = False) -> Spec:
+                  transpose: bool = False, drop_incomplete_topics: bool = False,
+                  topic_ids: bool | None = None) -> Spec:
     """``spec`` with a score matrix added per path (``--matrix FILE``), raw and std-AB.
 
     ``measure`` picks the measure of trec_eval / long-format files (``--measure``); ``fmt``,
-    ``transpose`` and ``drop_incomplete_topics`` are passed to
+    ``transpose``, ``drop_incomplete_topics`` and ``topic_ids`` are passed to
     :func:`topicsetsize.read_matrix` (``--format``, ``--transpose``,
-    ``--drop-incomplete-topics``).
+    ``--drop-incomplete-topics``, ``--topic-ids``/``--no-topic-ids``).
     """
     used = {x.name for x in spec.measures} | {x.name for x in spec.matrices}
     extra = []
@@ -142,7 +143,7 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
         used.add(name)
         # absolute, not resolved: a pipe's link (/dev/stdin) resolves to no file
         extra.append(MatrixSpec(name=name, path=os.path.abspath(path), measure=measure, fmt=fmt,
-                                transpose=transpose,
+                                transpose=transpose, topic_ids=topic_ids,
                                 drop_incomplete_topics=drop_incomplete_topics))
     if extra and not spec.m:
         spec = replace(spec, m=(2, 10, 20, 30, 50), min_d=(0.02, 0.05, 0.1, 0.2))
@@ -204,11 +205,17 @@ def _matrix(where, k, item, base) -> MatrixSpec:
             not isinstance(s, str) or s.lower() not in SCORES for s in scores):
         raise InputError(f"{where.source}: {key}.scores={scores!r} is not allowed: give a "
                          f"list of {', '.join(repr(s) for s in SCORES)}")
+    topic_ids = item.get("topic_ids")
+    if topic_ids is not None and not isinstance(topic_ids, bool):
+        raise InputError(f"{where.source}: {key}.topic_ids={topic_ids!r} is not allowed: give "
+                         "true (the first column holds the topic ids) or false (every column "
+                         "is a run's), or leave it out to detect it")
     default_name = "TREC 2010 Web AP (example)" if path == EXAMPLE else Path(path).stem
     return MatrixSpec(name=where.text(item, "name", prefix=key) or default_name,
                       path=path, measure=where.text(item, "measure", prefix=key) or None,
                       scores=tuple(dict.fromkeys(s.lower() for s in scores)),
-                      group=where.text(item, "group", prefix=key), base=base)
+                      group=where.text(item, "group", prefix=key), base=base,
+                      topic_ids=topic_ids)
 
 
 def _calculators(where, data) -> dict:

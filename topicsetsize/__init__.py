@@ -50,7 +50,7 @@ _EXPORTS = {
     "decide.pools": ("depth_pool",),
     "decide.pooling": ("PoolDepthStudy", "pool_depth_study"),
     "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),
-    "matrices.evaluation": ("evaluate_runs",),
+    "matrices.evaluation": ("evaluate_runs", "evaluate_measures"),
     # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
     "checks.tukey": ("randomised_ranges", "tukey_hsd_randomised"),
     "designs.allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),

@@ -71,7 +71,7 @@ def test_progress_ticks_match_count_steps(tmp_path):
     ticks = []
     write_workbook(spec, tmp_path / "e.xlsx", tick=ticks.append)
     assert len(ticks) == count_steps(spec) == 1 + 2 * 2 + 2
-    assert ticks[0] == "read TREC 2010 Web AP" and ticks[-1] == "saved"
+    assert ticks[0] == "read TREC 2010 Web AP: 48 topics x 88 runs" and ticks[-1] == "saved"
 
 
 def test_only_xlsx(tmp_path):

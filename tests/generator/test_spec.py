@@ -68,6 +68,8 @@ def test_bundled_example_spec():
     ({**BASE, "matrices": [{"path": "a.csv", "scores": ["raw", "std"]}]},
      "s.toml: matrices[1].scores=['raw', 'std'] is not allowed"),
     ({**BASE, "matrices": [{"name": "m"}]}, "s.toml: matrices[1].path: is missing"),
+    ({**BASE, "matrices": [{"path": "a.csv", "topic_ids": "no"}]},
+     "s.toml: matrices[1].topic_ids='no' is not allowed: give true"),
     ({**BASE, "chart_method": "fast"}, "s.toml: chart_method: 'fast' is not one of"),
     ({**BASE, "calculators": {"anova": {"beta": 0.8}}},
      "s.toml: calculators.anova.beta: beta=0.8 is outside the workbook's range: allowed "
@@ -141,3 +143,18 @@ def test_bad_grids_are_one_line_errors(data, message):
     with pytest.raises(ValueError) as err:
         spec_from_dict({"title": "t", "m": [2], "min_d": [0.1], **data}, source="s.toml")
     assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+def test_matrix_topic_ids_key_reaches_the_reader(tmp_path):
+    # A matrix without a topic-id column whose first column could be ids: the spec settles it.
+    from generator.estimates import estimate
+
+    (tmp_path / "m.csv").write_text("a,b,c\n1,0.5,0.25\n2,0.25,0.5\n3,0.75,0.5\n")
+    spec = spec_from_dict({**BASE, "matrices": [{"path": "m.csv", "topic_ids": False}]},
+                          source="s.toml", base=tmp_path)
+    assert spec.matrices[0].topic_ids is False
+    assert estimate(spec.matrices[0]).summary.runs == 3
+    spec = spec_from_dict({**BASE, "matrices": [{"path": "m.csv"}]}, source="s.toml",
+                          base=tmp_path)
+    with pytest.raises(ValueError, match="distinct whole numbers"):
+        estimate(spec.matrices[0])

@@ -71,7 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from . import _files
+    from ._inputs import said_what_was_read
 
+    said_what_was_read(False)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -82,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
             # fallbacks); they must not break the one-line contract of stderr.
             warnings.simplefilter("ignore", RuntimeWarning)
             warnings.showwarning = _one_line_warning
-            return int(args.handler(args) or 0)
+            code = int(args.handler(args) or 0)
+        said_what_was_read(code == 0)       # what each matrix gave: one line each, on stderr
+        return code
     except (InputError, OSError) as exc:
         if isinstance(exc, BrokenPipeError) and exc.filename is None:
             return _files.closed_pipe()     # standard output's reader has gone

@@ -7,7 +7,6 @@ import contextlib
 import sys
 
 from ..errors import InputError
-from .input_options import check_input_options, reader_measure
 
 
 def number(name: str, *, key: str | None = None):
@@ -232,113 +231,11 @@ def _float_format(frame):
     return (lambda v: repr(float(v))) if huge else None
 
 
-#: How the bundled example matrix is labelled in output.
-EXAMPLE_NAME = "example: TREC 2010 Web AP"
-
-
-def add_reader_options(parser) -> None:
-    """The options of :func:`topicsetsize.matrices.readers.read_matrix` (shared by every FILE
-    command)."""
-    from ..matrices.formats import FORMATS
-
-    parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
-                        "(e.g. map, P_10); for .xlsx, the sheet name; with --runs, the "
-                        "ir_measures measure to evaluate (AP, nDCG@10, P@10, ...)")
-    parser.add_argument("--sheet",
-                        help=".xlsx: the sheet to read (needed when the workbook has several)")
-    parser.add_argument("--format", dest="fmt", choices=FORMATS,
-                        help="file format (default: detected from the content)")
-    parser.add_argument("--transpose", action="store_true",
-                        help="wide files: the runs are the rows")
-    parser.add_argument("--drop-incomplete-topics", action="store_true",
-                        help="drop topics that lack a score for some run (and say how many)")
-
-
-def add_matrix_input(parser) -> None:
-    """FILE, ``--example`` or ``--runs``/``--qrels``, and the reader options: the input of a
-    one-matrix command."""
-    parser.add_argument("file", nargs="?", type=path, metavar="FILE",
-                        help="a score matrix file (topics x runs), or a folder of trec_eval -q "
-                             "files")
-    parser.add_argument("--example", action="store_true",
-                        help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
-    add_reader_options(parser)
-    add_runs_options(parser)
-
-
-def add_runs_options(parser, *, required: bool = False) -> None:
-    """``--runs DIR --qrels FILE`` (with ``--measure``, ``--duplicates``): the matrix evaluated
-    from run files by ir_measures (:func:`topicsetsize.matrices.evaluation.evaluate_runs`)."""
-    parser.add_argument("--runs", type=path, metavar="DIR", required=required,
-                        help="a folder of TREC run files: evaluate them on --qrels with "
-                             "--measure (ir_measures, read as trec_eval reads them)")
-    parser.add_argument("--qrels", type=path, metavar="FILE", required=required,
-                        help="TREC qrels (qid iteration docno rel), with --runs")
-    add_duplicates_option(parser, default=None)
-
-
-def add_duplicates_option(parser, *, default: str | None = "error") -> None:
-    """``--duplicates error|first``: a document retrieved twice within a topic of a run (the
-    default None of a matrix command means "error", and tells that the option was not given)."""
-    parser.add_argument("--duplicates", choices=("error", "first"), default=default,
-                        help="a document retrieved twice within a topic: refuse the run, as "
-                             "trec_eval does (default), or keep its first line and say how "
-                             "many were dropped")
-
-
-def evaluate_from_args(args, runs=None, qrels=None):
-    """The topics x runs matrix of ``--runs``/``--qrels``/``--measure``; notes go to stderr."""
-    from ..matrices.evaluation import evaluate_runs, parse_measure, run_sources
-
-    runs, qrels = runs or args.runs, qrels or args.qrels
-    if runs is None or qrels is None:
-        raise InputError("give both --runs DIR and --qrels FILE")
-    if args.measure is None:
-        raise InputError("--runs needs --measure: the ir_measures measure to evaluate (e.g. AP, "
-                         "nDCG@10, P@10)")
-    measure = parse_measure(args.measure)
-    with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
-        return evaluate_runs(runs, qrels, measure, duplicates=args.duplicates or "error",
-                             progress=bar.update)
-
-
-def load_matrix(args):
-    """The score matrix of FILE, ``--example`` or ``--runs`` (see :func:`add_matrix_input`),
-    and a name for it. The choice of input is checked before the numerical libraries load."""
-    given = {"FILE": args.file is not None, "--example": args.example,
-             "--runs": args.runs is not None}
-    if sum(given.values()) != 1:
-        raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
-    check_input_options(args, given)
-    from ..examples import example_matrix
-
-    if args.example:
-        return example_matrix(), EXAMPLE_NAME
-    if args.runs is not None:
-        return evaluate_from_args(args), f"{args.runs} ({args.measure})"
-    scores = read_matrix_reporting(args.file, args)
-    from ..matrices.matrix import check_matrix
-
-    # the scores' range now, so that an error names the file (the shape: each command's own)
-    check_matrix(scores, name=str(args.file), min_topics=1, min_runs=1)
-    return scores, args.file
-
-
 def fresh_seed(seed) -> int:
     """``seed`` (from ``--seed``), or a fresh one to print so that the run can be repeated."""
     from ..estimates.uncertainty import fresh_seed as fresh
 
     return fresh(seed)
-
-
-def read_matrix_reporting(path, args):
-    """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
-    from ..matrices.readers import read_matrix
-
-    with reporting_warnings():
-        return read_matrix(path, measure=reader_measure(args), fmt=args.fmt,
-                           transpose=args.transpose,
-                           drop_incomplete_topics=args.drop_incomplete_topics)
 
 
 @contextlib.contextmanager

@@ -1,16 +1,21 @@
-"""``topicsetsize evaluate``: the topics x runs score matrix of run files on qrels, as CSV.
+"""``topicsetsize evaluate``: the topics x runs score matrix of run files on qrels, per measure.
 
 Reads every run file of --runs as trec_eval reads it (score descending, ties by document id
-descending, the rank column ignored), evaluates it on --qrels with --measure by ir_measures, one
-run at a time, and writes the matrix (one row per topic of the qrels with a relevant document,
-as trec_eval -q; 0 where a run retrieves nothing) as CSV to --out, or to stdout.
+descending, the rank column ignored) and evaluates it on --qrels with every --measure in one
+pass (ir_measures), one run at a time. One measure gives the matrix (one row per topic of the
+qrels with a relevant document, as trec_eval -q; 0 where a run retrieves nothing) as CSV; several
+give the long table run,topic,measure,value. --out writes the format its extension names: .csv,
+.tsv (the same tables) or .xlsx (one sheet per measure). Runs are named by their run tags (the
+sixth column), by the file name where a tag is missing or shared; stderr says which, and how
+many topics of the qrels and of the runs matched.
 """
 
 from __future__ import annotations
 
 import sys
 
-from ._common import add_runs_options, csv_cell, evaluate_from_args, path, print_frame
+from ._common import csv_cell, path, print_frame, progress, reporting_warnings
+from ._inputs import add_runs_options, say_read
 from ..errors import InputError
 
 
@@ -18,21 +23,26 @@ def register(sub, designs) -> None:
     """Add the ``evaluate`` sub-command to the parser."""
     parser = sub.add_parser(
         "evaluate",
-        help="the topics x runs score matrix of run files on qrels (ir_measures), as CSV",
+        help="the topics x runs score matrix of run files on qrels (ir_measures), per measure",
         description=__doc__.split("\n\n")[1].replace("\n", " "))
     add_runs_options(parser)
-    parser.add_argument("--measure", help="an ir_measures measure: AP, nDCG@10, P@10, ... "
-                        "(or trec_eval's map)")
+    parser.add_argument("--measure", nargs="+", action="extend", metavar="MEASURE",
+                        help="one or more ir_measures measures: AP, nDCG@10, P@10, ... (or "
+                             "trec_eval's map), evaluated in one pass")
     parser.add_argument("--example", action="store_true",
                         help="the bundled CLEF 2017 eHealth TAR runs and qrels (implies "
                              "--duplicates first)")
-    parser.add_argument("--out", type=path, metavar="FILE.csv",
-                        help="write the CSV here (atomically) instead of stdout")
+    parser.add_argument("--out", type=path, metavar="FILE",
+                        help="write here (atomically) instead of stdout: .csv, .tsv (one "
+                             "measure: the matrix; several: the long table) or .xlsx (one "
+                             "sheet per measure)")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    """Evaluate the runs and write the matrix."""
+    """Evaluate the runs and write the matrices."""
+    from ..matrices.writers import MATRIX_SUFFIXES
+
     if args.example:
         if args.runs or args.qrels:
             raise InputError("give either --example or --runs/--qrels")
@@ -40,19 +50,46 @@ def run(args) -> int:
 
         args.runs, args.qrels = example_runs()
         args.duplicates = "first"
-    matrix = evaluate_from_args(args)
+    if args.runs is None or args.qrels is None:
+        raise InputError("give both --runs DIR and --qrels FILE")
+    if not args.measure:
+        raise InputError("--runs needs --measure: the ir_measures measure(s) to evaluate (e.g. "
+                         "AP, nDCG@10, P@10)")
+    if args.out is not None and not args.out.lower().endswith(MATRIX_SUFFIXES):
+        raise InputError(f"--out {args.out}: write {', '.join(MATRIX_SUFFIXES)} (the extension "
+                         "names the format)")
+    matrices = _evaluate(args)
     if args.out is None:
-        print_frame(matrix, csv=True)
-        return 0
-    from ..atomic import atomic_write_text
+        if len(matrices) == 1:
+            print_frame(next(iter(matrices.values())), csv=True)
+        else:
+            from ..matrices.writers import long_table
 
-    written = atomic_write_text(args.out, matrix.to_csv(lineterminator="\n"))
-    risky = [x for x in (*matrix.index, *matrix.columns) if csv_cell(str(x)) != str(x)]
-    if risky:       # kept as they are, so that the file reads back with the same names
+            print_frame(long_table(matrices), csv=True, index=False)
+        return 0
+    from ..matrices.writers import write_matrices
+
+    written = write_matrices(matrices, args.out)
+    first = next(iter(matrices.values()))
+    risky = [x for x in (*first.index, *first.columns) if csv_cell(str(x)) != str(x)]
+    if risky and not args.out.lower().endswith(".xlsx"):   # kept: the file reads back the same
         print(f"topicsetsize: warning: {written}: {len(risky)} topic or run name(s) start with "
               f"=, +, -, @, a tab or a carriage return (e.g. {str(risky[0])!r}); they are "
               "written as they are, so that the file reads back with the same names: open it "
               "in a spreadsheet only through its import dialog, as text", file=sys.stderr)
-    print(f"wrote {written} ({matrix.shape[0]} topics x {matrix.shape[1]} runs, "
-          f"{matrix.attrs.get('measure', args.measure)})")
+    print(f"wrote {written} ({first.shape[0]} topics x {first.shape[1]} runs, "
+          f"{', '.join(matrices)})")
     return 0
+
+
+def _evaluate(args) -> dict:
+    """``{measure: matrix}`` of every --measure, one pass over the runs; notes to stderr."""
+    from ..matrices.evaluation import evaluate_measures, parse_measure, run_sources
+
+    measures = [parse_measure(m) for m in args.measure]     # bad names before any reading
+    label = ", ".join(dict.fromkeys(map(str, measures)))
+    with reporting_warnings(), progress(len(run_sources(args.runs)), f"evaluating {label}") as bar:
+        matrices = evaluate_measures(args.runs, args.qrels, measures,
+                                     duplicates=args.duplicates, progress=bar.update)
+    say_read(f"{args.runs} on {args.qrels} ({label})", next(iter(matrices.values())))
+    return matrices

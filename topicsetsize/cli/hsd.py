@@ -8,8 +8,8 @@ prints the pairs sorted by p-value, marking those significant at ``--alpha``.
 from __future__ import annotations
 
 from .workload import check_workload
-from ._common import (add_matrix_input, checked, fresh_seed, load_matrix, number, print_frame,
-                      progress)
+from ._common import checked, fresh_seed, number, print_frame, progress
+from ._inputs import add_matrix_input, load_matrix
 
 
 def register(sub, designs) -> None:

@@ -17,12 +17,15 @@ __all__ = ["INPUT_OPTIONS", "check_input_options", "reader_measure"]
 #: with an input it does not apply to is refused, :func:`check_input_options`). ``FILE`` is a
 #: score matrix file (``--matrix FILE`` of ``workbook``); the reader's options are its own.
 INPUT_OPTIONS = {
-    "FILE": ("--measure", "--sheet", "--format", "--transpose", "--drop-incomplete-topics"),
+    "FILE": ("--measure", "--sheet", "--format", "--transpose", "--drop-incomplete-topics",
+             "--topic-ids"),
     "--example": (),
     "--runs": ("--measure", "--qrels", "--duplicates"),
 }
 #: The ``args`` attribute of an option of :data:`INPUT_OPTIONS` whose name differs.
 _DESTS = {"--format": "fmt"}
+#: Options whose False is a choice (``--no-topic-ids``), not "not given": only None is unset.
+_TRI_STATE = {"--topic-ids"}
 
 
 def check_input_options(args, given: dict[str, bool], *, file: str = "FILE") -> None:
@@ -39,7 +42,8 @@ def check_input_options(args, given: dict[str, bool], *, file: str = "FILE") -> 
     """
     inputs = [name for name, on in given.items() if on]
     for option in dict.fromkeys(o for options in INPUT_OPTIONS.values() for o in options):
-        if getattr(args, _DESTS.get(option, option[2:].replace("-", "_")), None) in (None, False):
+        unset = (None,) if option in _TRI_STATE else (None, False)
+        if getattr(args, _DESTS.get(option, option[2:].replace("-", "_")), None) in unset:
             continue
         takes = [name for name, options in INPUT_OPTIONS.items() if option in options]
         if not any(name in takes for name in inputs):

@@ -12,8 +12,9 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
-from ._common import (add_boot_options, add_duplicates_option, boot_args, interval_note,
-                      number, numbers, path, print_frame, progress, reporting_warnings)
+from ._common import (add_boot_options, boot_args, interval_note, number, numbers, path,
+                      print_frame, progress, reporting_warnings)
+from ._inputs import add_duplicates_option
 from ..errors import InputError
 
 #: The depths of ``--example`` when --depths is not given.

@@ -10,8 +10,9 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-from ._common import (add_matrix_input, checked, fresh_seed, load_matrix, number, numbers,
-                      print_frame, progress, records_frame)
+from ._common import (checked, fresh_seed, number, numbers, print_frame, progress,
+                      records_frame)
+from ._inputs import add_matrix_input, load_matrix
 from ..errors import InputError
 from .workload import check_workload
 

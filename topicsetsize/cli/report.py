@@ -13,9 +13,9 @@ TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_boot_options, add_reader_options, boot_args, checked,
-                      interval_note, numbers, path, print_frame, read_matrix_reporting)
-from .input_options import check_input_options
+from ._common import (add_boot_options, boot_args, checked, interval_note, numbers, path,
+                      print_frame)
+from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
 
 
@@ -31,7 +31,7 @@ def register(sub, designs) -> None:
                         help="a score matrix file, or a folder of trec_eval -q files")
     parser.add_argument("--example", action="store_true",
                         help="also report on the bundled TREC 2010 Web AP matrix (48 x 88)")
-    add_reader_options(parser)
+    add_input_options(parser)
     parser.add_argument("--top-k", type=checked("top_k"), default=None,
                         help="the best runs whose differences give the minD values (default "
                              "10, or --m: k = m)")
@@ -64,14 +64,10 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, build its report, print (and plot)."""
-    from ..examples import example_matrix
     from ..report import collection_report
 
     from ..params import check
 
-    if not args.files and not args.example:
-        raise InputError("give at least one FILE (or --example for the bundled matrix)")
-    check_input_options(args, {"FILE": bool(args.files), "--example": args.example})
     if args.min_d:
         check("min_d", args.min_d)
     from ..decide.realistic import top_k_and_m
@@ -82,9 +78,7 @@ def run(args) -> int:
             raise InputError(f"--plot {args.plot}: the file name must end in .png")
         from ..plots import require_matplotlib
         require_matplotlib()
-    matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
-    for name in args.files:
-        matrices[name] = read_matrix_reporting(name, args)
+    matrices = load_matrices(args, args.files)
     n_boot, seed = boot_args(args)
     reports = {}
     for name, matrix in matrices.items():

@@ -10,10 +10,8 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (EXAMPLE_NAME, add_boot_options, add_reader_options, add_runs_options,
-                      boot_args, evaluate_from_args, interval_note, path, print_frame,
-                      read_matrix_reporting)
-from .input_options import check_input_options
+from ._common import add_boot_options, boot_args, interval_note, path, print_frame
+from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
 
 
@@ -26,8 +24,7 @@ def register(sub, designs) -> None:
     )
     parser.add_argument("files", nargs="*", type=path, metavar="FILE",
                         help="a score matrix file, or a folder of trec_eval -q files")
-    add_reader_options(parser)
-    add_runs_options(parser)
+    add_input_options(parser)
     parser.add_argument("--a", type=float, default=0.15, help="std-AB spread A (default 0.15)")
     parser.add_argument("--b", type=float, default=0.5, help="std-AB centre B (default 0.5)")
     add_boot_options(parser)
@@ -43,23 +40,10 @@ def run(args) -> int:
 
     check("a", args.a)
     check("b", args.b)
-    if not args.files and not args.example and args.runs is None:
-        raise InputError("give at least one FILE (or --example for the bundled matrix), or "
-                         "--runs DIR --qrels FILE --measure M")
-    check_input_options(args, {"FILE": bool(args.files), "--example": args.example,
-                               "--runs": args.runs is not None})
-    if args.runs is not None and args.files:
-        raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
-                         "in two commands")
-    from ..examples import example_matrix
-    from ..estimates.summary import summarise_many
-
-    matrices = {EXAMPLE_NAME: example_matrix()} if args.example else {}
-    if args.runs is not None or args.qrels is not None:
-        matrices[f"{args.runs} ({args.measure})"] = evaluate_from_args(args)
-    for name in args.files:
-        matrices[name] = read_matrix_reporting(name, args)
+    matrices = load_matrices(args, args.files)
     import pandas as pd
+
+    from ..estimates.summary import summarise_many
 
     rows = []
     for name, matrix in matrices.items():

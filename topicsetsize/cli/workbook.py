@@ -12,7 +12,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ._common import add_reader_options, add_runs_options, evaluate_from_args, path, progress
+from ._common import path, progress
+from ._inputs import add_input_options, evaluate_from_args
 from .input_options import check_input_options, reader_measure
 from ..errors import InputError
 
@@ -37,8 +38,7 @@ def register(sub, designs) -> None:
                    metavar="FILE",
                    help="also estimate V_E (raw and std-AB) from this score matrix and add "
                         "its tables (CSV/TSV, .xlsx, trec_eval -q files or a folder of them)")
-    add_reader_options(p)          # --measure, --format, --transpose, --drop-incomplete-topics
-    add_runs_options(p)            # --runs DIR --qrels FILE: a matrix evaluated from run files
+    add_input_options(p)           # the reader options, and --runs DIR --qrels FILE
     p.add_argument("--out", type=lambda text: Path(path(text)), default=None, metavar="FILE",
                    help="where to write the workbook (default: the spec's output name in the "
                         "spec file's folder; for a bundled spec, in the current folder)")
@@ -89,11 +89,14 @@ def _write(args, spec) -> int:
 
     if args.matrix:
         spec = with_matrices(spec, args.matrix, measure=reader_measure(args), fmt=args.fmt,
-                             transpose=args.transpose,
+                             transpose=args.transpose, topic_ids=args.topic_ids,
                              drop_incomplete_topics=args.drop_incomplete_topics)
     out = args.out if args.out is not None else args.out_folder / spec.output
+    read = []                       # what each matrix gave: said on stderr, as everywhere
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
+            if text.startswith("read "):
+                read.append(text)
             bar.set_postfix_str(text[:40], refresh=False)
             bar.update(1)
 
@@ -105,6 +108,10 @@ def _write(args, spec) -> int:
             path = write_workbook(spec, out, tick=tick)
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+    from ._inputs import READ_LINES
+
+    for text in read[:-1] if args.runs is not None else read:   # --runs: said when evaluated
+        READ_LINES.append(f"topicsetsize: {text}")
     measures = len(spec.measures) + sum(len(m.scores) for m in spec.matrices)
     sheets = "Decide and Budget sheets" if spec.pool_depths else "Decide sheet"  # as build's
     what = (f"{measures} measure{'s' if measures != 1 else ''}" if measures

@@ -51,6 +51,7 @@ from ..params import N_BOOT, check, check_choice, check_method
 from ..matrices.evaluation import (evaluator_for, parse_measure, qrels_dict, require_ir_measures,
                          run_dict, run_sources, score_run)
 from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs
+from ..matrices.topics import match_topics
 from ..estimates.standardise import std_ab
 from ..estimates.variance import pooled_variance
 from ..errors import InputError
@@ -253,9 +254,8 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
             if sum(map(len, tops)) > _REDUCE_ROWS:      # bound memory: merge into best ranks
                 tops = [_best(tops)]
         best = _best(tops)
-        topics = sorted(run_topics & set(qrels_c["query_id"]))
-        if not topics:
-            raise InputError(f"{qrels_name}: no topic in common with the runs")
+        topics = list(match_topics(qrels_c["query_id"].unique(), run_topics,
+                                   qrels_name=qrels_name, runs_name="the runs").matched)
         if len(topics) < 2:
             raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
                              "V_E needs at least 2 topics")

@@ -8,7 +8,13 @@ that ``nDCG@0`` is a one-line error and not a crash in compiled code.
 
 **Which topics.** The matrix has one row per topic of the qrels with at least one relevant
 document (relevance at least 1), as ``trec_eval -q`` reports by default; a run that retrieves
-nothing for such a topic scores 0 on it (trec_eval ``-c``).
+nothing for such a topic scores 0 on it (trec_eval ``-c``). The topics of the qrels and of the
+runs are matched by :func:`topicsetsize.matrices.topics.match_topics`: none in common is an
+error, some unmatched a warning that names them.
+
+**Which names.** A folder's runs are named by the run tag their files carry (the sixth column),
+where a file has one tag and no other run has it; by the file name otherwise (the matrix's
+``attrs["run_names_note"]`` says which).
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from .runfiles import as_qrels, as_run, read_run, run_files
+from .topics import match_topics
 from ..errors import InputError
 
 __all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
-           "run_sources", "evaluate_runs"]
+           "run_sources", "evaluate_runs", "evaluate_measures"]
 
 
 def require_ir_measures():
@@ -95,14 +102,15 @@ def _whole(value) -> bool:
 
 
 def evaluator_for(measure, qrels: dict):
-    """An ir_measures evaluator of one measure on ``{qid: {docid: rel}}``; a failure of the
-    library is a one-line ValueError naming the measure."""
+    """An ir_measures evaluator of one measure (or a list of them) on ``{qid: {docid: rel}}``;
+    a failure of the library is a one-line ValueError naming the measure."""
     ir_measures = require_ir_measures()
+    measures = list(measure) if isinstance(measure, (list, tuple)) else [measure]
     try:
-        return ir_measures.evaluator([measure], qrels)
+        return ir_measures.evaluator(measures, qrels)
     except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
-        raise InputError(f"measure={str(measure)!r}: ir_measures cannot evaluate it: "
-                         f"{_first_line(exc)}") from None
+        raise InputError(f"measure={', '.join(map(str, measures))!r}: ir_measures cannot "
+                         f"evaluate it: {_first_line(exc)}") from None
 
 
 def run_dict(run: pd.DataFrame, topics) -> dict:
@@ -167,17 +175,14 @@ def evaluate_runs(runs, qrels, measure, *, duplicates: str = "error",
                   progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     """The topics × runs score matrix of runs on qrels, one measure, evaluated by ir_measures.
 
-    Each run is read as trec_eval reads it (:func:`topicsetsize.matrices.runfiles.read_run`) and
-    evaluated by ir_measures (pytrec_eval: trec_eval's code) one run at a time, so that memory
-    holds one run. Rows are the topics of the qrels with at least one relevant document
-    (relevance at least 1), as ``trec_eval -q`` reports; a run that retrieves nothing for such a
-    topic scores 0 there (trec_eval ``-c``).
+    :func:`evaluate_measures` with one measure: see there for the rows, the run names and the
+    matching of topics.
 
     Parameters
     ----------
     runs : str, Path or dict
-        A folder of TREC run files (the file name is the run name) or a mapping ``{run name:
-        DataFrame (query_id, doc_id, score) or path}``.
+        A folder of TREC run files or a mapping ``{run name: DataFrame (query_id, doc_id,
+        score) or path}``.
     qrels : str, Path or DataFrame
         TREC qrels (``qid iteration docno rel``) or a frame (query_id, doc_id, relevance).
     measure : str
@@ -204,19 +209,109 @@ def evaluate_runs(runs, qrels, measure, *, duplicates: str = "error",
     topic
     1      0.833333
     """
-    measure = parse_measure(measure)
+    return next(iter(evaluate_measures(runs, qrels, [measure], duplicates=duplicates,
+                                       progress=progress).values()))
+
+
+def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
+                      progress: Callable[[int], object] | None = None) -> dict[str, pd.DataFrame]:
+    """One topics × runs score matrix per measure, from one pass over the runs (ir_measures).
+
+    Each run is read as trec_eval reads it (:func:`topicsetsize.matrices.runfiles.read_run`) and
+    evaluated on every measure at once by one ir_measures evaluator (pytrec_eval: trec_eval's
+    code), one run at a time, so that memory holds one run. Rows are the topics of the qrels
+    with at least one relevant document (relevance at least 1), as ``trec_eval -q`` reports; a
+    run that retrieves nothing for such a topic scores 0 there (trec_eval ``-c``). The topics
+    of both sides are matched by :func:`topicsetsize.matrices.topics.match_topics` (an error
+    where none match, a :class:`~topicsetsize.matrices.topics.TopicMismatchWarning` naming those
+    that do not). A folder's runs are named by their run tags where those are present and
+    distinct, else by their file names (``attrs["run_names_note"]`` says which).
+
+    Parameters
+    ----------
+    runs, qrels, duplicates, progress
+        As in :func:`evaluate_runs`.
+    measures : str or list of str
+        ir_measures measures; the same measure named twice (``AP`` and ``map``) is one.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        ``{measure name: matrix}`` in the order given; each matrix's ``attrs`` holds
+        ``measure``, ``topics_note`` (how many topics of each side matched) and
+        ``run_names_note``.
+
+    Examples
+    --------
+    >>> run = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "c"],
+    ...                     "score": [2.0, 1.0, 1.0]})
+    >>> qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["b", "c"],
+    ...                       "relevance": [1, 1]})
+    >>> out = evaluate_measures({"r": run}, qrels, ["AP", "P@1"])
+    >>> {m: x["r"].tolist() for m, x in out.items()}
+    {'AP': [0.5, 1.0], 'P@1': [0.0, 1.0]}
+    """
+    if isinstance(measures, str) or hasattr(measures, "NAME"):
+        measures = [measures]
+    parsed = {str(m): m for m in map(parse_measure, measures)}
+    if not parsed:
+        raise InputError("measures is empty: give at least one (e.g. AP, nDCG@10)")
     sources = run_sources(runs, duplicates=duplicates)
+    qrels_name = str(qrels) if isinstance(qrels, (str, os.PathLike)) else "qrels"
     qrels = as_qrels(qrels)
     topics = sorted(qrels.loc[qrels["relevance"] >= 1, "query_id"].unique())
     if not topics:
         raise InputError("qrels: no topic has a relevant document (relevance at least 1)")
-    evaluator = evaluator_for(measure, qrels_dict(qrels[qrels["query_id"].isin(topics)]))
-    matrix = np.empty((len(topics), len(sources)))
-    for k, load in enumerate(sources.values()):
-        matrix[:, k] = score_run(evaluator, measure, load(), topics)
+    evaluator = evaluator_for(list(parsed.values()), qrels_dict(qrels[qrels["query_id"].isin(
+        topics)]))
+    row, plane = {t: i for i, t in enumerate(topics)}, {m: k for k, m in enumerate(parsed)}
+    values = np.zeros((len(parsed), len(topics), len(sources)))
+    run_topics: set = set()
+    tags = []
+    for j, load in enumerate(sources.values()):
+        run = load()
+        tags.append(run.attrs.get("tag"))
+        run_topics.update(run["query_id"].unique())
+        try:
+            for metric in evaluator.iter_calc(run_dict(run, topics)):
+                values[plane[str(metric.measure)], row[metric.query_id], j] = metric.value
+        except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
+            raise InputError(f"measure={', '.join(parsed)!r}: ir_measures failed: "
+                             f"{_first_line(exc)}") from None
+        del run
         if progress is not None:
             progress(1)
-    out = pd.DataFrame(matrix, index=pd.Index(topics, name="topic"),
-                       columns=pd.Index(list(sources), name="run"))
-    out.attrs.update(measure=str(measure))
+    match = match_topics(topics, run_topics, qrels_name=qrels_name,
+                         runs_name=str(runs) if isinstance(runs, (str, os.PathLike)) else "runs")
+    names, note = (_run_names(list(sources), tags) if isinstance(runs, (str, os.PathLike))
+                   else (list(sources), ""))
+    out = {}
+    for name, k in plane.items():
+        frame = pd.DataFrame(values[k], index=pd.Index(topics, name="topic"),
+                             columns=pd.Index(names, name="run"))
+        frame.attrs.update(measure=name, topics_note=match.summary, run_names_note=note)
+        out[name] = frame
     return out
+
+
+def _run_names(files: list[str], tags: list) -> tuple[list[str], str]:
+    """Each run's name: its tag where it has one that no other run has, else its file name;
+    and one line that says which.
+
+    >>> names, note = _run_names(["a.gz", "b.gz", "c.gz"], ["x", "y", "y"])
+    >>> names
+    ['x', 'b.gz', 'c.gz']
+    >>> note[note.index("by the file"):]
+    'by the file name where the tag is missing or shared with another run: 2 of 3 (b.gz, c.gz)'
+    """
+    counts = pd.Series([t for t in tags if t]).value_counts()
+    names = [t if t and counts[t] == 1 else f for f, t in zip(files, tags)]
+    clash = pd.Index(names).duplicated(keep=False)     # a tag equal to another's file name
+    names = [f if c else n for f, n, c in zip(files, names, clash)]
+    by_file = [f for f, n in zip(files, names) if n == f and f not in tags]
+    note = "runs named by their run tags (the sixth column)"
+    if by_file:
+        shown = ", ".join(by_file[:5]) + (", ..." if len(by_file) > 5 else "")
+        note += (", by the file name where the tag is missing or shared with another run: "
+                 f"{len(by_file)} of {len(files)} ({shown})")
+    return names, note

@@ -12,7 +12,9 @@ Supported files (``fmt``; detected from the content when ``fmt`` is None):
 ``"wide"``
     CSV, TSV, semicolon- or blank-separated; the first column holds the topic ids, the header
     the run names (``transpose=True`` when the runs are the rows). A header without the corner cell,
-    as R's ``write.table`` writes it, is accepted.
+    as R's ``write.table`` writes it, is accepted. A file without a topic-id column (R's
+    ``write.csv(row.names = FALSE)``) is detected where its first column cannot be ids, and
+    refused in one line where it could be either (``topic_ids`` settles it).
 ``"xlsx"``
     The first sheet of a workbook (or the sheet named by ``measure``), laid out as ``"wide"``.
 ``"trec_eval"``
@@ -48,9 +50,9 @@ import numpy as np
 import pandas as pd
 
 from .formats import FORMATS
-from .formats.common import (SUMMARY_TOPIC, Cells, cells_from_records, csv_rows, decode_text,
-                             parse_floats,
-                             guess_delimiter, is_numeric, nonempty_bytes, split_fields)
+from .formats.common import (MISSING_TOKENS, SUMMARY_TOPIC, Cells, cells_from_records, csv_rows,
+                             decode_text, parse_floats, guess_delimiter, is_numeric,
+                             nonempty_bytes, split_fields)
 from .formats.long import long_header, parse_long
 from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
 from .formats.wide import parse_wide, parse_wide_numbers
@@ -73,8 +75,6 @@ _DECIMAL_COMMA = re.compile(r"[-+]?\d*,\d+")
 
 #: How many offending cells an error message lists.
 _SHOWN = 3
-#: Cell texts read as "no score here" (case-insensitive, after stripping blanks).
-MISSING_TOKENS = frozenset({"", "na", "nan", "n/a", "null", "none"})
 _TRANSPOSE_HINT = "; if the runs are the rows, use transpose=True (--transpose)"
 _TREC_EVAL_HINT = "; a trec_eval -q file holds one run: give the folder (or list) of run files"
 
@@ -85,7 +85,7 @@ class IncompleteTopicsWarning(UserWarning):
 
 def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
                 transpose: bool = False, drop_incomplete_topics: bool = False,
-                sheet: str | None = None) -> pd.DataFrame:
+                sheet: str | None = None, topic_ids: bool | None = None) -> pd.DataFrame:
     """Read a topics × runs score matrix from a file or a folder of ``trec_eval -q`` files.
 
     Parameters
@@ -109,13 +109,22 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     sheet : str, optional
         For an .xlsx workbook: the sheet to read. Required when the workbook has several
         sheets (one sheet is read without it); a name that is not a sheet is an error.
+    topic_ids : bool, optional
+        For wide files (CSV/TSV/xlsx): whether the first column holds the topic ids (True) or
+        is the first run's scores, with the topics numbered 1, 2, ... in the order of the
+        lines (False). None detects it
+        (:func:`topicsetsize.matrices.formats.wide.has_topic_ids`): ids under an empty or
+        id-like header ("topic", "qid", ...) or where a value is not a number; scores where
+        the numbers repeat or are not whole; distinct whole numbers under another header are
+        refused in one line that names the two readings.
 
     Returns
     -------
     pandas.DataFrame
         Topics as the index (``str``, named ``"topic"``), runs as the columns (``str``, named
         ``"run"``), float values; at least 2 topics and 2 runs. ``attrs`` holds ``source``,
-        ``format``, ``measure`` and ``dropped_topics``.
+        ``format``, ``measure``, ``dropped_topics`` and ``topic_ids`` (whether the file
+        had a topic-id column; None for the formats that always have one).
 
     Raises
     ------
@@ -142,9 +151,19 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     ...
     topicsetsize.InputError: .../scores.csv: non-numeric score 'high' at topic '402', run 'dfr'
     (line 3, field 3)
+
+    Without a topic-id column (the first column's scores repeat, so they are not ids):
+
+    >>> _ = path.write_text("bm25,dfr\\n0.25,0.5\\n0.25,0.75\\n")
+    >>> frame = read_matrix(path)
+    >>> frame.columns.tolist(), frame.index.tolist(), frame.attrs["topic_ids"]
+    (['bm25', 'dfr'], ['1', '2'], False)
     """
     if fmt is not None:
         fmt = check_choice("fmt", fmt, FORMATS)
+    if topic_ids not in (None, True, False):
+        raise InputError(f"topic_ids={topic_ids!r} is not allowed: give True, False or None "
+                         "(detect)")
     paths = [Path(p) for p in path] if isinstance(path, (list, tuple)) else [Path(path)]
     if not paths:
         raise InputError("path is an empty list: give a file, a folder or a list of files")
@@ -157,7 +176,10 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     else:
         cells, fmt, measure = _read_file(source, fmt, measure, transpose,
                                          measure if sheet is None else sheet,
-                                         _read_once(source))
+                                         _read_once(source), topic_ids)
+    if topic_ids is not None and fmt not in ("wide", "xlsx"):
+        raise InputError(f"{source}: topic_ids={topic_ids} (--topic-ids/--no-topic-ids) applies "
+                         f"to wide CSV/TSV and .xlsx files, not to {fmt} files")
     if transpose:
         if fmt not in ("wide", "xlsx"):
             raise InputError(f"{source}: transpose applies to wide CSV/TSV and .xlsx files, "
@@ -167,7 +189,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     hint = _TREC_EVAL_HINT if fmt == "trec_eval" else "" if transpose or fmt == "long" \
         else _TRANSPOSE_HINT
     frame = _finish(cells, source, drop_incomplete_topics, one_run_hint=hint)
-    frame.attrs.update(source=str(source), format=fmt, measure=measure)
+    frame.attrs.update(source=str(source), format=fmt, measure=measure,
+                       topic_ids=getattr(cells, "topic_ids", None))
     return frame
 
 
@@ -184,7 +207,7 @@ def _read_once(path: Path) -> bytes | None:
 
 
 def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool,
-               sheet: str | None, data: bytes | None = None):
+               sheet: str | None, data: bytes | None = None, topic_ids: bool | None = None):
     """Cells, format and measure of one file (any format).
 
     The format is detected from the file's first MiB; a clean wide CSV/TSV is then parsed by
@@ -194,7 +217,7 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
     """
     head = _head_bytes(path) if data is None else nonempty_bytes(path, data)
     if head.startswith(b"PK\x03\x04") and fmt in (None, "xlsx"):
-        return read_xlsx(path, sheet, transpose, data), "xlsx", sheet
+        return read_xlsx(path, sheet, transpose, data, topic_ids), "xlsx", sheet
     if fmt == "xlsx":
         raise InputError(f"{path}: not an .xlsx workbook")
     if fmt is None and path.suffix.lower() in (".xlsx", ".xlsm"):
@@ -203,12 +226,13 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
                          "(--format wide)")
     fmt = fmt or _detect(decode_text(path, head))
     if fmt == "wide":
-        cells = parse_wide_numbers(path, head, data)    # a clean file: pandas' C reader
+        cells = parse_wide_numbers(path, head, data, topic_ids)  # clean: pandas' C reader
         if cells is not None:
             return cells, fmt, measure
     text = decode_text(path, nonempty_bytes(path, data))
     if fmt == "wide":                               # field by field, naming the culprit
-        return parse_wide(csv_rows(text, path), path, "line", "field", transpose), fmt, measure
+        return (parse_wide(csv_rows(text, path), path, "line", "field", transpose,
+                           topic_ids=topic_ids), fmt, measure)
     if fmt == "trec_eval":
         run, by_topic, measure = parse_trec_eval(text, path, measure)
         return cells_from_records({run: by_topic}, {run: path.name}), fmt, measure

@@ -191,7 +191,8 @@ def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``query_id``, ``doc_id`` (str), ``rank`` (int, the file's) and ``score``
-        (float), in the order of the file.
+        (float), in the order of the file; ``attrs["tag"]`` is the run tag (sixth column)
+        where every line has the same one, else None.
 
     Warns
     -----
@@ -240,6 +241,8 @@ def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
         frame, rank, score = frame[keep], rank[keep], score[keep]
     run = pd.DataFrame({"query_id": frame["qid"].to_numpy(), "doc_id": frame["docno"].to_numpy(),
                         "rank": rank.to_numpy(), "score": score.to_numpy()})
+    tags = frame["tag"].unique()
+    run.attrs["tag"] = str(tags[0]) if len(tags) == 1 else None
     _note_order(run, path)
     return run
 

@@ -1,6 +1,7 @@
-"""Score matrices out: ``trec_eval -q`` files and the long format, atomically, full precision.
+"""Score matrices out: ``trec_eval -q`` files, the long format, and the file an extension names
+(:func:`write_matrices`: CSV/TSV or .xlsx), atomically, full precision.
 
-:func:`topicsetsize.read_matrix` reads both back to the same numbers.
+:func:`topicsetsize.read_matrix` reads them all back to the same numbers.
 """
 
 from __future__ import annotations
@@ -14,7 +15,12 @@ from .formats.common import SUMMARY_TOPIC
 from .matrix import check_matrix
 from ..errors import InputError
 
-__all__ = ["write_trec_eval", "write_long"]
+__all__ = ["write_trec_eval", "write_long", "long_table", "write_matrices", "MATRIX_SUFFIXES"]
+
+#: The file extensions :func:`write_matrices` writes.
+MATRIX_SUFFIXES = (".csv", ".tsv", ".xlsx")
+#: Characters Excel refuses in a sheet name (and its length limit).
+_SHEET_FORBIDDEN, _SHEET_MAX = set("[]:*?/\\"), 31
 
 
 def _labelled(scores) -> pd.DataFrame:
@@ -134,4 +140,92 @@ def write_long(scores, *, path, measure: str) -> Path:
     sep = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
     with atomic_path(path) as tmp:
         long.to_csv(tmp, sep=sep, index=False, lineterminator="\n")
+    return path
+
+
+def long_table(matrices: dict) -> pd.DataFrame:
+    """The long table ``run, topic, measure, value`` of ``{measure: topics × runs matrix}``
+    (runs, then topics, in each matrix's order; measures in the order given).
+
+    >>> m = pd.DataFrame([[0.25, 0.5]], index=["1"], columns=["a", "b"])
+    >>> long_table({"AP": m, "P@10": m * 2}).values.tolist()
+    [['a', '1', 'AP', 0.25], ['b', '1', 'AP', 0.5],
+     ['a', '1', 'P@10', 0.5], ['b', '1', 'P@10', 1.0]]
+    """
+    parts = []
+    for measure, scores in matrices.items():
+        frame = _labelled(scores)
+        long = frame.rename_axis(index="topic", columns="run").T.stack().rename(
+            "value").reset_index()
+        long.insert(2, "measure", str(measure))
+        parts.append(long)
+    return pd.concat(parts, ignore_index=True)
+
+
+def write_matrices(matrices: dict, path) -> Path:
+    """Write ``{measure: topics × runs matrix}`` in the format that ``path``'s extension names.
+
+    ``.csv`` and ``.tsv``: one measure as the wide matrix (topics as rows, a ``topic`` column
+    first), several as the long table (:func:`long_table`; read one back with
+    ``read_matrix(path, measure=...)``). ``.xlsx``: one sheet per measure, named after it, in
+    the wide layout (read one back with ``read_matrix(path, sheet=...)``); names are written
+    as text, never as formulas. Any other extension is a one-line error. Written atomically,
+    full float precision.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from topicsetsize.matrices.readers import read_matrix
+    >>> m = pd.DataFrame([[0.25, 0.5], [0.125, 0.75]], index=["1", "2"], columns=["a", "b"])
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> out = write_matrices({"AP": m, "P@10": m / 2}, folder / "scores.xlsx")
+    >>> read_matrix(out, sheet="P@10").to_numpy().tolist()
+    [[0.125, 0.25], [0.0625, 0.375]]
+    >>> write_matrices({"AP": m}, folder / "scores.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: .../scores.txt: the extension '.txt' names no format ...
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in MATRIX_SUFFIXES:
+        raise InputError(f"{path}: the extension {path.suffix!r} names no format the matrices "
+                         f"can be written in: give a name ending in {', '.join(MATRIX_SUFFIXES)}")
+    if not matrices:
+        raise InputError("no matrix to write")
+    if suffix == ".xlsx":
+        return _write_xlsx(matrices, path)
+    sep = "\t" if suffix == ".tsv" else ","
+    if len(matrices) == 1:
+        frame = _labelled(next(iter(matrices.values()))).rename_axis(index="topic")
+        text = frame.to_csv(sep=sep, lineterminator="\n")
+    else:
+        text = long_table(matrices).to_csv(sep=sep, index=False, lineterminator="\n")
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path
+
+
+def _write_xlsx(matrices: dict, path: Path) -> Path:
+    """One sheet per measure, the wide layout; every name written as text."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    for measure, scores in matrices.items():
+        name = str(measure)
+        if not name.strip() or len(name) > _SHEET_MAX or _SHEET_FORBIDDEN & set(name):
+            raise InputError(f"{path}: measure {name!r} cannot name a sheet (at most "
+                             f"{_SHEET_MAX} characters, none of []:*?/\\): write .csv instead")
+        sheet = book.create_sheet(name)
+        frame = _labelled(scores)
+        sheet.append(["topic", *frame.columns])
+        for topic, values in zip(frame.index, frame.to_numpy().tolist()):
+            sheet.append([topic, *values])
+        for row in sheet.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str):
+                    cell.data_type = "s"    # an untrusted name never becomes a formula
+    with atomic_path(path) as tmp:
+        book.save(tmp)
     return path

@@ -45,16 +45,18 @@ def test_evaluate_out_keeps_formula_like_names_and_warns(capsys, tmp_path):
     runs = tmp_path / "runs"
     runs.mkdir()
     first, second = sorted(Path(RUNS).iterdir())[:2]
-    shutil.copy(first, runs / "=HYPERLINK(1)")
-    shutil.copy(second, runs / "plain")
+    (runs / "r1").write_text("".join(line.rsplit(None, 1)[0] + " =HYPERLINK(1)\n"  # its tag
+                                     for line in first.read_text().splitlines()))
+    shutil.copy(second, runs / "r2")
     out = tmp_path / "m.csv"
     code, _, err = run_cli(capsys, "evaluate", "--runs", str(runs), "--qrels", QRELS,
                            "--measure", "AP", "--out", str(out))
     assert code == 0 and "'=HYPERLINK(1)'" in err and "import dialog" in err
-    assert pd.read_csv(out, index_col=0).columns.tolist() == ["=HYPERLINK(1)", "plain"]
+    assert pd.read_csv(out, index_col=0).columns.tolist() == ["=HYPERLINK(1)", "Arun2"]
     code, stdout, err = run_cli(capsys, "evaluate", "--runs", str(runs), "--qrels", QRELS,
                                 "--measure", "AP")
-    assert code == 0 and "'=HYPERLINK(1)" in stdout.splitlines()[0] and err == ""
+    assert code == 0 and "'=HYPERLINK(1)" in stdout.splitlines()[0]
+    assert err.startswith(f"topicsetsize: read {runs} on {QRELS} (AP): 25 topics x 2 runs")
 
 
 def test_evaluate_example_is_the_bundled_clef_runs(capsys):
@@ -110,3 +112,110 @@ def test_workbook_takes_runs(capsys, tmp_path):
     assert "runs AP" in text                       # the matrix is named after the runs folder
     assert "no such" in one_line_error(capsys, "workbook", "--runs", "missing", "--qrels", QRELS,
                                        "--measure", "AP")
+
+
+# --- topics, run tags, several measures, output formats (issues 24.3, 24.10, 25.6) -------------
+
+
+def _qrels_with(tmp_path, rename):
+    """The qrels of RUNS with each topic id passed through ``rename``."""
+    from pathlib import Path
+
+    lines = Path(QRELS).read_text().splitlines()
+    out = tmp_path / "qrels.txt"
+    out.write_text("".join(f"{rename(line.split()[0])} {line.split(None, 1)[1]}\n"
+                           for line in lines))
+    return out
+
+
+def test_no_topic_in_common_is_refused_with_zero_padding_named(capsys, tmp_path):
+    # Old code: rows of 0.0 with exit 0.
+    qrels = _qrels_with(tmp_path, lambda t: "0" + t)
+    message = one_line_error(capsys, "evaluate", "--runs", RUNS, "--qrels", str(qrels),
+                             "--measure", "AP")
+    assert "no topic of" in message and "differ by leading zeros (e.g. '0401'" in message
+
+
+def test_partial_mismatch_names_the_unmatched_topics(capsys, tmp_path):
+    qrels = _qrels_with(tmp_path, lambda t: "0" + t if t in ("401", "402") else t)
+    code, stdout, err = run_cli(capsys, "evaluate", "--runs", RUNS, "--qrels", str(qrels),
+                                "--measure", "AP")
+    assert code == 0
+    warning = next(line for line in err.splitlines() if "only in" in line)
+    assert "23 of 25 in" in warning and "only in " in warning and "0401, 0402" in warning
+    assert "leading zeros" in warning
+
+
+def test_columns_are_the_run_tags(capsys, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for k, path in enumerate(sorted(Path(RUNS).iterdir())[:3]):
+        shutil.copy(path, runs / f"run{k}.gz.txt")      # file names unlike the tags
+    shutil.copy(sorted(Path(RUNS).iterdir())[0], runs / "run9_copy")   # a clashing tag
+    code, stdout, err = run_cli(capsys, "evaluate", "--runs", str(runs), "--qrels", QRELS,
+                                "--measure", "AP")
+    assert code == 0
+    columns = pd.read_csv(io.StringIO(stdout), index_col=0).columns.tolist()
+    assert columns == ["run0.gz.txt", "Arun2", "Arun3", "run9_copy"]    # Arun1 is shared
+    assert "by the file name where the tag is missing or shared with another run: 2 of 4 " \
+           "(run0.gz.txt, run9_copy)" in err
+
+
+def test_several_measures_in_one_call_equal_ir_measures(capsys, tmp_path):
+    import ir_measures
+
+    code, stdout, _ = run_cli(capsys, "evaluate", *A[:4], "--measure", "AP", "nDCG@10", "P@10")
+    assert code == 0
+    long = pd.read_csv(io.StringIO(stdout), dtype={"topic": str})
+    assert long.columns.tolist() == ["run", "topic", "measure", "value"]
+    assert sorted(long["measure"].unique()) == ["AP", "P@10", "nDCG@10"]
+    # independent: ir_measures on the file, trec_eval's order
+    qrels = list(ir_measures.read_trec_qrels(QRELS))
+    run = list(ir_measures.read_trec_run(f"{RUNS}/Arun3"))
+    for measure in (ir_measures.AP, ir_measures.nDCG @ 10, ir_measures.P @ 10):
+        expected = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+        got = long[(long["run"] == "Arun3") & (long["measure"] == str(measure))]
+        assert dict(zip(got["topic"], got["value"])) == pytest.approx(
+            {t: expected.get(t, 0.0) for t in got["topic"]}, abs=1e-12)
+
+
+def test_out_writes_the_format_its_extension_names(capsys, tmp_path):
+    from topicsetsize.matrices.readers import read_matrix
+
+    xlsx = tmp_path / "m.xlsx"
+    code, _, _ = run_cli(capsys, "evaluate", *A[:4], "--measure", "AP", "P@10",
+                         "--out", str(xlsx))
+    assert code == 0 and xlsx.read_bytes()[:4] == b"PK\x03\x04"      # old code: CSV text
+    expected = evaluate_runs(RUNS, QRELS, "P@10")
+    assert read_matrix(xlsx, sheet="P@10").to_numpy() == pytest.approx(expected.to_numpy())
+    tsv = tmp_path / "m.tsv"
+    assert run_cli(capsys, "evaluate", *A, "--out", str(tsv))[0] == 0
+    assert "\t" in tsv.read_text().splitlines()[0]
+    message = one_line_error(capsys, "evaluate", *A, "--out", str(tmp_path / "m.txt"))
+    assert "m.txt: write .csv, .tsv, .xlsx" in message
+
+
+def test_report_takes_runs(capsys):
+    # Old code: report refused --runs although the README says every matrix command takes it.
+    code, stdout, err = run_cli(capsys, "report", *A)
+    assert code == 0 and f"read {RUNS} on {QRELS} (AP): 25 topics x 8 runs" in err
+    assert "Erho2" in stdout
+
+
+def test_every_matrix_command_takes_the_same_input_options(capsys):
+    from topicsetsize.cli import build_parser
+
+    parser = build_parser()
+    commands = ["report", "variance", "hsd", "reliability", "check-power", "workbook"]
+    options = {}
+    for action in parser._subparsers._group_actions[0].choices.items():
+        name, sub = action
+        if name in commands:
+            options[name] = {o for a in sub._actions for o in a.option_strings}
+    wanted = {"--runs", "--qrels", "--measure", "--topic-ids", "--no-topic-ids", "--format",
+              "--transpose", "--drop-incomplete-topics", "--duplicates"}
+    assert set(options) == set(commands)
+    assert all(wanted <= o for o in options.values())

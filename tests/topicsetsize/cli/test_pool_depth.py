@@ -194,7 +194,10 @@ def test_duplicates_refused_unless_first(capsys, tmp_path):
     assert err.count("\n") == 1 and "r1, line 2: document 'A401-0132' is retrieved twice" in err
     assert main([*argv, "--duplicates", "first"]) == 0
     err = capsys.readouterr().err
-    assert "r1: dropped 1 line(s)" in err and err.count("\n") == 1
+    dropped, topics = err.splitlines()      # and the one rule on topics: 23 of the qrels' unmatched
+    assert "r1: dropped 1 line(s)" in dropped
+    assert "topics: 2 of 25 in tests/data/pool_runs/A/qrels.txt matched 2 of 2 in the runs" \
+        in topics and "only in tests/data/pool_runs/A/qrels.txt: 23: 403, 404" in topics
 
 
 def test_judged_share_warning_and_condensed_option(capsys, tmp_path):

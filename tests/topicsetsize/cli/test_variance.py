@@ -79,7 +79,8 @@ def test_drop_incomplete_topics_reports_on_stderr(capsys, tmp_path):
     assert main(["variance", str(path), "--csv", "--drop-incomplete-topics"]) == 0
     captured = capsys.readouterr()
     assert captured.err.strip() == (f"topicsetsize: warning: {path}: dropped 1 of 4 topics with "
-                                    "missing scores: 2")
+                                    f"missing scores: 2\ntopicsetsize: read {path}: 3 topics x "
+                                    "3 runs")
     assert pd.read_csv(io.StringIO(captured.out)).loc[0, "topics"] == 3
 
 
@@ -126,7 +127,7 @@ def test_constant_matrix_error_names_the_file(capsys, tmp_path):
     assert captured.err.startswith(f"topicsetsize: error: {path}: scores is constant (every "
                                    "value is 0.5): there is no variance to estimate (V_E) and no "
                                    "run to rank (Kendall's tau)")
-    assert captured.err.count("\n") == 1
+    assert captured.err.count("\n") == 1       # the error alone: what was read is not said
 
 
 @pytest.mark.parametrize("name, content, fragment", [
@@ -199,3 +200,27 @@ def test_variance_intervals_give_the_interval_of_any_n(capsys, web):
     assert (row["n_boot"], row["seed"]) == (400, 5)
     assert main(["variance", "--example", "--boot", "0"]) == 0
     assert "[low, high]" not in capsys.readouterr().out
+
+
+def test_matrix_without_topic_ids_says_every_run_was_read(capsys, tmp_path, data_dir):
+    # R's write.csv(row.names = FALSE) of the Robust04 AP matrix; old code: 109 runs, exit 0.
+    import csv
+
+    matrix = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    path = tmp_path / "no_ids.csv"
+    matrix.to_csv(path, index=False, quoting=csv.QUOTE_NONNUMERIC)
+    assert main(["variance", str(path), "--csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"topicsetsize: read {path}: 249 topics x 110 runs (no topic-id "
+                            "column: every column is a run, topics numbered 1..249)\n")
+    assert pd.read_csv(io.StringIO(captured.out)).loc[0, "runs"] == 110
+
+
+def test_ambiguous_matrix_is_refused_and_no_topic_ids_reads_it(capsys, tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text("a,b,c\n1,0.5,0.25\n2,0.25,0.5\n3,0.75,0.5\n")
+    assert main(["variance", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--no-topic-ids" in err and "--topic-ids" in err
+    assert main(["variance", str(path), "--no-topic-ids", "--csv"]) == 0
+    assert "3 topics x 3 runs" in capsys.readouterr().err

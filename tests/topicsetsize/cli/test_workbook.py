@@ -160,7 +160,8 @@ def test_matrix_takes_the_reader_options(capsys, tmp_path):
     code, stdout, err = run_cli(capsys, "workbook", "--matrix", str(path), "--out", str(out),
                                 "--drop-incomplete-topics")
     assert code == 0 and out.exists()
-    assert err == f"topicsetsize: warning: {path}: dropped 1 of 5 topics with missing scores: t2\n"
+    assert err == (f"topicsetsize: warning: {path}: dropped 1 of 5 topics with missing scores: "
+                   "t2\ntopicsetsize: read miss: 4 topics x 3 runs\n")
     runs_as_rows = tmp_path / "rows.csv"
     runs_as_rows.write_text("run,t1,t2,t3\na,0.1,0.5,0.2\nb,0.2,0.4,0.6\nc,0.3,0.3,0.3\n")
     assert run_cli(capsys, "workbook", "--matrix", str(runs_as_rows), "--transpose", "--format",
@@ -187,3 +188,16 @@ def test_the_summary_line_names_the_decision_sheets(capsys, tmp_path):
     assert out == f"wrote {out_file} (calculators, Decide and Budget sheets, no measure tables)\n"
     sheets = openpyxl.load_workbook(out_file).sheetnames
     assert "Decide" in sheets and "Budget" in sheets and "Tables" not in sheets
+
+
+def test_matrix_without_topic_ids_is_said_and_chosen(capsys, tmp_path):
+    # distinct whole numbers in the first column: refused until --no-topic-ids settles it
+    path = tmp_path / "noids.csv"
+    path.write_text("a,b,c\n1,0.5,0.25\n2,0.25,0.5\n3,0.75,0.5\n4,0.5,0.5\n")
+    out = tmp_path / "w.xlsx"
+    code, _, err = run_cli(capsys, "workbook", "--matrix", str(path), "--out", str(out))
+    assert code == 2 and "--no-topic-ids" in err and not out.exists()
+    code, _, err = run_cli(capsys, "workbook", "--matrix", str(path), "--no-topic-ids",
+                           "--out", str(out))
+    assert code == 0 and err == ("topicsetsize: read noids: 4 topics x 3 runs (no topic-id "
+                                 "column: every column is a run, topics numbered 1..4)\n")

@@ -232,7 +232,8 @@ def test_bad_arguments(kwargs, error, match):
 def test_qrels_without_overlap(tmp_path):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("999 0 X-1 1\n999 0 X-2 0\n")
-    with pytest.raises(ValueError, match=r"qrels.txt: no topic in common with the runs"):
+    with pytest.raises(ValueError,
+                       match=r"no topic of \S*qrels.txt \(1: 999\) is a topic of the runs"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
     one = Path(A_QRELS).read_text().splitlines()[0]           # a judgment of one topic
     qrels.write_text(one + "\n")

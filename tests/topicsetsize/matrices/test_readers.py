@@ -401,7 +401,8 @@ def _field_by_field(monkeypatch):
     """Make the reader skip pandas' C reader: every wide file is parsed field by field."""
     import topicsetsize.matrices.readers as readers
 
-    monkeypatch.setattr(readers, "parse_wide_numbers", lambda path, head, data=None: None)
+    monkeypatch.setattr(readers, "parse_wide_numbers",
+                        lambda path, head, data=None, topic_ids=None: None)
 
 
 @pytest.mark.parametrize("layout", ["comma", "tab", "semicolon", "quoted", "crlf-blank-lines",
@@ -474,6 +475,88 @@ def test_names_with_quoted_tabs_and_stray_carriage_returns(tmp_path):
     one_line_error(exc, "cr.csv: line 1")
 
 
+# --- A matrix without a topic-id column (issue 25.1) ------------------------------------------
+
+
+def _without_ids(data_dir, tmp_path, suffix=".csv", name="trec2004robust_ap.csv"):
+    """A bundled matrix (Robust04 AP: 249 topics x 110 runs) written as R's
+    ``write.csv(m, row.names = FALSE)`` writes it: quoted run names, unquoted numbers, no
+    topic-id column."""
+    import csv
+
+    matrix = pd.read_csv(data_dir / name, index_col=0)
+    path = tmp_path / f"no_ids{suffix}"
+    if suffix == ".xlsx":
+        matrix.to_excel(path, index=False)
+    else:
+        matrix.to_csv(path, index=False, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+    return matrix, path
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+@pytest.mark.parametrize("name", ["trec2004robust_ap.csv", "clef2017_tar_ap.csv"])
+def test_matrix_without_topic_ids_keeps_every_run(data_dir, tmp_path, suffix, name):
+    # Old code: the first run's scores became topic ids. CLEF 2017 TAR AP (30 x 19), whose
+    # first run's scores are distinct, was read as 18 runs with no word; Robust04 AP, whose
+    # first run repeats a score, failed with "duplicate topic id '0.0391'".
+    matrix, path = _without_ids(data_dir, tmp_path, suffix, name)
+    frame = read_matrix(path)
+    assert frame.shape == matrix.shape and frame.attrs["topic_ids"] is False
+    assert frame.columns.tolist() == matrix.columns.tolist()
+    assert frame.index.tolist() == [str(k) for k in range(1, len(matrix) + 1)]
+    assert np.array_equal(frame.to_numpy(), matrix.to_numpy())
+
+
+def test_matrix_without_topic_ids_field_by_field(data_dir, tmp_path, monkeypatch):
+    _field_by_field(monkeypatch)            # the same reading where pandas' C reader is skipped
+    matrix, path = _without_ids(data_dir, tmp_path)
+    frame = read_matrix(path)
+    assert frame.shape == (249, 110) and np.array_equal(frame.to_numpy(), matrix.to_numpy())
+
+
+def test_matrix_with_topic_ids_is_read_as_before(data_dir):
+    frame = read_matrix(data_dir / "trec2004robust_ap.csv")
+    assert frame.shape == (249, 110) and frame.attrs["topic_ids"] is True
+    assert frame.index[0] == "301"
+
+
+def test_ambiguous_first_column_is_refused_and_the_choice_settles_it(tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text("a,b,c\n1,0.5,0.25\n2,0.25,0.5\n3,0.75,0.5\n")
+    with pytest.raises(InputError) as info:
+        read_matrix(path)
+    one_line_error(info, "the first column 'a' holds distinct whole numbers",
+                   "read as topic ids", "as the scores of run 'a'", "topic_ids=False")
+    assert read_matrix(path, topic_ids=True).columns.tolist() == ["b", "c"]
+    frame = read_matrix(path, topic_ids=False)
+    assert frame.columns.tolist() == ["a", "b", "c"] and frame["a"].tolist() == [1.0, 2.0, 3.0]
+
+
+def test_a_bad_score_in_the_first_column_of_a_matrix_without_ids_is_named(data_dir, tmp_path):
+    matrix, path = _without_ids(data_dir, tmp_path)
+    path.write_text(path.read_text().replace("\n0.0372,", "\nhigh,", 1))
+    with pytest.raises(InputError) as info:
+        read_matrix(path)
+    one_line_error(info, "non-numeric score 'high'", "run 'sys1'")
+
+
+def test_topic_ids_applies_to_wide_files_only(written):
+    with pytest.raises(InputError, match="applies to wide CSV/TSV and .xlsx files"):
+        read_matrix(written / "long.csv", measure="map", topic_ids=False)
+
+
+@pytest.mark.parametrize("corner", ["", "topic", "Topic ID", "query_number", "qid", "run"])
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_an_id_label_or_empty_corner_means_topic_ids(tmp_path, corner, suffix):
+    frame = pd.DataFrame({corner: [401, 402, 403], "a": [0.5, 0.25, 0.75],
+                          "b": [0.25, 0.5, 0.5]})
+    path = tmp_path / f"m{suffix}"
+    if suffix == ".csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_excel(path, index=False)
+    read = read_matrix(path)
+    assert read.columns.tolist() == ["a", "b"] and read.index.tolist() == ["401", "402", "403"]
 # Inputs that cannot be read twice (issue 24.6): a pipe is read once, then parsed from memory.
 
 def _through_a_pipe(data: bytes):

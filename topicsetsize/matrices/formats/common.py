@@ -18,11 +18,13 @@ import pandas as pd
 from ...atomic import read_whole
 from ...errors import InputError
 
-__all__ = ["SUMMARY_TOPIC", "BINARY_MAGIC", "Cells", "nonempty_bytes", "decode_text",
-           "guess_delimiter", "split_fields", "is_numeric", "csv_rows", "trimmed_width",
-           "as_label", "pick_measure", "cells_from_records"]
+__all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "nonempty_bytes",
+           "decode_text", "guess_delimiter", "split_fields", "is_numeric", "csv_rows",
+           "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
 
 SUMMARY_TOPIC = "all"          # trec_eval's summary rows
+#: Cell texts read as "no score here" (case-insensitive, after stripping blanks).
+MISSING_TOKENS = frozenset({"", "na", "nan", "n/a", "null", "none"})
 BINARY_MAGIC = (b"\x1f\x8b", b"BZh", b"\x89PNG", b"%PDF", b"\xd0\xcf\x11\xe0", b"7z\xbc\xaf")
 
 
@@ -31,6 +33,7 @@ class Cells(NamedTuple):
 
     frame: pd.DataFrame
     where: object               # callable (i, j) -> str, e.g. "line 4, field 3"
+    topic_ids: bool | None = None   # wide files: whether the file had a topic-id column
 
 
 def nonempty_bytes(path: Path, data: bytes | None = None) -> bytes:

@@ -12,9 +12,10 @@ __all__ = ["read_xlsx"]
 
 
 def read_xlsx(path: Path, measure: str | None, transpose: bool,
-              data: bytes | None = None) -> Cells:
+              data: bytes | None = None, topic_ids: bool | None = None) -> Cells:
     """The cells of the sheet named ``measure`` (the only sheet when None); from ``data``, the
-    file's bytes, where it was read into memory (a pipe cannot be read twice)."""
+    file's bytes, where it was read into memory (a pipe cannot be read twice); ``topic_ids``
+    as in :func:`topicsetsize.matrices.formats.wide.has_topic_ids`."""
     import openpyxl
 
     try:
@@ -44,7 +45,8 @@ def read_xlsx(path: Path, measure: str | None, transpose: bool,
     rows = [(r, (values + [None] * width)[lead:width]) for r, values in rows]
     if any(v is None for _, values in rows[1:] for v in values[1:]):
         _refuse_unsaved_formulas(path, title, rows, lead, data)
-    return parse_wide(rows, path, "row", "column", transpose, first_field=lead + 1)
+    return parse_wide(rows, path, "row", "column", transpose, first_field=lead + 1,
+                      topic_ids=topic_ids)
 
 
 def _source(path: Path, data: bytes | None):

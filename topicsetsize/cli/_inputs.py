@@ -1,0 +1,191 @@
+"""The inputs of the commands that read score matrices or runs, declared once.
+
+:func:`add_input_options` is every matrix command's set (report, variance, hsd, reliability,
+check-power, workbook): the reader options (:func:`add_reader_options`: ``--measure``,
+``--sheet``, ``--format``, ``--transpose``, ``--topic-ids``/``--no-topic-ids``,
+``--drop-incomplete-topics``) and the runs options (:func:`add_runs_options`: ``--runs``,
+``--qrels``, ``--duplicates``); evaluate and pool-depth, which read runs only, take the runs
+options. The loaders (:func:`load_matrix`, :func:`load_matrices`, :func:`evaluate_from_args`)
+read what those options name and say on stderr, once the command has succeeded, how many topics
+and runs each matrix gave (:func:`say_read`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import path, progress, reporting_warnings
+from .input_options import check_input_options, reader_measure
+from ..errors import InputError
+
+
+#: How the bundled example matrix is labelled in output.
+EXAMPLE_NAME = "example: TREC 2010 Web AP"
+
+
+def add_input_options(parser) -> None:
+    """The input options of a matrix command: :func:`add_reader_options` (FILE's) and
+    :func:`add_runs_options` (a matrix evaluated from run files)."""
+    add_reader_options(parser)
+    add_runs_options(parser)
+
+
+def add_reader_options(parser) -> None:
+    """The options of :func:`topicsetsize.matrices.readers.read_matrix` (shared by every FILE
+    command)."""
+    from ..matrices.formats import FORMATS
+
+    parser.add_argument("--measure", help="measure to read from trec_eval / long-format files "
+                        "(e.g. map, P_10); for .xlsx, the sheet name; with --runs, the "
+                        "ir_measures measure to evaluate (AP, nDCG@10, P@10, ...)")
+    parser.add_argument("--sheet",
+                        help=".xlsx: the sheet to read (needed when the workbook has several)")
+    parser.add_argument("--format", dest="fmt", choices=FORMATS,
+                        help="file format (default: detected from the content)")
+    parser.add_argument("--transpose", action="store_true",
+                        help="wide files: the runs are the rows")
+    parser.add_argument("--drop-incomplete-topics", action="store_true",
+                        help="drop topics that lack a score for some run (and say how many)")
+    parser.add_argument("--topic-ids", action=argparse.BooleanOptionalAction, default=None,
+                        help="wide files: the first column holds the topic ids (--topic-ids) or "
+                             "is the first run's scores, topics numbered 1.. (--no-topic-ids); "
+                             "default: detected, refused where it could be either")
+
+
+def add_matrix_input(parser) -> None:
+    """FILE, ``--example`` or ``--runs``/``--qrels``, and the reader options: the input of a
+    one-matrix command."""
+    parser.add_argument("file", nargs="?", type=path, metavar="FILE",
+                        help="a score matrix file (topics x runs), or a folder of trec_eval -q "
+                             "files")
+    parser.add_argument("--example", action="store_true",
+                        help="use the bundled TREC 2010 Web AP matrix (48 topics x 88 runs)")
+    add_input_options(parser)
+
+
+def add_runs_options(parser, *, required: bool = False) -> None:
+    """``--runs DIR --qrels FILE`` (with ``--measure``, ``--duplicates``): the matrix evaluated
+    from run files by ir_measures (:func:`topicsetsize.matrices.evaluation.evaluate_runs`)."""
+    parser.add_argument("--runs", type=path, metavar="DIR", required=required,
+                        help="a folder of TREC run files: evaluate them on --qrels with "
+                             "--measure (ir_measures, read as trec_eval reads them)")
+    parser.add_argument("--qrels", type=path, metavar="FILE", required=required,
+                        help="TREC qrels (qid iteration docno rel), with --runs")
+    add_duplicates_option(parser, default=None)
+
+
+def add_duplicates_option(parser, *, default: str | None = "error") -> None:
+    """``--duplicates error|first``: a document retrieved twice within a topic of a run (the
+    default None of a matrix command means "error", and tells that the option was not given)."""
+    parser.add_argument("--duplicates", choices=("error", "first"), default=default,
+                        help="a document retrieved twice within a topic: refuse the run, as "
+                             "trec_eval does (default), or keep its first line and say how "
+                             "many were dropped")
+
+
+def evaluate_from_args(args, runs=None, qrels=None):
+    """The topics x runs matrix of ``--runs``/``--qrels``/``--measure``; notes go to stderr."""
+    from ..matrices.evaluation import evaluate_runs, parse_measure, run_sources
+
+    runs, qrels = runs or args.runs, qrels or args.qrels
+    if runs is None or qrels is None:
+        raise InputError("give both --runs DIR and --qrels FILE")
+    if args.measure is None:
+        raise InputError("--runs needs --measure: the ir_measures measure to evaluate (e.g. AP, "
+                         "nDCG@10, P@10)")
+    measure = parse_measure(args.measure)
+    with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
+        matrix = evaluate_runs(runs, qrels, measure, duplicates=args.duplicates or "error",
+                               progress=bar.update)
+    say_read(f"{runs} on {qrels} ({measure})", matrix)
+    return matrix
+
+
+#: The lines of :func:`say_read`, said when the command succeeds (an error stays one line).
+READ_LINES: list[str] = []
+
+
+def say_read(name, matrix) -> None:
+    """One line on stderr: how many topics and runs were read from ``name`` (and how the
+    topics and runs were named where the file did not name them), so that a lost run or
+    topic shows (stderr keeps a command's CSV output parseable). It is said when the command
+    succeeds (:func:`said_what_was_read`): on an error, the error is the one line."""
+    n, m = matrix.shape
+    how = ""
+    if matrix.attrs.get("topic_ids") is False:
+        how = f" (no topic-id column: every column is a run, topics numbered 1..{n})"
+    for key in ("topics_note", "run_names_note"):
+        if matrix.attrs.get(key):
+            how += f"; {matrix.attrs[key]}"
+    READ_LINES.append(f"topicsetsize: read {name}: {n} topics x {m} runs{how}")
+
+
+def said_what_was_read(succeeded: bool) -> None:
+    """Print the lines of :func:`say_read` on stderr where the command succeeded; forget them."""
+    if succeeded:
+        for line in READ_LINES:
+            print(line, file=sys.stderr)
+    READ_LINES.clear()
+
+
+def load_matrix(args):
+    """The score matrix of FILE, ``--example`` or ``--runs`` (see :func:`add_matrix_input`),
+    and a name for it. The choice of input, and the options that go with it, are checked before
+    the numerical libraries load."""
+    given = {"FILE": args.file is not None, "--example": args.example,
+             "--runs": args.runs is not None}
+    if sum(given.values()) != 1:
+        raise InputError("give one of FILE, --example or --runs DIR --qrels FILE")
+    check_input_options(args, given)
+    from ..examples import example_matrix
+
+    if args.example:
+        matrix = example_matrix()
+        say_read(EXAMPLE_NAME, matrix)
+        return matrix, EXAMPLE_NAME
+    if args.runs is not None:
+        return evaluate_from_args(args), f"{args.runs} ({args.measure})"
+    scores = read_matrix_reporting(args.file, args)
+    from ..matrices.matrix import check_matrix
+
+    # the scores' range now, so that an error names the file (the shape: each command's own)
+    check_matrix(scores, name=str(args.file), min_topics=1, min_runs=1)
+    return scores, args.file
+
+
+def read_matrix_reporting(path, args):
+    """Read one score matrix with the reader options in ``args``; warnings go to stderr."""
+    from ..matrices.readers import read_matrix
+
+    with reporting_warnings():
+        matrix = read_matrix(path, measure=reader_measure(args), fmt=args.fmt,
+                             transpose=args.transpose,
+                             drop_incomplete_topics=args.drop_incomplete_topics,
+                             topic_ids=args.topic_ids)
+    say_read(path, matrix)
+    return matrix
+
+
+def load_matrices(args, files) -> dict:
+    """``{name: matrix}`` of a several-matrix command: the bundled example (``--example``),
+    the matrix evaluated from ``--runs``/``--qrels`` and each FILE, in that order."""
+    from ..examples import example_matrix
+
+    if not files and not args.example and args.runs is None:
+        raise InputError("give at least one FILE (or --example for the bundled matrix), or "
+                         "--runs DIR --qrels FILE --measure M")
+    check_input_options(args, {"FILE": bool(files), "--example": args.example,
+                                "--runs": args.runs is not None})
+    matrices = {}
+    if args.example:
+        matrices[EXAMPLE_NAME] = example_matrix()
+        say_read(EXAMPLE_NAME, matrices[EXAMPLE_NAME])
+    if args.runs is not None or args.qrels is not None:
+        if files:
+            raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
+                             "in two commands")
+        matrices[f"{args.runs} ({args.measure})"] = evaluate_from_args(args)
+    for name in files:
+        matrices[name] = read_matrix_reporting(name, args)
+    return matrices
