@@ -169,14 +169,15 @@ def read_matrix_reporting(path, args):
 
 def load_matrices(args, files) -> dict:
     """``{name: matrix}`` of a several-matrix command: the bundled example (``--example``),
-    the matrix evaluated from ``--runs``/``--qrels`` and each FILE, in that order."""
-    from ..examples import example_matrix
-
+    the matrix evaluated from ``--runs``/``--qrels`` and each FILE, in that order. The choice
+    of inputs, and the options that go with them, are checked before numpy and pandas load."""
     if not files and not args.example and args.runs is None:
         raise InputError("give at least one FILE (or --example for the bundled matrix), or "
                          "--runs DIR --qrels FILE --measure M")
     check_input_options(args, {"FILE": bool(files), "--example": args.example,
                                 "--runs": args.runs is not None})
+    from ..examples import example_matrix
+
     matrices = {}
     if args.example:
         matrices[EXAMPLE_NAME] = example_matrix()

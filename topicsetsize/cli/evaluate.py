@@ -90,6 +90,7 @@ def _evaluate(args) -> dict:
     label = ", ".join(dict.fromkeys(map(str, measures)))
     with reporting_warnings(), progress(len(run_sources(args.runs)), f"evaluating {label}") as bar:
         matrices = evaluate_measures(args.runs, args.qrels, measures,
-                                     duplicates=args.duplicates, progress=bar.update)
+                                     duplicates=args.duplicates or "error",
+                                     progress=bar.update)
     say_read(f"{args.runs} on {args.qrels} ({label})", next(iter(matrices.values())))
     return matrices

@@ -163,7 +163,8 @@ def test_n_with_its_bootstrap_interval_equals_the_engine(capsys):
     from topicsetsize.report import collection_report, interval_table
 
     code, out, err = run_cli(capsys, "report", "--example", "--seed", "7", "--boot", "500")
-    assert code == 0 and err == ""
+    assert code == 0
+    assert err == "topicsetsize: read example: TREC 2010 Web AP: 48 topics x 88 runs\n"
     assert "500 resamples, seed=7 (--seed 7 repeats it)" in out
     table = interval_table(collection_report(example_matrix(), n_boot=500, seed=7))
     row = table.loc["top-k range"]
