@@ -20,14 +20,14 @@ import os
 import openpyxl
 import pytest
 
-from generator.calculators import CALCULATORS
+from generator.calculators import SHEETS
 
 formulas = pytest.importorskip("formulas")
 
 #: The bundled workbooks (NTCIR default, TREC example with its matrix, Decide example) and
 #: the grid workbooks whose cases are the extremes of _cases.py (index: case row).
 WORKBOOKS = ["ntcir", "example", "decide", "grid_08", "grid_12"]
-CALCULATOR_SHEETS = {design.sheet for design in CALCULATORS}
+CALCULATOR_SHEETS = set(SHEETS)
 
 
 def visible_answers(path) -> list[str]:
