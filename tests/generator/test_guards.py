@@ -1,9 +1,9 @@
 """Bad inputs (blank, text, out of range, pasted past the data validation) in LibreOffice:
 every sheet with inputs (the six calculators, Decide, Budget) names the first bad input and
 its allowed range in its status cell, its answers say "see Status" and its tables "—" (no
-number, no "yes"), its charts are empty, and no cell anywhere shows an error value. Every
-kind of issue 15's list (blank, text with spaces, 0, negative, 1, 1e-12, a pasted "5%",
-huge) is tried on every sheet (conftest.DONE_WHEN)."""
+number, no "yes"), and no cell anywhere shows an error value. Every kind of issue 15's list
+(blank, text with spaces, 0, negative, 1, 1e-12, a pasted "5%", huge) is tried on every
+sheet (conftest.DONE_WHEN)."""
 
 from __future__ import annotations
 
@@ -144,50 +144,6 @@ def test_no_number_below_the_status_while_an_input_is_bad(batch):
 def test_no_error_cell_whatever_is_typed(batch):
     for name in batch.bad_names:
         assert filled_cells_without_errors(batch.values(name), name) > 10_000
-
-
-def _chart_cells(ws) -> list[list[str]]:
-    """Per chart of ``ws``, the cells of its series' x and y values (issue 26.2)."""
-    from openpyxl.utils import range_boundaries
-
-    out = []
-    for chart in ws._charts:
-        cells = []
-        for series in chart.series:
-            for values in (series.xVal, series.yVal):
-                c1, r1, c2, r2 = range_boundaries(
-                    values.numRef.f.rpartition("!")[2].replace("$", ""))
-                cells += [ws.cell(r, c).coordinate for r in range(r1, r2 + 1)
-                          for c in range(c1, c2 + 1)]
-        out.append(cells)
-    return out
-
-
-def test_a_bad_input_empties_every_calculator_chart(batch):
-    """While an input is bad, both charts of a calculator plot nothing: the x and the y
-    values are #N/A (before issue 26.2 the "n against minD" chart kept its n column, a
-    rising curve against the point index). The power chart's axis is power's range, 0–1,
-    not the 0–15 LibreOffice invents for an empty chart."""
-    name = batch.bad_names[0]
-    source, wb = openpyxl.load_workbook(batch.source[name]), batch.values(name)
-    charts = 0
-    for calc, sheet in _SHEETS.items():
-        if sheet == "Decide":
-            continue
-        assert named(wb, f"{calc}_status") != STATUS_OK, calc
-        for chart, cells in zip(source[sheet]._charts, _chart_cells(source[sheet])):
-            values = {wb[sheet][c].value for c in cells}
-            assert values == {"#N/A"}, (sheet, chart.title, values - {"#N/A"})
-            charts += 1
-        power = [c for c in source[sheet]._charts if c.y_axis.title is not None
-                 and "power" in str(c.y_axis.title.tx.rich.p[0].r[0].t)]
-        assert all((c.y_axis.scaling.min, c.y_axis.scaling.max) == (0, 1) for c in power)
-        assert len(power) == (0 if sheet.startswith("CI") else 1), sheet
-    assert charts == 12
-    good = batch.values("decide")        # and with good inputs they plot numbers
-    for sheet in ("ANOVA", "TTEST", "CI"):
-        for cells in _chart_cells(source[sheet]):
-            assert sum(isinstance(good[sheet][c].value, (int, float)) for c in cells) > 20
 
 
 def _pdf_text(path, tmp_path) -> str:
