@@ -15,7 +15,8 @@ for term:
   The sum runs over :data:`POISSON_TERMS` indices j = j0 + s·k around λ/2 (a moving window
   of ±12 standard deviations; for λ/2 ≥ 256 a stride s ≤ √(λ/2)/8 with weight s, the midpoint
   rule on a smooth bell, whose error is far below double precision), so any noncentrality
-  up to n = 10⁹ is covered;
+  up to n = 10⁹ is covered. The weights are computed in log space centred on the mode, so
+  that no intermediate overflows or cancels in IEEE doubles (see :func:`_poisson_sum`);
 * the **CI** width with Γ(n/2)/Γ((n−1)/2) from GAMMALN below n = 1000 and its asymptotic
   series √z(1 − 1/(8z) + 1/(128z²) + 5/(1024z³) − 21/(32768z⁴)), z = (n−1)/2, above
   (a difference of log-gammas loses digits at large n).
