@@ -82,26 +82,25 @@ def _poisson_sum(k: str, tail: str) -> str:
     (Loader 2000, "Fast and accurate computation of binomial probabilities")
     ln Pois(j; μ) = −bd0(j, μ) − ½ln(2πj) − (1/(12j) − 1/(360j³)), with the deviance
     bd0 = d·v + 2j·(atanh v − v), d = j − μ taken as (j0 − μ) + s·k (the offset from the
-    mode, never the difference of two large numbers), v = d/(j + μ). Every log weight is
-    ≤ 0, so EXP cannot overflow, whatever the noncentrality.
+    mode, never the difference of two large numbers), v = d/(j + μ). Every log weight
+    is ≤ 0, so EXP cannot overflow, whatever the noncentrality.
     """
     j = f"({{j0}}+{{stride}}*{k})"
     mu = f"MIN({{mu}},{_NAIVE_BELOW})"
     naive = f"EXP(-{mu}+{j}*LN({mu})-GAMMALN({j}+1))"
-    # the branches an engine evaluates but IF does not pick stay finite too: the plain
-    # form reads λ/2 at most 10⁴ (a log pmf ≤ 0); the saddle form j ≥ 10⁴ (LN(0) never)
-    j = f"({{j0}}+{{stride}}*{k}+({{mu}}<{_NAIVE_BELOW})*{_NAIVE_BELOW})"
+    # the branch an engine evaluates but IF does not pick stays finite too: the plain form
+    # reads λ/2 at most 10⁴ (a log pmf ≤ 0), the saddle form j + 10⁴ for λ/2 < 10⁴ (never
+    # LN(0), and |v| < 1)
+    big = f"({{j0}}+{{stride}}*{k}+({{mu}}<{_NAIVE_BELOW})*{_NAIVE_BELOW})"
     d = f"({{j0}}-{{mu}}+{{stride}}*{k})"
-    v = f"({d}/({{mu}}+{j}))"
-
-    def saddle(atanh_minus_v: str) -> str:
-        return (f"EXP(-{d}*{v}-2*{j}*({atanh_minus_v})-0.918938533204673-LN({j})/2"
-                f"-1/(12*{j})+1/(360*{j}^3))")
-
-    parts = [f"SUMPRODUCT({w},{tail})" for w in
-             (naive, saddle(f"ATANH({v})-{v}"), saddle(f"{v}^3/3+{v}^5/5+{v}^7/7"))]
-    return (f"{{stride}}*IF({{mu}}<{_NAIVE_BELOW},{parts[0]},"
-            f"IF({{mu}}<{_SERIES_FROM},{parts[1]},{parts[2]}))")
+    v = f"({d}/({{mu}}+{big}))"
+    # atanh v − v: ATANH below _SERIES_FROM, the series from there (a factor 0 or 1 each)
+    s = (f"({{mu}}<{_SERIES_FROM})*(ATANH({v})-{v})"
+         f"+({{mu}}>={_SERIES_FROM})*{v}^3*(1/3+{v}^2*(1/5+{v}^2/7))")
+    saddle = (f"EXP(-{d}*{v}-2*{j}*({s})-0.918938533204673-LN({big})/2"
+              f"-(1/12-1/(360*{big}^2))/{big})")
+    return (f"{{stride}}*IF({{mu}}<{_NAIVE_BELOW},SUMPRODUCT({naive},{tail}),"
+            f"SUMPRODUCT({saddle},{tail}))")
 
 
 def _mixture(k: str, a0: str) -> str:
