@@ -24,32 +24,36 @@ from generator.calculators import SHEETS
 
 formulas = pytest.importorskip("formulas")
 
-#: The bundled workbooks (NTCIR default, TREC example with its matrix, Decide example) and
-#: the grid workbooks whose cases are the extremes of _cases.py (index: case row).
-WORKBOOKS = ["ntcir", "example", "decide", "grid_08", "grid_12"]
+#: The bundled workbooks (NTCIR default, TREC example with its matrix, Decide example with
+#: its Budget sheet) and grid workbooks of extreme cases of _cases.py: grid_03 (α = β = .5;
+#: the two-sample t-test and CI at α = 10⁻⁶, n ≈ 10⁶), grid_08 (α = 10⁻⁶, n = 2, the paired
+#: t-test beyond the search limit).
+WORKBOOKS = ["ntcir", "example", "decide", "grid_03", "grid_08"]
 CALCULATOR_SHEETS = set(SHEETS)
 
 
 def visible_answers(path) -> list[str]:
     """``Sheet!B12`` of every visible answer: on a calculator, each formula cell of column B
     from the status down to its last named answer; on Decide, every formula cell of the
-    table's visible columns below the status."""
+    table's visible columns below the status; elsewhere (Budget, Report) the named cells."""
     wb = openpyxl.load_workbook(path)
-    last = {}
+    last, named = {}, set()
     for name in wb.defined_names.values():
         for sheet, ref in name.destinations:
             row = int(ref.replace("$", "").lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
             last[sheet] = max(last.get(sheet, 0), row)
+            named.add((sheet, ref.replace("$", "")))
     out = []
     for ws in wb.worksheets:
         if ws.title in CALCULATOR_SHEETS:
             cells = [ws.cell(r, 2) for r in range(1, last[ws.title] + 1)]
         elif ws.title == "Decide":
+            hidden = [(d.min, d.max) for d in ws.column_dimensions.values() if d.hidden]
             cells = [c for row in ws.iter_rows(min_row=last[ws.title] + 1) for c in row
-                     if not ws.column_dimensions[c.column_letter].hidden
+                     if not any(lo <= c.column <= hi for lo, hi in hidden)
                      and not ws.row_dimensions[c.row].hidden]
         else:
-            continue
+            cells = [ws[ref] for sheet, ref in sorted(named) if sheet == ws.title]
         out += [f"{ws.title}!{c.coordinate}" for c in cells
                 if isinstance(c.value, str) and c.value.startswith("=")]
     return out
