@@ -7,7 +7,7 @@ built): runs, topics, V_E and V_E2 raw and std-AB, the generalizability theory c
 runs, the best run minus each other run: pairs, min, quartiles, median, mean, max) and the minD
 values that occur between the runs with Sakai's n. Live (formulas of the two yellow inputs at
 the top, n′ and the target, guarded like the calculators' inputs: a check per input, a status
-row naming the first bad one and its range, and "check the inputs" instead of a number while
+row naming the first bad one and its range, and "see Status" instead of a number while
 one is bad): Eρ² and Φ at n′ topics, and the n′ for each to reach the target, from the
 precomputed components. Matrix names are user data: written as text.
 """
