@@ -40,6 +40,8 @@ def visible_answers(path) -> list[str]:
     last, named = {}, set()
     for name in wb.defined_names.values():
         for sheet, ref in name.destinations:
+            if ":" in ref:                    # a list (the measures' names, variances)
+                continue
             row = int(ref.replace("$", "").lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
             last[sheet] = max(last.get(sheet, 0), row)
             named.add((sheet, ref.replace("$", "")))
