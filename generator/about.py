@@ -44,7 +44,7 @@ _HOW = (
     "past score matrix. The green cells give the required number of topics n; the chart "
     "shows the power (or the CI width) against n.",
     "A bad input (blank, text, out of range) is named in the Status row, and every answer "
-    "reads \"check the inputs\" until it is fixed.",
+    "reads \"see Status\" (a table cell \"—\") until it is fixed.",
     "Decide checks a candidate n; Budget (when the spec has pool depths) weighs the judging "
     "cost; Tables and Charts list n for the spec's measures.",
 )

@@ -21,7 +21,7 @@ from .cells import STYLE, put_formula, put_label, put_number
 from .charts import style_series
 from .formulas import N_FMT, OK_FMT
 from .inputs import INPUTS
-from .layout import guarded, highlight_if, name_cell, write_inputs, write_status
+from .layout import NO_VALUE, guarded, highlight_if, name_cell, write_inputs, write_status
 from .rows import Block
 from .spec import Spec
 
@@ -71,8 +71,9 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         put_number(ws, r, 3, row["variance"], number_format="0.0000")
         put_number(ws, r, 4, row["n"], number_format=N_FMT)
         # guarded like every answer of the sheet: no number while the budget is bad
-        put_formula(ws, r, 5, guarded(ok, f"D{r}*B{r}"), number_format="#,##0")
-        put_formula(ws, r, 6, guarded(ok, f"IF(E{r}<={budget},1,0)"), number_format=OK_FMT)
+        for c, value, fmt in ((5, f"D{r}*B{r}", "#,##0"), (6, f"IF(E{r}<={budget},1,0)", OK_FMT)):
+            put_formula(ws, r, c, guarded(ok, value, f'"{NO_VALUE}"'), number_format=fmt
+                        ).alignment = Alignment(horizontal="right")
         put_formula(ws, r, 7, f'=IF(F{r}=1,E{r},"")', number_format="#,##0")
         # the pd of a row that ties for the cheapest cost within the budget, else blank text
         put_formula(ws, r, 8, f'=IF(AND(F{r}=1,E{r}=MIN({costs_if})),A{r},"")',

@@ -5,11 +5,11 @@ showed blank tables. :func:`evaluate_workbook` computes every formula cell of a 
 workbook the way a spreadsheet would, so that :func:`generator.cached.write_with_cached_values`
 can store the results. It understands the subset of the formula language the generator writes
 (arithmetic, comparisons, ``&``, IF/AND/OR/NOT, the IS functions, MIN/MAX/INT/ROUND/ROUNDUP/
-SQRT/EXP/LN, INDEX/MATCH/COUNT/LEFT/FIXED, SUMPRODUCT over the helper range, and the statistical
-functions), with Excel's semantics where they matter here: degrees of freedom truncated to
-integers, blank cells as 0 in arithmetic, text compared case-insensitively and above numbers.
-The statistical functions come from :mod:`scipy.special` (F.INV.RT through the beta quantile,
-accurate in the far tail).
+SQRT/EXP/LN/ATANH, INDEX/MATCH/COUNT/LEFT/FIXED, SUMPRODUCT over the helper range, and the
+statistical functions), with Excel's semantics where they matter here: degrees of freedom
+truncated to integers, blank cells as 0 in arithmetic, text compared case-insensitively and
+above numbers. The statistical functions come from :mod:`scipy.special` (F.INV.RT through
+the beta quantile, accurate in the far tail).
 
 Each distinct formula (in relative R1C1 form, so a block's rows share one) is translated once
 to a Python expression and compiled; cells are evaluated on demand and memoised.

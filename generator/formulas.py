@@ -15,7 +15,8 @@ for term:
   The sum runs over :data:`POISSON_TERMS` indices j = j0 + s·k around λ/2 (a moving window
   of ±12 standard deviations; for λ/2 ≥ 256 a stride s ≤ √(λ/2)/8 with weight s, the midpoint
   rule on a smooth bell, whose error is far below double precision), so any noncentrality
-  up to n = 10⁹ is covered;
+  up to n = 10⁹ is covered. The weights are computed in log space centred on the mode, so
+  that no intermediate overflows or cancels in IEEE doubles (see :func:`_poisson_sum`);
 * the **CI** width with Γ(n/2)/Γ((n−1)/2) from GAMMALN below n = 1000 and its asymptotic
   series √z(1 − 1/(8z) + 1/(128z²) + 5/(1024z³) − 21/(32768z⁴)), z = (n−1)/2, above
   (a difference of log-gammas loses digits at large n).
@@ -65,12 +66,47 @@ def _window() -> list[Col]:
     ]
 
 
+#: Below this λ/2 the Poisson weights are EXP(−λ/2 + j·LN(λ/2) − GAMMALN(j + 1)): the three
+#: terms are below 10⁵, so their sum loses less than 10⁻¹¹.
+_NAIVE_BELOW = "1E+4"
+#: From this λ/2 on |v| ≤ 12.5/√(λ/2) ≤ 1.25·10⁻³, where ATANH(v) − v = v³/3 + v⁵/5 + v⁷/7
+#: to 10⁻¹⁸ relative (ATANH(v) − v itself would lose all its digits).
+_SERIES_FROM = "1E+8"
+
+
+def _poisson_sum(k: str, tail: str) -> str:
+    """Σ over the window of stride·Pois(j; λ/2)·``tail`` (``tail``: an array template of j).
+
+    Every term is a probability computed in log space without cancellation or overflow:
+    for λ/2 < 10⁴ the plain log pmf (its terms are small); above, Loader's saddle-point form
+    (Loader 2000, "Fast and accurate computation of binomial probabilities")
+    ln Pois(j; μ) = −bd0(j, μ) − ½ln(2πj) − (1/(12j) − 1/(360j³)), with the deviance
+    bd0 = d·v + 2j·(atanh v − v), d = j − μ taken as (j0 − μ) + s·k (the offset from the
+    mode, never the difference of two large numbers), v = d/(j + μ). Every log weight
+    is ≤ 0, so EXP cannot overflow, whatever the noncentrality.
+    """
+    j = f"({{j0}}+{{stride}}*{k})"
+    mu = f"MIN({{mu}},{_NAIVE_BELOW})"
+    naive = f"EXP(-{mu}+{j}*LN({mu})-GAMMALN({j}+1))"
+    # the branch an engine evaluates but IF does not pick stays finite too: the plain form
+    # reads λ/2 at most 10⁴ (a log pmf ≤ 0), the saddle form j + 10⁴ for λ/2 < 10⁴ (never
+    # LN(0), and |v| < 1)
+    big = f"({{j0}}+{{stride}}*{k}+({{mu}}<{_NAIVE_BELOW})*{_NAIVE_BELOW})"
+    d = f"({{j0}}-{{mu}}+{{stride}}*{k})"
+    v = f"({d}/({{mu}}+{big}))"
+    # atanh v − v: ATANH below _SERIES_FROM, the series from there (a factor 0 or 1 each)
+    s = (f"({{mu}}<{_SERIES_FROM})*(ATANH({v})-{v})"
+         f"+({{mu}}>={_SERIES_FROM})*{v}^3*(1/3+{v}^2*(1/5+{v}^2/7))")
+    saddle = (f"EXP(-{d}*{v}-2*{j}*({s})-0.918938533204673-LN({big})/2"
+              f"-(1/12-1/(360*{big}^2))/{big})")
+    return (f"{{stride}}*IF({{mu}}<{_NAIVE_BELOW},SUMPRODUCT({naive},{tail}),"
+            f"SUMPRODUCT({saddle},{tail}))")
+
+
 def _mixture(k: str, a0: str) -> str:
     """Poisson(λ/2) mixture of Pr{Beta(a0 + j, φE/2) > x} over the window (template)."""
     j = f"({{j0}}+{{stride}}*{k})"
-    weight = f"{{stride}}*EXP(-{{mu}}+{j}*LN({{mu}})-GAMMALN({j}+1))"
-    tail = f"1-_xlfn.BETA.DIST({{x}},{a0}+{j},{{dfe}}/2,TRUE)"
-    return f"=MIN(1,SUMPRODUCT({weight},{tail}))"
+    return f"=MIN(1,{_poisson_sum(k, f'1-_xlfn.BETA.DIST({{x}},{a0}+{j},{{dfe}}/2,TRUE)')})"
 
 
 def anova_models(alpha: str, beta: str, m: str, effect: str, k: str, *,
@@ -187,11 +223,10 @@ def chi2_lambda_model(beta: str, dfa: str, crit: str, k: str) -> list[Col]:
     so CHISQ.DIST.RT's truncation does not bite). Used to solve for Nagata's λ̂ where the legacy
     sheet has no coefficients.
     """
-    j = "({j0}+{stride}*" + k + ")"
-    weight = f"{{stride}}*EXP(-{{mu}}+{j}*LN({{mu}})-GAMMALN({j}+1))"
+    j = f"({{j0}}+{{stride}}*{k})"
+    tail = f"_xlfn.CHISQ.DIST.RT({crit},{dfa}+2*{j})"
     return [
         *_window(),
-        Col("p", "power", f"=MIN(1,SUMPRODUCT({weight},_xlfn.CHISQ.DIST.RT({crit},{dfa}+2*{j})))",
-            P_FMT),
+        Col("p", "power", f"=MIN(1,{_poisson_sum(k, tail)})", P_FMT),
         Col("ok", "≥ 1−β", f"=IF({{p}}>=1-{beta},1,0)", OK_FMT),
     ]

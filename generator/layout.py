@@ -25,7 +25,7 @@ from .rows import Col, bisection_answer, bisection_cols, bisection_steps, write_
 
 __all__ = ["Cursor", "write_inputs", "write_result", "name_cell", "validation_formula",
            "range_conditions", "check_formula", "Inputs", "write_status", "guarded",
-           "CHECK_INPUTS", "STATUS_OK",
+           "CHECK_INPUTS", "NO_VALUE", "STATUS_OK",
            "power_search", "SCAN_TOP", "TOO_LARGE", "too_large_text", "highlight_if",
            "answer_text"]
 
@@ -123,8 +123,11 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-#: What an answer shows while an input is bad.
-CHECK_INPUTS = "check the inputs"
+#: What an answer shows while an input is bad: short enough to fit an answer cell whole (the
+#: status row above says which input and its range).
+CHECK_INPUTS = "see Status"
+#: What a table cell shows while an input is bad (a narrow cell: one mark, never cut).
+NO_VALUE = "—"
 #: What the status cell shows when every input is in range.
 STATUS_OK = "OK: every input is in range."
 
@@ -252,10 +255,10 @@ def _sheet_ref(sheet: str, absolute: str) -> str:
 
 
 def guarded(ok: str, expr: str, otherwise: str = f'"{CHECK_INPUTS}"') -> str:
-    """``expr`` while the inputs are in range (``ok``), else the 'check the inputs' text.
+    """``expr`` while the inputs are in range (``ok``), else the :data:`CHECK_INPUTS` text.
 
     >>> guarded("anova_inputs_ok", "B7*2")
-    '=IF(anova_inputs_ok,B7*2,"check the inputs")'
+    '=IF(anova_inputs_ok,B7*2,"see Status")'
     """
     return f"=IF({ok},{expr},{otherwise})"
 
@@ -274,7 +277,8 @@ def write_result(cur: Cursor, label: str, formula, *, number_format: str = "Gene
     cell = put_formula(ws, row, 2, text, number_format=number_format,
                        font=STYLE.answer if answer else None,
                        fill=STYLE.answer_fill if answer else None)
-    cell.alignment = Alignment(horizontal="right")
+    # general: a number right, a text (CHECK_INPUTS, "not reached at this n") from the left
+    cell.alignment = Alignment(horizontal="general")
     if not isinstance(formula, str):
         cur.pending.append((cell, formula))
     if answer:

@@ -9,7 +9,7 @@ values that occur between the runs with Sakai's n, and each n's 95% bootstrap in
 the past topics (:func:`topicsetsize.report.min_d_intervals`, seed :data:`INTERVAL_SEED`).
 Live (formulas of the two yellow inputs at the top, n′ and the target, guarded like the
 calculators' inputs: a check per input, a status row naming the first bad one and its range,
-and "check the inputs" instead of a number while one is bad): Eρ² and Φ at n′ topics, and the
+and "see Status" instead of a number while one is bad): Eρ² and Φ at n′ topics, and the
 n′ for each to reach the target, from the precomputed components. Matrix names are user
 data: written as text.
 """

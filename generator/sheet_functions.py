@@ -233,6 +233,7 @@ _ENV: dict[str, object] = {
     "SQRT_": _sqrt,
     "EXP_": lambda x: np.exp(N(x)) if isinstance(x, np.ndarray) else math.exp(N(x)),
     "LN_": _ln,
+    "ATANH_": lambda x: np.arctanh(N(x)) if isinstance(x, np.ndarray) else math.atanh(N(x)),
     "GAMMALN_": _scalar(special.gammaln),
     "SUMPRODUCT_": lambda *a: float(np.sum(np.prod(np.broadcast_arrays(*map(N, a)), axis=0))),
     "NORM_S_DIST_": lambda x, cumulative: (float(special.ndtr(N(x))) if truth(cumulative)

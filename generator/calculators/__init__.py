@@ -8,7 +8,7 @@ power against n; and below, grouped, the workings: every computation, written ou
 
 Nothing in the workings reads an input directly: each formula reads the input's *used* value,
 which falls back to the starting value while the input is blank, text or out of range, so no
-formula ever shows an error value. The answers show "check the inputs" meanwhile.
+formula ever shows an error value. The answers show "see Status" meanwhile (table cells "—").
 
 The summary is written first and the workings below it; the summary cells that show a result
 of the workings are filled in once the workings are written (:meth:`Cursor.resolve`).

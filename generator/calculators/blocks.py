@@ -101,6 +101,8 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
     chart.x_axis.title = "n (topics)"
     chart.y_axis.title = y_title
     chart.y_axis.number_format = "0.00"
+    if y_title == "power":        # a probability: the axis its range, not the empty chart's 0–15
+        chart.y_axis.scaling.min, chart.y_axis.scaling.max = 0, 1
     chart.x_axis.number_format = "#,##0"
     chart.x_axis.delete = chart.y_axis.delete = False
     chart.legend.position = "b"
@@ -191,7 +193,8 @@ def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_
     ``cols_of(x)`` gives the model columns for the effect expression x and ``value(x)`` the
     minD (a template of {n} and x).
     Column "d" holds the minD, or #N/A (a gap in the chart) while an input is bad or where
-    the iteration has not settled to 1e-9.
+    the iteration has not settled to 1e-9; column "plot_n" the n where "d" is a number, else
+    #N/A too.
     """
     work.heading(title, font=STYLE.bold)
     centre = f"IF(ISNUMBER({answer}),{answer},100)"
@@ -218,6 +221,8 @@ def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_
     cols.append(Col("root", "x", step(last, last - 1), "0.000000"))
     cols.append(Col("d", "minD", f"=IF(AND({ok},ABS({{root}}-{{it{last}}})<=1E-9*{{root}}),"
                                  f"{value('{root}')},NA())", "0.000000"))
+    # the chart's n: #N/A with the minD, so a bad input plots no n against the point index
+    cols.append(Col("plot_n", "n (plotted)", "=IF(ISNUMBER({d}),{n},NA())", N_FMT))
     block = write_block(work.ws, work.row, 1, cols, _MIN_CURVE)
     work.row = block.bottom + 2
     return block
@@ -226,7 +231,8 @@ def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_
 def _n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: str,
              title: str) -> None:
     """A scatter chart of n (y) against the effect (x): ``blocks`` are (block, column key
-    of the effect, series name), each with column "n"."""
+    of the effect, series name), each with column "plot_n" (n, or #N/A with the effect:
+    while an input is bad both are #N/A, and the chart is empty)."""
     from ..charts import style_series
 
     chart = ScatterChart()
@@ -241,7 +247,8 @@ def _n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: 
     chart.legend.position = "b"
     for k, (block, key, name) in enumerate(blocks):
         xs = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
-        ys = Reference(ws, min_col=block.columns["n"], min_row=block.top, max_row=block.bottom)
+        ys = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
+                       max_row=block.bottom)
         s = Series(ys, xs, title=name)
         style_series(s, k, marker=True)
         if k == 0 and len(blocks) > 1:

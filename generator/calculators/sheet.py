@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from openpyxl.styles import Font, Protection
+from openpyxl.styles import Alignment, Font, Protection
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from topicsetsize.designs.registry import DESIGNS
 
 from ..cells import STYLE, col, put_formula, put_label, put_number, put_text, ref
-from ..layout import (Cursor, answer_text, guarded, highlight_if, name_cell)
+from ..layout import (NO_VALUE, Cursor, answer_text, guarded, highlight_if, name_cell)
 from ..rows import Block, Col, write_block
 
 
@@ -66,6 +66,8 @@ _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_
 
 
 _GREY = Font(color="A6A6A6")
+#: A typed variance while a measure is picked instead: not used.
+_STRUCK = Font(color="A6A6A6", strike=True)
 
 
 def display_columns(cols: list[Col]) -> list[Col]:
@@ -92,7 +94,12 @@ def measure_list(wb, measures) -> str:
 def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
                     prefix: str | None) -> None:
     """A drop-down of the measures; when one is picked, the variance input ``key`` is taken
-    from it (times ``scale``: σ̂t² = 2σ̂²) and the typed value is ignored."""
+    from it (times ``scale``: σ̂t² = 2σ̂²) and the typed value is ignored.
+
+    The row below shows the variance in use (``symbol`` used) and where it comes from: the
+    picked measure's name in full (a reference to the picker, never a literal), or the typed
+    value; while a measure is picked, the typed value and its note are struck through.
+    """
     if not prefix:
         return
     ws, row = cur.ws, cur.row
@@ -100,6 +107,7 @@ def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     cell = ws.cell(row=row, column=2)
     cell.fill, cell.border = STYLE.input_fill, STYLE.box
     cell.protection = Protection(locked=False)
+    cell.alignment = Alignment(shrink_to_fit=True)      # "…, raw" and "…, std-AB" both whole
     put_label(ws, row, 3, "a measure of the Variance sheet")
     here = ref(row, 2, absolute=True)
     match = f"MATCH({here},{prefix}_names,0)"
@@ -118,9 +126,21 @@ def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     dv.add(ref(row, 2))
     name_cell(wb, f"{ws.title.lower()}_measure", ws.title, row, 2)
     chk = ref(row, 4, absolute=True)
-    inp.used[key] = (f"(IF(AND({chk}=\"ok\",NOT(ISBLANK({here}))),"
+    picked = f'AND({chk}="ok",NOT(ISBLANK({here})))'
+    inp.used[key] = (f"(IF({picked},"
                      f"{scale}*INDEX({prefix}_variances,{match}),{inp.used[key]}))")
     inp.messages.append((chk, f'"the measure is "&{chk}&" (pick one from the list)."'))
+    typed = inp.rows[key]
+    highlight_if(ws, f"B{typed}:E{typed}", picked, fill=None, font=_STRUCK)
+    cur.skip()
+    row = cur.row
+    put_label(ws, row, 1, f"{symbol} used", font=STYLE.bold)
+    put_formula(ws, row, 2, guarded(f"{ws.title.lower()}_inputs_ok", inp.used[key]),
+                number_format=ws.cell(typed, 2).number_format,
+                font=STYLE.bold).alignment = Alignment(horizontal="general")
+    twice = "2·" if scale != "1" else ""
+    put_formula(ws, row, 3, f'=IF({picked},"= {twice}V_E of "&{here}&" (Variance sheet)",'
+                            f'"= the typed {symbol} above")', font=STYLE.note)
     cur.skip()
 
 
@@ -210,10 +230,14 @@ def grey_when_bad(cur: Cursor, block: Block, ok: str) -> None:
 _HIDDEN_COLUMN, _HIDDEN_WIDTH = 40, 40
 
 
+_RIGHT = Alignment(horizontal="right")
+
+
 def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str, *,
                   plain: tuple[str, ...] = (), hidden_column: int = _HIDDEN_COLUMN) -> Block:
     """A table that shows its values only while every input is in range (``ok``), and
-    "check the inputs" otherwise: no number and no "yes" from the fallback values.
+    :data:`~generator.layout.NO_VALUE` otherwise: no number and no "yes" from the fallback
+    values.
 
     The block of ``cols`` is computed at ``hidden_column`` on the same rows (those columns
     are grouped and hidden); the table at ``left`` shows it, except the ``plain`` columns
@@ -222,12 +246,19 @@ def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str,
     work = write_block(ws, top, hidden_column, cols, count)
     ws.column_dimensions.group(col(hidden_column), col(hidden_column + _HIDDEN_WIDTH - 1),
                                outline_level=1, hidden=True)
-    return write_block(ws, top, left, [
+    shown = write_block(ws, top, left, [
         c if c.key in plain else
         Col(c.key, c.header, lambda i, key=c.key: guarded(
-            ok, work.cell(key, work.top + i, absolute=False)),   # relative: one template
+            ok, work.cell(key, work.top + i, absolute=False),    # relative: one template
+            f'"{NO_VALUE}"'),
             c.number_format)
         for c in cols], count)
+    # NO_VALUE where the numbers stand (a left-aligned mark would abut the column before)
+    for key, column in shown.columns.items():
+        if key not in plain:
+            for row in range(shown.top, shown.bottom + 1):
+                ws.cell(row, column).alignment = _RIGHT
+    return shown
 
 
 @dataclass(frozen=True)

@@ -285,8 +285,10 @@ def test_power_charts_in_libreoffice(batch):
 @pytest.mark.libreoffice
 def test_charts_plot_nothing_while_an_input_is_bad_in_libreoffice(batch):
     """While an input of a calculator is bad, every x and y its power (width) chart plots is
-    #N/A, and so is every effect (x) of its n-against-effect chart: gaps, the charts show
-    nothing from the fallback values."""
+    #N/A, and so is every effect (x) and every n (y) of its n-against-effect chart: gaps, the
+    charts show nothing from the fallback values (issue 26.2: the n kept its fallback, a
+    rising curve against the point index). The emptied power chart keeps power's 0–1 axis,
+    not the 0–15 LibreOffice invents for an empty chart."""
     from .conftest import named
 
     bad = 0
@@ -299,5 +301,9 @@ def test_charts_plot_nothing_while_an_input_is_bad_in_libreoffice(batch):
             assert {values[s][c].value for s, c in _power_chart_cells(charts, sheet)} \
                 == {"#N/A"}, (name, sheet)
             for s in charts[sheet]._charts[1].series:
-                assert set(_resolve(values, s.xVal.numRef.f)) == {"#N/A"}, (name, sheet)
+                for ref in (s.xVal, s.yVal):
+                    assert set(_resolve(values, ref.numRef.f)) == {"#N/A"}, (name, sheet)
+            scaling = charts[sheet]._charts[0].y_axis.scaling
+            if not sheet.startswith("CI"):         # a width has no range known beforehand
+                assert (scaling.min, scaling.max) == (0, 1), sheet
     assert bad >= 40

@@ -1,9 +1,9 @@
 """Bad inputs (blank, text, out of range, pasted past the data validation) in LibreOffice:
 every sheet with inputs (the six calculators, Decide, Budget) names the first bad input and
-its allowed range in its status cell, its answers say "check the inputs" (no number, no
-"yes"), and no cell anywhere shows an error value. Every kind of issue 15's list (blank, text
-with spaces, 0, negative, 1, 1e-12, a pasted "5%", huge) is tried on every sheet
-(conftest.DONE_WHEN)."""
+its allowed range in its status cell, its answers say "see Status" and its tables "—" (no
+number, no "yes"), and no cell anywhere shows an error value. Every kind of issue 15's list
+(blank, text with spaces, 0, negative, 1, 1e-12, a pasted "5%", huge) is tried on every
+sheet (conftest.DONE_WHEN)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import openpyxl
 import pytest
 
 from generator.inputs import INPUTS, reader_range
-from generator.layout import CHECK_INPUTS, STATUS_OK
+from generator.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
 
 from ._libreoffice import filled_cells_without_errors
 from .conftest import BAD, bad_workbooks, named
 
 pytestmark = pytest.mark.libreoffice
 
-#: The named answers of each calculator that must turn into the "check the inputs" text.
+#: The named answers of each calculator that must turn into the CHECK_INPUTS text.
 ANSWERS = {
     "anova": ["anova_n_legacy", "anova_n_exact", "anova_power_legacy", "anova_power_exact",
               "anova_min_d_at_n_legacy", "anova_min_d_at_n_exact"],
@@ -91,7 +91,7 @@ def test_status_names_the_bad_input_and_its_range(batch):
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) == CHECK_INPUTS, (name, answer)
             if calc in TABLES:       # no number and no "yes" left from the fallback values
-                assert set(TABLES[calc](wb)) == {CHECK_INPUTS}, (name, calc, value)
+                assert set(TABLES[calc](wb)) == {NO_VALUE}, (name, calc, value)
             checked += 1
     assert checked == sum(len(v) for v in BAD.values())
 
@@ -144,3 +144,50 @@ def test_no_number_below_the_status_while_an_input_is_bad(batch):
 def test_no_error_cell_whatever_is_typed(batch):
     for name in batch.bad_names:
         assert filled_cells_without_errors(batch.values(name), name) > 10_000
+
+
+def _pdf_text(path, tmp_path) -> str:
+    """The text LibreOffice prints of the workbook ``path`` (pdftotext -layout)."""
+    import shutil
+    import subprocess
+
+    from ._libreoffice import _PROFILE, require_soffice
+
+    exe = require_soffice()
+    if not shutil.which("pdftotext"):
+        pytest.skip("needs poppler-utils (pdftotext)")
+    (tmp_path / "profile" / "user").mkdir(parents=True)
+    (tmp_path / "profile" / "user" / "registrymodifications.xcu").write_text(_PROFILE)
+    subprocess.run([exe, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+                    "--headless", "--norestore", "--convert-to", "pdf", "--outdir",
+                    str(tmp_path), str(path)], check=True, capture_output=True, timeout=600)
+    pdf = tmp_path / (path.stem + ".pdf")
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def test_a_bad_input_prints_one_whole_message_per_answer(batch, tmp_path):
+    """Issue 26.6: printed while every sheet has a bad input, an answer cell reads
+    CHECK_INPUTS whole (not "heck the inputs", cut at the left of a right-aligned cell) and
+    a table cell NO_VALUE (not "check the inputscheck the inputs" run together)."""
+    path = batch.source[batch.bad_names[0]]
+    source = openpyxl.load_workbook(path)
+    labels = set()
+    for names in ANSWERS.values():
+        for answer in names:
+            sheet, coord = next(iter(source.defined_names[answer].destinations))
+            row = source[sheet][coord.replace("$", "")].row
+            labels.add(source[sheet].cell(row, 1).value)
+    assert len(labels) >= 10
+    lines = [line.strip() for line in _pdf_text(path, tmp_path).splitlines()]
+    printed = 0
+    for line in lines:
+        label = next((x for x in labels if line.startswith(x + "  ")), None)
+        if label is not None:         # (a table row may start with the same words)
+            rest = line[len(label):].strip()
+            assert rest.startswith((CHECK_INPUTS, NO_VALUE)), line
+            printed += rest.startswith(CHECK_INPUTS)
+    assert printed >= 20, printed
+    text = "\n".join(lines)
+    assert CHECK_INPUTS + CHECK_INPUTS[0] not in text and NO_VALUE * 2 not in text
+    assert text.count(NO_VALUE) > 100

@@ -111,3 +111,39 @@ def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir, bund
     headers = [c.value for row in wb["Decide"].iter_rows() for c in row
                if isinstance(c.value, str) and c.value.startswith("σ̂² = ")]
     assert headers[0] == f"σ̂² = {one_way:g}, legacy", headers
+
+
+def _used_row(wb, calc: str) -> tuple[object, object, object]:
+    """The row below the measure picker: (label, value, note)."""
+    sheet, coord = next(iter(wb.defined_names[f"{calc}_measure"].destinations))
+    row = wb[sheet][coord.replace("$", "")].row + 1
+    return tuple(wb[sheet].cell(row, c).value for c in (1, 2, 3))
+
+
+@pytest.mark.libreoffice
+def test_the_variance_shown_is_the_variance_used(batch):
+    """Issue 26.3: below the picker the variance in use, where it comes from (the picked
+    measure's name in full: raw and std-AB told apart) and, on the sheets that need it,
+    σ̂t² = 2·V_E; the typed value is struck through while a measure is picked."""
+    raw, std = _variances()
+    symbols = {"anova": ("σ̂²", 1), "ttest": ("σ̂t²", 2), "ci": ("σ̂t²", 2)}
+    picked = "TREC 2010 Web AP, std-AB"
+    for calc, (symbol, scale) in symbols.items():
+        label, value, note = _used_row(batch.values("example_picked"), calc)
+        assert label == f"{symbol} used"
+        assert value == pytest.approx(scale * std, rel=1e-12)
+        assert note == f"= {'2·' if scale == 2 else ''}V_E of {picked} (Variance sheet)"
+        label, value, note = _used_row(batch.values("example"), calc)
+        assert value == pytest.approx(scale * raw, rel=1e-12)
+        assert note == f"= the typed {symbol} above"
+        assert _used_row(batch.values("example_badpick"), calc)[1] == CHECK_INPUTS
+    source = openpyxl.load_workbook(batch.source["example_picked"])
+    for calc in symbols:
+        sheet, coord = next(iter(source.defined_names[f"{calc}_measure"].destinations))
+        ws = source[sheet]
+        assert ws[coord.replace("$", "")].alignment.shrink_to_fit     # the name fits whole
+        typed = next(iter(source.defined_names[
+            f"{calc}_variance" if calc == "anova" else f"{calc}_variance_t"].destinations))[1]
+        rules = [r for rng in ws.conditional_formatting for r in rng.rules
+                 if str(rng.sqref).startswith(typed.replace("$", ""))]
+        assert any(r.dxf.font is not None and r.dxf.font.strike for r in rules), calc

@@ -6,7 +6,7 @@ gt4ireval re-implementation and Monte Carlo in tests/topicsetsize/estimates/test
 the differences between run means with :func:`topicsetsize.run_differences`; the live cells,
 after LibreOffice recalculates a workbook whose inputs were retyped, with
 :func:`topicsetsize.d_study` and :func:`topicsetsize.gt_n` at the typed values, and with bad
-inputs (37.5, blank, 0, −3, text in n′; text as the target) as "check the inputs".
+inputs (37.5, blank, 0, −3, text in n′; text as the target) as CHECK_INPUTS ("see Status").
 """
 
 from __future__ import annotations
