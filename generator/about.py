@@ -95,10 +95,13 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
 
     # for the reader first (what it is for, how to use it, the method, the references),
     # the workbook-level names last
-    if estimates:
-        row = _section(ws, row, "Data", [(
-            e.spec.name, "", f"{e.file}: {e.summary.runs} runs × {e.summary.topics} topics."
-            + "".join(f" Note: {note}." for note in e.notes)) for e in estimates])
+    if estimates:     # each matrix, and what was dropped from it (the other notes: Variance)
+        row = _section(ws, row, "Data", [
+            line for e in estimates for line in (
+                (e.spec.name, "", f"{e.file}: {e.summary.runs} runs × {e.summary.topics} "
+                                  "topics." + (" Notes on the Variance sheet." if e.notes
+                                               else "")),
+                *(("", "", f"Dropped: {note}.") for note in e.notes if "dropped" in note))])
     row = _section(ws, row, "How to use it", [("", "", text) for text in _HOW])
     row = _section(ws, row, "Sheets", [(name, "", text) for name, text in sheets.items()])
     row = _section(ws, row, "Method", [("", "", text) for text in _METHOD])

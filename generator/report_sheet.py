@@ -19,7 +19,8 @@ from __future__ import annotations
 from openpyxl.styles import Alignment
 from openpyxl.worksheet.pagebreak import Break
 
-from .cells import STYLE, put_formula, put_label, put_number, put_text, ref
+from .cells import (STYLE, col, fit_texts, put_formula, put_label, put_number, put_text, ref,
+                    wrapped_lines)
 from .inputs import REPORT_INPUTS
 from .layout import Cursor, guarded, write_inputs, write_status
 
@@ -101,6 +102,7 @@ def add_report_sheet(wb, estimates) -> None:
         _min_d(cur, est.spec.name, report)
         _n_intervals(cur, est.spec.name, report)
     ws.print_title_rows = "1:1"
+    fit_texts(ws, 3, ws.max_row, len(WIDTHS))      # the notes wrap within the tables' width
 
 
 def _section(cur: Cursor, rows: int, heading: str, columns: tuple[str, ...], *,
@@ -114,12 +116,15 @@ def _section(cur: Cursor, rows: int, heading: str, columns: tuple[str, ...], *,
         ws.row_breaks.append(Break(id=cur.row - 1))
     put_text(ws, cur.row, 1, heading, font=font)
     cur.skip()
+    lines = 1
     for c, text in enumerate(columns, start=1):
         cell = put_label(ws, cur.row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
         if 1 < c <= numbers + 1:
-            cell.alignment = _RIGHT
+            cell.alignment = STYLE.header          # right-aligned, wrapped: the words whole
+            lines = max(lines, wrapped_lines(text, WIDTHS.get(col(c), 8.43)))
         elif c > 1:
             cell.alignment = _NOTE
+    ws.row_dimensions[cur.row].height = 15 * lines if lines > 1 else None
     cur.skip()
 
 

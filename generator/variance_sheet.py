@@ -49,7 +49,7 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
         row = 5 + i
         s = est.summary
         put_text(ws, row, 1, est.spec.name)
-        put_text(ws, row, 2, est.file).alignment = STYLE.wrap
+        put_text(ws, row, 2, est.file)           # wrapped below where it is long
         values = (s.runs, s.topics, s.var_raw, s.var_std_ab, s.tau, s.tau_ci_low, s.tau_ci_high)
         for c, (head, value) in enumerate(zip(SUMMARY_COLUMNS[2:], values), start=3):
             cell = put_number(ws, row, c, value, number_format=_FORMATS.get(head))

@@ -4,7 +4,6 @@ the workings' groups, the guarded blocks, the print layout, and the calculator's
 from __future__ import annotations
 
 
-import math
 from dataclasses import dataclass
 
 from openpyxl.styles import Font, Protection
@@ -275,9 +274,9 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
 
 
 #: The last column of a calculator's first printed page: the charts (anchored at column D, 12 cm
-#: wide) end in it; the inputs' meaning texts (column E) wrap within it. (At the print scale,
-#: LibreOffice prints A:G on a page and column H on a page of its own.)
-_CHART_LAST_COLUMN = 7
+#: wide) end in it. The texts of that page wrap within the column before it: LibreOffice draws
+#: columns wider than Excel does, and a text merged up to H ran past the page edge there.
+_CHART_LAST_COLUMN = 8
 
 
 #: Print scale of a calculator: its first page (inputs, answers, chart) fits an A4 landscape
@@ -297,7 +296,7 @@ def _finish(cur: Cursor, first_work: int, tables_top: int, table: Block) -> None
     ws.freeze_panes = "A3"
     charts = sorted(ws._charts, key=lambda chart: _anchor(chart)[1])
     band = ((_anchor(charts[0])[0], _anchor(charts[0])[1], tables_top - 1),) if charts else ()
-    fit_texts(ws, 1, tables_top - 1, _CHART_LAST_COLUMN, band)
+    fit_texts(ws, 1, tables_top - 1, _CHART_LAST_COLUMN - 1, band)
     end = 0
     for k, chart in enumerate(charts):   # each right below the one before, by the rows' heights
         column, top = _anchor(chart)

@@ -97,13 +97,12 @@ def runs_provenance(args, matrix) -> dict:
     >>> args = argparse.Namespace(runs="/data/tar/runs", qrels="/data/tar/qrels.gz",
     ...                           measure="AP", duplicates="first")
     >>> m = pd.DataFrame([[0.1, 0.2]], index=["t1"], columns=["a", "b"])
-    >>> m.attrs["notes"] = ["/data/tar/runs/b: dropped 3 line(s) retrieving a document "
-    ...                     "already retrieved for the same topic (kept the first of each)"]
+    >>> m.attrs["notes"] = ["/data/tar/runs/b: dropped 3 line(s) retrieving a document twice"]
     >>> p = runs_provenance(args, m)
     >>> p["origin"]
     'AP of the run files in runs/ (2 runs) on the qrels qrels.gz (1 topic with a relevant document)'
     >>> p["notes"]
-    ('run b: dropped 3 line(s) retrieving a document already retrieved for the same topic (kept the first of each)',)
+    ('run b: dropped 3 line(s) retrieving a document twice',)
     """
     folder = Path(args.runs)
     runs, topics = matrix.shape[1], matrix.shape[0]
@@ -116,8 +115,8 @@ def runs_provenance(args, matrix) -> dict:
             if text.startswith(prefix):
                 text = "run " + text[len(prefix):].lstrip("/\\")
                 break
-        for path in (str(Path(args.qrels).resolve()), str(args.qrels)):
-            text = text.replace(path, Path(args.qrels).name)
+        for qrels in (str(Path(args.qrels).resolve()), str(args.qrels)):
+            text = text.replace(qrels, Path(args.qrels).name)
         notes.append(text)
     return {"origin": origin, "notes": tuple(notes)}
 
