@@ -233,8 +233,9 @@ def fit_texts(ws, first_row: int, last_row: int, last_column: int,
             cell.alignment = Alignment(wrap_text=True, vertical="top",
                                        horizontal=cell.alignment.horizontal
                                        if cell.alignment is not None else None)
-            for other in ws[r]:      # the row's other cells level with its first line
-                if other is not cell and other.value is not None:
+            for k in range(1, last_column + 1):    # the row's other cells level with its
+                other = ws._cells.get((r, k))      # first line
+                if other is not None and other is not cell and other.value is not None:
                     a = other.alignment
                     other.alignment = Alignment(horizontal=a.horizontal, wrap_text=a.wrap_text,
                                                 indent=a.indent, vertical="top")
