@@ -23,8 +23,8 @@ for term:
 Functions introduced after Excel 2007 carry the ``_xlfn.`` prefix. No LET, LAMBDA or dynamic
 arrays, and the standard normal distribution is the one-argument NORMSDIST (every Excel,
 LibreOffice and Google Sheets), not NORM.S.DIST(x, TRUE), whose second argument Google Sheets
-has been reported not to accept; the only array expression is inside SUMPRODUCT, which evaluates arrays in every
-version of Excel and in LibreOffice.
+has been reported not to accept; the only array expression is inside SUMPRODUCT, which
+evaluates arrays in every version of Excel and in LibreOffice.
 """
 
 from __future__ import annotations
@@ -135,7 +135,8 @@ def ttest_models(alpha: str, beta: str, effect: str, k: str, *, unpaired: bool =
         nc,
         Col("c", "w(1−1/(4φ))", "={w}*(1-1/(4*{dfe}))", "0.000000"),
         Col("s", "√(1+w²/(2φ))", "=SQRT(1+{w}^2/(2*{dfe}))", "0.000000"),
-        Col("p_legacy", "legacy power", "=NORMSDIST((-{c}-{nc})/{s})+NORMSDIST(({nc}-{c})/{s})", P_FMT),
+        Col("p_legacy", "legacy power",
+            "=NORMSDIST((-{c}-{nc})/{s})+NORMSDIST(({nc}-{c})/{s})", P_FMT),
         Col("ok_legacy", "legacy ≥ 1−β", f"=IF({{p_legacy}}>=1-{beta},1,0)", OK_FMT),
     ]
     exact = [

@@ -104,8 +104,8 @@ def test_formulas_use_only_functions_excel_2010_and_libreoffice_know(built):
                   for f in rule.formula]
         for text in texts:
             seen |= _functions(str(text))
-    excel_2010 = {"_xlfn.F.INV.RT", "_xlfn.BETA.DIST", "_xlfn.BETA.INV", "_xlfn.NORM.S.INV", "_xlfn.T.INV.2T", "_xlfn.CHISQ.INV.RT",
-                  "_xlfn.CHISQ.DIST.RT"}
+    excel_2010 = {"_xlfn.F.INV.RT", "_xlfn.BETA.DIST", "_xlfn.BETA.INV", "_xlfn.NORM.S.INV",
+                  "_xlfn.T.INV.2T", "_xlfn.CHISQ.INV.RT", "_xlfn.CHISQ.DIST.RT"}
     for name in seen:
         assert name in FORMULAE or name in excel_2010, name
     assert excel_2010 <= seen and {"SUMPRODUCT", "GAMMALN", "IF", "FIXED"} <= seen
