@@ -10,7 +10,7 @@ from openpyxl.worksheet.pagebreak import Break
 from topicsetsize import __version__
 from topicsetsize.params import N_MAX
 
-from .cells import STYLE, put_label, put_text
+from .cells import STYLE, put_label, put_text, wrapped_lines
 from .calculators import NAMED_RESULTS
 from .formulas import POISSON_TERMS
 from .inputs import INPUTS, REPORT_INPUTS, reader_range
@@ -67,10 +67,12 @@ _METHOD = (
 
 
 def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
-                    generated: _dt.date | None = None) -> None:
+                    generated: _dt.date | None = None, estimates=()) -> None:
     """Write the About sheet (as the first sheet).
 
-    ``sheets`` maps the other sheets' titles to one-line descriptions.
+    ``sheets`` maps the other sheets' titles to one-line descriptions; ``estimates`` are the
+    score matrices' (:class:`generator.estimates.MatrixEstimate`), named by their files'
+    names (never a path) with what was dropped from them.
     """
     ws = wb.create_sheet(SHEET, 0)
     ws.column_dimensions["A"].width = 22
@@ -83,8 +85,9 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
         put_text(ws, row, 1, spec.description, font=STYLE.note)
         row += 1
     date = (generated or _dt.date.today()).isoformat()
+    data = " and the score matrices under Data below" if estimates else ""
     put_label(ws, row, 1, f"Generated {date} by topicsetsize {__version__} from the spec "
-                          f"{Path(spec.source).name}")
+                          f"{Path(spec.source).name}{data}")
     row += 1
     put_label(ws, row, 1, "No Python or add-in is needed: the calculator sheets are live "
                           "formulas. Type in the yellow cells.", font=STYLE.note)
@@ -92,6 +95,13 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
 
     # for the reader first (what it is for, how to use it, the method, the references),
     # the workbook-level names last
+    if estimates:     # each matrix, and what was dropped from it (the other notes: Variance)
+        row = _section(ws, row, "Data", [
+            line for e in estimates for line in (
+                (e.spec.name, "", f"{e.file}: {e.summary.runs} runs × {e.summary.topics} "
+                                  "topics." + (" Notes on the Variance sheet." if e.notes
+                                               else "")),
+                *(("", "", f"Dropped: {note}.") for note in e.notes if "dropped" in note))])
     row = _section(ws, row, "How to use it", [("", "", text) for text in _HOW])
     row = _section(ws, row, "Sheets", [(name, "", text) for name, text in sheets.items()])
     row = _section(ws, row, "Method", [("", "", text) for text in _METHOD])
@@ -118,26 +128,11 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
         inputs += [(item.name, item.symbol, f"Report: {item.label}; allowed: "
                                             f"{reader_range(item.key)}")
                    for item in REPORT_INPUTS]
-    ws.row_breaks.append(Break(id=row - 1))     # the names on pages of their own, no heading
+    ws.row_breaks.append(Break(id=row - 1))     # the names on pages of their own
+    ws.print_title_rows = "1:1"                 # under the workbook's title
     row = _section(ws, row, "Inputs (workbook-level names, for formulas of your own)", inputs)
     _section(ws, row, "Answers (workbook-level names)",
              [(name, "", text) for name, text in NAMED_ANSWERS.items()])
-
-
-def wrapped_lines(text: str, width: int) -> int:
-    """Lines a wrapped cell ``width`` characters wide needs for ``text`` (a safe estimate:
-    spreadsheets do not size rows of wrapped text written by a program).
-
-    >>> wrapped_lines("word " * 30, 80), wrapped_lines("short", 80)
-    (2, 1)
-    """
-    lines, used = 1, 0
-    for word in text.split():
-        if used and used + 1 + len(word) > width * 0.95:
-            lines, used = lines + 1, len(word)
-        else:
-            used += len(word) + (1 if used else 0)
-    return lines
 
 
 def _section(ws, row: int, title: str, lines) -> int:

@@ -121,7 +121,7 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
         report_sheet.add_report_sheet(wb, estimates)
     wb.move_sheet("Helpers", offset=len(wb.sheetnames) - 1)
     add_about_sheet(wb, spec, {s: _DESCRIPTIONS[s] for s in wb.sheetnames if s in _DESCRIPTIONS},
-                    generated=generated)
+                    generated=generated, estimates=estimates)
     wb.active = 1                     # open on the ANOVA calculator
     wb["ANOVA"].sheet_view.tabSelected = True
     for ws in wb.worksheets:

@@ -81,6 +81,7 @@ def add_charts_sheet(wb, tables: list[MeasureTables], places: list[TablePlace],
         if k % 2 == 1 and k + 1 < len(tables):     # two measures a page: no chart is cut
             ws.row_breaks.append(Break(id=top + CHART_ROWS - 2))
     ws.print_area = f"A1:S{3 + len(tables) * CHART_ROWS}"
+    ws.print_title_rows = "1:1"                 # the heading on every page
 
 
 def _chart(title: str, x_title: str, y_title: str) -> ScatterChart:

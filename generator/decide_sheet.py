@@ -18,7 +18,7 @@ import topicsetsize as tss
 
 from .calculators import display_columns, guarded_block, start_sheet
 from .calculators.sheet import PRINT_SCALE
-from .cells import STYLE, put_label, put_number, put_text
+from .cells import STYLE, fit_texts, put_label, put_number, put_text
 from .formulas import N_FMT, P_FMT, anova_models
 from .inputs import INPUTS
 from .layout import name_cell, write_inputs, write_status
@@ -96,12 +96,13 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
         _recommendation(cur, spec)
     ws = cur.ws
     ws.freeze_panes = "A3"
-    # the inputs and answers (A:H) on readable pages, the live table's other workings
-    # (I:P, with its m column repeated) after them; fitting A:P to the width shrank it to 4 pt
-    ws.print_area = f"A1:H{cur.row},I{block.top - 1}:P{block.bottom}"
+    # the inputs and answers (A:H) on readable pages; the live table's working columns right
+    # of them print only when the reader widens the print area (fitting A:P to the width
+    # shrank it to 4 pt)
+    ws.print_area = f"A1:H{cur.row}"
     ws.print_title_rows = "1:1"
-    ws.print_title_cols = "A:A"
     ws.page_setup.scale = PRINT_SCALE
+    fit_texts(ws, 1, cur.row, 8)
 
 
 def _precomputed(cur, spec: Spec, start: dict) -> None:

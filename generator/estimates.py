@@ -25,11 +25,12 @@ class MatrixEstimate:
     """One score matrix and what the workbook shows about it."""
 
     spec: MatrixSpec
-    file: str                        # where it came from, for the Variance sheet
+    file: str                        # where it came from (a file name, never a path)
     summary: VarianceSummary         # one row of the AIRS 2016 Table 1
     runs: pd.DataFrame               # per run: mean raw, mean std-AB, ranks
     topics: pd.DataFrame             # per topic: the std-AB factors (mean, sd)
     scores: pd.DataFrame | None = None   # the matrix itself (the Report sheet)
+    notes: tuple[str, ...] = ()      # what was dropped from the data, and why
 
 
 def estimate(spec: MatrixSpec) -> MatrixEstimate:
@@ -57,11 +58,12 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         scores = read_matrix(path, measure=spec.measure, fmt=spec.fmt, transpose=spec.transpose,
                              drop_incomplete_topics=spec.drop_incomplete_topics,
                              topic_ids=spec.topic_ids)
-        file = str(path)
+        # the file's name only: a workbook sent to others must not carry its maker's folders
+        file = spec.origin or path.name
     try:
         summary = summarise(scores)
     except InputError as exc:       # e.g. a constant matrix: say which file
-        raise InputError(f"{file}: {exc}") from None
+        raise InputError(f"{path if path is not None else file}: {exc}") from None
     standardised = std_ab(scores)
     raw_mean, std_mean = scores.mean(axis=0), standardised.mean(axis=0)
     runs = pd.DataFrame({
@@ -72,7 +74,13 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     })
     factors = standardisation_factors(scores)
     topics = pd.DataFrame({"mean": factors.mean, "sd": factors.sd})
-    return MatrixEstimate(spec, file, summary, runs, topics, scores)
+    notes = spec.notes
+    dropped = scores.attrs.get("dropped_topics") or []
+    if dropped:
+        notes += (f"dropped {len(dropped)} topic(s) with missing scores "
+                  f"(--drop-incomplete-topics): {', '.join(map(str, dropped[:10]))}"
+                  f"{' ...' if len(dropped) > 10 else ''}",)
+    return MatrixEstimate(spec, file, summary, runs, topics, scores, notes)
 
 
 def measures_of(est: MatrixEstimate) -> list[Measure]:

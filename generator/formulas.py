@@ -22,8 +22,10 @@ for term:
   (a difference of log-gammas loses digits at large n).
 
 Functions introduced after Excel 2007 carry the ``_xlfn.`` prefix. No LET, LAMBDA or dynamic
-arrays; the only array expression is inside SUMPRODUCT, which evaluates arrays in every
-version of Excel and in LibreOffice.
+arrays, and the standard normal distribution is the one-argument NORMSDIST (every Excel,
+LibreOffice and Google Sheets), not NORM.S.DIST(x, TRUE), whose second argument Google Sheets
+has been reported not to accept; the only array expression is inside SUMPRODUCT, which
+evaluates arrays in every version of Excel and in LibreOffice.
 """
 
 from __future__ import annotations
@@ -133,7 +135,7 @@ def anova_models(alpha: str, beta: str, m: str, effect: str, k: str, *,
         Col("phis", "φA*", "=({dfa}+{lam})^2/({dfa}+2*{lam})", "0.0000"),
         Col("u", "u", f'=IF({{ca}}-{{a}}>0,(SQRT({{a}}*(2*{{dfe}}-1))-SQRT({{ca}}*(2*{{phis}}-1)))'
                       f'/SQRT({{ca}}-{{a}}),"{UNDEFINED}")', "0.000000"),
-        Col("p_legacy", "legacy power", f'=IF(ISNUMBER({{u}}),_xlfn.NORM.S.DIST(-{{u}},TRUE),'
+        Col("p_legacy", "legacy power", f'=IF(ISNUMBER({{u}}),NORMSDIST(-{{u}}),'
                                         f'"{UNDEFINED}")', P_FMT),
         Col("ok_legacy", "legacy ≥ 1−β",
             f"=IF(ISNUMBER({{p_legacy}}),IF({{p_legacy}}>=1-{beta},1,0),0)", OK_FMT),
@@ -169,8 +171,8 @@ def ttest_models(alpha: str, beta: str, effect: str, k: str, *, unpaired: bool =
         nc,
         Col("c", "w(1−1/(4φ))", "={w}*(1-1/(4*{dfe}))", "0.000000"),
         Col("s", "√(1+w²/(2φ))", "=SQRT(1+{w}^2/(2*{dfe}))", "0.000000"),
-        Col("p_legacy", "legacy power", "=_xlfn.NORM.S.DIST((-{c}-{nc})/{s},TRUE)"
-                                        "+_xlfn.NORM.S.DIST(({nc}-{c})/{s},TRUE)", P_FMT),
+        Col("p_legacy", "legacy power",
+            "=NORMSDIST((-{c}-{nc})/{s})+NORMSDIST(({nc}-{c})/{s})", P_FMT),
         Col("ok_legacy", "legacy ≥ 1−β", f"=IF({{p_legacy}}>=1-{beta},1,0)", OK_FMT),
     ]
     exact = [

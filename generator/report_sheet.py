@@ -19,15 +19,17 @@ from __future__ import annotations
 from openpyxl.styles import Alignment
 from openpyxl.worksheet.pagebreak import Break
 
-from .cells import STYLE, put_formula, put_label, put_number, put_text, ref
+from .cells import (STYLE, col, fit_texts, put_formula, put_label, put_number, put_text, ref,
+                    wrapped_lines)
 from .inputs import REPORT_INPUTS
 from .layout import Cursor, guarded, write_inputs, write_status
 
 __all__ = ["add_report_sheet", "SHEET", "DESCRIPTION", "FIGURES", "START_N", "START_TARGET",
-           "WIDTHS"]
+           "WIDTHS", "MIN_D_HEADINGS"]
 
 SHEET = "Report"
-DESCRIPTION = ("per score matrix: V_E, generalizability theory (σ²_s, σ²_t, σ²_e, Eρ², Φ with "
+DESCRIPTION = ("per score matrix: V_E, generalizability theory (the variance components of the "
+               "systems, the topics and the residual, Eρ², Φ with "
                "95% CIs; precomputed), Eρ² and Φ at a typed n′ and the n′ for a typed target "
                "(live), the distribution of the differences between run means (all pairs, top "
                "k, best vs others) and the realistic minD values with Sakai's n and its 95% "
@@ -37,8 +39,9 @@ DESCRIPTION = ("per score matrix: V_E, generalizability theory (σ²_s, σ²_t, 
 FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
            ("V_E raw", "V_E raw", "0.0000"), ("V_E std-AB", "V_E std-AB", "0.0000"),
            ("V_E2 raw", "V_E2 raw", "0.0000"), ("V_E2 std-AB", "V_E2 std-AB", "0.0000"),
-           ("σ²_s (systems)", "sigma2_s", "0.000000"), ("σ²_t (topics)", "sigma2_t", "0.000000"),
-           ("σ²_e (residual)", "sigma2_e", "0.000000"),
+           ("σ² systems (variance component)", "sigma2_s", "0.000000"),
+           ("σ² topics (variance component)", "sigma2_t", "0.000000"),
+           ("σ² residual (variance component)", "sigma2_e", "0.000000"),
            ("Eρ² at its own n", "Erho2", "0.0000"), ("Eρ² 95% CI low", "Erho2 low", "0.0000"),
            ("Eρ² 95% CI high", "Erho2 high", "0.0000"), ("Φ at its own n", "Phi", "0.0000"),
            ("Φ 95% CI low", "Phi low", "0.0000"), ("Φ 95% CI high", "Phi high", "0.0000"),
@@ -64,6 +67,10 @@ _MIN_D_TEXT = {"pairs": str, "above noise": lambda v: "yes" if v else "no"}
 #: ``topicsetsize report`` (--seed 0), so that the command prints what the sheet shows, and a
 #: workbook built twice from the same data is the same.
 INTERVAL_SEED = 0
+#: Their headings, in the words of the calculator sheets (tests/generator/test_report_sheet.py).
+MIN_D_HEADINGS = ("minD", "minD uncorrected (all topics)", "pairs", "pairs differing by ≥ minD",
+                  "standard error of a paired difference", "above the noise",
+                  "n, one-way ANOVA, legacy", "n, one-way ANOVA, exact", "n, two-way ANOVA, exact")
 
 
 def add_report_sheet(wb, estimates) -> None:
@@ -76,8 +83,9 @@ def add_report_sheet(wb, estimates) -> None:
                 font=STYLE.title)
     cur.note("precomputed = from the data, by topicsetsize when this workbook was built (see "
              "docs/report.md); live = formulas of the yellow cells below.")
-    cur.note("Eρ² = σ²_s/(σ²_s + σ²_e/n′); Φ = σ²_s/(σ²_s + (σ²_t + σ²_e)/n′); CIs: Feldt (Eρ²), "
-             "Arteaga, Jeyaratnam & Graybill as in gt4ireval (Φ).")
+    cur.note("Eρ² = σ² systems/(σ² systems + σ² residual/n′); Φ = σ² systems/(σ² systems + "
+             "(σ² topics + σ² residual)/n′), n′ topics; CIs: Feldt (Eρ²), Arteaga, Jeyaratnam & "
+             "Graybill as in gt4ireval (Φ).")
     cur.skip()
     inp = write_inputs(cur, wb, REPORT_INPUTS, {})
     # General, not the whole-number format "#,##0": a typed 37.5 shows as 37.5 (not 38) beside
@@ -94,6 +102,7 @@ def add_report_sheet(wb, estimates) -> None:
         _min_d(cur, est.spec.name, report)
         _n_intervals(cur, est.spec.name, report)
     ws.print_title_rows = "1:1"
+    fit_texts(ws, 3, ws.max_row, len(WIDTHS))      # the notes wrap within the tables' width
 
 
 def _section(cur: Cursor, rows: int, heading: str, columns: tuple[str, ...], *,
@@ -107,12 +116,15 @@ def _section(cur: Cursor, rows: int, heading: str, columns: tuple[str, ...], *,
         ws.row_breaks.append(Break(id=cur.row - 1))
     put_text(ws, cur.row, 1, heading, font=font)
     cur.skip()
+    lines = 1
     for c, text in enumerate(columns, start=1):
         cell = put_label(ws, cur.row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
         if 1 < c <= numbers + 1:
-            cell.alignment = _RIGHT
+            cell.alignment = STYLE.header          # right-aligned, wrapped: the words whole
+            lines = max(lines, wrapped_lines(text, WIDTHS.get(col(c), 8.43)))
         elif c > 1:
             cell.alignment = _NOTE
+    ws.row_dimensions[cur.row].height = 15 * lines if lines > 1 else None
     cur.skip()
 
 
@@ -170,11 +182,10 @@ def _min_d(cur: Cursor, name: str, report) -> None:
     import pandas as pd
 
     _section(cur, len(report.min_d.index),
-             f"{name}: minD values between its runs (top {report.differences.top_k} runs, "
-             f"top-k rows corrected for selection by split halves; share of the row's pairs; "
-             f"se of a paired difference; α = {report.alpha:g}, β = {report.beta:g}, "
-             f"m = {report.m}); {_PRE}",
-             ("candidate", *_MIN_D_COLUMNS), numbers=len(_MIN_D_COLUMNS))
+             f"{name}: minD values between its runs (top {report.differences.top_k} runs, the "
+             f"top-k rows corrected for the selection of the top k by split halves; "
+             f"α = {report.alpha:g}, β = {report.beta:g}, m = {report.m}); {_PRE}",
+             ("candidate", *MIN_D_HEADINGS), numbers=len(_MIN_D_COLUMNS))
     for candidate, values in report.min_d.iterrows():
         put_label(cur.ws, cur.row, 1, str(candidate))
         for c, column in enumerate(_MIN_D_COLUMNS, start=2):
@@ -187,6 +198,12 @@ def _min_d(cur: Cursor, name: str, report) -> None:
             put_number(cur.ws, cur.row, c, None if pd.isna(value) else value,
                        number_format=fmt)
         cur.skip()
+    cur.note(f"top-k: the top {report.differences.top_k} runs by mean (range: the best minus the "
+             "k-th best; median, 25%: of their pairwise differences), corrected for their "
+             "selection (uncorrected: on all topics); all-pairs: every pair of runs. Pairs "
+             "differing by ≥ minD: the share of the row's pairs (top k or all) whose means "
+             "differ by at least minD. Above the noise: minD ≥ t(1 − α/2; n − 1) × the standard "
+             "error, i.e. a paired t-test on the past topics tells such a difference from zero.")
     cur.skip()
 
 
@@ -224,6 +241,6 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
 
 
 def _n_formula(target: str, s: str, noise: str) -> str:
-    """⌈t·noise/((1−t)·σ²_s)⌉, at least 1, as :func:`topicsetsize.gt_n` (no leading "=")."""
+    """⌈t·noise/((1−t)·σ² systems)⌉, at least 1, as :func:`topicsetsize.gt_n` (no leading "=")."""
     exact = f"{target}*{noise}/((1-{target})*{s})"
-    return f'IF({s}>0,MAX(1,ROUNDUP({exact}*(1-1E-12),0)),"none: σ²_s = 0")'
+    return f'IF({s}>0,MAX(1,ROUNDUP({exact}*(1-1E-12),0)),"none: σ² systems = 0")'

@@ -238,6 +238,7 @@ _ENV: dict[str, object] = {
     "SUMPRODUCT_": lambda *a: float(np.sum(np.prod(np.broadcast_arrays(*map(N, a)), axis=0))),
     "NORM_S_DIST_": lambda x, cumulative: (float(special.ndtr(N(x))) if truth(cumulative)
                                            else math.exp(-N(x) ** 2 / 2) / math.sqrt(2 * math.pi)),
+    "NORMSDIST_": lambda x: float(special.ndtr(N(x))),
     "NORM_S_INV_": _scalar(special.ndtri),
     "BETA_DIST_": lambda x, a, b, cumulative=True: _scalar(
         lambda x, a, b: special.betainc(a, b, x))(x, a, b),

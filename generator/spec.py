@@ -81,6 +81,11 @@ class MatrixSpec:
     transpose: bool = False
     drop_incomplete_topics: bool = False
     topic_ids: bool | None = None     # the file has a topic-id column (None: detect)
+    #: what the matrix was made from, where its file is not the data itself (run files
+    #: evaluated to a temporary file): shown in place of the file's name
+    origin: str = ""
+    #: what was dropped from the data and why (one sentence each), for the reader
+    notes: tuple[str, ...] = ()
 
     def resolved_path(self) -> Path | None:
         """The file to read, or None for the bundled example."""

@@ -73,9 +73,10 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
     """Write the Tables sheet; return where each measure's tables are."""
     ws = wb.create_sheet(SHEET)
     ws.column_dimensions["A"].width = 36       # the measure names of the t-test and CI tables
-    put_label(ws, 1, 1, "Topic set size tables: one-way ANOVA, rows m, columns minD",
-              font=STYLE.title)
-    put_label(ws, 2, 1, f"α = {spec.alpha:g}, β = {spec.beta:g}. Values computed by the "
+    # the title repeats on every printed page, the t-test and CI tables' too
+    put_label(ws, 1, 1, "Topic set size tables: the n each measure needs", font=STYLE.title)
+    put_label(ws, 2, 1, f"One-way ANOVA: rows m, columns minD; then the paired t-test and "
+                        f"the CI. α = {spec.alpha:g}, β = {spec.beta:g}. Values computed by the "
                         "topicsetsize engine when the workbook was generated (the ANOVA sheet "
                         "recomputes any cell live).", font=STYLE.note)
     put_label(ws, 3, 1, "Legacy = Nagata's approximation (reproduces the published tables); "

@@ -9,13 +9,13 @@ names are user data: they are written as text, never as formulas.
 
 from __future__ import annotations
 
-from .cells import STYLE, put_label, put_number, put_text
+from .cells import STYLE, fit_texts, put_label, put_number, put_text
 from .estimates import MatrixEstimate
 
 __all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS", "TAU_NOTE"]
 
 SHEET = "Variance"
-SUMMARY_COLUMNS = ("matrix", "file", "runs", "topics", "V_E raw", "V_E std-AB", "τ",
+SUMMARY_COLUMNS = ("matrix", "data", "runs", "topics", "V_E raw", "V_E std-AB", "τ",
                    "τ 95% CI low", "τ 95% CI high")
 _FORMATS = {"V_E raw": "0.0000", "V_E std-AB": "0.0000", "τ": "0.000", "τ 95% CI low": "0.000",
             "τ 95% CI high": "0.000"}
@@ -30,7 +30,10 @@ TAU_NOTE = ("Note: the τ CI is Sakai's unclipped form τ ± z·√(2(2k+5)/(9k(
 def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
     """Write the Variance sheet for the matrices of a spec."""
     ws = wb.create_sheet(SHEET)
-    for letter, width in zip("ABCDEFGHI", (28, 30, 13, 13, 13, 13, 13, 19, 19)):
+    # the run names whole (a longer one wraps): cut, different runs printed alike
+    longest = max((len(str(r)) for est in estimates for r in est.runs.index), default=0)
+    first = min(48, max(28, longest + 2))
+    for letter, width in zip("ABCDEFGHI", (first, 30, 13, 13, 13, 13, 13, 19, 19)):
         ws.column_dimensions[letter].width = width
     put_label(ws, 1, 1, "Variance estimates from score matrices (AIRS 2016, Table 1 layout)",
               font=STYLE.title)
@@ -46,7 +49,7 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
         row = 5 + i
         s = est.summary
         put_text(ws, row, 1, est.spec.name)
-        put_text(ws, row, 2, est.file)
+        put_text(ws, row, 2, est.file)           # wrapped below where it is long
         values = (s.runs, s.topics, s.var_raw, s.var_std_ab, s.tau, s.tau_ci_low, s.tau_ci_high)
         for c, (head, value) in enumerate(zip(SUMMARY_COLUMNS[2:], values), start=3):
             cell = put_number(ws, row, c, value, number_format=_FORMATS.get(head))
@@ -58,6 +61,9 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
         row += 1
         put_text(ws, row, 1, f"{est.spec.name}: runs and topics", font=STYLE.heading)
         row += 1
+        for text in (f"Data: {est.file}.", *(f"Note: {note}." for note in est.notes)):
+            put_text(ws, row, 1, text, font=STYLE.note)
+            row += 1
         heads = ("run", "mean raw", "mean std-AB", "rank raw", "rank std-AB", "",
                  "topic", "std-AB factor: mean", "std-AB factor: SD")
         for c, text in enumerate(heads, start=1):
@@ -74,3 +80,5 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
             put_number(ws, row + i, 8, t["mean"], number_format="0.0000")
             put_number(ws, row + i, 9, t["sd"], number_format="0.0000")
         row += max(len(est.runs), len(est.topics)) + 1
+    ws.print_title_rows = "1:1"                 # the heading on every page
+    fit_texts(ws, 1, ws.max_row, len(SUMMARY_COLUMNS))

@@ -192,4 +192,4 @@ def _anova(wb, values: dict, k: str, measures: str | None = None, design: Design
            title="Power against n")
     _n_chart(cur.ws, d_curves, f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}",
              x_title="minD", title="n against minD (m, α, β, σ̂² as above)")
-    _finish(cur, first_work, tables_top)
+    _finish(cur, first_work, tables_top, blocks)

@@ -127,4 +127,4 @@ def _ci(wb, values: dict, measures: str | None = None, design: Design = CI) -> N
     _n_chart(cur.ws, [(curve, "plot_width", "exact")],
              f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}", x_title="δ (expected width)",
              title=f"n against δ (α, {var_sym} as above)")
-    _finish(cur, first_work, tables_top)
+    _finish(cur, first_work, tables_top, at)

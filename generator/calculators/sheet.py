@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from openpyxl.styles import Alignment, Font, Protection
+from openpyxl.utils import column_index_from_string
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from topicsetsize.designs.registry import DESIGNS
 
-from ..cells import STYLE, col, put_formula, put_label, put_number, put_text, ref
-from ..layout import (NO_VALUE, Cursor, answer_text, guarded, highlight_if, name_cell)
+from ..cells import STYLE, col, fit_texts, put_formula, put_label, put_number, put_text, ref
+from ..layout import NO_VALUE, Cursor, answer_text, guarded, highlight_if, name_cell
 from ..rows import Block, Col, write_block
 
 
@@ -57,7 +58,8 @@ _WIDTHS = {"A": 40, "B": 17, "C": 34, "D": 13, "E": 13}
 _NOTES_WIDTH = 48
 
 
-#: The column where the chart beside the answers starts.
+#: The column where the charts beside the answers start (a note of column C that would run
+#: under them wraps).
 _CHART_COLUMN = "D"
 
 
@@ -303,8 +305,8 @@ def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
 
 
 #: The last column of a calculator's first printed page: the charts (anchored at column D, 12 cm
-#: wide) and the inputs' meaning texts (column E, at most 44 characters overflowing to the right)
-#: end in it (a longer text is cut at the page edge and its end printed on a page of its own).
+#: wide) end in it. The texts of that page wrap within the column before it: LibreOffice draws
+#: columns wider than Excel does, and a text merged up to H ran past the page edge there.
 _CHART_LAST_COLUMN = 8
 
 
@@ -313,17 +315,56 @@ _CHART_LAST_COLUMN = 8
 PRINT_SCALE = 66
 
 
-def _finish(cur: Cursor, first_work: int, tables_top: int) -> None:
+def _finish(cur: Cursor, first_work: int, tables_top: int, table: Block) -> None:
     """Freeze the title rows; print the summary and the chart on the first page, then the
     tables (at a fixed, readable scale: fitting the wide tables to one page shrank the
-    answers to about 6 pt)."""
+    answers to about 6 pt): their n, powers (or widths) and verdicts, the columns of
+    ``table`` that :func:`display_columns` puts first; the model's working columns right of
+    them print only when the reader widens the print area. Every text of the first page that
+    would run past its edge or under a chart is wrapped, and the charts are stacked by the
+    rows' heights."""
     ws = cur.ws
     ws.freeze_panes = "A3"
-    last = min(max(ws.max_column, _CHART_LAST_COLUMN), 16)
-    ws.print_area = (f"A1:{col(_CHART_LAST_COLUMN)}{tables_top - 1},"
+    charts = sorted(ws._charts, key=lambda chart: _anchor(chart)[1])
+    band = ((_anchor(charts[0])[0], _anchor(charts[0])[1], tables_top - 1),) if charts else ()
+    fit_texts(ws, 1, tables_top - 1, _CHART_LAST_COLUMN - 1, band)
+    end = 0
+    for k, chart in enumerate(charts):   # each right below the one before, by the rows' heights
+        column, top = _anchor(chart)
+        top = top if k == 0 else end + 1
+        chart.anchor = f"{col(column)}{top}"
+        end = rows_down(ws, top, chart.height)
+    if end >= tables_top:  # pragma: no cover - a layout bug, caught by the tests
+        raise RuntimeError(f"{ws.title}: the charts end at row {end}, past the tables")
+    last = max(table.columns[key] for key in ("n", *_FIRST) if key in table.columns)
+    written = max(r for (r, c), cell in ws._cells.items()
+                  if r < tables_top and cell.value is not None)
+    ws.print_area = (f"A1:{col(_CHART_LAST_COLUMN)}{max(end, written)},"
                      f"A{tables_top}:{col(last)}{first_work - 1}")
     ws.print_title_rows = "1:1"
     ws.page_setup.scale = PRINT_SCALE
+
+
+def _anchor(chart) -> tuple[int, int]:
+    """(column, row) of the cell a chart is anchored at."""
+    letters = chart.anchor.rstrip("0123456789")
+    return column_index_from_string(letters), int(chart.anchor[len(letters):])
+
+
+def rows_down(ws, top: int, height_cm: float) -> int:
+    """The row in which something ``height_cm`` tall placed at the top of row ``top`` ends
+    (rows of 15 points where the sheet sets no height).
+
+    >>> from openpyxl import Workbook
+    >>> rows_down(Workbook().active, 10, 7.5)      # 15 points = 0.529 cm: 14.2 rows
+    24
+    """
+    used, row = 0.0, top
+    while True:
+        used += (ws.row_dimensions[row].height or 15) / 72 * 2.54
+        if used >= height_cm:
+            return row
+        row += 1
 
 
 def helper_sheet(wb, terms: int) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 
 
+from openpyxl.worksheet.pagebreak import Break
+
 from ..cells import STYLE
 from ..formulas import N_FMT, P_FMT, ttest_models
 from ..inputs import INPUTS
@@ -182,6 +184,8 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
         _around_block(cur, answers[0]["legacy"], cols,
                       f"Power for n around the legacy answer ({styles[0][0]})", crossings, ok)
         cur.skip()
+        # the tables of both input styles fill a page: the last one on a page of its own
+        cur.ws.row_breaks.append(Break(id=cur.row - 1))
     _around_block(cur, answers[0]["exact"], cols, "Power for n around the exact answer (boxed: "
                   "where each power first reaches 1 − β)" if legacy_too else
                   "Power for n around the answer (boxed: where it first reaches 1 − β)",
@@ -197,4 +201,4 @@ def _ttest(wb, values: dict, k: str, measures: str | None = None, design: Design
            title=f"Power against n ({styles[0][0]})")
     _n_chart(cur.ws, d_curves, f"{_CHART_COLUMN}{anchor + _CHART_ROWS // 2}", x_title=sym,
              title=f"n against {sym} (α, β, {var_sym} as above)")
-    _finish(cur, first_work, tables_top)
+    _finish(cur, first_work, tables_top, blocks[0])

@@ -104,10 +104,33 @@ def test_formulas_use_only_functions_excel_2010_and_libreoffice_know(built):
                   for f in rule.formula]
         for text in texts:
             seen |= _functions(str(text))
-    excel_2010 = {"_xlfn.F.INV.RT", "_xlfn.BETA.DIST", "_xlfn.BETA.INV", "_xlfn.NORM.S.DIST",
-                  "_xlfn.NORM.S.INV", "_xlfn.T.INV.2T", "_xlfn.CHISQ.INV.RT",
-                  "_xlfn.CHISQ.DIST.RT"}
+    excel_2010 = {"_xlfn.F.INV.RT", "_xlfn.BETA.DIST", "_xlfn.BETA.INV", "_xlfn.NORM.S.INV",
+                  "_xlfn.T.INV.2T", "_xlfn.CHISQ.INV.RT", "_xlfn.CHISQ.DIST.RT"}
     for name in seen:
         assert name in FORMULAE or name in excel_2010, name
     assert excel_2010 <= seen and {"SUMPRODUCT", "GAMMALN", "IF", "FIXED"} <= seen
     assert not {"_xlfn.LET", "_xlfn.LAMBDA", "_xlfn.SEQUENCE"} & seen
+    # Google Sheets: the one-argument NORMSDIST, not NORM.S.DIST(x, TRUE) (docs/workbook.md)
+    assert "_xlfn.NORM.S.DIST" not in seen and "NORMSDIST" in seen
+
+
+def test_docs_state_the_current_formula_counts():
+    """docs/workbook.md (and docs/excel.md) state how many formula cells the bundled workbooks
+    hold: counted here, so the pages stay true (issue 26.8)."""
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    page = (docs / "workbook.md").read_text(encoding="utf-8")
+    stated = re.search(r"default workbook holds \*\*([\d,]+) formula cells\*\* "
+                       r"\(`decide_example`: \*\*([\d,]+)\*\*\)", page)
+    assert stated, "docs/workbook.md: the formula counts"
+    counts = {}
+    for name in ("ntcir12_std_ab", "decide_example"):
+        wb = build_workbook(load_spec(bundled_spec(name)))
+        counts[name] = sum(c.data_type == "f" for ws in wb.worksheets for row in ws.iter_rows()
+                           for c in row)
+    assert [int(x.replace(",", "")) for x in stated.groups()] == \
+        [counts["ntcir12_std_ab"], counts["decide_example"]]
+    assert f"({counts['decide_example']:,} cells in the `decide_example` workbook)" in \
+        (docs / "excel.md").read_text(encoding="utf-8")

@@ -66,7 +66,7 @@ def test_validation_formula_text():
 def test_print_areas_hold_the_charts():
     """Every chart of a calculator sheet ends inside the sheet's print area (fit to one page
     wide would otherwise cut it at the area's right edge)."""
-    from openpyxl.utils import column_index_from_string, get_column_letter
+    from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
 
     from generator import build_workbook, bundled_spec, load_spec
 
@@ -75,12 +75,16 @@ def test_print_areas_hold_the_charts():
     for ws in wb.worksheets:
         if not ws.print_area or not ws._charts:
             continue
-        last = column_index_from_string("".join(
-            c for c in ws.print_area.split(":")[-1] if c.isalpha()))
+        areas = [range_boundaries(part.split("!")[-1].replace("$", ""))
+                 for part in ws.print_area.split(",")]
         for chart in ws._charts:
             anchor = chart.anchor                             # "H12" until the file is saved
             first = (column_index_from_string("".join(c for c in anchor if c.isalpha()))
                      if isinstance(anchor, str) else anchor._from.col + 1)
+            row = (int("".join(c for c in anchor if c.isdigit())) if isinstance(anchor, str)
+                   else anchor._from.row + 1)
+            # the last column of the printed range that holds the chart's top row
+            last = next(c2 for c1, r1, c2, r2 in areas if r1 <= row <= r2)
             reach, column = 0.0, first
             while reach < chart.width:                        # cm; 1 character = about 0.19 cm
                 width = ws.column_dimensions[get_column_letter(column)].width or 8.43

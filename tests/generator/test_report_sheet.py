@@ -21,7 +21,7 @@ import topicsetsize as tss
 from generator import spec_from_dict, write_workbook
 from generator.inputs import reader_range
 from generator.layout import CHECK_INPUTS, STATUS_OK
-from generator.report_sheet import FIGURES, SHEET
+from generator.report_sheet import FIGURES, MIN_D_HEADINGS, SHEET
 
 from .conftest import named
 
@@ -228,7 +228,9 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
         table = tss.collection_report(scores).min_d
         top = next(i for i, row in enumerate(rows)
                    if isinstance(row[0], str) and row[0].startswith(f"{name}: minD values"))
-        assert rows[top + 1][:1 + len(MIN_D_COLUMNS)] == ["candidate", *MIN_D_COLUMNS]
+        # headed in words (issue 26.7: not the code's min_d, se, share), in the API's order
+        assert rows[top + 1][:1 + len(MIN_D_COLUMNS)] == ["candidate", *MIN_D_HEADINGS]
+        assert len(MIN_D_HEADINGS) == len(MIN_D_COLUMNS)
         for offset, (candidate, want) in enumerate(table.iterrows(), start=2):
             got = dict(zip(MIN_D_COLUMNS, rows[top + offset][1:]))
             assert rows[top + offset][0] == candidate

@@ -241,13 +241,13 @@ def fresh_seed(seed) -> int:
 @contextlib.contextmanager
 def reporting_warnings():
     """Collect the warnings of a block and print each on stderr as one line after it (not when
-    it fails: then the error is the one line)."""
+    it fails: then the error is the one line). Yields the list they are collected in."""
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         warnings.simplefilter("ignore", RuntimeWarning)     # numerical, handled by the engine
-        yield
+        yield caught
     for warning in caught:
         text = " ".join(str(warning.message).splitlines())
         print(f"topicsetsize: warning: {text}", file=sys.stderr)

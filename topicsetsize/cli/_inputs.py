@@ -95,9 +95,12 @@ def evaluate_from_args(args, runs=None, qrels=None):
         raise InputError("--runs needs --measure: the ir_measures measure to evaluate (e.g. AP, "
                          "nDCG@10, P@10)")
     measure = parse_measure(args.measure)
-    with reporting_warnings(), progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
+    with reporting_warnings() as caught, \
+            progress(len(run_sources(runs)), f"evaluating {measure}") as bar:
         matrix = evaluate_runs(runs, qrels, measure, duplicates=args.duplicates or "error",
                                progress=bar.update)
+    # what the reader was told (dropped lines, ties), for a workbook to keep
+    matrix.attrs["notes"] = [" ".join(str(w.message).splitlines()) for w in caught]
     say_read(f"{runs} on {qrels} ({measure})", matrix)
     return matrix
 

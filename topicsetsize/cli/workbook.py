@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 from ._common import path, progress
@@ -17,7 +18,7 @@ from ._inputs import add_input_options, evaluate_from_args
 from .input_options import check_input_options, reader_measure
 from ..errors import InputError
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "runs_provenance"]
 
 
 def register(sub, designs) -> None:
@@ -75,12 +76,49 @@ def run(args) -> int:
             if args.matrix:
                 raise InputError("--measure means the measure of --runs: give --matrix FILEs "
                                  "and --runs in two commands")
-            # The evaluated matrix goes to the spec as a CSV named after the runs folder.
+            # The evaluated matrix goes to the spec as a CSV named after the runs folder; the
+            # workbook names the run folder, the qrels and the measure, not that file.
             matrix = evaluate_from_args(args)
             csv = Path(folder) / f"{Path(args.runs).name or 'runs'} {args.measure}.csv"
             matrix.to_csv(csv)
             spec = with_matrices(spec, [csv], fmt="wide")
+            spec = replace(spec, matrices=spec.matrices[:-1] + (replace(
+                spec.matrices[-1], **runs_provenance(args, matrix)),))
         return _write(args, spec)
+
+
+def runs_provenance(args, matrix) -> dict:
+    """Where a matrix evaluated from ``--runs`` comes from, by file and folder names only (a
+    workbook sent to others must not carry its maker's paths): ``origin`` (the measure, the
+    run folder, the qrels, the number of runs and topics) and ``notes`` (what the evaluation
+    dropped or reordered, and why: the warnings it printed, each naming its run file).
+
+    >>> import argparse, pandas as pd
+    >>> args = argparse.Namespace(runs="/data/tar/runs", qrels="/data/tar/qrels.gz",
+    ...                           measure="AP", duplicates="first")
+    >>> m = pd.DataFrame([[0.1, 0.2]], index=["t1"], columns=["a", "b"])
+    >>> m.attrs["notes"] = ["/data/tar/runs/b: dropped 3 line(s) retrieving a document twice"]
+    >>> p = runs_provenance(args, m)
+    >>> p["origin"]
+    'AP of the run files in runs/ (2 runs) on the qrels qrels.gz (1 topic with a relevant document)'
+    >>> p["notes"]
+    ('run b: dropped 3 line(s) retrieving a document twice',)
+    """
+    folder = Path(args.runs)
+    runs, topics = matrix.shape[1], matrix.shape[0]
+    origin = (f"{args.measure} of the run files in {folder.name or folder}/ ({runs} run"
+              f"{'s' if runs != 1 else ''}) on the qrels {Path(args.qrels).name} ({topics} "
+              f"topic{'s' if topics != 1 else ''} with a relevant document)")
+    notes = []
+    for text in matrix.attrs.get("notes", []):
+        for prefix in (str(folder.resolve()), str(folder)):   # "<folder>/<run>: ..."
+            if text.startswith(prefix):
+                text = "run " + text[len(prefix):].lstrip("/\\")
+                break
+        for qrels in (str(Path(args.qrels).resolve()), str(args.qrels)):
+            text = text.replace(qrels, Path(args.qrels).name)
+        notes.append(text)
+    return {"origin": origin, "notes": tuple(notes)}
 
 
 def _write(args, spec) -> int:
