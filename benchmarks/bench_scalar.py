@@ -44,7 +44,7 @@ import topicsetsize as tss  # noqa: E402
 from _figures import figure  # noqa: E402
 from bench_tables import ERRORS, MIN_DS, MS, VARIANCES  # noqa: E402
 from topicsetsize.numerics.distributions import chi2_lambda_one  # noqa: E402
-from xladdin import udfs  # noqa: E402
+from topicsetsize.xladdin import udfs  # noqa: E402
 
 #: name: (engine call, Excel call), both answering the same question.
 CALLS = {

@@ -68,9 +68,9 @@ def main() -> None:
 
     # where the time goes, in this process (CPU seconds)
     t = time.process_time()
-    from generator import bundled_spec, build_workbook, load_spec
-    from generator.cached import write_with_cached_values
-    from generator.evaluate import evaluate_workbook
+    from topicsetsize.generator import bundled_spec, build_workbook, load_spec
+    from topicsetsize.generator.cached import write_with_cached_values
+    from topicsetsize.generator.evaluate import evaluate_workbook
     steps = {"imports": time.process_time() - t}
     t = time.process_time()
     wb = build_workbook(load_spec(bundled_spec(args.spec)))

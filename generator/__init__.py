@@ -4,7 +4,7 @@ A workbook has live calculators (ANOVA, paired t-test, CI) written as spreadshee
 the topic set size tables of the measures a spec names, charts, a Variance sheet for score
 matrices and an About sheet. Nothing at the recipient's end needs Python or an add-in.
 
->>> from generator import bundled_spec, load_spec
+>>> from topicsetsize.generator import bundled_spec, load_spec
 >>> spec = load_spec(bundled_spec())
 >>> spec.alpha, spec.beta, spec.m, len(spec.measures)
 (0.05, 0.2, (2, 10, 20, 30, 50), 12)

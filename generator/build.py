@@ -86,7 +86,7 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
 
     Examples
     --------
-    >>> from generator import spec_from_dict
+    >>> from topicsetsize.generator import spec_from_dict
     >>> wb = build_workbook(spec_from_dict({"title": "calculators only"}))
     >>> wb.sheetnames
     ['About', 'ANOVA', 'TTEST', 'CI', 'ANOVA2', 'TTEST2', 'CI2', 'Decide', 'Helpers']

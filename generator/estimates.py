@@ -40,7 +40,7 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
 
     Examples
     --------
-    >>> from generator.spec import MatrixSpec
+    >>> from topicsetsize.generator.spec import MatrixSpec
     >>> e = estimate(MatrixSpec(name="web", path="example"))
     >>> e.summary.runs, e.summary.topics, round(e.summary.var_raw, 4)
     (88, 48, 0.0084)
@@ -101,7 +101,7 @@ def read_note(est: MatrixEstimate) -> str:
     """How many topics and runs were read (and how, where the file had no topic ids), as every
     matrix command says it.
 
-    >>> from generator.spec import MatrixSpec
+    >>> from topicsetsize.generator.spec import MatrixSpec
     >>> read_note(estimate(MatrixSpec(name="web", path="example")))
     '48 topics x 88 runs'
     """

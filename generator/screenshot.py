@@ -1,6 +1,6 @@
 """Render one sheet of a generated workbook to PNG (for the README), with LibreOffice.
 
-    python -m generator.screenshot docs/workbook.png [--sheet ANOVA] [--range A1:H44]
+    python -m topicsetsize.generator.screenshot docs/workbook.png [--sheet ANOVA] [--range A1:H44]
         [--spec decide_example]
 
 Builds the workbook of a bundled spec (default: NTCIR-12), hides every other sheet, sets a

@@ -123,7 +123,7 @@ class Spec:
         """The (m, minD) grid of ``measure``'s table: its own ``m``/``min_d``, else its
         part's (``[parts.<group>]``), else the spec's.
 
-        >>> from generator.spec_reader import spec_from_dict
+        >>> from topicsetsize.generator.spec_reader import spec_from_dict
         >>> spec = spec_from_dict({"title": "t", "m": [2, 10], "min_d": [0.1],
         ...                        "parts": {"V": {"m": [2, 10, 100]}},
         ...                        "measures": [{"name": "a", "variance": 0.1, "group": "V"},

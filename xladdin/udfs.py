@@ -5,7 +5,7 @@ One module for both runtimes (see ``docs/excel.md``):
 * **classic Excel on Windows**: ``xlwings addin install``, then *UDF Modules* = ``xladdin.udfs``
   and *Import Functions* in the xlwings ribbon tab;
 * **xlwings Lite** (Excel on Windows, Mac and the web) and **xlwings Server**: Office.js custom
-  functions, e.g. ``from xladdin.udfs import *`` in Lite's ``main.py``.
+  functions, e.g. ``from topicsetsize.xladdin.udfs import *`` in Lite's ``main.py``.
 
 The functions are thin wrappers: the statistics live in :mod:`topicsetsize`; the Excel-shaped
 input (floats for counts, blank cells, ranges as lists of rows) is handled by

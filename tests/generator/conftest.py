@@ -16,12 +16,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from generator import bundled_spec, load_spec, spec_from_dict, write_workbook
-from generator.calculators import helper_sheet
-from generator.formulas import POISSON_TERMS, anova_models, ttest_models
-from generator.inputs import INPUTS, allowed, check_input
-from generator.layout import check_formula, validation_formula
-from generator.rows import Col, write_block
+from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict, write_workbook
+from topicsetsize.generator.calculators import helper_sheet
+from topicsetsize.generator.formulas import POISSON_TERMS, anova_models, ttest_models
+from topicsetsize.generator.inputs import INPUTS, allowed, check_input
+from topicsetsize.generator.layout import check_formula, validation_formula
+from topicsetsize.generator.rows import Col, write_block
 
 from ._cases import grid_workbooks
 from ._libreoffice import Recalculated, recalculate_batch

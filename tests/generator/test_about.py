@@ -5,8 +5,8 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from generator.about import NAMED_ANSWERS
-from generator.inputs import INPUTS
+from topicsetsize.generator.about import NAMED_ANSWERS
+from topicsetsize.generator.inputs import INPUTS
 from topicsetsize import __version__
 
 from .conftest import DATE

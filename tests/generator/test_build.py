@@ -5,10 +5,11 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from generator import build_workbook, count_steps, load_spec, bundled_spec, spec_from_dict
-from generator import build, write_workbook
-from generator.calculators import NAMED_RESULTS
-from generator.inputs import INPUTS
+from topicsetsize.generator import (build_workbook, bundled_spec, count_steps, load_spec,
+                                    spec_from_dict)
+from topicsetsize.generator import build, write_workbook
+from topicsetsize.generator.calculators import NAMED_RESULTS
+from topicsetsize.generator.inputs import INPUTS
 
 NAMES = ({i.name for calc, items in INPUTS.items() for i in items if calc != "budget"}
          | set(NAMED_RESULTS)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.bundled import DEFAULT_SPEC, bundled_spec, bundled_specs, templates_dir
+from topicsetsize.generator.bundled import DEFAULT_SPEC, bundled_spec, bundled_specs, templates_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,16 +21,19 @@ def test_bundled_specs_are_found():
         bundled_spec("nope")
 
 
-def test_wheel_maps_workbook_templates_into_the_generator_package():
-    """setup.py installs workbook_templates/*.toml as generator/templates/ (see bundled.py);
-    tests/topicsetsize/test_package.py builds the wheel and finds every spec there."""
+def test_the_wheel_installs_everything_under_the_projects_name():
+    """setup.py installs generator/ and xladdin/ as topicsetsize.generator and
+    topicsetsize.xladdin, workbook_templates/*.toml as topicsetsize/generator/templates/ (see
+    bundled.py) and the old ``xladdin.udfs`` path as a shim; tests/topicsetsize/test_package.py
+    builds the wheel and finds every file there."""
     import ast
 
     tomllib = pytest.importorskip("tomllib")                 # Python 3.11+
     setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert setup["package-data"]["generator.templates"] == ["*.toml"]
-    call = next(node for node in ast.walk(ast.parse((ROOT / "setup.py").read_text()))
-                if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setup")
-    kwargs = {k.arg: k.value for k in call.keywords}
-    assert ast.literal_eval(kwargs["package_dir"]) == {"generator.templates": "workbook_templates"}
-    assert "generator.templates" in ast.unparse(kwargs["packages"])
+    assert setup["package-data"]["topicsetsize.generator.templates"] == ["*.toml"]
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    assigned = {node.targets[0].id: node.value for node in ast.walk(tree)
+                if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+    assert ast.literal_eval(assigned["BESIDE"]) == ("generator", "xladdin")
+    assert ast.literal_eval(assigned["package_dir"]) == {
+        "topicsetsize.generator.templates": "workbook_templates", "xladdin": "compat/xladdin"}

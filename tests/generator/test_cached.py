@@ -9,8 +9,8 @@ import openpyxl
 import pandas as pd
 import pytest
 
-from generator import bundled_spec, load_spec, write_workbook
-from generator.cached import answer_values
+from topicsetsize.generator import bundled_spec, load_spec, write_workbook
+from topicsetsize.generator.cached import answer_values
 
 from .conftest import named
 

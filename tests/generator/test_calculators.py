@@ -15,7 +15,7 @@ import pytest
 from scipy import special, stats
 
 import topicsetsize as tss
-from generator.layout import TOO_LARGE
+from topicsetsize.generator.layout import TOO_LARGE
 from topicsetsize.params import N_MAX
 
 from ._cases import ANOVA, CI, TTEST, grid_workbooks

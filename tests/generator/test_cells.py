@@ -8,7 +8,7 @@ import zipfile
 import openpyxl
 import pytest
 
-from generator.cells import clean_text, put_formula, put_label, put_text
+from topicsetsize.generator.cells import clean_text, put_formula, put_label, put_text
 
 from .conftest import INJECTION_MEASURE, INJECTION_RUNS, INJECTION_TITLE, INJECTION_TOPICS
 

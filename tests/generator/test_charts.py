@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 
 import topicsetsize as tss
-from generator import bundled_spec, load_spec
+from topicsetsize.generator import bundled_spec, load_spec
 
 _REF = re.compile(r"^'?(?P<sheet>[^'!]+)'?!\$(?P<c1>[A-Z]+)\$(?P<r1>\d+)"
                   r"(?::\$(?P<c2>[A-Z]+)\$(?P<r2>\d+))?$")
@@ -256,7 +256,7 @@ def _power_chart_cells(charts_wb, sheet: str) -> list[tuple[str, str]]:
 def test_power_charts_plot_nothing_while_an_input_is_bad_saved_values(built):
     """The generator's own evaluation of a workbook with bad inputs (as in the LibreOffice
     test below): every plotted cell of a sheet whose status is not OK is #N/A."""
-    from generator.evaluate import evaluate_workbook
+    from topicsetsize.generator.evaluate import evaluate_workbook
 
     bad = 0
     for name in built.bad_names[:2]:

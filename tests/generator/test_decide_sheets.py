@@ -10,8 +10,8 @@ import openpyxl
 import pytest
 
 import topicsetsize as tss
-from generator import bundled_spec, load_spec, spec_from_dict
-from generator.layout import TOO_LARGE
+from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict
+from topicsetsize.generator.layout import TOO_LARGE
 
 from ._cases import ANOVA2, CI2, TTEST2, grid_workbooks
 from .conftest import DECIDE_EDITS, DECIDE_INJECTION, INJECTION_RUNS, named
@@ -123,7 +123,7 @@ def test_decide_powers_equal_anova_power(batch, book):
 
 
 def test_decide_precomputed_min_d_equals_guarantees():
-    from generator import build_workbook
+    from topicsetsize.generator import build_workbook
 
     wb = build_workbook(load_spec(bundled_spec("decide_example")))
     ws = wb["Decide"]
@@ -231,7 +231,7 @@ def test_bad_decide_and_budget_keys_give_one_line(data, message):
 
 
 def test_sheets_of_the_decide_example():
-    from generator import build_workbook
+    from topicsetsize.generator import build_workbook
 
     wb = build_workbook(load_spec(bundled_spec("decide_example")))
     assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2",

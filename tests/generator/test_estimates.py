@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import topicsetsize as tss
-from generator.estimates import estimate, measures_of
-from generator.spec import MatrixSpec
+from topicsetsize.generator.estimates import estimate, measures_of
+from topicsetsize.generator.spec import MatrixSpec
 
 
 def test_estimate_from_a_file_and_the_measures_it_yields(tmp_path, data_dir):

@@ -9,11 +9,11 @@ import openpyxl
 import pytest
 from openpyxl import Workbook
 
-from generator import bundled_spec, build_workbook, load_spec
-from generator.bundled import bundled_specs
-from generator.cached import answer_values
-from generator.evaluate import (_SHARED, FormulaError, _template_key, evaluate_workbook,
-                                share_template)
+from topicsetsize.generator import bundled_spec, build_workbook, load_spec
+from topicsetsize.generator.bundled import bundled_specs
+from topicsetsize.generator.cached import answer_values
+from topicsetsize.generator.evaluate import (_SHARED, FormulaError, _template_key,
+                                             evaluate_workbook, share_template)
 
 from .conftest import named
 

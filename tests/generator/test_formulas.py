@@ -1,4 +1,4 @@
-"""The spreadsheet formulas of :mod:`generator.formulas`, evaluated by LibreOffice.
+"""The spreadsheet formulas of :mod:`topicsetsize.generator.formulas`, evaluated by LibreOffice.
 
 The probe workbook (``conftest.py``) evaluates the exact noncentral-F mixture directly at
 noncentralities from 0.01 to 3·10⁵ (the strided Poisson window) and φE up to 10⁷, and the
@@ -12,8 +12,8 @@ import math
 import pytest
 from scipy import special, stats
 
-from generator.formulas import POISSON_TERMS, UNDEFINED, anova_models, f_crit
-from generator.rows import Col
+from topicsetsize.generator.formulas import POISSON_TERMS, UNDEFINED, anova_models, f_crit
+from topicsetsize.generator.rows import Col
 
 from .conftest import MIXTURE_ALPHAS, MIXTURE_POINTS
 
@@ -79,7 +79,7 @@ def test_models_use_only_portable_functions():
     """No LET/LAMBDA/dynamic arrays; post-2007 functions carry _xlfn. (else #NAME? in LO)."""
     import re
 
-    from generator.formulas import chi2_lambda_model, ci_models, ttest_models
+    from topicsetsize.generator.formulas import chi2_lambda_model, ci_models, ttest_models
 
     cols = [c for part in anova_models("a", "b", "m", "d", "k") for c in part]
     cols += [c for part in ttest_models("a", "b", "e", "k") for c in part]

@@ -20,7 +20,7 @@ import os
 import openpyxl
 import pytest
 
-from generator.calculators import SHEETS
+from topicsetsize.generator.calculators import SHEETS
 
 formulas = pytest.importorskip("formulas")
 

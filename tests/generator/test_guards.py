@@ -10,8 +10,8 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from generator.inputs import INPUTS, reader_range
-from generator.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
+from topicsetsize.generator.inputs import INPUTS, reader_range
+from topicsetsize.generator.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
 
 from ._libreoffice import filled_cells_without_errors
 from .conftest import BAD, bad_workbooks, named

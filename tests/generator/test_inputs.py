@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.inputs import INPUTS
+from topicsetsize.generator.inputs import INPUTS
 
 
 def test_meanings_fit_the_first_printed_page():

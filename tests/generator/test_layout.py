@@ -5,8 +5,8 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from generator.inputs import INPUTS, allowed, reader_range
-from generator.layout import validation_formula
+from topicsetsize.generator.inputs import INPUTS, allowed, reader_range
+from topicsetsize.generator.layout import validation_formula
 
 from .conftest import VALIDATION_PROBES
 
@@ -68,7 +68,7 @@ def test_print_areas_hold_the_charts():
     wide would otherwise cut it at the area's right edge)."""
     from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
 
-    from generator import build_workbook, bundled_spec, load_spec
+    from topicsetsize.generator import build_workbook, bundled_spec, load_spec
 
     wb = build_workbook(load_spec(bundled_spec("decide_example")))
     checked = 0
@@ -102,7 +102,7 @@ def test_sheets_with_inputs_print_readable_first_pages():
     Decide and Budget were fitted to one page wide, at about 4 pt)."""
     from openpyxl.utils import column_index_from_string, get_column_letter
 
-    from generator import build_workbook, bundled_spec, load_spec
+    from topicsetsize.generator import build_workbook, bundled_spec, load_spec
 
     wb = build_workbook(load_spec(bundled_spec("decide_example")))
     # A4 landscape (842 pt) less the margins (0.4 in each side, generator.build._page_setup);

@@ -8,9 +8,9 @@ import openpyxl
 import pytest
 
 import topicsetsize as tss
-from generator import bundled_spec, load_spec
-from generator.estimates import estimate
-from generator.layout import CHECK_INPUTS
+from topicsetsize.generator import bundled_spec, load_spec
+from topicsetsize.generator.estimates import estimate
+from topicsetsize.generator.layout import CHECK_INPUTS
 from topicsetsize import example_matrix
 
 from .conftest import named
@@ -78,7 +78,7 @@ def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir, bund
     starting variances) and on decide_example (which also gives Decide's variance and
     requirements): every calculator and Decide start from the matrix's estimate that its
     design uses, and name it (issue 15.4)."""
-    from generator import build_workbook, with_matrices
+    from topicsetsize.generator import build_workbook, with_matrices
 
     path = data_dir / "trec2004robust_ap.csv"
     spec = with_matrices(load_spec(bundled_spec(bundled) if bundled else bundled_spec()),

@@ -15,7 +15,7 @@ import openpyxl
 import pytest
 from openpyxl.utils import column_index_from_string, range_boundaries
 
-from generator import bundled_spec, load_spec, with_matrices, write_workbook
+from topicsetsize.generator import bundled_spec, load_spec, with_matrices, write_workbook
 from topicsetsize.cli import main
 
 from ._pdf import pdf_pages, print_batch
@@ -169,7 +169,7 @@ def chart_cells(ws, chart) -> tuple[int, int, int, int]:
 def test_charts_cover_no_text(spec):
     """No cell under a chart holds anything, and no text left of a chart runs under it
     (a text longer than its room, not wrapped, spills into the next columns)."""
-    from generator import build_workbook
+    from topicsetsize.generator import build_workbook
 
     wb = build_workbook(with_matrices(load_spec(bundled_spec(spec)), [MATRIX]))
     charts = 0

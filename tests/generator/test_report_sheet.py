@@ -18,10 +18,10 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
-from generator import spec_from_dict, write_workbook
-from generator.inputs import reader_range
-from generator.layout import CHECK_INPUTS, STATUS_OK
-from generator.report_sheet import FIGURES, MIN_D_HEADINGS, SHEET
+from topicsetsize.generator import spec_from_dict, write_workbook
+from topicsetsize.generator.inputs import reader_range
+from topicsetsize.generator.layout import CHECK_INPUTS, STATUS_OK
+from topicsetsize.generator.report_sheet import FIGURES, MIN_D_HEADINGS, SHEET
 
 from .conftest import named
 
@@ -135,8 +135,8 @@ def test_differences_between_run_means(report_book, data_dir):
 
 @pytest.mark.slow
 def test_inputs_are_guarded_like_the_calculators(report_book):
-    from generator.inputs import allowed
-    from generator.layout import validation_formula
+    from topicsetsize.generator.inputs import allowed
+    from topicsetsize.generator.layout import validation_formula
 
     wb = openpyxl.load_workbook(report_book)
     saved = openpyxl.load_workbook(report_book, data_only=True)
@@ -242,7 +242,7 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
 def test_n_intervals_equal_the_engine_with_the_stated_seed(report_book, data_dir):
     """The interval table below each minD table: the engine's limits with the seed the sheet
     states (generator.report_sheet.INTERVAL_SEED), each n of the minD table inside its own."""
-    from generator.report_sheet import INTERVAL_SEED
+    from topicsetsize.generator.report_sheet import INTERVAL_SEED
     from topicsetsize.report import collection_report, interval_table
 
     ws = openpyxl.load_workbook(report_book)[SHEET]

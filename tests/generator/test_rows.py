@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from openpyxl import Workbook
 
-from generator.rows import Col, bisection_answer, bisection_cols, bisection_steps, write_block
+from topicsetsize.generator.rows import (Col, bisection_answer, bisection_cols, bisection_steps,
+                                         write_block)
 
 
 def test_templates_refer_to_same_and_previous_row():

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from generator import screenshot
+from topicsetsize.generator import screenshot
 
 
 def test_missing_tools_are_named(monkeypatch, tmp_path):

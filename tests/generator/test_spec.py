@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import bundled_spec, load_spec, spec_from_dict, with_matrices
-from generator.spec import EXAMPLE, SCORES
+from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict, with_matrices
+from topicsetsize.generator.spec import EXAMPLE, SCORES
 
 BASE = {"title": "t", "m": [2, 10], "min_d": [0.1],
         "measures": [{"name": "x", "variance": 0.05}]}
@@ -147,7 +147,7 @@ def test_bad_grids_are_one_line_errors(data, message):
 
 def test_matrix_topic_ids_key_reaches_the_reader(tmp_path):
     # A matrix without a topic-id column whose first column could be ids: the spec settles it.
-    from generator.estimates import estimate
+    from topicsetsize.generator.estimates import estimate
 
     (tmp_path / "m.csv").write_text("a,b,c\n1,0.5,0.25\n2,0.25,0.5\n3,0.75,0.5\n")
     spec = spec_from_dict({**BASE, "matrices": [{"path": "m.csv", "topic_ids": False}]},

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
-from generator import bundled_spec, load_spec
-from generator.cells import STYLE
+from topicsetsize.generator import bundled_spec, load_spec
+from topicsetsize.generator.cells import STYLE
 
 
 def _table(ws, name: str, method: str, n_m: int = 5, n_d: int = 4) -> pd.DataFrame:
@@ -143,7 +143,7 @@ def test_ttest_and_ci_tables_equal_engine(built):
 def test_tables_print_with_titles_and_no_heading_alone(built):
     """Print titles on every page, and a page break before a measure's heading wherever its
     tables would not fit on the page (issue 15.5): no heading is left alone at a page end."""
-    from generator.tables import PAGE_ROWS
+    from topicsetsize.generator.tables import PAGE_ROWS
 
     ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
     assert ws.print_title_rows.replace("$", "") == "1:1"

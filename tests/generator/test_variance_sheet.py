@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 
 import topicsetsize as tss
-from generator.variance_sheet import SUMMARY_COLUMNS
+from topicsetsize.generator.variance_sheet import SUMMARY_COLUMNS
 
 
 def _one_way_ve(x: np.ndarray) -> float:

@@ -52,13 +52,15 @@ def wheel_names(tmp_path_factory) -> set[str]:
     for name in ("pyproject.toml", "setup.py", "setup.cfg", "MANIFEST.in", "README.md", "LICENSE"):
         if (ROOT / name).exists():
             shutil.copy2(ROOT / name, source / name)
-    for name in ("topicsetsize", "xladdin", "generator", "workbook_templates"):
+    for name in ("topicsetsize", "xladdin", "generator", "workbook_templates", "compat"):
         shutil.copytree(ROOT / name, source / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    # every folder of the tree is either a package of the wheel or declared data (issue 24)
+    assert "would be ignored" not in done.stdout + done.stderr
     (wheel,) = out.glob("*.whl")
     assert list(out.glob("*.tar.gz")), "no sdist"
     with zipfile.ZipFile(wheel) as archive:
@@ -70,19 +72,31 @@ def _source_files(folder: Path, pattern: str) -> list[Path]:
                   if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
 
 
+#: Where each source folder lands in the wheel: under the project's own name (issue 24: a
+#: top-level ``generator`` collided with any ``generator.py`` in the user's folder).
+INSTALLED_AS = {"topicsetsize": "topicsetsize", "generator": "topicsetsize/generator",
+                "xladdin": "topicsetsize/xladdin", "compat/xladdin": "xladdin"}
+
+
+def _installed(path: Path) -> str:
+    rel = path.relative_to(ROOT).as_posix()
+    top = max((t for t in INSTALLED_AS if f"{rel}/".startswith(f"{t}/")), key=len)
+    return INSTALLED_AS[top] + rel[len(top):]
+
+
 @pytest.mark.slow
 def test_the_wheel_holds_every_package(wheel_names):
     """A package folder that setuptools misses breaks the installed command (issue 18: the
     hand-written list lacked topicsetsize.formats, now topicsetsize.matrices.formats)."""
-    packages = [p.parent.relative_to(ROOT).as_posix()
-                for top in ("topicsetsize", "xladdin", "generator")
+    packages = [_installed(p.parent) for top in INSTALLED_AS
                 for p in (ROOT / top).rglob("__init__.py") if "__pycache__" not in p.parts]
-    assert "topicsetsize/matrices/formats" in packages
+    assert {"topicsetsize/matrices/formats", "topicsetsize/generator/calculators",
+            "topicsetsize/xladdin", "xladdin"} <= set(packages)
     missing = [p for p in packages if f"{p}/__init__.py" not in wheel_names]
     assert not missing, missing
-    modules = [p.relative_to(ROOT).as_posix() for top in ("topicsetsize", "xladdin", "generator")
-               for p in _source_files(ROOT / top, "**/*.py")]
+    modules = [_installed(p) for top in INSTALLED_AS for p in _source_files(ROOT / top, "**/*.py")]
     assert not [m for m in modules if m not in wheel_names]
+    assert not [n for n in wheel_names if n.split("/")[0] in ("generator", "workbook_templates")]
 
 
 @pytest.mark.slow
@@ -91,6 +105,19 @@ def test_the_wheel_holds_the_bundled_data_and_specs(wheel_names):
                                                                    "**/*")]
     assert "topicsetsize/data/trec2010web_ap.csv" in data
     assert not [d for d in data if d not in wheel_names]
-    specs = [f"generator/templates/{p.name}" for p in _source_files(ROOT / "workbook_templates",
-                                                                    "*.toml")]
+    specs = [f"topicsetsize/generator/templates/{p.name}"
+             for p in _source_files(ROOT / "workbook_templates", "*.toml")]
     assert specs and not [s for s in specs if s not in wheel_names]
+
+
+@pytest.mark.slow
+def test_a_users_generator_py_is_never_imported(tmp_path):
+    """Issue 24: the generator was installed as a top-level ``generator``, so ``python -m
+    topicsetsize workbook`` failed in any folder holding a ``generator.py``. It is
+    ``topicsetsize.generator`` now (setup.py), and a user's modules of those names stay theirs."""
+    for mod in ("generator", "workbook_templates"):
+        (tmp_path / f"{mod}.py").write_text(f"raise SystemExit('a user module: {mod}.py')\n")
+    done = subprocess.run([sys.executable, "-m", "topicsetsize", "workbook", "--out", "w.xlsx"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "w.xlsx").stat().st_size > 10_000

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import topicsetsize as tss
-from xladdin import _register, udfs
-from xladdin._register import ARG_DOCS, ExcelArgumentError
+from topicsetsize.xladdin import _register, udfs
+from topicsetsize.xladdin._register import ARG_DOCS, ExcelArgumentError
 
 from ._table1 import KENDALL_ROWS, ranks_with_tau
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import topicsetsize as tss
-from xladdin import _register, udfs
+from topicsetsize.xladdin import _register, udfs
 
 
 @pytest.fixture(autouse=True)

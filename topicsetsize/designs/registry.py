@@ -88,7 +88,7 @@ class Design:
         Command line titles per command (``"n"``, ``"table"``, ``"min-d"``), as
         :meth:`str.format` templates over the arguments (formatted ``.15g``).
     excel : tuple of str
-        The Excel functions (``xladdin.udfs``) that wrap it.
+        The Excel functions (``topicsetsize.xladdin.udfs``) that wrap it.
     """
 
     key: str

@@ -291,7 +291,7 @@ def test_sigterm_while_a_workbook_is_written_leaves_no_temporary_file(script_env
     # send it while a large workbook is written) and goes on working.
     program = textwrap.dedent("""
         import os, signal, sys
-        import generator.build as build
+        import topicsetsize.generator.build as build
 
         def write(saved, tmp, values):
             with open(tmp, "wb") as f:

@@ -7,7 +7,7 @@ import subprocess
 import openpyxl
 import pytest
 
-from generator.bundled import templates_dir
+from topicsetsize.generator.bundled import templates_dir
 from topicsetsize.cli import main
 
 from .conftest import one_line_error, run_cli
