@@ -188,7 +188,7 @@ def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: f
 
     seed = fresh_seed(seed)
     m = int(table.attrs["m"])
-    d = table["min_d"].to_numpy(float)
+    d = table["min_d"].to_numpy(float, na_value=np.nan)
     usable = np.isfinite(d) & (d > 0)
     out = {}
     for column, (design, method, estimator) in _N_COLUMNS.items():
@@ -215,8 +215,8 @@ def interval_table(report: CollectionReport) -> pd.DataFrame:
     --------
     >>> from topicsetsize.examples import example_matrix
     >>> t = interval_table(collection_report(example_matrix()))
-    >>> t.loc["top-k range", ["n one-way exact", "n one-way exact low",
-    ...                       "n one-way exact high"]].tolist()
+    >>> [int(t.loc["top-k range", c]) for c in ("n one-way exact", "n one-way exact low",
+    ...                                          "n one-way exact high")]
     [5366, 3785, 7219]
     """
     columns = {"min_d": report.min_d["min_d"]}

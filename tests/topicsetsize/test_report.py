@@ -77,7 +77,7 @@ def test_every_n_of_the_min_d_table_has_its_bootstrap_interval(scores):
     from topicsetsize.estimates.uncertainty import n_interval
 
     r = tss.collection_report(scores, n_boot=300, seed=12, min_d=[0.05])
-    d = r.min_d["min_d"].to_numpy(float)
+    d = r.min_d["min_d"].to_numpy(float, na_value=np.nan)
     usable = d > 0          # a selection-corrected candidate can be <= 0: it has no n
     d = d[usable]
     designs = {"n one-way legacy": (lambda v: tss.anova_n(.05, .2, d[:, None], v, r.m), "one-way"),
@@ -93,6 +93,6 @@ def test_every_n_of_the_min_d_table_has_its_bootstrap_interval(scores):
         assert ci.upper[usable].tolist() == alone.upper.tolist()
         assert np.isnan(ci.lower[~usable]).all() and np.isnan(ci.upper[~usable]).all()
         assert (ci.seed, ci.n_boot, ci.level) == (12, 300, 0.95)
-        n = r.min_d[name].to_numpy(float)[usable]
+        n = r.min_d[name].to_numpy(float, na_value=np.nan)[usable]
         assert ((ci.lower[usable] <= n) & (n <= ci.upper[usable])).all()
     assert tss.collection_report(scores, n_boot=None).n_intervals == {}
