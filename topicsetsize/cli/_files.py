@@ -144,7 +144,23 @@ def check_files(args) -> None:
             setattr(args, dest, None)           # standard output
             continue
         refuse_output_over_inputs(flag, value, inputs)
+        _refuse_missing_folder(flag, value)
     _stdout_over_inputs(inputs)
+
+
+def _refuse_missing_folder(flag: str, output) -> None:
+    """An output whose folder does not exist (``--out nodir/x.csv``, or a link to such a
+    place) is refused before any work, rather than the folders being made silently (a typo in
+    the folder would otherwise put the output where nobody looks)."""
+    from ..atomic import write_target
+
+    target, in_place = write_target(output)
+    if in_place or target.parent.is_dir():
+        return
+    folder = next((p for p in reversed(target.parents) if not p.is_dir()), target.parent)
+    through = f" (through the link {output})" if os.path.islink(output) else ""
+    raise InputError(f"{flag} {output}: the folder {folder}{through} does not exist: create it "
+                     "first")
 
 
 class _Stdout:

@@ -176,6 +176,32 @@ def test_an_output_folder_is_refused_before_any_work(capsys, collection, tmp_pat
                   "name)\n"
 
 
+@pytest.mark.parametrize("how", ["missing folder", "dangling link"])
+def test_an_output_in_a_missing_folder_is_refused_before_any_work(capsys, collection, tmp_path,
+                                                                  monkeypatch, how):
+    """Review item 11: the folders were made silently (exit 0)."""
+    import topicsetsize.matrices.evaluation as evaluation
+
+    def never(*args, **kwargs):
+        raise AssertionError("evaluated before the output was checked")
+
+    monkeypatch.setattr(evaluation, "evaluate_runs", never)
+    monkeypatch.chdir(tmp_path)
+    runs, qrels = collection
+    if how == "missing folder":
+        out, expected = "nodir/x.csv", "--out nodir/x.csv: the folder nodir does not exist"
+    else:
+        if os.name != "posix":
+            pytest.skip("symbolic links: POSIX")
+        (tmp_path / "link.csv").symlink_to(tmp_path / "gone" / "x.csv")
+        out = "link.csv"
+        expected = (f"--out link.csv: the folder {tmp_path.resolve() / 'gone'} (through the link "
+                    "link.csv) does not exist")
+    err = one_line_error(capsys, *_evaluate(runs, qrels, "--out", out))
+    assert err == f"topicsetsize: error: {expected}: create it first\n"
+    assert not (tmp_path / "nodir").exists() and not (tmp_path / "gone").exists()
+
+
 def test_out_dash_is_standard_output_for_csv(capsys, collection, tmp_path, monkeypatch):
     runs, qrels = collection
     monkeypatch.chdir(tmp_path)
