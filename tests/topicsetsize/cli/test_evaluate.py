@@ -23,6 +23,7 @@ def _root(monkeypatch, data_dir):
 
 def test_evaluate_writes_the_matrix_of_evaluate_runs(capsys, tmp_path):
     out = tmp_path / "sub" / "ap.csv"
+    out.parent.mkdir()              # a missing folder is refused (review item 11)
     code, stdout, err = run_cli(capsys, "evaluate", *A, "--out", str(out))
     assert code == 0 and f"wrote {out} (25 topics x 8 runs, AP)" in stdout
     assert "warning" not in err
@@ -219,3 +220,13 @@ def test_every_matrix_command_takes_the_same_input_options(capsys):
               "--transpose", "--drop-incomplete-topics", "--duplicates"}
     assert set(options) == set(commands)
     assert all(wanted <= o for o in options.values())
+
+
+@pytest.mark.parametrize("measures, expected", [
+    (["AP", "nDCG@10", "P@10", "AP"], "--measure AP is given twice: give each measure once"),
+    (["map", "P@10", "AP"], "--measure map is given twice (map and AP are the same measure): "
+                            "give each measure once")])
+def test_a_repeated_measure_is_refused(capsys, measures, expected):
+    """Review item 9: the duplicate was dropped silently."""
+    err = one_line_error(capsys, "evaluate", "--example", "--measure", *measures)
+    assert err == f"topicsetsize: error: {expected}\n"
