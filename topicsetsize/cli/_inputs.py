@@ -176,7 +176,16 @@ def _refuse_files_with_runs(args, files) -> None:
     ``--measure`` takes one value here."""
     import os
 
-    missing = next((f for f in files if not os.path.exists(f)), None)
+    from ..matrices.evaluation import parse_measure
+
+    def a_measure(name) -> bool:
+        try:
+            parse_measure(name)
+        except (ValueError, ImportError):
+            return False
+        return True
+
+    missing = next((f for f in files if not os.path.exists(f) and a_measure(f)), None)
     if missing is not None and args.measure is not None:
         raise InputError(f"FILE {missing} does not exist; --measure takes one value here "
                          f"(--measure {args.measure}): give one measure per command")

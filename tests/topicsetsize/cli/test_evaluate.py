@@ -73,7 +73,7 @@ def test_evaluate_example_is_the_bundled_clef_runs(capsys):
     (["evaluate", *A[:4], "--measure", "nDCG@0"], "--measure nDCG@0: the cutoff @0"),
     (["variance", *A[:4], "--measure", "P@0"], "--measure P@0"),
     (["hsd", "--example", *A], "give one of FILE, --example or --runs"),
-    (["variance", "x.csv", *A], "give the FILEs and --runs in two commands"),
+    (["variance", "x.csv", *A], "give FILEs or --runs, not both"),
 ])
 def test_bad_input(capsys, argv, match):
     assert match in one_line_error(capsys, *argv)
