@@ -133,7 +133,8 @@ def _refuse_repeated_inputs(args) -> None:
 
     for dest, flag in INPUTS.items():
         values = getattr(args, dest, None)
-        if not isinstance(values, (list, tuple)):
+        # a qrels shared by two --runs folders is theirs to share: --runs names the collection
+        if dest == "qrels" or not isinstance(values, (list, tuple)):
             continue
         values = _values(values)
         for k, later in enumerate(values):
