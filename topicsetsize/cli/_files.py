@@ -125,6 +125,27 @@ def _stdout_over_inputs(inputs) -> None:
                                  "another file (a shell's > has already emptied it)")
 
 
+def _refuse_repeated_inputs(args) -> None:
+    """The same file or folder given twice to a list input (``variance w.csv w.csv``,
+    ``pool-depth --runs r ... --runs r``), by name or through a link, is refused: it would be
+    counted twice (a row printed twice, a collection pooled twice, an interval narrowed)."""
+    from ..atomic import same_file
+
+    for dest, flag in INPUTS.items():
+        values = getattr(args, dest, None)
+        # a qrels shared by two --runs folders is theirs to share: --runs names the collection
+        if dest == "qrels" or not isinstance(values, (list, tuple)):
+            continue
+        values = _values(values)
+        for k, later in enumerate(values):
+            earlier = next((v for v in values[:k] if same_file(v, later)), None)
+            if earlier is None:
+                continue
+            how = "" if str(earlier) == str(later) else \
+                f" ({earlier} and {later} are the same, through a link)"
+            raise InputError(f"{flag} {earlier} is given twice{how}: give each once")
+
+
 def check_files(args) -> None:
     """Check the files and streams of a parsed command line before any work (see the module
     notes); ``-`` inputs become ``/dev/stdin``, ``--out -`` standard output."""
@@ -132,6 +153,7 @@ def check_files(args) -> None:
         raise InputError("standard output is closed: nothing could be printed; redirect it "
                          "(> FILE, or > /dev/null to discard it)")
     _stdin_inputs(args)
+    _refuse_repeated_inputs(args)
     inputs = input_files(args)
     for dest, (flag, text_commands) in OUTPUTS.items():
         value = getattr(args, dest, None)
@@ -144,7 +166,25 @@ def check_files(args) -> None:
             setattr(args, dest, None)           # standard output
             continue
         refuse_output_over_inputs(flag, value, inputs)
+        _refuse_missing_folder(flag, value)
     _stdout_over_inputs(inputs)
+
+
+def _refuse_missing_folder(flag: str, output) -> None:
+    """An output whose folder does not exist (``--out nodir/x.csv``, or a link to such a
+    place) is refused before any work, rather than the folders being made silently (a typo in
+    the folder would otherwise put the output where nobody looks)."""
+    from ..atomic import write_target
+
+    target, in_place = write_target(output)
+    if in_place or target.parent.is_dir():
+        return
+    folder = next((p for p in reversed(target.parents) if not p.is_dir()), target.parent)
+    if os.path.lexists(folder):         # a file in the way: the write says so, in one line
+        return
+    through = f" (through the link {output})" if os.path.islink(output) else ""
+    raise InputError(f"{flag} {output}: the folder {folder}{through} does not exist: create it "
+                     "first")
 
 
 class _Stdout:

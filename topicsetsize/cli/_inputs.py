@@ -170,6 +170,28 @@ def read_matrix_reporting(path, args):
     return matrix
 
 
+def _refuse_files_with_runs(args, files) -> None:
+    """FILEs and ``--runs`` together: one line that says so, or, where a FILE that does not
+    exist follows ``--measure`` (``--measure AP nDCG@10``: nDCG@10 taken as a FILE), that
+    ``--measure`` takes one value here."""
+    import os
+
+    from ..matrices.evaluation import parse_measure
+
+    def a_measure(name) -> bool:
+        try:
+            parse_measure(name)
+        except (ValueError, ImportError):
+            return False
+        return True
+
+    missing = next((f for f in files if not os.path.exists(f) and a_measure(f)), None)
+    if missing is not None and args.measure is not None:
+        raise InputError(f"FILE {missing} does not exist; --measure takes one value here "
+                         f"(--measure {args.measure}): give one measure per command")
+    raise InputError("give FILEs or --runs, not both: run one command for each")
+
+
 def load_matrices(args, files) -> dict:
     """``{name: matrix}`` of a several-matrix command: the bundled example (``--example``),
     the matrix evaluated from ``--runs``/``--qrels`` and each FILE, in that order. The choice
@@ -187,8 +209,7 @@ def load_matrices(args, files) -> dict:
         say_read(EXAMPLE_NAME, matrices[EXAMPLE_NAME])
     if args.runs is not None or args.qrels is not None:
         if files:
-            raise InputError("--measure means the measure of --runs: give the FILEs and --runs "
-                             "in two commands")
+            _refuse_files_with_runs(args, files)
         matrices[f"{args.runs} ({args.measure})"] = evaluate_from_args(args)
     for name in files:
         matrices[name] = read_matrix_reporting(name, args)

@@ -87,6 +87,13 @@ def _evaluate(args) -> dict:
     from ..matrices.evaluation import evaluate_measures, parse_measure, run_sources
 
     measures = [parse_measure(m) for m in args.measure]     # bad names before any reading
+    for k, measure in enumerate(measures):
+        first = next((j for j in range(k) if str(measures[j]) == str(measure)), None)
+        if first is not None:
+            same = "" if args.measure[first] == args.measure[k] else \
+                f" ({args.measure[first]} and {args.measure[k]} are the same measure)"
+            raise InputError(f"--measure {args.measure[first]} is given twice{same}: give "
+                             "each measure once")
     label = ", ".join(dict.fromkeys(map(str, measures)))
     with reporting_warnings(), progress(len(run_sources(args.runs)), f"evaluating {label}") as bar:
         matrices = evaluate_measures(args.runs, args.qrels, measures,

@@ -49,6 +49,9 @@ def check_input_options(args, given: dict[str, bool], *, file: str = "FILE") -> 
         if not any(name in takes for name in inputs):
             where = " or ".join(file if name == "FILE" else name for name in takes)
             shown = " and ".join(file if name == "FILE" else name for name in inputs)
+            if option in _TRI_STATE and getattr(args, _DESTS.get(
+                    option, option[2:].replace("-", "_")), None) is False:
+                option = "--no-" + option[2:]           # as the user typed it
             raise InputError(f"{option} goes with {where}, "
                              f"{f'not with {shown}' if shown else 'which is not given'}: drop it")
     if getattr(args, "sheet", None) is not None and getattr(args, "measure", None) is not None:

@@ -12,6 +12,7 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
+from .workload import check_bootstrap
 from ._common import (add_boot_options, boot_args, interval_note, number, numbers, path,
                       print_frame, progress, reporting_warnings)
 from ._inputs import add_duplicates_option
@@ -98,6 +99,9 @@ def run(args) -> int:
             check(key, getattr(args, key), allow_array=False)
     measure = parse_measure(args.measure)
     n_boot, seed = boot_args(args)
+    if m is not None and args.min_d is not None:     # the interval is made only then
+        check_bootstrap(n_boot, topics=None, runs=None, repeats=len(args.depths),
+                        force=args.force)
     # The runs are read one at a time by the study: only their files are listed here.
     total = len(args.depths) * sum(len(run_sources(r)) for r in args.runs)
     with reporting_warnings(), progress(total, f"evaluating runs ({measure})") as bar:

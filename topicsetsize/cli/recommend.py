@@ -78,6 +78,11 @@ def run(args) -> int:
 
     items = [check_requirement(parse_require(text, f"--require {k}"), where=f"--require {k}")
              for k, text in enumerate(args.require, 1)]
+    for k, item in enumerate(items):
+        first = next((j for j in range(k) if items[j] == item), None)
+        if first is not None:
+            raise InputError(f"--require {first + 1} and --require {k + 1} are the same "
+                             "requirement: give each once")
     if args.file is not None:
         items += read_requirements(args.file)
     if not items:

@@ -160,9 +160,13 @@ def run_check_power(args) -> int:
     results = []
     with progress(trials * len(args.n), "resampled trials") as bar:
         for n in args.n:
-            results.append(resampled_power(scores, n=n, trials=trials, alpha=args.alpha,
-                                           test=args.test, m=args.m, pair=pair, seed=seed,
-                                           progress=bar.update))
+            try:
+                results.append(resampled_power(scores, n=n, trials=trials, alpha=args.alpha,
+                                               test=args.test, m=args.m, pair=pair, seed=seed,
+                                               progress=bar.update))
+            except InputError as exc:        # the engine says "scores": name the input
+                text = str(exc).removeprefix("scores: ")
+                raise InputError(f"{name}: {text}" if text != str(exc) else text) from exc
     table = records_frame(results, {"n": "n", "empirical": "empirical", "se": "null_se",
                                     "theoretical": "theoretical", "gap": "gap", "z": "z",
                                     "noncentrality": "noncentrality"})

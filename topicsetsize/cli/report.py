@@ -13,8 +13,8 @@ TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (add_boot_options, boot_args, checked, interval_note, numbers, path,
-                      print_frame)
+from ._common import (add_boot_options, boot_args, check_boot_workload, checked, interval_note,
+                      numbers, path, print_frame)
 from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
 
@@ -80,6 +80,7 @@ def run(args) -> int:
         require_matplotlib()
     matrices = load_matrices(args, args.files)
     n_boot, seed = boot_args(args)
+    check_boot_workload(args, n_boot, matrices)
     reports = {}
     for name, matrix in matrices.items():
         try:

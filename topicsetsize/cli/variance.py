@@ -10,7 +10,8 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import add_boot_options, boot_args, interval_note, path, print_frame
+from ._common import (add_boot_options, boot_args, check_boot_workload, interval_note, path,
+                      print_frame)
 from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
 
@@ -53,6 +54,7 @@ def run(args) -> int:
             raise InputError(f"{name}: {exc}") from exc
     table = pd.concat(rows)
     n_boot, seed = boot_args(args)
+    check_boot_workload(args, n_boot, matrices)
     limits = None if n_boot is None else _limits(matrices, args, n_boot, seed)
     if args.csv:
         print_frame(table if limits is None else table.join(limits.assign(n_boot=n_boot,

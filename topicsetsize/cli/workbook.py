@@ -74,8 +74,8 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory() as folder:
         if args.runs is not None or args.qrels is not None:
             if args.matrix:
-                raise InputError("--measure means the measure of --runs: give --matrix FILEs "
-                                 "and --runs in two commands")
+                raise InputError("give --matrix FILEs or --runs, not both: run one command for "
+                                 "each")
             # The evaluated matrix goes to the spec as a CSV named after the runs folder; the
             # workbook names the run folder, the qrels and the measure, not that file.
             matrix = evaluate_from_args(args)

@@ -133,7 +133,7 @@ def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]
 def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=0.05, beta=0.20,
                      budget=None, method="legacy", variance_from="raw", duplicates="error",
                      condensed: bool = False,
-                     progress: Callable[[int], object] | None = None, n_boot=N_BOOT, seed=None,
+                     progress: Callable[[int], object] | None = None, n_boot=N_BOOT, seed=0,
                      level: float = 0.95) -> PoolDepthStudy:
     r"""V_E, topic set size and assessment cost at each pool depth, from past runs and qrels.
 
@@ -182,7 +182,8 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     n_boot, seed, level
         With ``m`` and ``min_d``: the ``level`` bootstrap interval of n at each depth
         (:func:`topicsetsize.estimates.uncertainty.n_interval`; the topics of each collection
-        resampled ``n_boot`` times with ``seed``, the same resamples at every depth, V_E
+        resampled ``n_boot`` times with ``seed`` (0 by default, as the command line's
+        ``--seed``), the same resamples at every depth, V_E
         re-estimated, pooled, and n recomputed in one call). ``n_boot=None`` skips it.
 
     Returns

@@ -23,6 +23,7 @@ from ..estimates.differences import (RunDifferences, paired_standard_errors, run
                                      share_at_least, split_half_differences, top_order)
 from ..estimates.variance import residual_variance, two_way_residual_variance
 from ..matrices.matrix import check_matrix
+from ..numerics.search import SearchLimitError
 from ..params import check
 
 __all__ = ["realistic_min_d", "top_k_and_m", "DEFAULT_TOP_K", "MIN_D_COLUMNS"]
@@ -33,6 +34,21 @@ DEFAULT_TOP_K = 10
 #: The columns of :func:`realistic_min_d`'s table, in order.
 MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
                  "n one-way legacy", "n one-way exact", "n two-way exact")
+
+
+def _name_the_candidate(exc, column: str, n_of, rows, values) -> None:
+    """Re-raise a search-limit error of the n of the candidates as one naming the candidate
+    (its row and minD value) rather than a ``--min-d`` the user never gave."""
+    for row, value in zip(rows, values):
+        try:
+            n_of(np.array([value]))
+        except SearchLimitError:
+            limit = str(exc).split(" topics reaches", 1)[0]
+            raise SearchLimitError(f"{limit} topics reaches the target for the {column} of the "
+                                   f"minD candidate {row!r} ({value:.6g}): the difference is too "
+                                   "small to detect against the variance of these scores") \
+                from exc
+    raise exc
 
 
 def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:
@@ -163,7 +179,10 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
                        ("n two-way exact", lambda v: anova2_n(alpha, beta, v, v2, m))):
         n = np.full(d.size, np.nan)
         if usable.any():
-            n[usable] = n_of(d[usable])
+            try:
+                n[usable] = n_of(d[usable])
+            except SearchLimitError as exc:
+                _name_the_candidate(exc, name, n_of, table.index[usable], d[usable])
         table[name] = pd.Series(n, index=table.index).astype("Int64")
     table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
                        trials=corrected.trials, seed=corrected.seed, critical=critical)

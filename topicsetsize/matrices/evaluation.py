@@ -267,11 +267,12 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
     row, plane = {t: i for i, t in enumerate(topics)}, {m: k for k, m in enumerate(parsed)}
     values = np.zeros((len(parsed), len(topics), len(sources)))
     run_topics: set = set()
-    tags = []
+    tags, each_run = [], []
     for j, load in enumerate(sources.values()):
         run = load()
         tags.append(run.attrs.get("tag"))
-        run_topics.update(run["query_id"].unique())
+        each_run.append(set(run["query_id"].unique()))
+        run_topics.update(each_run[-1])
         try:
             for metric in evaluator.iter_calc(run_dict(run, topics)):
                 values[plane[str(metric.measure)], row[metric.query_id], j] = metric.value
@@ -282,9 +283,11 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
         if progress is not None:
             progress(1)
     match = match_topics(topics, run_topics, qrels_name=qrels_name,
-                         runs_name=str(runs) if isinstance(runs, (str, os.PathLike)) else "runs")
+                         runs_name=str(runs) if isinstance(runs, (str, os.PathLike)) else "runs",
+                         no_relevant=set(qrels["query_id"].unique()) - set(topics))
     names, note = (_run_names(list(sources), tags) if isinstance(runs, (str, os.PathLike))
                    else (list(sources), ""))
+    _warn_missing_topics(names, each_run, match.matched)
     out = {}
     for name, k in plane.items():
         frame = pd.DataFrame(values[k], index=pd.Index(topics, name="topic"),
@@ -292,6 +295,39 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
         frame.attrs.update(measure=name, topics_note=match.summary, run_names_note=note)
         out[name] = frame
     return out
+
+
+#: How many runs, and topics of each, the warning of :func:`_warn_missing_topics` names.
+_SHOWN_RUNS, _SHOWN_TOPICS = 5, 3
+
+
+def _warn_missing_topics(names: list[str], each_run: list[set], matched) -> None:
+    """One :class:`~topicsetsize.matrices.topics.TopicMismatchWarning` naming each run that
+    retrieved nothing for some of the matched topics (those some run has), how many and which:
+    they are scored 0 there, as ``trec_eval -c`` does, which lowers the run's mean.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     _warn_missing_topics(["r1", "r2"], [{"1", "2"}, {"1"}], ("1", "2"))
+    >>> print(w[0].message)
+    1 of 2 runs retrieved nothing for some of the 2 matched topics, scored 0 there (as \
+trec_eval -c does): r2 lacks 1 (2)
+    """
+    from .topics import TopicMismatchWarning
+    import warnings
+
+    lacking = [(name, sorted(set(matched) - have)) for name, have in zip(names, each_run)]
+    lacking = [(name, gone) for name, gone in lacking if gone]
+    if not lacking:
+        return
+    parts = [f"{name} lacks {len(gone)} ({', '.join(gone[:_SHOWN_TOPICS])}"
+             f"{', ...' if len(gone) > _SHOWN_TOPICS else ''})"
+             for name, gone in lacking[:_SHOWN_RUNS]]
+    more = f"; and {len(lacking) - _SHOWN_RUNS} more runs" if len(lacking) > _SHOWN_RUNS else ""
+    warnings.warn(f"{len(lacking)} of {len(names)} runs retrieved nothing for some of the "
+                  f"{len(matched)} matched topics, scored 0 there (as trec_eval -c does): "
+                  f"{'; '.join(parts)}{more}", TopicMismatchWarning, stacklevel=3)
 
 
 def _run_names(files: list[str], tags: list) -> tuple[list[str], str]:

@@ -52,7 +52,8 @@ class TopicMatch:
 
 
 def match_topics(qrels_topics, run_topics, *, qrels_name: str = "qrels",
-                 runs_name: str = "runs", warn: bool = True) -> TopicMatch:
+                 runs_name: str = "runs", warn: bool = True,
+                 no_relevant=()) -> TopicMatch:
     """Match the topics of the qrels and of the runs by id; refuse where none match.
 
     Parameters
@@ -63,6 +64,9 @@ def match_topics(qrels_topics, run_topics, *, qrels_name: str = "qrels",
         How the messages name the two sides (e.g. the file and the folder).
     warn : bool, default True
         Emit a :class:`TopicMismatchWarning` (one line) where some topics did not match.
+    no_relevant : iterable of str, optional
+        Topics the qrels judge but with no relevant document (left out of ``qrels_topics``):
+        where the runs have them, the note says so rather than "only in" the runs.
 
     Returns
     -------
@@ -84,7 +88,9 @@ def match_topics(qrels_topics, run_topics, *, qrels_name: str = "qrels",
     """
     qrels, runs = set(map(str, qrels_topics)), set(map(str, run_topics))
     matched = tuple(sorted(qrels & runs))
-    qrels_only, runs_only = tuple(sorted(qrels - runs)), tuple(sorted(runs - qrels))
+    unjudged = tuple(sorted((runs - qrels) & set(map(str, no_relevant))))
+    qrels_only = tuple(sorted(qrels - runs))
+    runs_only = tuple(sorted(runs - qrels - set(unjudged)))
     by_digits = {t.lstrip("0"): t for t in runs_only}
     padded = tuple((q, by_digits[q.lstrip("0")]) for q in qrels_only
                    if q.lstrip("0") in by_digits)
@@ -98,9 +104,12 @@ def match_topics(qrels_topics, run_topics, *, qrels_name: str = "qrels",
                f"of {len(runs)} of the runs")
     note = (f"topics: {len(matched)} of {len(qrels)} in {qrels_name} matched {len(matched)} of "
             f"{len(runs)} in {runs_name}")
-    if qrels_only or runs_only:
+    if qrels_only or runs_only or unjudged:
         parts = [f"only in {name}: {_ids(ids)}" for name, ids in
                  ((qrels_name, qrels_only), (runs_name, runs_only)) if ids]
+        if unjudged:
+            parts.append(f"in {runs_name} but with no relevant document in {qrels_name}, so not "
+                         f"scored (as trec_eval): {_ids(unjudged)}")
         note += f" ({'; '.join(parts)}){pad}"
         if warn:
             warnings.warn(note, TopicMismatchWarning, stacklevel=2)

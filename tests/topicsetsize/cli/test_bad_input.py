@@ -251,3 +251,50 @@ def test_a_spec_output_below_the_folder_is_written_there(capsys, tmp_path, monke
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "workbook", str(spec))
     assert code == 0 and (tmp_path / "out" / "w.xlsx").is_file(), err
+
+
+# Review item 10: errors that named something the user did not type, or the wrong cause.
+
+def _clef():
+    from topicsetsize.examples import example_runs
+
+    runs, qrels = example_runs()
+    return ["--runs", str(runs), "--qrels", str(qrels)]
+
+
+def test_files_and_runs_together_say_so(capsys, data_dir):
+    err = one_line_error(capsys, "report", *_clef(), str(data_dir / "trec2004robust_ap.csv"))
+    assert err == "topicsetsize: error: give FILEs or --runs, not both: run one command for each\n"
+
+
+def test_a_second_measure_taken_as_a_file_says_measure_takes_one_value(capsys):
+    err = one_line_error(capsys, "variance", *_clef(), "--measure", "AP", "nDCG@10")
+    assert err == ("topicsetsize: error: FILE nDCG@10 does not exist; --measure takes one value "
+                   "here (--measure AP): give one measure per command\n")
+
+
+def test_no_topic_ids_is_named_as_typed(capsys):
+    err = one_line_error(capsys, "variance", *_clef(), "--measure", "AP", "--no-topic-ids")
+    assert err == "topicsetsize: error: --no-topic-ids goes with FILE, not with --runs: drop it\n"
+
+
+def test_check_power_errors_name_the_file(capsys, tmp_path, data_dir):
+    import shutil
+
+    matrix = shutil.copy(data_dir.parent.parent / "topicsetsize" / "data" / "trec2010web_ap.csv",
+                         tmp_path / "w.csv")        # sys4 and sys58 are the same run there
+    err = one_line_error(capsys, "check-power", str(matrix), "--n", "50", "--test", "ttest",
+                         "--pair", "sys4,sys58", "--trials", "100")
+    assert err.startswith(f"topicsetsize: error: {matrix}: the variance of the differences of "
+                          "runs ['sys4', 'sys58'] is 0") and "scores:" not in err
+
+
+def test_report_search_limit_names_the_candidate_not_a_flag(capsys, tmp_path, data_dir):
+    import pandas as pd
+
+    matrix = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    matrix.iloc[0, 0] = 1e20                    # a huge variance: no n reaches the target
+    path = tmp_path / "wbig.csv"
+    matrix.to_csv(path)
+    err = one_line_error(capsys, "report", str(path), "--boot", "0")
+    assert "--min-d" not in err and "of the minD candidate 'all-pairs median' (" in err

@@ -23,6 +23,7 @@ def _root(monkeypatch, data_dir):
 
 def test_evaluate_writes_the_matrix_of_evaluate_runs(capsys, tmp_path):
     out = tmp_path / "sub" / "ap.csv"
+    out.parent.mkdir()              # a missing folder is refused (review item 11)
     code, stdout, err = run_cli(capsys, "evaluate", *A, "--out", str(out))
     assert code == 0 and f"wrote {out} (25 topics x 8 runs, AP)" in stdout
     assert "warning" not in err
@@ -72,7 +73,7 @@ def test_evaluate_example_is_the_bundled_clef_runs(capsys):
     (["evaluate", *A[:4], "--measure", "nDCG@0"], "--measure nDCG@0: the cutoff @0"),
     (["variance", *A[:4], "--measure", "P@0"], "--measure P@0"),
     (["hsd", "--example", *A], "give one of FILE, --example or --runs"),
-    (["variance", "x.csv", *A], "give the FILEs and --runs in two commands"),
+    (["variance", "x.csv", *A], "give FILEs or --runs, not both"),
 ])
 def test_bad_input(capsys, argv, match):
     assert match in one_line_error(capsys, *argv)
@@ -219,3 +220,13 @@ def test_every_matrix_command_takes_the_same_input_options(capsys):
               "--transpose", "--drop-incomplete-topics", "--duplicates"}
     assert set(options) == set(commands)
     assert all(wanted <= o for o in options.values())
+
+
+@pytest.mark.parametrize("measures, expected", [
+    (["AP", "nDCG@10", "P@10", "AP"], "--measure AP is given twice: give each measure once"),
+    (["map", "P@10", "AP"], "--measure map is given twice (map and AP are the same measure): "
+                            "give each measure once")])
+def test_a_repeated_measure_is_refused(capsys, measures, expected):
+    """Review item 9: the duplicate was dropped silently."""
+    err = one_line_error(capsys, "evaluate", "--example", "--measure", *measures)
+    assert err == f"topicsetsize: error: {expected}\n"

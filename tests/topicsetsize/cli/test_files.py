@@ -176,6 +176,32 @@ def test_an_output_folder_is_refused_before_any_work(capsys, collection, tmp_pat
                   "name)\n"
 
 
+@pytest.mark.parametrize("how", ["missing folder", "dangling link"])
+def test_an_output_in_a_missing_folder_is_refused_before_any_work(capsys, collection, tmp_path,
+                                                                  monkeypatch, how):
+    """Review item 11: the folders were made silently (exit 0)."""
+    import topicsetsize.matrices.evaluation as evaluation
+
+    def never(*args, **kwargs):
+        raise AssertionError("evaluated before the output was checked")
+
+    monkeypatch.setattr(evaluation, "evaluate_runs", never)
+    monkeypatch.chdir(tmp_path)
+    runs, qrels = collection
+    if how == "missing folder":
+        out, expected = "nodir/x.csv", "--out nodir/x.csv: the folder nodir does not exist"
+    else:
+        if os.name != "posix":
+            pytest.skip("symbolic links: POSIX")
+        (tmp_path / "link.csv").symlink_to(tmp_path / "gone" / "x.csv")
+        out = "link.csv"
+        expected = (f"--out link.csv: the folder {tmp_path.resolve() / 'gone'} (through the link "
+                    "link.csv) does not exist")
+    err = one_line_error(capsys, *_evaluate(runs, qrels, "--out", out))
+    assert err == f"topicsetsize: error: {expected}: create it first\n"
+    assert not (tmp_path / "nodir").exists() and not (tmp_path / "gone").exists()
+
+
 def test_out_dash_is_standard_output_for_csv(capsys, collection, tmp_path, monkeypatch):
     runs, qrels = collection
     monkeypatch.chdir(tmp_path)
@@ -310,3 +336,31 @@ def test_sigterm_while_a_workbook_is_written_leaves_no_temporary_file(script_env
     assert done.returncode == 128 + signal.SIGTERM
     assert done.stderr.decode() == "topicsetsize: terminated\n"
     assert list(tmp_path.iterdir()) == []                # neither the workbook nor a .tmp
+
+
+# Review items 1 and 9: the same input twice was counted twice (a collection pooled twice, its
+# interval on n narrowed; a matrix's row printed twice).
+
+@posix_only
+@pytest.mark.parametrize("how", ["same name", "link"])
+def test_pool_depth_refuses_the_same_collection_twice(capsys, collection, how):
+    runs, qrels = collection
+    again = runs
+    if how == "link":
+        again = runs.parent / "again"
+        again.symlink_to(runs)
+    err = one_line_error(capsys, "pool-depth", "--runs", str(runs), "--qrels", str(qrels),
+                         "--runs", str(again), "--qrels", str(qrels), "--depths", "10,5",
+                         "--measure", "AP")
+    through = "" if how == "same name" else f" ({runs} and {again} are the same, through a link)"
+    assert err == f"topicsetsize: error: --runs {runs} is given twice{through}: give each once\n"
+
+
+@posix_only
+@pytest.mark.parametrize("command", ["variance", "report"])
+def test_several_file_commands_refuse_the_same_file_twice(capsys, matrix, command):
+    link = matrix.with_name("link.csv")
+    link.symlink_to(matrix)
+    err = one_line_error(capsys, command, str(matrix), str(link))
+    assert err == (f"topicsetsize: error: FILE {matrix} is given twice ({matrix} and {link} are "
+                   "the same, through a link): give each once\n")

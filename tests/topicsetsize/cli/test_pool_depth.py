@@ -251,3 +251,15 @@ def test_n_interval_per_depth_equals_the_engine(capsys):
         line = next(x for x in out.splitlines() if x.split()[:1] == [str(depth)])
         assert line.endswith(f"[{int(row['n low'])}, {int(row['n high'])}]")
         assert row["n low"] <= row["n"] <= row["n high"]
+
+
+def test_the_default_bootstrap_seed_is_zero_as_in_report(capsys):
+    """Review item 13: pool-depth drew a fresh seed, so the same command gave another
+    interval each time; now seed 0 (printed), as report and the workbook."""
+    argv = ["pool-depth", *A, "--depths", "60,10", "--measure", "AP", "--m", "8", "--min-d",
+            "0.05", "--boot", "200"]
+    outputs = []
+    for _ in range(2):
+        assert main(argv) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and "200 resamples, seed=0 (--seed 0 repeats it)" in outputs[0]

@@ -100,3 +100,12 @@ def test_bad_file_names_the_file_and_line(capsys, tmp_path):
     code, _, err = run_cli(capsys, "recommend", "--file", str(toml))
     assert code == 2 and err.count("\n") == 1
     assert f"{toml}: [[requirements]] table 1: min_d=[0.1] must be a single number" in err
+
+
+def test_two_identical_requirements_are_refused(capsys):
+    """Review item 9: the same clause was printed twice."""
+    spec = "variance=0.04,m=10,min_d=0.1"
+    err = one_line_error(capsys, "recommend", "--require", spec, "--require",
+                         "variance=0.05,m=10,min_d=0.1", "--require", spec)
+    assert err == ("topicsetsize: error: --require 1 and --require 3 are the same requirement: "
+                   "give each once\n")

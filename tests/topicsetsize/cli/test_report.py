@@ -188,6 +188,23 @@ def test_boot_zero_prints_no_interval_and_a_bad_boot_is_one_line(capsys):
     assert message.startswith("topicsetsize: error: --boot 50 is out of range: allowed 100")
 
 
+@pytest.mark.parametrize("boot, expected", [
+    ("10000000", "--boot 10000000 is out of range: allowed 100 <= --boot <= 1000000 (a whole "
+                 "number), or 0 for no interval"),
+    ("1e9", "--boot 1000000000 is out of range"),
+    ("1.5", "argument --boot: '1.5' is not a whole number")])
+def test_a_bad_boot_names_boot_and_takes_1e9_as_trials_does(capsys, boot, expected):
+    """Review item 10: the old errors named n_boot (the API's name), and 1e9 was argparse's
+    'invalid int value'."""
+    message = one_line_error(capsys, "report", "--example", "--boot", boot)
+    assert expected in message and "n_boot" not in message
+
+
+def test_boot_takes_a_whole_number_in_e_notation(capsys):
+    code, out, _ = run_cli(capsys, "report", "--example", "--boot", "1e2")
+    assert code == 0 and "100 resamples, seed=0" in out
+
+
 def test_boot_help_states_the_registry_default():
     from topicsetsize.cli._common import BOOT_HELP
     from topicsetsize.params import N_BOOT

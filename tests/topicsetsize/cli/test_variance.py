@@ -202,6 +202,19 @@ def test_variance_intervals_give_the_interval_of_any_n(capsys, web):
     assert "[low, high]" not in capsys.readouterr().out
 
 
+def test_the_default_bootstrap_seed_is_zero_so_the_same_command_gives_the_same_interval(capsys):
+    """Review item 13: variance drew a fresh seed, so two runs gave different intervals; now
+    seed 0, as report and the workbook's Report sheet."""
+    outputs = []
+    for _ in range(2):
+        assert main(["variance", "--example", "--csv", "--boot", "200"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert pd.read_csv(io.StringIO(outputs[0]), index_col=0).iloc[0]["seed"] == 0
+    assert main(["variance", "--example", "--boot", "200"]) == 0
+    assert "seed=0 (--seed 0 repeats it)" in capsys.readouterr().out
+
+
 def test_matrix_without_topic_ids_says_every_run_was_read(capsys, tmp_path, data_dir):
     # R's write.csv(row.names = FALSE) of the Robust04 AP matrix; old code: 109 runs, exit 0.
     import csv

@@ -37,6 +37,7 @@ def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp
 @pytest.mark.slow
 def test_spec_by_name_or_file_with_matrices_and_out(capsys, tmp_path, data_dir):
     out_file = tmp_path / "sub" / "w.xlsx"
+    out_file.parent.mkdir()         # a missing folder is refused (review item 11)
     matrix = data_dir / "trec2010web_ap.csv"
     code, out, _ = run_cli(capsys, "workbook", "trec2010_web_example", "--matrix", str(matrix),
                            "--out", str(out_file))

@@ -69,3 +69,45 @@ def test_available_memory_is_what_the_system_reports():
     free = workload.available_memory()
     physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     assert free is not None and 0 < free <= physical
+
+
+# --boot (review item 5): the bootstrap was started at any size (report --boot 1000000 on the
+# Robust matrix: over a minute and ~5 GB, no word). The rates are raised here so that a small,
+# quick --boot trips the checks; the bootstrap itself fails if called.
+
+@pytest.fixture
+def no_bootstrap(monkeypatch):
+    import topicsetsize.decide.pooling as pooling
+    import topicsetsize.estimates.uncertainty as uncertainty
+
+    monkeypatch.setattr(uncertainty, "bootstrap_variances", _no_work)
+    monkeypatch.setattr(pooling, "pool_depth_study", _no_work)
+
+
+@pytest.mark.parametrize("argv", [
+    ["report", "--example", "--boot", "1000"],
+    ["variance", "--example", "--boot", "1000"],
+    ["pool-depth", "--example", "--m", "10", "--min-d", "0.1", "--boot", "1000"],
+])
+def test_a_long_bootstrap_is_refused_before_it_starts(capsys, monkeypatch, no_bootstrap, argv):
+    monkeypatch.setattr(workload, "BOOT_SECONDS", 1.0)          # 1000 resamples: 17 minutes
+    err = one_line_error(capsys, *argv)
+    assert "--boot 1,000" in err and "(more than 10 minutes): give fewer --boot, or --force" \
+        in err
+
+
+def test_a_bootstrap_beyond_free_memory_is_refused_and_a_long_one_announced(capsys,
+                                                                         monkeypatch):
+    from .conftest import run_cli
+
+    monkeypatch.setattr(workload, "available_memory", lambda: 10**6)
+    err = one_line_error(capsys, "report", "--example", "--boot", "1000")
+    assert "--boot 1,000 on 48 topics x 88 runs would need about" in err
+    assert "more than the 1 MB this machine has free: give fewer --boot, or --force" in err
+    monkeypatch.setattr(workload, "available_memory", lambda: None)
+    monkeypatch.setattr(workload, "BOOT_SECONDS", 0.1)          # 100 resamples: 10 s x 4
+    monkeypatch.setattr(workload, "WARN_SECONDS", 5.0)
+    code, _, err = run_cli(capsys, "variance", "--example", "--boot", "100")
+    assert code == 0
+    assert "topicsetsize: warning: --boot 100 on 48 topics x 88 runs: this will take about 10 " \
+           "seconds" in err

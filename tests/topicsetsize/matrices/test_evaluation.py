@@ -111,3 +111,52 @@ def test_a_missing_required_parameter_names_it():
     with pytest.raises(ValueError, match=r"^measure='P': ir_measures cannot evaluate it: the "
                                          r"parameter cutoff is required \(e.g. P@10"):
         evaluate_runs({"r": run}, qrels, "P")
+
+
+def test_a_run_that_lacks_matched_topics_is_named_in_one_warning(tmp_path):
+    """Review item 4: the IIIT CLEF 2017 run retrieves nothing for 3 of the 30 topics and scored
+    0 there without a word (the stderr summary said 30 of 30 matched). Which topics it lacks is
+    read here independently, with pandas, from the run file and the qrels."""
+    import shutil
+    import warnings
+
+    from topicsetsize.matrices.topics import TopicMismatchWarning
+
+    runs, qrels = example_runs()
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name in ("IIIT__run1.res.txt.gz", "ECNU__run2.res.txt.gz"):
+        shutil.copy(runs / name, folder / name)
+    read = dict(sep=r"\s+", header=None, dtype=str)
+    iiit = pd.read_csv(runs / "IIIT__run1.res.txt.gz", **read)
+    judged = pd.read_csv(qrels, **read)
+    relevant = set(judged.loc[judged[3].astype(int) >= 1, 0])
+    lacking = sorted(relevant - set(iiit[0]))
+    assert len(lacking) == 3
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        matrix = evaluate_runs(folder, qrels, "AP")
+    texts = [str(w.message) for w in caught if issubclass(w.category, TopicMismatchWarning)]
+    expected = (f"1 of 2 runs retrieved nothing for some of the {len(relevant)} matched topics, "
+                f"scored 0 there (as trec_eval -c does): {iiit[5].iloc[0]} lacks 3 "
+                f"({', '.join(lacking)})")
+    assert texts == [expected]
+    assert (matrix.loc[lacking, iiit[5].iloc[0]] == 0).all()
+
+
+def test_a_run_topic_without_relevant_documents_is_not_called_only_in_the_runs(tmp_path):
+    """Review item 10: a qrels topic with no relevant document that a run retrieves was
+    reported as "only in" the runs."""
+    import warnings
+
+    run = tmp_path / "r"
+    run.write_text("1 Q0 a 1 2.0 r\n2 Q0 b 1 1.0 r\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n2 0 b 0\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate_runs({"r": run}, qrels, "AP")
+    text = " ".join(str(w.message) for w in caught)
+    assert "only in" not in text
+    assert (f"in runs but with no relevant document in {qrels}, so not scored (as trec_eval): "
+            "1: 2") in text
