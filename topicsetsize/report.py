@@ -148,11 +148,10 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     x = check_matrix(scores)
     frame = x.like_input(x.values)
     g = g_study(x.values)
-    given = top_k, m
-    k, m = top_k_and_m(top_k, m)                  # checks them
-    check_top_k_fits(*given, x.values.shape[1])
+    k, _ = top_k_and_m(top_k, m)                  # checks them
+    check_top_k_fits(top_k, m, x.values.shape[1])
     differences = run_differences(x.values, top_k=k)
-    table = realistic_min_d(x.values, m=m, alpha=alpha, beta=beta, candidates=min_d,
+    table = realistic_min_d(x.values, top_k=top_k, m=m, alpha=alpha, beta=beta, candidates=min_d,
                             differences=differences, trials=trials, seed=seed)
     intervals = ({} if n_boot is None else
                  min_d_intervals(x.values, table, alpha=alpha, beta=beta, level=level,
