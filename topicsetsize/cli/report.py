@@ -100,7 +100,8 @@ def run(args) -> int:
     print_frame(_readable(reports), title=(
         f"Generalizability theory (crossed systems x topics): Erho2 and Phi at the matrix's n "
         f"with {first.level:.0%} intervals (Feldt; Arteaga, Jeyaratnam & Graybill as in "
-        f"gt4ireval); the n for the target with the n of those intervals' ends\nV_E = one-way residual variance (AIRS 2016 Eq. 1), V_E2 = two-way; "
+        f"gt4ireval); the n for the target with the n of those intervals' ends\n"
+        f"V_E = one-way residual variance (AIRS 2016 Eq. 1), V_E2 = two-way; "
         f"std-AB with A={args.a:g}, B={args.b:g}"))
     for name, report in reports.items():
         print()
