@@ -16,6 +16,8 @@ data: written as text.
 
 from __future__ import annotations
 
+import math
+
 from openpyxl.styles import Alignment
 from openpyxl.worksheet.pagebreak import Break
 
@@ -46,7 +48,11 @@ FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
            ("Eρ² 95% CI high", "Erho2 high", "0.0000"), ("Φ at its own n", "Phi", "0.0000"),
            ("Φ 95% CI low", "Phi low", "0.0000"), ("Φ 95% CI high", "Phi high", "0.0000"),
            ("n for Eρ² ≥ 0.95", "n for Erho2 >= 0.95", "0"),
-           ("n for Φ ≥ 0.95", "n for Phi >= 0.95", "0"))
+           ("n for Eρ² ≥ 0.95, 95% CI low", "n for Erho2 >= 0.95 low", "0"),
+           ("n for Eρ² ≥ 0.95, 95% CI high", "n for Erho2 >= 0.95 high", "0"),
+           ("n for Φ ≥ 0.95", "n for Phi >= 0.95", "0"),
+           ("n for Φ ≥ 0.95, 95% CI low", "n for Phi >= 0.95 low", "0"),
+           ("n for Φ ≥ 0.95, 95% CI high", "n for Phi >= 0.95 high", "0"))
 
 #: Starting values of the live inputs.
 START_N, START_TARGET = (item.default for item in REPORT_INPUTS)
@@ -85,7 +91,7 @@ def add_report_sheet(wb, estimates) -> None:
              "docs/report.md); live = formulas of the yellow cells below.")
     cur.note("Eρ² = σ² systems/(σ² systems + σ² residual/n′); Φ = σ² systems/(σ² systems + "
              "(σ² topics + σ² residual)/n′), n′ topics; CIs: Feldt (Eρ²), Arteaga, Jeyaratnam & "
-             "Graybill as in gt4ireval (Φ).")
+             "Graybill as in gt4ireval (Φ); the CI of an n for 0.95: the n at the CI's ends.")
     cur.skip()
     inp = write_inputs(cur, wb, REPORT_INPUTS, {})
     # General, not the whole-number format "#,##0": a typed 37.5 shows as 37.5 (not 38) beside
@@ -137,7 +143,10 @@ def _figures(cur: Cursor, name: str, report, inp, ok) -> None:
     places = {}
     for label, field, fmt in FIGURES:
         put_label(ws, cur.row, 1, label)
-        put_number(ws, cur.row, 2, figures[field], number_format=fmt)
+        if math.isfinite(float(figures[field])):
+            put_number(ws, cur.row, 2, figures[field], number_format=fmt)
+        else:                                  # an n for a coefficient bound of 0: none
+            put_label(ws, cur.row, 2, "none: σ² systems = 0").alignment = _RIGHT
         put_label(ws, cur.row, 3, _PRE, font=STYLE.note).alignment = _NOTE
         places[field] = ref(cur.row, 2)
         cur.skip()

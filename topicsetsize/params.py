@@ -102,6 +102,9 @@ def _fmt(x: float) -> str:
 N_MAX = 10**9
 #: Most documents judged per topic: N_MAX x DOCS_MAX = 1e15 < 2**53, so a cost is exact.
 DOCS_MAX = 10**6
+#: Largest assessment budget: the largest cost, N_MAX x DOCS_MAX = 1e15 documents (beyond it no
+#: cost could exceed the budget, and the budget would print with float artifacts).
+BUDGET_MAX = N_MAX * DOCS_MAX
 #: The whole numbers of a TREC file (a qrels relevance level, a run's rank): a C int, as
 #: trec_eval's readers and pytrec_eval (which ir_measures uses) hold them on every platform.
 _C_INT = dict(low=-2**31, high=2**31 - 1, low_open=False, high_open=False, integer=True)
@@ -146,7 +149,9 @@ PARAMS: dict[str, Range] = {
     "docs_per_topic": Range(**_POS, high=DOCS_MAX, high_open=False,
                             doc="mean number of documents judged per topic (the cost n x "
                                 "docs_per_topic, n up to 1e9, stays exact in a float)"),
-    "budget": Range(**_POS, doc="assessment budget: the number of documents that can be judged"),
+    "budget": Range(**_POS, high=BUDGET_MAX, high_open=False,
+                    doc="assessment budget: the number of documents that can be judged (at most "
+                        "the largest cost, 1e9 topics x 1e6 documents per topic)"),
     "round_to": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
                       doc="the recommended number of topics is rounded up to a multiple of this"),
     "decimals": Range(low=0, high=15, low_open=False, high_open=False, integer=True,

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from .decide.realistic import realistic_min_d, top_k_and_m
+from .decide.realistic import check_top_k_fits, realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
-from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n
+from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_interval
 from .matrices.matrix import check_matrix
 from .params import N_BOOT, check
 from .estimates.summary import VarianceSummary, summarise
@@ -68,9 +68,16 @@ class CollectionReport:
     m: int
     n_intervals: dict = field(default_factory=dict)
 
+    def gt_n_intervals(self) -> dict:
+        """The ``level`` intervals of ``n_erho2`` and ``n_phi``
+        (:func:`~topicsetsize.estimates.gtheory.gt_n_interval`): ``{"erho2": ..., "phi": ...}``.
+        """
+        return {c: gt_n_interval(self.gstudy, self.target, coefficient=c, level=self.level)
+                for c in ("erho2", "phi")}
+
     def figures(self) -> pd.Series:
         """The scalar figures of the report as one Series (the CSV and the workbook use it)."""
-        s, g, d = self.summary, self.gstudy, self.dstudy
+        s, g, d, gt = self.summary, self.gstudy, self.dstudy, self.gt_n_intervals()
         items = {
             "runs": s.runs, "topics": s.topics,
             "V_E raw": s.var_raw, "V_E std-AB": s.var_std_ab,
@@ -79,9 +86,10 @@ class CollectionReport:
             "negative components set to 0": ", ".join(g.negative) or "none",
             "Erho2": d.erho2, "Erho2 low": d.erho2_low, "Erho2 high": d.erho2_high,
             "Phi": d.phi, "Phi low": d.phi_low, "Phi high": d.phi_high,
-            f"n for Erho2 >= {self.target:g}": self.n_erho2,
-            f"n for Phi >= {self.target:g}": self.n_phi,
         }
+        for label, n, ci in ((f"n for Erho2 >= {self.target:g}", self.n_erho2, gt["erho2"]),
+                             (f"n for Phi >= {self.target:g}", self.n_phi, gt["phi"])):
+            items.update({label: n, f"{label} low": ci.low, f"{label} high": ci.high})
         return pd.Series(items, dtype=object, name="value")
 
 
@@ -140,9 +148,10 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     x = check_matrix(scores)
     frame = x.like_input(x.values)
     g = g_study(x.values)
-    k, m = top_k_and_m(top_k, m)
+    k, _ = top_k_and_m(top_k, m)                  # checks them
+    check_top_k_fits(top_k, m, x.values.shape[1])
     differences = run_differences(x.values, top_k=k)
-    table = realistic_min_d(x.values, m=m, alpha=alpha, beta=beta, candidates=min_d,
+    table = realistic_min_d(x.values, top_k=top_k, m=m, alpha=alpha, beta=beta, candidates=min_d,
                             differences=differences, trials=trials, seed=seed)
     intervals = ({} if n_boot is None else
                  min_d_intervals(x.values, table, alpha=alpha, beta=beta, level=level,

@@ -88,6 +88,7 @@ def test_precomputed_figures(report_book, data_dir):
         report = tss.collection_report(scores)
         figures = report.figures()
         got = blocks[name]
+        assert {"n for Erho2 >= 0.95 low", "n for Phi >= 0.95 high"} <= {f for _, f, _ in FIGURES}
         for label, field, _ in FIGURES:
             value, how = got[label]
             assert how == "precomputed"

@@ -32,3 +32,19 @@ def test_public_names_are_exported():
                  "std_ab", "std_cdf", "kendall_tau_ci", "summarise", "summarise_many",
                  "example_matrix"):
         assert callable(getattr(topicsetsize, name)), name
+
+
+def test_the_identical_runs_named_in_the_provenance_are_all_and_only_those():
+    # topicsetsize/data/PROVENANCE.md names the pairs of identical runs "sysA = sysB"; the
+    # bundled matrix itself (exact equality of every topic's score) says which they are
+    import re
+    from pathlib import Path
+
+    text = (Path(topicsetsize.__file__).parent / "data" / "PROVENANCE.md").read_text("utf-8")
+    named = {tuple(p) for p in re.findall(r"(sys\d+) = (sys\d+)", text)}
+    x = example_matrix()
+    columns = list(x.columns)
+    found = {(a, b) for i, a in enumerate(columns) for b in columns[i + 1:]
+             if np.array_equal(x[a].to_numpy(), x[b].to_numpy())}
+    assert named == found and len(found) == 10
+    assert not np.array_equal(x["sys4"].to_numpy(), x["sys5"].to_numpy())

@@ -33,6 +33,9 @@ def test_report_holds_the_parts(scores):
     figures = r.figures()
     assert figures["sigma2_e"] == r.summary.var2_raw      # GT residual = two-way V_E2
     assert figures["n for Phi >= 0.9"] == r.n_phi
+    ci = tss.estimates.gtheory.gt_n_interval(r.gstudy, 0.9, coefficient="phi", level=0.9)
+    assert (figures["n for Phi >= 0.9 low"], figures["n for Phi >= 0.9 high"]) == (ci.low,
+                                                                                   ci.high)
 
 
 def test_curves_agree_with_d_study_and_power(scores):

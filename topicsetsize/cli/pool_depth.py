@@ -130,6 +130,8 @@ def run(args) -> int:
     if "n low" in show:         # the interval on n, as one column after n
         show["n [low, high]"] = [f"[{lo}, {hi}]" for lo, hi in zip(show.pop("n low"),
                                                                     show.pop("n high"))]
+    if "cost high" in show:     # after the interval on n it comes from
+        show["cost high"] = show.pop("cost high").map("{:,.0f}".format)
     if m is not None:
         show["cost"] = show["cost"].map("{:,.0f}".format)
         if "within_budget" in show:
@@ -137,7 +139,8 @@ def run(args) -> int:
         budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
         design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
                   f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
-                  "cost = n x docs_per_topic")
+                  "cost = n x docs_per_topic" + ("; cost high = n high x docs_per_topic"
+                                                 if study.n_interval is not None else ""))
         if study.n_interval is not None:
             design += "\n" + interval_note(study.n_interval.level, n_boot, seed,
                                            "the past topics (the same resamples at every depth)")
@@ -149,6 +152,7 @@ def run(args) -> int:
         + "; judged = pooled documents, judged_share = of them judged by the qrels"
         f"{design}"))
     if m is not None:
+        _budget_note(study)
         if study.cheapest is None:
             print(f"no pool depth fits the budget of {args.budget:,.0f} documents")
         else:
@@ -161,6 +165,18 @@ def run(args) -> int:
     if args.plot is not None:
         print(f"wrote {args.plot}")
     return 0
+
+
+def _budget_note(study) -> None:
+    """A note naming the depths within the budget at the point n but not at n's upper end."""
+    table = study.table
+    if study.budget is None or "cost high" not in table:
+        return
+    over = table.index[table["within_budget"] & (table["cost high"] > study.budget)]
+    if len(over):
+        depths = ", ".join(f"pd={d} ({table.loc[d, 'cost high']:,.0f})" for d in over)
+        print(f"note: within the budget of {study.budget:,.0f} at the point n but not at the "
+              f"upper end of n's interval (cost high): {depths}")
 
 
 def _share(value: float) -> str:

@@ -70,7 +70,7 @@ def run(args) -> int:
 
     if args.min_d:
         check("min_d", args.min_d)
-    from ..decide.realistic import top_k_and_m
+    from ..decide.realistic import check_top_k_fits, min_d_notes, top_k_and_m
 
     top_k_and_m(args.top_k, args.m)         # k = m: refused before any matrix is read
     if args.plot is not None:
@@ -83,6 +83,8 @@ def run(args) -> int:
     check_boot_workload(args, n_boot, matrices)
     reports = {}
     for name, matrix in matrices.items():
+        check_top_k_fits(args.top_k, args.m, matrix.shape[1], names=("--top-k", "--m"),
+                         where=name)
         try:
             reports[name] = collection_report(
                 matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
@@ -99,7 +101,8 @@ def run(args) -> int:
     print_frame(_readable(reports), title=(
         f"Generalizability theory (crossed systems x topics): Erho2 and Phi at the matrix's n "
         f"with {first.level:.0%} intervals (Feldt; Arteaga, Jeyaratnam & Graybill as in "
-        f"gt4ireval)\nV_E = one-way residual variance (AIRS 2016 Eq. 1), V_E2 = two-way; "
+        f"gt4ireval); the n for the target with the n of those intervals' ends\n"
+        f"V_E = one-way residual variance (AIRS 2016 Eq. 1), V_E2 = two-way; "
         f"std-AB with A={args.a:g}, B={args.b:g}"))
     for name, report in reports.items():
         print()
@@ -117,6 +120,8 @@ def run(args) -> int:
             f"all topics\nshare = of the row's pairs, those differing by at least min_d; se = "
             f"standard error of a paired difference on the past topics; above noise = min_d >= "
             f"{attrs['critical']:.2f} se (paired t-test, alpha={report.alpha:g})"))
+        for line in min_d_notes(report.min_d):
+            print(f"note: {name}: {line}")
         if not report.min_d["above noise"].all():
             print(f"note: {name}: rows with above noise = no are differences these topics "
                   f"cannot tell from zero: their n is sized on noise")
@@ -141,7 +146,7 @@ def _readable(reports):
 
     columns = {}
     for name, r in reports.items():
-        s, g, d = r.summary, r.gstudy, r.dstudy
+        s, g, d, gt = r.summary, r.gstudy, r.dstudy, r.gt_n_intervals()
         columns[name] = {
             "runs": str(s.runs), "topics": str(s.topics),
             "V_E raw": f"{s.var_raw:.4f}", "V_E std-AB": f"{s.var_std_ab:.4f}",
@@ -151,9 +156,10 @@ def _readable(reports):
             "negative set to 0": ", ".join(g.negative) or "none",
             f"Erho2 at n={s.topics} [CI]": interval(d.erho2, d.erho2_low, d.erho2_high),
             f"Phi at n={s.topics} [CI]": interval(d.phi, d.phi_low, d.phi_high),
-            f"n for Erho2 >= {r.target:g}": f"{r.n_erho2:g}",
-            f"n for Phi >= {r.target:g}": f"{r.n_phi:g}",
         }
+        for label, n, ci in ((f"n for Erho2 >= {r.target:g} [CI]", r.n_erho2, gt["erho2"]),
+                             (f"n for Phi >= {r.target:g} [CI]", r.n_phi, gt["phi"])):
+            columns[name][label] = f"{n:g} [{ci.low:g}, {ci.high:g}]"
     # the topic counts differ between matrices: one row label for all
     frame = pd.DataFrame({name: list(c.values()) for name, c in columns.items()},
                          index=[_generic(k) for k in next(iter(columns.values()))])

@@ -88,7 +88,8 @@ class PoolDepthStudy:
         ``v_e_std_ab`` (one-way residual variance, pooled over the collections), and, when ``m``
         and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
         in :func:`topicsetsize.decide.budget.budget_plan`, then ``n low`` and ``n high``, the
-        bootstrap interval of n over the past topics (``n_interval``).
+        bootstrap interval of n over the past topics (``n_interval``), and ``cost high``, the
+        cost at ``n high`` (``within_budget`` is judged at the point n).
     cheapest : pandas.Series or None
         The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
     scores : dict
@@ -317,6 +318,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                                         n_boot=n_boot, seed=seed, level=level)
             table["n low"] = np.asarray(interval.lower).astype("int64")
             table["n high"] = np.asarray(interval.upper).astype("int64")
+            table["cost high"] = table["n high"] * table["docs_per_topic"]   # at n's upper end
         cheapest = cheapest_row(table)
         if budget is None:      # every depth is "within" no budget: the column would only say yes
             table = table.drop(columns="within_budget")

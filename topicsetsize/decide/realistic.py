@@ -26,7 +26,8 @@ from ..matrices.matrix import check_matrix
 from ..numerics.search import SearchLimitError
 from ..params import check
 
-__all__ = ["realistic_min_d", "top_k_and_m", "DEFAULT_TOP_K", "MIN_D_COLUMNS"]
+__all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", "DEFAULT_TOP_K",
+           "MIN_D_COLUMNS"]
 
 #: The size of the top group when neither ``top_k`` nor ``m`` is given.
 DEFAULT_TOP_K = 10
@@ -67,6 +68,21 @@ def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:
                          "the m runs of the design (k = m); give one of them")
     k = top_k if top_k is not None else m if m is not None else DEFAULT_TOP_K
     return k, k
+
+
+def check_top_k_fits(top_k, m, runs: int, *, names=("top_k", "m"), where="the matrix"):
+    """Refuse a top group (``top_k`` or ``m``, as given) larger than the ``runs`` of the
+    matrix; neither given (the default, 10) is cut to the runs without a word.
+
+    >>> check_top_k_fits(None, 90, 88)
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: m=90 is out of range: allowed 2 <= m <= 88 (the runs of the matrix)
+    """
+    for name, value in zip(names, (top_k, m)):
+        if value is not None and value > runs:
+            raise InputError(f"{name}={value} is out of range: allowed 2 <= {name} <= {runs} "
+                             f"(the runs of {where})")
 
 
 def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: float = 0.20,
@@ -132,7 +148,9 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     """
     matrix = check_matrix(scores)
     x = matrix.values
-    k, m = top_k_and_m(top_k, m)
+    given = top_k, m
+    k, m = top_k_and_m(top_k, m)                  # checks them
+    check_top_k_fits(*given, x.shape[1])
     alpha = check("alpha", alpha, allow_array=False)
     if differences is None:
         differences = run_differences(x, top_k=k)
@@ -187,3 +205,39 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
                        trials=corrected.trials, seed=corrected.seed, critical=critical)
     return table
+
+
+def min_d_notes(table: pd.DataFrame) -> list[str]:
+    """One line per row of a :func:`realistic_min_d` table that needs saying, else nothing.
+
+    * A row whose min_d is 0 or below (or missing): the top runs are not told apart (on the
+      other half of the topics, the runs picked first are no better than those picked after
+      them, or the runs are equal); it has no share and no n.
+    * A selection-corrected row above its uncorrected value, or with a share of 0: no pair of
+      the past top runs differs by as much. The correction estimates what the top runs of the
+      next collection will show, a difference not seen among these runs.
+
+    Examples
+    --------
+    >>> from topicsetsize.examples import example_matrix
+    >>> min_d_notes(realistic_min_d(example_matrix()))
+    []
+    >>> for line in min_d_notes(realistic_min_d(example_matrix(), m=2)):
+    ...     print(line)
+    top-k range: min_d -0.0047: the top runs are not told apart; no n
+    top-k median: min_d -0.0047: the top runs are not told apart; no n
+    top-k 25%: min_d -0.0047: the top runs are not told apart; no n
+    """
+    notes = []
+    for name, row in table.iterrows():
+        d, seen = float(row["min_d"]), float(row["uncorrected"])
+        if not d > 0:
+            notes.append(f"{name}: min_d {d:.4f}: the top runs are not told apart; no n")
+        elif seen == seen and (d > seen or row["share"] == 0):
+            above = f" > {seen:.4f} uncorrected" if d > seen else ""
+            none = (f", share 0%: no pair of the past {row['pairs']} runs differs by as much"
+                    if row["share"] == 0 else "")
+            notes.append(f"{name}: min_d {d:.4f} (corrected for selection){above}{none}; it "
+                         f"is an estimate of what the next collection's top runs will show, "
+                         f"not a difference seen")
+    return notes

@@ -37,7 +37,8 @@ from ..matrices.matrix import check_matrix
 from ..params import check, check_choice
 from .variance import ROUNDING, check_varies
 
-__all__ = ["GStudy", "DStudy", "COEFFICIENTS", "g_study", "d_study", "gt_n"]
+__all__ = ["GStudy", "DStudy", "GTNInterval", "COEFFICIENTS", "g_study", "d_study", "gt_n",
+           "gt_n_interval"]
 
 #: The D-study coefficients, by the name :func:`gt_n` takes.
 COEFFICIENTS = ("erho2", "phi")
@@ -280,3 +281,54 @@ def gt_n(g: GStudy, target=0.95, *, coefficient: str = "erho2"):
     if n.ndim == 0:
         return int(n) if np.isfinite(n) else float(n)
     return n
+
+
+@dataclass(frozen=True)
+class GTNInterval:
+    """The ``level`` interval of :func:`gt_n`'s n′: ``low`` and ``high`` (int, or ``inf``)."""
+
+    low: object
+    high: object
+    level: float
+
+
+def _ceil_n(exact):
+    """⌈exact⌉ at least 1, with :func:`gt_n`'s guard; ``inf`` stays ``inf``."""
+    if not np.isfinite(exact):
+        return float("inf")
+    return int(max(np.ceil(exact * (1 - 1e-12)), 1.0))
+
+
+def gt_n_interval(g: GStudy, target: float = 0.95, *, coefficient: str = "erho2",
+                  level: float = 0.95) -> GTNInterval:
+    r"""The ``level`` interval of the n′ of :func:`gt_n`, from the interval of the coefficient.
+
+    The coefficient ρ at the matrix's own n topics (Eρ²: Feldt; Φ: Arteaga, Jeyaratnam and
+    Graybill; :func:`d_study`) carried to the n′ where it reaches the target t by the
+    Spearman–Brown form that both intervals use:
+
+    .. math:: n' = n \left(\frac{1}{\rho} - 1\right)\frac{t}{1-t}
+
+    n′ falls as ρ rises, so the upper end of n′ comes from the lower end of ρ and the lower end
+    from the upper; each end is rounded up as :func:`gt_n` rounds (at least 1). A lower end of
+    ρ at 0 gives ``inf``. The point n′ of :func:`gt_n` is this map at the point ρ.
+
+    Examples
+    --------
+    >>> from topicsetsize.examples import example_matrix
+    >>> ci = gt_n_interval(g_study(example_matrix()))
+    >>> ci.low, ci.high, gt_n_interval(g_study(example_matrix()), coefficient="phi").high
+    (49, 94, 199)
+    """
+    coefficient = check_choice("coefficient", coefficient, COEFFICIENTS)
+    t = check("target", target, allow_array=False)
+    d = d_study(g, level=level)
+    low, high = ((d.erho2_low, d.erho2_high) if coefficient == "erho2"
+                 else (d.phi_low, d.phi_high))
+
+    def n_at(rho):
+        if rho <= 0:
+            return float("inf")
+        return _ceil_n(g.topics * (1 / rho - 1) * t / (1 - t))
+
+    return GTNInterval(n_at(high), n_at(low), d.level)

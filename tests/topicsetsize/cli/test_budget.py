@@ -47,6 +47,10 @@ def test_options_override_plan_scalars(capsys, tmp_path):
     (["--depths", "10,20", "--docs-per-topic", "5", "--variance", ".1,.1", "--m", "2",
       "--min-d", ".1"], "--docs-per-topic has 1 values for 2 depths"),
     (["--plan", "no/such.toml"], "no/such.toml: no such file"),
+    # a budget past the largest cost (1e9 topics x 1e6 documents) printed 300 digits of float
+    (["--depths", "10", "--docs-per-topic", "5", "--variance", ".1", "--m", "2", "--min-d",
+      ".1", "--budget", "1e300"],
+     "--budget 1e+300 is out of range: allowed 0 < budget <= 1000000000000000"),
 ])
 def test_bad_input(capsys, argv, match):
     assert main(["budget", *argv]) == 2

@@ -249,8 +249,10 @@ def test_n_interval_per_depth_equals_the_engine(capsys):
     assert "400 resamples, seed=3" in out
     for depth, row in study.table.iterrows():
         line = next(x for x in out.splitlines() if x.split()[:1] == [str(depth)])
-        assert line.endswith(f"[{int(row['n low'])}, {int(row['n high'])}]")
+        assert line.endswith(f"[{int(row['n low'])}, {int(row['n high'])}] "
+                             f"{row['cost high']:>9,.0f}")
         assert row["n low"] <= row["n"] <= row["n high"]
+        assert row["cost high"] == pytest.approx(row["n high"] * row["docs_per_topic"])
 
 
 def test_the_default_bootstrap_seed_is_zero_as_in_report(capsys):
@@ -263,3 +265,30 @@ def test_the_default_bootstrap_seed_is_zero_as_in_report(capsys):
         assert main(argv) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] and "200 resamples, seed=0 (--seed 0 repeats it)" in outputs[0]
+
+
+def test_budget_judged_at_n_gets_a_note_where_the_upper_end_of_n_costs_more(capsys):
+    # the reviewer's case: pd=5 costs 6,677 at n=186, within 7,000, but 9,226 at n's upper
+    # end (257 x 35.9): a "cost high" column and a note name it
+    assert main(["pool-depth", "--example", "--m", "10", "--min-d", "0.1", "--budget", "7000",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    study = pool_depth_study(**_example(), m=10, min_d=0.1, budget=7000, seed=1)
+    row = study.table.loc[5]
+    assert row["within_budget"] and row["cost"] <= 7000 < row["cost high"]
+    over = study.table.index[study.table["within_budget"] & (study.table["cost high"] > 7000)]
+    assert list(over) == [5]
+    assert (f"note: within the budget of 7,000 at the point n but not at the upper end of n's "
+            f"interval (cost high): pd=5 ({row['cost high']:,.0f})") in out.splitlines()
+    assert main(["pool-depth", "--example", "--m", "10", "--min-d", "0.1", "--budget",
+                 "100000", "--seed", "1"]) == 0
+    assert "note: within the budget" not in capsys.readouterr().out
+
+
+def _example():
+    from topicsetsize.cli.pool_depth import EXAMPLE_DEPTHS
+    from topicsetsize.examples import example_runs
+
+    runs, qrels = example_runs()
+    return {"runs": [str(runs)], "qrels": [str(qrels)], "depths": EXAMPLE_DEPTHS,
+            "measure": "AP", "duplicates": "first"}

@@ -16,6 +16,7 @@ import pytest
 
 import topicsetsize as tss
 from topicsetsize.cli import main
+from topicsetsize.estimates.gtheory import gt_n_interval
 from topicsetsize.examples import example_matrix
 
 from .conftest import one_line_error, run_cli
@@ -33,10 +34,13 @@ def test_text_report_side_by_side(capsys, data_dir):
     assert f"{g.var_s:.6f}" in out and f"{g.var_e:.6f}" in out
     assert f"{d.erho2:.4f} [{d.erho2_low:.4f}, {d.erho2_high:.4f}]" in out
     assert f"{d.phi:.4f} [{d.phi_low:.4f}, {d.phi_high:.4f}]" in out
-    line = next(x for x in out.splitlines() if x.startswith("n for Phi >= 0.95"))
-    assert line.split()[-2:] == [str(tss.gt_n(g, 0.95, coefficient="phi")),
-                                 str(tss.gt_n(tss.g_study(pd.read_csv(robust, index_col=0)),
-                                              0.95, coefficient="phi"))]
+    line = next(x for x in out.splitlines() if x.startswith("n for Phi >= 0.95 [CI]"))
+    g2 = tss.g_study(pd.read_csv(robust, index_col=0))
+    expected = []
+    for gs in (g, g2):
+        ci = gt_n_interval(gs, 0.95, coefficient="phi")
+        expected += [str(tss.gt_n(gs, 0.95, coefficient="phi")), f"[{ci.low},", f"{ci.high}]"]
+    assert line.split()[-6:] == expected
     rows = [x for x in out.splitlines() if x.startswith("top-k range") and "[" not in x]
     assert len(rows) == 2                           # (the rows with "[" are the intervals on n)
     table = tss.realistic_min_d(example_matrix())
@@ -90,6 +94,9 @@ def test_csv_one_row_per_matrix_full_precision(capsys):
     r = tss.collection_report(example_matrix(), top_k=5, target=0.9, level=0.9)
     assert row["Phi low"] == pytest.approx(r.dstudy.phi_low, rel=1e-12)
     assert row["n for Erho2 >= 0.9"] == r.n_erho2
+    ci = gt_n_interval(r.gstudy, 0.9, level=0.9)
+    assert (row["n for Erho2 >= 0.9 low"], row["n for Erho2 >= 0.9 high"]) == (ci.low, ci.high)
+    assert ci.low < r.n_erho2 < ci.high
     assert row["top-k median: min_d"] == pytest.approx(r.min_d.loc["top-k median", "min_d"])
     assert row["top-k median: n two-way exact"] == r.min_d.loc["top-k median",
                                                                "n two-way exact"]
@@ -210,3 +217,30 @@ def test_boot_help_states_the_registry_default():
     from topicsetsize.params import N_BOOT
 
     assert f"default {N_BOOT};" in BOOT_HELP
+
+
+def test_a_top_group_larger_than_the_runs_is_refused(capsys, tmp_path):
+    # --m 1000 on 88 runs used the top 88 without a word; now one line names the flag, the
+    # value and the range (the line before it says which matrix was read)
+    path = tmp_path / "w.csv"
+    example_matrix().to_csv(path)
+    for flag in ("--m", "--top-k"):
+        code, out, err = run_cli(capsys, "report", str(path), flag, "1000")
+        assert code == 2 and out == "" and "Traceback" not in err
+        assert err.splitlines()[-1] == (f"topicsetsize: error: {flag}=1000 is out of range: "
+                                        f"allowed 2 <= {flag} <= 88 (the runs of {path})")
+    with pytest.raises(tss.InputError, match=r"^m=89 is out of range: allowed 2 <= m <= 88"):
+        tss.collection_report(example_matrix(), m=89)
+    assert run_cli(capsys, "report", str(path), "--m", "88", "--boot", "0")[0] == 0
+
+
+def test_notes_for_rows_not_told_apart_and_corrections_above_the_seen(capsys, data_dir):
+    code, out, _ = run_cli(capsys, "report", "--example", "--m", "2", "--boot", "0")
+    assert code == 0
+    assert ("note: example: TREC 2010 Web AP: top-k range: min_d -0.0047: the top runs are not "
+            "told apart; no n") in out.splitlines()
+    code, out, _ = run_cli(capsys, "report", str(data_dir / "trec2004robust_ap.csv"),
+                           "--boot", "0")
+    line = next(x for x in out.splitlines() if "corrected for selection)" in x)
+    assert line.startswith("note: ") and "top-k range: min_d 0.0323" in line
+    assert "> 0.0306 uncorrected, share 0%: no pair of the past top 10 runs" in line

@@ -124,3 +124,27 @@ def test_standard_errors_and_the_noise_mark(data_dir):
     assert not table.loc["top-k median", "above noise"]
     assert not table.loc["top-k 25%", "above noise"]
     assert table.loc["all-pairs median", "above noise"]
+
+
+def test_notes_name_rows_not_told_apart_and_corrections_above_what_was_seen(data_dir):
+    from topicsetsize.decide.realistic import min_d_notes
+
+    # TREC 2004 Robust: the corrected top-10 range (.0323) exceeds the uncorrected one (.0306),
+    # so no pair of the top 10 differs by as much (share 0): a note says so
+    robust = realistic_min_d(pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0))
+    row = robust.loc["top-k range"]
+    assert row["min_d"] > row["uncorrected"] and row["share"] == 0
+    notes = min_d_notes(robust)
+    assert [line.split(":")[0] for line in notes] == ["top-k range"]
+    assert "share 0%: no pair of the past top 10 runs differs by as much" in notes[0]
+    assert "not a difference seen" in notes[0]
+    # identical top runs: min_d <= 0 and no n, said in one line per such row
+    x = tss.example_matrix().to_numpy()
+    x = np.column_stack([x, x[:, x.mean(axis=0).argmax()]])       # a copy of the best run
+    table = realistic_min_d(x, m=2)
+    bad = table.index[~(table["min_d"] > 0)]
+    assert len(bad) == 3 and table.loc[bad, "n one-way exact"].isna().all()
+    assert min_d_notes(table) == [f"{name}: min_d {table.loc[name, 'min_d']:.4f}: the top runs "
+                                  f"are not told apart; no n" for name in bad]
+    # a matrix whose corrections stay below what was seen: nothing to say
+    assert min_d_notes(realistic_min_d(tss.example_matrix())) == []

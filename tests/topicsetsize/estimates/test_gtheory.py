@@ -204,3 +204,30 @@ def test_monte_carlo_unbiased_and_feldt_coverage():
     p = cover_e / trials
     assert abs(p - 0.95) < 4 * math.sqrt(0.95 * 0.05 / trials), p
     assert abs(cover_phi / trials - 0.95) < 0.03, cover_phi / trials
+
+
+@pytest.mark.parametrize("name", ["web2010", "robust2004", "clef2017tar"])
+@pytest.mark.parametrize("target", [0.8, 0.95])
+def test_n_interval_is_the_brute_force_d_study_at_the_interval_ends(matrices, name, target):
+    # The interval of n' maps the coefficient's interval at the matrix's own n; brute force:
+    # the smallest n' whose D-study upper (lower) bound reaches the target is its low (high).
+    from topicsetsize.estimates.gtheory import gt_n_interval
+
+    g = g_study(matrices[name])
+    ns = np.arange(1, 5001)
+    d = d_study(g, ns)
+    for coefficient in ("erho2", "phi"):
+        ci = gt_n_interval(g, target, coefficient=coefficient)
+        upper, lower = getattr(d, f"{coefficient}_high"), getattr(d, f"{coefficient}_low")
+        assert ci.low == ns[np.argmax(upper >= target)]
+        assert ci.high == ns[np.argmax(lower >= target)]
+        assert ci.low <= gt_n(g, target, coefficient=coefficient) <= ci.high
+
+
+def test_n_interval_is_infinite_where_the_coefficient_bound_is_zero():
+    from topicsetsize.estimates.gtheory import gt_n_interval
+
+    rng = np.random.default_rng(3)
+    g = g_study(rng.normal(size=(20, 5)))      # no system effect: the lower bound of Eρ² is 0
+    assert d_study(g).erho2_low == 0
+    assert gt_n_interval(g).high == float("inf")
