@@ -356,13 +356,13 @@ def _depth_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_
     topics (one seed), n of every (depth, resample) in one call of ``anova_n``."""
     from ..designs.anova import anova_n
     from ..estimates.uncertainty import (bootstrap_variances, fresh_seed, interval_of,
-                                         interval_tails, positive)
+                                         interval_tails, resampled_n)
 
     seed = fresh_seed(seed)
     scale = "raw" if variance_from == "raw" else "std-ab"
     variances = np.stack([bootstrap_variances(scores[d], scale=scale, n_boot=n_boot, seed=seed)
                           for d in depths])
-    n = anova_n(alpha, beta, min_d, positive(variances), m, method=method)
+    n = resampled_n(lambda v: anova_n(alpha, beta, min_d, v, m, method=method), variances)
     tails = interval_tails(level, [len(s) for s in scores[depths[0]]])
     return interval_of(n, variances, level=level, tails=tails, seed=seed,
                        estimator=f"one-way {scale}")

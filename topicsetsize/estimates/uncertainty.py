@@ -328,8 +328,22 @@ def n_interval(scores, n_of: Callable[[np.ndarray], np.ndarray], *, estimator: s
                                     n_boot=n_boot, seed=seed, centre=method == "expanded")
     items = scores if isinstance(scores, (list, tuple)) else [scores]
     tails = interval_tails(level, [np.shape(x)[0] for x in items], method=method)
-    return interval_of(n_of(positive(variances)), variances, level=level, tails=tails,
+    return interval_of(resampled_n(n_of, variances), variances, level=level, tails=tails,
                        seed=seed, estimator=f"{estimator} {scale}", method=method)
+
+
+def resampled_n(n_of: Callable[[np.ndarray], np.ndarray], variances) -> np.ndarray:
+    """``n_of`` of every resampled σ̂² (:func:`positive`), without the engine's
+    :class:`~topicsetsize.numerics.precision.PrecisionWarning`: a resample's n that may be a
+    topic away from the smallest moves the interval's ends by at most that topic, far below
+    the interval's own width, so a warning per resampled cell would only mislead."""
+    import warnings
+
+    from ..numerics.precision import PrecisionWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrecisionWarning)
+        return n_of(positive(variances))
 
 
 def positive(variances) -> np.ndarray:

@@ -171,3 +171,21 @@ def test_a_resample_with_zero_variance_gets_the_smallest_positive_ones_n():
     with pytest.raises(InputError, match="every resample of the topics has variance 0"):
         n_interval(np.array([[0.1, 0.1], [0.1, 0.1], [0.1, 0.1]]) + [0, 0.1],
                    lambda w: anova_n(0.05, 0.2, 0.2, w, 2), n_boot=100, seed=1)
+
+
+def test_a_resampled_n_raises_no_precision_warning(recwarn):
+    """The CLEF 2017 TAR report printed a PrecisionWarning per batch of resampled cells (n of a
+    noise-sized minD near 10⁷, a topic away at most): the interval's ends cannot move by more
+    than that topic, so the resamples' warnings are dropped; the values are the design's."""
+    import warnings
+
+    from topicsetsize.estimates.uncertainty import resampled_n
+    from topicsetsize.numerics.precision import PrecisionWarning
+
+    def n_of(v):
+        warnings.warn("a topic or two away", PrecisionWarning, stacklevel=2)
+        return np.ceil(100 * v)
+
+    out = resampled_n(n_of, np.array([0.0, 0.02, 0.05]))
+    assert out.tolist() == [2.0, 2.0, 5.0]          # a zero resample takes the smallest positive
+    assert not [w for w in recwarn if issubclass(w.category, PrecisionWarning)]
