@@ -201,7 +201,7 @@ def read_plan(path) -> dict:
     >>> read_plan(f)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: .../plan.toml: budget = -5 is out of range: allowed 0 < budget <= 1000000000000000
+    topicsetsize.InputError: .../plan.toml: budget = -5 is out of range: allowed 0 < budget <= ...
     """
     from pathlib import Path
 
