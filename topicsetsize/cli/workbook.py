@@ -14,8 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ._common import path, progress
-from ._inputs import add_input_options, evaluate_from_args
-from .input_options import check_input_options, reader_measure
+from ._inputs import (add_input_options, check_input_options, evaluate_from_args,
+                      reader_measure)
 from ..errors import InputError
 
 __all__ = ["register", "run", "runs_provenance"]

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from topicsetsize.cli.input_options import INPUT_OPTIONS
+from topicsetsize.cli._inputs import INPUT_OPTIONS
 
 from .conftest import ROOT, one_line_error, run_cli
 
