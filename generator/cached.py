@@ -18,6 +18,7 @@ import zipfile
 from html import escape as _html_escape
 
 import topicsetsize as tss
+from topicsetsize.errors import InputError
 
 from .evaluate import ErrorValue
 from .layout import STATUS_OK, TOO_LARGE
@@ -39,7 +40,7 @@ def _min(fn, *args, **kw):
         return 0          # no effect needed: the sheet's smallest effect already has the power
     try:
         return fn(*args, **kw)
-    except ValueError:
+    except InputError:
         return _NOT_REACHED
 
 

@@ -122,7 +122,7 @@ def _precomputed(cur, spec: Spec, start: dict) -> None:
             try:        # the ANOVA column of tss.guarantees(n, ...), without its t and CI
                 values = [float(x) for x in np.ravel(tss.anova_min_d(
                     n, m=np.asarray(ms), variance=v, alpha=alpha, beta=beta, method=method))]
-            except ValueError:
+            except tss.InputError:       # not reached at this n: said in the cell
                 values = [None] * len(ms)
             for i, value in enumerate(values):
                 if value is None:

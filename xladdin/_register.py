@@ -10,7 +10,7 @@ ranges) to every parameter, then ``xlwings.func``. The same decorators serve bot
 
 and elsewhere they are no-ops, so the functions stay plain Python callables.
 
-**How a bad argument reaches the cell.** The engine's one-line ``ValueError`` message is kept
+**How a bad argument reaches the cell.** The engine's one-line ``InputError`` message is kept
 word for word. With Office.js (Lite, Server) it is raised as :class:`ExcelArgumentError`, an
 ``xlwings.XlwingsError``: the cell shows ``#VALUE!`` and the message is in the cell's error
 flag (xlwings Server shows an ``XlwingsError``'s message even in production). The classic
@@ -25,6 +25,7 @@ import inspect
 
 import xlwings as xw
 
+from topicsetsize.errors import InputError
 from topicsetsize.params import PARAMS
 from topicsetsize.estimates.standardise import std_ab
 
@@ -84,7 +85,7 @@ ARG_DOCS: dict[str, str] = {
 RANGE_ARGS = frozenset({"range", "range1", "range2", "ms", "minDs", "x", "y"})
 
 
-def _report(error: ValueError):
+def _report(error: InputError):
     message = str(error)
     if ERRORS == "text":
         return f"#VALUE! {message}"
@@ -95,16 +96,16 @@ def excel_function(fn):
     """Register ``fn`` as an Excel function (see the module docstring).
 
     Its docstring is the function's description; every parameter must have an entry in
-    :data:`ARG_DOCS`. A ``ValueError`` (the engine's, or one from :mod:`xladdin._convert`)
-    is reported as described under :data:`ERRORS`; any other exception is a bug and is
-    left alone, traceback and all.
+    :data:`ARG_DOCS`. An :class:`~topicsetsize.InputError` (the engine's, or one from
+    :mod:`xladdin._convert`) is reported as described under :data:`ERRORS`; any other
+    exception, a plain ``ValueError`` too, is a bug and is left alone, traceback and all.
     """
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
-        except ValueError as error:
+        except InputError as error:
             return _report(error)
 
     # One paragraph: Excel's function wizard shows the description as it is.

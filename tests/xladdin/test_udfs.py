@@ -392,3 +392,22 @@ def test_only_the_classic_windows_add_in_reports_errors_as_text(monkeypatch):
     monkeypatch.undo()                                          # the module's own setting
     classic = xlwings.func.__module__ == "xlwings.udfs"        # pywin32 on Windows
     assert _register.ERRORS == ("text" if classic else "raise")
+
+
+def test_only_input_errors_become_cell_messages(monkeypatch):
+    """A user's bad argument (InputError) is a one-line #VALUE!; any other exception, a plain
+    ValueError from a bug too, keeps its traceback (the command line's rule; issue 27.2)."""
+    monkeypatch.setattr(_register, "ERRORS", "text")
+
+    def bad_input(alpha):
+        """Refuses."""
+        raise tss.InputError("alpha=2 is out of range: allowed 0 < alpha < 1")
+
+    def bug(alpha):
+        """Breaks."""
+        raise ValueError("operands could not be broadcast together")
+
+    assert _register.excel_function(bad_input)(2) == \
+        "#VALUE! alpha=2 is out of range: allowed 0 < alpha < 1"
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        _register.excel_function(bug)(2)
