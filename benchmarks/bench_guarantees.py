@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from _figures import figure  # noqa: E402
 from _timing import best_time  # noqa: E402
+
 from topicsetsize import anova_min_d, ci_delta, ttest_min_dt  # noqa: E402
 from topicsetsize.decide.guarantee import DEFAULT_MS, guarantees  # noqa: E402
 
@@ -39,8 +40,6 @@ def loop(method: str) -> list[list[float]]:
             rows.append([n, m, anova_min_d(n, m=m, variance=VARIANCE, alpha=ALPHA, beta=BETA,
                                            method=method), min_dt, width])
     return rows
-
-
 
 
 def main(argv: list[str] | None = None) -> int:

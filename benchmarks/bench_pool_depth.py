@@ -27,13 +27,12 @@ sys.path.insert(0, str(ROOT))
 
 from _figures import figure  # noqa: E402
 from _timing import best_time  # noqa: E402
+
 from tests.topicsetsize.decide.test_pooling import naive_pool_depth_study  # noqa: E402
 from topicsetsize.decide.pooling import pool_depth_study  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "pool_runs"
 DEPTHS = [60, 30, 20, 10, 5]
-
-
 
 
 def main() -> int:

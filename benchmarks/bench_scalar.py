@@ -40,11 +40,12 @@ from scipy.special import ndtri
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import topicsetsize as tss  # noqa: E402
 from _figures import figure  # noqa: E402
 from bench_tables import ERRORS, MIN_DS, MS, VARIANCES  # noqa: E402
-from topicsetsize.numerics.distributions import chi2_lambda_one  # noqa: E402
 from topicsetsize.xladdin import udfs  # noqa: E402
+
+import topicsetsize as tss  # noqa: E402
+from topicsetsize.numerics.distributions import chi2_lambda_one  # noqa: E402
 
 #: name: (engine call, Excel call), both answering the same question.
 CALLS = {

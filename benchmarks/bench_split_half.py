@@ -30,13 +30,12 @@ sys.path.insert(0, str(ROOT))
 
 from _figures import figure  # noqa: E402
 from _timing import best_time  # noqa: E402
+
 from tests.topicsetsize.checks.test_reliability import loop_split_half  # noqa: E402
 from topicsetsize.checks.reliability import random_splits, split_half  # noqa: E402
 from topicsetsize.checks.selection import select_topics, top_runs  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "trec2004robust_ap.csv"
-
-
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,10 +31,10 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-
-import topicsetsize as tss
 from _figures import figure
 from _timing import best_time
+
+import topicsetsize as tss
 
 MS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 50, 100]
 MIN_DS = [round(0.01 * k, 2) for k in range(1, 21)]
@@ -83,8 +83,6 @@ def long_table_before(rev: str) -> dict:
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
         return long_table(Path(tmp))
-
-
 
 
 def engine_anova(method):

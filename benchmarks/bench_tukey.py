@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from _figures import figure  # noqa: E402
 from _timing import all_times, best_time  # noqa: E402
+
 from topicsetsize.checks.tukey import _CHUNK_ELEMENTS, tukey_hsd_randomised  # noqa: E402
 
 

@@ -17,10 +17,10 @@ import time
 import warnings
 
 import numpy as np
-
-import topicsetsize as tss
 from _figures import figure
 from _timing import best_time
+
+import topicsetsize as tss
 
 MIN_DS = [round(0.01 * k, 2) for k in range(1, 21)]
 VARIANCES = [0.0127, 0.0601, 0.2130]

@@ -10,8 +10,8 @@ from openpyxl.worksheet.pagebreak import Break
 from topicsetsize import __version__
 from topicsetsize.params import N_MAX
 
-from .cells import STYLE, put_label, put_text, wrapped_lines
 from .calculators import NAMED_RESULTS
+from .cells import STYLE, put_label, put_text, wrapped_lines
 from .formulas import POISSON_TERMS
 from .inputs import INPUTS, REPORT_INPUTS, reader_range
 from .layout import SCAN_TOP

@@ -11,18 +11,20 @@ import datetime as _dt
 import gc
 import io
 import zipfile
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
-from collections.abc import Callable
 
 from openpyxl import Workbook
 from openpyxl.writer.excel import ExcelWriter
 
 from topicsetsize.atomic import atomic_path
+from topicsetsize.errors import InputError
 
+from . import report_sheet
 from .about import add_about_sheet
-from .cached import write_with_cached_values
 from .budget_sheet import add_budget_sheet
+from .cached import write_with_cached_values
 from .calculators import add_calculators, helper_sheet, measure_list
 from .charts import add_charts_sheet
 from .decide_sheet import add_decide_sheet
@@ -32,9 +34,6 @@ from .formulas import POISSON_TERMS
 from .spec import Spec
 from .tables import add_pair_tables, add_tables_sheet, compute_tables
 from .variance_sheet import add_variance_sheet
-from topicsetsize.errors import InputError
-
-from . import report_sheet
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
 

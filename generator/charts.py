@@ -13,7 +13,8 @@ from openpyxl.chart.axis import ChartLines
 from openpyxl.worksheet.pagebreak import Break
 
 from .cells import STYLE, clean_text, put_label
-from .tables import SHEET as TABLES, MeasureTables, TablePlace
+from .tables import SHEET as TABLES
+from .tables import MeasureTables, TablePlace
 
 __all__ = ["add_charts_sheet", "SHEET", "CHART_ROWS", "style_series", "PALETTE"]
 
@@ -41,6 +42,7 @@ def style_series(series, k: int, *, marker: bool = True) -> None:
     else:
         series.marker.symbol = "none"
     series.smooth = False
+
 
 SHEET = "Charts"
 #: Rows between the tops of two measures' charts.

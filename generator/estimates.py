@@ -47,8 +47,14 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     """
     import pandas as pd
 
-    from topicsetsize import (InputError, example_matrix, read_matrix, standardisation_factors,
-                              std_ab, summarise)
+    from topicsetsize import (
+        InputError,
+        example_matrix,
+        read_matrix,
+        standardisation_factors,
+        std_ab,
+        summarise,
+    )
     from topicsetsize.examples import EXAMPLE_FILE
 
     path = spec.resolved_path()

@@ -46,6 +46,7 @@ def share_template(ws, cells: Iterable[tuple[int, int]]) -> None:
     token = object()
     _SHARED.setdefault(ws, {}).update(dict.fromkeys(cells, token))
 
+
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
   | (?P<str>"(?:[^"]|"")*")

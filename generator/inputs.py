@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from topicsetsize.params import PARAMS, Range, check
 from topicsetsize.errors import InputError
+from topicsetsize.params import PARAMS, Range, check
 
 __all__ = ["Input", "INPUTS", "REPORT_INPUTS", "WORKBOOK_RANGES", "allowed", "check_input",
            "reader_range"]

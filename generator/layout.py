@@ -1,6 +1,6 @@
 """Building blocks of the calculator sheets: input cells, result rows, warnings, searches.
 
-The three calculators (:mod:`generator.calculators`) are assembled from these pieces, so they
+The calculators (:mod:`generator.calculators`) are assembled from these pieces, so they
 look and behave alike: yellow input cells with data validation and a workbook-level name,
 green answer cells, and the searches for the required n written out as rows of formulas under
 a "Workings" heading, where anyone can follow them.

@@ -21,8 +21,17 @@ import math
 from openpyxl.styles import Alignment
 from openpyxl.worksheet.pagebreak import Break
 
-from .cells import (STYLE, col, fit_texts, put_formula, put_label, put_number, put_text, ref,
-                    wrapped_lines)
+from .cells import (
+    STYLE,
+    col,
+    fit_texts,
+    put_formula,
+    put_label,
+    put_number,
+    put_text,
+    ref,
+    wrapped_lines,
+)
 from .inputs import REPORT_INPUTS
 from .layout import Cursor, guarded, write_inputs, write_status
 
@@ -99,7 +108,7 @@ def add_report_sheet(wb, estimates) -> None:
     ws.cell(inp.rows["n_dstudy"], 2).number_format = "General"
     _, ok = write_status(cur, wb, "report", inp)
     cur.skip()
-    from topicsetsize.report import collection_report   # pandas and scipy.stats: only here
+    from topicsetsize.report import collection_report  # pandas and scipy.stats: only here
 
     for est in estimates:
         report = collection_report(est.scores, seed=INTERVAL_SEED)

@@ -12,8 +12,8 @@ algebra it implements.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from .cells import STYLE, put_formula, put_label, put_number, ref
 from .evaluate import share_template

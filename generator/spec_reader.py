@@ -15,8 +15,21 @@ from topicsetsize.params import METHODS, check
 from topicsetsize.tomlfile import read_toml
 
 from .inputs import INPUTS, check_input
-from .spec import (_BUDGET_KEYS, _DECIDE_KEYS, _GRID_KEYS, _MATRIX_KEYS, _MEASURE_KEYS, _POOL_KEYS,
-                   _TOP_KEYS, DECIDE_MS, EXAMPLE, MatrixSpec, Measure, SCORES, Spec)
+from .spec import (
+    _BUDGET_KEYS,
+    _DECIDE_KEYS,
+    _GRID_KEYS,
+    _MATRIX_KEYS,
+    _MEASURE_KEYS,
+    _POOL_KEYS,
+    _TOP_KEYS,
+    DECIDE_MS,
+    EXAMPLE,
+    SCORES,
+    MatrixSpec,
+    Measure,
+    Spec,
+)
 
 __all__ = ["load_spec", "spec_from_dict", "with_matrices"]
 

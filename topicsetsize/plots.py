@@ -5,6 +5,7 @@ pyplot state, no display needed), and the file is written atomically.
 """
 
 from __future__ import annotations
+
 from .errors import InputError
 
 __all__ = ["plot_pool_depth", "plot_reliability", "require_matplotlib"]

@@ -17,9 +17,9 @@ import pandas as pd
 from .decide.realistic import check_top_k_fits, realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_interval
+from .estimates.summary import VarianceSummary, summarise
 from .matrices.matrix import check_matrix
 from .params import N_BOOT, check
-from .estimates.summary import VarianceSummary, summarise
 
 __all__ = ["CollectionReport", "collection_report", "reliability_curves", "min_d_intervals",
            "interval_table"]

@@ -28,9 +28,9 @@ import numbers
 
 import numpy as np
 
-from topicsetsize.params import PARAMS, check, check_method
-from topicsetsize.matrices.matrix import check_matrix
 from topicsetsize.errors import InputError
+from topicsetsize.matrices.matrix import check_matrix
+from topicsetsize.params import PARAMS, check, check_method
 
 __all__ = ["number", "optional_number", "method", "flag", "matrix", "vector", "plain", "table"]
 

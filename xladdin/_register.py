@@ -26,13 +26,13 @@ import inspect
 import xlwings as xw
 
 from topicsetsize.errors import InputError
-from topicsetsize.params import PARAMS
 from topicsetsize.estimates.standardise import std_ab
+from topicsetsize.params import PARAMS
 
 __all__ = ["ARG_DOCS", "RANGE_ARGS", "ERRORS", "ExcelArgumentError", "excel_function"]
 
 
-class ExcelArgumentError(xw.XlwingsError, ValueError):
+class ExcelArgumentError(xw.XlwingsError, InputError):
     """A bad argument, reported to Excel with the engine's one-line message."""
 
 

@@ -20,8 +20,15 @@ from topicsetsize.designs.registry import DESIGNS
 
 from .anova import ANOVA2, _anova
 from .ci import CI2, _ci
-from .sheet import (Design, display_columns, grey_when_bad, guarded_block, helper_sheet,
-                    measure_list, start_sheet)
+from .sheet import (
+    Design,
+    display_columns,
+    grey_when_bad,
+    guarded_block,
+    helper_sheet,
+    measure_list,
+    start_sheet,
+)
 from .ttest import TTEST2, _ttest
 
 __all__ = ["add_calculators", "measure_list", "SHEETS", "NAMED_RESULTS", "start_sheet",
@@ -70,7 +77,7 @@ NAMED_RESULTS = {
 
 
 def add_calculators(wb, values: dict, k_range: str, measures: str | None = None) -> None:
-    """Add the three calculator sheets to ``wb``.
+    """Add the calculator sheets (one per design of :data:`SHEETS`) to ``wb``.
 
     ``values`` maps "anova"/"ttest"/"ci" to the starting values of the inputs (missing keys
     take the defaults of :data:`generator.inputs.INPUTS`); ``k_range`` is the absolute

@@ -3,24 +3,50 @@ without replication (exact)."""
 
 from __future__ import annotations
 
-
-
-
 from topicsetsize.designs.legacy import NAGATA_LAMBDA
 
 from ..cells import STYLE
 from ..formulas import N_FMT, P_FMT, anova_models, chi2_lambda_model
 from ..inputs import INPUTS
-from ..layout import (CHECK_INPUTS, Cursor, guarded, power_search,
-                     write_inputs, write_result, write_status)
+from ..layout import (
+    CHECK_INPUTS,
+    Cursor,
+    guarded,
+    power_search,
+    write_inputs,
+    write_result,
+    write_status,
+)
 from ..rows import Col, bisection_cols, write_block
-
-from .blocks import (_answers_block, _around_block, _chart, _curve_block, _min_at_n, _min_curve,
-                     _n_chart)
-from .sheet import (_ANSWERS_ROWS, _AROUND_ROWS, _CHART_COLUMN, _CHART_ROWS, _check_room, Design,
-                    _finish, _group, _LAMBDA_STEPS, _LOG_HI, _LOG_LO, _measure_picker, _NOTES_WIDTH,
-                    _params, _pick, start_sheet, _warning, _workings)
-
+from .blocks import (
+    _answers_block,
+    _around_block,
+    _chart,
+    _curve_block,
+    _min_at_n,
+    _min_curve,
+    _n_chart,
+)
+from .sheet import (
+    _ANSWERS_ROWS,
+    _AROUND_ROWS,
+    _CHART_COLUMN,
+    _CHART_ROWS,
+    _LAMBDA_STEPS,
+    _LOG_HI,
+    _LOG_LO,
+    _NOTES_WIDTH,
+    Design,
+    _check_room,
+    _finish,
+    _group,
+    _measure_picker,
+    _params,
+    _pick,
+    _warning,
+    _workings,
+    start_sheet,
+)
 
 ANOVA = Design("anova", "One-way ANOVA: how many topics to tell m systems apart", (
     "Type your design in the yellow cells; everything else recalculates. The answer is the "

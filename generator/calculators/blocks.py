@@ -3,18 +3,15 @@
 
 from __future__ import annotations
 
-
-
 from openpyxl.chart import Reference, ScatterChart, Series
 
 from topicsetsize.params import N_MAX
 
 from ..cells import STYLE, col, put_label
 from ..formulas import N_FMT, P_FMT
-from ..layout import (Cursor, highlight_if)
+from ..layout import Cursor, highlight_if
 from ..rows import Block, Col, bisection_answer, bisection_cols, write_block
-
-from .sheet import _AROUND, _CURVE, display_columns, guarded_block, _LOG_HI, _LOG_LO, _MIN_STEPS
+from .sheet import _AROUND, _CURVE, _LOG_HI, _LOG_LO, _MIN_STEPS, display_columns, guarded_block
 
 
 def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],

@@ -3,23 +3,39 @@ difference of two independent means (n per system)."""
 
 from __future__ import annotations
 
-
-
-
 from topicsetsize.params import N_MAX
 
 from ..cells import STYLE
 from ..formulas import N_FMT, P_FMT, ci_models
 from ..inputs import INPUTS
-from ..layout import (CHECK_INPUTS, Cursor, answer_text, guarded, too_large_text, write_inputs,
-                      write_result, write_status)
+from ..layout import (
+    CHECK_INPUTS,
+    Cursor,
+    answer_text,
+    guarded,
+    too_large_text,
+    write_inputs,
+    write_result,
+    write_status,
+)
 from ..rows import Col, bisection_answer, bisection_cols, bisection_steps, write_block
-
 from .blocks import _answers_block, _around_block, _chart, _curve_block, _n_chart
-from .sheet import (Design, _ANSWERS_ROWS, _AROUND_ROWS, _CHART_COLUMN, _CHART_ROWS, _NOTES_WIDTH,
-                    _check_room, _finish, _group, _measure_picker, _params, _sentence, _workings,
-                    start_sheet)
-
+from .sheet import (
+    _ANSWERS_ROWS,
+    _AROUND_ROWS,
+    _CHART_COLUMN,
+    _CHART_ROWS,
+    _NOTES_WIDTH,
+    Design,
+    _check_room,
+    _finish,
+    _group,
+    _measure_picker,
+    _params,
+    _sentence,
+    _workings,
+    start_sheet,
+)
 
 CI = Design("ci", "Confidence interval: how many topics for a CI of width δ", (
     "The smallest n whose expected 100(1−α)% CI width for the difference of two systems "

@@ -3,7 +3,6 @@ the workings' groups, the guarded blocks, the print layout, and the calculator's
 
 from __future__ import annotations
 
-
 from dataclasses import dataclass
 
 from openpyxl.styles import Alignment, Font, Protection
@@ -16,9 +15,6 @@ from topicsetsize.designs.registry import DESIGNS
 from ..cells import STYLE, col, fit_texts, put_formula, put_label, put_number, put_text, ref
 from ..layout import NO_VALUE, Cursor, answer_text, guarded, highlight_if, name_cell
 from ..rows import Block, Col, write_block
-
-
-
 
 #: Rows of the χ² bisection for λ̂: the bracket shrinks to 2^-50 of its width.
 _LAMBDA_STEPS = 50

@@ -3,25 +3,49 @@ or the effect size minΔt) and the unpaired two-sample t-test (exact, n per syst
 
 from __future__ import annotations
 
-
-
-
-
 from openpyxl.worksheet.pagebreak import Break
 
 from ..cells import STYLE
 from ..formulas import N_FMT, P_FMT, ttest_models
 from ..inputs import INPUTS
-from ..layout import (CHECK_INPUTS, Cursor, guarded, power_search,
-                     write_inputs, write_result, write_status)
+from ..layout import (
+    CHECK_INPUTS,
+    Cursor,
+    guarded,
+    power_search,
+    write_inputs,
+    write_result,
+    write_status,
+)
 from ..rows import Col, write_block
-
-from .blocks import (_answers_block, _around_block, _chart, _curve_block, _min_at_n, _min_curve,
-                     _n_chart)
-from .sheet import (_ANSWERS_ROWS, _AROUND_ROWS, _CHART_COLUMN, _CHART_ROWS, _check_room, Design,
-                    _finish, _group, _LOG_HI, _LOG_LO, _measure_picker, _NOTES_WIDTH, _params,
-                    _pick, start_sheet, _warning, _workings)
-
+from .blocks import (
+    _answers_block,
+    _around_block,
+    _chart,
+    _curve_block,
+    _min_at_n,
+    _min_curve,
+    _n_chart,
+)
+from .sheet import (
+    _ANSWERS_ROWS,
+    _AROUND_ROWS,
+    _CHART_COLUMN,
+    _CHART_ROWS,
+    _LOG_HI,
+    _LOG_LO,
+    _NOTES_WIDTH,
+    Design,
+    _check_room,
+    _finish,
+    _group,
+    _measure_picker,
+    _params,
+    _pick,
+    _warning,
+    _workings,
+    start_sheet,
+)
 
 TTEST = Design("ttest", "Paired t-test: how many topics to tell two systems apart", (
     "Two input styles: minDt with σ̂t², or the effect size minΔt = minDt/σ̂t (blank: it "

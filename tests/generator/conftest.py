@@ -15,7 +15,6 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-
 from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict, write_workbook
 from topicsetsize.generator.calculators import helper_sheet
 from topicsetsize.generator.formulas import POISSON_TERMS, anova_models, ttest_models
@@ -138,6 +137,7 @@ def bad_workbooks() -> list[dict]:
     count = max(len(v) for v in BAD.values())
     return [{name: value for edits in BAD.values() if k < len(edits)
              for name, value, _ in [edits[k]]} for k in range(count)]
+
 
 #: (dfa, dfe, λ) where the probe workbook evaluates the exact noncentral-F mixture directly:
 #: small and huge noncentralities (the strided Poisson window), φE up to 10⁷.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-
 from topicsetsize.generator.about import NAMED_ANSWERS
 from topicsetsize.generator.inputs import INPUTS
+
 from topicsetsize import __version__
 
 from .conftest import DATE

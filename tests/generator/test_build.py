@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-
-from topicsetsize.generator import (build_workbook, bundled_spec, count_steps, load_spec,
-                                    spec_from_dict)
-from topicsetsize.generator import build, write_workbook
+from topicsetsize.generator import (
+    build,
+    build_workbook,
+    bundled_spec,
+    count_steps,
+    load_spec,
+    spec_from_dict,
+    write_workbook,
+)
 from topicsetsize.generator.calculators import NAMED_RESULTS
 from topicsetsize.generator.inputs import INPUTS
+
+from topicsetsize.errors import InputError
 
 NAMES = ({i.name for calc, items in INPUTS.items() for i in items if calc != "budget"}
          | set(NAMED_RESULTS)
@@ -76,7 +83,7 @@ def test_progress_ticks_match_count_steps(tmp_path):
 
 
 def test_only_xlsx(tmp_path):
-    with pytest.raises(ValueError, match="must be written to an .xlsx file"):
+    with pytest.raises(InputError, match="must be written to an .xlsx file"):
         write_workbook(spec_from_dict({"title": "t"}), tmp_path / "w.xls")
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from topicsetsize.generator.bundled import DEFAULT_SPEC, bundled_spec, bundled_specs, templates_dir
 
 ROOT = Path(__file__).resolve().parents[2]

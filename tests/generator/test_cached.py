@@ -8,7 +8,6 @@ import math
 import openpyxl
 import pandas as pd
 import pytest
-
 from topicsetsize.generator import bundled_spec, load_spec, write_workbook
 from topicsetsize.generator.cached import answer_values
 

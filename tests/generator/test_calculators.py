@@ -13,9 +13,9 @@ import math
 import numpy as np
 import pytest
 from scipy import special, stats
+from topicsetsize.generator.layout import TOO_LARGE
 
 import topicsetsize as tss
-from topicsetsize.generator.layout import TOO_LARGE
 from topicsetsize.params import N_MAX
 
 from ._cases import ANOVA, CI, TTEST, grid_workbooks

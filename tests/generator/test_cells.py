@@ -7,7 +7,6 @@ import zipfile
 
 import openpyxl
 import pytest
-
 from topicsetsize.generator.cells import clean_text, put_formula, put_label, put_text
 
 from .conftest import INJECTION_MEASURE, INJECTION_RUNS, INJECTION_TITLE, INJECTION_TOPICS
@@ -43,6 +42,7 @@ def test_put_text_writes_text_cells(tmp_path):
 
 def test_only_package_formulas_and_labels_are_trusted():
     ws = openpyxl.Workbook().active
+    # the package's own mistake, not a user's: a plain ValueError, never an InputError
     with pytest.raises(ValueError, match="may not start with '='"):
         put_label(ws, 1, 1, "=1+1")
     with pytest.raises(ValueError, match="must start with '='"):

@@ -8,9 +8,9 @@ import re
 
 import openpyxl
 import pytest
+from topicsetsize.generator import bundled_spec, load_spec
 
 import topicsetsize as tss
-from topicsetsize.generator import bundled_spec, load_spec
 
 _REF = re.compile(r"^'?(?P<sheet>[^'!]+)'?!\$(?P<c1>[A-Z]+)\$(?P<r1>\d+)"
                   r"(?::\$(?P<c2>[A-Z]+)\$(?P<r2>\d+))?$")

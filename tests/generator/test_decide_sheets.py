@@ -8,10 +8,11 @@ import math
 
 import openpyxl
 import pytest
-
-import topicsetsize as tss
 from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict
 from topicsetsize.generator.layout import TOO_LARGE
+
+import topicsetsize as tss
+from topicsetsize.errors import InputError
 
 from ._cases import ANOVA2, CI2, TTEST2, grid_workbooks
 from .conftest import DECIDE_EDITS, DECIDE_INJECTION, INJECTION_RUNS, named
@@ -224,7 +225,7 @@ def test_budget_follows_the_typed_budget(batch):
     ({"title": "t", "decide": {"variance": [0.1, 0]}}, "s.toml: decide.variance: variance=0"),
 ])
 def test_bad_decide_and_budget_keys_give_one_line(data, message):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         spec_from_dict(data, source="s.toml")
     text = str(err.value)
     assert text.startswith(message) and "\n" not in text, text

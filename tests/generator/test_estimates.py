@@ -6,10 +6,10 @@ import math
 
 import numpy as np
 import pytest
-
-import topicsetsize as tss
 from topicsetsize.generator.estimates import estimate, measures_of
 from topicsetsize.generator.spec import MatrixSpec
+
+import topicsetsize as tss
 
 
 def test_estimate_from_a_file_and_the_measures_it_yields(tmp_path, data_dir):

@@ -8,12 +8,16 @@ import math
 import openpyxl
 import pytest
 from openpyxl import Workbook
-
-from topicsetsize.generator import bundled_spec, build_workbook, load_spec
+from topicsetsize.generator import build_workbook, bundled_spec, load_spec
 from topicsetsize.generator.bundled import bundled_specs
 from topicsetsize.generator.cached import answer_values
-from topicsetsize.generator.evaluate import (_SHARED, FormulaError, _template_key,
-                                             evaluate_workbook, share_template)
+from topicsetsize.generator.evaluate import (
+    _SHARED,
+    FormulaError,
+    _template_key,
+    evaluate_workbook,
+    share_template,
+)
 
 from .conftest import named
 

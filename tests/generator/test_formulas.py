@@ -11,7 +11,6 @@ import math
 
 import pytest
 from scipy import special, stats
-
 from topicsetsize.generator.formulas import POISSON_TERMS, UNDEFINED, anova_models, f_crit
 from topicsetsize.generator.rows import Col
 

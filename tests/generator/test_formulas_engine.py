@@ -19,7 +19,6 @@ import os
 
 import openpyxl
 import pytest
-
 from topicsetsize.generator.calculators import SHEETS
 
 formulas = pytest.importorskip("formulas")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-
 from topicsetsize.generator.inputs import INPUTS, reader_range
 from topicsetsize.generator.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
 

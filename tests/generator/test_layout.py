@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-
 from topicsetsize.generator.inputs import INPUTS, allowed, reader_range
 from topicsetsize.generator.layout import validation_formula
 
@@ -67,7 +66,6 @@ def test_print_areas_hold_the_charts():
     """Every chart of a calculator sheet ends inside the sheet's print area (fit to one page
     wide would otherwise cut it at the area's right edge)."""
     from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
-
     from topicsetsize.generator import build_workbook, bundled_spec, load_spec
 
     wb = build_workbook(load_spec(bundled_spec("decide_example")))
@@ -101,7 +99,6 @@ def test_sheets_with_inputs_print_readable_first_pages():
     of an A4 landscape page, so that its named answers print at 9 pt or more (issue 15.5:
     Decide and Budget were fitted to one page wide, at about 4 pt)."""
     from openpyxl.utils import column_index_from_string, get_column_letter
-
     from topicsetsize.generator import build_workbook, bundled_spec, load_spec
 
     wb = build_workbook(load_spec(bundled_spec("decide_example")))

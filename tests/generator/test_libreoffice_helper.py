@@ -19,6 +19,7 @@ def test_missing_libreoffice_skips_locally_and_fails_in_ci(monkeypatch):
 
 def test_batch_inputs_are_checked(tmp_path):
     a, b = tmp_path / "x" / "w.xlsx", tmp_path / "y" / "w.xlsx"
+    # the package's own mistake, not a user's: a plain ValueError, never an InputError
     with pytest.raises(ValueError, match="distinct"):
         _libreoffice.recalculate_batch([a, b], tmp_path / "out")
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import openpyxl
 import pytest
-
-import topicsetsize as tss
 from topicsetsize.generator import bundled_spec, load_spec
 from topicsetsize.generator.estimates import estimate
 from topicsetsize.generator.layout import CHECK_INPUTS
+
+import topicsetsize as tss
 from topicsetsize import example_matrix
 
 from .conftest import named

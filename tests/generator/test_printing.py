@@ -14,8 +14,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 from openpyxl.utils import column_index_from_string, range_boundaries
-
 from topicsetsize.generator import bundled_spec, load_spec, with_matrices, write_workbook
+
 from topicsetsize.cli import main
 
 from ._pdf import pdf_pages, print_batch

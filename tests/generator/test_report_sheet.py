@@ -16,12 +16,12 @@ import math
 import openpyxl
 import pandas as pd
 import pytest
-
-import topicsetsize as tss
 from topicsetsize.generator import spec_from_dict, write_workbook
 from topicsetsize.generator.inputs import reader_range
 from topicsetsize.generator.layout import CHECK_INPUTS, STATUS_OK
 from topicsetsize.generator.report_sheet import FIGURES, MIN_D_HEADINGS, SHEET
+
+import topicsetsize as tss
 
 from .conftest import named
 
@@ -240,10 +240,13 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
             for column in ("min_d", "se", "n one-way exact"):
                 assert got[column] == pytest.approx(float(want[column]), rel=1e-12)
             assert (got["share"] is None) == pd.isna(want["share"])
+
+
 def test_n_intervals_equal_the_engine_with_the_stated_seed(report_book, data_dir):
     """The interval table below each minD table: the engine's limits with the seed the sheet
     states (generator.report_sheet.INTERVAL_SEED), each n of the minD table inside its own."""
     from topicsetsize.generator.report_sheet import INTERVAL_SEED
+
     from topicsetsize.report import collection_report, interval_table
 
     ws = openpyxl.load_workbook(report_book)[SHEET]

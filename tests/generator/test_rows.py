@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 from openpyxl import Workbook
-
-from topicsetsize.generator.rows import (Col, bisection_answer, bisection_cols, bisection_steps,
-                                         write_block)
+from topicsetsize.generator.rows import (
+    Col,
+    bisection_answer,
+    bisection_cols,
+    bisection_steps,
+    write_block,
+)
 
 
 def test_templates_refer_to_same_and_previous_row():
@@ -22,6 +26,7 @@ def test_unknown_or_duplicate_columns_are_errors():
     ws = Workbook().active
     with pytest.raises(KeyError, match="unknown column {x}"):
         write_block(ws, 1, 1, [Col("n", "n", "={x}")], 1)
+    # the package's own mistake, not a user's: a plain ValueError, never an InputError
     with pytest.raises(ValueError, match="duplicate column keys"):
         write_block(ws, 1, 1, [Col("n", "n", "=1"), Col("n", "n", "=2")], 1)
 

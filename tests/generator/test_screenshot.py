@@ -5,7 +5,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from topicsetsize.generator import screenshot
 
 

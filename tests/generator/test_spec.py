@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict, with_matrices
 from topicsetsize.generator.spec import EXAMPLE, SCORES
+
+from topicsetsize.errors import InputError
 
 BASE = {"title": "t", "m": [2, 10], "min_d": [0.1],
         "measures": [{"name": "x", "variance": 0.05}]}
@@ -83,7 +84,7 @@ def test_bundled_example_spec():
     ({**BASE, "measures": {"name": "x"}}, "s.toml: measures: must be an array of tables"),
 ])
 def test_bad_specs_give_one_line(data, message):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         spec_from_dict(data, source="s.toml")
     text = str(err.value)
     assert text.startswith(message) and "\n" not in text
@@ -93,12 +94,12 @@ def test_bad_files(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such spec file"):
         load_spec(tmp_path / "missing.toml")
     bad = _write(tmp_path, 'title = "t"\nm = [2,\n')
-    with pytest.raises(ValueError, match=r"s\.toml: not valid TOML: ") as err:
+    with pytest.raises(InputError, match=r"s\.toml: not valid TOML: ") as err:
         load_spec(bad)
     assert "\n" not in str(err.value)
     binary = tmp_path / "b.toml"
     binary.write_bytes(b"\xff\xfe\x00title")
-    with pytest.raises(ValueError, match=r"b\.toml: not a text \(UTF-8\) TOML file"):
+    with pytest.raises(InputError, match=r"b\.toml: not a text \(UTF-8\) TOML file"):
         load_spec(binary)
 
 
@@ -140,7 +141,7 @@ def test_grids_per_part_and_per_measure():
      "s.toml: measures[1].m: [2, 2] repeats a value"),
 ])
 def test_bad_grids_are_one_line_errors(data, message):
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         spec_from_dict({"title": "t", "m": [2], "min_d": [0.1], **data}, source="s.toml")
     assert str(err.value).startswith(message) and "\n" not in str(err.value)
 
@@ -156,5 +157,5 @@ def test_matrix_topic_ids_key_reaches_the_reader(tmp_path):
     assert estimate(spec.matrices[0]).summary.runs == 3
     spec = spec_from_dict({**BASE, "matrices": [{"path": "m.csv"}]}, source="s.toml",
                           base=tmp_path)
-    with pytest.raises(ValueError, match="distinct whole numbers"):
+    with pytest.raises(InputError, match="distinct whole numbers"):
         estimate(spec.matrices[0])

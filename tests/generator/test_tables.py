@@ -7,10 +7,10 @@ import csv
 import openpyxl
 import pandas as pd
 import pytest
-
-import topicsetsize as tss
 from topicsetsize.generator import bundled_spec, load_spec
 from topicsetsize.generator.cells import STYLE
+
+import topicsetsize as tss
 
 
 def _table(ws, name: str, method: str, n_m: int = 5, n_d: int = 4) -> pd.DataFrame:

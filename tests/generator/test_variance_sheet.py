@@ -7,9 +7,9 @@ import math
 import numpy as np
 import openpyxl
 import pytest
+from topicsetsize.generator.variance_sheet import SUMMARY_COLUMNS
 
 import topicsetsize as tss
-from topicsetsize.generator.variance_sheet import SUMMARY_COLUMNS
 
 
 def _one_way_ve(x: np.ndarray) -> float:

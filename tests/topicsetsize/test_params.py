@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from topicsetsize.errors import InputError
 from topicsetsize.params import PARAMS, check, check_method
 
 
@@ -23,7 +24,7 @@ def test_every_parameter_has_a_description():
     ("min_d", float("inf"), "min_d=inf is out of range: allowed min_d > 0"),
 ])
 def test_messages(name, value, message):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InputError) as info:
         check(name, value)
     assert str(info.value) == message
 
@@ -37,6 +38,7 @@ def test_excel_shaped_counts():
 def test_not_assert_based():
     # validation must survive python -O: it is plain control flow
     import inspect
+
     import topicsetsize.params as p
     assert "assert " not in inspect.getsource(p)
 
@@ -55,7 +57,7 @@ def test_messages_show_magnitudes_compactly(name, value, message):
     if message is None:
         assert check(name, value) == value
         return
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InputError) as info:
         check(name, value)
     assert str(info.value) == message
 
@@ -74,10 +76,10 @@ def test_whole_numbers_in_ranges_are_shown_as_typed():
     ("rank", -2.0**31 - 1, "rank=-2147483649 is out of range"),
 ])
 def test_integers_read_from_files_have_a_range(name, value, message):
-    with pytest.raises(ValueError, match="^" + message.replace("+", r"\+").replace("(", r"\(")
+    with pytest.raises(InputError, match="^" + message.replace("+", r"\+").replace("(", r"\(")
                        .replace(")", r"\)")):
         check(name, value)
-    with pytest.raises(ValueError, match="^" + message.replace("+", r"\+").replace("(", r"\(")
+    with pytest.raises(InputError, match="^" + message.replace("+", r"\+").replace("(", r"\(")
                        .replace(")", r"\)")):
         check(name, np.array([1.0, value]))     # the array path says the same
 

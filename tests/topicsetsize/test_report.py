@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
+from topicsetsize.errors import InputError
 from topicsetsize.report import reliability_curves
 
 
@@ -58,7 +59,7 @@ def test_bad_options():
                             ({"alpha": 0}, "^alpha=0 is out of range"),
                             ({"top_k": 0}, "^top_k=0 is out of range"),
                             ({"top_k": 8, "m": 12}, r"^top_k=8 and m=12: .*\(k = m\)")):
-        with pytest.raises(ValueError, match=message):
+        with pytest.raises(InputError, match=message):
             tss.collection_report(x, **kwargs)
 
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 import xlwings
 
 WORKER = Path(__file__).with_name("_officejs_worker.py")
 ROOT = Path(__file__).resolve().parents[2]
+
 
 @pytest.fixture(scope="session")
 def book_matrix(data_dir) -> list[list[float]]:

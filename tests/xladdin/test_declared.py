@@ -8,10 +8,10 @@ from __future__ import annotations
 import inspect
 
 import pytest
-
-from topicsetsize.designs.registry import DESIGNS
 from topicsetsize.xladdin import udfs
 from topicsetsize.xladdin._register import ARG_DOCS
+
+from topicsetsize.designs.registry import DESIGNS
 
 #: The Excel spelling of each parameter (the legacy sheets' names).
 EXCEL_NAME = {"alpha": "alpha", "beta": "beta", "min_d": "minD", "min_dt": "minDt",

@@ -20,6 +20,7 @@ import math
 import pytest
 
 import topicsetsize as tss
+from topicsetsize.errors import InputError
 from xladdin import udfs
 from xladdin._register import ARG_DOCS
 
@@ -264,6 +265,6 @@ def test_undefined_legacy_power(officejs):
 
 def test_unreachable_design(officejs):
     message = _error(officejs.call("TSS_TTEST_ES", 0.05, 0.2, 1e-9))
-    with pytest.raises(ValueError) as engine:
+    with pytest.raises(InputError) as engine:
         tss.ttest_n_effect(0.05, 0.2, 1e-9)
     assert message == str(engine.value) and "search limit" in message

@@ -15,10 +15,10 @@ import math
 
 import numpy as np
 import pytest
-
-import topicsetsize as tss
 from topicsetsize.xladdin import _register, udfs
 from topicsetsize.xladdin._register import ARG_DOCS, ExcelArgumentError
+
+import topicsetsize as tss
 
 from ._table1 import KENDALL_ROWS, ranks_with_tau
 
@@ -260,7 +260,7 @@ def _message(fn, *args) -> str:
 
 
 def _engine_message(fn, *args, **kwargs) -> str:
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(tss.InputError) as info:
         fn(*args, **kwargs)
     return str(info.value)
 
@@ -383,7 +383,6 @@ def test_the_module_exports_exactly_the_documented_functions():
         "TSS_CI2", "TSS_CI2_WIDTH", "TSS_GUARANTEES",
         # generalizability theory (test_gstudy_*)
         "TSS_GSTUDY"])
-
 
 
 def test_only_the_classic_windows_add_in_reports_errors_as_text(monkeypatch):

@@ -4,9 +4,10 @@ for counts, None for blanks): each equals the engine and an independent number."
 from __future__ import annotations
 
 import pytest
+from topicsetsize.xladdin import _register, udfs
 
 import topicsetsize as tss
-from topicsetsize.xladdin import _register, udfs
+from topicsetsize.errors import InputError
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +45,7 @@ def test_unpaired_functions_equal_the_engine():
     (lambda: udfs.TSS_CI2_WIDTH(10.0, 0.01, 1.0), "alpha=1 is out of range"),
 ])
 def test_bad_arguments_raise_the_engine_message(call, message):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InputError) as info:
         call()
     assert message in str(info.value) and "\n" not in str(info.value)
 

@@ -27,20 +27,21 @@ published set-up: topics 351–450 of TREC 2004 Robust, the best 75% of the runs
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
-from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 import pandas as pd
 
-from ..numerics.distributions import t_crit
+from ..errors import InputError
 from ..matrices.matrix import check_matrix
-from .paired import paired_t
+from ..numerics.distributions import t_crit
 from ..params import Range, check
+from .paired import paired_t
+
 # Importable from here too (they were defined here before topicsetsize.checks.selection existed).
 from .selection import SCORE_KINDS, select_topics, top_runs, transform_scores  # noqa: F401
-from ..errors import InputError
 
 __all__ = ["SplitHalfResult", "split_half", "split_half_curve", "random_splits"]
 

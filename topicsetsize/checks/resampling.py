@@ -17,17 +17,17 @@ products C·X and C·X², and memory stays bounded by the chunk.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
+from ..estimates.variance import residual_variance, two_way_residual_variance
+from ..matrices.matrix import check_matrix
 from ..numerics.distributions import f_crit, f_power, t_crit, t_power
 from ..params import check, check_choice
-from ..matrices.matrix import check_matrix
 from .paired import paired_t, reject_ratio, tolerance
-from ..estimates.variance import residual_variance, two_way_residual_variance
-from ..errors import InputError
 
 __all__ = ["TESTS", "ResampledPower", "resampled_power"]
 

@@ -12,9 +12,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ..matrices.matrix import check_matrix
 from ..params import check, check_choice
-from ..errors import InputError
 
 __all__ = ["SCORE_KINDS", "select_topics", "top_runs", "transform_scores"]
 

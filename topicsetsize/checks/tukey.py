@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..estimates.variance import two_way_residual_variance
 from ..matrices.matrix import check_matrix
 from ..params import check
-from ..estimates.variance import two_way_residual_variance
 
 __all__ = ["tukey_hsd_randomised", "randomised_ranges"]
 

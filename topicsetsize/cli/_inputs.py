@@ -18,9 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._common import path, progress, reporting_warnings
 from ..errors import InputError
-
+from ._common import path, progress, reporting_warnings
 
 #: The inputs of a matrix command and the options that go with each (one place: an option given
 #: with an input it does not apply to is refused, :func:`check_input_options`). ``FILE`` is a

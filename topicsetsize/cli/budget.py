@@ -8,8 +8,8 @@ The figures come from a TOML plan (--plan FILE) or from the options.
 
 from __future__ import annotations
 
-from ._common import number, numbers, path, print_frame
 from ..errors import InputError
+from ._common import number, numbers, path, print_frame
 
 
 def register(sub, designs) -> None:

@@ -14,9 +14,9 @@ import argparse
 import math
 import sys
 
-from ._common import around_n, ceil_sig, floor_power, number, numbers, print_frame, progress
 from ..designs.registry import DESIGNS, Design
 from ..errors import InputError
+from ._common import around_n, ceil_sig, floor_power, number, numbers, print_frame, progress
 
 _METHODS = ("legacy", "exact", "both")
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import sys
 
+from ..errors import InputError
 from ._common import csv_cell, path, print_frame, progress, reporting_warnings
 from ._inputs import add_runs_options, say_read
-from ..errors import InputError
 
 
 def register(sub, designs) -> None:

@@ -7,9 +7,9 @@ prints the pairs sorted by p-value, marking those significant at ``--alpha``.
 
 from __future__ import annotations
 
-from .workload import check_workload
 from ._common import checked, fresh_seed, number, print_frame, progress
 from ._inputs import add_matrix_input, load_matrix
+from .workload import check_workload
 
 
 def register(sub, designs) -> None:

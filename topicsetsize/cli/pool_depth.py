@@ -12,11 +12,20 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
-from .workload import check_bootstrap
-from ._common import (add_boot_options, boot_args, interval_note, number, numbers, path,
-                      print_frame, progress, reporting_warnings)
-from ._inputs import add_duplicates_option
 from ..errors import InputError
+from ._common import (
+    add_boot_options,
+    boot_args,
+    interval_note,
+    number,
+    numbers,
+    path,
+    print_frame,
+    progress,
+    reporting_warnings,
+)
+from ._inputs import add_duplicates_option
+from .workload import check_bootstrap
 
 #: The depths of ``--example`` when --depths is not given.
 EXAMPLE_DEPTHS = [100, 50, 30, 20, 10, 5]
@@ -72,9 +81,9 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read the collections, run the study with a progress bar, print and plot."""
+    from ..decide.pooling import pool_depth_study
     from ..matrices.evaluation import parse_measure, run_sources
     from ..params import check
-    from ..decide.pooling import pool_depth_study
 
     _example_inputs(args)
     if len(args.runs) != len(args.qrels):

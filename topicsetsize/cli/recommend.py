@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ._common import number, path, print_frame
 from ..errors import InputError
+from ._common import number, path, print_frame
 
 #: A comma that starts the next ``key=`` of a --require value (a label may hold other commas).
 _NEXT_KEY = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")

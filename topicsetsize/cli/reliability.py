@@ -10,10 +10,9 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 
 from __future__ import annotations
 
-from ._common import (checked, fresh_seed, number, numbers, print_frame, progress,
-                      records_frame)
-from ._inputs import add_matrix_input, load_matrix
 from ..errors import InputError
+from ._common import checked, fresh_seed, number, numbers, print_frame, progress, records_frame
+from ._inputs import add_matrix_input, load_matrix
 from .workload import check_workload
 
 #: Cells (trials x topics x runs) a second, resampled or split: measured on a 2-core machine

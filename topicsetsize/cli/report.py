@@ -13,10 +13,18 @@ TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (add_boot_options, boot_args, check_boot_workload, checked, interval_note,
-                      numbers, path, print_frame)
-from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
+from ._common import (
+    add_boot_options,
+    boot_args,
+    check_boot_workload,
+    checked,
+    interval_note,
+    numbers,
+    path,
+    print_frame,
+)
+from ._inputs import add_input_options, load_matrices
 
 
 def register(sub, designs) -> None:
@@ -64,9 +72,8 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, build its report, print (and plot)."""
-    from ..report import collection_report
-
     from ..params import check
+    from ..report import collection_report
 
     if args.min_d:
         check("min_d", args.min_d)

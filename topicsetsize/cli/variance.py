@@ -10,10 +10,16 @@ bundled TREC 2010 Web AP matrix.
 
 from __future__ import annotations
 
-from ._common import (add_boot_options, boot_args, check_boot_workload, interval_note, path,
-                      print_frame)
-from ._inputs import add_input_options, load_matrices
 from ..errors import InputError
+from ._common import (
+    add_boot_options,
+    boot_args,
+    check_boot_workload,
+    interval_note,
+    path,
+    print_frame,
+)
+from ._inputs import add_input_options, load_matrices
 
 
 def register(sub, designs) -> None:

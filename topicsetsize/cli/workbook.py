@@ -13,10 +13,9 @@ import warnings
 from dataclasses import replace
 from pathlib import Path
 
-from ._common import path, progress
-from ._inputs import (add_input_options, check_input_options, evaluate_from_args,
-                      reader_measure)
 from ..errors import InputError
+from ._common import path, progress
+from ._inputs import add_input_options, check_input_options, evaluate_from_args, reader_measure
 
 __all__ = ["register", "run", "runs_provenance"]
 
@@ -51,7 +50,6 @@ def register(sub, designs) -> None:
 def run(args) -> int:
     """Build the workbook described by ``args``; print where it was written."""
     from topicsetsize.generator import load_spec, with_matrices
-
     from topicsetsize.generator.bundled import DEFAULT_SPEC, bundled_specs, templates_dir
 
     if args.list_specs:

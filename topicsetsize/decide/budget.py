@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 import numpy as np
 import pandas as pd
 
-from ..params import check, check_method
 from ..designs.anova import anova_n
 from ..errors import InputError
+from ..params import check, check_method
 
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..designs.ci import ci_delta
 from ..designs.anova import anova_min_d
+from ..designs.ci import ci_delta
 from ..designs.ttest import ttest_min_dt
-from ..params import check, check_method
 from ..errors import InputError
+from ..params import check, check_method
 
 __all__ = ["Guarantees", "guarantees", "round_up", "percent_text", "DEFAULT_MS",
            "TABLE_DECIMALS"]

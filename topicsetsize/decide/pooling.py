@@ -36,25 +36,31 @@ the qrels judge are removed from the ranked list before the measure is computed,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import os
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .budget import budget_plan, cheapest_row
-from .pools import _REDUCE_ROWS, _best, _top, best_ranks, depth_pool, trec_ranking
-from ..params import N_BOOT, check, check_choice, check_method
-from ..matrices.evaluation import (evaluator_for, parse_measure, qrels_dict, require_ir_measures,
-                         run_dict, run_sources, score_run)
-from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs
-from ..matrices.topics import match_topics
+from ..errors import InputError
 from ..estimates.standardise import std_ab
 from ..estimates.variance import pooled_variance
-from ..errors import InputError
+from ..matrices.evaluation import (
+    evaluator_for,
+    parse_measure,
+    qrels_dict,
+    require_ir_measures,
+    run_dict,
+    run_sources,
+    score_run,
+)
+from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs
+from ..matrices.topics import match_topics
+from ..params import N_BOOT, check, check_choice, check_method
+from .budget import budget_plan, cheapest_row
+from .pools import _REDUCE_ROWS, _best, _top, best_ranks, depth_pool, trec_ranking
 
 __all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning", "PoolDepthStudy",
            "trec_ranking", "best_ranks", "depth_pool", "pool_depth_study", "parse_measure",
@@ -355,8 +361,13 @@ def _depth_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_
     """The interval of n at every depth: each depth's pooled σ̂² over the same resamples of the
     topics (one seed), n of every (depth, resample) in one call of ``anova_n``."""
     from ..designs.anova import anova_n
-    from ..estimates.uncertainty import (bootstrap_variances, fresh_seed, interval_of,
-                                         interval_tails, resampled_n)
+    from ..estimates.uncertainty import (
+        bootstrap_variances,
+        fresh_seed,
+        interval_of,
+        interval_tails,
+        resampled_n,
+    )
 
     seed = fresh_seed(seed)
     scale = "raw" if variance_from == "raw" else "std-ab"

@@ -19,8 +19,14 @@ from scipy import stats
 from ..designs.anova import anova_n
 from ..designs.anova2 import anova2_n
 from ..errors import InputError
-from ..estimates.differences import (RunDifferences, paired_standard_errors, run_differences,
-                                     share_at_least, split_half_differences, top_order)
+from ..estimates.differences import (
+    RunDifferences,
+    paired_standard_errors,
+    run_differences,
+    share_at_least,
+    split_half_differences,
+    top_order,
+)
 from ..estimates.variance import residual_variance, two_way_residual_variance
 from ..matrices.matrix import check_matrix
 from ..numerics.search import SearchLimitError

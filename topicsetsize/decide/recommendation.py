@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..params import check, check_method
 from ..designs.anova import anova_n, anova_power
 from ..errors import InputError
+from ..params import check, check_method
 from .wording import sentence
 
 __all__ = ["Recommendation", "recommend", "check_requirement", "REQUIREMENT_KEYS"]

@@ -38,15 +38,15 @@ monotone function of n and the search for n is not thrown off by independent noi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import special, stats
 
+from ..numerics.search import smallest_n
 from ..params import N_MAX, check, check_choice
 from .effects import t_effect
-from ..numerics.search import smallest_n
 
 __all__ = ["CONFIGURATIONS", "TARGETS", "AllPairsPower", "AllPairsN", "configuration_means",
            "allpairs_power", "allpairs_n"]

@@ -19,16 +19,23 @@ import numpy as np
 from scipy import special
 
 from ..numerics.distributions import chi2_lambda_one, f_crit_one, f_power, f_power_one
+from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.search_one import Uncertain, probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check, check_all, check_each, check_method, check_scalars
 from .detectable import lambda_required, raise_unreachable
 from .effects import anova_effect
-from .legacy import (NAGATA_LAMBDA, AnovaLegacyTerms, _anova_lambda_hat, _anova_legacy,
-                     _lambda_curve, _monotone_from, _monotone_from_one)
+from .legacy import (
+    NAGATA_LAMBDA,
+    AnovaLegacyTerms,
+    _anova_lambda_hat,
+    _anova_legacy,
+    _lambda_curve,
+    _monotone_from,
+    _monotone_from_one,
+)
 from .tables import size_table
 
 if TYPE_CHECKING:
@@ -294,6 +301,7 @@ def _anova_n_one(alpha, beta, min_d, variance, m, method):
     dfn = m - 1.0
     x1, x2 = NAGATA_LAMBDA.get((alpha, beta), (None, None)) if method == "legacy" else (None, None)
     lam = x1 + x2 * math.sqrt(dfn) if x1 is not None else chi2_lambda_one(alpha, beta, dfn)
+
     def power(n):
         return anova_power_one(n, m, effect, alpha, method)
 
@@ -352,6 +360,7 @@ def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
     """
     method = check_method(method)
     n_, m_, v, a, b = check_all(n=n, m=m, variance=variance, alpha=alpha, beta=beta)
+
     def power(lam, alpha_i, df_a, n_i):
         return anova_power_at(n_i, df_a + 1.0, lam / n_i, alpha_i, method)
 

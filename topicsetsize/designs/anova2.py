@@ -31,14 +31,14 @@ import numpy as np
 from scipy import special
 
 from ..numerics.distributions import chi2_lambda_one, f_power, f_power_one
-from ..params import check, check_all, check_choice, check_scalars
-from .registry import DESIGNS
-from .effects import anova_effect
+from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.roots import at_least, smallest_reaching
 from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
+from ..params import check, check_all, check_choice, check_scalars
+from .effects import anova_effect
+from .registry import DESIGNS
 from .tables import size_table
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ def _anova2_n_one(alpha, beta, min_d, variance, m):
     with np.errstate(all="ignore"):
         n = chi2_lambda_one(alpha, beta, dfn) / effect if effect > 0 else float("inf")
         guess = n * (1.0 + (dfn + 2.0) / max(dfn * max(n - 1.0, 1.0), 1.0))
+
         def power(n):
             return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect)
 

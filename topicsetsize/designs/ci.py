@@ -18,10 +18,10 @@ import numpy as np
 from scipy import special
 
 from ..numerics.distributions import t_crit, z_upper
-from ..params import N_MAX, check_all, check_scalars
-from ..numerics.shapes import as_output
 from ..numerics.search import describe_cells, smallest_n
 from ..numerics.search_one import smallest_n_one
+from ..numerics.shapes import as_output
+from ..params import N_MAX, check_all, check_scalars
 
 __all__ = ["ci_delta", "ci_n"]
 

@@ -274,6 +274,7 @@ def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     """
     method = check_method(method)
     n_, v, a, b = check_all(n=n, variance_t=variance_t, alpha=alpha, beta=beta)
+
     def power(lam, alpha_i, df_a, n_i):
         return ttest_power_at(n_i, lam / np.sqrt(n_i), alpha_i, method)
 

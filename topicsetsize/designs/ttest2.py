@@ -25,8 +25,8 @@ from ..numerics.search import describe_cells, smallest_n_for_power
 from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import check_all, check_choice, check_scalars
-from .registry import DESIGNS
 from .effects import t_effect
+from .registry import DESIGNS
 
 __all__ = ["ttest2_n", "ttest2_power"]
 

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from ..matrices.matrix import check_matrix
 from ..params import check
-from ..errors import InputError
 
 __all__ = ["RunDifferences", "SplitHalfDifferences", "run_differences", "share_at_least",
            "split_half_differences", "paired_standard_errors", "top_order"]

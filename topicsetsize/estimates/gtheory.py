@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 import numpy as np
 from scipy import stats
 

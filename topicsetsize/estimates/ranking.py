@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..errors import InputError
 from ..numerics.distributions import z_upper
 from ..params import check
-from ..errors import InputError
 
 __all__ = ["KendallTau", "kendall_tau_ci", "kendall_tau_interval"]
 

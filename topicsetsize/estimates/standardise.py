@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from ..params import check
-from ..matrices.matrix import ScoreMatrix, check_matrix
 from ..errors import InputError
+from ..matrices.matrix import ScoreMatrix, check_matrix
+from ..params import check
 
 __all__ = ["StandardisationFactors", "standardisation_factors", "std_ab", "std_cdf", "z_scores"]
 

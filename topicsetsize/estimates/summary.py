@@ -12,18 +12,17 @@ run rankings by mean raw and by mean std-AB score.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
 import math
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 
 import pandas as pd
 
-from .ranking import kendall_tau_ci
+from ..errors import InputError
 from ..matrices.matrix import check_matrix
+from .ranking import kendall_tau_ci
 from .standardise import std_ab
 from .variance import check_varies, residual_variance, two_way_residual_variance
-from ..errors import InputError
 
 __all__ = ["VarianceSummary", "summarise", "summarise_many"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..params import check_choice
-from ..matrices.matrix import check_matrix
 from ..errors import InputError
+from ..matrices.matrix import check_matrix
+from ..params import check_choice
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
            "pooled_variance", "ROUNDING", "check_varies"]

@@ -25,9 +25,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from .runfiles import as_qrels, as_run, read_run, run_files
 from .topics import match_topics
-from ..errors import InputError
 
 __all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
            "run_sources", "evaluate_runs", "evaluate_measures"]
@@ -314,8 +314,9 @@ def _warn_missing_topics(names: list[str], each_run: list[set], matched) -> None
     1 of 2 runs retrieved nothing for some of the 2 matched topics, scored 0 there (as \
 trec_eval -c does): r2 lacks 1 (2)
     """
-    from .topics import TopicMismatchWarning
     import warnings
+
+    from .topics import TopicMismatchWarning
 
     lacking = [(name, sorted(set(matched) - have)) for name, have in zip(names, each_run)]
     lacking = [(name, gone) for name, gone in lacking if gone]

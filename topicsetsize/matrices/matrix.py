@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+
 from ..errors import InputError
 
 __all__ = ["ScoreMatrix", "check_matrix", "check_shape"]
@@ -39,6 +40,7 @@ MAX_SCORE = 1e150
 #: The smallest nonzero |score| accepted: smaller ones square to subnormal numbers or 0, so a
 #: variance would lose its digits or vanish.
 MIN_SCORE = 1e-150
+
 
 def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
                  min_runs: int = 2) -> ScoreMatrix:

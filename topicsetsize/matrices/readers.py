@@ -49,19 +49,29 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..atomic import read_whole
+from ..errors import InputError
+from ..params import check_choice
 from .formats import FORMATS
-from .formats.common import (MISSING_TOKENS, SUMMARY_TOPIC, Cells, cells_from_records, csv_rows,
-                             decode_text, parse_floats, guess_delimiter, is_numeric,
-                             nonempty_bytes, split_fields)
+from .formats.common import (
+    MISSING_TOKENS,
+    SUMMARY_TOPIC,
+    Cells,
+    cells_from_records,
+    csv_rows,
+    decode_text,
+    guess_delimiter,
+    is_numeric,
+    nonempty_bytes,
+    parse_floats,
+    split_fields,
+)
 from .formats.long import long_header, parse_long
 from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
 from .formats.wide import parse_wide, parse_wide_numbers
 from .formats.xlsx import read_xlsx
 from .matrix import ScoreMatrix, check_matrix, check_shape  # noqa: F401  (importable from here)
-from ..atomic import read_whole
-from ..params import check_choice
 from .writers import write_long, write_trec_eval  # noqa: F401  (importable from here)
-from ..errors import InputError
 
 __all__ = [
     "FORMATS",

@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 
 from ..atomic import atomic_path
+from ..errors import InputError
 from .formats.common import SUMMARY_TOPIC
 from .matrix import check_matrix
-from ..errors import InputError
 
 __all__ = ["write_trec_eval", "write_long", "long_table", "write_matrices", "MATRIX_SUFFIXES"]
 

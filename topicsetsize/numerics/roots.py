@@ -28,6 +28,7 @@ def _scipy_elementwise():
         elementwise = found
     return elementwise
 
+
 __all__ = ["smallest_reaching", "at_least"]
 
 

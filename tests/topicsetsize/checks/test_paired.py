@@ -7,8 +7,8 @@ import warnings
 import numpy as np
 from scipy import stats
 
-from topicsetsize.numerics.distributions import t_crit
 from topicsetsize.checks.paired import paired_t, reject_ratio
+from topicsetsize.numerics.distributions import t_crit
 
 
 def test_paired_t_equals_scipy_ttest_rel():

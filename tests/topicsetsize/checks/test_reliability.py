@@ -12,9 +12,14 @@ import pytest
 from scipy import stats
 
 import topicsetsize.checks.reliability as rel
-from topicsetsize.checks.reliability import (SplitHalfResult, random_splits, split_half,
-                                             split_half_curve)
+from topicsetsize.checks.reliability import (
+    SplitHalfResult,
+    random_splits,
+    split_half,
+    split_half_curve,
+)
 from topicsetsize.checks.selection import select_topics, top_runs
+from topicsetsize.errors import InputError
 
 
 @pytest.fixture(scope="module")
@@ -197,15 +202,15 @@ def test_no_significant_result_gives_nan_pct():
     (dict(alpha=1.5), "alpha=1.5 is out of range"),
 ])
 def test_split_half_errors_name_the_argument(voorhees, kwargs, message):
-    with pytest.raises(ValueError, match=message) as err:
+    with pytest.raises(InputError, match=message) as err:
         split_half(voorhees, **kwargs)
     assert "\n" not in str(err.value)
 
 
 def test_split_half_rejects_missing_values_and_tiny_matrices():
-    with pytest.raises(ValueError, match="non-finite value"):
+    with pytest.raises(InputError, match="non-finite value"):
         split_half([[0.1, 0.2], [np.nan, 0.3], [0.1, 0.1], [0.2, 0.3]])
-    with pytest.raises(ValueError, match="at least 4 topics"):
+    with pytest.raises(InputError, match="at least 4 topics"):
         split_half([[0.1, 0.2], [0.3, 0.3], [0.1, 0.4]])
 
 

@@ -11,9 +11,10 @@ import pytest
 from scipy import stats
 
 import topicsetsize.checks.resampling as res
-from topicsetsize.numerics.distributions import f_crit, t_crit
 from topicsetsize.checks.paired import paired_t
 from topicsetsize.checks.resampling import ResampledPower, resampled_power
+from topicsetsize.errors import InputError
+from topicsetsize.numerics.distributions import f_crit, t_crit
 
 
 def normal_matrix(topics: int, means, seed: int) -> np.ndarray:
@@ -206,14 +207,14 @@ def test_reproducible_chunk_free_and_progress(monkeypatch):
 def test_errors_name_the_argument(kwargs, message):
     x = normal_matrix(30, [0.0, 0.1, 0.2], seed=0)
     kwargs.setdefault("n", 10)
-    with pytest.raises(ValueError, match=message) as err:
+    with pytest.raises(InputError, match=message) as err:
         resampled_power(x, **kwargs)
     assert "\n" not in str(err.value)
 
 
 def test_identical_pair_is_an_error():
     x = np.column_stack([np.arange(10.0), np.arange(10.0), np.ones(10)])
-    with pytest.raises(ValueError, match="variance of the differences of runs \\[0, 1\\] is 0"):
+    with pytest.raises(InputError, match="variance of the differences of runs \\[0, 1\\] is 0"):
         resampled_power(x, n=5, test="ttest", pair=(0, 1))
 
 

@@ -8,6 +8,7 @@ import pytest
 from scipy import stats
 
 from topicsetsize.checks.selection import select_topics, top_runs, transform_scores
+from topicsetsize.errors import InputError
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def test_select_topics_with_string_and_integer_ids(robust):
 @pytest.mark.parametrize("spec, message", [("1-5", "matches no topic"), ("q9", "'q9' is not in"),
                                            ("", "selects no topic")])
 def test_select_topics_errors(robust, spec, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(InputError, match=message):
         select_topics(robust, spec=spec)
 
 
@@ -39,7 +40,7 @@ def test_top_runs_rounds_up_and_keeps_order():
     assert top_runs(x, fraction=0.26).shape[1] == 4                   # ceil(3.12)
     assert top_runs(x, fraction=1.0).shape[1] == 12
     assert top_runs(x.to_numpy(), fraction=0.25).shape == (2, 3)
-    with pytest.raises(ValueError, match="fraction=0 is out of range"):
+    with pytest.raises(InputError, match="fraction=0 is out of range"):
         top_runs(x, fraction=0)
 
 
@@ -54,5 +55,5 @@ def test_transform_scores_use_factors_of_all_runs(robust):
                                rtol=1e-12, atol=1e-15)
     raw = transform_scores(robust, kind="raw")
     assert raw.equals(robust) and raw is not robust
-    with pytest.raises(ValueError, match="kind='z' is not one of"):
+    with pytest.raises(InputError, match="kind='z' is not one of"):
         transform_scores(robust, kind="z")

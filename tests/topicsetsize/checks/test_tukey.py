@@ -12,6 +12,7 @@ from scipy import stats
 
 import topicsetsize.checks.tukey as tukey
 from topicsetsize import randomised_ranges, tukey_hsd_randomised
+from topicsetsize.errors import InputError
 from topicsetsize.estimates.variance import two_way_residual_variance
 
 
@@ -185,11 +186,11 @@ def test_progress_reports_every_trial():
     ([[0.1, float("nan")], [0.2, 0.3]], "non-finite value nan"),
 ])
 def test_bad_matrices_are_refused_in_one_line(scores, message):
-    with pytest.raises(ValueError, match=message) as info:
+    with pytest.raises(InputError, match=message) as info:
         tukey_hsd_randomised(scores, trials=10)
     assert "\n" not in str(info.value)
 
 
 def test_bad_trials_are_refused_in_one_line():
-    with pytest.raises(ValueError, match=r"^trials=0 is out of range"):
+    with pytest.raises(InputError, match=r"^trials=0 is out of range"):
         tukey_hsd_randomised(TINY, trials=0)

@@ -7,8 +7,8 @@ import io
 import pandas as pd
 import pytest
 
-from topicsetsize.designs.allpairs import allpairs_n
 from topicsetsize.cli import main
+from topicsetsize.designs.allpairs import allpairs_n
 
 from .conftest import one_line_error
 

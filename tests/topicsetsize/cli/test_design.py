@@ -15,8 +15,6 @@ from topicsetsize.cli import main
 from .conftest import one_line_error, run_cli
 
 
-
-
 def test_readme_command(capsys):
     code, out, _ = run_cli(capsys, "n", "anova", "--alpha", "0.05", "--beta", "0.2", "--min-d",
                            "0.1", "--variance", "0.0601", "--m", "10")

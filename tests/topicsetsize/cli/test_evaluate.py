@@ -7,8 +7,8 @@ import io
 import pandas as pd
 import pytest
 
-from topicsetsize.matrices.evaluation import evaluate_runs
 from topicsetsize.estimates.summary import summarise
+from topicsetsize.matrices.evaluation import evaluate_runs
 
 from .conftest import one_line_error, run_cli
 

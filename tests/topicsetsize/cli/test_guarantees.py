@@ -13,8 +13,6 @@ from topicsetsize.cli import main
 from .conftest import one_line_error, run_cli
 
 
-
-
 def test_table_and_statements(capsys):
     code, out, err = run_cli(capsys, "guarantees", "--n", "100", "--variance", "0.0601")
     assert code == 0 and err == ""

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from topicsetsize.checks.tukey import tukey_hsd_randomised
 from topicsetsize.cli import main
 
 from .conftest import one_line_error
-from topicsetsize.checks.tukey import tukey_hsd_randomised
 
 
 def run_csv(capsys, argv) -> pd.DataFrame:

@@ -174,5 +174,6 @@ def test_a_value_error_of_the_engine_is_not_made_a_user_error(monkeypatch, modul
         raise ValueError("operands could not be broadcast together")
 
     monkeypatch.setattr(importlib.import_module(module), function, broken)
-    with pytest.raises(ValueError, match="broadcast"):
+    with pytest.raises(ValueError, match="broadcast") as info:
         main(argv)
+    assert type(info.value) is ValueError

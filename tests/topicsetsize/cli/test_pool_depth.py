@@ -237,6 +237,8 @@ def test_judged_share_warning_and_condensed_option(capsys, tmp_path):
     assert table.loc[100, "judged_share"] < 0.3
     assert main([*argv, "--condensed"]) == 0
     assert "condensed lists: unjudged documents removed" in capsys.readouterr().out
+
+
 def test_n_interval_per_depth_equals_the_engine(capsys):
     """n [low, high] per depth: the same limits as the API with the same seed, the seed
     printed, and every n inside its interval."""

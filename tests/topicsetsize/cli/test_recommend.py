@@ -7,7 +7,6 @@ import io
 import pandas as pd
 import pytest
 
-
 from .conftest import one_line_error, run_cli
 
 # AIRS 2016, Section 4, from Table 2 part I (MedNLPDoc raw recall, V_E = .0601): m = 2,
@@ -16,8 +15,6 @@ PAPER = ("Create 100 topics: this guarantees 80% power for comparing any m = 2 s
          "minD of 0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a "
          "minD of 0.20 (91 topics are sufficient).")
 TWO = ["--require", "variance=0.0601,m=2,min_d=0.10", "--require", "variance=0.0601,m=50,min-d=0.2"]
-
-
 
 
 def test_the_paper_sentence(capsys):

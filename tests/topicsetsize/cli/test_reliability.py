@@ -7,13 +7,14 @@ import io
 import pandas as pd
 import pytest
 
+from topicsetsize.checks.reliability import split_half
+from topicsetsize.checks.resampling import resampled_power
+from topicsetsize.checks.selection import select_topics, top_runs
 from topicsetsize.cli import main
+from topicsetsize.errors import InputError
+from topicsetsize.examples import example_matrix
 
 from .conftest import one_line_error
-from topicsetsize.examples import example_matrix
-from topicsetsize.checks.reliability import split_half
-from topicsetsize.checks.selection import select_topics, top_runs
-from topicsetsize.checks.resampling import resampled_power
 
 
 def run_csv(capsys, argv) -> pd.DataFrame:
@@ -98,7 +99,7 @@ def test_constant_matrix_in_check_power_names_the_file(capsys, tmp_path):
     err = one_line_error(capsys, "check-power", str(path), "--n", "3", "--trials", "5")
     assert err == (f"topicsetsize: error: {path}: every run has the same score on every topic: "
                    "no two runs to compare\n")
-    with pytest.raises(ValueError, match="1 distinct run"):     # the engine says so too
+    with pytest.raises(InputError, match="1 distinct run"):     # the engine says so too
         resampled_power(pd.read_csv(path, index_col=0), n=3, trials=5, seed=1)
 
 

@@ -164,6 +164,8 @@ def test_m_sets_the_top_group_and_rows_say_their_pairs(capsys, data_dir):
     assert "note:" in out and "cannot tell from zero" in out
     err = one_line_error(capsys, "report", "no/such/file.csv", "--top-k", "10", "--m", "20")
     assert "--top-k 10 and --m 20" in err
+
+
 def test_n_with_its_bootstrap_interval_equals_the_engine(capsys):
     """Every n of the minD table is printed with its 95% interval, the seed that repeats it,
     and the CSV has the same limits as the engine (topicsetsize.report.min_d_intervals)."""

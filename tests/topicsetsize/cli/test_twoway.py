@@ -14,8 +14,6 @@ from topicsetsize.cli import main
 from .conftest import one_line_error, run_cli
 
 
-
-
 def test_n_anova2_equals_the_engine(capsys):
     code, out, _ = run_cli(capsys, "n", "anova2", "--min-d", "0.1", "--variance", "0.0045", "--m",
                            "10", "--csv")

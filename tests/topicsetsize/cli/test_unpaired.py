@@ -13,8 +13,6 @@ from topicsetsize.cli import main
 from .conftest import one_line_error, run_cli
 
 
-
-
 def test_n_ttest2(capsys):
     # Cohen's d = .5: 64 per group (statsmodels' TTestIndPower gives 63.77)
     code, out, _ = run_cli(capsys, "n", "ttest2", "--min-d", "0.5", "--variance", "1", "--csv")

@@ -6,16 +6,14 @@ import subprocess
 
 import openpyxl
 import pytest
-
 from topicsetsize.generator.bundled import templates_dir
+
 from topicsetsize.cli import main
 
 from .conftest import one_line_error, run_cli
 
 #: What the summary line says of a spec without measures (every workbook has a Decide sheet).
 NO_TABLES = "(calculators, Decide sheet, no measure tables)"
-
-
 
 
 @pytest.mark.slow

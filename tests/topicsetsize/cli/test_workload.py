@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import topicsetsize.checks.resampling as resampling
-import topicsetsize.designs.allpairs as allpairs
 import topicsetsize.checks.reliability as reliability
+import topicsetsize.checks.resampling as resampling
 import topicsetsize.checks.tukey as tukey
+import topicsetsize.designs.allpairs as allpairs
 from topicsetsize.cli import workload
 from topicsetsize.errors import InputError
 

@@ -7,6 +7,7 @@ import pytest
 
 import topicsetsize as tss
 from topicsetsize.decide.budget import budget_plan, read_plan
+from topicsetsize.errors import InputError
 
 
 def test_cikm2014_cost_at_depth_30():
@@ -57,7 +58,7 @@ def test_bad_input(kwargs, match):
     args = dict(depths=[10, 20], docs_per_topic=[50, 80], variances=[0.05, 0.04], m=2, min_d=.1)
     args.update(kwargs)
     depths = args.pop("depths")
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(InputError, match=match):
         budget_plan(depths, **args)
 
 
@@ -101,7 +102,7 @@ def test_read_plan(tmp_path):
 def test_read_plan_bad(tmp_path, edit, match):
     f = tmp_path / "plan.toml"
     f.write_text(PLAN.replace(*edit, 1))
-    with pytest.raises(ValueError, match=match) as info:
+    with pytest.raises(InputError, match=match) as info:
         read_plan(f)
     assert "\n" not in str(info.value)
 
@@ -119,12 +120,12 @@ def test_scalar_arguments_reject_lists(key, value):
     # A list was applied element by element to the depths, mixing designs in one table.
     kwargs = dict(docs_per_topic=[731, 253], variances=[0.14, 0.15], m=10, min_d=0.1)
     kwargs[key] = value
-    with pytest.raises(ValueError, match=f"^{key}=.*single number"):
+    with pytest.raises(InputError, match=f"^{key}=.*single number"):
         budget_plan([100, 30], **kwargs)
 
 
 def test_fractional_m_is_an_error_not_truncated():
-    with pytest.raises(ValueError, match=r"^m=10\.9 is not a whole number"):
+    with pytest.raises(InputError, match=r"^m=10\.9 is not a whole number"):
         budget_plan([30], docs_per_topic=[253], variances=[0.1525], m=10.9, min_d=0.1)
 
 

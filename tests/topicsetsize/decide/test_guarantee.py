@@ -13,6 +13,7 @@ from scipy import optimize, special, stats
 
 import topicsetsize as tss
 from topicsetsize.decide.guarantee import DEFAULT_MS, Guarantees, guarantees, round_up
+from topicsetsize.errors import InputError
 
 METHODS = ["legacy", "exact"]
 
@@ -190,7 +191,7 @@ def test_round_up():
     assert round_up(0.1) == 0.1 and round_up(0.30000000000000004) == 0.3   # on the grid
     assert round_up(0.0961, decimals=1) == 0.1 and round_up(2.0, decimals=0) == 2.0
     assert list(round_up([0.0961, 0.2204], decimals=3)) == [0.097, 0.221]
-    with pytest.raises(ValueError, match=r"^decimals=-1 is out of range"):
+    with pytest.raises(InputError, match=r"^decimals=-1 is out of range"):
         round_up(0.1, decimals=-1)
 
 
@@ -207,7 +208,7 @@ def test_round_up_takes_decimals_by_keyword():
     (True, "values=True is not a number"),
 ])
 def test_round_up_rejects_what_is_not_a_real_number(values, message):
-    with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
+    with pytest.raises(InputError, match=f"^{re.escape(message)}"):
         round_up(values)
 
 
@@ -245,10 +246,10 @@ def test_statements_show_huge_differences_compactly():
 ])
 def test_bad_input(kwargs, message):
     args = dict(n=100, variance=0.0601) | kwargs
-    with pytest.raises(ValueError, match=message) as info:
+    with pytest.raises(InputError, match=message) as info:
         guarantees(args.pop("n"), **args)
     assert "\n" not in str(info.value)
-    with pytest.raises(ValueError, match=r"^decimals=1\.5 is not a whole number"):
+    with pytest.raises(InputError, match=r"^decimals=1\.5 is not a whole number"):
         guarantees(100, variance=0.0601).statements(decimals=1.5)
 
 

@@ -15,9 +15,14 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
+from topicsetsize.decide.pooling import (
+    IncompleteJudgmentsWarning,
+    depth_pool,
+    pool_depth_study,
+    trec_ranking,
+)
+from topicsetsize.errors import InputError
 from topicsetsize.examples import example_runs
-from topicsetsize.decide.pooling import (IncompleteJudgmentsWarning, depth_pool, pool_depth_study,
-                                         trec_ranking)
 from topicsetsize.matrices.runfiles import read_qrels, read_runs
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "pool_runs"
@@ -216,11 +221,11 @@ def test_progress_is_called_per_run_and_depth():
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(depths=[0]), ValueError, "depth=0 is out of range"),
+    (dict(depths=[0]), InputError, "depth=0 is out of range"),
     (dict(runs="no/such/folder"), FileNotFoundError, "no/such/folder: no such folder"),
-    (dict(measure="NoSuchMeasure"), ValueError, "measure='NoSuchMeasure' is not"),
-    (dict(m=8), ValueError, "give both m and min_d"),
-    (dict(m=8, min_d=0.1, budget=-3), ValueError, "budget=-3 is out of range"),
+    (dict(measure="NoSuchMeasure"), InputError, "measure='NoSuchMeasure' is not"),
+    (dict(m=8), InputError, "give both m and min_d"),
+    (dict(m=8, min_d=0.1, budget=-3), InputError, "budget=-3 is out of range"),
 ])
 def test_bad_arguments(kwargs, error, match):
     args = dict(runs=A_RUNS, qrels=A_QRELS, depths=[10], measure="AP")
@@ -232,16 +237,16 @@ def test_bad_arguments(kwargs, error, match):
 def test_qrels_without_overlap(tmp_path):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("999 0 X-1 1\n999 0 X-2 0\n")
-    with pytest.raises(ValueError,
+    with pytest.raises(InputError,
                        match=r"no topic of \S*qrels.txt \(1: 999\) is a topic of the runs"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
     one = Path(A_QRELS).read_text().splitlines()[0]           # a judgment of one topic
     qrels.write_text(one + "\n")
-    with pytest.raises(ValueError, match=r"qrels.txt: 1 topic in common with the runs \('\w+'\); "
+    with pytest.raises(InputError, match=r"qrels.txt: 1 topic in common with the runs \('\w+'\); "
                                          "V_E needs at least 2 topics"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
     qrels.write_text("401 0 X-1 1\n402 0 X-2 1\n")   # common topics, no retrieved doc judged
-    with pytest.raises(ValueError, match=r"qrels.txt: none of the documents"):
+    with pytest.raises(InputError, match=r"qrels.txt: none of the documents"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
 
 
@@ -250,7 +255,7 @@ def test_bad_run_file_names_file_and_line(tmp_path):
     runs.mkdir()
     (runs / "good").write_text("401 Q0 A401-0001 1 2.0 good\n401 Q0 A401-0002 2 1.0 good\n")
     (runs / "bad").write_text("401 Q0 A401-0001 1 2.0 bad\n401 Q0 A401-0001 2 1.0 bad\n")
-    with pytest.raises(ValueError, match=r"runs/bad, line 2: document 'A401-0001' is retrieved "
+    with pytest.raises(InputError, match=r"runs/bad, line 2: document 'A401-0001' is retrieved "
                                          r"twice for topic '401'"):
         pool_depth_study(runs, qrels=A_QRELS, depths=[10], measure="AP")
 
@@ -261,7 +266,7 @@ def test_design_lists_fail_before_the_long_work(key, value):
     calls = []
     kwargs = dict(m=8, min_d=0.05, alpha=0.05, beta=0.2)
     kwargs[key] = value
-    with pytest.raises(ValueError, match=f"^{key}=.*single number"):
+    with pytest.raises(InputError, match=f"^{key}=.*single number"):
         pool_depth_study(str(DATA / "A" / "runs"), qrels=str(DATA / "A" / "qrels.txt"),
                          depths=[10], measure="AP", progress=calls.append, **kwargs)
     assert calls == []      # no run was evaluated
@@ -319,7 +324,7 @@ def test_real_quirky_runs_equal_trec_eval_order_reference_at_every_depth():
         got = study.scores[depth][0]
         assert got.index.tolist() == matrix.index.tolist()
         assert np.allclose(got[matrix.columns].to_numpy(), matrix.to_numpy(), atol=1e-12), depth
-    with pytest.raises(ValueError, match="TMAL30Q_BM25.res.gz, line 2: document '8855462' is "
+    with pytest.raises(InputError, match="TMAL30Q_BM25.res.gz, line 2: document '8855462' is "
                                          "retrieved twice for topic 'CD007431'"):
         pool_depth_study(runs, qrels=qrels, depths=[10], measure="AP")
 
@@ -336,7 +341,7 @@ def test_no_within_budget_column_without_a_budget():
 
 @pytest.mark.parametrize("measure", ["nDCG@0", "P@0", "AP@0", "nDCG@1.5", "Judged@0"])
 def test_bad_measure_parameters_fail_first(measure):
-    with pytest.raises(ValueError, match=f"measure='{measure}': the cutoff"):
+    with pytest.raises(InputError, match=f"measure='{measure}': the cutoff"):
         pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10], measure=measure)
 
 
@@ -442,6 +447,8 @@ def test_condensed_lists_equal_ir_measures_judged_only(clef):
     # condensing changes the scores: the unjudged documents no longer push judged ones down
     assert (got.to_numpy() >= plain.scores[depth][0].to_numpy() - 1e-12).all()
     assert (got.to_numpy() > plain.scores[depth][0].to_numpy() + 1e-6).any()
+
+
 def test_n_interval_per_depth_is_the_bootstrap_of_each_depths_matrix():
     """The interval at each depth equals n_interval on that depth's matrix with the same seed:
     the study resamples the same topics at every depth and calls anova_n once."""

@@ -15,6 +15,7 @@ import pytest
 
 import topicsetsize as tss
 from topicsetsize.decide.realistic import realistic_min_d
+from topicsetsize.errors import InputError
 from topicsetsize.estimates.differences import run_differences
 
 
@@ -49,7 +50,7 @@ def test_own_candidates_are_added(scores):
     assert table.loc["minD=0.1", "share"] == sum(1 for x in d if x >= 0.1) / len(d)
     v2 = tss.two_way_residual_variance(scores)
     assert table.loc["minD=0.05", "n two-way exact"] == tss.anova2_n(0.05, 0.2, 0.05, v2, 10)
-    with pytest.raises(ValueError, match=r"^min_d=-1 is out of range"):
+    with pytest.raises(InputError, match=r"^min_d=-1 is out of range"):
         realistic_min_d(scores, candidates=[-1])
 
 
@@ -93,7 +94,7 @@ def test_top_k_is_m(data_dir):
     assert table.loc["top-k range", "pairs"] == "top 20"
     r = tss.collection_report(robust, m=20)
     assert r.differences.top_k == 20 and r.differences.table.loc["pairs", "top-k pairs"] == 190
-    with pytest.raises(ValueError, match=r"^top_k=10 and m=20"):
+    with pytest.raises(InputError, match=r"^top_k=10 and m=20"):
         realistic_min_d(robust, top_k=10, m=20)
 
 

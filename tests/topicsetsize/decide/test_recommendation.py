@@ -14,8 +14,12 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
-from topicsetsize.decide.recommendation import (REQUIREMENT_KEYS, Recommendation,
-                                                check_requirement, recommend)
+from topicsetsize.decide.recommendation import (
+    REQUIREMENT_KEYS,
+    Recommendation,
+    check_requirement,
+    recommend,
+)
 
 PAPER = ("Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a "
          "minD of 0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a "
@@ -169,7 +173,7 @@ GOOD = {"variance": 0.0601, "m": 2, "min_d": 0.1}
      "requirements: unknown column 'beta' (allowed: label, variance, m, min_d)"),
 ])
 def test_bad_requirements(requirements, message):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(tss.InputError) as info:
         recommend(requirements)
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
 
@@ -182,7 +186,7 @@ def test_bad_requirements(requirements, message):
     (dict(method="both"), "method='both' is not one of 'legacy', 'exact'"),
 ])
 def test_bad_options(kwargs, message):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(tss.InputError) as info:
         recommend([GOOD], **kwargs)
     assert str(info.value).startswith(message) and "\n" not in str(info.value)
 
@@ -190,7 +194,7 @@ def test_bad_options(kwargs, message):
 def test_check_requirement():
     assert check_requirement({"m": 10.0, "min_d": 0.1, "variance": 0.02, "label": 2016}) == \
         {"label": "2016", "variance": 0.02, "m": 10, "min_d": 0.1}
-    with pytest.raises(ValueError, match=r"^here \('x'\): unknown key 'alpha'"):
+    with pytest.raises(tss.InputError, match=r"^here \('x'\): unknown key 'alpha'"):
         check_requirement({"label": "x", "alpha": 0.1, **GOOD}, where="here")
 
 

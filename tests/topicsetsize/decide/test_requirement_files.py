@@ -7,6 +7,7 @@ import pytest
 
 from topicsetsize.decide.recommendation import recommend
 from topicsetsize.decide.requirement_files import read_requirements
+from topicsetsize.errors import InputError
 
 TOML = """\
 # requirements of a new collection
@@ -68,7 +69,7 @@ def test_read_toml_and_csv(tmp_path):
 def test_bad_files(tmp_path, name, text, message):
     path = tmp_path / name
     path.write_text(text)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InputError) as info:
         read_requirements(path)
     got = str(info.value)
     assert got.startswith(f"{tmp_path}/{message}") and "\n" not in got, got
@@ -78,7 +79,7 @@ def test_toml_syntax_error_names_the_line(tmp_path):
     path = tmp_path / "a.toml"
     path.write_text(TOML + "[[requirements]]\nvariance = = 1\n")
     # The bad line is the 13th line of the file.
-    with pytest.raises(ValueError, match=r"a\.toml: not valid TOML: .*line 13"):
+    with pytest.raises(InputError, match=r"a\.toml: not valid TOML: .*line 13"):
         read_requirements(path)
 
 
@@ -89,5 +90,5 @@ def test_missing_binary_and_folder(tmp_path):
         read_requirements(tmp_path)
     binary = tmp_path / "b.csv"
     binary.write_bytes(b"label,variance,m,min_d\n\xff\xfe,0.1,2,0.1\n")
-    with pytest.raises(ValueError, match=r"b\.csv: not a UTF-8 text file"):
+    with pytest.raises(InputError, match=r"b\.csv: not a UTF-8 text file"):
         read_requirements(binary)

@@ -19,6 +19,7 @@ from topicsetsize import (
     ttest_power,
 )
 from topicsetsize.designs.allpairs import configuration_means
+from topicsetsize.errors import InputError
 from topicsetsize.estimates.variance import two_way_residual_variance
 
 
@@ -144,15 +145,15 @@ def test_progress_is_reported():
 def test_bad_arguments_are_refused_in_one_line(kwargs, message):
     args = dict(m=3, min_d=0.1, variance=0.02, alpha=0.05, trials=100)
     args.update(kwargs)
-    with pytest.raises(ValueError, match=message) as info:
+    with pytest.raises(InputError, match=message) as info:
         allpairs_power(10, **args)
     assert "\n" not in str(info.value)
 
 
 def test_bad_n_and_target_are_refused():
-    with pytest.raises(ValueError, match=r"^n=1 is out of range"):
+    with pytest.raises(InputError, match=r"^n=1 is out of range"):
         allpairs_power(1, m=3, min_d=0.1, variance=0.02)
-    with pytest.raises(ValueError, match=r"^target='both' is not one of"):
+    with pytest.raises(InputError, match=r"^target='both' is not one of"):
         allpairs_n(0.05, 0.2, 0.1, 0.02, 3, target="both")
-    with pytest.raises(ValueError, match=r"^beta=0 is out of range"):
+    with pytest.raises(InputError, match=r"^beta=0 is out of range"):
         allpairs_n(0.05, 0, 0.1, 0.02, 3)

@@ -4,12 +4,15 @@ against the published tables, brute force, Monte Carlo and statsmodels."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
-from scipy import stats
-import topicsetsize as tss
 import pandas as pd
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import topicsetsize as tss
 from topicsetsize.designs.anova import anova_power_at
+
 from ._common import _brute_force
 
 
@@ -188,7 +191,7 @@ def test_any_alpha_beta_pair_for_anova():
 def test_unreachable_raises_and_names_inputs():
     with pytest.raises(tss.SearchLimitError, match=r"search limit of 1,000,000,000.*min_d=1e-07"):
         tss.anova_n(0.05, 0.2, 1e-7, 0.06, 10)
-    with pytest.raises(ValueError, match="search limit"):
+    with pytest.raises(tss.InputError, match="search limit"):
         tss.ttest_n(0.05, 0.2, 1e-7, 0.06, method="exact")
 
 
@@ -210,7 +213,7 @@ def test_unreachable_raises_and_names_inputs():
     (lambda: tss.ci_n(0.05, 0.1, None), r"^variance_t=None is not a number"),
 ])
 def test_bad_input_one_line_messages(call, match):
-    with pytest.raises(ValueError, match=match) as info:
+    with pytest.raises(tss.InputError, match=match) as info:
         call()
     assert "\n" not in str(info.value)
 
@@ -276,7 +279,7 @@ def test_trivial_target_gives_zero():
 
 
 def test_legacy_unreachable_at_tiny_n():
-    with pytest.raises(ValueError, match=r"^n=2 is too small for the legacy approximation"):
+    with pytest.raises(tss.InputError, match=r"^n=2 is too small for the legacy approximation"):
         tss.anova_min_d(2, m=2, variance=0.06, alpha=0.05, beta=0.2)
 
 

@@ -18,6 +18,7 @@ from topicsetsize.designs.anova2 import (
     anova2_power,
     anova2_table,
 )
+from topicsetsize.errors import InputError
 
 
 def brute_force_power(n, m, min_d, variance, alpha):
@@ -166,7 +167,7 @@ def test_shapes_and_df():
      "m=3.5 is not a whole number"),
 ])
 def test_bad_input_is_one_line(call, message):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InputError) as info:
         call()
     assert message in str(info.value) and "\n" not in str(info.value)
 
@@ -182,7 +183,7 @@ def test_too_small_a_difference_says_so():
     (20, 2.5, "m=2.5 is not a whole number"),
 ])
 def test_anova2_df_validates(n, m, message):
-    with pytest.raises(ValueError, match=f"^{message}"):
+    with pytest.raises(InputError, match=f"^{message}"):
         anova2_df(n, m=m)
 
 

@@ -6,10 +6,12 @@ import math
 
 import mpmath
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import topicsetsize as tss
+from topicsetsize.errors import InputError
 
 
 @pytest.mark.parametrize("alpha,delta,variance_t,n", [
@@ -56,7 +58,7 @@ def test_smallest_n_with_width_at_most_delta(alpha, delta, variance_t):
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match=r"^delta=-0.1 is out of range: allowed delta > 0$"):
+    with pytest.raises(InputError, match=r"^delta=-0.1 is out of range: allowed delta > 0$"):
         tss.ci_n(0.05, -0.1, 0.05)
 
 

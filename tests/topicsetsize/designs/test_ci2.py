@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import itertools
 import math
+
 import numpy as np
 import pytest
 from scipy import special, stats
+
 from topicsetsize import SearchLimitError
 from topicsetsize.designs.ci2 import ci2_delta, ci2_n
 from topicsetsize.designs.ttest2 import ttest2_n, ttest2_power
+from topicsetsize.errors import InputError
 
 
 def brute_force_width(n, variance, alpha):
@@ -70,7 +73,7 @@ def test_unpaired_needs_about_twice_the_topics_of_paired():
     (lambda: ci2_delta(10, variance="x", alpha=0.05), "variance='x' is not a number"),
 ])
 def test_bad_input_is_one_line(call, message):
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InputError) as info:
         call()
     assert message in str(info.value) and "\n" not in str(info.value)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy import optimize
+
 import topicsetsize as tss
 from topicsetsize.numerics import roots
-
 
 _GRID = dict(n=np.array([20, 34, 188, 1000, 10**6]), m=np.array([[2], [10], [1000]]))
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 import topicsetsize as tss
 from topicsetsize.designs.anova import anova_power_at
-from topicsetsize.designs.ttest import ttest_power_at
 from topicsetsize.designs.legacy import _monotone_from
+from topicsetsize.designs.ttest import ttest_power_at
 
 
 def test_nagata_initial_estimate_is_far_from_the_answer():

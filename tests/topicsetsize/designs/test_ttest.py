@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
+
 import topicsetsize as tss
 from tests._versions import STATSMODELS_REL
-from hypothesis import given, settings, strategies as st
 from topicsetsize.designs.ttest import ttest_power_at
+from topicsetsize.errors import InputError
+
 from ._common import _brute_force
 
 
@@ -118,10 +122,10 @@ def test_ttest_power_condition(alpha, beta, min_dt, variance_t, method):
 
 
 def test_shape_mismatch_and_scale_messages():
-    with pytest.raises(ValueError, match=r"^the arguments do not fit together: min_d has 2 "
+    with pytest.raises(InputError, match=r"^the arguments do not fit together: min_d has 2 "
                                          r"values, m has 3 values"):
         tss.anova_n(0.05, 0.2, [0.1, 0.2], 0.06, [2, 3, 4])
-    with pytest.raises(ValueError, match=r"^min_dt/sqrt\(variance_t\)=0 is out of range"):
+    with pytest.raises(InputError, match=r"^min_dt/sqrt\(variance_t\)=0 is out of range"):
         tss.ttest_n(0.05, 0.2, 1e-300, 1e300)
 
 

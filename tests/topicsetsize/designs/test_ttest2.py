@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import itertools
 import math
+
 import numpy as np
 import pytest
 from scipy import stats
+
 from tests._versions import STATSMODELS_REL
 from topicsetsize import SearchLimitError
 from topicsetsize.designs.ttest2 import ttest2_n, ttest2_power
-
 
 T_GRID = list(itertools.product([0.05, 0.01, 0.1], [0.2, 0.1, 0.5],
                                 [0.02, 0.05, 0.1, 0.2, 0.5], [0.0127, 0.0601, 1.0]))

@@ -13,6 +13,7 @@ import statistics
 import numpy as np
 import pytest
 
+from topicsetsize.errors import InputError
 from topicsetsize.estimates.differences import run_differences, share_at_least
 from topicsetsize.examples import example_matrix
 
@@ -46,9 +47,9 @@ def test_share_counts_pairs(scores):
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match=r"^top_k=1 is out of range"):
+    with pytest.raises(InputError, match=r"^top_k=1 is out of range"):
         run_differences(example_matrix(), top_k=1)
-    with pytest.raises(ValueError, match=r"^min_d=-0\.1 is out of range"):
+    with pytest.raises(InputError, match=r"^min_d=-0\.1 is out of range"):
         share_at_least([0.1], -0.1)
 
 

@@ -20,8 +20,8 @@ import pytest
 from scipy import stats
 
 import topicsetsize as tss
-from topicsetsize.examples import example_matrix
 from topicsetsize.estimates.gtheory import d_study, g_study, gt_n
+from topicsetsize.examples import example_matrix
 
 
 def _gt4ireval(rows, n_prime, alpha_tail, stability):
@@ -127,13 +127,13 @@ def test_negative_system_component_set_to_zero_and_named():
 
 def test_bad_arguments_one_line():
     g = g_study(example_matrix())
-    with pytest.raises(ValueError, match=r"^target=1\.5 is out of range"):
+    with pytest.raises(tss.InputError, match=r"^target=1\.5 is out of range"):
         gt_n(g, 1.5)
-    with pytest.raises(ValueError, match=r"^level=0 is out of range"):
+    with pytest.raises(tss.InputError, match=r"^level=0 is out of range"):
         d_study(g, level=0)
-    with pytest.raises(ValueError, match=r"^n=0 is out of range: allowed 1 <= n"):
+    with pytest.raises(tss.InputError, match=r"^n=0 is out of range: allowed 1 <= n"):
         d_study(g, 0)
-    with pytest.raises(ValueError, match=r"^n=2\.5 is not a whole number"):
+    with pytest.raises(tss.InputError, match=r"^n=2\.5 is not a whole number"):
         d_study(g, 2.5)
     with pytest.raises(tss.InputError, match=r"^scores is constant \(every value is 0\.3\)"):
         g_study(np.full((10, 5), 0.3))
@@ -172,7 +172,7 @@ def test_degenerate_matrices_give_the_limits_not_rounding_noise():
     assert (same.var_s, same.var_e, same.negative) == (0.0, 0.0, ())
     assert (d_same.erho2, d_same.erho2_high, d_same.phi, d_same.phi_high) == (0, 0, 0, 0)
     assert gt_n(same, 0.95) == math.inf
-    with pytest.raises(ValueError, match="coefficient"):
+    with pytest.raises(tss.InputError, match="coefficient"):
         gt_n(g, 0.9, coefficient="rho")
 
 

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from topicsetsize.errors import InputError
 from topicsetsize.estimates.ranking import KendallTau, kendall_tau_ci, kendall_tau_interval
 
 
@@ -52,9 +53,9 @@ def test_interval_vectorised_and_alpha():
     z = stats.norm.isf(0.005)
     m = np.array([10, 40])
     np.testing.assert_allclose(out.high - out.tau, z * np.sqrt(2 * (2 * m + 5) / (9 * m * (m - 1))))
-    with pytest.raises(ValueError, match=r"^alpha=0 is out of range: allowed 0 < alpha < 1$"):
+    with pytest.raises(InputError, match=r"^alpha=0 is out of range: allowed 0 < alpha < 1$"):
         kendall_tau_interval(0.5, m=10, alpha=0)
-    with pytest.raises(ValueError, match=r"^m=1 is out of range"):
+    with pytest.raises(InputError, match=r"^m=1 is out of range"):
         kendall_tau_interval(0.5, m=1)
 
 
@@ -93,7 +94,7 @@ def test_series_are_aligned_by_run_name():
     x = pd.Series([0.1, 0.2, 0.3, 0.4], index=["a", "b", "c", "d"])
     y = pd.Series([0.4, 0.3, 0.2, 0.1], index=["d", "c", "b", "a"])   # same ranking, reordered
     assert kendall_tau_ci(x, y).tau == pytest.approx(1.0)
-    with pytest.raises(ValueError, match=r"x and y name different runs \(first difference: 'a'\)"):
+    with pytest.raises(InputError, match=r"x and y name different runs \(first difference: 'a'\)"):
         kendall_tau_ci(x, y.rename({"a": "z"}))
 
 
@@ -103,13 +104,13 @@ def test_row_or_column_ranges_are_accepted():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="x has 3 runs but y has 2"):
+    with pytest.raises(InputError, match="x has 3 runs but y has 2"):
         kendall_tau_ci([1, 2, 3], [1, 2])
-    with pytest.raises(ValueError, match="at least 2"):
+    with pytest.raises(InputError, match="at least 2"):
         kendall_tau_ci([1], [1])
-    with pytest.raises(ValueError, match=r"y\[1\]=nan is not a finite number"):
+    with pytest.raises(InputError, match=r"y\[1\]=nan is not a finite number"):
         kendall_tau_ci([1, 2, 3], [1, np.nan, 3])
-    with pytest.raises(ValueError, match="for a score matrix pass its run means"):
+    with pytest.raises(InputError, match="for a score matrix pass its run means"):
         kendall_tau_ci(np.ones((3, 3)), np.ones((3, 3)))
-    with pytest.raises(ValueError, match="every run ties"):
+    with pytest.raises(InputError, match="every run ties"):
         kendall_tau_ci([1, 1, 1], [1, 2, 3])

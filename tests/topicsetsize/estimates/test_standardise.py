@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from scipy import stats
 
-from topicsetsize.estimates.standardise import (StandardisationFactors, standardisation_factors,
-                                                std_ab, std_cdf, z_scores)
+from topicsetsize.errors import InputError
+from topicsetsize.estimates.standardise import (
+    StandardisationFactors,
+    standardisation_factors,
+    std_ab,
+    std_cdf,
+    z_scores,
+)
 
 # Scores on a 4-decimal grid, as evaluation tools print them (keeps float noise out of the
 # "all scores equal" test that the zero-SD policy relies on).
@@ -114,20 +120,20 @@ def test_repeated_decimal_topic_counts_as_zero_sd():
 # ---- bad input ------------------------------------------------------------------------------
 
 def test_bad_parameters_and_factors(web):
-    with pytest.raises(ValueError, match=r"^a=-0.1 is out of range: allowed a > 0$"):
+    with pytest.raises(InputError, match=r"^a=-0.1 is out of range: allowed a > 0$"):
         std_ab(web, a=-0.1)
-    with pytest.raises(ValueError, match=r"^b='x' is not a number"):
+    with pytest.raises(InputError, match=r"^b='x' is not a number"):
         std_ab(web, b="x")
     f = standardisation_factors(web)
-    with pytest.raises(ValueError, match=r"factors.mean has no value for topic 'q48'"):
+    with pytest.raises(InputError, match=r"factors.mean has no value for topic 'q48'"):
         std_ab(web, factors=(f.mean.iloc[:-1], f.sd))
-    with pytest.raises(ValueError, match=r"factors.sd has 3 values but scores has 48 topics"):
+    with pytest.raises(InputError, match=r"factors.sd has 3 values but scores has 48 topics"):
         std_ab(web, factors=(f.mean, np.ones(3)))
-    with pytest.raises(ValueError, match=r"factors.sd=-1.0 at topic 'q01'"):
+    with pytest.raises(InputError, match=r"factors.sd=-1.0 at topic 'q01'"):
         std_ab(web, factors=(f.mean, f.sd.where(f.sd.index != "q01", -1.0)))
-    with pytest.raises(ValueError, match="factors must be a StandardisationFactors"):
+    with pytest.raises(InputError, match="factors must be a StandardisationFactors"):
         std_cdf(web, factors=0.5)
-    with pytest.raises(ValueError, match="needs at least 2 runs"):
+    with pytest.raises(InputError, match="needs at least 2 runs"):
         standardisation_factors(web.iloc[:, :1])
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 import math
 
 import numpy as np
@@ -12,6 +11,7 @@ import pytest
 from scipy import stats
 
 from tests.topicsetsize.estimates.test_standardise import pandas_z
+from topicsetsize.errors import InputError
 from topicsetsize.estimates.summary import VarianceSummary, summarise, summarise_many
 
 
@@ -82,9 +82,9 @@ def test_summarise_many(web, data_dir):
     unnamed = summarise_many([book, book.to_numpy()])
     assert unnamed.index.tolist() == ["0", "1"]
     np.testing.assert_allclose(unnamed.iloc[0], unnamed.iloc[1], rtol=1e-12)
-    with pytest.raises(ValueError, match="matrices is empty"):
+    with pytest.raises(InputError, match="matrices is empty"):
         summarise_many({})
-    with pytest.raises(ValueError, match=r"^a=0 is out of range: allowed a > 0$"):
+    with pytest.raises(InputError, match=r"^a=0 is out of range: allowed a > 0$"):
         summarise(book, a=0)
 
 

@@ -12,10 +12,18 @@ from topicsetsize import InputError
 from topicsetsize.designs.anova import anova_n
 from topicsetsize.designs.anova2 import anova2_n
 from topicsetsize.estimates.standardise import std_ab
-from topicsetsize.estimates.uncertainty import (bootstrap_variances, chi2_variance_interval,
-                                                interval_tails, n_interval, resample_counts)
-from topicsetsize.estimates.variance import (pooled_variance, residual_variance,
-                                             two_way_residual_variance)
+from topicsetsize.estimates.uncertainty import (
+    bootstrap_variances,
+    chi2_variance_interval,
+    interval_tails,
+    n_interval,
+    resample_counts,
+)
+from topicsetsize.estimates.variance import (
+    pooled_variance,
+    residual_variance,
+    two_way_residual_variance,
+)
 
 
 @pytest.fixture(scope="module")

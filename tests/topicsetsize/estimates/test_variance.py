@@ -11,8 +11,12 @@ from hypothesis.extra import numpy as hnp
 from scipy import stats
 
 import topicsetsize as tss
-from topicsetsize.estimates.variance import (pooled_variance, residual_df, residual_variance,
-                                   two_way_residual_variance)
+from topicsetsize.estimates.variance import (
+    pooled_variance,
+    residual_df,
+    residual_variance,
+    two_way_residual_variance,
+)
 
 MATRICES = ["sakai_book_table5_1.csv", "trec2010web_ap.csv", "trec2004robust_ap.csv"]
 
@@ -124,13 +128,13 @@ def test_pooled_of_one_matrix_is_its_variance(data_dir):
 
 def test_pooled_bad_input():
     x = [[0.1, 0.2], [0.3, 0.5]]
-    with pytest.raises(ValueError, match=r"^estimator='three-way' is not one of"):
+    with pytest.raises(tss.InputError, match=r"^estimator='three-way' is not one of"):
         pooled_variance([x], estimator="three-way")
-    with pytest.raises(ValueError, match="got a single matrix"):
+    with pytest.raises(tss.InputError, match="got a single matrix"):
         pooled_variance(np.array(x))
-    with pytest.raises(ValueError, match="is empty"):
+    with pytest.raises(tss.InputError, match="is empty"):
         pooled_variance([])
-    with pytest.raises(ValueError, match=r"^matrices\[1\]: non-numeric value 'x' at row 2"):
+    with pytest.raises(tss.InputError, match=r"^matrices\[1\]: non-numeric value 'x' at row 2"):
         pooled_variance([x, [[0.1, 0.2], ["x", 0.3]]])
 
 
@@ -138,16 +142,16 @@ def test_pooled_bad_input():
 
 @pytest.mark.parametrize("fn", [residual_variance, two_way_residual_variance])
 def test_bad_matrices(fn):
-    with pytest.raises(ValueError, match=r"missing or non-finite value nan at row 2, column 1"):
+    with pytest.raises(tss.InputError, match=r"missing or non-finite value nan at row 2, column 1"):
         fn([[0.1, 0.2], [np.nan, 0.3]])
     frame = pd.DataFrame({"r1": [0.1, 0.2], "r2": [0.3, np.inf]}, index=["t1", "t2"])
-    with pytest.raises(ValueError, match=r"inf at topic 't2', run 'r2'"):
+    with pytest.raises(tss.InputError, match=r"inf at topic 't2', run 'r2'"):
         fn(frame)
-    with pytest.raises(ValueError, match="needs at least 2 runs"):
+    with pytest.raises(tss.InputError, match="needs at least 2 runs"):
         fn([[0.1], [0.2]])
-    with pytest.raises(ValueError, match="needs at least 2 topics"):
+    with pytest.raises(tss.InputError, match="needs at least 2 topics"):
         fn([[0.1, 0.2]])
-    with pytest.raises(ValueError, match="2-D"):
+    with pytest.raises(tss.InputError, match="2-D"):
         fn([0.1, 0.2, 0.3])
 
 

@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 
 import topicsetsize as tss
-from topicsetsize.matrices.evaluation import evaluate_runs, parse_measure
+from topicsetsize.errors import InputError
 from topicsetsize.examples import example_runs
+from topicsetsize.matrices.evaluation import evaluate_runs, parse_measure
 
 
 def _ap_by_hand(ranked_docs, relevant, n_relevant):
@@ -54,7 +55,7 @@ def test_missing_topic_scores_zero_and_topics_need_a_relevant_document():
                           "relevance": [1, 1, 0]})
     matrix = evaluate_runs({"r": run, "s": run}, qrels, "P@1")
     assert matrix.index.tolist() == ["1", "2"] and matrix["r"].tolist() == [1.0, 0.0]
-    with pytest.raises(ValueError, match="no topic has a relevant document"):
+    with pytest.raises(InputError, match="no topic has a relevant document"):
         evaluate_runs({"r": run}, qrels.assign(relevance=0), "AP")
 
 
@@ -87,7 +88,7 @@ def test_real_runs_equal_ir_measures_on_trec_eval_order():
     ("Bogus", r"measure='Bogus' is not an ir_measures measure"),
 ])
 def test_bad_measures_fail_before_evaluation(measure, match):
-    with pytest.raises(ValueError, match=match) as info:
+    with pytest.raises(InputError, match=match) as info:
         parse_measure(measure)
     assert "\n" not in str(info.value)
 
@@ -100,7 +101,7 @@ def test_library_failure_is_one_line_naming_the_measure(monkeypatch):
     monkeypatch.setattr(ir_measures, "evaluator", lambda measures, qrels: Broken())
     run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
-    with pytest.raises(ValueError, match=r"^measure='AP': ir_measures failed: boom$"):
+    with pytest.raises(InputError, match=r"^measure='AP': ir_measures failed: boom$"):
         evaluate_runs({"r": run}, qrels, "AP")
 
 
@@ -108,7 +109,7 @@ def test_a_missing_required_parameter_names_it():
     # ir_measures says "invalid param cutoff=<object object at 0x...>" for P without @k.
     run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
     qrels = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "relevance": [1]})
-    with pytest.raises(ValueError, match=r"^measure='P': ir_measures cannot evaluate it: the "
+    with pytest.raises(InputError, match=r"^measure='P': ir_measures cannot evaluate it: the "
                                          r"parameter cutoff is required \(e.g. P@10"):
         evaluate_runs({"r": run}, qrels, "P")
 

@@ -145,10 +145,10 @@ def test_trec_eval_measures_all_rows_and_runid(tmp_path):
     assert frame.columns.tolist() == ["bm25", "dfr"]          # from the runid lines
     assert frame.index.tolist() == ["401", "402"]             # the "all" rows are dropped
     assert frame.to_numpy().tolist() == [[0.3, 0.3], [0.1, 0.1]]
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(folder, measure="ndcg_cut_10")
     one_line_error(exc, "a.txt", "no measure 'ndcg_cut_10'", "num_ret, map, P_10")
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(folder)
     one_line_error(exc, "several measures", "--measure", "num_ret, map, P_10")
 
@@ -163,7 +163,7 @@ def test_trec_eval_run_named_by_file_without_runid(tmp_path):
 
 def test_trec_eval_duplicate_run_name(tmp_path):
     folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "bm25"})
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(folder, measure="map")
     one_line_error(exc, "duplicate run name 'bm25' in a.txt and b.txt")
 
@@ -172,7 +172,7 @@ def test_trec_eval_missing_topic_names_the_file(tmp_path):
     folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
     text = (folder / "b.txt").read_text().replace("map                   \t402\t0.1250\n", "")
     (folder / "b.txt").write_text(text)
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(folder, measure="map")
     one_line_error(exc, "missing scores at topic '402', run 'dfr' (no line for it in b.txt)",
                    "drop_incomplete_topics=True")
@@ -181,13 +181,13 @@ def test_trec_eval_missing_topic_names_the_file(tmp_path):
 def test_single_trec_eval_file_is_one_run(tmp_path):
     path = tmp_path / "run.txt"
     path.write_text(TREC_EVAL.format(run="bm25"))
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path, measure="map")
     one_line_error(exc, "has 1 run ('bm25')", "give the folder (or list) of run files")
 
 
 def test_empty_folder(tmp_path):
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(tmp_path)
     one_line_error(exc, "the folder has no files")
 
@@ -202,7 +202,7 @@ def test_long_with_pandas_index_column_and_other_order(tmp_path):
     frame = read_matrix(path, measure="ndcg")
     assert frame.columns.tolist() == ["x", "y"] and frame.index.tolist() == ["1", "2"]
     assert frame.to_numpy().tolist() == [[0.5, 0.75], [0.25, 0.5]]
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path, measure="map")
     one_line_error(exc, "no measure 'map'", "ndcg, P_10")
 
@@ -218,7 +218,7 @@ def test_long_without_measure_column(tmp_path):
 def test_long_duplicate_score(tmp_path):
     path = tmp_path / "long.csv"
     path.write_text("run,topic,measure,value\nx,1,map,0.5\nx,2,map,0.5\nx,1,map,0.6\n")
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path)
     one_line_error(exc, "duplicate score for run 'x', topic '1', measure 'map' (line 2 and line 4)")
 
@@ -256,7 +256,7 @@ def test_bad_text_files(tmp_path, name):
     text, fragments = BAD_FILES[name]
     path = tmp_path / name
     path.write_text(text)
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path)
     one_line_error(exc, *fragments)
 
@@ -267,7 +267,7 @@ def test_bad_text_files(tmp_path, name):
 def test_binary_file(tmp_path, head):
     path = tmp_path / "scores.csv"
     path.write_bytes(head)
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path)
     one_line_error(exc, "scores.csv: a binary file, not a score matrix")
 
@@ -275,7 +275,7 @@ def test_binary_file(tmp_path, head):
 def test_missing_cells_listed_then_dropped_on_request(tmp_path):
     path = tmp_path / "holes.csv"
     path.write_text("topic,a,b\n1,0.1,\n2,0.1,0.2\n3,NA,0.3\n4,0.4,0.5\n5,,\n")
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path)
     message = one_line_error(exc, "holes.csv: missing scores at topic '1', run 'b' (line 2, "
                              "field 3)",
@@ -297,11 +297,11 @@ def test_complete_file_gives_no_warning(data_dir):
 def test_xlsx_errors_name_the_cell(tmp_path):
     path = tmp_path / "book.xlsx"
     pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, "n/a?"]}, index=["t1", "t2"]).to_excel(path)
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path)
     one_line_error(exc, "book.xlsx: non-numeric score 'n/a?' at topic 't2', run 'b' (row 3, "
                    "column C)")
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         with pd.ExcelWriter(path) as writer:
             pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="one")
             pd.DataFrame({"a": [1]}).to_excel(writer, sheet_name="two")
@@ -318,7 +318,7 @@ def test_xlsx_table_away_from_a1(tmp_path):
         sheet.append([None, None] + row)
     sheet.insert_rows(1, 2)                                   # the table starts at C3
     book.save(tmp_path / "offset.xlsx")
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(tmp_path / "offset.xlsx")
     one_line_error(exc, "non-numeric score 'x' at topic 't2', run 'b' (row 5, column E)")
 
@@ -326,7 +326,7 @@ def test_xlsx_table_away_from_a1(tmp_path):
 def test_damaged_xlsx(tmp_path):
     path = tmp_path / "broken.xlsx"
     path.write_bytes(b"PK\x03\x04" + b"not really a zip" * 10)
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(InputError) as exc:
         read_matrix(path)
     one_line_error(exc, "broken.xlsx: not a readable .xlsx workbook")
 
@@ -334,12 +334,12 @@ def test_damaged_xlsx(tmp_path):
 def test_not_found_and_bad_options(tmp_path, data_dir):
     with pytest.raises(FileNotFoundError, match="nope.csv: no such file or folder"):
         read_matrix(tmp_path / "nope.csv")
-    with pytest.raises(ValueError, match=r"^fmt='json' is not one of 'wide', 'xlsx'"):
+    with pytest.raises(InputError, match=r"^fmt='json' is not one of 'wide', 'xlsx'"):
         read_matrix(data_dir / "trec2010web_ap.csv", fmt="json")
     folder = write_trec_eval_files(tmp_path / "runs", {"a.txt": "bm25", "b.txt": "dfr"})
-    with pytest.raises(ValueError, match="transpose applies to wide CSV/TSV and .xlsx files"):
+    with pytest.raises(InputError, match="transpose applies to wide CSV/TSV and .xlsx files"):
         read_matrix(folder, measure="map", transpose=True)
-    with pytest.raises(ValueError, match="only trec_eval output is read from a folder"):
+    with pytest.raises(InputError, match="only trec_eval output is read from a folder"):
         read_matrix(folder, fmt="long")
 
 
@@ -355,7 +355,7 @@ def test_semicolon_separated_file_is_read(tmp_path, data_dir):
 def test_decimal_commas_are_named(tmp_path):
     path = tmp_path / "semi.csv"
     path.write_text("topic;a;b\nt1;0,1;0,2\nt2;0,3;0,4\n")
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         read_matrix(path)
     one_line_error(err, "non-numeric score '0,1'", "a decimal comma?")
 
@@ -363,7 +363,7 @@ def test_decimal_commas_are_named(tmp_path):
 def test_text_named_xlsx_is_refused_unless_the_format_is_given(tmp_path):
     path = tmp_path / "scores.xlsx"
     path.write_text("topic,a,b\nt1,0.1,0.2\nt2,0.3,0.4\n")
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         read_matrix(path)
     one_line_error(err, str(path), "named .xlsx but not an Excel workbook", "--format wide")
     assert read_matrix(path, fmt="wide").shape == (2, 2)
@@ -381,7 +381,7 @@ def test_xlsx_formulas_without_saved_values_are_not_missing_scores(tmp_path):
     sheet.append(["t3", 0.3, 0.5, 0.7])
     path = tmp_path / "f.xlsx"
     book.save(path)
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         read_matrix(path)
     message = one_line_error(err, "sheet 'AP': 1 cell(s) (D2) hold formulas without saved values")
     assert "missing scores" not in message
@@ -391,7 +391,7 @@ def test_unknown_sheet_is_an_error_even_in_a_one_sheet_workbook(tmp_path):
     path = tmp_path / "one.xlsx"
     pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, 0.4]}, index=["t1", "t2"]).to_excel(
         path, sheet_name="AP")
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(InputError) as err:
         read_matrix(path, measure="P_10")
     one_line_error(err, "no sheet named 'P_10'; sheets: AP")
     assert read_matrix(path, measure="AP").shape == (2, 2)
@@ -558,6 +558,7 @@ def test_an_id_label_or_empty_corner_means_topic_ids(tmp_path, corner, suffix):
     read = read_matrix(path)
     assert read.columns.tolist() == ["a", "b"] and read.index.tolist() == ["401", "402", "403"]
 # Inputs that cannot be read twice (issue 24.6): a pipe is read once, then parsed from memory.
+
 
 def _through_a_pipe(data: bytes):
     """A ``/dev/fd/N`` name for a pipe that a thread fills with ``data`` (as ``<(cat f)``)."""

@@ -10,8 +10,15 @@ import pytest
 
 from topicsetsize.errors import InputError
 from topicsetsize.examples import example_runs
-from topicsetsize.matrices.runfiles import (RunFileWarning, as_qrels, as_run, read_qrels, read_run,
-                                   read_runs, trec_order)
+from topicsetsize.matrices.runfiles import (
+    RunFileWarning,
+    as_qrels,
+    as_run,
+    read_qrels,
+    read_run,
+    read_runs,
+    trec_order,
+)
 
 # The bundled CLEF 2017 eHealth TAR runs and qrels (real files, quirks kept; provenance in
 # topicsetsize/data/clef2017_tar/README.md).
@@ -71,7 +78,7 @@ def test_bad_qrels(tmp_path, text, match):
 def _assert_one_line_error(reader, path, text, match):
     """``reader`` fails on a file holding ``text`` with one line that matches ``match``."""
     path.write_text(text)
-    with pytest.raises(ValueError, match=match) as info:
+    with pytest.raises(InputError, match=match) as info:
         reader(path)
     assert "\n" not in str(info.value)
 
@@ -79,7 +86,7 @@ def _assert_one_line_error(reader, path, text, match):
 def test_folders(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such folder"):
         read_runs(tmp_path / "missing")
-    with pytest.raises(ValueError, match="holds no run file"):
+    with pytest.raises(InputError, match="holds no run file"):
         read_runs(tmp_path)
     (tmp_path / ".hidden").write_text("junk")
     (tmp_path / "r1").write_text("1 Q0 d1 1 1 r1\n")
@@ -91,9 +98,9 @@ def test_folders(tmp_path):
 def test_frames():
     run = as_run(pd.DataFrame({"qid": [1, 1], "docno": ["a", "b"], "score": [1, 2]}))
     assert run["query_id"].tolist() == ["1", "1"] and run["score"].dtype == float
-    with pytest.raises(ValueError, match="missing column"):
+    with pytest.raises(InputError, match="missing column"):
         as_run(pd.DataFrame({"qid": [1]}))
-    with pytest.raises(ValueError, match="retrieved twice"):
+    with pytest.raises(InputError, match="retrieved twice"):
         as_run(pd.DataFrame({"qid": [1, 1], "docno": ["a", "a"], "score": [1, 2]}))
     qrels = as_qrels(pd.DataFrame({"qid": ["1"], "docno": ["a"], "rel": [2]}))
     assert qrels["relevance"].tolist() == [2]
@@ -122,7 +129,7 @@ def test_duplicates_are_refused_or_the_first_line_kept():
     dup = raw.duplicated(["qid", "docno"])
     assert dup.sum() == 311                                # as in the original file
     first = dup.idxmax()                                   # 0-based row of the first duplicate
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(InputError) as info:
         read_run(UOS_TMAL)
     message = str(info.value)
     assert "\n" not in message
@@ -134,7 +141,7 @@ def test_duplicates_are_refused_or_the_first_line_kept():
     kept = raw[~dup]
     assert run["doc_id"].tolist() == kept["docno"].tolist()
     assert run["rank"].tolist() == kept["rank"].astype(int).tolist()   # the first line's rank
-    with pytest.raises(ValueError, match="duplicates='last' is not one of error, first"):
+    with pytest.raises(InputError, match="duplicates='last' is not one of error, first"):
         read_run(UOS_TMAL, duplicates="last")
 
 

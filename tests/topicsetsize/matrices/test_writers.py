@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from topicsetsize.errors import InputError
 from topicsetsize.matrices.readers import read_matrix
 from topicsetsize.matrices.writers import write_long, write_trec_eval
 
@@ -26,12 +27,10 @@ def test_writers_leave_no_temporary_files(tmp_path):
 
 
 def test_trec_eval_writer_rejects_unwritable_labels(tmp_path):
-    with pytest.raises(ValueError, match=r"topic/run label 'my run' cannot be written"):
+    with pytest.raises(InputError, match=r"topic/run label 'my run' cannot be written"):
         write_trec_eval(pd.DataFrame({"my run": [0.1, 0.2]}), folder=tmp_path, measure="map")
-    with pytest.raises(ValueError, match=r"measure 'P 10' cannot be written"):
+    with pytest.raises(InputError, match=r"measure 'P 10' cannot be written"):
         write_trec_eval([[0.1, 0.2]], folder=tmp_path, measure="P 10")
-
-
 
 
 def test_written_files_read_back_to_the_same_numbers(tmp_path):

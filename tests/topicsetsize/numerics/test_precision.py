@@ -8,8 +8,13 @@ import numpy as np
 import pytest
 
 import topicsetsize as tss
-from topicsetsize.numerics.precision import (CHECK_FROM, PrecisionWarning, certify, certify_from,
-                                             certify_one)
+from topicsetsize.numerics.precision import (
+    CHECK_FROM,
+    PrecisionWarning,
+    certify,
+    certify_from,
+    certify_one,
+)
 
 
 def _power(x, i):
@@ -67,8 +72,11 @@ def test_public_name():
 
 
 def test_the_fast_power_settles_cells_far_from_the_target():
-    from topicsetsize.numerics.precision import FAST_POWER_ERROR, F_POWER_TOLERANCE, \
-        undecided_by_fast
+    from topicsetsize.numerics.precision import (
+        F_POWER_TOLERANCE,
+        FAST_POWER_ERROR,
+        undecided_by_fast,
+    )
 
     edge = FAST_POWER_ERROR + F_POWER_TOLERANCE
     below = np.array([0.8 - 2 * edge, 0.8 - edge / 2, np.nan, 0.8 - 2 * edge])

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+
 from ...atomic import read_whole
 from ...errors import InputError
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import SUMMARY_TOPIC, cells_from_records, csv_rows, pick_measure
 from ...errors import InputError
+from .common import SUMMARY_TOPIC, cells_from_records, csv_rows, pick_measure
 
 __all__ = ["LONG_COLUMNS", "long_header", "parse_long"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .common import SUMMARY_TOPIC, cells_from_records, decode_text, nonempty_bytes, pick_measure
 from ...errors import InputError
+from .common import SUMMARY_TOPIC, cells_from_records, decode_text, nonempty_bytes, pick_measure
 
 __all__ = ["parse_trec_eval", "read_trec_eval_files"]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .common import MISSING_TOKENS, Cells, as_label, guess_delimiter, parse_floats
 from ...errors import InputError
+from .common import MISSING_TOKENS, Cells, as_label, guess_delimiter, parse_floats
 
 __all__ = ["ID_LABELS", "has_topic_ids", "parse_wide", "parse_wide_numbers"]
 
@@ -70,6 +70,7 @@ def has_topic_ids(corner: str, first, path, topic_ids: bool | None = None) -> bo
                      f"as topic ids (then {corner!r} is not a run) or as the scores of run "
                      f"{corner!r} (then the topics are numbered 1..{len(first)}); choose with "
                      f"{_CHOICE}")
+
 
 # pandas 2.x's C reader parses floats with its fast "high" precision routine, which is not
 # always correctly rounded (up to ~5e-13 relative off Python's float()); "round_trip" is, at
@@ -160,6 +161,7 @@ def parse_wide(rows, path: Path, line_word: str, field_word: str, transpose: boo
     columns = [as_label(v) for v in header[1:]]
     row_labels = [as_label(fields[0]) for _, fields in body]
     lines = [line for line, _ in body]
+
     def field(k: int) -> str:           # k = 0 for the label column
         return f"{field_word} {_field(field_word, first_field + k)}"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...errors import InputError
 from .common import Cells, as_label, trimmed_width
 from .wide import parse_wide
-from ...errors import InputError
 
 __all__ = ["read_xlsx"]
 
