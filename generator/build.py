@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import gc
-import io
-import zipfile
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
 from openpyxl import Workbook
-from openpyxl.writer.excel import ExcelWriter
 
 from topicsetsize.atomic import atomic_path
 from topicsetsize.errors import InputError
@@ -204,11 +201,9 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
         raise InputError(f"{out}: the workbook must be written to an .xlsx file")
     with _no_cyclic_gc():
         wb = build_workbook(spec, tick=tick, generated=generated)
-        saved = io.BytesIO()
-        with zipfile.ZipFile(saved, "w", zipfile.ZIP_STORED) as archive:   # compressed below
-            ExcelWriter(wb, archive).save()
+        values = evaluate_workbook(wb)
         with atomic_path(out) as tmp:
-            write_with_cached_values(saved, tmp, evaluate_workbook(wb))
+            write_with_cached_values(wb, tmp, values)
     if tick:
         tick("saved")
     return out

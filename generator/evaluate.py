@@ -11,8 +11,10 @@ truncated to integers, blank cells as 0 in arithmetic, text compared case-insens
 above numbers. The statistical functions come from :mod:`scipy.special` (F.INV.RT through
 the beta quantile, accurate in the far tail).
 
-Each distinct formula (in relative R1C1 form, so a block's rows share one) is translated once
-to a Python expression and compiled; cells are evaluated on demand and memoised.
+Each distinct formula shape (the text with its references' coordinates taken out, so a block's
+rows share one, and so do the blocks and sheets that differ only in where they are) is translated
+once to a Python function of those coordinates and compiled; cells are evaluated on demand and
+memoised.
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from .sheet_functions import _ENV, _FUNCTIONS, ErrorValue, FormulaError, _isnumber
+from .sheet_functions import (
+    _ENV,
+    _FUNCTIONS,
+    _LOGICAL,
+    _PLAIN,
+    ErrorValue,
+    FormulaError,
+    _isnumber,
+)
 
 __all__ = ["evaluate_workbook", "share_template", "FormulaError", "ErrorValue"]
 
@@ -85,7 +95,7 @@ def _tokens(formula: str) -> list[tuple[str, str]]:
     return out
 
 
-def _ref_parts(text: str, sheet: str) -> tuple[str, list[tuple[bool, int, bool, int]]]:
+def _ref_parts(text: str, sheet):
     """(sheet, [(col absolute, col, row absolute, row), ...]) of a cell or range token."""
     if "!" in text:
         sheet, text = text.rsplit("!", 1)
@@ -95,11 +105,19 @@ def _ref_parts(text: str, sheet: str) -> tuple[str, list[tuple[bool, int, bool, 
 
 
 class _Parser:
-    """Excel formula tokens -> a Python expression over ``R``, ``C`` (the cell's position)."""
+    """Excel formula tokens -> a Python expression over ``R``, ``C`` (the cell's position).
 
-    def __init__(self, tokens, sheet: str, names: dict[str, str]):
+    ``plain`` holds the expressions whose value is never blank or text (numbers, logical
+    values, arrays): for those ``N(x)`` is ``x``, so it is left out (the same values, less code
+    to compile and run); ``logical`` those that are already a bool (or a comparison's array),
+    which a condition takes as they are.
+    """
+
+    def __init__(self, tokens, sheet, names: dict[str, str]):
         self.tokens, self.pos, self.sheet = tokens, 0, sheet
         self.names = names
+        self.plain: set[str] = {"True", "False"}
+        self.logical: set[str] = {"True", "False"}
 
     def peek(self):
         return self.tokens[self.pos] if self.pos < len(self.tokens) else (None, None)
@@ -111,24 +129,43 @@ class _Parser:
         self.pos += 1
         return tok
 
+    def num(self, x: str) -> str:
+        """``x`` in arithmetic: ``N(x)``, or ``x`` itself where it is never blank or text."""
+        return x if x in self.plain else f"N({x})"
+
+    def mark(self, x: str, *sets: set) -> str:
+        for known in sets or (self.plain,):
+            known.add(x)
+        return x
+
     def expr(self, bound: int = 0) -> str:
         kind, value = self.peek()
         if kind == "op" and value in "-+":
             self.take()
-            left = f"(-N({self.expr(_UNARY)}))" if value == "-" else f"N({self.expr(_UNARY)})"
+            inner = self.num(self.expr(_UNARY))
+            left = self.mark(f"(-{inner})" if value == "-" else inner)
         else:
             left = self.primary()
         while True:
             kind, value = self.peek()
             if kind == "op" and value == "%":
                 self.take()
-                left = f"(N({left})/100)"
+                left = self.mark(f"({self.num(left)}/100)")
                 continue
             if kind != "op" or value not in _BINARY or _BINARY[value] <= bound:
                 return left
             self.take()
             right = self.expr(_BINARY[value])
-            left = _binary(value, left, right)
+            left = self.binary(value, left, right)
+
+    def binary(self, op: str, left: str, right: str) -> str:
+        if op in ("+", "-", "*", "/"):
+            return self.mark(f"({self.num(left)}{op}{self.num(right)})")
+        if op == "^":
+            return self.mark(f"power({left},{right})")
+        if op == "&":
+            return f"(text({left})+text({right}))"
+        return self.mark(f"compare({op!r},{left},{right})", self.plain, self.logical)
 
     def args(self) -> list[str]:
         self.take("(")
@@ -147,7 +184,7 @@ class _Parser:
     def primary(self) -> str:
         kind, value = self.take()
         if kind == "num":
-            return repr(float(value))
+            return self.mark(repr(float(value)))
         if kind == "str":
             return repr(value[1:-1].replace('""', '"'))
         if kind == "ref":
@@ -164,23 +201,22 @@ class _Parser:
         if value == "(":
             inner = self.expr()
             self.take(")")
-            return f"({inner})"
+            sets = [k for k in (self.plain, self.logical) if inner in k]
+            return self.mark(f"({inner})", *sets) if sets else f"({inner})"
         raise FormulaError(f"unexpected {value!r}")
 
     def ref(self, value) -> str:
-        """``cell(...)`` or ``area(...)``: offsets from (R, C) for a shifted token (see
-        :func:`_shift`), fixed positions for a defined name's reference."""
+        """``cell(...)`` or ``area(...)``: the places of a shifted token (see :func:`_shift`),
+        fixed positions for a defined name's reference. A range is never blank or text."""
         if isinstance(value, tuple):
-            where, cells = value
+            where, places = value[:2]
         else:
-            where, found = _ref_parts(value, self.sheet)
-            cells = [(True, c, True, r) for _, c, _, r in found]
-        places = [(str(r) if ar else f"R+{r}", str(c) if ac else f"C+{c}")
-                  for ac, c, ar, r in cells]
+            sheet, found = _ref_parts(value, self.sheet)
+            where, places = repr(sheet), [(str(r), str(c)) for _, c, _, r in found]
         if len(places) == 1:
-            return f"cell({where!r},{places[0][0]},{places[0][1]})"
+            return f"cell({where},{places[0][0]},{places[0][1]})"
         (r1, c1), (r2, c2) = places
-        return f"area({where!r},{r1},{c1},{r2},{c2})"
+        return self.mark(f"area({where},{r1},{c1},{r2},{c2})")
 
     def call(self, name: str) -> str:
         fname = name.upper().removeprefix("_XLFN.")
@@ -188,23 +224,18 @@ class _Parser:
         if fname == "IF":
             if len(args) == 2:
                 args.append("False")
-            return f"({args[1]} if truth({args[0]}) else {args[2]})"
+            test = args[0] if args[0] in self.logical else f"truth({args[0]})"
+            out = f"({args[1]} if {test} else {args[2]})"
+            return self.mark(out) if args[1] in self.plain and args[2] in self.plain else out
         if fname == "ISNA":
-            return f"isna(lambda: {args[0]})"
+            return self.mark(f"isna(lambda: {args[0]})", self.plain, self.logical)
         fn = _FUNCTIONS.get(fname)
         if fn is None:
             raise FormulaError(f"function {name} is not supported")
-        return f"{fn}({','.join(args)})"
-
-
-def _binary(op: str, left: str, right: str) -> str:
-    if op in ("+", "-", "*", "/"):
-        return f"(N({left}){op}N({right}))"
-    if op == "^":
-        return f"power({left},{right})"
-    if op == "&":
-        return f"(text({left})+text({right}))"
-    return f"compare({op!r},{left},{right})"
+        out = f"{fn}({','.join(args)})"
+        if fn in _LOGICAL:
+            return self.mark(out, self.plain, self.logical)
+        return self.mark(out) if fn in _PLAIN else out
 
 
 class _Book:
@@ -217,9 +248,10 @@ class _Book:
         self.formulas = {ws.title: {key for key, c in ws._cells.items() if c.data_type == "f"}
                          for ws in wb.worksheets}
         self.shared = {ws.title: _SHARED.get(ws, {}) for ws in wb.worksheets}
-        self.shared_keys: dict[object, tuple] = {}
+        self.shared_functions: dict[object, Callable] = {}     # share_template's token
         self.values: dict[tuple[str, int, int], object] = {}
-        self.code: dict[tuple, Callable] = {}
+        self.code: dict[str, Callable | None] = {}      # shape: its function's maker
+        self.functions: dict[tuple, Callable] = {}       # template key: its function
         self.areas: dict[tuple, object] = {}
         self.env = dict(_ENV, cell=self.cell, area=self.area)
         self.names = self._names(wb)
@@ -237,8 +269,10 @@ class _Book:
 
     def cell(self, sheet: str, row: int, column: int):
         key = (sheet, row, column)
-        if key in self.values:
+        try:
             return self.values[key]
+        except KeyError:
+            pass
         raw = self.cells[sheet].get((row, column))
         if (row, column) in self.formulas[sheet]:
             value = self.compute(sheet, row, column, raw)
@@ -258,18 +292,17 @@ class _Book:
 
     def compute(self, sheet: str, row: int, column: int, formula: str):
         token = self.shared[sheet].get((row, column))
-        key = self.shared_keys.get(token) if token is not None else None
-        if key is None:
-            key = _template_key(sheet, formula, row, column)
-            if token is not None:
-                self.shared_keys[token] = key
-        fn = self.code.get(key)
+        fn = self.shared_functions.get(token) if token is not None else None
         if fn is None:
-            shifted = _shift(_tokens(formula[1:]), sheet, row, column)
-            source = _Parser(shifted, sheet, self.names).expr()
-            fn = eval(f"lambda R, C: {source}", self.env)   # noqa: S307 (generator formulas)
-            self.code[key] = fn
+            key = _template_key(sheet, formula, row, column)
+            fn = self.functions.get(key) or self.function(key, formula, row, column)
+            if token is not None and key in self.functions:
+                self.shared_functions[token] = fn
         value = fn(row, column)
+        if type(value) is float:
+            if math.isfinite(value):
+                return value
+            raise FormulaError(f"{value} (#NUM!)")
         if isinstance(value, np.ndarray):
             raise FormulaError("an array where a cell value was expected")
         if isinstance(value, (np.floating, np.integer)):
@@ -278,43 +311,92 @@ class _Book:
             raise FormulaError(f"{value} (#NUM!)")
         return value
 
+    def function(self, key: tuple, formula: str, row: int, column: int) -> Callable:
+        """The function of (R, C) that computes ``formula``: made from the compiled code of its
+        shape with the sheet and the coordinates of ``key`` (see :func:`_template_key`).
+
+        The coordinates are read from the formula's text with a pattern; the parser reads the
+        references from its tokens. Where the two disagree (text that looks like a reference
+        inside a string), the shape is not shared: such a formula is compiled on its own, with
+        its coordinates as constants.
+        """
+        sheet, shape, binding = key
+        make = self.code.get(shape, False)
+        if make is False:
+            shifted, found = _shift(_tokens(formula[1:]), row, column, params=True)
+            flags = [(bool(m.group(1)), bool(m.group(3))) for m in _KEY_REF.finditer(formula)]
+            same = found == binding and [(ac, ar) for ac, _, ar, _ in _refs(shifted)] == flags
+            make = self.code[shape] = self.compile(shifted, len(binding)) if same else None
+        if make is None:                 # not shared: this cell's own code (not kept)
+            return self.compile(_shift(_tokens(formula[1:]), row, column, params=False)[0],
+                                0)(sheet)
+        fn = self.functions[key] = make(sheet, *binding)
+        return fn
+
+    def compile(self, shifted, count: int) -> Callable:
+        """``maker(S, a0, a1, ...)``: the function of (R, C) for the sheet ``S`` and the
+        coordinates ``a0``, ``a1``, ... of the shifted tokens."""
+        source = _Parser(shifted, None, self.names).expr()
+        params = ",".join(["S", *(f"a{i}" for i in range(count))])
+        namespace: dict = {}
+        exec(f"def maker({params}):\n return lambda R, C: {source}",   # noqa: S102
+             self.env, namespace)                                        # (generator formulas)
+        return namespace["maker"]
+
 
 _COLUMNS: dict[str, int] = {}
 
 
 def _template_key(sheet: str, formula: str, row: int, column: int) -> tuple:
-    """What cells of one template share: the formula with each relative reference as its
-    offset from (row, column) (relative R1C1), absolute ones as they are.
+    """What cells of one template share: (sheet, shape, coordinates). The shape is the formula
+    with the column letters and row digits of its references taken out (their ``$`` kept);
+    the coordinates are, per reference, its column and row, each absolute as written or
+    relative as an offset from (row, column) (relative R1C1). Cells with the same shape share
+    compiled code; with the same key, the function too.
 
     >>> _template_key("S", "=A1+$B$2", 3, 2) == _template_key("S", "=A2+$B$2", 4, 2)
     True
+    >>> _template_key("S", "=A1+$B$2", 3, 2)[2], _template_key("S", "=A1+$B$9", 3, 2)[2]
+    ((-1, -2, 2, 2), (-1, -2, 2, 9))
     """
     parts = _KEY_REF.split(formula)      # text, then 4 groups and the text after, per reference
-    key: list = [sheet, parts[0]]
+    binding = []
     for i in range(1, len(parts), 5):
-        col_abs, letters, row_abs, digits, after = parts[i:i + 5]
+        col_abs, letters, row_abs, digits = parts[i:i + 4]
         c = _COLUMNS.get(letters)
         if c is None:
             c = _COLUMNS[letters] = _column(letters)
         r = int(digits)
-        key += [(bool(col_abs), c if col_abs else c - column,
-                 bool(row_abs), r if row_abs else r - row), after]
-    return tuple(key)
+        binding += (c if col_abs else c - column, r if row_abs else r - row)
+        parts[i + 1] = parts[i + 3] = "\0"
+    return sheet, "".join(parts), tuple(binding)
 
 
-def _shift(tokens, sheet: str, row: int, column: int):
-    """The tokens with relative references rewritten as offsets from (row, column), so that the
-    compiled expression reads ``R + dr``, ``C + dc``."""
-    out = []
+def _refs(shifted):
+    """The (col absolute, col, row absolute, row) of every reference of shifted tokens."""
+    return [cell for kind, value in shifted if kind == "ref" for cell in value[2]]
+
+
+def _shift(tokens, row: int, column: int, *, params: bool):
+    """The tokens with each reference as ``("ref", (sheet, places, cells))`` for
+    :meth:`_Parser.ref`: its sheet (``S``, the cell's own, where none is written) and the
+    places ``(row, column)`` it reads, as expressions: ``a<i>`` (absolute) or ``R+a<i>``,
+    ``C+a<i>`` (relative) with the coordinates as parameters (``params``), else with them as
+    constants. Also the coordinates, in the order of :func:`_template_key`."""
+    out, binding = [], []
     for kind, value in tokens:
-        if kind == "ref":
-            where, cells = _ref_parts(value, sheet)
-            out.append(("ref", (where, tuple((ac, c if ac else c - column, ar,
-                                              r if ar else r - row)
-                                             for ac, c, ar, r in cells))))
-        else:
+        if kind != "ref":
             out.append((kind, value))
-    return out
+            continue
+        where, cells = _ref_parts(value, None)
+        places = []
+        for ac, c, ar, r in cells:
+            dc, dr = (c if ac else c - column), (r if ar else r - row)
+            col, at = (f"a{len(binding)}", f"a{len(binding) + 1}") if params else (dc, dr)
+            binding += (dc, dr)
+            places.append((f"{at}" if ar else f"R+{at}", f"{col}" if ac else f"C+{col}"))
+        out.append(("ref", ("S" if where is None else repr(where), places, cells)))
+    return out, tuple(binding)
 
 
 def evaluate_workbook(wb) -> dict[str, dict[str, object]]:
@@ -339,14 +421,16 @@ def evaluate_workbook(wb) -> dict[str, dict[str, object]]:
     out: dict[str, dict[str, object]] = {}
     try:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            letters: dict[int, str] = {}
             for ws in wb.worksheets:
                 here = out.setdefault(ws.title, {})
                 for row, column in sorted(book.formulas[ws.title]):
-                    raw = book.cells[ws.title][row, column]
+                    name = letters.get(column) or letters.setdefault(column, _letters(column))
                     try:
-                        here[f"{_letters(column)}{row}"] = book.cell(ws.title, row, column)
+                        here[f"{name}{row}"] = book.cell(ws.title, row, column)
                     except (FormulaError, ArithmeticError, TypeError, ValueError) as err:
-                        raise FormulaError(f"{ws.title}!{_letters(column)}{row}: {raw[:80]}: "
+                        raw = book.cells[ws.title][row, column]
+                        raise FormulaError(f"{ws.title}!{name}{row}: {raw[:80]}: "
                                            f"{err}") from None
     finally:
         sys.setrecursionlimit(old)

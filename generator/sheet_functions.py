@@ -76,11 +76,16 @@ def _approx_equal(a: float, b: float) -> bool:
     return math.isfinite(d) and d < abs(a) * 2.0 ** -48 and d < abs(b) * 2.0 ** -48
 
 
+_REAL = (float, int)          # exactly these types: not bool
 _OPERATORS = {"=": operator.eq, "<>": operator.ne, "<": operator.lt, ">": operator.gt,
               "<=": operator.le, ">=": operator.ge}
 
 
 def compare(op: str, a, b) -> bool:
+    kind_a, kind_b = type(a), type(b)
+    if kind_a in _REAL and kind_b in _REAL:      # two numbers: the common case, first
+        a, b = float(a), float(b)
+        return _OPERATORS[op](b, b) if _approx_equal(a, b) else _OPERATORS[op](a, b)
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):     # numbers only
         return _NUMPY_COMPARE[op](N(a), N(b)).astype(float)
     if a is None:
@@ -194,6 +199,21 @@ def _isnumber(x) -> bool:
     return isinstance(x, (int, float, np.floating)) and not isinstance(x, bool)
 
 
+def _sumproduct(*args):
+    """SUMPRODUCT: the items' products (multiplied in the arguments' order), summed. Float
+    arrays of one shape (the helper range's terms) are multiplied as they are; anything else
+    is broadcast first. Both give the same numbers."""
+    args = [N(a) for a in args]
+    first = args[0]
+    if all(isinstance(a, np.ndarray) and a.dtype == np.float64 and a.shape == first.shape
+           for a in args):
+        product = first.copy() if len(args) == 1 else first * args[1]
+        for a in args[2:]:
+            product *= a
+        return float(np.sum(product))
+    return float(np.sum(np.prod(np.broadcast_arrays(*args), axis=0)))
+
+
 def _scalar(fn):
     def wrapped(*args):
         out = fn(*(N(a) for a in args))
@@ -235,7 +255,7 @@ _ENV: dict[str, object] = {
     "LN_": _ln,
     "ATANH_": lambda x: np.arctanh(N(x)) if isinstance(x, np.ndarray) else math.atanh(N(x)),
     "GAMMALN_": _scalar(special.gammaln),
-    "SUMPRODUCT_": lambda *a: float(np.sum(np.prod(np.broadcast_arrays(*map(N, a)), axis=0))),
+    "SUMPRODUCT_": _sumproduct,
     "NORM_S_DIST_": lambda x, cumulative: (float(special.ndtr(N(x))) if truth(cumulative)
                                            else math.exp(-N(x) ** 2 / 2) / math.sqrt(2 * math.pi)),
     "NORMSDIST_": lambda x: float(special.ndtr(N(x))),
@@ -253,3 +273,13 @@ _ENV: dict[str, object] = {
     "FIXED_": _fixed,
 }
 _FUNCTIONS = {key[:-1].replace("_", "."): key for key in _ENV if key.endswith("_")}
+#: The functions whose value is a logical value (the evaluator's compiled code takes it as a
+#: condition without :func:`truth`).
+_LOGICAL = frozenset({"AND_", "OR_", "NOT_", "ISNUMBER_", "ISBLANK_"})
+#: The functions whose value is never blank or text (a number, a logical value or an array):
+#: :func:`N` of it is the value itself, so the compiled code leaves that call out.
+_PLAIN = _LOGICAL | {
+    "ABS_", "MIN_", "MAX_", "COUNT_", "INT_", "ROUND_", "ROUNDUP_", "SQRT_", "EXP_", "LN_",
+    "ATANH_", "GAMMALN_", "SUMPRODUCT_", "NORM_S_DIST_", "NORMSDIST_", "NORM_S_INV_",
+    "BETA_DIST_", "BETA_INV_", "F_INV_RT_", "T_INV_2T_", "CHISQ_DIST_RT_", "CHISQ_INV_RT_",
+    "MATCH_"}
