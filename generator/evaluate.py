@@ -35,6 +35,7 @@ from .sheet_functions import (
     ErrorValue,
     FormulaError,
     _isnumber,
+    memoised,
 )
 
 __all__ = ["evaluate_workbook", "share_template", "FormulaError", "ErrorValue"]
@@ -253,7 +254,9 @@ class _Book:
         self.code: dict[str, Callable | None] = {}      # shape: its function's maker
         self.functions: dict[tuple, Callable] = {}       # template key: its function
         self.areas: dict[tuple, object] = {}
-        self.env = dict(_ENV, cell=self.cell, area=self.area)
+        self.cell = self._cell()
+        self.env = dict(_ENV, cell=self.cell, area=self.area,
+                        BETA_DIST_=memoised(_ENV["BETA_DIST_"]))
         self.names = self._names(wb)
 
     def _names(self, wb) -> dict[str, str]:
@@ -267,19 +270,25 @@ class _Book:
             names[name] = _Parser(tokens, "", names).expr()
         return names
 
-    def cell(self, sheet: str, row: int, column: int):
-        key = (sheet, row, column)
-        try:
-            return self.values[key]
-        except KeyError:
-            pass
-        raw = self.cells[sheet].get((row, column))
-        if (row, column) in self.formulas[sheet]:
-            value = self.compute(sheet, row, column, raw)
-        else:
-            value = raw
-        self.values[key] = value
-        return value
+    def _cell(self) -> Callable:
+        """``cell(sheet, row, column)``: the value of a cell, a formula computed on first use
+        (a closure over the book's dictionaries: it runs some 100,000 times a workbook)."""
+        values, cells, formulas, compute = self.values, self.cells, self.formulas, self.compute
+
+        def cell(sheet: str, row: int, column: int):
+            key = (sheet, row, column)
+            try:
+                return values[key]
+            except KeyError:
+                pass
+            raw = cells[sheet].get((row, column))
+            if (row, column) in formulas[sheet]:
+                value = compute(sheet, row, column, raw)
+            else:
+                value = raw
+            values[key] = value
+            return value
+        return cell
 
     def area(self, sheet: str, r1: int, c1: int, r2: int, c2: int):
         """The cells of a range: a float array when all are numbers, else a list."""

@@ -16,7 +16,7 @@ import operator
 import numpy as np
 from scipy import special
 
-__all__ = ["FormulaError", "ErrorValue", "NOT_AVAILABLE"]
+__all__ = ["FormulaError", "ErrorValue", "NOT_AVAILABLE", "memoised"]
 
 
 class FormulaError(ValueError):
@@ -83,9 +83,11 @@ _OPERATORS = {"=": operator.eq, "<>": operator.ne, "<": operator.lt, ">": operat
 
 def compare(op: str, a, b) -> bool:
     kind_a, kind_b = type(a), type(b)
-    if kind_a in _REAL and kind_b in _REAL:      # two numbers: the common case, first
+    if kind_a in _REAL and kind_b in _REAL:      # two numbers or two texts: the common cases
         a, b = float(a), float(b)
         return _OPERATORS[op](b, b) if _approx_equal(a, b) else _OPERATORS[op](a, b)
+    if kind_a is str and kind_b is str:
+        return _OPERATORS[op](a.lower(), b.lower())
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):     # numbers only
         return _NUMPY_COMPARE[op](N(a), N(b)).astype(float)
     if a is None:
@@ -107,8 +109,10 @@ def power(a, b):
     return float(a) ** float(b)
 
 
-def _numbers(values) -> list[float]:
+def _numbers(values) -> list[float] | tuple[float, ...]:
     """The numbers among arguments and the cells of ranges (text and blanks skipped)."""
+    if all(type(v) is float for v in values):       # the common case: as they are
+        return values
     out = []
     for v in values:
         if isinstance(v, np.ndarray):
@@ -212,6 +216,35 @@ def _sumproduct(*args):
             product *= a
         return float(np.sum(product))
     return float(np.sum(np.prod(np.broadcast_arrays(*args), axis=0)))
+
+
+def _exact(value):
+    """A key that is equal only for the same value (an array by its bytes)."""
+    if isinstance(value, np.ndarray):
+        return value.dtype.str, value.shape, value.tobytes()
+    if isinstance(value, float):
+        return float.hex(value)
+    return type(value), value
+
+
+def memoised(fn):
+    """``fn`` with its results kept by the exact values of its arguments, for one workbook's
+    evaluation: the noncentral-F mixtures of the power searches call BETA.DIST on the same
+    400 helper terms again and again (at the same n and critical value, for another effect,
+    or a search step that comes back to an n), each call about 0.1 ms. A kept array is read
+    only, so a caller cannot change it for the next.
+    """
+    kept: dict = {}
+
+    def wrapped(*args):
+        key = tuple(map(_exact, args))
+        out = kept.get(key)
+        if out is None:
+            out = kept[key] = fn(*args)
+            if isinstance(out, np.ndarray):
+                out.flags.writeable = False
+        return out
+    return wrapped
 
 
 def _scalar(fn):
