@@ -1,10 +1,13 @@
 """Benchmark: CPU time of the default workbook (`topicsetsize workbook`), saved values included.
 
 Runs ``topicsetsize workbook --out <tmp>`` in fresh processes (median CPU seconds, user +
-system, of ``--repeat`` runs) and, in the same run, the floor: a process that only imports
-what any workbook needs (numpy, scipy.special, openpyxl). Prints both, their ratio and the
-goal of issue 19 (2 s of CPU). Then, in this process, where the time goes: the imports, the
-build, the evaluation of every formula cell (the saved values) and the writing.
+system, of ``--repeat`` runs) and, in the same run (each workbook run followed by one of the
+floor), the floor: a process that only imports
+what any workbook needs (numpy, scipy.special, openpyxl). Prints both and their ratio, the
+figure that holds on any machine (issue 28.6: at most 3x the floor; the seconds themselves
+depend on how fast the machine imports). Then, in this process, where the time goes: the
+imports, the build, the evaluation of every formula cell (the saved values) and the save
+with those values.
 
     python benchmarks/bench_workbook.py [--repeat 5] [--spec ntcir12_std_ab]
 """
@@ -20,10 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
-
-from openpyxl.writer.excel import ExcelWriter
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _figures import figure  # noqa: E402
 
 FLOOR = "import numpy, scipy.special, openpyxl"
-GOAL = 2.0
+GOAL = 3.0          # the workbook's CPU at most this many times the floor's (issue 28.6)
 
 
 def child_cpu(argv: list[str]) -> float:
@@ -52,19 +52,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "w.xlsx")
         cli = [sys.executable, "-m", "topicsetsize", "workbook", args.spec, "--out", out]
-        workbook = statistics.median(child_cpu(cli) for _ in range(args.repeat))
-        floor = statistics.median(child_cpu([sys.executable, "-c", FLOOR])
-                                  for _ in range(args.repeat))
+        runs = [(child_cpu(cli), child_cpu([sys.executable, "-c", FLOOR]))
+                for _ in range(args.repeat)]   # interleaved: both see the same machine load
+        workbook = statistics.median(w for w, _ in runs)
+        floor = statistics.median(f for _, f in runs)
     print(f"{'command':<44} {'CPU s':>7}")
     print(f"{'topicsetsize workbook ' + args.spec:<44} {workbook:>7.2f}")
     print(f"{'floor: ' + FLOOR:<44} {floor:>7.2f}")
-    print(f"ratio {workbook / floor:.1f}x the floor; goal {GOAL:.1f} s: "
-          f"{'met' if workbook <= GOAL else 'not met'}")
+    ratio = workbook / floor
+    print(f"ratio {ratio:.2f}x the floor (same run); goal at most {GOAL:.0f}x: "
+          f"{'met' if ratio <= GOAL else 'not met'}")
     how = f"median CPU (user + system) of {args.repeat} fresh processes"
     figure("workbook.cpu_s", workbook, "s", how)
     figure("workbook.floor_cpu_s", floor, "s", how + " of " + FLOOR)
-    figure("workbook.to_floor", workbook / floor, "x",
-           "workbook median / floor median, the floor measured in the same run")
+    figure("workbook.to_floor", ratio, "x",
+           "workbook median / floor median, the floor measured in the same run (goal <= 3)")
 
     # where the time goes, in this process (CPU seconds)
     t = time.process_time()
@@ -80,10 +82,7 @@ def main() -> None:
     steps[f"evaluate {sum(map(len, values.values())):,} formula cells"] = (
         time.process_time() - t)
     t = time.process_time()
-    saved, target = io.BytesIO(), io.BytesIO()
-    with zipfile.ZipFile(saved, "w", zipfile.ZIP_STORED) as archive:   # as write_workbook
-        ExcelWriter(wb, archive).save()
-    write_with_cached_values(saved, target, values)
+    write_with_cached_values(wb, io.BytesIO(), values)        # as write_workbook, in memory
     steps["save with the values"] = time.process_time() - t
     for step, seconds in steps.items():
         print(f"  {step:<42} {seconds:>7.2f}")
