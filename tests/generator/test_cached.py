@@ -47,3 +47,58 @@ def test_cached_values_equal_libreoffice(batch):
                 assert math.isclose(got, want, rel_tol=1e-7, abs_tol=1e-9), (name, key)
             else:
                 assert got == want, (name, key, got, want)
+
+
+def _openpyxl_sheets(wb, values) -> dict[str, bytes]:
+    """Each sheet's XML as openpyxl's own writer writes it, the values put in after."""
+    from io import BytesIO
+
+    from openpyxl.worksheet._writer import WorksheetWriter
+    from topicsetsize.generator.cached import _inject
+
+    out = {}
+    for ws in wb.worksheets:
+        writer = WorksheetWriter(ws, out=BytesIO())
+        writer.write()
+        out[ws.title] = _inject(writer.read().decode(), values.get(ws.title, {})).encode()
+    return out
+
+
+def _workbook_to_write():
+    """The Decide example's workbook and a sheet of text that XML must escape or keep."""
+    from openpyxl.comments import Comment
+    from openpyxl.styles import Font
+    from topicsetsize.generator import build_workbook
+
+    wb = build_workbook(load_spec(bundled_spec("decide_example")))
+    ws = wb.create_sheet("Text")
+    texts = [" lead", "trail ", "a & b < c > d", "cr\rlf\n", "σ̂² − β ≥ 1 😀", "", "=1+1 (text)"]
+    for r, text in enumerate(texts, start=1):
+        ws.cell(r, 1, text).data_type = "s"
+        ws.cell(r, 2, f'=A{r}&" ✓ <&>"')
+        ws.cell(r, 3, r * 0.1).font = Font(bold=True)
+    ws["D1"], ws["D2"], ws["D3"] = True, "=D1", "=NA()"
+    ws["D1"].comment = Comment("a note", "me")
+    return wb
+
+
+def test_cells_are_written_as_openpyxl_writes_them():
+    """The sheets written in one pass with their values (generator.cached) are byte for byte
+    openpyxl's own writer's, with the values put in: for every sheet of a bundled workbook and
+    for text that XML must escape or keep (&, <, >, CR, spaces at the ends, non-ASCII). Two
+    copies of the workbook: openpyxl's writer changes a workbook it writes (outlineLevelCol)."""
+    import io
+    import zipfile
+
+    from topicsetsize.generator.cached import write_with_cached_values
+    from topicsetsize.generator.evaluate import evaluate_workbook
+
+    wb, twin = _workbook_to_write(), _workbook_to_write()
+    values = evaluate_workbook(wb)
+    assert values["Text"]["B4"] == "cr\rlf\n ✓ <&>" and values["Text"]["D2"] is True
+    saved = io.BytesIO()
+    write_with_cached_values(wb, saved, values)
+    with zipfile.ZipFile(saved) as z:
+        parts = {ws.title: z.read(f"xl/worksheets/sheet{i}.xml")
+                 for i, ws in enumerate(wb.worksheets, start=1)}
+    assert parts == _openpyxl_sheets(twin, values)

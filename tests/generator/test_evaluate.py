@@ -176,3 +176,17 @@ def test_saved_values_are_read_by_openpyxl(built):
     ws = wb["Decide"]
     top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "m (systems)")
     assert all(isinstance(ws.cell(top + 1, c).value, (int, float)) for c in range(2, 7))
+
+
+def test_text_that_looks_like_a_reference_is_not_shifted():
+    """Two cells whose formulas differ only in the coordinates they hold, one of them inside a
+    string: the string is text, not a reference, so each cell keeps its own (the shared
+    shape would give the first cell's string to both)."""
+    wb = Workbook()
+    ws = wb.active
+    ws["A1"], ws["A2"] = 1, 2
+    ws["B1"], ws["B2"] = '="A1 is "&A1', '="A2 is "&A2'
+    ws["C1"], ws["C2"] = "=A1*$A$1", "=A2*$A$2"          # one shape, two sets of coordinates
+    v = evaluate_workbook(wb)["Sheet"]
+    assert (v["B1"], v["B2"]) == ("A1 is 1", "A2 is 2")
+    assert (v["C1"], v["C2"]) == (1, 4)
