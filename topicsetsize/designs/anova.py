@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import chi2_lambda_one, f_crit_one, f_power, f_power_one
+from ..numerics.distributions import (
+    chi2_lambda_one,
+    f_crit_one,
+    f_power,
+    f_power_one,
+    f_power_pair,
+)
 from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n_for_power
@@ -286,12 +292,17 @@ def _anova_n_cells(alpha, beta, min_d, variance, m, method: str) -> np.ndarray:
     def precise(n, m_i, effect_i, alpha_i):
         return anova_power_at(n, m_i, effect_i, alpha_i, method)
 
+    def pair(n, m_i, effect_i, alpha_i):     # the power at n, and a bound at n − 1 (issue 28)
+        return f_power_pair(alpha_i, m_i - 1.0, m_i * (n - 1.0), n * effect_i,
+                            m_i * (n - 2.0), (n - 1.0) * effect_i, precise=False)
+
     describe = describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
                                "variance": variance, "m": m}, method)
     return smallest_n_for_power(power, beta, guess, cells=(m, effect, alpha), describe=describe,
                                 monotone_from=_monotone_from("anova", method, alpha, 1.0 - beta),
                                 precise_at=precise, tolerance=F_POWER_TOLERANCE,
-                                check_from=certify_from(m))
+                                check_from=certify_from(m),
+                                power_pair=pair if method == "exact" else None)
 
 
 def _anova_n_one(alpha, beta, min_d, variance, m, method):

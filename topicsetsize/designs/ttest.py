@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import t_crit, t_power, t_power_one, z_upper
+from ..numerics.distributions import t_crit, t_power, t_power_one, t_power_pair, z_upper
 from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n_for_power
 from ..numerics.search_one import probit_one, smallest_n_one
@@ -193,9 +193,14 @@ def _ttest_n_cells(alpha, beta, effect, method: str) -> np.ndarray:
     def power(n, effect_i, alpha_i):
         return ttest_power_at(n, effect_i, alpha_i, method)
 
+    def pair(n, effect_i, alpha_i):          # the power at n, and a bound at n − 1 (issue 28)
+        return t_power_pair(alpha_i, n - 1.0, np.sqrt(n) * effect_i, n - 2.0,
+                            np.sqrt(n - 1.0) * effect_i)
+
     describe = describe_cells({"alpha": alpha, "beta": beta, "min_delta_t": effect}, method)
     return smallest_n_for_power(power, beta, guess, cells=(effect, alpha), describe=describe,
-                                monotone_from=_monotone_from("ttest", method, alpha, 1.0 - beta))
+                                monotone_from=_monotone_from("ttest", method, alpha, 1.0 - beta),
+                                power_pair=pair if method == "exact" else None)
 
 
 def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):

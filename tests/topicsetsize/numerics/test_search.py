@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
+import topicsetsize as tss
 from topicsetsize.numerics.search import SearchLimitError, smallest_n
 
 
@@ -49,3 +51,58 @@ def test_values_are_the_criterion_at_n_minus_1_and_n():
     n, below, at = smallest_n(lambda x, i: (x >= 5).astype(float), [0.5], [40.0],
                               monotone_from=20, values=True)
     assert n.tolist() == [5] and np.isnan(below[0]) and np.isnan(at[0])
+
+
+def _main_answers(data_dir):
+    """The n of the code on main before issue 28 (commit b37cc01; built by
+    tests/data/make_search_answers.py): AIRS 2016 Table 2 and a seeded grid up to 1e9."""
+    return pd.read_csv(data_dir / "search_answers_main.csv", keep_default_na=False)
+
+
+def _call(design, method, a, b, d, v, m):
+    kw = {"method": method} if method else {}
+    if design in ("anova_n", "anova2_n"):
+        return getattr(tss, design)(a, b, d, v, m, **kw)
+    return getattr(tss, design)(a, b, d, v, **kw)
+
+
+@pytest.mark.filterwarnings("ignore::topicsetsize.numerics.precision.PrecisionWarning")
+def test_vectorised_answers_unchanged_from_main(data_dir):
+    # Issue 28.4: the bound shortcut (one critical value for the first step's two powers) and
+    # the paired t power as one noncentral F tail change no answer, 2 to 1e9 topics.
+    rows = _main_answers(data_dir)
+    assert len(rows) == 960 and rows.n.max() > 9e8
+    for (design, method), group in rows.groupby(["design", "method"]):
+        got = _call(design, method, *(group[c].to_numpy() for c in
+                                      ("alpha", "beta", "effect", "variance", "m")))
+        wrong = group[got != group.n.to_numpy()]
+        assert wrong.empty, (design, method, wrong.assign(got=got[got != group.n.to_numpy()]))
+
+
+def test_first_step_bound_settles_the_cell_without_its_own_value():
+    # value(n) = √n; the pair's bound at n − 1 is √(n − 0.5), an upper bound of √(n − 1). With
+    # the guess 110.3 (x0 = 110, x1 = 111, target 10.5): the bound √110.5 = 10.512 ≥ 10.5 does
+    # not settle n − 1, so value(110) is computed; with the guess 111.3 and the target 10.58
+    # (√112 = 10.583 passes, the bound √111.5 = 10.559 fails) it settles: no other evaluation.
+    calls = []
+
+    def value(n, i):
+        calls.append(n.tolist())
+        return np.sqrt(n)
+
+    def pair(n, i):
+        return np.sqrt(n), np.sqrt(n - 0.5)
+
+    assert smallest_n(value, [10.5], [110.3], pair=pair).tolist() == [111]
+    assert calls == [[110.0]]
+    calls.clear()
+    assert smallest_n(value, [10.58], [111.3], pair=pair).tolist() == [112]
+    assert calls == []
+
+
+def test_a_nan_bound_is_not_a_failure():
+    def pair(n, i):
+        return np.sqrt(n), np.full(n.shape, np.nan)
+
+    got = smallest_n(lambda n, i: np.sqrt(n), [10.5], [111.3], pair=pair)
+    assert got.tolist() == [111]          # √111 passes and the NaN bound fails nothing: 111
