@@ -131,6 +131,9 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     n = x1
     below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the first
     rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # step decides
+    if rest.size and pair is not None:      # a guess a topic off: one more pair decides
+        rest = rest[~_second_pair(pair, target, rest, (x0, ok0), (x1, ok1), v, start, n_max,
+                                  (n, below, at))]
     if rest.size:       # the cells whose guess was off narrow their bracket step by step
         seen = SeenValues(rest.size, n_max)
         seen.record(np.arange(rest.size), x0[rest], ok0[rest], v[rest])
@@ -166,6 +169,30 @@ def _first_pair(pair, passes, target, x0, x1, idx):
     if own.size:
         ok0[own], bound[own] = passes(x0[own], idx[own])
     return np.concatenate([ok0, ok1]), np.concatenate([bound, at])
+
+
+def _second_pair(pair, target, rest, first, second, v, start, n_max, out):
+    """Where the first step missed by a topic, ``pair`` at x1 + 1 (x1 failed) or at x0 (both
+    passed) certifies the answer: x1 + 1 passes, or x0 passes and the bound at x0 − 1 (≥ start)
+    fails. Writes (n, value(n − 1) or its bound, value(n)) into ``out`` for those cells, and
+    returns, per cell of ``rest``, whether it was decided."""
+    (x0, ok0), (x1, ok1) = first, second
+    n, below, at = out
+    up = ~ok0[rest] & ~ok1[rest] & (x1[rest] < n_max)
+    down = ok0[rest] & ok1[rest] & (x0[rest] - 1 >= start[rest])
+    tried = np.flatnonzero(up | down)
+    decided = np.zeros(rest.size, bool)
+    if tried.size:
+        cells, up = rest[tried], up[tried]
+        x = np.where(up, x1[cells] + 1, x0[cells])
+        with np.errstate(invalid="ignore"):
+            at2, bound = (np.asarray(y, float) for y in pair(x.astype(float), cells))
+            done = (at2 >= target[cells]) & (up | (bound < target[cells]))
+        c = cells[done]
+        n[c], at[c] = x[done], at2[done]
+        below[c] = np.where(up[done], v[x0.size + c], bound[done])   # value(x1), or the bound
+        decided[tried[done]] = True
+    return decided
 
 
 def _narrow(evaluate, ty, start, n_max, first, second, describe):

@@ -106,3 +106,15 @@ def test_a_nan_bound_is_not_a_failure():
 
     got = smallest_n(lambda n, i: np.sqrt(n), [10.5], [111.3], pair=pair)
     assert got.tolist() == [111]          # √111 passes and the NaN bound fails nothing: 111
+
+
+@pytest.mark.filterwarnings("ignore::topicsetsize.numerics.precision.PrecisionWarning")
+def test_scalar_answers_unchanged_from_main(data_dir):
+    # Issue 28.5: a scalar call solves its cell by the one-cell search up to 1e9 topics (it
+    # ran the vectorised search from 1e6 on); every answer stays main's.
+    rows = _main_answers(data_dir)
+    wrong = [(r.design, r.method, r.alpha, r.beta, r.effect, r.m, r.n, got)
+             for r in rows.itertuples()
+             if (got := _call(r.design, r.method, r.alpha, r.beta, r.effect, r.variance,
+                              int(r.m))) != r.n]
+    assert not wrong, wrong
