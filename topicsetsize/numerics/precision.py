@@ -218,5 +218,15 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
         open_ = True
     if not open_:
         return n
+    x = n             # certify's walk on floats, while it is clean (then it says the same)
+    for _ in range(_MAX_MOVES):
+        below, at = (float(p) for p in power(np.array([x - 1.0, x])))
+        if abs(below - target) < F_POWER_TOLERANCE or abs(at - target) < F_POWER_TOLERANCE:
+            break                         # near: certify decides and warns
+        if below < target <= at:
+            return x
+        if below >= target and not at >= target or not 3 < x < N_MAX:
+            break                         # contradictory, or at an end
+        x += -1 if below >= target else 1
     return int(certify(lambda x, i: power(x), target, np.array([n]), tolerance=F_POWER_TOLERANCE,
                        check_from=certify_from(dfe_per_topic), describe=describe)[0])
