@@ -24,7 +24,7 @@ from scipy import special
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
 from .precision import SeenValues, certify, undecided_by_fast
-from .secant import next_point
+from .steps import next_point, pair_steps
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
@@ -125,29 +125,27 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     idx = np.arange(size)
     if pair is None:
         ok, v = passes(np.concatenate([x0, x1]), np.concatenate([idx, idx]))
+        ok0, ok1 = ok[:size], ok[size:]
+        n = x1
+        below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the
+        rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # first step decides
+        first, second = (x0, ok0, v[:size]), (x1, ok1, v[size:])
     else:
-        ok, v = _first_pair(pair, passes, target, x0, x1, idx)
-    ok0, ok1 = ok[:size], ok[size:]
-    n = x1
-    below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the first
-    rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # step decides
-    if rest.size and pair is not None:      # a guess a topic off: one more pair decides
-        rest = rest[~_second_pair(pair, target, rest, (x0, ok0), (x1, ok1), v, start, n_max,
-                                  (n, below, at))]
+        n, below, at, rest, first, second = pair_steps(pair, passes, target, x0, x1, start,
+                                                        n_max)
     if rest.size:       # the cells whose guess was off narrow their bracket step by step
         seen = SeenValues(rest.size, n_max)
-        seen.record(np.arange(rest.size), x0[rest], ok0[rest], v[rest])
-        seen.record(np.arange(rest.size), x1[rest], ok1[rest], v[size + rest])
+        for x, ok, v in (first, second):
+            seen.record(np.arange(rest.size), x[rest], ok[rest], v[rest])
 
         def evaluate_rest(x, i):
             ok_i, v_i = passes(x, rest[i])
             seen.record(i, x, ok_i, v_i)
             return ok_i, transformed(v_i)
 
-        n[rest] = _narrow(evaluate_rest, transform(target[rest]),
-                          start[rest], n_max, (x0[rest], ok0[rest], transformed(v[rest])),
-                          (x1[rest], ok1[rest], transformed(v[size + rest])),
-                          lambda i: _name(int(rest[i]), describe))
+        n[rest] = _narrow(evaluate_rest, transform(target[rest]), start[rest], n_max,
+                          *((x[rest], ok[rest], transformed(v[rest])) for x, ok, v in
+                            (first, second)), lambda i: _name(int(rest[i]), describe))
         below[rest], at[rest] = seen.around(n[rest])
         scanned = (n == start) & (start > n_min)
         _scan_below(n, start, n_min, passes)
@@ -155,44 +153,6 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     if values:
         return n.reshape(shape), below.reshape(shape), at.reshape(shape)
     return n.reshape(shape)
-
-
-def _first_pair(pair, passes, target, x0, x1, idx):
-    """The first step's (passed, value) at x0 then x1 (concatenated) from ``pair`` at x1: the
-    bound stands for the value at x0 = x1 − 1 where it is below the target (a failure); where
-    it is not (or NaN), x0's own value is computed."""
-    with np.errstate(invalid="ignore"):
-        at, bound = (np.asarray(x, float) for x in pair(x1.astype(float), idx))
-        ok1 = at >= target
-        own = np.flatnonzero(~(bound < target))
-    ok0 = np.zeros(idx.size, bool)
-    if own.size:
-        ok0[own], bound[own] = passes(x0[own], idx[own])
-    return np.concatenate([ok0, ok1]), np.concatenate([bound, at])
-
-
-def _second_pair(pair, target, rest, first, second, v, start, n_max, out):
-    """Where the first step missed by a topic, ``pair`` at x1 + 1 (x1 failed) or at x0 (both
-    passed) certifies the answer: x1 + 1 passes, or x0 passes and the bound at x0 − 1 (≥ start)
-    fails. Writes (n, value(n − 1) or its bound, value(n)) into ``out`` for those cells, and
-    returns, per cell of ``rest``, whether it was decided."""
-    (x0, ok0), (x1, ok1) = first, second
-    n, below, at = out
-    up = ~ok0[rest] & ~ok1[rest] & (x1[rest] < n_max)
-    down = ok0[rest] & ok1[rest] & (x0[rest] - 1 >= start[rest])
-    tried = np.flatnonzero(up | down)
-    decided = np.zeros(rest.size, bool)
-    if tried.size:
-        cells, up = rest[tried], up[tried]
-        x = np.where(up, x1[cells] + 1, x0[cells])
-        with np.errstate(invalid="ignore"):
-            at2, bound = (np.asarray(y, float) for y in pair(x.astype(float), cells))
-            done = (at2 >= target[cells]) & (up | (bound < target[cells]))
-        c = cells[done]
-        n[c], at[c] = x[done], at2[done]
-        below[c] = np.where(up[done], v[x0.size + c], bound[done])   # value(x1), or the bound
-        decided[tried[done]] = True
-    return decided
 
 
 def _narrow(evaluate, ty, start, n_max, first, second, describe):
@@ -432,6 +392,8 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     # Only where the fast powers leave the answer open (or were not kept) does the precise
     # power certify it; elsewhere the two cannot decide differently.
     start = np.where(undecided_by_fast(1.0 - beta, below, at, tolerance), check_from, N_MAX + 1)
+    if not (n >= start).any():
+        return n                          # the fast powers settle every cell
     return certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), 1.0 - beta, n,
                    tolerance=tolerance, check_from=start, describe=describe)
 

@@ -134,7 +134,7 @@ def _scan_below_one(value, target, start, n_min, scan):
 
 
 def _next_one(lo, hi, ylo, yhi, t, last, streak, start):
-    """The next n of :func:`smallest_n_one` (as :func:`~.secant.next_point` for one cell), or
+    """The next n of :func:`smallest_n_one` (as :func:`~.steps.next_point` for one cell), or
     None."""
     if hi > N_MAX or lo < start:         # one side only: extrapolate the last secant, with margin
         if hi > N_MAX and lo >= N_MAX or hi <= start:

@@ -82,22 +82,43 @@ def test_vectorised_answers_unchanged_from_main(data_dir):
 def test_first_step_bound_settles_the_cell_without_its_own_value():
     # value(n) = √n; the pair's bound at n − 1 is √(n − 0.5), an upper bound of √(n − 1). With
     # the guess 110.3 (x0 = 110, x1 = 111, target 10.5): the bound √110.5 = 10.512 ≥ 10.5 does
-    # not settle n − 1, so value(110) is computed; with the guess 111.3 and the target 10.58
-    # (√112 = 10.583 passes, the bound √111.5 = 10.559 fails) it settles: no other evaluation.
-    calls = []
+    # not settle n − 1, so the pair is evaluated at 110 too (√110 fails: n = 111); with the guess
+    # 111.3 and the target 10.58 (√112 = 10.583 passes, the bound √111.5 = 10.559 fails) one pair
+    # settles it. ``value`` itself is never needed.
+    calls, pairs = [], []
 
     def value(n, i):
         calls.append(n.tolist())
         return np.sqrt(n)
 
     def pair(n, i):
+        pairs.append(n.tolist())
         return np.sqrt(n), np.sqrt(n - 0.5)
 
     assert smallest_n(value, [10.5], [110.3], pair=pair).tolist() == [111]
-    assert calls == [[110.0]]
-    calls.clear()
+    assert pairs == [[111.0], [110.0]] and calls == []
+    pairs.clear()
     assert smallest_n(value, [10.58], [111.3], pair=pair).tolist() == [112]
-    assert calls == []
+    assert pairs == [[112.0]] and calls == []
+
+
+def test_pair_steps_a_guess_one_topic_off_either_way():
+    # sqrt(n) >= 10.5 from n = 111: guesses 109.5 (x1 = 110 fails: the pair at 111 decides) and
+    # 111.5 (x1 = 112, x0 = 111 passes, the bound at 110 fails: n = 111), both in two calls;
+    # a guess far off narrows the bracket as before
+    for guess, want_pairs in ((109.5, [[110.0], [111.0]]), (111.5, [[112.0], [111.0]])):
+        pairs = []
+
+        def pair(n, i):
+            pairs.append(n.tolist())
+            return np.sqrt(n), np.sqrt(n - 0.9)
+
+        assert smallest_n(lambda n, i: np.sqrt(n), [10.5], [guess], pair=pair).tolist() == [111]
+        assert pairs == want_pairs
+    for guess in (3.0, 50.0, 1e4, 1e9):
+        got = smallest_n(lambda n, i: np.sqrt(n), [10.5, 1e3], [guess, guess],
+                         pair=lambda n, i: (np.sqrt(n), np.sqrt(n - 0.9)))
+        assert got.tolist() == [111, 10**6]
 
 
 def test_a_nan_bound_is_not_a_failure():
