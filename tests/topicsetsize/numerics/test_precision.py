@@ -95,7 +95,7 @@ def _outcome(func):
 @pytest.mark.parametrize("n, target, slope", [
     (100_000_003, 0.8, 1e-9),                # walks down to a power on the target: warns
     (100_000_001, 0.8 + 0.5e-7, 1e-9),       # 49 topics away: stops after 16 moves, warns
-    (100_000_002, 0.8 + 0.55e-9, 1e-10),     # three topics up, 5e-12 off the target: warns
+    (100_000_002, 0.8 + 0.55e-9, 1e-10),     # four topics up, 5e-11 off the target: clean
     (100_000_001, 0.8 + 1.5e-9, 1e-9),       # one topic up, clean
     (100_000_001, 0.8 - 2.5e-9, 1e-9),       # three topics down, clean
     (1_000_001, 0.8, 0.0),                   # flat: contradictory, warns
