@@ -19,6 +19,7 @@ from topicsetsize.xladdin import _register, udfs
 from topicsetsize.xladdin._register import ARG_DOCS, ExcelArgumentError
 
 import topicsetsize as tss
+from topicsetsize.designs.registry import DESIGNS
 
 from ._table1 import KENDALL_ROWS, ranks_with_tau
 
@@ -356,6 +357,8 @@ def test_a_bug_is_not_disguised_as_a_bad_argument(monkeypatch):
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
     monkeypatch.setattr(tss, "anova_n", broken)
+    # TSS_ANOVA calls the function the registry names, in the design's module
+    monkeypatch.setattr(DESIGNS["anova"].module + ".anova_n", broken)
     with pytest.raises(ZeroDivisionError):
         udfs.TSS_ANOVA(0.05, 0.2, 0.1, 0.0601, 10.0)
 

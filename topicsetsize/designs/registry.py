@@ -12,8 +12,8 @@ From the declarations, the command line builds its ``n``, ``table`` and ``min-d`
 workbook's calculators and the Excel functions take their titles and method lists. Adding a
 design means: its module in ``designs/`` (power or width, n, and optionally the minimum
 detectable effect and a table, using the generic search in :mod:`topicsetsize.numerics.search`),
-its entry here, its spreadsheet formulas (``generator/``), its Excel wrapper line
-(``xladdin/udfs.py``) and its tests.
+its entry here, its spreadsheet formulas (``generator/``) and its tests; its Excel functions are built from
+its ``excel`` names.
 
 This module is plain data and imports no numerical library: the command line reads it to build
 ``--help`` in a few milliseconds, and a design's functions are imported on first use
@@ -87,8 +87,9 @@ class Design:
     titles : dict
         Command line titles per command (``"n"``, ``"table"``, ``"min-d"``), as
         :meth:`str.format` templates over the arguments (formatted ``.15g``).
-    excel : tuple of str
-        The Excel functions (``topicsetsize.xladdin.udfs``) that wrap it.
+    excel : dict
+        Role → name of its Excel function (``topicsetsize.xladdin.udfs``, built from this
+        declaration); a role without a name has no Excel function.
     """
 
     key: str
@@ -107,7 +108,7 @@ class Design:
     effect_size: str | None = None
     helps: dict[str, str] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)
-    excel: tuple[str, ...] = ()
+    excel: dict[str, str] = field(default_factory=dict)
 
     @property
     def effect(self) -> str:
@@ -158,7 +159,8 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                          + "; rows m, columns minD",
                 "min-d": "Minimum detectable range: n={n} topics, m={m} systems, "
                          "variance={variance}, " + _REST},
-        excel=("TSS_ANOVA", "TSS_POWER_ANOVA", "TSS_MIND_ANOVA", "TSS_TABLE_ANOVA")),
+        excel={"n": "TSS_ANOVA", "power": "TSS_POWER_ANOVA", "min_effect": "TSS_MIND_ANOVA",
+               "table": "TSS_TABLE_ANOVA"}),
     Design(
         "ttest", "Paired t-test", "paired t-test between two systems",
         ("alpha", "beta", "min_dt", "variance_t"), "power", ("legacy", "exact"), "paired",
@@ -174,7 +176,8 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                          + "; rows variance_t, columns minDt",
                 "min-d": "Minimum detectable difference: n={n} topics, "
                          "variance_t={variance_t}, " + _REST},
-        excel=("TSS_TTEST", "TSS_TTEST_ES", "TSS_POWER_TTEST", "TSS_MINDT_TTEST")),
+        excel={"n": "TSS_TTEST", "n_effect": "TSS_TTEST_ES", "power": "TSS_POWER_TTEST",
+               "min_effect": "TSS_MINDT_TTEST"}),
     Design(
         "ci", "CI width", "expected CI width of a difference",
         ("alpha", "delta", "variance_t"), "width", ("exact",), "paired",
@@ -183,7 +186,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         "Sakai, IRJ 2016, Section 6 (samplesizeCI)",
         helps={"delta": "largest expected CI width", "variance_t": _V_T},
         titles={"n": "CI width: delta={delta}, variance_t={variance_t}, alpha={alpha}"},
-        excel=("TSS_CI", "TSS_CI_WIDTH")),
+        excel={"n": "TSS_CI", "power": "TSS_CI_WIDTH"}),
     Design(
         "anova2", "Two-way ANOVA", "two-way ANOVA, topics as blocks (exact noncentral F)",
         ("alpha", "beta", "min_d", "variance", "m"), "power", ("exact",), "two-way",
@@ -198,7 +201,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                                     "variance={variance}, " + _REST,
                 "min-d": _TWO_WAY + ": minimum detectable range, n={n} topics, m={m} systems, "
                                     "variance={variance}, " + _REST},
-        excel=("TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2")),
+        excel={"n": "TSS_ANOVA2", "power": "TSS_POWER_ANOVA2", "min_effect": "TSS_MIND_ANOVA2"}),
     Design(
         "ttest2", "Two-sample (unpaired) t-test",
         "two-sample (unpaired) t-test: n topics per system",
@@ -211,7 +214,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                "variance": _V_EITHER},
         titles={"n": "Two-sample (unpaired) t-test: minD={min_d}, variance={variance}, "
                      + _REST},
-        excel=("TSS_TTEST2", "TSS_POWER_TTEST2")),
+        excel={"n": "TSS_TTEST2", "power": "TSS_POWER_TTEST2"}),
     Design(
         "ci2", "CI of a difference of two independent means",
         "expected CI width of a difference of two independent means: n topics per system",
@@ -223,7 +226,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         helps={"delta": "largest expected CI width", "variance": _V_EITHER},
         titles={"n": "CI of a difference of two independent means: delta={delta}, "
                      "variance={variance}, alpha={alpha}"},
-        excel=("TSS_CI2", "TSS_CI2_WIDTH")),
+        excel={"n": "TSS_CI2", "power": "TSS_CI2_WIDTH"}),
     Design(
         "allpairs", "All pairs under Tukey's HSD",
         "Tukey HSD over m systems: detect every pair >= minD apart (simulated)",
@@ -259,7 +262,7 @@ def markdown() -> str:
             f"| {d.name} | `{d.key}` | {d.model} | {', '.join(d.inputs)} | {criterion} | "
             f"{', '.join(d.methods)} | {names(d, 'n')} | {names(d, 'power')} | "
             f"{names(d, 'min_effect')} | {names(d, 'table')} | "
-            f"{', '.join(f'`{x}`' for x in d.excel) or '–'} |")
+            f"{', '.join(f'`{x}`' for x in d.excel.values()) or '–'} |")
     lines += ["", "| design | degrees of freedom | noncentrality or width | source |",
               "|---|---|---|---|"]
     lines += [f"| {d.name} | {d.degrees_of_freedom} | {d.noncentrality} | {d.source} |"
