@@ -32,7 +32,7 @@ from topicsetsize.designs.registry import DESIGNS
 
 from ._convert import flag, matrix, number, optional_number, plain, vector
 from ._convert import method as _method
-from ._design_functions import design_functions, table_corner
+from ._design_functions import design_functions, table_corner  # noqa: F401 - public here
 from ._register import excel_function
 
 #: The functions written here by hand: those that are not a design's standard role.

@@ -12,8 +12,8 @@ From the declarations, the command line builds its ``n``, ``table`` and ``min-d`
 workbook's calculators and the Excel functions take their titles and method lists. Adding a
 design means: its module in ``designs/`` (power or width, n, and optionally the minimum
 detectable effect and a table, using the generic search in :mod:`topicsetsize.numerics.search`),
-its entry here, its spreadsheet formulas (``generator/``) and its tests; its Excel functions are built from
-its ``excel`` names.
+its entry here, its spreadsheet formulas (``generator/``) and its tests (its Excel functions
+are built from its ``excel`` names).
 
 This module is plain data and imports no numerical library: the command line reads it to build
 ``--help`` in a few milliseconds, and a design's functions are imported on first use

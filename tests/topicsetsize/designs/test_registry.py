@@ -46,7 +46,7 @@ def test_inputs_are_registered_parameters_in_the_order_of_the_n_function(key):
 @pytest.mark.parametrize("key", DESIGNS)
 def test_excel_functions_exist(key):
     udfs = pytest.importorskip("topicsetsize.xladdin.udfs")
-    for name in DESIGNS[key].excel:
+    for name in DESIGNS[key].excel.values():
         assert name in udfs.__all__ and callable(getattr(udfs, name))
 
 
