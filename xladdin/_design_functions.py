@@ -39,9 +39,9 @@ import inspect
 from collections.abc import Callable
 
 from topicsetsize.designs.registry import ROLES, Design
-from topicsetsize.params import PARAMS, check_choice
+from topicsetsize.params import PARAMS
 
-from ._convert import number, plain, table, vector
+from ._convert import method, number, plain, table, vector
 from ._register import ARG_DOCS, RANGE_ARGS, excel_function, excel_name
 
 __all__ = ["design_functions", "table_corner"]
@@ -149,9 +149,7 @@ def _excel_function(design: Design, role: str, name: str) -> Callable:
         values = [converters[p](cells.arguments[excel_name(p)]) for p in arguments]
         options = {}
         if choose:
-            method = cells.arguments["method"]
-            options["method"] = design.methods[0] if method is None or method == "" \
-                else check_choice("method", method, design.methods)
+            options["method"] = method(cells.arguments["method"], design.methods)
         engine = design.function(role)        # through the registry, at each call
         if role == "n":                       # the registry's contract: inputs in this order
             result = engine(*values, **options)
@@ -168,9 +166,9 @@ def _excel_function(design: Design, role: str, name: str) -> Callable:
     return excel_function(call)
 
 
-def _undefined(role: str, method: str | None, arguments: list[str], values: list) -> str | None:
+def _undefined(role: str, chosen: str | None, arguments: list[str], values: list) -> str | None:
     """The message for a power that is not a number (the legacy approximation's #NUM!)."""
-    if role != "power" or method != "legacy":
+    if role != "power" or chosen != "legacy":
         return None
     counts = ", ".join(f"{p}={v}" for p, v in zip(arguments, values)
                        if p in PARAMS and PARAMS[p].integer)
