@@ -73,7 +73,7 @@ def toy(monkeypatch):
     return design
 
 
-def _engine_arguments(design, role) -> list[str]:
+def engine_arguments(design, role) -> list[str]:
     """The engine arguments an Excel function takes: the inputs for n (the registry's
     contract), else the engine function's arguments without a default, in order."""
     if role == "n":
@@ -93,7 +93,7 @@ def _cell(param):
 
 
 def _check_metadata(design, role, name, fn):
-    arguments = _engine_arguments(design, role)
+    arguments = engine_arguments(design, role)
     parameters = inspect.signature(fn).parameters
     assert fn.__name__ == name
     assert list(parameters) == [excel_name(p) for p in arguments] + \
@@ -108,7 +108,7 @@ def _check_metadata(design, role, name, fn):
 
 
 def _check_values(design, role, fn):
-    arguments = _engine_arguments(design, role)
+    arguments = engine_arguments(design, role)
     for method in _methods(design):
         options = {} if method is None else {"method": method}
         got = fn(*(_cell(p) for p in arguments), *([method] if method else []))
@@ -129,7 +129,7 @@ def _check_bad_arguments(design, role, fn, monkeypatch):
     """Each number out of range, in turn, gives the one-line #VALUE! text of the classic add-in,
     with the parameter registry's message (argument, value, allowed range)."""
     monkeypatch.setattr(_register, "ERRORS", "text")
-    arguments = _engine_arguments(design, role)
+    arguments = engine_arguments(design, role)
     for bad in (p for p in arguments if not isinstance(CELL[p], list)):
         cells = [-1.0 if p == bad else _cell(p) for p in arguments]
         with pytest.raises(InputError) as engine:
@@ -236,7 +236,7 @@ def _check_classic(classic, design, functions):
     declarations = _vba_declarations(classic, functions)
     assert sorted(declarations) == sorted(design.excel.values())
     for role, name in design.excel.items():
-        arguments = [excel_name(p) for p in _engine_arguments(design, role)]
+        arguments = [excel_name(p) for p in engine_arguments(design, role)]
         method = ["Optional method"] if len(design.methods) > 1 else []
         assert declarations[name] == ", ".join(arguments + method)
         # what Import Functions hands Excel's MacroOptions: description and argument docs

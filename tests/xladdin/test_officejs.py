@@ -27,7 +27,7 @@ from xladdin._register import ARG_DOCS, EXCEL_NAMES
 
 from . import _toy_design
 from ._table1 import KENDALL_ROWS, ranks_with_tau
-from .test_design_functions import PUBLISHED
+from .test_design_functions import PUBLISHED, engine_arguments
 
 METHODS = ["legacy", "exact"]
 
@@ -85,16 +85,13 @@ def test_meta_uses_the_spreadsheet_argument_names(officejs):
     # in test_design_functions.py) are among them.
     signatures = {f["id"]: [p["name"] for p in f["parameters"]]
                   for f in officejs.meta()["functions"]}
+    for name, arguments in PUBLISHED.items():
+        assert ", ".join(signatures[name]) == arguments
     for design in DESIGNS.values():
         for role, name in design.excel.items():
-            arguments = design.inputs if role == "n" else [
-                p.name for p in inspect.signature(design.function(role)).parameters.values()
-                if p.default is p.empty]
-            assert signatures.pop(name) == [EXCEL_NAMES.get(p, p) for p in arguments] + (
-                ["method"] if len(design.methods) > 1 else []), name
-    for name, arguments in PUBLISHED.items():
-        assert ", ".join(p.name for p in inspect.signature(getattr(udfs, name)).parameters
-                         .values()) == arguments
+            assert signatures.pop(name) == \
+                [EXCEL_NAMES.get(p, p) for p in engine_arguments(design, role)] + (
+                    ["method"] if len(design.methods) > 1 else []), name
     # what is left is written by hand, and has the signature of its Python function
     assert sorted(signatures) == sorted(udfs.HAND_WRITTEN)
     assert signatures["TSS_POOLED_VAR"] == ["range1", "range2"]
