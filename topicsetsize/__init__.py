@@ -16,13 +16,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "errors": ("InputError",),
     "params": ("PARAMS", "check"),
-    # the design engine
-    "designs.anova": ("anova_power", "anova_n", "anova_initial_n", "anova_min_d", "anova_table",
-                      "anova_legacy_terms"),
+    # the design engine (each design's functions come from its declaration, below)
     "designs.legacy": ("AnovaLegacyTerms",),
-    "designs.ttest": ("ttest_power", "ttest_n", "ttest_n_effect", "ttest_initial_n", "ttest_min_dt",
-                      "ttest_table"),
-    "designs.ci": ("ci_delta", "ci_n"),
     "numerics.search": ("SearchLimitError",),
     "numerics.precision": ("PrecisionWarning",),
     # score matrices in and out, variance estimates
@@ -38,10 +33,6 @@ _EXPORTS = {
     "checks.reliability": ("SplitHalfResult", "random_splits", "split_half", "split_half_curve"),
     "checks.selection": ("select_topics", "top_runs", "transform_scores"),
     "checks.resampling": ("ResampledPower", "resampled_power"),
-    # designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI
-    "designs.anova2": ("anova2_min_d", "anova2_n", "anova2_power", "anova2_table"),
-    "designs.ttest2": ("ttest2_n", "ttest2_power"),
-    "designs.ci2": ("ci2_delta", "ci2_n"),
     # deciding n: what a topic set guarantees, one size over several requirements, the budget
     "decide.guarantee": ("Guarantees", "guarantees"),
     "decide.recommendation": ("Recommendation", "check_requirement", "recommend"),
@@ -51,9 +42,8 @@ _EXPORTS = {
     "decide.pooling": ("PoolDepthStudy", "pool_depth_study"),
     "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),
     "matrices.evaluation": ("evaluate_runs", "evaluate_measures"),
-    # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
+    # multiple comparisons: randomised Tukey HSD (the all-pairs power of the HSD is a design)
     "checks.tukey": ("randomised_ranges", "tukey_hsd_randomised"),
-    "designs.allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
     # knowing a past collection: generalizability theory, realistic minD, the report
     "estimates.gtheory": ("GStudy", "DStudy", "g_study", "d_study", "gt_n"),
     "estimates.differences": ("RunDifferences", "run_differences", "share_at_least"),
@@ -63,9 +53,27 @@ _EXPORTS = {
     "estimates.uncertainty": ("NInterval", "n_interval", "bootstrap_variances"),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+
+
+def _design_exports() -> dict[str, str]:
+    """Every registered design's functions (and other public names) → the full name of the
+    module holding them, read from the design registry (plain data, no numerical library) at
+    the time of the call."""
+    from .designs.registry import DESIGNS
+
+    return {name: design.module for design in DESIGNS.values()
+            for name in (*design.functions.values(), *design.exports)}
+
+
+# The designs registered when the package is imported (module names relative to the package,
+# as above); one registered later (topicsetsize.designs.registry.register) is found by
+# __getattr__ and __dir__ at the time.
+_MODULE_OF.update({name: module.removeprefix(f"{__name__}.")
+                   for name, module in _design_exports().items()})
 # A module as an attribute keeps its short name (``tss.power``, ``tss.readers``) after the
 # modules moved into folders by data flow (docs/architecture.md).
-_SUBMODULE = {module.rsplit(".", 1)[-1]: module for module in _EXPORTS if "." in module}
+_SUBMODULE = {module.rsplit(".", 1)[-1]: module for module in {*_EXPORTS, *_MODULE_OF.values()}
+              if "." in module}
 _SUBMODULE.update({"power": "designs.anova", "samplesize": "designs.anova",
                    "twoway": "designs.anova2", "distributions": "numerics.distributions",
                    "roots": "numerics.roots", "tables": "designs.tables",
@@ -78,8 +86,9 @@ def __getattr__(name: str):
     import importlib
 
     module = _MODULE_OF.get(name)
+    module = f"{__name__}.{module}" if module is not None else _design_exports().get(name)
     if module is not None:
-        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        value = getattr(importlib.import_module(module), name)
     else:
         try:
             value = importlib.import_module(f".{_SUBMODULE.get(name, name)}", __name__)
@@ -92,7 +101,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
+    return sorted(set(globals()) | set(_MODULE_OF) | set(_design_exports()))
 
 
 __all__ = ["__version__", *_MODULE_OF]
