@@ -52,28 +52,9 @@ _EXPORTS = {
     # how uncertain an n from data is: a bootstrap over the past topics
     "estimates.uncertainty": ("NInterval", "n_interval", "bootstrap_variances"),
 }
-_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
-
-
-def _design_exports() -> dict[str, str]:
-    """Every registered design's functions (and other public names) → the full name of the
-    module holding them, read from the design registry (plain data, no numerical library) at
-    the time of the call."""
-    from .designs.registry import DESIGNS
-
-    return {name: design.module for design in DESIGNS.values()
-            for name in (*design.functions.values(), *design.exports)}
-
-
-# The designs registered when the package is imported (module names relative to the package,
-# as above); one registered later (topicsetsize.designs.registry.register) is found by
-# __getattr__ and __dir__ at the time.
-_MODULE_OF.update({name: module.removeprefix(f"{__name__}.")
-                   for name, module in _design_exports().items()})
 # A module as an attribute keeps its short name (``tss.power``, ``tss.readers``) after the
 # modules moved into folders by data flow (docs/architecture.md).
-_SUBMODULE = {module.rsplit(".", 1)[-1]: module for module in {*_EXPORTS, *_MODULE_OF.values()}
-              if "." in module}
+_SUBMODULE = {module.rsplit(".", 1)[-1]: module for module in _EXPORTS if "." in module}
 _SUBMODULE.update({"power": "designs.anova", "samplesize": "designs.anova",
                    "twoway": "designs.anova2", "distributions": "numerics.distributions",
                    "roots": "numerics.roots", "tables": "designs.tables",
@@ -81,19 +62,54 @@ _SUBMODULE.update({"power": "designs.anova", "samplesize": "designs.anova",
                    "formats": "matrices.formats", "paired": "checks.paired"})
 
 
+def _design_exports() -> dict[str, str]:
+    """Every registered design's functions (and its other public names) → the full name of
+    the module holding them, read from the design registry at the time of the call.
+
+    The registry is plain data (no numerical library) and is read only when a name is looked
+    up, so that ``import topicsetsize`` stays as light as the version and this map. A design
+    registered at run time (:func:`topicsetsize.designs.registry.register`) is found here."""
+    import importlib
+
+    designs = importlib.import_module(f"{__name__}.designs.registry").DESIGNS
+    return {name: design.module for design in designs.values()
+            for name in (*design.functions.values(), *design.exports)}
+
+
+def _module_of() -> dict[str, str]:
+    """``_MODULE_OF``: each public name → its module, relative to the package. The names of
+    :data:`_EXPORTS` and of the designs registered at first use (computed then, and kept)."""
+    found = globals().get("_MODULE_OF")
+    if found is None:
+        found = {name: module for module, names in _EXPORTS.items() for name in names}
+        found.update({name: module.removeprefix(f"{__name__}.")
+                      for name, module in _design_exports().items()})
+        globals()["_MODULE_OF"] = found
+    return found
+
+
 def __getattr__(name: str):
     """Import a public name (or a submodule) on first use and cache it (PEP 562)."""
     import importlib
 
-    module = _MODULE_OF.get(name)
+    if name == "_MODULE_OF":
+        return _module_of()
+    if name == "__all__":
+        value = ["__version__", *_module_of()]
+        globals()[name] = value
+        return value
+    module = _module_of().get(name)
     module = f"{__name__}.{module}" if module is not None else _design_exports().get(name)
     if module is not None:
         value = getattr(importlib.import_module(module), name)
     else:
+        short = _SUBMODULE.get(name) or next(
+            (m.removeprefix(f"{__name__}.") for m in _design_exports().values()
+             if m.startswith(f"{__name__}.") and m.rsplit(".", 1)[-1] == name), name)
         try:
-            value = importlib.import_module(f".{_SUBMODULE.get(name, name)}", __name__)
+            value = importlib.import_module(f".{short}", __name__)
         except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{_SUBMODULE.get(name, name)}":
+            if exc.name != f"{__name__}.{short}":
                 raise
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     globals()[name] = value
@@ -101,7 +117,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF) | set(_design_exports()))
-
-
-__all__ = ["__version__", *_MODULE_OF]
+    return sorted(set(globals()) | set(_module_of()) | set(_design_exports()))
