@@ -284,3 +284,8 @@ def anova2_table(alpha, *, beta, variance, ms, min_ds, method="exact") -> pd.Dat
     10     4704   190
     """
     return TWO_WAY.table(alpha, beta, variance, ms, min_ds, method)
+
+
+def _anova2_n_one(alpha, beta, min_d, variance, m):
+    """The one-cell search of :func:`anova2_n` (kept under its name for the search's tests)."""
+    return TWO_WAY.n_one(alpha, beta, min_d, variance, m, "exact")

@@ -287,3 +287,6 @@ def _legacy_from_one(method, alpha, target):
 PAIRED = TKind("ttest", power_at=ttest_power_at, power_one=ttest_power_one,
                guess=_paired_guess, scale=np.sqrt, monotone=_legacy_from,
                monotone_one=_legacy_from_one)
+
+#: The one-cell search of :func:`ttest_n_effect` (kept under its name for the search's tests).
+_ttest_n_one = PAIRED.n_one
