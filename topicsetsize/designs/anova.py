@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -349,14 +350,6 @@ def _power_of_lambda(lam, alpha, dfn, n, method):
     return anova_power_at(n, dfn + 1.0, lam / n, alpha, method)
 
 
-def _legacy_from(method, alpha, target):
-    return _monotone_from("anova", method, alpha, target)
-
-
-def _legacy_from_one(method, alpha, target):
-    return _monotone_from_one("anova", method, alpha, target)
-
-
 def _m(m):
     return m
 
@@ -365,7 +358,8 @@ def _m(m):
 #: (:class:`topicsetsize.designs.kinds.FKind`).
 ONE_WAY = FKind("anova", power_at=anova_power_at, power_one=anova_power_one, guess=_anova_guess,
                 lambda_one=_lambda_one, dfe_per_topic=_m, power_of_lambda=_power_of_lambda,
-                monotone=_legacy_from, monotone_one=_legacy_from_one)
+                monotone=partial(_monotone_from, "anova"),
+                monotone_one=partial(_monotone_from_one, "anova"))
 
 #: The one-cell search of :func:`anova_n` (kept under its name for the search's tests).
 _anova_n_one = ONE_WAY.n_one

@@ -126,12 +126,15 @@ class FKind(_Kind):
     label: str | None = None
 
     def power(self, n, m, min_d, variance, alpha, method):
+        """The power at n topics (arguments broadcast; a scalar call gives a float)."""
         method = self.method(method)
         n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
         return as_output(self.power_at(n_, m_, anova_effect(d_, v_), a_, method),
                          n, m, min_d, variance, alpha)
 
     def n(self, alpha, beta, min_d, variance, m, method):
+        """The smallest n from which the power stays at or above 1 − β (scalar fast path,
+        then the vectorised search)."""
         method = self.method(method)
         one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
         n = None if one is None else self.n_one(*one, method)
@@ -200,6 +203,7 @@ class FKind(_Kind):
         return as_output(d, n, m, variance, alpha, beta)
 
     def table(self, alpha, beta, variance, ms, min_ds, method) -> pd.DataFrame:
+        """n over rows m and columns minD, in one vectorised search."""
         return self._table(lambda g, m, d, meth: self.n_cells(
             g["alpha"], g["beta"], d, g["variance"], m, meth), alpha, beta,
             {"variance": variance}, ms, min_ds, method)
@@ -230,6 +234,7 @@ class TKind(_Kind):
         return inputs[2], inputs[3]
 
     def power(self, n, min_d, variance, alpha, method):
+        """The power at n topics (arguments broadcast; a scalar call gives a float)."""
         method = self.method(method)
         e, s = self._names()
         n_, d_, v_, a_ = check_all(n=n, **{e: min_d, s: variance}, alpha=alpha)
@@ -308,6 +313,7 @@ class TKind(_Kind):
         return as_output(d, n, variance, alpha, beta)
 
     def table(self, alpha, beta, variances, min_ds, method) -> pd.DataFrame:
+        """n over rows σ² and columns minD, in one vectorised search."""
         names = self._names()
 
         def n_cells(g, v, d, meth):
@@ -340,6 +346,8 @@ class WidthKind(_Kind):
         return as_output(self.width(n_, np.sqrt(v), a), n, variance, alpha)
 
     def n(self, alpha, delta, variance, method):
+        """The smallest n whose expected width is at most δ (scalar fast path, then the
+        vectorised search)."""
         from .ci import smallest_width_n, smallest_width_n_one
 
         self.method(method)

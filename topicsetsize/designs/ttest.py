@@ -9,6 +9,7 @@ minimum detectable difference and tables. φ = n − 1, λ = √n·minΔt. Two m
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -273,20 +274,12 @@ def _paired_guess(za, zb, effect):
     return r * r + za * za / 2.0
 
 
-def _legacy_from(method, alpha, target):
-    return _monotone_from("ttest", method, alpha, target)
-
-
-def _legacy_from_one(method, alpha, target):
-    return _monotone_from_one("ttest", method, alpha, target)
-
-
 #: The paired t-test's pieces (φ = n − 1, λ = √n·minΔt), of the t kind
 #: (:class:`topicsetsize.designs.kinds.TKind`); ``PAIRED.renamed(key)`` lends them to a design
 #: of the same statistics under other names (the one-sample t-test).
 PAIRED = TKind("ttest", power_at=ttest_power_at, power_one=ttest_power_one,
-               guess=_paired_guess, scale=np.sqrt, monotone=_legacy_from,
-               monotone_one=_legacy_from_one)
+               guess=_paired_guess, scale=np.sqrt, monotone=partial(_monotone_from, "ttest"),
+               monotone_one=partial(_monotone_from_one, "ttest"))
 
 #: The one-cell search of :func:`ttest_n_effect` (kept under its name for the search's tests).
 _ttest_n_one = PAIRED.n_one
