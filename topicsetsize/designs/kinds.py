@@ -355,9 +355,8 @@ class WidthKind(_Kind):
         one = check_scalars(**given)
         if one is not None:
             a, d, v = one
-            sd = math.sqrt(v)
-            with np.errstate(over="ignore", divide="ignore"):
-                guess = self.guess(-float(special.ndtri(a / 2.0)), sd, v, d)
+            sd = math.sqrt(v)     # floats: a product overflows to inf (no warning to silence)
+            guess = self.guess(-float(special.ndtri(a / 2.0)), sd, v, d)
             n = smallest_width_n_one(self.width, d, guess, sd, a)
             if n is not None:
                 return n
