@@ -143,6 +143,16 @@ def test_ttest2_min_d_is_the_smallest_difference_with_the_power(n, variance, alp
     assert _power_unpaired(d * (1 - 1e-9), n, alpha, sd) < 1 - beta
 
 
+def test_ttest2_min_d_is_the_value_the_ttest2_sheet_computes_in_formulas():
+    """The TTEST2 sheet's "minimum detectable minD at your n" (its own bisection in spreadsheet
+    formulas): 0.0976047641912873 at n = 100, σ̂² = .0601, α = .05, β = .20 (the default
+    workbook, ``topicsetsize workbook``, at commit 43d3694 of branch engine-kinds, recalculated
+    in headless LibreOffice 7.4.7.2 with recalculation on load forced, as tests/generator does,
+    defined name ``ttest2_min_d_at_n``; 15 significant digits read back)."""
+    d = tss.ttest2_min_d(100, variance=0.0601, alpha=0.05, beta=0.2)
+    assert d == pytest.approx(0.0976047641912873, rel=1e-13)
+
+
 def test_ttest2_min_d_inverts_ttest2_n_and_broadcasts():
     """n from minD and minD from n are inverse: at n = ttest2_n(minD) the minimum detectable
     difference is at most minD, at n − 1 it is more."""
