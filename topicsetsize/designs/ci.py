@@ -16,9 +16,6 @@ import numpy as np
 from scipy import special
 
 from ..numerics.distributions import t_crit
-from ..numerics.search import smallest_n
-from ..numerics.search_one import smallest_n_one
-from ..params import N_MAX
 from .kinds import WidthKind
 
 __all__ = ["ci_delta", "ci_n"]
@@ -41,39 +38,6 @@ def expected_width(df, se, alpha):
 
 def _paired_width(n, sd_t, alpha):
     return expected_width(n - 1.0, sd_t / np.sqrt(n), alpha)
-
-
-def smallest_width_n(width, delta, guess, sd, alpha, describe):
-    """The smallest n ≥ 2 with ``width(n, sd, alpha) ≤ delta``, per cell (validated arrays).
-
-    1/width grows like √n, close to linear in √n, which is what :func:`smallest_n` wants.
-    """
-    fa, fs = alpha.ravel(), sd.ravel()
-    # The width falls like 1/√n, so n·(width(n)/δ)² is close to the answer: two such steps from
-    # the normal-theory guess land next to it (the t quantile and E[s] move little), and the
-    # search then needs one evaluation of the two whole numbers around it.
-    guess = np.asarray(guess, float)
-    with np.errstate(all="ignore"):
-        for _ in range(2):
-            start = np.clip(np.where(np.isfinite(guess), guess, 2.0), 2.0, N_MAX)
-            better = start * np.square(width(start, sd, alpha) / delta)
-            guess = np.where(np.isfinite(better) & (better > 0), better, guess)
-
-    def precision(n, i):
-        return 1.0 / width(n, fs[i], fa[i])
-
-    return smallest_n(precision, 1.0 / delta, guess, describe=describe)
-
-
-def smallest_width_n_one(width, delta: float, guess: float, sd: float, alpha: float):
-    """:func:`smallest_width_n` of one cell on floats, by
-    :func:`~topicsetsize.numerics.search_one.smallest_n_one` (None where it cannot certify)."""
-    with np.errstate(all="ignore"):
-        for _ in range(2):
-            start = min(max(guess, 2.0), N_MAX) if guess == guess else 2.0
-            better = start * float(np.square(width(start, sd, alpha) / delta))
-            guess = better if np.isfinite(better) and better > 0 else guess
-        return smallest_n_one(lambda n: float(1.0 / width(n, sd, alpha)), 1.0 / delta, guess, 2)
 
 
 def ci_delta(n, *, variance_t, alpha, method="exact"):

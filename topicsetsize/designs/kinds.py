@@ -11,7 +11,8 @@ with their own names) are thin wrappers of a kind's methods. Three kinds:
 * :class:`TKind`, a t-test of two systems (paired, unpaired, one-sample): the power of
   (n, minD/σ, α), λ = scale(n)·minD/σ, minD = σ·λ/scale(n) (Sakai, IRJ 2016, Section 3);
 * :class:`WidthKind`, an expected CI width (paired, unpaired): the smallest n whose width is at
-  most δ (Sakai, IRJ 2016, Section 6).
+  most δ (Sakai, IRJ 2016, Section 6), by :func:`smallest_width_n` (and its one-cell
+  :func:`smallest_width_n_one`).
 
 Each reads its design's declaration (:data:`topicsetsize.designs.registry.DESIGNS`) for the
 names of its inputs and its methods: a ``method`` outside the declared ones is an
@@ -53,10 +54,10 @@ from scipy import special
 from ..numerics.distributions import z_upper
 from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.roots import at_least
-from ..numerics.search import describe_cells, smallest_n_for_power
+from ..numerics.search import describe_cells, smallest_n, smallest_n_for_power
 from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
-from ..params import check, check_all, check_choice, check_each, check_scalars
+from ..params import N_MAX, check, check_all, check_choice, check_each, check_scalars
 from .detectable import lambda_required, raise_unreachable
 from .effects import anova_effect, t_effect
 from .registry import DESIGNS, Design
@@ -65,7 +66,7 @@ from .tables import size_table
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["FKind", "TKind", "WidthKind"]
+__all__ = ["FKind", "TKind", "WidthKind", "smallest_width_n", "smallest_width_n_one"]
 
 
 def _two(method, alpha, target):
@@ -348,8 +349,6 @@ class WidthKind(_Kind):
     def n(self, alpha, delta, variance, method):
         """The smallest n whose expected width is at most δ (scalar fast path, then the
         vectorised search)."""
-        from .ci import smallest_width_n, smallest_width_n_one
-
         self.method(method)
         given = {"alpha": alpha, "delta": delta, DESIGNS[self.key].inputs[2]: variance}
         one = check_scalars(**given)
@@ -367,3 +366,36 @@ class WidthKind(_Kind):
         describe = describe_cells(dict(zip(given, (a, d, v))), self.label)
         return as_output(smallest_width_n(self.width, d, guess, sd, a, describe),
                          alpha, delta, variance)
+
+
+def smallest_width_n(width, delta, guess, sd, alpha, describe):
+    """The smallest n ≥ 2 with ``width(n, sd, alpha) ≤ delta``, per cell (validated arrays).
+
+    1/width grows like √n, close to linear in √n, which is what :func:`smallest_n` wants.
+    """
+    fa, fs = alpha.ravel(), sd.ravel()
+    # The width falls like 1/√n, so n·(width(n)/δ)² is close to the answer: two such steps from
+    # the normal-theory guess land next to it (the t quantile and E[s] move little), and the
+    # search then needs one evaluation of the two whole numbers around it.
+    guess = np.asarray(guess, float)
+    with np.errstate(all="ignore"):
+        for _ in range(2):
+            start = np.clip(np.where(np.isfinite(guess), guess, 2.0), 2.0, N_MAX)
+            better = start * np.square(width(start, sd, alpha) / delta)
+            guess = np.where(np.isfinite(better) & (better > 0), better, guess)
+
+    def precision(n, i):
+        return 1.0 / width(n, fs[i], fa[i])
+
+    return smallest_n(precision, 1.0 / delta, guess, describe=describe)
+
+
+def smallest_width_n_one(width, delta: float, guess: float, sd: float, alpha: float):
+    """:func:`smallest_width_n` of one cell on floats, by
+    :func:`~topicsetsize.numerics.search_one.smallest_n_one` (None where it cannot certify)."""
+    with np.errstate(all="ignore"):
+        for _ in range(2):
+            start = min(max(guess, 2.0), N_MAX) if guess == guess else 2.0
+            better = start * float(np.square(width(start, sd, alpha) / delta))
+            guess = better if np.isfinite(better) and better > 0 else guess
+        return smallest_n_one(lambda n: float(1.0 / width(n, sd, alpha)), 1.0 / delta, guess, 2)
