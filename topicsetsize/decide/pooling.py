@@ -52,15 +52,14 @@ from ..matrices.evaluation import (
     parse_measure,
     qrels_dict,
     require_ir_measures,
-    run_dict,
     run_sources,
     score_run,
 )
-from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs
+from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_method
 from .budget import budget_plan, cheapest_row
-from .pools import _REDUCE_ROWS, _best, _top, best_ranks, depth_pool, trec_ranking
+from .pools import RankedRuns, best_ranks, depth_pool, trec_ranking
 
 __all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning", "PoolDepthStudy",
            "trec_ranking", "best_ranks", "depth_pool", "pool_depth_study", "parse_measure",
@@ -202,9 +201,12 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     Where the qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a
     depth, an :class:`IncompleteJudgmentsWarning` names the depths and their shares.
 
-    Memory: the runs are read one at a time, twice (first for the pools, then to evaluate each
-    run at every depth), so memory holds one run, the deepest pool and the score matrices, not
-    every run at once (``benchmarks/bench_pool_depth_scale.py``).
+    Cost and memory: each run is read and checked once (one at a time) and kept compactly in
+    trec_eval's order (:class:`~topicsetsize.decide.pools.RankedRuns`: 8 bytes a retrieved
+    document, plus each distinct document id once); every depth's pool is built from that, and
+    each run is evaluated once at each depth (one ir_measures evaluator a depth). Memory holds
+    the compact runs, one run's ir_measures input, the deepest pool and the score matrices
+    (``benchmarks/bench_pool_depth_scale.py``: under half the size of the run files).
 
     Raises
     ------
@@ -253,21 +255,18 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         if len(sources) < 2:
             raise InputError(f"{where}runs: {len(sources)} run(s); V_E needs at least 2 runs")
         qrels_c = as_qrels(qrels_c, f"{where}qrels")
-        # Pass 1, one run at a time: each document's best trec_eval rank down to the deepest
-        # pool (the pools of every depth), and the topics the runs retrieve for.
-        tops, run_topics = [], set()
+        # Each run read and checked once, kept compactly in trec_eval's order (RankedRuns):
+        # every depth's pool and every run's evaluation come from it.
+        ranked = RankedRuns()
         for load in sources.values():
-            tops.append(_top(load(), max(depths_list)))
-            run_topics.update(tops[-1]["query_id"].unique())
-            if sum(map(len, tops)) > _REDUCE_ROWS:      # bound memory: merge into best ranks
-                tops = [_best(tops)]
-        best = _best(tops)
-        topics = list(match_topics(qrels_c["query_id"].unique(), run_topics,
+            ranked.add(load())
+        topics = list(match_topics(qrels_c["query_id"].unique(), ranked.topics,
                                    qrels_name=qrels_name, runs_name="the runs").matched)
         if len(topics) < 2:
             raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
                              "V_E needs at least 2 topics")
-        best = best[best["query_id"].isin(topics)].set_index(["query_id", "doc_id"])["trec_rank"]
+        best = ranked.best_ranks(max(depths_list))
+        best = best[best["query_id"].isin(topics)].set_index(["query_id", "doc_id"])["rank"]
         judged_rel = qrels_c.set_index(["query_id", "doc_id"])["relevance"]
         relevance = judged_rel.reindex(best.index)
         if relevance.isna().all():
@@ -277,6 +276,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                                "rank": best.to_numpy(),
                                "relevance": relevance.fillna(0).astype("int64").to_numpy(),
                                "in_qrels": relevance.notna().to_numpy()})
+        del best, judged_rel, relevance
         evaluators, kept = [], []
         for k, depth in enumerate(depths_list):
             in_pool = pooled[pooled["rank"] <= depth]
@@ -286,13 +286,12 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 in_pool = in_pool[in_pool["in_qrels"]]
                 kept.append(in_pool.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict())
             evaluators.append(evaluator_for(measure, qrels_dict(in_pool)))
+        del pooled, in_pool
         topics_total += len(topics)
-        # Pass 2, one run at a time again: evaluate it at every depth (its notes were given).
+        # Each run evaluated once at each depth, from its compact form.
         matrices = [np.zeros((len(topics), len(sources))) for _ in depths_list]
-        for j, load in enumerate(sources.values()):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RunFileWarning)
-                run = run_dict(load(), topics)
+        for j in range(len(ranked)):
+            run = ranked.run_dict(j, topics)
             for k, evaluator in enumerate(evaluators):
                 matrices[k][:, j] = score_run(evaluator, measure,
                                               _condense(run, kept[k]) if condensed else run,
@@ -300,6 +299,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 if progress is not None:
                     progress(1)
             del run
+        del ranked, evaluators
         for k, depth in enumerate(depths_list):
             scores[depth].append(pd.DataFrame(matrices[k], index=pd.Index(topics, name="topic"),
                                               columns=pd.Index(list(sources), name="run")))

@@ -1,17 +1,19 @@
 """The depth-pd pool of past runs: each run ranked as trec_eval ranks it, each retrieved
 document's best rank over the runs, and the pool of a depth (the documents of best rank at most
-pd). :mod:`topicsetsize.decide.pooling` re-judges and re-evaluates the runs with these pools
+pd). :class:`RankedRuns` holds a collection's runs, each parsed once, compactly, in that
+order. :mod:`topicsetsize.decide.pooling` re-judges and re-evaluates the runs with these pools
 (the ranking rules are in its module docstring).
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-from ..matrices.runfiles import as_run, trec_order
+from ..matrices.runfiles import as_run, trec_order, trec_score
 from ..params import check
 
-__all__ = ["trec_ranking", "best_ranks", "depth_pool"]
+__all__ = ["trec_ranking", "best_ranks", "depth_pool", "RankedRuns"]
 
 
 def trec_ranking(runs: dict) -> pd.DataFrame:
@@ -41,25 +43,6 @@ def trec_ranking(runs: dict) -> pd.DataFrame:
         drop=True)
     frame["trec_rank"] = frame.groupby(["run", "query_id"], sort=False).cumcount() + 1
     return frame[["run", "query_id", "doc_id", "score", "trec_rank"]]
-
-
-#: Rows of per-run top documents kept before they are merged into best ranks (pass 1).
-_REDUCE_ROWS = 200_000
-
-
-def _best(tops: list) -> pd.DataFrame:
-    """The best ``trec_rank`` of each (topic, document) over several runs' top documents."""
-    return pd.concat(tops, ignore_index=True).groupby(
-        ["query_id", "doc_id"], sort=False, as_index=False)["trec_rank"].min()
-
-
-def _top(run: pd.DataFrame, depth: int) -> pd.DataFrame:
-    """One run's top ``depth`` documents per topic in trec_eval order, with ``trec_rank``."""
-    ranked = trec_order(run[["query_id", "doc_id", "score"]])
-    rank = ranked.groupby("query_id", sort=False).cumcount().to_numpy() + 1
-    keep = rank <= depth
-    return pd.DataFrame({"query_id": ranked["query_id"].to_numpy()[keep],
-                         "doc_id": ranked["doc_id"].to_numpy()[keep], "trec_rank": rank[keep]})
 
 
 def best_ranks(runs: dict) -> pd.Series:
@@ -98,3 +81,105 @@ def depth_pool(runs: dict, depth: int) -> pd.DataFrame:
     depth = check("depth", depth, allow_array=False)
     best = best_ranks({name: as_run(r, name) for name, r in runs.items()})
     return best[best <= depth].index.to_frame(index=False)
+
+
+class RankedRuns:
+    """The runs of one collection, each read once and held compactly in trec_eval's order.
+
+    Each run is kept as blocks, one per topic, of document codes (``int32``, into one vocabulary
+    of document ids shared by the runs) and scores in single precision (``float32``: trec_eval
+    stores a score as a C ``float``, :func:`~topicsetsize.matrices.runfiles.trec_score`),
+    sorted as trec_eval ranks them: score descending, then document id descending
+    (:func:`~topicsetsize.matrices.runfiles.trec_order`). That is 8 bytes a retrieved document
+    (a quarter to a third of a run file's line) plus each distinct document id once, from which
+    the pool of every depth (:meth:`best_ranks`) and every run's ir_measures input
+    (:meth:`run_dict`) are built without reading the files again.
+
+    Examples
+    --------
+    >>> ranked = RankedRuns()
+    >>> ranked.add(pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "b", "c"],
+    ...                          "score": [1.0, 1.0, 2.0]}))
+    >>> ranked.run_dict(0, ["1"])
+    {'1': {'c': 2.0, 'b': 1.0, 'a': 1.0}}
+    >>> ranked.best_ranks(2)
+      query_id doc_id  rank
+    0        1      b     2
+    1        1      c     1
+    """
+
+    def __init__(self) -> None:
+        self.topics: list[str] = []            # topic ids, a topic's code is its position
+        self._topic_code: dict[str, int] = {}
+        self._docs: list[str] = []             # document ids, likewise
+        self._doc_code: dict[str, int] = {}
+        self._runs: list[tuple] = []           # (block topics, block starts, docs, scores)
+
+    def __len__(self) -> int:
+        return len(self._runs)
+
+    def add(self, run: pd.DataFrame) -> None:
+        """Add one checked run (``query_id``, ``doc_id``, ``score``; e.g. from
+        :func:`~topicsetsize.matrices.runfiles.read_run`), ranked as trec_eval ranks it."""
+        topic, topics = pd.factorize(run["query_id"].to_numpy(object))
+        doc, docs = pd.factorize(run["doc_id"].to_numpy(object))
+        by_id = np.empty(len(docs), np.int64)          # each id's place in byte order
+        by_id[np.argsort(docs, kind="stable")] = np.arange(len(docs))
+        score = trec_score(run["score"].to_numpy(float)).astype(np.float32)
+        order = np.lexsort((-by_id[doc], -score, topic))
+        topic = topic[order]
+        starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
+            np.zeros(0, np.int64)
+        self._runs.append((self._codes(topics, self.topics, self._topic_code)[topic[starts]],
+                           np.r_[starts, len(order)],
+                           self._codes(docs, self._docs, self._doc_code)[doc[order]],
+                           score[order]))
+
+    @staticmethod
+    def _codes(ids: np.ndarray, names: list, code: dict) -> np.ndarray:
+        """The codes of ``ids`` (distinct), new ones appended to ``names`` and ``code``."""
+        known = len(names)
+        out = np.fromiter((code.setdefault(i, len(code)) for i in ids), np.int32, len(ids))
+        names.extend(ids[out >= known].tolist())
+        return out
+
+    def run_dict(self, run: int, topics) -> dict:
+        """``{qid: {docid: score}}`` (ir_measures' run format) of run number ``run`` on
+        ``topics``, in trec_eval's order; a score is given as trec_eval reads it (single
+        precision), which is all trec_eval (pytrec_eval) sees of it."""
+        wanted = {self._topic_code[t] for t in topics if t in self._topic_code}
+        block_topics, starts, docs, scores = self._runs[run]
+        out = {}
+        for k, t in enumerate(block_topics.tolist()):
+            if t in wanted:
+                a, b = starts[k], starts[k + 1]
+                out[self.topics[t]] = dict(zip(map(self._docs.__getitem__, docs[a:b].tolist()),
+                                               scores[a:b].tolist()))
+        return out
+
+    def best_ranks(self, depth: int) -> pd.DataFrame:
+        """The union over the runs of each one's top ``depth`` documents per topic: columns
+        ``query_id``, ``doc_id`` and ``rank``, the best trec_eval rank of the document over the
+        runs (so the depth-pd pool of any pd up to ``depth`` is the rows of rank at most pd);
+        sorted by topic code, then document code."""
+        blocks: dict[int, list] = {}
+        for block_topics, starts, docs, _ in self._runs:
+            for k, t in enumerate(block_topics.tolist()):
+                a = starts[k]
+                blocks.setdefault(t, []).append(docs[a:min(starts[k + 1], a + depth)])
+        topic_parts, doc_parts, rank_parts = [], [], []
+        for t, tops in sorted(blocks.items()):
+            doc = np.concatenate(tops)
+            rank = np.concatenate([np.arange(1, len(d) + 1, dtype=np.int32) for d in tops])
+            order = np.lexsort((rank, doc))
+            doc, rank = doc[order], rank[order]
+            first = np.r_[True, doc[1:] != doc[:-1]]
+            doc_parts.append(doc[first])
+            rank_parts.append(rank[first])
+            topic_parts.append(np.full(int(first.sum()), t, np.int32))
+        topic = np.concatenate(topic_parts) if topic_parts else np.zeros(0, np.int32)
+        doc = np.concatenate(doc_parts) if doc_parts else np.zeros(0, np.int32)
+        return pd.DataFrame({"query_id": np.asarray(self.topics, object)[topic],
+                             "doc_id": np.asarray(self._docs, object)[doc],
+                             "rank": np.concatenate(rank_parts) if rank_parts else
+                             np.zeros(0, np.int32)})
