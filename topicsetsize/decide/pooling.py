@@ -260,6 +260,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         ranked = RankedRuns()
         for load in sources.values():
             ranked.add(load())
+        ranked.done()
         topics = list(match_topics(qrels_c["query_id"].unique(), ranked.topics,
                                    qrels_name=qrels_name, runs_name="the runs").matched)
         if len(topics) < 2:
@@ -276,7 +277,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                                "rank": best.to_numpy(),
                                "relevance": relevance.fillna(0).astype("int64").to_numpy(),
                                "in_qrels": relevance.notna().to_numpy()})
-        del best, judged_rel, relevance
+        del best, judged_rel, relevance, qrels_c
         evaluators, kept = [], []
         for k, depth in enumerate(depths_list):
             in_pool = pooled[pooled["rank"] <= depth]

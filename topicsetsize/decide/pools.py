@@ -7,6 +7,8 @@ order. :mod:`topicsetsize.decide.pooling` re-judges and re-evaluates the runs wi
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 import pandas as pd
 
@@ -132,16 +134,29 @@ class RankedRuns:
             np.zeros(0, np.int64)
         self._runs.append((self._codes(topics, self.topics, self._topic_code)[topic[starts]],
                            np.r_[starts, len(order)],
-                           self._codes(docs, self._docs, self._doc_code)[doc[order]],
-                           score[order]))
+                           _lasting(self._codes(docs, self._docs, self._doc_code)[doc[order]]),
+                           _lasting(score[order])))
 
     @staticmethod
     def _codes(ids: np.ndarray, names: list, code: dict) -> np.ndarray:
-        """The codes of ``ids`` (distinct), new ones appended to ``names`` and ``code``."""
-        known = len(names)
-        out = np.fromiter((code.setdefault(i, len(code)) for i in ids), np.int32, len(ids))
-        names.extend(ids[out >= known].tolist())
+        """The codes of ``ids`` (distinct), new ones appended to ``names`` and ``code``.
+
+        A new id is kept as a copy made now, not as the string the run's frame holds: copies
+        made together sit together in memory, where the frame's strings, once freed, would
+        leave each kept id pinning a block of the frame's memory.
+        """
+        out = np.fromiter((code.get(i, -1) for i in ids), np.int32, len(ids))
+        new = np.flatnonzero(out < 0)
+        if len(new):
+            fresh = [(i + " ")[:-1] for i in ids[new].tolist()]
+            out[new] = np.arange(len(names), len(names) + len(new))
+            code.update(zip(fresh, out[new].tolist()))
+            names.extend(fresh)
         return out
+
+    def done(self) -> None:
+        """Every run is added: drop what only adding needed (the maps from ids to codes)."""
+        self._doc_code = {}
 
     def run_dict(self, run: int, topics) -> dict:
         """``{qid: {docid: score}}`` (ir_measures' run format) of run number ``run`` on
@@ -183,3 +198,15 @@ class RankedRuns:
                              "doc_id": np.asarray(self._docs, object)[doc],
                              "rank": np.concatenate(rank_parts) if rank_parts else
                              np.zeros(0, np.int32)})
+
+
+def _lasting(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` in memory of its own (an anonymous map), for arrays kept while many
+    short-lived ones come and go: on the allocator's heap each kept array would pin the memory
+    freed below it (a run's parse, some 15 times the size of its file), and the process would
+    hold that memory to the end; a map is given back when its array goes."""
+    if array.nbytes < mmap.PAGESIZE:
+        return array.copy()
+    out = np.frombuffer(mmap.mmap(-1, array.nbytes), dtype=array.dtype)
+    out[:] = array
+    return out
