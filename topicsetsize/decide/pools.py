@@ -8,6 +8,7 @@ order. :mod:`topicsetsize.decide.pooling` re-judges and re-evaluates the runs wi
 from __future__ import annotations
 
 import mmap
+from itertools import repeat
 
 import numpy as np
 import pandas as pd
@@ -125,10 +126,14 @@ class RankedRuns:
         :func:`~topicsetsize.matrices.runfiles.read_run`), ranked as trec_eval ranks it."""
         topic, topics = pd.factorize(run["query_id"].to_numpy(object))
         doc, docs = pd.factorize(run["doc_id"].to_numpy(object))
-        by_id = np.empty(len(docs), np.int64)          # each id's place in byte order
-        by_id[np.argsort(docs, kind="stable")] = np.arange(len(docs))
         score = trec_score(run["score"].to_numpy(float)).astype(np.float32)
-        order = np.lexsort((-by_id[doc], -score, topic))
+        order = np.lexsort((-score, topic))
+        tied = (topic[order][1:] == topic[order][:-1]) & (score[order][1:] == score[order][:-1])
+        if tied.any():     # ties: the document ids decide, descending (byte order, strcmp)
+            rows = order[np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])]
+            by_id = np.zeros(len(doc), np.int64)
+            by_id[rows[np.argsort(docs[doc[rows]], kind="stable")]] = np.arange(1, len(rows) + 1)
+            order = np.lexsort((-by_id, -score, topic))
         topic = topic[order]
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
             np.zeros(0, np.int64)
@@ -145,7 +150,7 @@ class RankedRuns:
         made together sit together in memory, where the frame's strings, once freed, would
         leave each kept id pinning a block of the frame's memory.
         """
-        out = np.fromiter((code.get(i, -1) for i in ids), np.int32, len(ids))
+        out = np.fromiter(map(code.get, ids.tolist(), repeat(-1)), np.int32, len(ids))
         new = np.flatnonzero(out < 0)
         if len(new):
             fresh = [(i + " ")[:-1] for i in ids[new].tolist()]
