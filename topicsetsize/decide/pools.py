@@ -90,21 +90,22 @@ class RankedRuns:
     """The runs of one collection, each read once and held compactly in trec_eval's order.
 
     Each run is kept as blocks, one per topic, of document codes (``int32``, into one vocabulary
-    of document ids shared by the runs) and scores in single precision (``float32``: trec_eval
-    stores a score as a C ``float``, :func:`~topicsetsize.matrices.runfiles.trec_score`),
-    sorted as trec_eval ranks them: score descending, then document id descending
-    (:func:`~topicsetsize.matrices.runfiles.trec_order`). That is 8 bytes a retrieved document
-    (a quarter to a third of a run file's line) plus each distinct document id once, from which
-    the pool of every depth (:meth:`best_ranks`) and every run's ir_measures input
-    (:meth:`run_dict`) are built without reading the files again.
+    of document ids shared by the runs) sorted as trec_eval ranks them: score descending,
+    compared in single precision as trec_eval stores a score, then document id descending
+    (:func:`~topicsetsize.matrices.runfiles.trec_order`). The scores themselves are not kept:
+    once ranked, a run's measures depend on its ranking only, which :meth:`run_dict` gives
+    ir_measures as distinct descending scores. That is 4 bytes a retrieved document (about a
+    seventh of a run file's line) plus each distinct document id once, from which the pool of
+    every depth (:meth:`best_ranks`) and every run's ir_measures input (:meth:`run_dict`) are
+    built without reading the files again.
 
     Examples
     --------
     >>> ranked = RankedRuns()
     >>> ranked.add(pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "b", "c"],
     ...                          "score": [1.0, 1.0, 2.0]}))
-    >>> ranked.run_dict(0, ["1"])
-    {'1': {'c': 2.0, 'b': 1.0, 'a': 1.0}}
+    >>> ranked.run_dict(0, ["1"])       # c first (score 2), then b before a (a tie: ids decide)
+    {'1': {'c': 3.0, 'b': 2.0, 'a': 1.0}}
     >>> ranked.best_ranks(2)
       query_id doc_id  rank
     0        1      b     2
@@ -116,7 +117,7 @@ class RankedRuns:
         self._topic_code: dict[str, int] = {}
         self._docs: list[str] = []             # document ids, likewise
         self._doc_code: dict[str, int] = {}
-        self._runs: list[tuple] = []           # (block topics, block starts, docs, scores)
+        self._runs: list[tuple] = []           # (block topics, block starts, docs)
 
     def __len__(self) -> int:
         return len(self._runs)
@@ -139,8 +140,7 @@ class RankedRuns:
             np.zeros(0, np.int64)
         self._runs.append((self._codes(topics, self.topics, self._topic_code)[topic[starts]],
                            np.r_[starts, len(order)],
-                           _lasting(self._codes(docs, self._docs, self._doc_code)[doc[order]]),
-                           _lasting(score[order])))
+                           _lasting(self._codes(docs, self._docs, self._doc_code)[doc[order]])))
 
     @staticmethod
     def _codes(ids: np.ndarray, names: list, code: dict) -> np.ndarray:
@@ -165,16 +165,20 @@ class RankedRuns:
 
     def run_dict(self, run: int, topics) -> dict:
         """``{qid: {docid: score}}`` (ir_measures' run format) of run number ``run`` on
-        ``topics``, in trec_eval's order; a score is given as trec_eval reads it (single
-        precision), which is all trec_eval (pytrec_eval) sees of it."""
+        ``topics``: each topic's documents in trec_eval's order with the scores n, n - 1, ...,
+        1 (distinct, and exact in single precision up to 2**24 documents a topic), so that any
+        evaluator ranks them in that order; trec_eval's measures (pytrec_eval) are those of the
+        run as read."""
         wanted = {self._topic_code[t] for t in topics if t in self._topic_code}
-        block_topics, starts, docs, scores = self._runs[run]
+        block_topics, starts, docs = self._runs[run]
+        longest = int(np.diff(starts).max()) if len(starts) > 1 else 0
+        descending = [float(k) for k in range(longest, 0, -1)]
         out = {}
         for k, t in enumerate(block_topics.tolist()):
             if t in wanted:
                 a, b = starts[k], starts[k + 1]
                 out[self.topics[t]] = dict(zip(map(self._docs.__getitem__, docs[a:b].tolist()),
-                                               scores[a:b].tolist()))
+                                               descending[longest - (b - a):]))
         return out
 
     def best_ranks(self, depth: int) -> pd.DataFrame:
@@ -183,7 +187,7 @@ class RankedRuns:
         runs (so the depth-pd pool of any pd up to ``depth`` is the rows of rank at most pd);
         sorted by topic code, then document code."""
         blocks: dict[int, list] = {}
-        for block_topics, starts, docs, _ in self._runs:
+        for block_topics, starts, docs in self._runs:
             for k, t in enumerate(block_topics.tolist()):
                 a = starts[k]
                 blocks.setdefault(t, []).append(docs[a:min(starts[k + 1], a + depth)])
