@@ -2,14 +2,15 @@
 
 Run from the repository root::
 
-    python benchmarks/bench_pool_depth_scale.py [--runs 40] [--topics 100] [--docs 1000]
+    python benchmarks/bench_pool_depth_scale.py [--runs 110] [--topics 40] [--docs 1000]
 
-The default size is moderate (40 runs x 100 topics x 1,000 documents, 4 M lines, about 120 MiB
-of run files), for a shared machine; Robust04's size is ``--runs 110 --topics 249`` (27 M lines,
-some 800 MiB here). Synthetic run files (plain text, ``qid Q0 docno rank score tag``, scores
-with ties, document ids distinct across topics as in a real collection) and qrels (every
-document of each topic's universe judged, 10 % relevant) are written to a temporary folder by a
-child process (so that this process stays small). Then each measurement runs in its own child
+The default size is moderate, for a shared machine: Robust04's shape (110 runs, 1,000 documents
+a topic, the same qrels per topic) with 40 of its 249 topics (4.4 M lines, about 130 MiB of run
+files); ``--topics 249`` is Robust04's size (27 M lines, some 800 MiB here). Synthetic run
+files (plain text, ``qid Q0 docno rank score tag``, scores with ties, document ids distinct
+across topics as in a real collection) and qrels (every document of each topic's universe
+judged, 10 % relevant) are written to a temporary folder by a child process (so that this
+process stays small). Then each measurement runs in its own child
 of this small parent, which reports its CPU time (``time.process_time``) and its peak resident
 memory above its imports: on Linux ``VmHWM`` of ``/proc/self/status`` after resetting it to the
 current resident size through ``/proc/self/clear_refs`` once the imports are done, minus
@@ -141,8 +142,8 @@ def child(runs: Path, qrels: Path, depths: list) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=40)
-    parser.add_argument("--topics", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=110)
+    parser.add_argument("--topics", type=int, default=40)
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--write-to", type=Path, help=argparse.SUPPRESS)  # the writer child
     args = parser.parse_args()
