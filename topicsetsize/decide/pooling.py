@@ -255,29 +255,24 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         if len(sources) < 2:
             raise InputError(f"{where}runs: {len(sources)} run(s); V_E needs at least 2 runs")
         qrels_c = as_qrels(qrels_c, f"{where}qrels")
-        # Each run read and checked once, kept compactly in trec_eval's order (RankedRuns):
-        # every depth's pool and every run's evaluation come from it.
+        # The qrels and each run read and checked once, kept as codes (RankedRuns: each run's
+        # ranking in trec_eval's order): every depth's pool and every run's evaluation come
+        # from them.
         ranked = RankedRuns()
+        qrels_topics = qrels_c["query_id"].unique()
+        ranked.add_qrels(qrels_c)
+        del qrels_c
         for load in sources.values():
             ranked.add(load())
         ranked.done()
-        topics = list(match_topics(qrels_c["query_id"].unique(), ranked.topics,
+        topics = list(match_topics(qrels_topics, ranked.topics,
                                    qrels_name=qrels_name, runs_name="the runs").matched)
         if len(topics) < 2:
             raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
                              "V_E needs at least 2 topics")
-        best = ranked.best_ranks(max(depths_list))
-        best = best[best["query_id"].isin(topics)].set_index(["query_id", "doc_id"])["rank"]
-        judged_rel = qrels_c.set_index(["query_id", "doc_id"])["relevance"]
-        relevance = judged_rel.reindex(best.index)
-        if relevance.isna().all():
+        pooled = ranked.pool(max(depths_list), topics)
+        if not pooled["in_qrels"].any():
             raise InputError(f"{qrels_name}: none of the documents the runs retrieve is judged")
-        pooled = pd.DataFrame({"query_id": best.index.get_level_values(0),
-                               "doc_id": best.index.get_level_values(1),
-                               "rank": best.to_numpy(),
-                               "relevance": relevance.fillna(0).astype("int64").to_numpy(),
-                               "in_qrels": relevance.notna().to_numpy()})
-        del best, judged_rel, relevance, qrels_c
         evaluators, kept = [], []
         for k, depth in enumerate(depths_list):
             in_pool = pooled[pooled["rank"] <= depth]

@@ -110,14 +110,21 @@ class RankedRuns:
       query_id doc_id  rank
     0        1      b     2
     1        1      c     1
+    >>> ranked.add_qrels(pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["b", "x"],
+    ...                                "relevance": [2, 1]}))
+    >>> ranked.pool(1, ["1"])          # the depth-1 pool (c), unjudged: relevance 0
+      query_id doc_id  rank  relevance  in_qrels
+    0        1      c     1          0     False
     """
 
     def __init__(self) -> None:
-        self.topics: list[str] = []            # topic ids, a topic's code is its position
+        self._topics: list[str] = []           # topic ids, a topic's code is its position
         self._topic_code: dict[str, int] = {}
         self._docs: list[str] = []             # document ids, likewise
         self._doc_code: dict[str, int] = {}
         self._runs: list[tuple] = []           # (block topics, block starts, docs)
+        self._retrieved: set[int] = set()      # the topics some run retrieves for
+        self._qrels = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # (keys, relevance)
 
     def __len__(self) -> int:
         return len(self._runs)
@@ -138,7 +145,9 @@ class RankedRuns:
         topic = topic[order]
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
             np.zeros(0, np.int64)
-        self._runs.append((self._codes(topics, self.topics, self._topic_code)[topic[starts]],
+        block_topics = self._codes(topics, self._topics, self._topic_code)[topic[starts]]
+        self._retrieved.update(block_topics.tolist())
+        self._runs.append((block_topics,
                            np.r_[starts, len(order)],
                            _lasting(self._codes(docs, self._docs, self._doc_code)[doc[order]])))
 
@@ -159,6 +168,39 @@ class RankedRuns:
             names.extend(fresh)
         return out
 
+    @property
+    def topics(self) -> list[str]:
+        """The topics some run retrieves for, in the order first met."""
+        return [t for k, t in enumerate(self._topics) if k in self._retrieved]
+
+    def add_qrels(self, qrels: pd.DataFrame) -> None:
+        """Keep checked qrels (``query_id``, ``doc_id``, ``relevance``) as codes into the same
+        vocabularies (a judged document is mostly one the runs retrieve: its id is then kept
+        once), for :meth:`pool`."""
+        topic, topics = pd.factorize(qrels["query_id"].to_numpy(object))
+        doc, docs = pd.factorize(qrels["doc_id"].to_numpy(object))
+        key = _key(self._codes(topics, self._topics, self._topic_code)[topic],
+                   self._codes(docs, self._docs, self._doc_code)[doc])
+        order = np.argsort(key, kind="stable")
+        self._qrels = (key[order], qrels["relevance"].to_numpy(np.int64)[order])
+
+    def pool(self, depth: int, topics) -> pd.DataFrame:
+        """:meth:`best_ranks` on ``topics``, with each document's ``relevance`` in the qrels
+        (:meth:`add_qrels`; 0 where they do not judge it) and ``in_qrels`` (whether they do)."""
+        topic, doc, rank = self._best(depth)
+        wanted = np.zeros(len(self._topics), bool)
+        wanted[[self._topic_code[t] for t in topics]] = True
+        keep = wanted[topic]
+        topic, doc, rank = topic[keep], doc[keep], rank[keep]
+        keys, relevance = self._qrels
+        at = np.minimum(np.searchsorted(keys, _key(topic, doc)), max(len(keys) - 1, 0))
+        judged = (keys[at] == _key(topic, doc)) if len(keys) else np.zeros(len(doc), bool)
+        return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
+                             "doc_id": np.asarray(self._docs, object)[doc], "rank": rank,
+                             "relevance": np.where(judged, relevance[at] if len(keys) else 0,
+                                                   0).astype(np.int64),
+                             "in_qrels": judged})
+
     def done(self) -> None:
         """Every run is added: drop what only adding needed (the maps from ids to codes)."""
         self._doc_code = {}
@@ -177,7 +219,7 @@ class RankedRuns:
         for k, t in enumerate(block_topics.tolist()):
             if t in wanted:
                 a, b = starts[k], starts[k + 1]
-                out[self.topics[t]] = dict(zip(map(self._docs.__getitem__, docs[a:b].tolist()),
+                out[self._topics[t]] = dict(zip(map(self._docs.__getitem__, docs[a:b].tolist()),
                                                descending[longest - (b - a):]))
         return out
 
@@ -186,6 +228,12 @@ class RankedRuns:
         ``query_id``, ``doc_id`` and ``rank``, the best trec_eval rank of the document over the
         runs (so the depth-pd pool of any pd up to ``depth`` is the rows of rank at most pd);
         sorted by topic code, then document code."""
+        topic, doc, rank = self._best(depth)
+        return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
+                             "doc_id": np.asarray(self._docs, object)[doc], "rank": rank})
+
+    def _best(self, depth: int) -> tuple:
+        """:meth:`best_ranks` as codes: (topic codes, document codes, ranks)."""
         blocks: dict[int, list] = {}
         for block_topics, starts, docs in self._runs:
             for k, t in enumerate(block_topics.tolist()):
@@ -201,12 +249,14 @@ class RankedRuns:
             doc_parts.append(doc[first])
             rank_parts.append(rank[first])
             topic_parts.append(np.full(int(first.sum()), t, np.int32))
-        topic = np.concatenate(topic_parts) if topic_parts else np.zeros(0, np.int32)
-        doc = np.concatenate(doc_parts) if doc_parts else np.zeros(0, np.int32)
-        return pd.DataFrame({"query_id": np.asarray(self.topics, object)[topic],
-                             "doc_id": np.asarray(self._docs, object)[doc],
-                             "rank": np.concatenate(rank_parts) if rank_parts else
-                             np.zeros(0, np.int32)})
+        if not topic_parts:
+            return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32)
+        return np.concatenate(topic_parts), np.concatenate(doc_parts), np.concatenate(rank_parts)
+
+
+def _key(topic: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """One int64 per (topic code, document code)."""
+    return (topic.astype(np.int64) << 32) | doc.astype(np.int64)
 
 
 def _lasting(array: np.ndarray) -> np.ndarray:
