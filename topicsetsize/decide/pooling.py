@@ -273,29 +273,34 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         pooled = ranked.pool(max(depths_list), topics)
         if not pooled["in_qrels"].any():
             raise InputError(f"{qrels_name}: none of the documents the runs retrieve is judged")
-        evaluators, kept = [], []
-        for k, depth in enumerate(depths_list):
-            in_pool = pooled[pooled["rank"] <= depth]
-            judged[k] += len(in_pool)
-            in_qrels[k] += int(in_pool["in_qrels"].sum())
-            if condensed:
-                in_pool = in_pool[in_pool["in_qrels"]]
-                kept.append(in_pool.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict())
-            evaluators.append(evaluator_for(measure, qrels_dict(in_pool)))
-        del pooled, in_pool
         topics_total += len(topics)
-        # Each run evaluated once at each depth, from its compact form.
+        # Each run evaluated once at each depth, from its compact form: the depths in groups
+        # whose evaluators (each holding its depth's pool) together hold at most twice the
+        # deepest pool, so that memory does not grow with the number of depths.
         matrices = [np.zeros((len(topics), len(sources))) for _ in depths_list]
-        for j in range(len(ranked)):
-            run = ranked.run_dict(j, topics)
-            for k, evaluator in enumerate(evaluators):
-                matrices[k][:, j] = score_run(evaluator, measure,
-                                              _condense(run, kept[k]) if condensed else run,
-                                              topics)
-                if progress is not None:
-                    progress(1)
-            del run
-        del ranked, evaluators
+        sizes = [int((pooled["rank"] <= depth).sum()) for depth in depths_list]
+        for group in _depth_groups(sizes):
+            evaluators, kept = {}, {}
+            for k in group:
+                in_pool = pooled[pooled["rank"] <= depths_list[k]]
+                judged[k] += len(in_pool)
+                in_qrels[k] += int(in_pool["in_qrels"].sum())
+                if condensed:
+                    in_pool = in_pool[in_pool["in_qrels"]]
+                    kept[k] = in_pool.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict()
+                evaluators[k] = evaluator_for(measure, qrels_dict(in_pool))
+                del in_pool
+            for j in range(len(ranked)):
+                run = ranked.run_dict(j, topics)
+                for k, evaluator in evaluators.items():
+                    matrices[k][:, j] = score_run(evaluator, measure,
+                                                  _condense(run, kept[k]) if condensed else run,
+                                                  topics)
+                    if progress is not None:
+                        progress(1)
+                del run
+            del evaluators, kept
+        del ranked, pooled
         for k, depth in enumerate(depths_list):
             scores[depth].append(pd.DataFrame(matrices[k], index=pd.Index(topics, name="topic"),
                                               columns=pd.Index(list(sources), name="run")))
@@ -373,6 +378,25 @@ def _depth_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_
     tails = interval_tails(level, [len(s) for s in scores[depths[0]]])
     return interval_of(n, variances, level=level, tails=tails, seed=seed,
                        estimator=f"one-way {scale}")
+
+
+def _depth_groups(sizes: list) -> list[list[int]]:
+    """The depths (their positions in ``sizes``, the pool size of each) in groups, in order,
+    each holding pools of at most twice the largest in all (a depth alone where its pool is
+    larger).
+
+    >>> _depth_groups([100, 50, 20, 10]), _depth_groups([100, 90, 80, 70, 10])
+    ([[0, 1, 2, 3]], [[0, 1], [2, 3, 4]])
+    """
+    cap, groups, held = 2 * max(sizes), [], 0
+    for k, size in enumerate(sizes):
+        if groups and held + size <= cap:
+            groups[-1].append(k)
+            held += size
+        else:
+            groups.append([k])
+            held = size
+    return groups
 
 
 def _depth_list(depths) -> list:
