@@ -12,8 +12,9 @@ is the assessment cost of depth pd (:func:`topicsetsize.decide.budget.budget_pla
 provider for AP, nDCG and P is pytrec_eval, i.e. trec_eval's code): by score, descending
 (compared in single precision, as trec_eval stores scores), ties by document id, descending
 (``strcmp``); the rank column of the file is ignored. The pool at depth pd
-takes each run's top pd documents in that order, so the pool and the measures see the same
-ranking.
+takes each run's top pd documents in that order, and ir_measures is given each run as that
+ranking (distinct descending scores in that order), so the pool and the measures see the same
+ranking whichever evaluator computes the measure.
 
 **Measures** are computed by :mod:`ir_measures` only (``ir_measures.evaluator``), never here. A
 topic on which a run retrieved nothing scores 0 for that run (trec_eval ``-c``).
@@ -201,11 +202,13 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     Where the qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a
     depth, an :class:`IncompleteJudgmentsWarning` names the depths and their shares.
 
-    Cost and memory: each run is read and checked once (one at a time) and kept compactly in
-    trec_eval's order (:class:`~topicsetsize.decide.pools.RankedRuns`: 8 bytes a retrieved
-    document, plus each distinct document id once); every depth's pool is built from that, and
-    each run is evaluated once at each depth (one ir_measures evaluator a depth). Memory holds
-    the compact runs, one run's ir_measures input, the deepest pool and the score matrices
+    Cost and memory: the qrels and each run are read and checked once (one run at a time), and
+    kept as codes, each run as its ranking in trec_eval's order
+    (:class:`~topicsetsize.decide.pools.RankedRuns`: 4 bytes a retrieved document, plus each
+    distinct document id once); every depth's pool is built from that, and each run is
+    evaluated once at each depth (one ir_measures evaluator a depth), the depths in groups whose
+    pools together are at most twice the deepest. Memory holds the compact runs, one run's
+    ir_measures input, the deepest pool, a group's evaluators and the score matrices
     (``benchmarks/bench_pool_depth_scale.py``: under half the size of the run files).
 
     Raises
