@@ -170,7 +170,7 @@ class RankedRuns:
 
     @property
     def topics(self) -> list[str]:
-        """The topics some run retrieves for, in the order first met."""
+        """The topics some run retrieves for (not those only the qrels have)."""
         return [t for k, t in enumerate(self._topics) if k in self._retrieved]
 
     def add_qrels(self, qrels: pd.DataFrame) -> None:

@@ -109,3 +109,27 @@ def test_only_the_wanted_topics_are_given():
     # the reference ranking of the module agrees on the order
     assert trec_ranking({"r": pd.DataFrame({"query_id": ["2", "2"], "doc_id": ["b", "c"],
                                             "score": [2.0, 3.0]})})["doc_id"].tolist() == ["c", "b"]
+
+
+@pytest.mark.parametrize("depth", [1, 10, 100])
+def test_pool_relevance_is_the_qrels_join(depth, clef_runs):
+    # Independent: the pandas best ranks merged with the qrels frame on (topic, document).
+    from topicsetsize.matrices.runfiles import read_qrels
+
+    qrels = read_qrels(example_runs()[1])
+    ranked = RankedRuns()
+    ranked.add_qrels(qrels)
+    for run in clef_runs.values():
+        ranked.add(run)
+    topics = sorted(set(qrels["query_id"]) & set(ranked.topics))[::2]     # some of them
+    got = ranked.pool(depth, topics).sort_values(["query_id", "doc_id"], ignore_index=True)
+    best = best_ranks(clef_runs)
+    best = best[best <= depth].rename("rank").reset_index()
+    want = best[best["query_id"].isin(topics)].merge(qrels, how="left",
+                                                    on=["query_id", "doc_id"])
+    want = want.sort_values(["query_id", "doc_id"], ignore_index=True)
+    assert got["doc_id"].tolist() == want["doc_id"].tolist()
+    assert got["rank"].tolist() == want["rank"].tolist()
+    assert got["in_qrels"].tolist() == want["relevance"].notna().tolist()
+    assert got["relevance"].tolist() == want["relevance"].fillna(0).astype(int).tolist()
+    assert set(ranked.topics) == {t for r in clef_runs.values() for t in r["query_id"]}
