@@ -53,10 +53,13 @@ README_ROWS = [
     ("reading a 50 MB wide CSV (`read_matrix`)", "{read_matrix.ours_s}, {read_matrix.ours_mb}",
      "`pandas.read_csv`: {read_matrix.pandas_s}, {read_matrix.pandas_mb}",
      "{read_matrix.time_ratio} time, {read_matrix.memory_ratio} memory (target 2×)"),
-    ("pool depth at Robust04 size, {pool_depth_scale.run_files_mib} of run files "
-     "(`pool_depth_scale`)", "{pool_depth_scale.study_s}; {pool_depth_scale.study_mib} "
-     "resident above the imports", "every run read at once: {pool_depth_scale.read_all_mib}",
-     "memory {pool_depth_scale.study_to_files} the run files (target 0.5×)"),
+    ("pool depth, 4 depths, Robust04's shape with 40 topics, {pool_depth_scale.run_files_mib} "
+     "of run files (`pool_depth_scale`)", "CPU {pool_depth_scale.study4_cpu_s}; "
+     "{pool_depth_scale.study4_mib} resident above the imports",
+     "reading the runs {pool_depth_scale.floor_read_cpu_s} + one ir_measures pass at full "
+     "depth {pool_depth_scale.floor_eval_cpu_s}",
+     "{pool_depth_scale.study4_passes} passes per depth (target 1.2×); memory "
+     "{pool_depth_scale.study4_to_files} the run files (target 0.5×)"),
     ("randomised Tukey HSD, B = 5000 (`tukey`)", "{tukey.test_s} best, {tukey.test_median_s} "
      "median", "one `rng.random` call for its numbers: {tukey.floor_s} best, "
      "{tukey.floor_median_s} median", "{tukey.to_floor_min} min/min, {tukey.to_floor_median} "
@@ -99,14 +102,18 @@ DOCS_ROWS = README_ROWS[:1] + [
     ("pool-depth study, 2 collections, 16 runs, 5 depths (`pool_depth`)", "{pool_depth.study_s}",
      "a naive per-depth, per-run pooling loop with ir_measures: {pool_depth.naive_s}",
      "naive / study {pool_depth.naive_to_study}"),
-    ("pool-depth study at Robust04 size, synthetic: 110 runs × 249 topics × 1,000 documents, "
-     "depths 100, 50, 10, AP (`pool_depth_scale`)",
-     "{pool_depth_scale.study_s}; peak {pool_depth_scale.study_mib} resident above the imports",
-     "every run read at once (`read_runs`): {pool_depth_scale.read_all_s}, "
-     "{pool_depth_scale.read_all_mib}; one `pandas.read_csv` pass: {pool_depth_scale.floor_s}",
-     "memory {pool_depth_scale.study_to_files} the run files "
-     "({pool_depth_scale.run_files_mib}); time {pool_depth_scale.study_to_floor} the parsing "
-     "floor"),
+    ("pool-depth study, synthetic, Robust04's shape with 40 of its topics: 110 runs × 40 "
+     "topics × 1,000 documents, AP (`pool_depth_scale`), 1 depth (100) / 4 depths (100, 50, "
+     "20, 10)",
+     "CPU {pool_depth_scale.study1_cpu_s} / {pool_depth_scale.study4_cpu_s}; peak "
+     "{pool_depth_scale.study1_mib} / {pool_depth_scale.study4_mib} resident above the imports",
+     "one pass at full depth: reading the runs (`pandas.read_csv`) "
+     "{pool_depth_scale.floor_read_cpu_s} + evaluating them (ir_measures) "
+     "{pool_depth_scale.floor_eval_cpu_s}",
+     "{pool_depth_scale.study1_passes} / {pool_depth_scale.study4_passes} passes per depth "
+     "(target 1.2×); memory {pool_depth_scale.study1_to_files} / "
+     "{pool_depth_scale.study4_to_files} the run files ({pool_depth_scale.run_files_mib}; "
+     "target 0.5×)"),
     README_ROWS[8][:3] + ("{tukey.to_floor_min} min/min, {tukey.to_floor_median} median/median; "
                           "to the floor in the test's chunks {tukey.to_chunked_floor}; "
                           "{tukey.loop_speedup} faster than a per-trial loop",),
