@@ -21,19 +21,19 @@ from openpyxl.writer.excel import ExcelWriter
 from topicsetsize.atomic import atomic_path
 from topicsetsize.errors import InputError
 
-from . import report_sheet
-from .about import add_about_sheet
-from .budget_sheet import add_budget_sheet
-from .cached import write_with_cached_values
-from .calculators import add_calculators, helper_sheet, measure_list
-from .charts import add_charts_sheet
-from .decide_sheet import add_decide_sheet
-from .estimates import estimate, measures_of, read_note
-from .evaluate import evaluate_workbook
-from .formulas import POISSON_TERMS
-from .spec import Spec
-from .tables import add_pair_tables, add_tables_sheet, compute_tables
-from .variance_sheet import add_variance_sheet
+from .content.matrix_estimates import estimate, measures_of, read_note
+from .content.spec import Spec
+from .saved.cached import write_with_cached_values
+from .saved.evaluator import evaluate_workbook
+from .sheets import report_sheet
+from .sheets.about_sheet import add_about_sheet
+from .sheets.budget_sheet import add_budget_sheet
+from .sheets.calculators import add_calculators, helper_sheet, measure_list
+from .sheets.charts_sheet import add_charts_sheet
+from .sheets.decide_sheet import add_decide_sheet
+from .sheets.tables_sheet import add_pair_tables, add_tables_sheet, compute_tables
+from .sheets.variance_sheet import add_variance_sheet
+from .spreadsheet.formulas import POISSON_TERMS
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict, write_workbook
-from topicsetsize.generator.calculators import helper_sheet
-from topicsetsize.generator.formulas import POISSON_TERMS, anova_models, ttest_models
-from topicsetsize.generator.inputs import INPUTS, allowed, check_input
-from topicsetsize.generator.layout import check_formula, validation_formula
-from topicsetsize.generator.rows import Col, write_block
+from topicsetsize.generator.content.inputs import INPUTS, allowed, check_input
+from topicsetsize.generator.sheets.calculators import helper_sheet
+from topicsetsize.generator.spreadsheet.formulas import POISSON_TERMS, anova_models, ttest_models
+from topicsetsize.generator.spreadsheet.layout import check_formula, validation_formula
+from topicsetsize.generator.spreadsheet.rows import Col, write_block
 
 from ._cases import grid_workbooks
 from ._libreoffice import Recalculated, recalculate_batch

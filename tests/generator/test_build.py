@@ -13,8 +13,8 @@ from topicsetsize.generator import (
     spec_from_dict,
     write_workbook,
 )
-from topicsetsize.generator.calculators import NAMED_RESULTS
-from topicsetsize.generator.inputs import INPUTS
+from topicsetsize.generator.content.inputs import INPUTS
+from topicsetsize.generator.sheets.calculators import NAMED_RESULTS
 
 from topicsetsize.errors import InputError
 

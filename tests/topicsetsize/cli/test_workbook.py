@@ -6,7 +6,7 @@ import subprocess
 
 import openpyxl
 import pytest
-from topicsetsize.generator.bundled import templates_dir
+from topicsetsize.generator.content.bundled import templates_dir
 
 from topicsetsize.cli import main
 
