@@ -22,7 +22,8 @@ import numpy as np
 from topicsetsize.errors import InputError
 from topicsetsize.params import PARAMS, Range, check
 
-__all__ = ["Input", "INPUTS", "REPORT_INPUTS", "WORKBOOK_RANGES", "allowed", "check_input",
+__all__ = ["Input", "SHEET_INPUTS", "REPORT_INPUTS", "alpha_input", "beta_input", "your_n_input",
+           "WORKBOOK_RANGES", "allowed", "check_input",
            "reader_range"]
 
 #: Where the workbook is narrower than the package registry.
@@ -108,78 +109,24 @@ class Input:
     optional: bool = False     # blank is allowed and means "follow the value computed above"
 
 
-def _alpha(calc: str, meaning: str = "significance level (Type I error rate)") -> Input:
+def alpha_input(calc: str, meaning: str = "significance level (Type I error rate)") -> Input:
     return Input(f"{calc}_alpha", "alpha", "α", meaning, 0.05)
 
 
-def _beta(calc: str) -> Input:
+def beta_input(calc: str) -> Input:
     return Input(f"{calc}_beta", "beta", "β", "Type II error rate (power = 1 − β)",
                  0.20)
 
 
-def _your_n(calc: str, what: str, per: str = "n to check") -> Input:
+def your_n_input(calc: str, what: str, per: str = "n to check") -> Input:
     return Input(f"{calc}_your_n", "n", "your n", f"{per}: {what}", 100)
 
 
-_RANGE = "smallest best − worst difference to detect"
-_CI_ALPHA = "1 − confidence level of the interval"
-_CI_DELTA = "largest acceptable expected width of the CI"
-_ONE_WAY_BOTH = "within-system variance (one-way V_E)"
-
-#: The inputs of each calculator, in sheet order. The named answers are added by the sheets.
-INPUTS: dict[str, tuple[Input, ...]] = {
-    "anova": (
-        _alpha("anova"), _beta("anova"),
-        Input("anova_min_d", "min_d", "minD", _RANGE, 0.02),
-        Input("anova_variance", "variance", "σ̂²",
-              "within-system variance (a past matrix's V_E)", 0.0601),
-        Input("anova_m", "m", "m", "number of systems to compare", 2),
-        _your_n("anova", "power and minD detectable at it"),
-    ),
-    "ttest": (
-        _alpha("ttest"), _beta("ttest"),
-        Input("ttest_min_dt", "min_dt", "minDt",
-              "smallest difference to detect", 0.1),
-        Input("ttest_variance_t", "variance_t", "σ̂t²",
-              "variance of per-topic differences (2 × V_E)",
-              0.04),
-        _your_n("ttest", "power and minDt detectable at it"),
-    ),
-    "ttest_effect": (
-        Input("ttest_min_delta_t", "min_delta_t", "minΔt",
-              "effect size minDt/σ̂t (blank: from above)",
-              None, optional=True),
-    ),
-    "ci": (
-        _alpha("ci", _CI_ALPHA),
-        Input("ci_delta", "delta", "δ", _CI_DELTA, 0.10),
-        Input("ci_variance_t", "variance_t", "σ̂t²",
-              "variance of the per-topic score differences", 0.05),
-        _your_n("ci", "its expected CI width"),
-    ),
-    "anova2": (
-        _alpha("anova2"), _beta("anova2"),
-        Input("anova2_min_d", "min_d", "minD", _RANGE, 0.10),
-        Input("anova2_variance", "variance", "σ̂²",
-              "two-way residual variance V_E2", 0.0601),
-        Input("anova2_m", "m", "m", "number of systems to compare", 10),
-        _your_n("anova2", "power and minD detectable at it"),
-    ),
-    "ttest2": (
-        _alpha("ttest2"), _beta("ttest2"),
-        Input("ttest2_min_d", "min_d", "minD",
-              "smallest difference to detect", 0.10),
-        Input("ttest2_variance", "variance", "σ̂²", _ONE_WAY_BOTH, 0.0601),
-        _your_n("ttest2", "power and minD detectable at it", "n per system"),
-    ),
-    "ci2": (
-        _alpha("ci2", _CI_ALPHA),
-        Input("ci2_delta", "delta", "δ", _CI_DELTA, 0.10),
-        Input("ci2_variance", "variance", "σ̂²", _ONE_WAY_BOTH, 0.05),
-        _your_n("ci2", "its expected CI width", "n per system"),
-    ),
+#: The inputs of the sheets that are not calculators (Decide, Budget); the calculators' inputs
+#: are in their declarations (:mod:`.calculators`), and :data:`.calculators.INPUTS` has both.
+SHEET_INPUTS: dict[str, tuple[Input, ...]] = {
     "decide": (
-        _alpha("decide"), _beta("decide"),
+        alpha_input("decide"), beta_input("decide"),
         Input("decide_n", "n", "candidate n", "the number of topics you consider", 100),
         Input("decide_min_d", "min_d", "minD",
               "smallest best − worst difference to detect", 0.10),

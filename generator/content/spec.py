@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .inputs import INPUTS
+from .calculators import INPUTS
 
 __all__ = ["Spec", "Measure", "MatrixSpec", "SCORES", "EXAMPLE", "DECIDE_MS"]
 

@@ -14,7 +14,8 @@ from topicsetsize.errors import InputError
 from topicsetsize.params import METHODS, check
 from topicsetsize.tomlfile import read_toml
 
-from .inputs import INPUTS, check_input
+from .calculators import calculators
+from .inputs import check_input
 from .spec import (
     _BUDGET_KEYS,
     _DECIDE_KEYS,
@@ -233,13 +234,13 @@ def _matrix(where, k, item, base) -> MatrixSpec:
 
 def _calculators(where, data) -> dict:
     where.is_table(data, "calculators")
-    where.keys(data, ("anova", "ttest", "ci", "anova2", "ttest2", "ci2"), "calculators")
+    declared = {c.key: c.inputs + c.second_style for c in calculators()}
+    where.keys(data, tuple(declared), "calculators")
     out = {}
     for calc, values in data.items():
         key = f"calculators.{calc}"
         where.is_table(values, key)
-        inputs = INPUTS[calc] + (INPUTS["ttest_effect"] if calc == "ttest" else ())
-        where.keys(values, tuple(i.key for i in inputs), key)
+        where.keys(values, tuple(i.key for i in declared[calc]), key)
         out[calc] = {}
         for name, value in values.items():
             try:

@@ -6,9 +6,6 @@ Protected View) show only stored results, so tables, checks and answers looked b
 :func:`write_with_cached_values` writes the value of every formula cell (computed by
 :func:`generator.saved.evaluator.evaluate_workbook`) into the saved file as its cached result. The
 workbook still asks for a full recalculation on opening (``fullCalcOnLoad``).
-
-:func:`answer_values` computes the calculators' answers at their starting inputs with the
-engine instead: the tests use it as an independent check of the evaluated values.
 """
 
 from __future__ import annotations
@@ -17,100 +14,9 @@ import re
 import zipfile
 from html import escape as _html_escape
 
-import topicsetsize as tss
-from topicsetsize.errors import InputError
-
-from ..spreadsheet.layout import STATUS_OK, TOO_LARGE
 from .evaluator import ErrorValue
 
-__all__ = ["answer_values", "write_with_cached_values", "named_values"]
-
-_NOT_REACHED = "not reached at this n"
-
-
-def _n(fn, *args, **kw):
-    try:
-        return fn(*args, **kw)
-    except tss.SearchLimitError:
-        return TOO_LARGE
-
-
-def _min(fn, *args, **kw):
-    if 1 - kw["beta"] <= kw["alpha"] + 1e-12:
-        return 0          # no effect needed: the sheet's smallest effect already has the power
-    try:
-        return fn(*args, **kw)
-    except InputError:
-        return _NOT_REACHED
-
-
-def _input(wb, name):
-    sheet, coord = next(iter(wb.defined_names[name].destinations))
-    return wb[sheet][coord.replace("$", "")].value
-
-
-def answer_values(wb) -> dict[str, object]:
-    """{defined name: engine value} for the answers at the workbook's starting inputs.
-
-    Only names whose value the engine gives exactly as the sheet shows it; the rest stay
-    without a cached value (they are computed on opening).
-    """
-    g = {name: _input(wb, name) for name in wb.defined_names
-         if name.split("_", 1)[0] in ("anova", "ttest", "ci")
-         and not name.endswith(("_ok",))}
-    out = {"anova_status": STATUS_OK, "ttest_status": STATUS_OK, "ci_status": STATUS_OK}
-    a = dict(alpha=g["anova_alpha"], beta=g["anova_beta"], m=g["anova_m"])
-    n = g["anova_your_n"]
-    for method in ("legacy", "exact"):
-        out[f"anova_n_{method}"] = _n(tss.anova_n, a["alpha"], a["beta"], g["anova_min_d"],
-                                      g["anova_variance"], a["m"], method=method)
-        p = tss.anova_power(n, m=a["m"], min_d=g["anova_min_d"], variance=g["anova_variance"],
-                            alpha=a["alpha"], method=method)
-        out[f"anova_power_{method}"] = "undefined" if p != p else p
-        out[f"anova_min_d_at_n_{method}"] = _min(
-            tss.anova_min_d, n, m=a["m"], variance=g["anova_variance"], alpha=a["alpha"],
-            beta=a["beta"], method=method)
-    t_alpha, t_beta, v_t = g["ttest_alpha"], g["ttest_beta"], g["ttest_variance_t"]
-    effect2 = g.get("ttest_min_delta_t") or g["ttest_min_dt"] / v_t ** 0.5
-    n = g["ttest_your_n"]
-    for method in ("legacy", "exact"):
-        out[f"ttest_n_{method}"] = _n(tss.ttest_n, t_alpha, t_beta, g["ttest_min_dt"], v_t,
-                                      method=method)
-        out[f"ttest_delta_t_n_{method}"] = _n(tss.ttest_n_effect, t_alpha, t_beta, effect2,
-                                              method=method)
-        out[f"ttest_power_{method}"] = tss.ttest_power(n, min_dt=g["ttest_min_dt"],
-                                                       variance_t=v_t, alpha=t_alpha,
-                                                       method=method)
-        out[f"ttest_min_dt_at_n_{method}"] = _min(tss.ttest_min_dt, n, variance_t=v_t,
-                                                  alpha=t_alpha, beta=t_beta, method=method)
-    out.update(_unpaired_and_two_way(wb))
-    out["ci_n"] = _n(tss.ci_n, g["ci_alpha"], g["ci_delta"], g["ci_variance_t"])
-    out["ci_width_at_n"] = tss.ci_delta(g["ci_your_n"], variance_t=g["ci_variance_t"],
-                                        alpha=g["ci_alpha"])
-    return out
-
-
-def _unpaired_and_two_way(wb) -> dict[str, object]:
-    """The answers of the ANOVA2, TTEST2 and CI2 sheets (exact method only)."""
-    g = {name: _input(wb, name) for name in wb.defined_names
-         if name.split("_", 1)[0] in ("anova2", "ttest2", "ci2")
-         and name.rsplit("_", 1)[-1] not in ("ok", "status")}
-    out = {f"{key}_status": STATUS_OK for key in ("anova2", "ttest2", "ci2")}
-    a = dict(alpha=g["anova2_alpha"], m=g["anova2_m"], variance=g["anova2_variance"])
-    out["anova2_n"] = _n(tss.anova2_n, a["alpha"], g["anova2_beta"], g["anova2_min_d"],
-                         a["variance"], a["m"])
-    out["anova2_power"] = tss.anova2_power(g["anova2_your_n"], min_d=g["anova2_min_d"], **a)
-    out["anova2_min_d_at_n"] = _min(tss.anova2_min_d, g["anova2_your_n"], beta=g["anova2_beta"],
-                                    **a)
-    out["ttest2_n"] = _n(tss.ttest2_n, g["ttest2_alpha"], g["ttest2_beta"], g["ttest2_min_d"],
-                         g["ttest2_variance"])
-    out["ttest2_power"] = tss.ttest2_power(g["ttest2_your_n"], min_d=g["ttest2_min_d"],
-                                           variance=g["ttest2_variance"],
-                                           alpha=g["ttest2_alpha"])
-    out["ci2_n"] = _n(tss.ci2_n, g["ci2_alpha"], g["ci2_delta"], g["ci2_variance"])
-    out["ci2_width_at_n"] = tss.ci2_delta(g["ci2_your_n"], variance=g["ci2_variance"],
-                                          alpha=g["ci2_alpha"])
-    return out
+__all__ = ["write_with_cached_values", "named_values"]
 
 
 def write_with_cached_values(source, target, values: dict[str, dict[str, object]]) -> None:

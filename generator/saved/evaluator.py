@@ -20,32 +20,13 @@ from __future__ import annotations
 import math
 import re
 import sys
-import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from .sheet_functions import _ENV, _FUNCTIONS, ErrorValue, FormulaError, _isnumber
+from .sheet_functions import ENV, FUNCTIONS, ErrorValue, FormulaError, isnumber
 
-__all__ = ["evaluate_workbook", "share_template", "FormulaError", "ErrorValue"]
-
-#: Per worksheet, {(row, column): token} for formula cells declared one template by
-#: :func:`share_template`: :func:`evaluate_workbook` derives the template of a token once.
-_SHARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def share_template(ws, cells: Iterable[tuple[int, int]]) -> None:
-    """Declare that the formula cells ``cells`` ((row, column) pairs) of the worksheet ``ws``
-    are one template: the same formula in relative R1C1 form, as the rows of a block column.
-
-    :func:`evaluate_workbook` then reads the template of one of them instead of parsing the
-    references of every cell (about a tenth of the default workbook's evaluation). A wrong
-    declaration would give wrong values, so only :func:`spreadsheet.rows.write_block`, which
-    writes every row of a column from one template string, makes it.
-    """
-    token = object()
-    _SHARED.setdefault(ws, {}).update(dict.fromkeys(cells, token))
-
+__all__ = ["evaluate_workbook", "FormulaError", "ErrorValue"]
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
@@ -191,7 +172,7 @@ class _Parser:
             return f"({args[1]} if truth({args[0]}) else {args[2]})"
         if fname == "ISNA":
             return f"isna(lambda: {args[0]})"
-        fn = _FUNCTIONS.get(fname)
+        fn = FUNCTIONS.get(fname)
         if fn is None:
             raise FormulaError(f"function {name} is not supported")
         return f"{fn}({','.join(args)})"
@@ -210,18 +191,18 @@ def _binary(op: str, left: str, right: str) -> str:
 class _Book:
     """The cells of a workbook and the memoised values of its formula cells."""
 
-    def __init__(self, wb):
+    def __init__(self, wb, shared: Mapping[str, Mapping[tuple[int, int], object]]):
         self.cells = {ws.title: {key: c.value for key, c in ws._cells.items()}
                       for ws in wb.worksheets}
         # formula cells only: a text cell may start with "=" (an untrusted name kept as text)
         self.formulas = {ws.title: {key for key, c in ws._cells.items() if c.data_type == "f"}
                          for ws in wb.worksheets}
-        self.shared = {ws.title: _SHARED.get(ws, {}) for ws in wb.worksheets}
+        self.shared = {ws.title: shared.get(ws.title, {}) for ws in wb.worksheets}
         self.shared_keys: dict[object, tuple] = {}
         self.values: dict[tuple[str, int, int], object] = {}
         self.code: dict[tuple, Callable] = {}
         self.areas: dict[tuple, object] = {}
-        self.env = dict(_ENV, cell=self.cell, area=self.area)
+        self.env = dict(ENV, cell=self.cell, area=self.area)
         self.names = self._names(wb)
 
     def _names(self, wb) -> dict[str, str]:
@@ -252,7 +233,7 @@ class _Book:
         key = (sheet, r1, c1, r2, c2)
         if key not in self.areas:
             items = [self.cell(sheet, r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
-            self.areas[key] = (np.array(items, dtype=float) if all(map(_isnumber, items))
+            self.areas[key] = (np.array(items, dtype=float) if all(map(isnumber, items))
                                else items)
         return self.areas[key]
 
@@ -317,8 +298,16 @@ def _shift(tokens, sheet: str, row: int, column: int):
     return out
 
 
-def evaluate_workbook(wb) -> dict[str, dict[str, object]]:
+def evaluate_workbook(wb, shared: Mapping[str, Mapping[tuple[int, int], object]] | None = None
+                      ) -> dict[str, dict[str, object]]:
     """{sheet: {cell: value}} of every formula cell of the openpyxl workbook ``wb``.
+
+    ``shared`` ({sheet: {(row, column): token}}, from
+    :func:`topicsetsize.generator.spreadsheet.rows.shared_templates`) names the formula cells
+    written from one template: cells with the same token are the same formula in relative
+    R1C1 form, as the rows of a block column, so the template of one of them serves them all
+    instead of parsing the references of every cell (about a tenth of the default workbook's
+    evaluation). A wrong declaration would give wrong values.
 
     Raises :class:`FormulaError` for a formula it cannot evaluate or whose value is an error
     (the generator's workbooks have none at their starting inputs).
@@ -333,7 +322,7 @@ def evaluate_workbook(wb) -> dict[str, dict[str, object]]:
     >>> round(values["A2"], 6), values["A3"]
     (4.964603, 'n = 4.965')
     """
-    book = _Book(wb)
+    book = _Book(wb, shared or {})
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, 20_000))
     out: dict[str, dict[str, object]] = {}

@@ -4,8 +4,8 @@ Each function a generated formula may call (``IF`` is translated inline) with Ex
 where they matter here: blank cells as 0 in arithmetic, text compared case-insensitively and
 above numbers, degrees of freedom truncated to integers, error values (``#N/A``) that propagate.
 The statistical functions come from :mod:`scipy.special` (F.INV.RT through the beta quantile,
-accurate in the far tail). ``_ENV`` is the namespace the compiled formulas run in, and
-``_FUNCTIONS`` maps a spreadsheet name (``F.INV.RT``) to its entry there.
+accurate in the far tail). ``ENV`` is the namespace the compiled formulas run in, and
+``FUNCTIONS`` maps a spreadsheet name (``F.INV.RT``) to its entry there.
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def _index(area, row, column=None):
     return items[i - 1]
 
 
-def _isnumber(x) -> bool:
+def isnumber(x) -> bool:
     return isinstance(x, (int, float, np.floating)) and not isinstance(x, bool)
 
 
@@ -215,12 +215,12 @@ def _ln(x):
     return np.log(x) if isinstance(x, np.ndarray) else math.log(x)
 
 
-_ENV: dict[str, object] = {
+ENV: dict[str, object] = {
     "N": N, "truth": truth, "text": text, "compare": compare, "power": power, "isna": isna,
     "AND_": lambda *a: all(truth(x) for x in a),
     "OR_": lambda *a: any(truth(x) for x in a),
     "NOT_": lambda x: not truth(x),
-    "ISNUMBER_": _isnumber,
+    "ISNUMBER_": isnumber,
     "NA_": lambda: NOT_AVAILABLE,
     "ABS_": lambda x: abs(N(x)),
     "ISBLANK_": lambda x: x is None,
@@ -252,4 +252,4 @@ _ENV: dict[str, object] = {
     "LEFT_": lambda s, n=1: text(s)[:int(N(n))],
     "FIXED_": _fixed,
 }
-_FUNCTIONS = {key[:-1].replace("_", "."): key for key in _ENV if key.endswith("_")}
+FUNCTIONS = {key[:-1].replace("_", "."): key for key in ENV if key.endswith("_")}

@@ -10,19 +10,16 @@ from openpyxl.worksheet.pagebreak import Break
 from topicsetsize import __version__
 from topicsetsize.params import N_MAX
 
-from ..content.inputs import INPUTS, REPORT_INPUTS, reader_range
+from ..content.calculators import INPUTS, calculators, named_answers
+from ..content.inputs import REPORT_INPUTS, reader_range
 from ..content.spec import Spec
 from ..spreadsheet.cells import STYLE, put_label, put_text, wrapped_lines
 from ..spreadsheet.formulas import POISSON_TERMS
 from ..spreadsheet.layout import SCAN_TOP
-from .calculators import NAMED_RESULTS
 
-__all__ = ["add_about_sheet", "SHEET", "REFERENCES", "NAMED_ANSWERS"]
+__all__ = ["add_about_sheet", "SHEET", "REFERENCES"]
 
 SHEET = "About"
-
-#: Workbook-level names of the calculators' answers.
-NAMED_ANSWERS = NAMED_RESULTS
 
 REFERENCES = (
     "T. Sakai. Topic set size design. Information Retrieval Journal 19(3), 256–283, 2016.",
@@ -117,8 +114,8 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
     row = _section(ws, row, "References", [("", "", text) for text in REFERENCES])
     inputs = []
     for calc, items in INPUTS.items():
-        sheet = {"ttest_effect": "TTEST", "decide": "Decide", "budget": "Budget"}.get(
-            calc, calc.upper())
+        sheet = {"decide": "Decide", "budget": "Budget",
+                 **{f"{c.key}_effect": c.sheet for c in calculators()}}.get(calc, calc.upper())
         if sheet not in wb.sheetnames:
             continue
         for item in items:
@@ -132,7 +129,7 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
     ws.print_title_rows = "1:1"                 # under the workbook's title
     row = _section(ws, row, "Inputs (workbook-level names, for formulas of your own)", inputs)
     _section(ws, row, "Answers (workbook-level names)",
-             [(name, "", text) for name, text in NAMED_ANSWERS.items()])
+             [(name, "", text) for name, text in named_answers().items()])
 
 
 def _section(ws, row: int, title: str, lines) -> int:

@@ -15,7 +15,7 @@ from openpyxl.styles import Alignment
 
 import topicsetsize as tss
 
-from ..content.inputs import INPUTS
+from ..content.calculators import INPUTS
 from ..content.spec import Spec
 from ..spreadsheet.cells import STYLE, put_formula, put_label, put_number
 from ..spreadsheet.formulas import N_FMT, OK_FMT

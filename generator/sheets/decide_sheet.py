@@ -16,7 +16,7 @@ import numpy as np
 
 import topicsetsize as tss
 
-from ..content.inputs import INPUTS
+from ..content.calculators import CALCULATORS, INPUTS
 from ..content.spec import DECIDE_MS, Spec
 from ..spreadsheet.cells import STYLE, fit_texts, put_label, put_number, put_text
 from ..spreadsheet.formulas import N_FMT, P_FMT, anova_models
@@ -79,7 +79,8 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
 
     ms = spec.decide.get("m", DECIDE_MS)
     cur.heading("One-way ANOVA power at your n and minD (live)")
-    shared, legacy, exact = anova_models(alpha, beta, "{m}", f"({min_d}^2/(2*{var}))", k)
+    shared, legacy, exact = anova_models(alpha, beta, "{m}", f"({min_d}^2/(2*{var}))", k,
+                                         CALCULATORS["anova"].columns["dfe"])
     # the workings right of the printed area (columns AD on, grouped and hidden); the table
     # shows them only while every input is in range
     block = guarded_block(cur.ws, cur.row, 1, [

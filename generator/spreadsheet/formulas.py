@@ -111,18 +111,19 @@ def _mixture(k: str, a0: str) -> str:
     return f"=MIN(1,{_poisson_sum(k, f'1-_xlfn.BETA.DIST({{x}},{a0}+{j},{{dfe}}/2,TRUE)')})"
 
 
-def anova_models(alpha: str, beta: str, m: str, effect: str, k: str, *,
-                 two_way: bool = False):
-    """Columns of the one-way ANOVA power: (shared, legacy, exact).
+def anova_models(alpha: str, beta: str, m: str, effect: str, k: str,
+                 dfe: tuple[str, str]):
+    """Columns of the ANOVA power: (shared, legacy, exact).
 
     ``alpha``, ``beta``, ``m`` are names or absolute references of the inputs, ``effect`` the
     cell of Δ = minD²/(2σ²) and ``k`` the helper range 0..POISSON_TERMS−1. Every model
-    reads column ``n``. With ``two_way`` the design is the two-way ANOVA without replication
-    (randomised block: topics × systems), whose residual has φE = (m − 1)(n − 1) degrees of
-    freedom instead of m(n − 1); only its exact model is meaningful.
+    reads column ``n``. ``dfe`` is the residual's degrees of freedom φE as (header, formula)
+    over ``{m}`` and ``{n}``, from the design's declaration
+    (:data:`topicsetsize.generator.content.calculators.CALCULATORS`): m(n − 1) for the one-way
+    ANOVA, (m − 1)(n − 1) for the two-way ANOVA without replication (randomised block:
+    topics × systems), whose legacy model is not meaningful.
     """
-    dfe = (Col("dfe", "φE = (m−1)(n−1)", f"=({m}-1)*({{n}}-1)", N_FMT) if two_way
-           else Col("dfe", "φE = m(n−1)", f"={m}*({{n}}-1)", N_FMT))
+    dfe = Col("dfe", dfe[0], dfe[1].replace("{m}", m), N_FMT)
     shared = [
         Col("dfa", "φA = m−1", f"={m}-1", "0"),
         dfe,
@@ -149,20 +150,20 @@ def anova_models(alpha: str, beta: str, m: str, effect: str, k: str, *,
     return shared, legacy, exact
 
 
-def ttest_models(alpha: str, beta: str, effect: str, k: str, *, unpaired: bool = False):
-    """Columns of the paired t-test power for minΔt in cell ``effect``: (shared, legacy, exact).
+def ttest_models(alpha: str, beta: str, effect: str, k: str,
+                 columns: dict[str, tuple[str, str]]):
+    """Columns of the t-test power for the effect size in cell ``effect``: (shared, legacy,
+    exact).
 
-    With ``unpaired`` it is the two-sample t-test with n topics per system: φ = 2(n − 1) and
-    noncentrality λ = √(n/2)·minD/σ (``effect`` = minD/σ̂); only its exact model is meaningful.
+    ``columns`` are the design's φ (``dfe``) and noncentrality (``nc``, and its square
+    ``lam``) as (header, formula) over ``{n}`` and ``{effect}``, from its declaration: the
+    paired t-test has φ = n − 1 and λ = √n·minΔt, the two-sample t-test with n topics per
+    system φ = 2(n − 1) and λ = √(n/2)·minD/σ (``effect`` = minD/σ̂; only its exact model is
+    meaningful).
     """
-    if unpaired:
-        dfe = Col("dfe", "φ = 2(n−1)", "=2*({n}-1)", N_FMT)
-        nc = Col("nc", "λ = √(n/2)·minD/σ̂", f"=SQRT({{n}}/2)*{effect}", "0.000000")
-        lam = Col("lam", "λ² = (n/2)(minD/σ̂)²", f"={{n}}/2*{effect}^2", "0.0000")
-    else:
-        dfe = Col("dfe", "φ = n−1", "={n}-1", N_FMT)
-        nc = Col("nc", "λ = √n·minΔt", f"=SQRT({{n}})*{effect}", "0.000000")
-        lam = Col("lam", "λ² = n·minΔt²", f"={{n}}*{effect}^2", "0.0000")
+    dfe, nc, lam = (Col(key, columns[key][0], columns[key][1].replace("{effect}", effect),
+                        fmt) for key, fmt in (("dfe", N_FMT), ("nc", "0.000000"),
+                                              ("lam", "0.0000")))
     shared = [
         dfe,
         Col("w", "w = t(φ;α)", f"=_xlfn.T.INV.2T({alpha},{{dfe}})", "0.000000"),
@@ -185,21 +186,19 @@ def ttest_models(alpha: str, beta: str, effect: str, k: str, *, unpaired: bool =
     return shared, legacy, exact
 
 
-def ci_models(alpha: str, delta: str, variance_t: str, *, unpaired: bool = False):
+def ci_models(alpha: str, delta: str, variance_t: str, dfe: tuple[str, str], per: str):
     """Columns of the expected CI width: (shared, exact, approximate).
 
     Paired: the CI of a mean difference of n per-topic differences (variance σ̂t²), φ = n − 1,
-    E[W] = 2·t(φ; α)·E[s]/√n. With ``unpaired`` the CI of a difference of two independent
-    means of n topics each (``variance_t`` is then the within-system σ̂²), φ = 2(n − 1),
+    E[W] = 2·t(φ; α)·E[s]/√n. Unpaired: the CI of a difference of two independent means of n
+    topics each (``variance_t`` is then the within-system σ̂²), φ = 2(n − 1),
     E[W] = 2·t(φ; α)·E[s_p]·√(2/n). Both with E[s] = σ·√(2/φ)·Γ((φ + 1)/2)/Γ(φ/2), or its
-    approximation σ(1 − 1/(4φ)).
+    approximation σ(1 − 1/(4φ)). ``dfe`` (φ as (header, formula)) and ``per`` (√(1/n) or
+    √(2/n)) are the design's declaration.
     """
     ratio = ("=IF({dfe}<999,EXP(GAMMALN(({dfe}+1)/2)-GAMMALN({dfe}/2)),"
              "SQRT({dfe}/2)*(1-1/(4*{dfe})+1/(32*{dfe}^2)+5/(128*{dfe}^3)-21/(2048*{dfe}^4)))")
-    if unpaired:
-        dfe, per = Col("dfe", "φ = 2(n−1)", "=2*({n}-1)", N_FMT), "SQRT(2/{n})"
-    else:
-        dfe, per = Col("dfe", "φ = n−1", "={n}-1", N_FMT), "SQRT(1/{n})"
+    dfe = Col("dfe", dfe[0], dfe[1], N_FMT)
     shared = [
         dfe,
         Col("t", "t(φ;α)", f"=_xlfn.T.INV.2T({alpha},{{dfe}})", "0.000000"),

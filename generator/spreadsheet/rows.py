@@ -15,10 +15,36 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..saved.evaluator import share_template
 from .cells import STYLE, put_formula, put_label, put_number, ref
 
-__all__ = ["Col", "Block", "write_block", "bisection_cols", "bisection_answer", "bisection_steps"]
+__all__ = ["Col", "Block", "write_block", "bisection_cols", "bisection_answer", "bisection_steps",
+           "shared_templates"]
+
+#: The attribute of a worksheet where :func:`write_block` notes the cells it wrote from one
+#: template (kept with the worksheet, so it goes when the workbook goes).
+_TEMPLATES = "_topicsetsize_shared_templates"
+
+
+def _templates(ws) -> dict[tuple[int, int], object]:
+    if not hasattr(ws, _TEMPLATES):
+        setattr(ws, _TEMPLATES, {})
+    return getattr(ws, _TEMPLATES)
+
+
+def shared_templates(wb) -> dict[str, dict[tuple[int, int], object]]:
+    """{sheet: {(row, column): token}}: the formula cells that :func:`write_block` wrote from
+    one template string (the rows 2.. of a block column: the same references, each relative to
+    its row), the same token for one template; for
+    :func:`topicsetsize.generator.saved.evaluator.evaluate_workbook`.
+
+    >>> from openpyxl import Workbook
+    >>> wb = Workbook()
+    >>> block = write_block(wb.active, 1, 1, [Col("n", "n", lambda i: i),
+    ...                                       Col("d", "2n", "=2*{n}")], 4)
+    >>> sorted(shared_templates(wb)["Sheet"])
+    [(3, 2), (4, 2), (5, 2)]
+    """
+    return {ws.title: dict(_templates(ws)) for ws in wb.worksheets}
 
 
 @dataclass(frozen=True)
@@ -109,11 +135,12 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
             else:
                 put_number(ws, row, block.columns[c.key], value, number_format=c.number_format)
     # Rows 2..count of a column written from one template string (the same references, each
-    # relative to its row) are one formula in R1C1 form: tell the evaluator.
+    # relative to its row) are one formula in R1C1 form: noted for the evaluator (shared_templates).
     for c in cols:
         if isinstance(c.template, str) and count > 2:
-            share_template(ws, ((row, block.columns[c.key])
-                                for row in range(first_row + 1, first_row + count)))
+            token = object()
+            _templates(ws).update((cell, token) for cell in (
+                (row, block.columns[c.key]) for row in range(first_row + 1, first_row + count)))
     return block
 
 

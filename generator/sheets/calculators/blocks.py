@@ -11,10 +11,10 @@ from ...spreadsheet.cells import STYLE, col, put_label
 from ...spreadsheet.formulas import N_FMT, P_FMT
 from ...spreadsheet.layout import Cursor, highlight_if
 from ...spreadsheet.rows import Block, Col, bisection_answer, bisection_cols, write_block
-from .sheet import _AROUND, _CURVE, _LOG_HI, _LOG_LO, _MIN_STEPS, display_columns, guarded_block
+from .sheet import AROUND, CURVE, LOG_HI, LOG_LO, MIN_STEPS, display_columns, guarded_block
 
 
-def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
+def answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
                    heading: str, ok: str) -> Block:
     """Both methods' power at n − 1 and n of each answer (labels in column A)."""
     cur.heading(heading, font=STYLE.bold)
@@ -33,9 +33,9 @@ def _answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
     return block
 
 
-def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
+def around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
                   verdicts: tuple[tuple[str, str], ...], ok: str) -> Block:
-    """The model on n = answer − _AROUND .. answer + _AROUND (within 2..N_MAX).
+    """The model on n = answer − AROUND .. answer + AROUND (within 2..N_MAX).
 
     Where a verdict column (``verdicts``: (value column, verdict column)) first holds, its
     value cell is boxed and bold: that is where the power crosses 1 − β (or the width δ).
@@ -43,9 +43,9 @@ def _around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
     cur.heading(heading, font=STYLE.bold)
     centre = f"IF(ISNUMBER({answer}),{answer},2)"
     block = guarded_block(cur.ws, cur.row, 2, [
-        Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{_AROUND}),{N_MAX - 2 * _AROUND})+{i}",
+        Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{AROUND}),{N_MAX - 2 * AROUND})+{i}",
             N_FMT),
-        *display_columns(cols)], 2 * _AROUND + 1, ok)
+        *display_columns(cols)], 2 * AROUND + 1, ok)
     ncol = col(block.columns["n"])
     highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
                  f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
@@ -65,7 +65,7 @@ def _crossing_rule(condition: str):
                        border=STYLE.box)
 
 
-def _curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
+def curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
                  target: str, ok: str, plotted: tuple[str, ...]) -> Block:
     """n from half the smaller to 1.5 times the larger answer (the chart's data).
 
@@ -76,21 +76,21 @@ def _curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
     work.heading("Power curve for the chart", font=STYLE.bold)
     a, b = (f"IF(ISNUMBER({x}),{x},100)" for x in answers)
     lo = f"MAX(2,ROUND(MIN({a},{b})/2,0))"
-    hi = f"MIN({N_MAX},MAX({lo}+{_CURVE - 1},ROUND(1.5*MAX({a},{b}),0)))"
-    cols = [Col("n", "n", lambda i: f"=ROUND({lo}+({hi}-{lo})*{i}/{_CURVE - 1},0)", N_FMT),
+    hi = f"MIN({N_MAX},MAX({lo}+{CURVE - 1},ROUND(1.5*MAX({a},{b}),0)))"
+    cols = [Col("n", "n", lambda i: f"=ROUND({lo}+({hi}-{lo})*{i}/{CURVE - 1},0)", N_FMT),
             *cols, Col("target", "1 − β", f"={target}", P_FMT)]
     shown = {c.key: c for c in cols}
     block = write_block(work.ws, work.row, 1, [*cols, *(
         Col(f"plot_{key}", f"{shown[key].header} (plotted)", f"=IF({ok},{{{key}}},NA())",
-            shown[key].number_format) for key in ("n", *plotted, "target"))], _CURVE)
+            shown[key].number_format) for key in ("n", *plotted, "target"))], CURVE)
     work.row = block.bottom + 2
     return block
 
 
-def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_title: str,
+def power_chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_title: str,
            title: str) -> None:
     """A small scatter chart of ``series`` ((column key, name)) against n: their guarded
-    copies "plot_<key>" (see :func:`_curve_block`)."""
+    copies "plot_<key>" (see :func:`curve_block`)."""
     chart = ScatterChart()
     chart.title = title
     chart.style = 2
@@ -122,23 +122,23 @@ def _chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_ti
     ws.add_chart(chart, anchor)
 
 
-def _min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
+def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
               value) -> str:
     """Log-scale bisection for the smallest effect at a given n; returns its expression.
 
     ``cols_of(effect)`` gives the model columns for an effect expression; the bisection runs
-    over t = log10(effect) in [_LOG_LO, _LOG_HI] and ``value(t)`` turns the answer into the
+    over t = log10(effect) in [LOG_LO, LOG_HI] and ``value(t)`` turns the answer into the
     quantity shown. It is 0 where even the smallest effect has the power (1 − β ≤ α), and a
     text where the largest has not (an approximation undefined at this n).
     """
     work.heading(title, font=STYLE.bold)
-    cols = (bisection_cols(str(_LOG_LO), str(_LOG_HI), ok=ok, integer=False, label="log10",
+    cols = (bisection_cols(str(LOG_LO), str(LOG_HI), ok=ok, integer=False, label="log10",
                            key="t")
             + [Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")])
-    block = write_block(work.ws, work.row, 1, cols, _MIN_STEPS)
+    block = write_block(work.ws, work.row, 1, cols, MIN_STEPS)
     work.row = block.bottom + 1
     ends = write_block(work.ws, work.row, 1, [
-        Col("t", "log10 at the ends", lambda i: (_LOG_LO, _LOG_HI)[i]),
+        Col("t", "log10 at the ends", lambda i: (LOG_LO, LOG_HI)[i]),
         Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")], 2)
     work.row = ends.bottom + 2
     t = bisection_answer(block, ok, key="t")
@@ -177,7 +177,7 @@ def _suffixed(cols: list[Col], free: str, k: int) -> tuple[list[Col], list[Col]]
     return fixed, renamed
 
 
-def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_of,
+def min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_of,
                start: str, value, title: str) -> Block:
     """The smallest effect with power 1 − β at each n of a grid around ``answer``.
 
@@ -225,7 +225,7 @@ def _min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_
     return block
 
 
-def _n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: str,
+def n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: str,
              title: str) -> None:
     """A scatter chart of n (y) against the effect (x): ``blocks`` are (block, column key
     of the effect, series name), each with column "plot_n" (n, or #N/A with the effect:

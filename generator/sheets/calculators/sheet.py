@@ -1,17 +1,17 @@
 """What every calculator sheet shares: the sheet, its inputs' measure picker, status, warning,
-the workings' groups, the guarded blocks, the print layout, and the calculator's :class:`Design`."""
+the workings' groups, the guarded blocks, the print layout, and what the parts of a builder hand
+on to each other (:class:`SheetBuild`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from openpyxl.styles import Alignment, Font, Protection
 from openpyxl.utils import column_index_from_string
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from topicsetsize.designs.registry import DESIGNS
-
+from ...content.calculators import Calculator
 from ...spreadsheet.cells import (
     STYLE,
     col,
@@ -22,50 +22,59 @@ from ...spreadsheet.cells import (
     put_text,
     ref,
 )
-from ...spreadsheet.layout import NO_VALUE, Cursor, answer_text, guarded, highlight_if, name_cell
+from ...spreadsheet.layout import (
+    NO_VALUE,
+    Cursor,
+    answer_text,
+    guarded,
+    highlight_if,
+    name_cell,
+    write_inputs,
+    write_status,
+)
 from ...spreadsheet.rows import Block, Col, write_block
 
 #: Rows of the χ² bisection for λ̂: the bracket shrinks to 2^-50 of its width.
-_LAMBDA_STEPS = 50
+LAMBDA_STEPS = 50
 
 
 #: Rows of the log-scale bisections for the minimum detectable difference at a given n:
-#: log10 of the noncentrality (or of minΔt) over [_LOG_LO, _LOG_HI], to 18/2^60 ≈ 2e-17.
-_MIN_STEPS = 60
+#: log10 of the noncentrality (or of minΔt) over [LOG_LO, LOG_HI], to 18/2^60 ≈ 2e-17.
+MIN_STEPS = 60
 
 
-_LOG_LO, _LOG_HI = -8, 10
+LOG_LO, LOG_HI = -8, 10
 
 
 #: Rows of the power table on each side of an answer.
-_AROUND = 6
+AROUND = 6
 
 
 #: Rows a table at the answers and a table around an answer take (with headings, gaps).
-_ANSWERS_ROWS = 7
+ANSWERS_ROWS = 7
 
 
-_AROUND_ROWS = 2 * _AROUND + 3
+AROUND_ROWS = 2 * AROUND + 3
 
 
 #: Rows the two small charts beside the results take (7.5 cm each).
-_CHART_ROWS = 32
+CHART_ROWS = 32
 
 
 #: Points of the power curve behind the chart.
-_CURVE = 25
+CURVE = 25
 
 
 _WIDTHS = {"A": 40, "B": 17, "C": 34, "D": 13, "E": 13}
 
 
 #: Column C of a calculator holds the answers' notes left of the chart (column D).
-_NOTES_WIDTH = 48
+NOTES_WIDTH = 48
 
 
 #: The column where the charts beside the answers start (a note of column C that would run
 #: under them wraps).
-_CHART_COLUMN = "D"
+CHART_COLUMN = "D"
 
 
 _FIRST = ("p_legacy", "p_exact", "ok_legacy", "ok_exact", "width", "ok", "width_approx",
@@ -98,7 +107,7 @@ def measure_list(wb, measures) -> str:
     return "measure"
 
 
-def _measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
+def measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
                     prefix: str | None) -> None:
     """A drop-down of the measures; when one is picked, the variance input ``key`` is taken
     from it (times ``scale``: σ̂t² = 2σ̂²) and the typed value is ignored.
@@ -165,7 +174,7 @@ def start_sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
     return cur
 
 
-def _workings(cur: Cursor) -> Cursor:
+def workings(cur: Cursor) -> Cursor:
     """A cursor for the workings, two rows below the summary; the rows are grouped."""
     work = Cursor(cur.ws, cur.row + 2)
     work.heading("Workings: the computations behind the answers (no need to edit anything "
@@ -177,14 +186,14 @@ def _workings(cur: Cursor) -> Cursor:
     return work
 
 
-def _group(work: Cursor, first: int) -> None:
+def group_workings(work: Cursor, first: int) -> None:
     """Group (outline level 1, collapsed) the workings rows from ``first`` to the end."""
     ws = work.ws
     ws.row_dimensions.group(first, work.row, outline_level=1, hidden=True)
     ws.sheet_properties.outlinePr.summaryBelow = False
 
 
-def _params(work: Cursor, title: str, rows: list[tuple[str, str, str, str]]) -> dict[str, str]:
+def params_block(work: Cursor, title: str, rows: list[tuple[str, str, str, str]]) -> dict[str, str]:
     """A block of labelled scalars in the workings: (key, label, formula, format) per row."""
     work.heading(title, font=STYLE.bold)
     out = {}
@@ -197,7 +206,7 @@ def _params(work: Cursor, title: str, rows: list[tuple[str, str, str, str]]) -> 
     return out
 
 
-def _warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
+def methods_warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
              p_exact_at_legacy: str, p_exact_at_exact: str, target: str) -> None:
     """A sentence on whether the methods agree, red when they do not."""
     both = f"AND(ISNUMBER({n_legacy}),ISNUMBER({n_exact}))"
@@ -207,14 +216,14 @@ def _warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
              f'&"; the exact method needs n = "&{ne}&"."')
     over = (f'"Note: the legacy n = "&{nl}&" is more than needed: the exact power reaches "'
             f'&FIXED({p_exact_at_exact},4,TRUE)&" at n = "&{ne}&"."')
-    sentence = (f'IF({both},IF({n_legacy}={n_exact},"Legacy and exact agree: n = "&{ne}&".",'
-                f'IF({n_legacy}<{n_exact},{under},{over})),"Warning: legacy n = "&{nl}&", exact '
-                f'n = "&{ne}&" (no n up to the search limit is enough for at least one method).")')
-    _sentence(cur, "Legacy vs exact", guarded(ok, sentence, status),
-              f"NOT(AND({ok},{both},{n_legacy}={n_exact}))")
+    text = (f'IF({both},IF({n_legacy}={n_exact},"Legacy and exact agree: n = "&{ne}&".",'
+            f'IF({n_legacy}<{n_exact},{under},{over})),"Warning: legacy n = "&{nl}&", exact '
+            f'n = "&{ne}&" (no n up to the search limit is enough for at least one method).")')
+    sentence(cur, "Legacy vs exact", guarded(ok, text, status),
+             f"NOT(AND({ok},{both},{n_legacy}={n_exact}))")
 
 
-def _sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
+def sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     """A labelled sentence formula in column B, in red where ``alarm`` holds."""
     put_label(cur.ws, cur.row, 1, label, font=STYLE.bold).alignment = STYLE.top
     put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold).alignment = STYLE.wrap
@@ -268,42 +277,56 @@ def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str,
     return shown
 
 
-@dataclass(frozen=True)
-class Design:
-    """A calculator sheet: its wording here, the rest from the engine's declaration.
+@dataclass
+class SheetBuild:
+    """What the parts of a calculator sheet's builder hand on to each other: the declaration,
+    the summary's cursor, the inputs' used values, the status and "inputs ok" names, the row
+    where the charts go, and ``w``, the workings' results that the summary shows (filled in
+    when the workings are written: :meth:`show` defers the reading)."""
 
-    ``key`` is the design's key in :data:`topicsetsize.designs.registry.DESIGNS`; it names the
-    inputs (:data:`content.inputs.INPUTS`) and prefixes the sheet's workbook-level names. The
-    methods shown ("legacy" exists only for the designs of Sakai's Excel tools) and the model
-    (one-way, two-way, paired, unpaired) are the declaration's.
-    """
+    wb: object
+    calc: Calculator
+    cur: Cursor
+    k: str | None
+    inp: object = None
+    status: str = ""
+    ok: str = ""
+    anchor: int = 0
+    w: dict = field(default_factory=dict)
 
-    key: str
-    title: str
-    intro: tuple[str, ...]
+    def used(self, *keys: str) -> tuple[str, ...]:
+        return tuple(self.inp.used[x] for x in keys)
 
-    @property
-    def sheet(self) -> str:
-        return self.key.upper()
-
-    @property
-    def methods(self) -> tuple[str, ...]:
-        return DESIGNS[self.key].methods
-
-    @property
-    def model(self) -> str:
-        return DESIGNS[self.key].model
-
-    def name(self, suffix: str) -> str:
-        return f"{self.key}_{suffix}"
+    def show(self, key: str, text: str = '""'):
+        return lambda: guarded(self.ok, self.w[key], text)
 
 
-def _pick(models, method: str) -> list[Col]:
+def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | None
+          ) -> SheetBuild:
+    """The sheet with its title, its inputs (and the measure picker of a one-way variance)."""
+    cur = start_sheet(wb, calc.sheet, calc.title, list(calc.intro))
+    cur.ws.column_dimensions["C"].width = NOTES_WIDTH
+    cur.heading("Inputs")
+    inp = write_inputs(cur, wb, calc.inputs, values)
+    if calc.variance.source == "one-way":
+        measure_picker(cur, wb, inp, calc.variance.input, str(calc.variance.factor),
+                       calc.symbol(calc.variance.input), measures)
+    return SheetBuild(wb, calc, cur, k, inp)
+
+
+def end_inputs(b: SheetBuild) -> None:
+    """The status line under the inputs; the charts start below it."""
+    b.status, b.ok = write_status(b.cur, b.wb, b.calc.key, b.inp)
+    b.cur.skip()
+    b.anchor = b.cur.row
+
+
+def pick(models, method: str) -> list[Col]:
     shared, legacy, exact = models
     return [*shared, *(legacy if method == "legacy" else exact)]
 
 
-def _check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
+def check_room(cur: Cursor, work: Cursor, first_work: int) -> None:
     if cur.row >= first_work:  # pragma: no cover - a layout bug, caught by the tests
         raise RuntimeError(f"{cur.ws.title}: the summary ends at row {cur.row}, past the "
                            f"workings at row {first_work}")
@@ -320,7 +343,7 @@ _CHART_LAST_COLUMN = 8
 PRINT_SCALE = 66
 
 
-def _finish(cur: Cursor, first_work: int, tables_top: int, table: Block) -> None:
+def finish(cur: Cursor, first_work: int, tables_top: int, table: Block) -> None:
     """Freeze the title rows; print the summary and the chart on the first page, then the
     tables (at a fixed, readable scale: fitting the wide tables to one page shrank the
     answers to about 6 pt): their n, powers (or widths) and verdicts, the columns of

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from topicsetsize.generator.content.inputs import INPUTS
+from topicsetsize.generator.content.calculators import INPUTS
 
 
 def test_meanings_fit_the_first_printed_page():

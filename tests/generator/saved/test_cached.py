@@ -9,8 +9,8 @@ import openpyxl
 import pandas as pd
 import pytest
 from topicsetsize.generator import bundled_spec, load_spec, write_workbook
-from topicsetsize.generator.saved.cached import answer_values
 
+from .._oracle import answer_values
 from ..conftest import named
 
 NAMES = ("anova_n_legacy", "anova_n_exact", "ttest_n_legacy", "ci_n", "anova_status")

@@ -1,4 +1,4 @@
-"""The saved value of every formula cell (generator.saved.evaluator) against LibreOffice's own
+"""The saved value of every formula cell (saved.evaluator) against LibreOffice's own
 recalculation of the bundled workbooks, cell by cell, and against the engine's answers."""
 
 from __future__ import annotations
@@ -10,15 +10,10 @@ import pytest
 from openpyxl import Workbook
 from topicsetsize.generator import build_workbook, bundled_spec, load_spec
 from topicsetsize.generator.content.bundled import bundled_specs
-from topicsetsize.generator.saved.cached import answer_values
-from topicsetsize.generator.saved.evaluator import (
-    _SHARED,
-    FormulaError,
-    _template_key,
-    evaluate_workbook,
-    share_template,
-)
+from topicsetsize.generator.saved.evaluator import FormulaError, _template_key, evaluate_workbook
+from topicsetsize.generator.spreadsheet.rows import shared_templates
 
+from .._oracle import answer_values
 from ..conftest import named
 
 #: The batch's workbook of each bundled spec (workbook_templates/*.toml).
@@ -118,19 +113,20 @@ def test_evaluated_answers_equal_the_engine(spec):
 
 @pytest.mark.parametrize("spec", sorted(BUNDLED))
 def test_shared_templates_are_one_formula(spec):
-    """write_block's declarations (share_template) are true: every cell declared one template
+    """write_block's declarations (shared_templates) are true: every cell declared one template
     has, parsed on its own, the same relative R1C1 formula as the others; and they cover most
     formula cells (what makes the declaration worth having)."""
     wb = build_workbook(load_spec(bundled_spec(spec)))
     declared = formulas = 0
+    shared = shared_templates(wb)
     for ws in wb.worksheets:
         keys: dict[object, set] = {}
-        for (row, column), token in _SHARED.get(ws, {}).items():
+        for (row, column), token in shared[ws.title].items():
             cell = ws.cell(row=row, column=column)
             assert cell.data_type == "f", (ws.title, cell.coordinate)
             keys.setdefault(token, set()).add(_template_key(ws.title, cell.value, row, column))
         assert all(len(k) == 1 for k in keys.values()), ws.title
-        declared += len(_SHARED.get(ws, {}))
+        declared += len(shared[ws.title])
         formulas += sum(c.data_type == "f" for c in ws._cells.values())
     assert declared > 0.7 * formulas
 
@@ -142,8 +138,8 @@ def test_a_false_shared_template_changes_the_values():
     ws = wb.active
     ws["A1"], ws["A2"], ws["B1"], ws["B2"] = 1, 2, "=A1*10", "=A1*10"   # B2 is not "=A2*10"
     assert evaluate_workbook(wb)["Sheet"]["B2"] == 10
-    share_template(ws, [(1, 2), (2, 2)])
-    assert evaluate_workbook(wb)["Sheet"]["B2"] == 20
+    token = object()
+    assert evaluate_workbook(wb, {"Sheet": {(1, 2): token, (2, 2): token}})["Sheet"]["B2"] == 20
 
 
 def test_excel_semantics():

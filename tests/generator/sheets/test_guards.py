@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-from topicsetsize.generator.content.inputs import INPUTS, reader_range
+from topicsetsize.generator.content.calculators import INPUTS, calculators
+from topicsetsize.generator.content.inputs import reader_range
 from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
 
 from .._libreoffice import filled_cells_without_errors
@@ -110,8 +111,7 @@ def test_status_is_ok_with_good_inputs(batch):
                 assert all(isinstance(v, (int, float)) for v in TABLES[calc](wb)), (name, calc)
 
 
-_SHEETS = {"anova": "ANOVA", "ttest": "TTEST", "ci": "CI", "anova2": "ANOVA2",
-           "ttest2": "TTEST2", "ci2": "CI2", "decide": "Decide"}
+_SHEETS = {**{c.key: c.sheet for c in calculators()}, "decide": "Decide"}
 
 
 def test_no_number_below_the_status_while_an_input_is_bad(batch):

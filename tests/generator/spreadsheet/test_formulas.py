@@ -20,7 +20,7 @@ from topicsetsize.generator.spreadsheet.formulas import (
 )
 from topicsetsize.generator.spreadsheet.rows import Col
 
-from ..conftest import MIXTURE_ALPHAS, MIXTURE_POINTS
+from ..conftest import MIXTURE_ALPHAS, MIXTURE_POINTS, ONE_WAY, PAIRED, PAIRED_CI
 
 RTOL = 1e-9
 
@@ -34,8 +34,9 @@ def _f_crit(alpha, d1, d2):
 @pytest.mark.libreoffice
 def test_noncentral_f_mixture_equals_scipy(batch):
     ws = batch.values("probe")["mixture"]
-    header = [c.header for c in [Col("n", "n", "")] + anova_models("a", "b", "m", "d", "k")[0]
-              + anova_models("a", "b", "m", "d", "k")[2]]
+    header = [c.header for c in [Col("n", "n", "")] + anova_models("a", "b", "m", "d", "k",
+                                                                   ONE_WAY)[0]
+              + anova_models("a", "b", "m", "d", "k", ONE_WAY)[2]]
     col = {h: i + 1 for i, h in enumerate(header)}
     row = 1
     worst = 0.0
@@ -90,9 +91,9 @@ def test_models_use_only_portable_functions():
         ttest_models,
     )
 
-    cols = [c for part in anova_models("a", "b", "m", "d", "k") for c in part]
-    cols += [c for part in ttest_models("a", "b", "e", "k") for c in part]
-    cols += [c for part in ci_models("a", "d", "v") for c in part]
+    cols = [c for part in anova_models("a", "b", "m", "d", "k", ONE_WAY) for c in part]
+    cols += [c for part in ttest_models("a", "b", "e", "k", PAIRED) for c in part]
+    cols += [c for part in ci_models("a", "d", "v", *PAIRED_CI) for c in part]
     cols += chi2_lambda_model("b", "f", "c", "k")
     text = " ".join(c.template for c in cols)
     assert "NORM.S.DIST" not in text          # NORMSDIST: Google Sheets (docs/workbook.md)

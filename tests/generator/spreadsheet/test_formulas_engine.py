@@ -19,7 +19,7 @@ import os
 
 import openpyxl
 import pytest
-from topicsetsize.generator.sheets.calculators import SHEETS
+from topicsetsize.generator.sheets.calculators import sheets
 
 formulas = pytest.importorskip("formulas")
 
@@ -28,7 +28,7 @@ formulas = pytest.importorskip("formulas")
 #: the two-sample t-test and CI at α = 10⁻⁶, n ≈ 10⁶), grid_08 (α = 10⁻⁶, n = 2, the paired
 #: t-test beyond the search limit).
 WORKBOOKS = ["ntcir", "example", "decide", "grid_03", "grid_08"]
-CALCULATOR_SHEETS = set(SHEETS)
+CALCULATOR_SHEETS = set(sheets())
 
 
 def visible_answers(path) -> list[str]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-from topicsetsize.generator.content.inputs import INPUTS, allowed, reader_range
+from topicsetsize.generator.content.calculators import INPUTS
+from topicsetsize.generator.content.inputs import allowed, reader_range
+from topicsetsize.generator.sheets.calculators import sheets
 from topicsetsize.generator.spreadsheet.layout import validation_formula
 
 from ..conftest import VALIDATION_PROBES
@@ -109,7 +111,7 @@ def test_sheets_with_inputs_print_readable_first_pages():
     for dn in wb.defined_names.values():
         for sheet, coord in dn.destinations:      # (a constant such as a helper has none)
             answers.setdefault(sheet, []).append(coord.replace("$", "").split(":")[0])
-    for title in ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide", "Budget"):
+    for title in (*sheets(), "Decide", "Budget"):
         ws = wb[title]
         scale = ws.page_setup.scale
         assert scale and not ws.sheet_properties.pageSetUpPr.fitToPage, title
