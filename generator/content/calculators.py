@@ -28,7 +28,7 @@ from topicsetsize.designs.registry import DESIGNS
 from .inputs import SHEET_INPUTS, Input, alpha_input, beta_input, your_n_input
 
 __all__ = ["Answer", "StartVariance", "Calculator", "CALCULATORS", "NO_CALCULATOR", "INPUTS",
-           "calculators", "named_answers"]
+           "calculators", "named_answers", "undeclared"]
 
 
 @dataclass(frozen=True)
@@ -272,6 +272,15 @@ def calculators() -> list[Calculator]:
     ['anova', 'ttest', 'ci']
     """
     return [CALCULATORS[key] for key in DESIGNS if key in CALCULATORS]
+
+
+def undeclared() -> list[str]:
+    """The designs of the engine's registry with neither a calculator nor a reason for none.
+
+    >>> undeclared()
+    []
+    """
+    return [key for key in DESIGNS if key not in CALCULATORS and key not in NO_CALCULATOR]
 
 
 def named_answers() -> dict[str, str]:

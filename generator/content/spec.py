@@ -41,17 +41,17 @@ EXAMPLE = "example"
 #: Which variance estimates a matrix yields.
 SCORES = ("raw", "std-ab")
 
-_TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method", "output",
+TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method", "output",
              "measures", "matrices", "calculators", "parts", "decide", "requirements",
              "pool_depths", "budget")
-_DECIDE_KEYS = ("n", "min_d", "m", "variance", "round_to", "method")
-_POOL_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
-_BUDGET_KEYS = ("documents", "m", "min_d", "method")
+DECIDE_KEYS = ("n", "min_d", "m", "variance", "round_to", "method")
+POOL_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
+BUDGET_KEYS = ("documents", "m", "min_d", "method")
 #: The m of the Decide sheet when the spec gives none (the papers' tables).
 DECIDE_MS = (2, 5, 10, 20, 50, 100)
-_MEASURE_KEYS = ("name", "variance", "group", "source", "m", "min_d")
-_GRID_KEYS = ("m", "min_d")
-_MATRIX_KEYS = ("name", "path", "measure", "scores", "group", "topic_ids")
+MEASURE_KEYS = ("name", "variance", "group", "source", "m", "min_d")
+GRID_KEYS = ("m", "min_d")
+MATRIX_KEYS = ("name", "path", "measure", "scores", "group", "topic_ids")
 
 
 @dataclass(frozen=True)

@@ -17,16 +17,16 @@ from topicsetsize.tomlfile import read_toml
 from .calculators import calculators
 from .inputs import check_input
 from .spec import (
-    _BUDGET_KEYS,
-    _DECIDE_KEYS,
-    _GRID_KEYS,
-    _MATRIX_KEYS,
-    _MEASURE_KEYS,
-    _POOL_KEYS,
-    _TOP_KEYS,
+    BUDGET_KEYS,
+    DECIDE_KEYS,
     DECIDE_MS,
     EXAMPLE,
+    GRID_KEYS,
+    MATRIX_KEYS,
+    MEASURE_KEYS,
+    POOL_KEYS,
     SCORES,
+    TOP_KEYS,
     MatrixSpec,
     Measure,
     Spec,
@@ -99,7 +99,7 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
     where = _Where(source)
     if not isinstance(data, dict):
         raise InputError(f"{source}: a spec is a table of keys, got {type(data).__name__}")
-    where.keys(data, _TOP_KEYS, "")
+    where.keys(data, TOP_KEYS, "")
     title = where.text(data, "title", required=True)
     measures = tuple(_measure(where, k, item) for k, item in
                      enumerate(where.table_list(data, "measures"), start=1))
@@ -179,7 +179,7 @@ _VARIANCE_KEYS = ("variance", "variance_t")
 def _measure(where, k, item) -> Measure:
     key = f"measures[{k}]"
     where.is_table(item, key)
-    where.keys(item, _MEASURE_KEYS, key)
+    where.keys(item, MEASURE_KEYS, key)
     m, min_d = _grids(where, item, key)
     return Measure(name=where.text(item, "name", required=True, prefix=key),
                    variance=where.number(item, "variance", "variance", required=True, prefix=key),
@@ -201,7 +201,7 @@ def _parts(where, data) -> dict:
     for group, values in data.items():
         key = f"parts.{group}"
         where.is_table(values, key)
-        where.keys(values, _GRID_KEYS, key)
+        where.keys(values, GRID_KEYS, key)
         m, min_d = _grids(where, values, key)
         out[group] = {k: v for k, v in (("m", m), ("min_d", min_d)) if v}
     return out
@@ -210,7 +210,7 @@ def _parts(where, data) -> dict:
 def _matrix(where, k, item, base) -> MatrixSpec:
     key = f"matrices[{k}]"
     where.is_table(item, key)
-    where.keys(item, _MATRIX_KEYS, key)
+    where.keys(item, MATRIX_KEYS, key)
     path = where.text(item, "path", required=True, prefix=key)
     scores = item.get("scores", list(SCORES))
     if isinstance(scores, str):
@@ -254,7 +254,7 @@ def _decide(where, data) -> dict:
     """``[decide]``: the Decide sheet's candidate n and minD, its m list, the variances of
     its precomputed minimum detectable minD, and the recommendation's rounding and method."""
     where.is_table(data, "decide")
-    where.keys(data, _DECIDE_KEYS, "decide")
+    where.keys(data, DECIDE_KEYS, "decide")
     out = {"m": tuple(int(x) for x in where.grid(data, "m", "m", required=False,
                                                  prefix="decide")) or DECIDE_MS,
            "round_to": int(where.number(data, "round_to", "round_to", default=10,
@@ -316,9 +316,9 @@ def _pool_depths(where, rows) -> tuple[dict, ...]:
     for k, item in enumerate(rows, start=1):
         key = f"pool_depths[{k}]"
         where.is_table(item, key)
-        where.keys(item, tuple(_POOL_KEYS), key)
+        where.keys(item, tuple(POOL_KEYS), key)
         out.append({name: where.number(item, name, param, required=True, prefix=key)
-                    for name, param in _POOL_KEYS.items()})
+                    for name, param in POOL_KEYS.items()})
     depths = [r["pd"] for r in out]
     dup = next((d for d in depths if depths.count(d) > 1), None)
     if dup is not None:
@@ -335,7 +335,7 @@ def _budget(where, data, has_depths: bool) -> dict:
                                  "documents, m and min_d")
         return {}
     where.is_table(data, "budget")
-    where.keys(data, _BUDGET_KEYS, "budget")
+    where.keys(data, BUDGET_KEYS, "budget")
     if not has_depths:
         where.fail("budget", "needs [[pool_depths]] rows (pd, docs_per_topic, variance)")
     return {"documents": where.number(data, "documents", "budget", required=True,

@@ -112,6 +112,11 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
             for k, v in grid.items()) + ".")
     row = _section(ws, row, "This spec", [("", "", tables)])
     row = _section(ws, row, "References", [("", "", text) for text in REFERENCES])
+    _names(ws, wb, row)
+
+
+def _names(ws, wb, row: int) -> None:
+    """The workbook-level names of the inputs and the answers, on pages of their own."""
     inputs = []
     for calc, items in INPUTS.items():
         sheet = {"decide": "Decide", "budget": "Budget",

@@ -60,8 +60,15 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     budget = inp.used["budget"]
     _, ok = write_status(cur, wb, "budget", inp)
     cur.skip()
+    first, last, tied, cheapest = _depths(cur, plan, budget, ok)
+    _cheapest(cur, wb, first, last, tied, cheapest, ok)
+    _chart(cur, first, last)
 
-    ws = cur.ws
+
+def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
+    """The table of pool depths: n, cost, fit; the cheapest row highlighted. Returns its
+    first and last rows, the range of the tied depths and the cheapest depth's formula."""
+    ws, rows = cur.ws, plan.table
     cur.heading("Pool depths")
     top = cur.row
     for c, text in enumerate(_HEADERS, start=1):
@@ -91,6 +98,12 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     block = Block(first, last, {k: c for c, k in enumerate("ABCDEFGH", start=1)})
     grey_when_bad(cur, block, ok)
     cur.row = last + 2
+    return first, last, tied, cheapest
+
+
+def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str) -> None:
+    """The cheapest depth within the budget, its n and its cost (named answers)."""
+    ws = cur.ws
     put_label(ws, cur.row, 1, "Cheapest within the budget", font=STYLE.bold)
     match = f"MATCH({cheapest},$A${first}:$A${last},0)"
     put_formula(ws, cur.row, 2, guarded(
@@ -115,6 +128,10 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     cur.note("Highlighted: the cheapest depth within the budget. The cost compares depths "
              "only: a shallower pool is cheaper per topic but noisier, so it needs more topics.")
 
+
+def _chart(cur, first: int, last: int) -> None:
+    """n against judged documents per topic, below the table; the print layout."""
+    ws = cur.ws
     chart = ScatterChart()
     chart.title = "Required n against judged documents per topic"
     chart.style = 2

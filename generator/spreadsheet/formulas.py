@@ -33,7 +33,7 @@ from __future__ import annotations
 from .rows import Col
 
 __all__ = ["POISSON_TERMS", "UNDEFINED", "anova_models", "ttest_models", "ci_models",
-           "chi2_lambda_model", "f_crit"]
+           "chi2_lambda_model", "f_crit_formula"]
 
 #: Terms of the Poisson mixture (the helper range holds k = 0 .. POISSON_TERMS − 1).
 POISSON_TERMS = 400
@@ -48,7 +48,7 @@ X_FMT = "0.0000E+00"
 _HALF = POISSON_TERMS // 2
 
 
-def f_crit(alpha: str, dfa: str, dfe: str) -> str:
+def f_crit_formula(alpha: str, dfa: str, dfe: str) -> str:
     """Upper α point of F(φA, φE) as an expression.
 
     F.INV.RT is accurate to ~1e-13 for ordinary degrees of freedom, but LibreOffice refuses
@@ -128,7 +128,7 @@ def anova_models(alpha: str, beta: str, m: str, effect: str, k: str,
         Col("dfa", "φA = m−1", f"={m}-1", "0"),
         dfe,
         Col("lam", "λ = nΔ", f"={{n}}*{effect}", "0.0000"),
-        Col("w", "w = F(φA,φE;α)", "=" + f_crit(alpha, "{dfa}", "{dfe}"), "0.000000"),
+        Col("w", "w = F(φA,φE;α)", "=" + f_crit_formula(alpha, "{dfa}", "{dfe}"), "0.000000"),
     ]
     legacy = [
         Col("a", "a = wφA/φE", "={w}*{dfa}/{dfe}", "0.000000"),

@@ -32,7 +32,7 @@ from .sheet import (
     finish,
     group_workings,
     params_block,
-    sentence,
+    sentence_row,
     workings,
 )
 
@@ -134,7 +134,7 @@ def _tables(b: SheetBuild, models, n_exact: str, n_approx: str, warn: Cursor, wo
             f'&{answer_text(n_approx)}&"; with the exact E[√V] the width at that n is "'
             f'&FIXED({at.cell("width", at.top + 3)},4,TRUE)&" (δ = "&FIXED({delta},4,TRUE)'
             f'&")."),"No n up to the search limit gives an expected width of at most δ.")')
-    sentence(warn, "Exact vs approximation", guarded(b.ok, text, b.status),
+    sentence_row(warn, "Exact vs approximation", guarded(b.ok, text, b.status),
              f"NOT(AND({b.ok},{both},{n_exact}={n_approx}))")
     return at
 

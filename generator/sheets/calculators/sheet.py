@@ -219,11 +219,11 @@ def methods_warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: s
     text = (f'IF({both},IF({n_legacy}={n_exact},"Legacy and exact agree: n = "&{ne}&".",'
             f'IF({n_legacy}<{n_exact},{under},{over})),"Warning: legacy n = "&{nl}&", exact '
             f'n = "&{ne}&" (no n up to the search limit is enough for at least one method).")')
-    sentence(cur, "Legacy vs exact", guarded(ok, text, status),
+    sentence_row(cur, "Legacy vs exact", guarded(ok, text, status),
              f"NOT(AND({ok},{both},{n_legacy}={n_exact}))")
 
 
-def sentence(cur: Cursor, label: str, formula: str, alarm: str) -> None:
+def sentence_row(cur: Cursor, label: str, formula: str, alarm: str) -> None:
     """A labelled sentence formula in column B, in red where ``alarm`` holds."""
     put_label(cur.ws, cur.row, 1, label, font=STYLE.bold).alignment = STYLE.top
     put_formula(cur.ws, cur.row, 2, formula, font=STYLE.bold).alignment = STYLE.wrap

@@ -16,7 +16,7 @@ from topicsetsize.generator.spreadsheet.formulas import (
     POISSON_TERMS,
     UNDEFINED,
     anova_models,
-    f_crit,
+    f_crit_formula,
 )
 from topicsetsize.generator.spreadsheet.rows import Col
 
@@ -76,7 +76,7 @@ def test_ttest_models_equal_scipy(batch):
 
 
 def test_f_crit_switches_to_the_beta_quantile_for_huge_df():
-    text = f_crit("a", "d1", "d2")
+    text = f_crit_formula("a", "d1", "d2")
     assert text.startswith("IF(d2<1E+10,_xlfn.F.INV.RT(a,d1,d2),")
     assert "_xlfn.BETA.INV(1-a,d1/2,d2/2)" in text
 
