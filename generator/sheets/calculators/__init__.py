@@ -1,4 +1,6 @@
-"""The calculator sheets ANOVA, TTEST and CI: live formulas that recalculate in any spreadsheet.
+"""The calculator sheets (ANOVA, TTEST, CI, ANOVA2, TTEST2, CI2: one per declared calculator of
+:mod:`topicsetsize.generator.content.calculators`, written by the builder of its kind, from
+:data:`BUILDERS`): live formulas that recalculate in any spreadsheet.
 
 Each sheet has its inputs at the top (yellow, validated, with workbook-level names) and a
 status cell that names the first bad input; then the answers (the required n of the legacy and
