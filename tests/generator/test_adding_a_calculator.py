@@ -3,8 +3,8 @@ side): a one-sample t-test, ``ttest1`` (inputs α, β, minD, σ̂²; exact metho
 λ = √n·minD/σ̂), declared with the paired t-test's builder and its own inputs and wording. Its
 engine functions are the paired t-test's under the toy's names and argument names (a module put
 in ``sys.modules``: the one-sample t-test of the differences is the paired t-test), registered in
-the engine's registry for the test only. The built workbook has its sheet, its names, its About
-lines, and saved values equal to the engine's."""
+the engine's registry for the test only. The written workbook has its sheet, its names, its
+About lines, and saved (cached) values equal to the engine's."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import math
 import sys
 import types
 
+import openpyxl
 import pytest
-from topicsetsize.generator import build_workbook, spec_from_dict
+from topicsetsize.generator import spec_from_dict, write_workbook
 from topicsetsize.generator.content.calculators import (
     CALCULATORS,
     Answer,
@@ -27,9 +28,7 @@ from topicsetsize.generator.content.inputs import (
     beta_input,
     your_n_input,
 )
-from topicsetsize.generator.saved.evaluator import evaluate_workbook
 from topicsetsize.generator.sheets.calculators import sheets
-from topicsetsize.generator.spreadsheet.rows import shared_templates
 
 import topicsetsize as tss
 from topicsetsize.designs.registry import DESIGNS
@@ -81,9 +80,10 @@ TOY = Calculator(
              "n0_note": "((z_{α/2} + z_β)σ̂/minD)² + z_{α/2}²/2"})
 
 
-def _saved(wb, values, name):
+def _saved(wb, name):
+    """The saved (cached) value of the one-cell workbook-level name ``name``."""
     sheet, coord = next(iter(wb.defined_names[name].destinations))
-    return values[sheet][coord.replace("$", "")]
+    return wb[sheet][coord.replace("$", "")].value
 
 
 @pytest.fixture
@@ -94,9 +94,9 @@ def toy(monkeypatch):
 
 
 @pytest.mark.slow
-def test_a_design_declared_at_run_time_gets_its_sheet(toy):
+def test_a_design_declared_at_run_time_gets_its_sheet(toy, tmp_path):
     spec = spec_from_dict({"title": "toy", "calculators": {KEY: {"min_d": 0.2}}})
-    wb = build_workbook(spec)
+    wb = openpyxl.load_workbook(write_workbook(spec, tmp_path / "toy.xlsx"))
     assert sheets()[-1] == "TTEST1"
     assert wb.sheetnames[wb.sheetnames.index("CI2") + 1:][:2] == ["TTEST1", "Decide"]
     about = {c.value for row in wb["About"].iter_rows() for c in row}
@@ -105,8 +105,8 @@ def test_a_design_declared_at_run_time_gets_its_sheet(toy):
     labels = {c.value for row in ws.iter_rows(max_col=1) for c in row}
     assert {"required n", "minD/σ̂", "minimum detectable minD at your n"} <= labels
 
-    values = evaluate_workbook(wb, shared_templates(wb))
-    saved = {key: _saved(wb, values, key) for key in (f"{KEY}_n", f"{KEY}_power",
+    cached = openpyxl.load_workbook(tmp_path / "toy.xlsx", data_only=True)
+    saved = {key: _saved(cached, key) for key in (f"{KEY}_n", f"{KEY}_power",
                                                       f"{KEY}_min_d_at_n", f"{KEY}_status")}
     # the engine, called directly (the one-sample t-test of n differences is the paired one)
     n = tss.ttest_n(0.05, 0.20, 0.2, 0.05, method="exact")

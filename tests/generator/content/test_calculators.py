@@ -39,6 +39,7 @@ def test_a_design_with_neither_is_found(monkeypatch):
 def test_a_declaration_agrees_with_the_engines(key):
     calc, design = CALCULATORS[key], DESIGNS[key]
     assert calc.builder in BUILDERS
+    assert calc.builder == getattr(design, "kind", calc.builder)   # the engine's kind, if any
     # the inputs: the design's own, in its order, then "your n"; named after the calculator
     assert tuple(i.key for i in calc.inputs) == (*design.inputs, "n")
     assert all(i.name.startswith(f"{key}_") for i in (*calc.inputs, *calc.second_style))
