@@ -56,11 +56,11 @@ def add_f_test_sheet(wb, calc: Calculator, values: dict, k: str, measures: str |
     work = workings(Cursor(b.cur.ws, b.cur.row + ANSWERS_ROWS
                            + len(calc.methods) * AROUND_ROWS + 1))
     first_work = work.row - 3
-    models, lam_chi2 = _workings(b, work)
-    curves = _curves(b, work, answers, models, lam_chi2)
+    models, parts, lam_chi2 = _workings(b, work)
+    curves = _curves(b, work, answers, models, parts, lam_chi2)
     group_workings(work, first_work)
     b.cur.resolve()
-    blocks = _tables(b, answers, models, warn, work, first_work)
+    blocks = _tables(b, answers, parts, warn, work, first_work)
     _charts(b, *curves)
     finish(b.cur, first_work, tables_top, blocks)
 
@@ -104,7 +104,9 @@ def _summary(b: SheetBuild) -> tuple[dict[str, str], Cursor]:
 
 
 def _workings(b: SheetBuild, work: Cursor):
-    """Δ, φA and c; Nagata's λ̂ (legacy) and the χ² one; n₀; the searches for n."""
+    """Δ, φA and c; Nagata's λ̂ (legacy) and the χ² one; n₀; the searches for n. Returns
+    the models (of an effect), their columns at Δ (shared, legacy, exact) and the cell of the
+    χ² λ̂."""
     alpha, beta, min_d, var, m = b.used("alpha", "beta", "min_d", "variance", "m")
     legacy_too = "legacy" in b.calc.methods
     p = params_block(work, "Parameters", [
@@ -142,7 +144,7 @@ def _workings(b: SheetBuild, work: Cursor):
     legacy = legacy if legacy_too else []
     b.w["n_legacy"], b.w["n_exact"] = power_search(work, shared, legacy or None, exact,
                                                    b.calc.sheet)
-    return (models, (shared, legacy, exact)), q["lam_chi2"]
+    return models, (shared, legacy, exact), q["lam_chi2"]
 
 
 def _nagata(work: Cursor):
@@ -159,9 +161,9 @@ def _nagata(work: Cursor):
     return nagata
 
 
-def _curves(b: SheetBuild, work: Cursor, answers: dict, models, lam_chi2: str):
+def _curves(b: SheetBuild, work: Cursor, answers: dict, models, parts: tuple, lam_chi2: str):
     """The power and the minimum minD at your n; the curves behind the charts."""
-    (models, (shared, legacy, exact)), methods = models, b.calc.methods
+    (shared, legacy, exact), methods = parts, b.calc.methods
     beta, var, your_n = b.used("beta", "variance", "n")
     work.heading("Power at your n", font=STYLE.bold)
     at = write_block(work.ws, work.row, 1, [Col("n", "n", f"={your_n}", N_FMT), *shared,
@@ -186,11 +188,12 @@ def _curves(b: SheetBuild, work: Cursor, answers: dict, models, lam_chi2: str):
     return curve, d_curves
 
 
-def _tables(b: SheetBuild, answers: dict, models, warn: Cursor, work: Cursor, first_work: int):
+def _tables(b: SheetBuild, answers: dict, parts: tuple, warn: Cursor, work: Cursor,
+            first_work: int):
     """The display tables between the summary and the workings, and the methods' warning."""
     cur, methods = b.cur, b.calc.methods
     legacy_too = "legacy" in methods
-    cols = [c for part in models[1] for c in part]
+    cols = [c for part in parts for c in part]
     blocks = answers_block(cur, [(f"{x} n", answers[x]) for x in methods], cols,
                            "Power of both methods at the answers" if legacy_too
                            else "Power at the answer", b.ok)
