@@ -51,7 +51,8 @@ def add_t_test_sheet(wb, calc: Calculator, values: dict, k: str, measures: str |
                    "follow the first style).")
         min_dt, var_t = b.used(calc.design.effect, calc.variance.input)
         write_inputs(b.cur, wb, calc.second_style, values, block=b.inp,
-                     fallback={"min_delta_t": f"{min_dt}/SQRT({var_t})"}, header=False)
+                     fallback={calc.second_style[0].key: f"{min_dt}/SQRT({var_t})"},
+                     header=False)
     end_inputs(b)
     styles = _styles(calc)
     answers, warns = _summary(b, styles)
@@ -70,13 +71,17 @@ def add_t_test_sheet(wb, calc: Calculator, values: dict, k: str, measures: str |
 
 
 def _styles(calc: Calculator) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    """(label, tag, names of the required n per method) of each input style."""
+    """(label, tag, names of the required n per method) of each input style: the answers of
+    the engine's role ``n``, and of ``n_effect`` for the second style."""
     effect, variance = calc.symbol(calc.design.effect), calc.symbol(calc.variance.input)
-    legacy_too = "legacy" in calc.methods
-    names = tuple(calc.name(f"n_{m}" if legacy_too else "n") for m in calc.methods)
-    styles = ((f"{effect}, {variance}", "1", names),)
+
+    def names(role):
+        return tuple(calc.name(a.suffix) for m in calc.methods for a in calc.answers
+                     if a.engine == role and a.method == m)
+
+    styles = ((f"{effect}, {variance}", "1", names("n")),)
     if calc.second_style:
-        styles += (("minΔt", "2", tuple(calc.name(f"delta_t_n_{m}") for m in calc.methods)),)
+        styles += ((calc.second_style[0].symbol, "2", names("n_effect")),)
     return styles
 
 
@@ -131,15 +136,15 @@ def _workings(b: SheetBuild, work: Cursor, styles) -> dict[str, tuple]:
     z, zb = f"_xlfn.NORM.S.INV(1-{alpha}/2)", f"_xlfn.NORM.S.INV(1-{beta})"
     n0 = calc.formulas["n0"]
     two = len(styles) > 1
+    effect2 = b.inp.used[calc.second_style[0].key] if two else None
     params = [("effect1", calc.wording["effect"], f"={min_dt}/SQRT({var_t})", "0.000000")]
     if two:
-        params.append(("effect2", "minΔt (second style)", f"={b.inp.used['min_delta_t']}",
-                       "0.000000"))
+        params.append(("effect2", "minΔt (second style)", f"={effect2}", "0.000000"))
     params.append(("n0_1", "initial estimate n₀" + " (first style)" * two,
                    n0.format(z=z, zb=zb, effect=min_dt, variance=var_t), "#,##0.0"))
     if two:
         params.append(("n0_2", "initial estimate n₀ (second style)",
-                       f"=(({z}+{zb})/{b.inp.used['min_delta_t']})^2+{z}^2/2", "#,##0.0"))
+                       f"=(({z}+{zb})/{effect2})^2+{z}^2/2", "#,##0.0"))
     p = params_block(work, "Parameters", params)
     b.w.update(p)
     parts = {}
