@@ -18,21 +18,13 @@ import pytest
 from topicsetsize.generator import spec_from_dict, write_workbook
 from topicsetsize.generator.content.calculators import (
     CALCULATORS,
-    Answer,
-    Calculator,
-    StartVariance,
-)
-from topicsetsize.generator.content.inputs import (
-    Input,
-    alpha_input,
-    beta_input,
-    your_n_input,
 )
 from topicsetsize.generator.sheets.calculators import sheets
 
 import topicsetsize as tss
 from topicsetsize.designs.registry import DESIGNS
 
+from .._toy_design import calculator
 from ._oracle import answer_values
 
 KEY = "ttest1"
@@ -60,24 +52,8 @@ def _design():
         effect_size=None, excel=(), **own)
 
 
-TOY = Calculator(
-    KEY, "t", "One-sample t-test: how many topics to detect a mean difference", (
-        "A toy design declared at run time (tests/generator/test_adding_a_calculator.py).",),
-    "calculator: one-sample t-test (α, β, minD, σ̂²), exact",
-    (alpha_input(KEY), beta_input(KEY),
-     Input(f"{KEY}_min_d", "min_d", "minD", "smallest mean difference to detect", 0.15),
-     Input(f"{KEY}_variance", "variance", "σ̂²", "variance of the scores", 0.05),
-     your_n_input(KEY, "power and minD detectable at it")),
-    (Answer("n", "required n, one-sample t-test (exact)", "n", "exact"),
-     Answer("power", "power at your n", "power", "exact"),
-     Answer("min_d_at_n", "minimum detectable minD at your n", "min_effect", "exact"),
-     Answer("status", "status of the inputs")),
-    StartVariance("variance", "one-way"),
-    columns={"dfe": ("φ = n−1", "={n}-1"), "nc": ("λ = √n·minD/σ̂", "=SQRT({n})*{effect}"),
-             "lam": ("λ² = n(minD/σ̂)²", "={n}*{effect}^2")},
-    formulas={"n0": "=(({z}+{zb})/{effect}*SQRT({variance}))^2+{z}^2/2", "per": "SQRT(1/{n})"},
-    wording={"effect": "minD/σ̂", "effect_note": "the effect size",
-             "n0_note": "((z_{α/2} + z_β)σ̂/minD)² + z_{α/2}²/2"})
+#: The toy's calculator declaration (the paired t-test's builder, its own inputs and words).
+TOY = calculator()
 
 
 def _saved(wb, name):
