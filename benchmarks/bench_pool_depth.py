@@ -7,11 +7,10 @@ Run from the repository root::
 Both evaluate every run of the test collections (tests/data/pool_runs/A and B: 45 topics, 8 runs
 each, 60 documents per run and topic) at pool depths 60, 30, 20, 10, 5 with AP by ir_measures.
 The naive loop (tests/topicsetsize/decide/test_pooling.py) pools per depth, per run, per topic in
-Python and calls ``ir_measures.iter_calc`` per run and depth; pool_depth_study streams: it
-reads the runs one at a time (twice: once for each document's best rank, which gives every
-depth's pool, once to evaluate the run at every depth with one ir_measures evaluator per depth).
-It checks that the matrices agree and prints the ratio. Memory at TREC scale:
-bench_pool_depth_scale.py.
+Python and calls ``ir_measures.iter_calc`` per run and depth; pool_depth_study reads each run
+once, keeps its ranking compactly (which gives every depth's pool), and evaluates it once at
+each depth with one ir_measures evaluator per depth. It checks that the matrices agree and
+prints the ratio. CPU and memory at scale: bench_pool_depth_scale.py.
 """
 
 from __future__ import annotations

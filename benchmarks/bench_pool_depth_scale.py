@@ -1,32 +1,34 @@
-"""Benchmark: pool_depth_study at TREC scale, its time and peak memory against floors.
+"""Benchmark: pool_depth_study on a large collection, its CPU and resident memory against floors.
 
 Run from the repository root::
 
-    python benchmarks/bench_pool_depth_scale.py [--runs 110] [--topics 249] [--docs 1000]
+    python benchmarks/bench_pool_depth_scale.py [--runs 110] [--topics 40] [--docs 1000]
 
-The default size is a Robust04-size study (110 runs x 249 topics x 1,000 documents, 27 M
-lines, about 1 GB of run files); pass smaller sizes on a loaded machine. Synthetic run files
-(plain text, ``qid Q0 docno rank score tag``) and qrels (every document of each topic's
-universe judged, 10 % relevant) are written to a temporary folder by a child process (so that
-this process stays small), then three child processes run, each started from this small parent
-and reporting its own peak resident memory above its imports: on Linux ``VmHWM`` of
-``/proc/self/status`` after resetting it to the current resident size through
-``/proc/self/clear_refs`` once the imports are done, minus ``VmRSS`` at that point (the peak of
-this process's own address space only: a peak inherited from a parent can't enter it). Where
-``clear_refs`` is not available it falls back to ``ru_maxrss`` after the imports and at the
-end, and says so. (Before, the files were written in this process and ``ru_maxrss`` taken as
-the baseline in the child carried the writer's peak, which hid most of the study's memory: 54
-MiB stated where the study holds some 330 MiB.)
+The default size is moderate, for a shared machine: Robust04's shape (110 runs, 1,000 documents
+a topic, the same qrels per topic) with 40 of its 249 topics (4.4 M lines, about 130 MiB of run
+files); ``--topics 249`` is Robust04's size (27 M lines, some 800 MiB here). Synthetic run
+files (plain text, ``qid Q0 docno rank score tag``, scores with ties, document ids distinct
+across topics as in a real collection) and qrels (every document of each topic's universe
+judged, 10 % relevant) are written to a temporary folder by a child process (so that this
+process stays small). Then each measurement runs in its own child
+of this small parent, which reports its CPU time (``time.process_time``) and its peak resident
+memory above its imports: on Linux ``VmHWM`` of ``/proc/self/status`` after resetting it to the
+current resident size through ``/proc/self/clear_refs`` once the imports are done, minus
+``VmRSS`` at that point (where ``clear_refs`` is not available, ``ru_maxrss`` after the imports
+and at the end, said so):
 
-- ``study``: ``pool_depth_study`` at depths 100, 50, 10 with AP (ir_measures);
-- ``read all`` (the pre-streaming baseline): ``read_runs`` of the folder, every run in memory
-  at once, as ``pool-depth`` did before it streamed;
-- ``floor``: ``pandas.read_csv`` of each run file in turn (one file in memory at a time), the
-  time it takes to parse the runs once.
+- ``floor``: one evaluation pass over all runs at full depth, as a user would do it: each run
+  file read by ``pandas.read_csv`` (one file in memory at a time; the qrels too), then evaluated
+  by ir_measures (pytrec_eval) with AP on the full qrels; its reading and its evaluation are
+  timed apart. Their sum F is the unit: reading the runs and evaluating them once.
+- ``study, 1 depth`` and ``study, 4 depths``: ``pool_depth_study`` at depth 100, and at depths
+  100, 50, 20, 10, with AP.
 
-It prints the size of the run files, each time and peak (MiB above the imports, and the whole
-resident peak), the study's peak as a multiple of the run files' size (goal: at most 0.5, issue
-28) and its time as a multiple of the floor. Linux/macOS only (``resource``).
+It prints each study's CPU as passes per depth, CPU / (depths x F) (goal: at most 1.2, issue
+28; the study reads and checks each run once and evaluates it once at each depth, so the ratio
+falls towards the evaluation's share of F as depths are added), and its peak resident memory
+above the imports as a multiple of the run files' size (goal: at most 0.5 for any number of
+depths). Linux/macOS only (``resource``).
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _figures import figure  # noqa: E402
 
-DEPTHS = [100, 50, 10]
+#: The depths of the two studies.
+STUDIES = {"study, 1 depth": [100], "study, 4 depths": [100, 50, 20, 10]}
 
 CHILD = r"""
 import json, re, resource, sys, time
@@ -55,7 +58,7 @@ sys.path.insert(0, {root!r})
 import pandas as pd
 import ir_measures
 from topicsetsize.decide.pooling import pool_depth_study
-from topicsetsize.matrices.runfiles import read_runs
+from topicsetsize.matrices.evaluation import qrels_dict, run_dict
 from pathlib import Path
 
 def status(key):  # bytes
@@ -77,46 +80,61 @@ except OSError:
     base = maxrss()
     peak = maxrss
 
-runs, qrels, what = {runs!r}, {qrels!r}, {what!r}
-start = time.perf_counter()
-if what == "study":
-    pool_depth_study(runs, qrels=qrels, depths={depths!r}, measure="AP")
-elif what == "read all":
-    read_runs(runs)
-else:
+runs, qrels, depths = {runs!r}, {qrels!r}, {depths!r}
+names = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
+start, cpu = time.perf_counter(), time.process_time()
+parts = {{}}
+if depths:
+    pool_depth_study(runs, qrels=qrels, depths=depths, measure="AP")
+else:       # the floor: read each run, evaluate it at full depth; the two timed apart
+    reading = time.process_time()
+    table = pd.read_csv(qrels, sep=" ", header=None, names=["query_id", "it", "doc_id",
+                        "relevance"], dtype={{"query_id": str, "doc_id": str}})
+    evaluator = ir_measures.evaluator([ir_measures.AP], qrels_dict(table))
+    del table
+    read = time.process_time() - reading
     for path in sorted(Path(runs).iterdir()):
-        pd.read_csv(path, sep=" ", header=None, dtype={{0: str, 2: str}})
-print(json.dumps({{"seconds": time.perf_counter() - start, "peak": peak() - base,
-                  "whole": peak(), "imports": base, "method": method}}))
+        reading = time.process_time()
+        run = pd.read_csv(path, sep=" ", header=None, names=names,
+                          dtype={{"query_id": str, "doc_id": str}})
+        read += time.process_time() - reading
+        list(evaluator.iter_calc(run_dict(run, set(run["query_id"]))))
+    parts = {{"read_cpu": read, "eval_cpu": time.process_time() - cpu - read}}
+print(json.dumps({{"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu,
+                  "peak": peak() - base, "whole": peak(), "imports": base, "method": method,
+                  **parts}}))
 """
 
 
 def write_collection(folder: Path, runs: int, topics: int, docs: int, seed: int = 2004):
     """Synthetic runs and qrels: each run ranks ``docs`` of the topic's 3 x ``docs`` documents
-    (shared across runs, so that pools overlap), scores with ties (2 decimals)."""
+    (shared across runs, so that pools overlap; ids distinct across topics), scores with ties
+    (2 decimals)."""
     rng = np.random.default_rng(seed)
     run_dir = folder / "runs"
     run_dir.mkdir()
     universe = 3 * docs
-    qids = np.repeat(np.arange(301, 301 + topics).astype(str), docs)
+    qids = np.arange(301, 301 + topics).astype(str)
+    prefix = np.repeat(np.char.add(np.char.add("D", qids), "-"), docs)
     ranks = np.tile(np.arange(1, docs + 1), topics)
     for r in range(runs):
         picks = np.concatenate([rng.choice(universe, docs, replace=False) for _ in range(topics)])
         scores = np.round(np.sort(rng.gamma(2.0, 2.0, (topics, docs)), axis=1)[:, ::-1], 2)
-        pd.DataFrame({"qid": qids, "q0": "Q0", "doc": np.char.add("D", picks.astype(str)),
-                      "rank": ranks, "score": scores.ravel(), "tag": f"run{r}"}).to_csv(
+        pd.DataFrame({"qid": np.repeat(qids, docs), "q0": "Q0",
+                      "doc": np.char.add(prefix, picks.astype(str)), "rank": ranks,
+                      "score": scores.ravel(), "tag": f"run{r}"}).to_csv(
             run_dir / f"run{r:03d}", sep=" ", header=False, index=False)
-    judged = np.arange(universe)
-    pd.DataFrame({"qid": np.repeat(np.arange(301, 301 + topics).astype(str), universe),
-                  "it": 0, "doc": np.tile(np.char.add("D", judged.astype(str)), topics),
+    judged = np.tile(np.arange(universe).astype(str), topics)
+    pd.DataFrame({"qid": np.repeat(qids, universe), "it": 0,
+                  "doc": np.char.add(np.repeat(np.char.add(np.char.add("D", qids), "-"),
+                                               universe), judged),
                   "rel": (rng.random(topics * universe) < 0.1).astype(int)}).to_csv(
         folder / "qrels", sep=" ", header=False, index=False)
     return run_dir, folder / "qrels"
 
 
-def child(runs: Path, qrels: Path, what: str) -> dict:
-    code = CHILD.format(root=str(ROOT), runs=str(runs), qrels=str(qrels), what=what,
-                        depths=DEPTHS)
+def child(runs: Path, qrels: Path, depths: list) -> dict:
+    code = CHILD.format(root=str(ROOT), runs=str(runs), qrels=str(qrels), depths=depths)
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -125,7 +143,7 @@ def child(runs: Path, qrels: Path, what: str) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=110)
-    parser.add_argument("--topics", type=int, default=249)
+    parser.add_argument("--topics", type=int, default=40)
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--write-to", type=Path, help=argparse.SUPPRESS)  # the writer child
     args = parser.parse_args()
@@ -141,27 +159,36 @@ def main() -> int:
         size = sum(p.stat().st_size for p in runs.iterdir())
         print(f"{args.runs} runs x {args.topics} topics x {args.docs} documents: "
               f"{args.runs * args.topics * args.docs:,} lines, {size / 2**20:.0f} MiB of run "
-              f"files (written in {time.perf_counter() - start:.0f} s); depths {DEPTHS}, AP")
-        results = {what: child(runs, qrels, what) for what in ("floor", "read all", "study")}
+              f"files (written in {time.perf_counter() - start:.0f} s), AP")
+        results = {"floor": child(runs, qrels, [])}
+        results.update((what, child(runs, qrels, depths)) for what, depths in STUDIES.items())
+    floor = results["floor"]
+    unit = floor["read_cpu"] + floor["eval_cpu"]
+    print(f"floor: one pass at full depth, CPU {unit:.1f} s = reading {floor['read_cpu']:.1f} s "
+          f"(pandas.read_csv) + evaluating {floor['eval_cpu']:.1f} s (ir_measures, AP)")
     for what, r in results.items():
-        print(f"{what:9s} {r['seconds']:8.1f} s   peak above imports {r['peak'] / 2**20:8.0f} MiB"
-              f"  ({r['peak'] / size:.2f} x the run files; whole resident peak "
-              f"{r['whole'] / 2**20:.0f} MiB, imports {r['imports'] / 2**20:.0f} MiB)")
-    study, floor, whole = results["study"], results["floor"], results["read all"]
-    print(f"memory measured as: {study['method']}, in a child of a small parent")
-    print(f"study peak / run files: {study['peak'] / size:.2f} (goal <= 0.5); study peak / "
-          f"read-all peak: {study['peak'] / whole['peak']:.2f}; study time / floor (one "
-          f"read_csv pass): {study['seconds'] / floor['seconds']:.1f}x")
-    how = (f"one run, {args.runs} runs x {args.topics} topics x {args.docs} documents, "
-           f"depths {DEPTHS}; memory: {study['method']} above the imports")
+        print(f"{what:16s} CPU {r['cpu']:7.1f} s (wall {r['seconds']:6.1f} s)   peak above "
+              f"imports {r['peak'] / 2**20:6.0f} MiB ({r['peak'] / size:.2f} x the run files; "
+              f"whole resident peak {r['whole'] / 2**20:.0f} MiB, imports "
+              f"{r['imports'] / 2**20:.0f} MiB)")
+    print(f"memory measured as: {floor['method']}, each in a child of a small parent")
+    how = (f"one run, {args.runs} runs x {args.topics} topics x {args.docs} documents, AP; "
+           f"CPU by time.process_time; memory: {floor['method']} above the imports")
     figure("pool_depth_scale.run_files_mib", size / 2**20, "MiB", how)
-    for key, r in (("study", study), ("read_all", whole), ("floor", floor)):
-        figure(f"pool_depth_scale.{key}_s", r["seconds"], "s", how)
+    figure("pool_depth_scale.floor_read_cpu_s", floor["read_cpu"], "s", how)
+    figure("pool_depth_scale.floor_eval_cpu_s", floor["eval_cpu"], "s", how)
+    for what, depths in STUDIES.items():
+        r, key = results[what], f"study{len(depths)}"
+        passes = r["cpu"] / (len(depths) * unit)
+        print(f"{what}: {passes:.2f} passes per depth (CPU / ({len(depths)} x F); goal <= 1.2); "
+              f"memory {r['peak'] / size:.2f} x the run files (goal <= 0.5)")
+        figure(f"pool_depth_scale.{key}_cpu_s", r["cpu"], "s", how)
         figure(f"pool_depth_scale.{key}_mib", r["peak"] / 2**20, "MiB", how)
-    figure("pool_depth_scale.study_to_files", study["peak"] / size, "x",
-           "study peak above imports / run files' size")
-    figure("pool_depth_scale.study_to_floor", study["seconds"] / floor["seconds"], "x",
-           "study time / one read_csv pass over the files")
+        figure(f"pool_depth_scale.{key}_passes", passes, "x",
+               f"study CPU / ({len(depths)} depth(s) x (reading + one evaluation pass at full "
+               "depth)), same run")
+        figure(f"pool_depth_scale.{key}_to_files", r["peak"] / size, "x",
+               "study peak resident above imports / run files' size")
     return 0
 
 

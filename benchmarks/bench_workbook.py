@@ -71,14 +71,15 @@ def main() -> None:
     # where the time goes, in this process (CPU seconds)
     t = time.process_time()
     from topicsetsize.generator import build_workbook, bundled_spec, load_spec
-    from topicsetsize.generator.cached import write_with_cached_values
-    from topicsetsize.generator.evaluate import evaluate_workbook
+    from topicsetsize.generator.saved.cached import write_with_cached_values
+    from topicsetsize.generator.saved.evaluator import evaluate_workbook
+    from topicsetsize.generator.spreadsheet.rows import shared_templates
     steps = {"imports": time.process_time() - t}
     t = time.process_time()
     wb = build_workbook(load_spec(bundled_spec(args.spec)))
     steps["build"] = time.process_time() - t
     t = time.process_time()
-    values = evaluate_workbook(wb)
+    values = evaluate_workbook(wb, shared_templates(wb))
     steps[f"evaluate {sum(map(len, values.values())):,} formula cells"] = (
         time.process_time() - t)
     t = time.process_time()

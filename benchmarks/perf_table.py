@@ -40,7 +40,7 @@ README_ROWS = [
     ("paired t-test table, 120 cells, exact (`tables`)", "{tables.ttest_exact_us}",
      "statsmodels `solve_power`: {tables.ttest_statsmodels_us}",
      "{tables.ttest_exact_speedup} faster (its certifying calls alone: "
-     "{tables.ttest_floor_speedup})"),
+     "{tables.ttest_floor_speedup}); exact / its certifying floor: {tables.ttest_exact_to_floor}"),
     ("two-sample t-test table, 120 cells (`unpaired`)", "{unpaired.exact_us}",
      "statsmodels `TTestIndPower`: {unpaired.statsmodels_us}", "{unpaired.speedup} faster"),
     ("one scalar call, worst over a random grid of (α, β, m, n ≤ 10⁹), 5 functions (`scalar`)",
@@ -53,10 +53,13 @@ README_ROWS = [
     ("reading a 50 MB wide CSV (`read_matrix`)", "{read_matrix.ours_s}, {read_matrix.ours_mb}",
      "`pandas.read_csv`: {read_matrix.pandas_s}, {read_matrix.pandas_mb}",
      "{read_matrix.time_ratio} time, {read_matrix.memory_ratio} memory (target 2×)"),
-    ("pool depth at Robust04 size, {pool_depth_scale.run_files_mib} of run files "
-     "(`pool_depth_scale`)", "{pool_depth_scale.study_s}; {pool_depth_scale.study_mib} "
-     "resident above the imports", "every run read at once: {pool_depth_scale.read_all_mib}",
-     "memory {pool_depth_scale.study_to_files} the run files (target 0.5×)"),
+    ("pool depth, 4 depths, Robust04's shape with 40 topics, {pool_depth_scale.run_files_mib} "
+     "of run files (`pool_depth_scale`)", "CPU {pool_depth_scale.study4_cpu_s}; "
+     "{pool_depth_scale.study4_mib} resident above the imports",
+     "reading the runs {pool_depth_scale.floor_read_cpu_s} + one ir_measures pass at full "
+     "depth {pool_depth_scale.floor_eval_cpu_s}",
+     "{pool_depth_scale.study4_passes} passes per depth (target 1.2×); memory "
+     "{pool_depth_scale.study4_to_files} the run files (target 0.5×)"),
     ("randomised Tukey HSD, B = 5000 (`tukey`)", "{tukey.test_s} best, {tukey.test_median_s} "
      "median", "one `rng.random` call for its numbers: {tukey.floor_s} best, "
      "{tukey.floor_median_s} median", "{tukey.to_floor_min} min/min, {tukey.to_floor_median} "
@@ -71,7 +74,8 @@ README_ROWS = [
 #: docs/performance.md rows: (benchmark, topicsetsize, peer or floor, ratio).
 DOCS_ROWS = README_ROWS[:1] + [
     ("the certification floor of that table: only the special-function calls that certify each "
-     "exact cell, power at n − 1 and at n (2 × (F point + noncentral F)), all cells in one call",
+     "exact cell, power at n − 1 and at n, the cheaper way (one F point and two noncentral F "
+     "tails, n − 1's own F point where the bound does not settle it), all cells in one call",
      "{tables.anova_floor_us}", "same", "{tables.anova_floor_speedup}"),
     ("legacy / exact time, 1,680 ANOVA cells (best / best in each run)",
      "{tables.anova_legacy_to_exact}", "—", "{tables.anova_legacy_to_exact<=1}"),
@@ -79,8 +83,9 @@ DOCS_ROWS = README_ROWS[:1] + [
      "{tables.ttest_exact_us} / {tables.ttest_legacy_us}",
      "statsmodels `TTestPower().solve_power`: {tables.ttest_statsmodels_us}",
      "{tables.ttest_exact_speedup} / {tables.ttest_legacy_speedup}"),
-    ("its floor: 2 × (t point + 2 noncentral t) per cell", "{tables.ttest_floor_us}", "same",
-     "{tables.ttest_floor_speedup}"),
+    ("its floor: one t point and two noncentral F tails (t′² ~ F′(1, φ, λ²)) per cell, the "
+     "bound shortcut as for the ANOVA", "{tables.ttest_floor_us}", "same",
+     "{tables.ttest_floor_speedup}; exact / floor {tables.ttest_exact_to_floor}"),
     ("long ANOVA table, 99,999 cells (m = 2, …, 100,000; minD = .1, σ̂² = .0601), exact / "
      "legacy", "{tables.long_exact_us} / {tables.long_legacy_us}", "—",
      "legacy/exact time {tables.long_legacy_to_exact}"),
@@ -97,14 +102,18 @@ DOCS_ROWS = README_ROWS[:1] + [
     ("pool-depth study, 2 collections, 16 runs, 5 depths (`pool_depth`)", "{pool_depth.study_s}",
      "a naive per-depth, per-run pooling loop with ir_measures: {pool_depth.naive_s}",
      "naive / study {pool_depth.naive_to_study}"),
-    ("pool-depth study at Robust04 size, synthetic: 110 runs × 249 topics × 1,000 documents, "
-     "depths 100, 50, 10, AP (`pool_depth_scale`)",
-     "{pool_depth_scale.study_s}; peak {pool_depth_scale.study_mib} resident above the imports",
-     "every run read at once (`read_runs`): {pool_depth_scale.read_all_s}, "
-     "{pool_depth_scale.read_all_mib}; one `pandas.read_csv` pass: {pool_depth_scale.floor_s}",
-     "memory {pool_depth_scale.study_to_files} the run files "
-     "({pool_depth_scale.run_files_mib}); time {pool_depth_scale.study_to_floor} the parsing "
-     "floor"),
+    ("pool-depth study, synthetic, Robust04's shape with 40 of its topics: 110 runs × 40 "
+     "topics × 1,000 documents, AP (`pool_depth_scale`), 1 depth (100) / 4 depths (100, 50, "
+     "20, 10)",
+     "CPU {pool_depth_scale.study1_cpu_s} / {pool_depth_scale.study4_cpu_s}; peak "
+     "{pool_depth_scale.study1_mib} / {pool_depth_scale.study4_mib} resident above the imports",
+     "one pass at full depth: reading the runs (`pandas.read_csv`) "
+     "{pool_depth_scale.floor_read_cpu_s} + evaluating them (ir_measures) "
+     "{pool_depth_scale.floor_eval_cpu_s}",
+     "{pool_depth_scale.study1_passes} / {pool_depth_scale.study4_passes} passes per depth "
+     "(target 1.2×); memory {pool_depth_scale.study1_to_files} / "
+     "{pool_depth_scale.study4_to_files} the run files ({pool_depth_scale.run_files_mib}; "
+     "target 0.5×)"),
     README_ROWS[8][:3] + ("{tukey.to_floor_min} min/min, {tukey.to_floor_median} median/median; "
                           "to the floor in the test's chunks {tukey.to_chunked_floor}; "
                           "{tukey.loop_speedup} faster than a per-trial loop",),

@@ -16,9 +16,9 @@ temporary name first).
                                  [--summary benchmarks/last_summary.json]
                                  [--only tables,scalar] [--small]
 
-``pool_depth_scale`` (over 3 minutes a run at Robust04 size) runs ``--scale-repeat`` times
+``pool_depth_scale`` (about a minute a run) runs ``--scale-repeat`` times
 (default 1: its figures then have no spread, and the summary says ``1 run``). ``--small``
-passes smaller sizes to the two long ones (``pool_depth_scale``: 20 runs x 50 topics;
+passes smaller sizes to the two long ones (``pool_depth_scale``: 40 runs x 20 topics;
 ``read_matrix``: 2,000 topics), for a quick look on a loaded machine; the README's figures
 are from a run without it.
 """
@@ -54,7 +54,7 @@ BENCHMARKS = {
     "workbook": ([], []),
     "read_matrix": ([], ["--topics", "2000"]),
     "pool_depth": ([], []),
-    "pool_depth_scale": ([], ["--runs", "20", "--topics", "50"]),
+    "pool_depth_scale": ([], ["--runs", "40", "--topics", "20"]),
 }
 
 LIBRARIES = ("numpy", "scipy", "pandas", "openpyxl", "lxml", "statsmodels", "ir_measures")

@@ -13,9 +13,9 @@ matrices and an About sheet. Nothing at the recipient's end needs Python or an a
 from __future__ import annotations
 
 from .build import build_workbook, count_steps, write_workbook
-from .bundled import DEFAULT_SPEC, bundled_spec, templates_dir
-from .spec import MatrixSpec, Measure, Spec
-from .spec_reader import load_spec, spec_from_dict, with_matrices
+from .content.bundled import DEFAULT_SPEC, bundled_spec, templates_dir
+from .content.spec import MatrixSpec, Measure, Spec
+from .content.spec_reader import load_spec, spec_from_dict, with_matrices
 
 __all__ = ["build_workbook", "write_workbook", "count_steps", "load_spec", "spec_from_dict",
            "with_matrices", "Spec", "Measure", "MatrixSpec", "bundled_spec", "templates_dir",

@@ -18,32 +18,26 @@ from openpyxl import Workbook
 from topicsetsize.atomic import atomic_path
 from topicsetsize.errors import InputError
 
-from . import report_sheet
-from .about import add_about_sheet
-from .budget_sheet import add_budget_sheet
-from .cached import write_with_cached_values
-from .calculators import add_calculators, helper_sheet, measure_list
-from .charts import add_charts_sheet
-from .decide_sheet import add_decide_sheet
-from .estimates import estimate, measures_of, read_note
-from .evaluate import evaluate_workbook
-from .formulas import POISSON_TERMS
-from .spec import Spec
-from .tables import add_pair_tables, add_tables_sheet, compute_tables
-from .variance_sheet import add_variance_sheet
+from .content.calculators import calculators
+from .content.matrix_estimates import estimate, measures_of, read_note
+from .content.spec import Spec
+from .saved.cached import write_with_cached_values
+from .saved.evaluator import evaluate_workbook
+from .sheets import report_sheet
+from .sheets.about_sheet import add_about_sheet
+from .sheets.budget_sheet import add_budget_sheet
+from .sheets.calculators import add_calculators, helper_sheet, measure_list
+from .sheets.charts_sheet import add_charts_sheet
+from .sheets.decide_sheet import add_decide_sheet
+from .sheets.tables_sheet import add_pair_tables, add_tables_sheet, compute_tables
+from .sheets.variance_sheet import add_variance_sheet
+from .spreadsheet.formulas import POISSON_TERMS
+from .spreadsheet.rows import shared_templates
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
 
+#: What the About sheet says of each sheet but the calculators (whose declarations say it).
 _DESCRIPTIONS = {
-    "ANOVA": "calculator: one-way ANOVA topic set size (α, β, minD, σ̂², m), legacy and exact",
-    "TTEST": "calculator: paired t-test topic set size (α, β, minDt and σ̂t², or minΔt)",
-    "CI": "calculator: topic set size for a confidence interval of width δ (α, δ, σ̂t²)",
-    "ANOVA2": "calculator: two-way ANOVA without replication (randomised block, topics × "
-              "systems; α, β, minD, two-way residual σ̂², m), exact",
-    "TTEST2": "calculator: unpaired (two-sample) t-test, n topics per system (α, β, minD, σ̂²), "
-              "exact",
-    "CI2": "calculator: CI of a difference of two independent means, n topics per system "
-           "(α, δ, σ̂²)",
     "Decide": "a candidate n and minD: one-way ANOVA power per m (live), the minimum "
               "detectable minD per m and the recommendation over the spec's requirements "
               "(precomputed)",
@@ -116,7 +110,8 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
         add_variance_sheet(wb, estimates)
         report_sheet.add_report_sheet(wb, estimates)
     wb.move_sheet("Helpers", offset=len(wb.sheetnames) - 1)
-    add_about_sheet(wb, spec, {s: _DESCRIPTIONS[s] for s in wb.sheetnames if s in _DESCRIPTIONS},
+    descriptions = {c.sheet: c.description for c in calculators()} | _DESCRIPTIONS
+    add_about_sheet(wb, spec, {s: descriptions[s] for s in wb.sheetnames if s in descriptions},
                     generated=generated, estimates=estimates)
     wb.active = 1                     # open on the ANOVA calculator
     wb["ANOVA"].sheet_view.tabSelected = True
@@ -129,10 +124,10 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
 def _starting_values(spec: Spec, estimates) -> dict:
     """The calculators' starting values: the spec's, and where it gives no variance, the
     estimate of its first score matrix that the design uses (the first of its scores, raw or
-    std-AB): V_E for ANOVA, TTEST2 and CI2 (one-way within-system variance), σ̂t² = 2·V_E for
-    TTEST and CI, and the two-way V_E2 for ANOVA2. The matrix is the spec's ``start_from``
-    (the first one added by ``--matrix``), else its first. Each such input names its source
-    (``values[calc]["_source"]``)."""
+    std-AB), as its declaration says (:class:`~content.calculators.StartVariance`): V_E (the
+    one-way within-system variance) or the two-way V_E2, times its factor (σ̂t² = 2·V_E). The
+    matrix is the spec's ``start_from`` (the first one added by ``--matrix``), else its first.
+    Each such input names its source (``values[calc]["_source"]``)."""
     values = {calc: dict(v) for calc, v in spec.calculators.items()}
     if estimates:
         e = next((x for x in estimates if x.spec.name == spec.start_from), estimates[0])
@@ -140,16 +135,17 @@ def _starting_values(spec: Spec, estimates) -> dict:
         label = "raw" if raw else "std-AB"
         v = float(e.summary.var_raw if raw else e.summary.var_std_ab)
         v2 = float(e.summary.var2_raw if raw else e.summary.var2_std_ab)
-        one_way = f"V_E of {e.spec.name}, {label}"
-        for calc, key, value, source in (
-                ("anova", "variance", v, one_way), ("ttest", "variance_t", 2 * v, f"2·{one_way}"),
-                ("ci", "variance_t", 2 * v, f"2·{one_way}"),
-                ("anova2", "variance", v2, f"two-way V_E2 of {e.spec.name}, {label}"),
-                ("ttest2", "variance", v, one_way), ("ci2", "variance", v, one_way)):
-            start = values.setdefault(calc, {})
-            if key not in start:
-                start[key] = value
-                start.setdefault("_source", {})[key] = f"from the matrix: {source}"
+        sources = {"one-way": (v, f"V_E of {e.spec.name}, {label}"),
+                   "two-way": (v2, f"two-way V_E2 of {e.spec.name}, {label}")}
+        for calc in calculators():
+            value, source = sources[calc.variance.source]
+            if calc.variance.factor != 1:
+                value, source = calc.variance.factor * value, f"{calc.variance.factor}·{source}"
+            start = values.setdefault(calc.key, {})
+            if calc.variance.input not in start:
+                start[calc.variance.input] = value
+                start.setdefault("_source", {})[calc.variance.input] = (
+                    f"from the matrix: {source}")
     return values
 
 
@@ -201,7 +197,7 @@ def write_workbook(spec: Spec, out, *, tick: Callable[[str], None] | None = None
         raise InputError(f"{out}: the workbook must be written to an .xlsx file")
     with _no_cyclic_gc():
         wb = build_workbook(spec, tick=tick, generated=generated)
-        values = evaluate_workbook(wb)
+        values = evaluate_workbook(wb, shared_templates(wb))
         with atomic_path(out) as tmp:
             write_with_cached_values(wb, tmp, values)
     if tick:

@@ -1,6 +1,7 @@
 """The layout of docs/architecture.md holds: imports run only downwards between the floors of
-topicsetsize/, at most 12 modules sit directly in it, and no module is over 450 lines."""
-
+topicsetsize/ and of the generator, at most 12 modules sit directly in topicsetsize/, no module
+is over 450 lines, no sheet builder function over 60, no module imports another's private
+names, and the generator's names are not the engine's."""
 from __future__ import annotations
 
 import ast
@@ -95,3 +96,83 @@ def test_no_module_over_450_lines(package):
     long = {str(p.relative_to(ROOT)): n for p in _modules(ROOT / package)
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
     assert not long, long
+
+
+#: The floors of the generator (docs/architecture.md), as the engine's: the workbook's content
+#: (spec, reader, bundled specs, inputs, the calculators' declarations); the spreadsheet
+#: primitives (cells, rows, layout, formulas) and the saved values (the evaluator, its sheet
+#: functions, the cached answers), which know nothing of each other; the sheets; the assembly.
+#: ``""`` is ``generator/__init__.py``, which names the public API.
+GENERATOR_FLOORS = {"content": 0, "spreadsheet": 1, "saved": 1, "sheets": 2, "build": 3, "": 4}
+GENERATOR = ROOT / "generator"
+
+
+def _generator_group(module: str) -> str:
+    """``topicsetsize.generator.sheets.tables_sheet`` -> ``sheets``."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 else ""
+
+
+def test_generator_imports_run_only_downwards():
+    upward = []
+    for path in _modules(GENERATOR):
+        module = _module(path)
+        group = _generator_group(module.removesuffix(".__init__"))
+        for target in _imports(path):
+            if not target.startswith("topicsetsize.generator"):
+                continue
+            other = _generator_group(target)
+            if other != group and GENERATOR_FLOORS[other] >= GENERATOR_FLOORS[group]:
+                upward.append(f"{module} (floor {GENERATOR_FLOORS[group]}) imports {target} "
+                              f"(floor {GENERATOR_FLOORS[other]})")
+    assert not upward, "\n".join(upward)
+
+
+def test_every_generator_group_has_a_floor():
+    groups = {p.stem if p.is_file() else p.name for p in GENERATOR.iterdir()
+              if p.suffix == ".py" or (p / "__init__.py").exists()}
+    assert groups - {"__init__"} <= set(GENERATOR_FLOORS)
+
+
+@pytest.mark.parametrize("package", ["generator", "xladdin", "tools"])
+def test_no_module_imports_another_modules_private_names(package):
+    private = []
+    for path in _modules(ROOT / package):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                private += [f"{path.relative_to(ROOT)}: {alias.name} from "
+                            f"{'.' * node.level}{node.module or ''}" for alias in node.names
+                            if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert not private, "\n".join(private)
+
+
+def _public_names(path: Path) -> set[str]:
+    """The public classes and functions a module defines at its top."""
+    return {node.name for node in ast.parse(path.read_text(encoding="utf-8")).body
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and not node.name.startswith("_")}
+
+
+def test_generator_and_engine_names_do_not_collide():
+    """A generator module or class named as an engine's (``tables``, ``estimates``, ``Design``)
+    made a reader take one for the other."""
+    engine = [p for p in _modules(PACKAGE) if "data" not in p.parts]
+    engine_modules = {p.stem for p in engine} | {p.name for p in PACKAGE.iterdir() if p.is_dir()}
+    generator = _modules(GENERATOR)
+    modules = {p.stem for p in generator} - {"__init__"}
+    assert not modules & engine_modules, sorted(modules & engine_modules)
+    names = set().union(*map(_public_names, engine)) & set().union(*map(_public_names, generator))
+    assert not names, sorted(names)
+
+
+def test_no_sheet_builder_function_over_60_lines():
+    long = {f"{p.relative_to(ROOT)}: {node.name}": node.end_lineno - node.lineno + 1
+            for p in _modules(GENERATOR / "sheets")
+            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+            if isinstance(node, ast.FunctionDef) and node.end_lineno - node.lineno + 1 > 60}
+    assert not long, long
+
+
+def test_the_package_holds_no_tool():
+    """Tools that are run by hand (the README's screenshot) live in tools/, not the package."""
+    assert not [str(p.relative_to(ROOT)) for p in _modules(GENERATOR)
+                if '__name__ == "__main__"' in p.read_text(encoding="utf-8")]

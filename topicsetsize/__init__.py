@@ -16,13 +16,8 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "errors": ("InputError",),
     "params": ("PARAMS", "check"),
-    # the design engine
-    "designs.anova": ("anova_power", "anova_n", "anova_initial_n", "anova_min_d", "anova_table",
-                      "anova_legacy_terms"),
+    # the design engine (each design's functions come from its declaration, below)
     "designs.legacy": ("AnovaLegacyTerms",),
-    "designs.ttest": ("ttest_power", "ttest_n", "ttest_n_effect", "ttest_initial_n", "ttest_min_dt",
-                      "ttest_table"),
-    "designs.ci": ("ci_delta", "ci_n"),
     "numerics.search": ("SearchLimitError",),
     "numerics.precision": ("PrecisionWarning",),
     # score matrices in and out, variance estimates
@@ -38,10 +33,6 @@ _EXPORTS = {
     "checks.reliability": ("SplitHalfResult", "random_splits", "split_half", "split_half_curve"),
     "checks.selection": ("select_topics", "top_runs", "transform_scores"),
     "checks.resampling": ("ResampledPower", "resampled_power"),
-    # designs the legacy tools lack: two-way ANOVA (randomised block), unpaired t-test and CI
-    "designs.anova2": ("anova2_min_d", "anova2_n", "anova2_power", "anova2_table"),
-    "designs.ttest2": ("ttest2_n", "ttest2_power"),
-    "designs.ci2": ("ci2_delta", "ci2_n"),
     # deciding n: what a topic set guarantees, one size over several requirements, the budget
     "decide.guarantee": ("Guarantees", "guarantees"),
     "decide.recommendation": ("Recommendation", "check_requirement", "recommend"),
@@ -51,9 +42,8 @@ _EXPORTS = {
     "decide.pooling": ("PoolDepthStudy", "pool_depth_study"),
     "matrices.runfiles": ("read_qrels", "read_run", "read_runs"),
     "matrices.evaluation": ("evaluate_runs", "evaluate_measures"),
-    # multiple comparisons: randomised Tukey HSD, all-pairs power of the HSD
+    # multiple comparisons: randomised Tukey HSD (the all-pairs power of the HSD is a design)
     "checks.tukey": ("randomised_ranges", "tukey_hsd_randomised"),
-    "designs.allpairs": ("AllPairsN", "AllPairsPower", "allpairs_n", "allpairs_power"),
     # knowing a past collection: generalizability theory, realistic minD, the report
     "estimates.gtheory": ("GStudy", "DStudy", "g_study", "d_study", "gt_n"),
     "estimates.differences": ("RunDifferences", "run_differences", "share_at_least"),
@@ -62,7 +52,6 @@ _EXPORTS = {
     # how uncertain an n from data is: a bootstrap over the past topics
     "estimates.uncertainty": ("NInterval", "n_interval", "bootstrap_variances"),
 }
-_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 # A module as an attribute keeps its short name (``tss.power``, ``tss.readers``) after the
 # modules moved into folders by data flow (docs/architecture.md).
 _SUBMODULE = {module.rsplit(".", 1)[-1]: module for module in _EXPORTS if "." in module}
@@ -73,18 +62,54 @@ _SUBMODULE.update({"power": "designs.anova", "samplesize": "designs.anova",
                    "formats": "matrices.formats", "paired": "checks.paired"})
 
 
+def _design_exports() -> dict[str, str]:
+    """Every registered design's functions (and its other public names) → the full name of
+    the module holding them, read from the design registry at the time of the call.
+
+    The registry is plain data (no numerical library) and is read only when a name is looked
+    up, so that ``import topicsetsize`` stays as light as the version and this map. A design
+    registered at run time (:func:`topicsetsize.designs.registry.register`) is found here."""
+    import importlib
+
+    designs = importlib.import_module(f"{__name__}.designs.registry").DESIGNS
+    return {name: design.module for design in designs.values()
+            for name in (*design.functions.values(), *design.exports)}
+
+
+def _module_of() -> dict[str, str]:
+    """``_MODULE_OF``: each public name → its module, relative to the package. The names of
+    :data:`_EXPORTS` and of the designs registered at first use (computed then, and kept)."""
+    found = globals().get("_MODULE_OF")
+    if found is None:
+        found = {name: module for module, names in _EXPORTS.items() for name in names}
+        found.update({name: module.removeprefix(f"{__name__}.")
+                      for name, module in _design_exports().items()})
+        globals()["_MODULE_OF"] = found
+    return found
+
+
 def __getattr__(name: str):
     """Import a public name (or a submodule) on first use and cache it (PEP 562)."""
     import importlib
 
-    module = _MODULE_OF.get(name)
+    if name == "_MODULE_OF":
+        return _module_of()
+    if name == "__all__":
+        value = ["__version__", *_module_of()]
+        globals()[name] = value
+        return value
+    module = _module_of().get(name)
+    module = f"{__name__}.{module}" if module is not None else _design_exports().get(name)
     if module is not None:
-        value = getattr(importlib.import_module(f".{module}", __name__), name)
+        value = getattr(importlib.import_module(module), name)
     else:
+        short = _SUBMODULE.get(name) or next(
+            (m.removeprefix(f"{__name__}.") for m in _design_exports().values()
+             if m.startswith(f"{__name__}.") and m.rsplit(".", 1)[-1] == name), name)
         try:
-            value = importlib.import_module(f".{_SUBMODULE.get(name, name)}", __name__)
+            value = importlib.import_module(f".{short}", __name__)
         except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{_SUBMODULE.get(name, name)}":
+            if exc.name != f"{__name__}.{short}":
                 raise
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
     globals()[name] = value
@@ -92,7 +117,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
-
-
-__all__ = ["__version__", *_MODULE_OF]
+    return sorted(set(globals()) | set(_module_of()) | set(_design_exports()))

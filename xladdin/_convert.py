@@ -30,7 +30,7 @@ import numpy as np
 
 from topicsetsize.errors import InputError
 from topicsetsize.matrices.matrix import check_matrix
-from topicsetsize.params import PARAMS, check, check_method
+from topicsetsize.params import METHODS, PARAMS, check, check_choice
 
 __all__ = ["number", "optional_number", "method", "flag", "matrix", "vector", "plain", "table"]
 
@@ -63,13 +63,13 @@ def optional_number(name: str, value):
     return None if _blank(value) else number(name, value)
 
 
-def method(value) -> str:
-    """The optional ``method`` argument: blank or omitted means "legacy".
+def method(value, choices: tuple[str, ...] = METHODS) -> str:
+    """The optional ``method`` argument, one of ``choices``: blank or omitted means the first.
 
-    >>> method(None), method("Exact")
-    ('legacy', 'exact')
+    >>> method(None), method("Exact"), method("", ("exact", "simulated"))
+    ('legacy', 'exact', 'exact')
     """
-    return "legacy" if _blank(value) else check_method(value)
+    return choices[0] if _blank(value) else check_choice("method", value, choices)
 
 
 def flag(name: str, value):

@@ -29,7 +29,8 @@ from topicsetsize.errors import InputError
 from topicsetsize.estimates.standardise import std_ab
 from topicsetsize.params import PARAMS
 
-__all__ = ["ARG_DOCS", "RANGE_ARGS", "ERRORS", "ExcelArgumentError", "excel_function"]
+__all__ = ["ARG_DOCS", "EXCEL_NAMES", "RANGE_ARGS", "ERRORS", "ExcelArgumentError", "excel_name",
+           "excel_function"]
 
 
 class ExcelArgumentError(xw.XlwingsError, InputError):
@@ -53,18 +54,26 @@ _STD_AB = {name: p.default for name, p in inspect.signature(std_ab).parameters.i
 _RANGE = "topic-by-run scores: topics in rows, runs in columns (at least 2 of each); " \
          "every cell a number, no blanks or text"
 
+#: The Excel name of each engine argument that has another one (the legacy sheets' spelling):
+#: the Excel functions built from the design registry name their arguments by it.
+EXCEL_NAMES: dict[str, str] = {
+    "min_d": "minD", "min_dt": "minDt", "min_delta_t": "minDeltaT", "variance": "var",
+    "variance_t": "var_t", "min_ds": "minDs",
+}
+
+
+def excel_name(param: str) -> str:
+    """The Excel argument name of the engine argument ``param`` (``min_d`` -> ``minD``)."""
+    return EXCEL_NAMES.get(param, param)
+
+
 #: The doc shown for every argument name, in Excel's function wizard and in Office.js.
 ARG_DOCS: dict[str, str] = {
-    "alpha": _param("alpha", "alpha"),
-    "beta": _param("beta", "beta"),
-    "minD": _param("min_d", "minD"),
-    "minDt": _param("min_dt", "minDt"),
+    **{excel_name(p): _param(p, excel_name(p))
+       for p in ("alpha", "beta", "min_d", "min_dt", "delta", "m", "n")},
     "minDeltaT": _param("min_delta_t", "minDeltaT") + " (minDt / sigma_t)",
-    "delta": _param("delta", "delta"),
     "var": _param("variance", "var") + ", e.g. TSS_VAR of a past score matrix",
     "var_t": _param("variance_t", "var_t") + " (2 x var when taken from a one-way V_E)",
-    "m": _param("m", "m"),
-    "n": _param("n", "n"),
     "ms": "numbers of systems m, one per table row: a row or column of whole numbers >= 2",
     "minDs": "minimum detectable ranges minD, one per table column: a row or column of "
              "numbers > 0",

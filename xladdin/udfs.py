@@ -7,7 +7,10 @@ One module for both runtimes (see ``docs/excel.md``):
 * **xlwings Lite** (Excel on Windows, Mac and the web) and **xlwings Server**: Office.js custom
   functions, e.g. ``from topicsetsize.xladdin.udfs import *`` in Lite's ``main.py``.
 
-The functions are thin wrappers: the statistics live in :mod:`topicsetsize`; the Excel-shaped
+The functions are thin wrappers: the statistics live in :mod:`topicsetsize`. Each design's
+standard functions (n, power or width, minimum effect, table; ``TSS_ANOVA``, ``TSS_POWER_ANOVA``,
+...) are built from its declaration in :data:`topicsetsize.designs.registry.DESIGNS` by
+:func:`design_functions`; the others are written here. The Excel-shaped
 input (floats for counts, blank cells, ranges as lists of rows) is handled by
 :mod:`xladdin._convert`, the registration and the error reporting by :mod:`xladdin._register`.
 A range is a topic-by-run block: topics in rows, runs in columns. A blank or text cell in it is
@@ -25,122 +28,31 @@ Outside Excel they are ordinary Python functions, e.g. Table 2 of the AIRS 2016 
 from __future__ import annotations
 
 import topicsetsize as tss
+from topicsetsize.designs.registry import DESIGNS
 
-from ._convert import flag, matrix, number, optional_number, plain, table, vector
+from ._convert import flag, matrix, number, optional_number, plain, vector
 from ._convert import method as _method
+from ._design_functions import design_functions, table_corner  # noqa: F401 - public here
 from ._register import excel_function
 
-__all__ = [
-    "TSS_ANOVA", "TSS_TTEST", "TSS_TTEST_ES", "TSS_CI", "TSS_CI_WIDTH",
-    "TSS_POWER_ANOVA", "TSS_POWER_TTEST", "TSS_MIND_ANOVA", "TSS_MINDT_TTEST",
-    "TSS_TABLE_ANOVA", "TSS_VAR", "TSS_VAR2", "TSS_POOLED_VAR",
-    "STDAB", "STDAB_VAR", "STDCDF", "TSS_KENDALL",
-    "TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2", "TSS_TTEST2", "TSS_POWER_TTEST2",
-    "TSS_CI2", "TSS_CI2_WIDTH",
-    "TSS_GUARANTEES", "TSS_GSTUDY",
-]
+#: The functions written here by hand: those that are not a design's standard role.
+HAND_WRITTEN = ("TSS_GUARANTEES", "TSS_VAR", "TSS_VAR2", "TSS_POOLED_VAR", "STDAB", "STDAB_VAR",
+                "STDCDF", "TSS_KENDALL", "TSS_GSTUDY")
+
+# --- The designs' standard functions: n, power or width, minimum effect, table ----------------
+
+#: Every registered design's standard functions (:func:`design_functions`), by Excel name.
+DESIGN_FUNCTIONS = {name: fn for design in DESIGNS.values()
+                    for name, fn in design_functions(design).items()}
+globals().update(DESIGN_FUNCTIONS)
+
+__all__ = [*DESIGN_FUNCTIONS, *HAND_WRITTEN]
 
 #: The top-left cell of TSS_TABLE_ANOVA's block: m down the first column, minD along the top.
-TABLE_CORNER = "m \\ minD"
+TABLE_CORNER = table_corner(DESIGNS["anova"])
 
 
-# --- Topic set sizes ---------------------------------------------------------------------------
-
-@excel_function
-def TSS_ANOVA(alpha, beta, minD, var, m, method=None):
-    """Topics n for a one-way ANOVA of m systems to detect a range minD (best vs worst system)
-    with power 1-beta at level alpha, given the variance var (Sakai's ANOVA design)."""
-    return plain(tss.anova_n(number("alpha", alpha), number("beta", beta),
-                             number("min_d", minD), number("variance", var), number("m", m),
-                             method=_method(method)))
-
-
-@excel_function
-def TSS_TTEST(alpha, beta, minDt, var_t, method=None):
-    """Topics n for a paired t-test to detect a difference minDt between two systems with
-    power 1-beta at level alpha, given the variance var_t of the per-topic differences."""
-    return plain(tss.ttest_n(number("alpha", alpha), number("beta", beta),
-                             number("min_dt", minDt), number("variance_t", var_t),
-                             method=_method(method)))
-
-
-@excel_function
-def TSS_TTEST_ES(alpha, beta, minDeltaT, method=None):
-    """Topics n for a paired t-test to detect an effect size minDeltaT (minDt / sigma_t) with
-    power 1-beta at level alpha."""
-    return plain(tss.ttest_n_effect(number("alpha", alpha), number("beta", beta),
-                                    number("min_delta_t", minDeltaT), method=_method(method)))
-
-
-@excel_function
-def TSS_CI(alpha, delta, var_t):
-    """Topics n for which the expected width of the 100(1-alpha)% confidence interval of the
-    difference between two systems is at most delta, given the variance var_t."""
-    return plain(tss.ci_n(number("alpha", alpha), number("delta", delta),
-                          number("variance_t", var_t)))
-
-
-@excel_function
-def TSS_CI_WIDTH(n, var_t, alpha):
-    """Expected width of the 100(1-alpha)% confidence interval of the difference between two
-    systems with n topics, given the variance var_t of the per-topic differences."""
-    return plain(tss.ci_delta(number("n", n), variance_t=number("variance_t", var_t),
-                              alpha=number("alpha", alpha)))
-
-
-# --- Power and minimum detectable differences ---------------------------------------------------
-
-@excel_function
-def TSS_POWER_ANOVA(n, m, minD, var, alpha, method=None):
-    """Power of a one-way ANOVA of m systems with n topics to detect a range minD at level
-    alpha, given the variance var."""
-    n, m = number("n", n), number("m", m)
-    power = tss.anova_power(n, m=m, min_d=number("min_d", minD), variance=number("variance", var),
-                            alpha=number("alpha", alpha), method=_method(method))
-    return plain(power, undefined=(
-        f"the legacy power is undefined at n={n}, m={m}: Nagata's approximation needs cA > a, "
-        'as on the legacy sheet (#NUM!); such a small n does not reach the power; use "exact"'))
-
-
-@excel_function
-def TSS_POWER_TTEST(n, minDt, var_t, alpha, method=None):
-    """Power of a paired t-test with n topics to detect a difference minDt between two systems
-    at level alpha, given the variance var_t of the per-topic differences."""
-    return plain(tss.ttest_power(number("n", n), min_dt=number("min_dt", minDt),
-                                 variance_t=number("variance_t", var_t), alpha=number("alpha",
-                                                                                      alpha),
-                                 method=_method(method)))
-
-
-@excel_function
-def TSS_MIND_ANOVA(n, m, var, alpha, beta, method=None):
-    """Minimum detectable range minD of a one-way ANOVA of m systems with n topics, at level
-    alpha with power 1-beta, given the variance var."""
-    return plain(tss.anova_min_d(number("n", n), m=number("m", m), variance=number("variance", var),
-                                 alpha=number("alpha", alpha), beta=number("beta", beta),
-                                 method=_method(method)))
-
-
-@excel_function
-def TSS_MINDT_TTEST(n, var_t, alpha, beta, method=None):
-    """Minimum detectable difference minDt of a paired t-test with n topics, at level alpha
-    with power 1-beta, given the variance var_t of the per-topic differences."""
-    return plain(tss.ttest_min_dt(number("n", n), variance_t=number("variance_t", var_t),
-                                  alpha=number("alpha", alpha), beta=number("beta", beta),
-                                  method=_method(method)))
-
-
-@excel_function
-def TSS_TABLE_ANOVA(alpha, beta, var, ms, minDs, method=None):
-    """Table of ANOVA topic set sizes n (as in Table 2 of the std-AB paper): one row per m in
-    ms, one column per minD in minDs, with a header row and a header column."""
-    frame = tss.anova_table(number("alpha", alpha), beta=number("beta", beta),
-                            variance=number("variance", var), ms=vector("ms",
-                                                                        ms), min_ds=vector("minDs",
-                                                                                           minDs),
-                            method=_method(method))
-    return table(frame, TABLE_CORNER)
-
+# --- Beyond a single design -----------------------------------------------------------------------
 
 def _omitted(value) -> bool:
     """An optional range argument left out: None, or only blank cells."""
@@ -237,67 +149,3 @@ def TSS_GSTUDY(range):  # noqa: A002
     a row sigma2_s (runs), sigma2_t (topics), sigma2_e (residual); a negative estimate is 0."""
     g = tss.g_study(matrix("range", range))
     return [plain([g.var_s, g.var_t, g.var_e])]
-
-
-# --- Designs the legacy tools lack: two-way ANOVA, unpaired t-test and CI -----------------------
-
-@excel_function
-def TSS_ANOVA2(alpha, beta, minD, var, m):
-    """Topics n for a two-way ANOVA (runs x topics, topics as blocks) of m systems to detect a
-    range minD with power 1-beta at level alpha, given the two-way residual variance var
-    (TSS_VAR2 of a past score range); exact noncentral F."""
-    return plain(tss.anova2_n(number("alpha", alpha), number("beta", beta),
-                              number("min_d", minD), number("variance", var), number("m", m)))
-
-
-@excel_function
-def TSS_POWER_ANOVA2(n, m, minD, var, alpha):
-    """Power of a two-way ANOVA (runs x topics) of m systems with n topics to detect a range
-    minD at level alpha, given the two-way residual variance var."""
-    return plain(tss.anova2_power(number("n", n), m=number("m", m), min_d=number("min_d", minD),
-                                  variance=number("variance", var),
-                                  alpha=number("alpha", alpha)))
-
-
-@excel_function
-def TSS_MIND_ANOVA2(n, m, var, alpha, beta):
-    """Minimum detectable range minD of a two-way ANOVA (runs x topics) of m systems with n
-    topics, at level alpha with power 1-beta, given the two-way residual variance var."""
-    return plain(tss.anova2_min_d(number("n", n), m=number("m", m),
-                                  variance=number("variance", var),
-                                  alpha=number("alpha", alpha), beta=number("beta", beta)))
-
-
-@excel_function
-def TSS_TTEST2(alpha, beta, minD, var):
-    """Topics n PER SYSTEM for a two-sample (unpaired) t-test to detect a difference minD with
-    power 1-beta at level alpha, when the two systems are evaluated on different topics and
-    each has the variance var."""
-    return plain(tss.ttest2_n(number("alpha", alpha), number("beta", beta),
-                              number("min_d", minD), number("variance", var)))
-
-
-@excel_function
-def TSS_POWER_TTEST2(n, minD, var, alpha):
-    """Power of a two-sample (unpaired) t-test with n topics per system to detect a difference
-    minD at level alpha, given the variance var of either system."""
-    return plain(tss.ttest2_power(number("n", n), min_d=number("min_d", minD),
-                                  variance=number("variance", var),
-                                  alpha=number("alpha", alpha)))
-
-
-@excel_function
-def TSS_CI2(alpha, delta, var):
-    """Topics n PER SYSTEM for which the expected width of the 100(1-alpha)% confidence
-    interval of a difference of two independent means is at most delta, given the variance
-    var of either system."""
-    return plain(tss.ci2_n(number("alpha", alpha), number("delta", delta),
-                           number("variance", var)))
-
-
-@excel_function
-def TSS_CI2_WIDTH(n, var, alpha):
-    """Expected width of the 100(1-alpha)% confidence interval of a difference of two
-    independent means with n topics per system, given the variance var of either system."""
-    return plain(tss.ci2_delta(number("n", n), variance=number("variance", var),
-                               alpha=number("alpha", alpha)))

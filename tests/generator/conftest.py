@@ -16,11 +16,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict, write_workbook
-from topicsetsize.generator.calculators import helper_sheet
-from topicsetsize.generator.formulas import POISSON_TERMS, anova_models, ttest_models
-from topicsetsize.generator.inputs import INPUTS, allowed, check_input
-from topicsetsize.generator.layout import check_formula, validation_formula
-from topicsetsize.generator.rows import Col, write_block
+from topicsetsize.generator.content.calculators import CALCULATORS, INPUTS
+from topicsetsize.generator.content.inputs import allowed, check_input
+from topicsetsize.generator.sheets.calculators import helper_sheet
+from topicsetsize.generator.spreadsheet.formulas import POISSON_TERMS, anova_models, ttest_models
+from topicsetsize.generator.spreadsheet.layout import check_formula, validation_formula
+from topicsetsize.generator.spreadsheet.rows import Col, write_block
 
 from ._cases import grid_workbooks
 from ._libreoffice import Recalculated, recalculate_batch
@@ -91,6 +92,11 @@ DONE_WHEN = [(None, "blank", None), ("0.05 ", "not a number", None),
              (0, "out of range", None), (-5, "out of range", None), (1, "out of range", None),
              (1e-12, "out of range", "alpha"), ("5%", "not a number", None),
              (10**12, "out of range", "m")]
+
+#: The φE of the one-way ANOVA and the φ and λ of the paired t-test, as declared.
+ONE_WAY = CALCULATORS["anova"].columns["dfe"]
+PAIRED = CALCULATORS["ttest"].columns
+PAIRED_CI = (CALCULATORS["ci"].columns["dfe"], CALCULATORS["ci"].formulas["per"])
 
 
 def _rejects(item, value) -> bool:
@@ -250,7 +256,7 @@ def _probe_workbook(path: Path) -> Path:
             ws.cell(row, 21, lam / n)
             ws.cell(row, 22, alpha)
             m, effect, a = (f"$T${row}", f"$U${row}", f"$V${row}")
-            shared, _, exact = anova_models(a, "0.5", m, effect, k)
+            shared, _, exact = anova_models(a, "0.5", m, effect, k, ONE_WAY)
             write_block(ws, row, 1, [Col("n", "n", lambda i, n=n: n), *shared, *exact], 1,
                         header=False)
             row += 1
@@ -272,7 +278,7 @@ def _probe_workbook(path: Path) -> Path:
                                               (2_000_000, 0.002, 0.05)], start=1):
         ws.cell(row, 20, effect)
         ws.cell(row, 21, alpha)
-        shared, legacy, exact = ttest_models(f"$U${row}", "0.5", f"$T${row}", k)
+        shared, legacy, exact = ttest_models(f"$U${row}", "0.5", f"$T${row}", k, PAIRED)
         write_block(ws, row, 1, [Col("n", "n", lambda i, n=n: n), *shared, *legacy, *exact], 1,
                     header=False)
     wb.save(path)

@@ -13,29 +13,27 @@ from topicsetsize.generator import (
     spec_from_dict,
     write_workbook,
 )
-from topicsetsize.generator.calculators import NAMED_RESULTS
-from topicsetsize.generator.inputs import INPUTS
+from topicsetsize.generator.content.calculators import INPUTS, calculators, named_answers
+from topicsetsize.generator.sheets.calculators import sheets
 
 from topicsetsize.errors import InputError
 
 NAMES = ({i.name for calc, items in INPUTS.items() for i in items if calc != "budget"}
-         | set(NAMED_RESULTS)
-         | {f"{calc}_inputs_ok" for calc in ("anova", "ttest", "ci", "anova2", "ttest2", "ci2",
-                                             "decide")} | {"decide_status"})
+         | set(named_answers())
+         | {f"{c.key}_inputs_ok" for c in calculators()} | {"decide_inputs_ok", "decide_status"})
 
 
 @pytest.mark.slow
 def test_sheets_and_workbook_level_names(built):
     wb = openpyxl.load_workbook(built.source["ntcir"])
-    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide",
-                             "Tables", "Charts", "Helpers"]
+    assert wb.sheetnames == ["About", *sheets(), "Decide", "Tables", "Charts", "Helpers"]
     assert wb["Helpers"].sheet_state == "hidden" and wb.active.title == "ANOVA"
     assert set(wb.defined_names.keys()) == NAMES            # exactly these, workbook level
     for ws in wb.worksheets:
         assert not ws.defined_names
     wb = openpyxl.load_workbook(built.source["example"])
-    assert wb.sheetnames == ["About", "ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2", "Decide",
-                             "Tables", "Charts", "Variance", "Report", "Helpers"]
+    assert wb.sheetnames == ["About", *sheets(), "Decide", "Tables", "Charts", "Variance",
+                             "Report", "Helpers"]
 
 
 @pytest.mark.libreoffice

@@ -15,6 +15,7 @@ import openpyxl
 import pytest
 from openpyxl.utils import column_index_from_string, range_boundaries
 from topicsetsize.generator import bundled_spec, load_spec, with_matrices, write_workbook
+from topicsetsize.generator.sheets.calculators import sheets
 
 from topicsetsize.cli import main
 
@@ -25,7 +26,7 @@ _DATA = Path(__file__).resolve().parents[2]
 MATRIX = _DATA / "tests" / "data" / "trec2004robust_ap.csv"
 RUNS = _DATA / "topicsetsize" / "data" / "clef2017_tar"
 
-CALCULATORS = ("ANOVA", "TTEST", "CI", "ANOVA2", "TTEST2", "CI2")
+CALCULATORS = sheets()
 
 
 def _build(folder: Path) -> dict[str, Path]:

@@ -90,7 +90,7 @@ def test_the_wheel_holds_every_package(wheel_names):
     hand-written list lacked topicsetsize.formats, now topicsetsize.matrices.formats)."""
     packages = [_installed(p.parent) for top in INSTALLED_AS
                 for p in (ROOT / top).rglob("__init__.py") if "__pycache__" not in p.parts]
-    assert {"topicsetsize/matrices/formats", "topicsetsize/generator/calculators",
+    assert {"topicsetsize/matrices/formats", "topicsetsize/generator/sheets/calculators",
             "topicsetsize/xladdin", "xladdin"} <= set(packages)
     missing = [p for p in packages if f"{p}/__init__.py" not in wheel_names]
     assert not missing, missing

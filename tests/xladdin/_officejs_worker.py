@@ -11,6 +11,8 @@ Protocol: one JSON request per line on stdin, one JSON answer per line on stdout
 * ``{"op": "call", "module": M, "payload": {...}}`` -> ``{"result": ...}`` or
   ``{"error": {"type", "message", "xlwings_error"}}``, from
   ``xlwings.server.custom_functions_call(payload, M)``
+* ``{"op": "toy_meta"}`` -> ``custom_functions_meta`` of a module holding the Excel functions
+  that ``design_functions`` builds for the toy design of ``_toy_design.py``
 * ``{"op": "environment"}`` -> which decorators xlwings chose, the error policy of
   ``xladdin._register`` and whether any Windows-only module was imported
 
@@ -54,6 +56,14 @@ def main() -> None:
                 return {"error": {"type": type(error).__name__, "message": str(error),
                                   "xlwings_error": isinstance(error, xlwings.XlwingsError)}}
             return {"result": result}
+        if op == "toy_meta":
+            import _toy_design
+            from topicsetsize.xladdin.udfs import design_functions
+
+            sys.modules[_toy_design.MODULE] = _toy_design.toy_module()
+            toy = types.ModuleType("toy")
+            toy.__dict__.update(design_functions(_toy_design.toy_design()))
+            return xlwings.server.custom_functions_meta(toy)
         if op == "environment":
             return {"func_module": xlwings.func.__module__,
                     "errors": xladdin._register.ERRORS,

@@ -59,6 +59,10 @@ class OfficeJs:
         """``xlwings.server.custom_functions_meta`` of the module."""
         return self._ask({"op": "meta", "module": module})
 
+    def toy_meta(self) -> dict:
+        """``custom_functions_meta`` of the toy design's functions (_toy_design.py)."""
+        return self._ask({"op": "toy_meta"})
+
     def environment(self) -> dict:
         return self._ask({"op": "environment"})
 

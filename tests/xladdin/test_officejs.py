@@ -20,11 +20,14 @@ import math
 import pytest
 
 import topicsetsize as tss
+from topicsetsize.designs.registry import DESIGNS
 from topicsetsize.errors import InputError
 from xladdin import udfs
-from xladdin._register import ARG_DOCS
+from xladdin._register import ARG_DOCS, EXCEL_NAMES
 
+from . import _toy_design
 from ._table1 import KENDALL_ROWS, ranks_with_tau
+from .test_design_functions import PUBLISHED, engine_arguments
 
 METHODS = ["legacy", "exact"]
 
@@ -77,31 +80,38 @@ def test_meta_describes_every_function_with_its_parameters_and_docs(officejs, mo
 
 
 def test_meta_uses_the_spreadsheet_argument_names(officejs):
+    # The registry's functions take the Excel names of their engine arguments (the design's
+    # inputs for n), with a `method` where the design has a choice; the classic names (PUBLISHED
+    # in test_design_functions.py) are among them.
     signatures = {f["id"]: [p["name"] for p in f["parameters"]]
                   for f in officejs.meta()["functions"]}
-    assert signatures == {
-        "TSS_ANOVA": ["alpha", "beta", "minD", "var", "m", "method"],
-        "TSS_TTEST": ["alpha", "beta", "minDt", "var_t", "method"],
-        "TSS_TTEST_ES": ["alpha", "beta", "minDeltaT", "method"],
-        "TSS_CI": ["alpha", "delta", "var_t"],
-        "TSS_CI_WIDTH": ["n", "var_t", "alpha"],
-        "TSS_POWER_ANOVA": ["n", "m", "minD", "var", "alpha", "method"],
-        "TSS_POWER_TTEST": ["n", "minDt", "var_t", "alpha", "method"],
-        "TSS_MIND_ANOVA": ["n", "m", "var", "alpha", "beta", "method"],
-        "TSS_MINDT_TTEST": ["n", "var_t", "alpha", "beta", "method"],
-        "TSS_TABLE_ANOVA": ["alpha", "beta", "var", "ms", "minDs", "method"],
-        "TSS_VAR": ["range"], "TSS_VAR2": ["range"], "TSS_POOLED_VAR": ["range1", "range2"],
-        "STDAB": ["range", "A", "B", "clip"], "STDAB_VAR": ["range", "A", "B", "clip"],
-        "STDCDF": ["range"], "TSS_KENDALL": ["x", "y"],
-        "TSS_ANOVA2": ["alpha", "beta", "minD", "var", "m"],
-        "TSS_POWER_ANOVA2": ["n", "m", "minD", "var", "alpha"],
-        "TSS_MIND_ANOVA2": ["n", "m", "var", "alpha", "beta"],
-        "TSS_TTEST2": ["alpha", "beta", "minD", "var"],
-        "TSS_POWER_TTEST2": ["n", "minD", "var", "alpha"],
-        "TSS_CI2": ["alpha", "delta", "var"], "TSS_CI2_WIDTH": ["n", "var", "alpha"],
-        "TSS_GUARANTEES": ["n", "var", "ms", "alpha", "beta", "method"],
-        "TSS_GSTUDY": ["range"],
-    }
+    for name, arguments in PUBLISHED.items():
+        assert ", ".join(signatures[name]) == arguments
+    for design in DESIGNS.values():
+        for role, name in design.excel.items():
+            assert signatures.pop(name) == \
+                [EXCEL_NAMES.get(p, p) for p in engine_arguments(design, role)] + (
+                    ["method"] if len(design.methods) > 1 else []), name
+    # what is left is written by hand, and has the signature of its Python function
+    assert sorted(signatures) == sorted(udfs.HAND_WRITTEN)
+    assert signatures["TSS_POOLED_VAR"] == ["range1", "range2"]
+    assert signatures["STDAB"] == ["range", "A", "B", "clip"]
+
+
+def test_meta_of_a_design_registered_at_run_time(officejs):
+    # The one-sample t-test toy (_toy_design.py), built in the worker by design_functions with
+    # xlwings' Office.js decorators, described by xlwings' custom_functions_meta.
+    meta = {f["id"]: f for f in officejs.toy_meta()["functions"]}
+    assert sorted(meta) == sorted(_toy_design.EXCEL.values())
+    power = meta["TSS_POWER_TTEST1"]
+    assert power["name"] == "TSS_POWER_TTEST1"
+    assert power["description"].startswith("One-sample t-test: the power with n topics")
+    assert [p["name"] for p in power["parameters"]] == ["n", "minD", "var", "alpha"]
+    assert [p["description"] for p in power["parameters"]] == \
+        [ARG_DOCS[p] for p in ("n", "minD", "var", "alpha")]
+    assert not any(p.get("optional") for f in meta.values() for p in f["parameters"])
+    assert [p["name"] for p in meta["TSS_MIND_TTEST1"]["parameters"]] == \
+        ["n", "var", "alpha", "beta"]
 
 
 # --- Worked examples and published tables -------------------------------------------------------

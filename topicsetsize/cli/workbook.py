@@ -50,7 +50,7 @@ def register(sub, designs) -> None:
 def run(args) -> int:
     """Build the workbook described by ``args``; print where it was written."""
     from topicsetsize.generator import load_spec, with_matrices
-    from topicsetsize.generator.bundled import DEFAULT_SPEC, bundled_specs, templates_dir
+    from topicsetsize.generator.content.bundled import DEFAULT_SPEC, bundled_specs, templates_dir
 
     if args.list_specs:
         for name in bundled_specs():
@@ -169,14 +169,14 @@ def _refuse_overwriting_inputs(args, spec, out: Path) -> None:
 
 def _looks_like_spec(item: str) -> bool:
     """A .toml file, or a bundled spec's name that is not a file here."""
-    from topicsetsize.generator.bundled import bundled_specs
+    from topicsetsize.generator.content.bundled import bundled_specs
 
     return item.lower().endswith(".toml") or (item in bundled_specs() and not Path(item).exists())
 
 
 def _spec_path(spec: str) -> Path:
     """A spec file, or a bundled spec's name."""
-    from topicsetsize.generator.bundled import bundled_spec, bundled_specs
+    from topicsetsize.generator.content.bundled import bundled_spec, bundled_specs
 
     path = Path(spec)
     if path.exists() and not path.is_dir():         # a file, or a pipe (<(cat spec.toml))

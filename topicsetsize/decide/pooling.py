@@ -12,8 +12,9 @@ is the assessment cost of depth pd (:func:`topicsetsize.decide.budget.budget_pla
 provider for AP, nDCG and P is pytrec_eval, i.e. trec_eval's code): by score, descending
 (compared in single precision, as trec_eval stores scores), ties by document id, descending
 (``strcmp``); the rank column of the file is ignored. The pool at depth pd
-takes each run's top pd documents in that order, so the pool and the measures see the same
-ranking.
+takes each run's top pd documents in that order, and ir_measures is given each run as that
+ranking (distinct descending scores in that order), so the pool and the measures see the same
+ranking whichever evaluator computes the measure.
 
 **Measures** are computed by :mod:`ir_measures` only (``ir_measures.evaluator``), never here. A
 topic on which a run retrieved nothing scores 0 for that run (trec_eval ``-c``).
@@ -52,15 +53,14 @@ from ..matrices.evaluation import (
     parse_measure,
     qrels_dict,
     require_ir_measures,
-    run_dict,
     run_sources,
     score_run,
 )
-from ..matrices.runfiles import RunFileWarning, as_qrels, as_run, read_runs
+from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_method
 from .budget import budget_plan, cheapest_row
-from .pools import _REDUCE_ROWS, _best, _top, best_ranks, depth_pool, trec_ranking
+from .pools import RankedRuns, best_ranks, depth_pool, trec_ranking
 
 __all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning", "PoolDepthStudy",
            "trec_ranking", "best_ranks", "depth_pool", "pool_depth_study", "parse_measure",
@@ -202,9 +202,14 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     Where the qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a
     depth, an :class:`IncompleteJudgmentsWarning` names the depths and their shares.
 
-    Memory: the runs are read one at a time, twice (first for the pools, then to evaluate each
-    run at every depth), so memory holds one run, the deepest pool and the score matrices, not
-    every run at once (``benchmarks/bench_pool_depth_scale.py``).
+    Cost and memory: the qrels and each run are read and checked once (one run at a time), and
+    kept as codes, each run as its ranking in trec_eval's order
+    (:class:`~topicsetsize.decide.pools.RankedRuns`: 4 bytes a retrieved document, plus each
+    distinct document id once); every depth's pool is built from that, and each run is
+    evaluated once at each depth (one ir_measures evaluator a depth), the depths in groups whose
+    pools together are at most twice the deepest. Memory holds the compact runs, one run's
+    ir_measures input, the deepest pool, a group's evaluators and the score matrices
+    (``benchmarks/bench_pool_depth_scale.py``: under half the size of the run files).
 
     Raises
     ------
@@ -253,53 +258,52 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         if len(sources) < 2:
             raise InputError(f"{where}runs: {len(sources)} run(s); V_E needs at least 2 runs")
         qrels_c = as_qrels(qrels_c, f"{where}qrels")
-        # Pass 1, one run at a time: each document's best trec_eval rank down to the deepest
-        # pool (the pools of every depth), and the topics the runs retrieve for.
-        tops, run_topics = [], set()
+        # The qrels and each run read and checked once, kept as codes (RankedRuns: each run's
+        # ranking in trec_eval's order): every depth's pool and every run's evaluation come
+        # from them.
+        ranked = RankedRuns()
+        qrels_topics = qrels_c["query_id"].unique()
+        ranked.add_qrels(qrels_c)
+        del qrels_c
         for load in sources.values():
-            tops.append(_top(load(), max(depths_list)))
-            run_topics.update(tops[-1]["query_id"].unique())
-            if sum(map(len, tops)) > _REDUCE_ROWS:      # bound memory: merge into best ranks
-                tops = [_best(tops)]
-        best = _best(tops)
-        topics = list(match_topics(qrels_c["query_id"].unique(), run_topics,
+            ranked.add(load())
+        ranked.done()
+        topics = list(match_topics(qrels_topics, ranked.topics,
                                    qrels_name=qrels_name, runs_name="the runs").matched)
         if len(topics) < 2:
             raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
                              "V_E needs at least 2 topics")
-        best = best[best["query_id"].isin(topics)].set_index(["query_id", "doc_id"])["trec_rank"]
-        judged_rel = qrels_c.set_index(["query_id", "doc_id"])["relevance"]
-        relevance = judged_rel.reindex(best.index)
-        if relevance.isna().all():
+        pooled = ranked.pool(max(depths_list), topics)
+        if not pooled["in_qrels"].any():
             raise InputError(f"{qrels_name}: none of the documents the runs retrieve is judged")
-        pooled = pd.DataFrame({"query_id": best.index.get_level_values(0),
-                               "doc_id": best.index.get_level_values(1),
-                               "rank": best.to_numpy(),
-                               "relevance": relevance.fillna(0).astype("int64").to_numpy(),
-                               "in_qrels": relevance.notna().to_numpy()})
-        evaluators, kept = [], []
-        for k, depth in enumerate(depths_list):
-            in_pool = pooled[pooled["rank"] <= depth]
-            judged[k] += len(in_pool)
-            in_qrels[k] += int(in_pool["in_qrels"].sum())
-            if condensed:
-                in_pool = in_pool[in_pool["in_qrels"]]
-                kept.append(in_pool.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict())
-            evaluators.append(evaluator_for(measure, qrels_dict(in_pool)))
         topics_total += len(topics)
-        # Pass 2, one run at a time again: evaluate it at every depth (its notes were given).
+        # Each run evaluated once at each depth, from its compact form: the depths in groups
+        # whose evaluators (each holding its depth's pool) together hold at most twice the
+        # deepest pool, so that memory does not grow with the number of depths.
         matrices = [np.zeros((len(topics), len(sources))) for _ in depths_list]
-        for j, load in enumerate(sources.values()):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RunFileWarning)
-                run = run_dict(load(), topics)
-            for k, evaluator in enumerate(evaluators):
-                matrices[k][:, j] = score_run(evaluator, measure,
-                                              _condense(run, kept[k]) if condensed else run,
-                                              topics)
-                if progress is not None:
-                    progress(1)
-            del run
+        sizes = [int((pooled["rank"] <= depth).sum()) for depth in depths_list]
+        for group in _depth_groups(sizes):
+            evaluators, kept = {}, {}
+            for k in group:
+                in_pool = pooled[pooled["rank"] <= depths_list[k]]
+                judged[k] += len(in_pool)
+                in_qrels[k] += int(in_pool["in_qrels"].sum())
+                if condensed:
+                    in_pool = in_pool[in_pool["in_qrels"]]
+                    kept[k] = in_pool.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict()
+                evaluators[k] = evaluator_for(measure, qrels_dict(in_pool))
+                del in_pool
+            for j in range(len(ranked)):
+                run = ranked.run_dict(j, topics)
+                for k, evaluator in evaluators.items():
+                    matrices[k][:, j] = score_run(evaluator, measure,
+                                                  _condense(run, kept[k]) if condensed else run,
+                                                  topics)
+                    if progress is not None:
+                        progress(1)
+                del run
+            del evaluators, kept
+        del ranked, pooled
         for k, depth in enumerate(depths_list):
             scores[depth].append(pd.DataFrame(matrices[k], index=pd.Index(topics, name="topic"),
                                               columns=pd.Index(list(sources), name="run")))
@@ -377,6 +381,25 @@ def _depth_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_
     tails = interval_tails(level, [len(s) for s in scores[depths[0]]])
     return interval_of(n, variances, level=level, tails=tails, seed=seed,
                        estimator=f"one-way {scale}")
+
+
+def _depth_groups(sizes: list) -> list[list[int]]:
+    """The depths (their positions in ``sizes``, the pool size of each) in groups, in order,
+    each holding pools of at most twice the largest in all (a depth alone where its pool is
+    larger).
+
+    >>> _depth_groups([100, 50, 20, 10]), _depth_groups([100, 90, 80, 70, 10])
+    ([[0, 1, 2, 3]], [[0, 1], [2, 3, 4]])
+    """
+    cap, groups, held = 2 * max(sizes), [], 0
+    for k, size in enumerate(sizes):
+        if groups and held + size <= cap:
+            groups[-1].append(k)
+            held += size
+        else:
+            groups.append([k])
+            held = size
+    return groups
 
 
 def _depth_list(depths) -> list:

@@ -1,17 +1,22 @@
 """The depth-pd pool of past runs: each run ranked as trec_eval ranks it, each retrieved
 document's best rank over the runs, and the pool of a depth (the documents of best rank at most
-pd). :mod:`topicsetsize.decide.pooling` re-judges and re-evaluates the runs with these pools
+pd). :class:`RankedRuns` holds a collection's runs, each parsed once, compactly, in that
+order. :mod:`topicsetsize.decide.pooling` re-judges and re-evaluates the runs with these pools
 (the ranking rules are in its module docstring).
 """
 
 from __future__ import annotations
 
+import mmap
+from itertools import repeat
+
+import numpy as np
 import pandas as pd
 
-from ..matrices.runfiles import as_run, trec_order
+from ..matrices.runfiles import as_run, trec_order, trec_score
 from ..params import check
 
-__all__ = ["trec_ranking", "best_ranks", "depth_pool"]
+__all__ = ["trec_ranking", "best_ranks", "depth_pool", "RankedRuns"]
 
 
 def trec_ranking(runs: dict) -> pd.DataFrame:
@@ -41,25 +46,6 @@ def trec_ranking(runs: dict) -> pd.DataFrame:
         drop=True)
     frame["trec_rank"] = frame.groupby(["run", "query_id"], sort=False).cumcount() + 1
     return frame[["run", "query_id", "doc_id", "score", "trec_rank"]]
-
-
-#: Rows of per-run top documents kept before they are merged into best ranks (pass 1).
-_REDUCE_ROWS = 200_000
-
-
-def _best(tops: list) -> pd.DataFrame:
-    """The best ``trec_rank`` of each (topic, document) over several runs' top documents."""
-    return pd.concat(tops, ignore_index=True).groupby(
-        ["query_id", "doc_id"], sort=False, as_index=False)["trec_rank"].min()
-
-
-def _top(run: pd.DataFrame, depth: int) -> pd.DataFrame:
-    """One run's top ``depth`` documents per topic in trec_eval order, with ``trec_rank``."""
-    ranked = trec_order(run[["query_id", "doc_id", "score"]])
-    rank = ranked.groupby("query_id", sort=False).cumcount().to_numpy() + 1
-    keep = rank <= depth
-    return pd.DataFrame({"query_id": ranked["query_id"].to_numpy()[keep],
-                         "doc_id": ranked["doc_id"].to_numpy()[keep], "trec_rank": rank[keep]})
 
 
 def best_ranks(runs: dict) -> pd.Series:
@@ -98,3 +84,188 @@ def depth_pool(runs: dict, depth: int) -> pd.DataFrame:
     depth = check("depth", depth, allow_array=False)
     best = best_ranks({name: as_run(r, name) for name, r in runs.items()})
     return best[best <= depth].index.to_frame(index=False)
+
+
+class RankedRuns:
+    """The runs of one collection, each read once and held compactly in trec_eval's order.
+
+    Each run is kept as blocks, one per topic, of document codes (``int32``, into one vocabulary
+    of document ids shared by the runs) sorted as trec_eval ranks them: score descending,
+    compared in single precision as trec_eval stores a score, then document id descending
+    (:func:`~topicsetsize.matrices.runfiles.trec_order`). The scores themselves are not kept:
+    once ranked, a run's measures depend on its ranking only, which :meth:`run_dict` gives
+    ir_measures as distinct descending scores. That is 4 bytes a retrieved document (about a
+    seventh of a run file's line) plus each distinct document id once, from which the pool of
+    every depth (:meth:`best_ranks`) and every run's ir_measures input (:meth:`run_dict`) are
+    built without reading the files again.
+
+    Examples
+    --------
+    >>> ranked = RankedRuns()
+    >>> ranked.add(pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "b", "c"],
+    ...                          "score": [1.0, 1.0, 2.0]}))
+    >>> ranked.run_dict(0, ["1"])       # c first (score 2), then b before a (a tie: ids decide)
+    {'1': {'c': 3.0, 'b': 2.0, 'a': 1.0}}
+    >>> ranked.best_ranks(2)
+      query_id doc_id  rank
+    0        1      b     2
+    1        1      c     1
+    >>> ranked.add_qrels(pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["b", "x"],
+    ...                                "relevance": [2, 1]}))
+    >>> ranked.pool(1, ["1"])          # the depth-1 pool (c), unjudged: relevance 0
+      query_id doc_id  rank  relevance  in_qrels
+    0        1      c     1          0     False
+    """
+
+    def __init__(self) -> None:
+        self._topics: list[str] = []           # topic ids, a topic's code is its position
+        self._topic_code: dict[str, int] = {}
+        self._docs: list[str] = []             # document ids, likewise
+        self._doc_code: dict[str, int] = {}
+        self._runs: list[tuple] = []           # (block topics, block starts, docs)
+        self._retrieved: set[int] = set()      # the topics some run retrieves for
+        self._qrels = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # (keys, relevance)
+
+    def __len__(self) -> int:
+        return len(self._runs)
+
+    def add(self, run: pd.DataFrame) -> None:
+        """Add one checked run (``query_id``, ``doc_id``, ``score``; e.g. from
+        :func:`~topicsetsize.matrices.runfiles.read_run`), ranked as trec_eval ranks it."""
+        topic, topics = pd.factorize(run["query_id"].to_numpy(object))
+        doc, docs = pd.factorize(run["doc_id"].to_numpy(object))
+        score = trec_score(run["score"].to_numpy(float)).astype(np.float32)
+        order = np.lexsort((-score, topic))
+        tied = (topic[order][1:] == topic[order][:-1]) & (score[order][1:] == score[order][:-1])
+        if tied.any():     # ties: the document ids decide, descending (byte order, strcmp)
+            rows = order[np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])]
+            by_id = np.zeros(len(doc), np.int64)
+            by_id[rows[np.argsort(docs[doc[rows]], kind="stable")]] = np.arange(1, len(rows) + 1)
+            order = np.lexsort((-by_id, -score, topic))
+        topic = topic[order]
+        starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
+            np.zeros(0, np.int64)
+        block_topics = self._codes(topics, self._topics, self._topic_code)[topic[starts]]
+        self._retrieved.update(block_topics.tolist())
+        self._runs.append((block_topics,
+                           np.r_[starts, len(order)],
+                           _lasting(self._codes(docs, self._docs, self._doc_code)[doc[order]])))
+
+    @staticmethod
+    def _codes(ids: np.ndarray, names: list, code: dict) -> np.ndarray:
+        """The codes of ``ids`` (distinct), new ones appended to ``names`` and ``code``.
+
+        A new id is kept as a copy made now, not as the string the run's frame holds: copies
+        made together sit together in memory, where the frame's strings, once freed, would
+        leave each kept id pinning a block of the frame's memory.
+        """
+        out = np.fromiter(map(code.get, ids.tolist(), repeat(-1)), np.int32, len(ids))
+        new = np.flatnonzero(out < 0)
+        if len(new):
+            fresh = [(i + " ")[:-1] for i in ids[new].tolist()]
+            out[new] = np.arange(len(names), len(names) + len(new))
+            code.update(zip(fresh, out[new].tolist()))
+            names.extend(fresh)
+        return out
+
+    @property
+    def topics(self) -> list[str]:
+        """The topics some run retrieves for (not those only the qrels have)."""
+        return [t for k, t in enumerate(self._topics) if k in self._retrieved]
+
+    def add_qrels(self, qrels: pd.DataFrame) -> None:
+        """Keep checked qrels (``query_id``, ``doc_id``, ``relevance``) as codes into the same
+        vocabularies (a judged document is mostly one the runs retrieve: its id is then kept
+        once), for :meth:`pool`."""
+        topic, topics = pd.factorize(qrels["query_id"].to_numpy(object))
+        doc, docs = pd.factorize(qrels["doc_id"].to_numpy(object))
+        key = _key(self._codes(topics, self._topics, self._topic_code)[topic],
+                   self._codes(docs, self._docs, self._doc_code)[doc])
+        order = np.argsort(key, kind="stable")
+        self._qrels = (key[order], qrels["relevance"].to_numpy(np.int64)[order])
+
+    def pool(self, depth: int, topics) -> pd.DataFrame:
+        """:meth:`best_ranks` on ``topics``, with each document's ``relevance`` in the qrels
+        (:meth:`add_qrels`; 0 where they do not judge it) and ``in_qrels`` (whether they do)."""
+        topic, doc, rank = self._best(depth)
+        wanted = np.zeros(len(self._topics), bool)
+        wanted[[self._topic_code[t] for t in topics]] = True
+        keep = wanted[topic]
+        topic, doc, rank = topic[keep], doc[keep], rank[keep]
+        keys, relevance = self._qrels
+        at = np.minimum(np.searchsorted(keys, _key(topic, doc)), max(len(keys) - 1, 0))
+        judged = (keys[at] == _key(topic, doc)) if len(keys) else np.zeros(len(doc), bool)
+        return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
+                             "doc_id": np.asarray(self._docs, object)[doc], "rank": rank,
+                             "relevance": np.where(judged, relevance[at] if len(keys) else 0,
+                                                   0).astype(np.int64),
+                             "in_qrels": judged})
+
+    def done(self) -> None:
+        """Every run is added: drop what only adding needed (the maps from ids to codes)."""
+        self._doc_code = {}
+
+    def run_dict(self, run: int, topics) -> dict:
+        """``{qid: {docid: score}}`` (ir_measures' run format) of run number ``run`` on
+        ``topics``: each topic's documents in trec_eval's order with the scores n, n - 1, ...,
+        1 (distinct, and exact in single precision up to 2**24 documents a topic), so that any
+        evaluator ranks them in that order; trec_eval's measures (pytrec_eval) are those of the
+        run as read."""
+        wanted = {self._topic_code[t] for t in topics if t in self._topic_code}
+        block_topics, starts, docs = self._runs[run]
+        longest = int(np.diff(starts).max()) if len(starts) > 1 else 0
+        descending = [float(k) for k in range(longest, 0, -1)]
+        out = {}
+        for k, t in enumerate(block_topics.tolist()):
+            if t in wanted:
+                a, b = starts[k], starts[k + 1]
+                out[self._topics[t]] = dict(zip(map(self._docs.__getitem__, docs[a:b].tolist()),
+                                               descending[longest - (b - a):]))
+        return out
+
+    def best_ranks(self, depth: int) -> pd.DataFrame:
+        """The union over the runs of each one's top ``depth`` documents per topic: columns
+        ``query_id``, ``doc_id`` and ``rank``, the best trec_eval rank of the document over the
+        runs (so the depth-pd pool of any pd up to ``depth`` is the rows of rank at most pd);
+        sorted by topic code, then document code."""
+        topic, doc, rank = self._best(depth)
+        return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
+                             "doc_id": np.asarray(self._docs, object)[doc], "rank": rank})
+
+    def _best(self, depth: int) -> tuple:
+        """:meth:`best_ranks` as codes: (topic codes, document codes, ranks)."""
+        blocks: dict[int, list] = {}
+        for block_topics, starts, docs in self._runs:
+            for k, t in enumerate(block_topics.tolist()):
+                a = starts[k]
+                blocks.setdefault(t, []).append(docs[a:min(starts[k + 1], a + depth)])
+        topic_parts, doc_parts, rank_parts = [], [], []
+        for t, tops in sorted(blocks.items()):
+            doc = np.concatenate(tops)
+            rank = np.concatenate([np.arange(1, len(d) + 1, dtype=np.int32) for d in tops])
+            order = np.lexsort((rank, doc))
+            doc, rank = doc[order], rank[order]
+            first = np.r_[True, doc[1:] != doc[:-1]]
+            doc_parts.append(doc[first])
+            rank_parts.append(rank[first])
+            topic_parts.append(np.full(int(first.sum()), t, np.int32))
+        if not topic_parts:
+            return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int32)
+        return np.concatenate(topic_parts), np.concatenate(doc_parts), np.concatenate(rank_parts)
+
+
+def _key(topic: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """One int64 per (topic code, document code)."""
+    return (topic.astype(np.int64) << 32) | doc.astype(np.int64)
+
+
+def _lasting(array: np.ndarray) -> np.ndarray:
+    """A copy of ``array`` in memory of its own (an anonymous map), for arrays kept while many
+    short-lived ones come and go: on the allocator's heap each kept array would pin the memory
+    freed below it (a run's parse, some 15 times the size of its file), and the process would
+    hold that memory to the end; a map is given back when its array goes."""
+    if array.nbytes < mmap.PAGESIZE:
+        return array.copy()
+    out = np.frombuffer(mmap.mmap(-1, array.nbytes), dtype=array.dtype)
+    out[:] = array
+    return out

@@ -32,7 +32,7 @@ __all__ = ["Recommendation", "recommend", "check_requirement", "REQUIREMENT_KEYS
 
 #: The keys of a requirement: ``label`` is optional, the others are required.
 REQUIREMENT_KEYS = ("label", "variance", "m", "min_d")
-_REQUIRED = REQUIREMENT_KEYS[1:]
+REQUIRED_KEYS = REQUIREMENT_KEYS[1:]
 
 
 @dataclass(frozen=True)
@@ -73,12 +73,12 @@ class Recommendation:
         return self.sentence
 
 
-def _where(place: str, label) -> str:
+def place_text(place: str, label) -> str:
     """How a message names a requirement: its place, and its label where it has one."""
     return place if label is None else f"{place} ({label!r})"
 
 
-def _label(value):
+def clean_label(value):
     """A requirement's label as one line of plain text, or None when absent or blank.
 
     Control characters (newlines, escape sequences) become spaces and runs of whitespace
@@ -123,29 +123,29 @@ def check_requirement(requirement, *, where: str = "requirement") -> dict:
     topicsetsize.InputError: --require 1: missing key 'min_d' (needs variance, m, min_d; label is
     optional)
     """
-    return _requirement(requirement, where)
+    return checked_requirement(requirement, where)
 
 
-def _requirement(raw, where: str) -> dict:
+def checked_requirement(raw, where: str) -> dict:
     """Validate one requirement; every error is one line starting with ``where``."""
     if not isinstance(raw, Mapping):
         raise InputError(f"{where}: {type(raw).__name__} is not a mapping with the keys "
-                         f"{', '.join(_REQUIRED)} (and optionally label)")
+                         f"{', '.join(REQUIRED_KEYS)} (and optionally label)")
     keys = {str(k): v for k, v in raw.items()}
-    where = _where(where, _label(keys.get("label")))
+    where = place_text(where, clean_label(keys.get("label")))
     unknown = [k for k in keys if k not in REQUIREMENT_KEYS]
     if unknown:
         raise InputError(f"{where}: unknown key {unknown[0]!r} (allowed: "
                          f"{', '.join(REQUIREMENT_KEYS)})")
-    missing = [k for k in _REQUIRED if k not in keys]
+    missing = [k for k in REQUIRED_KEYS if k not in keys]
     if missing:
-        raise InputError(f"{where}: missing key {missing[0]!r} (needs {', '.join(_REQUIRED)}; "
+        raise InputError(f"{where}: missing key {missing[0]!r} (needs {', '.join(REQUIRED_KEYS)}; "
                          "label is optional)")
-    out = {"label": _label(keys.get("label"))}
+    out = {"label": clean_label(keys.get("label"))}
     if out["label"] is None and isinstance(keys.get("label"), str):
         raise InputError(f"{where}: label={keys['label']!r} is blank: give a label, or leave "
                          "the key out")
-    for key in _REQUIRED:
+    for key in REQUIRED_KEYS:
         try:
             out[key] = check(key, keys[key], allow_array=False)
         except InputError as error:
@@ -159,24 +159,24 @@ def _requirements(requirements) -> list[dict]:
         if unknown:
             raise InputError(f"requirements: unknown column {str(unknown[0])!r} (allowed: "
                              f"{', '.join(REQUIREMENT_KEYS)})")
-        missing = [k for k in _REQUIRED if k not in requirements.columns]
+        missing = [k for k in REQUIRED_KEYS if k not in requirements.columns]
         if missing:
             raise InputError(f"requirements: missing column {missing[0]!r} (needs "
-                             f"{', '.join(_REQUIRED)}; label is optional)")
+                             f"{', '.join(REQUIRED_KEYS)}; label is optional)")
         items = requirements.to_dict("records")
     elif isinstance(requirements, Mapping):
         items = [requirements]
     elif isinstance(requirements, (str, bytes)) or not hasattr(requirements, "__iter__"):
         raise InputError(f"requirements={requirements!r:.60} is not a list of requirements "
-                         f"(mappings with the keys {', '.join(_REQUIRED)}, optionally label)")
+                         f"(mappings with the keys {', '.join(REQUIRED_KEYS)}, optionally label)")
     else:
         items = list(requirements)
     if not items:
         raise InputError("requirements is empty: give at least one requirement with "
-                         f"{', '.join(_REQUIRED)}")
+                         f"{', '.join(REQUIRED_KEYS)}")
     out = []
     for i, raw in enumerate(items, 1):
-        out.append(_requirement(raw, f"requirement {i}"))
+        out.append(checked_requirement(raw, f"requirement {i}"))
         label = out[-1]["label"]
         if label is not None and label in (r["label"] for r in out[:-1]):
             raise InputError(f"requirement {i}: label={label!r} is given twice: give each "
@@ -259,7 +259,7 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
             try:
                 anova_n(alpha, beta, row.min_d, row.variance, row.m, method=method)
             except InputError as error:
-                where = _where(f"requirement {row.Index}", row.label)
+                where = place_text(f"requirement {row.Index}", row.label)
                 raise InputError(f"{where}: {error}") from None
         raise
     frame["n"] = need.astype(np.int64)

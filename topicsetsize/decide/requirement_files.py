@@ -10,7 +10,13 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..tomlfile import loads_toml
-from .recommendation import _REQUIRED, REQUIREMENT_KEYS, _label, _requirement, _where
+from .recommendation import (
+    REQUIRED_KEYS,
+    REQUIREMENT_KEYS,
+    checked_requirement,
+    clean_label,
+    place_text,
+)
 
 __all__ = ["read_requirements"]
 
@@ -79,7 +85,7 @@ def _read_toml(path: Path, text: str) -> list[dict]:
         raise InputError(f"{path}: no [[requirements]] tables")
     out = []
     for i, table in enumerate(tables, 1):
-        out.append(_requirement(table, f"{path}: [[requirements]] table {i}"))
+        out.append(checked_requirement(table, f"{path}: [[requirements]] table {i}"))
     return out
 
 
@@ -106,10 +112,10 @@ def _read_csv(path: Path, text: str) -> list[dict]:
                              f"{', '.join(REQUIREMENT_KEYS)})")
     if len(set(header)) < len(header):
         raise InputError(f"{path}, line 1: a column appears twice")
-    for column in _REQUIRED:
+    for column in REQUIRED_KEYS:
         if column not in header:
             raise InputError(f"{path}, line 1: missing column {column!r} (needs "
-                             f"{', '.join(_REQUIRED)}; label is optional)")
+                             f"{', '.join(REQUIRED_KEYS)}; label is optional)")
     out = []
     try:
         for row in reader:
@@ -120,13 +126,13 @@ def _read_csv(path: Path, text: str) -> list[dict]:
                 raise InputError(f"{path}, line {line}: {len(row)} cells, the header has "
                                  f"{len(header)}")
             cells = dict(zip(header, row))
-            label = _label(cells.pop("label", None))
-            where = _where(f"{path}, line {line}", label)
+            label = clean_label(cells.pop("label", None))
+            where = place_text(f"{path}, line {line}", label)
             for key, value in cells.items():
                 if not value.strip():
                     raise InputError(f"{where}: {key} is blank")
-            out.append(_requirement({"label": label, **{k: _cell(v) for k, v in cells.items()}},
-                                    f"{path}, line {line}"))
+            given = {"label": label, **{k: _cell(v) for k, v in cells.items()}}
+            out.append(checked_requirement(given, f"{path}, line {line}"))
     except csv.Error as error:
         raise InputError(f"{path}, line {reader.line_num}: {error}") from None
     return out

@@ -47,6 +47,7 @@ from scipy import special, stats
 from ..numerics.search import smallest_n
 from ..params import N_MAX, check, check_choice
 from .effects import t_effect
+from .registry import DESIGNS
 
 __all__ = ["CONFIGURATIONS", "TARGETS", "AllPairsPower", "AllPairsN", "configuration_means",
            "allpairs_power", "allpairs_n"]
@@ -55,6 +56,8 @@ __all__ = ["CONFIGURATIONS", "TARGETS", "AllPairsPower", "AllPairsN", "configura
 CONFIGURATIONS = ("least-favourable", "equally-spaced")
 #: What :func:`allpairs_n` sizes for.
 TARGETS = ("all-pairs", "best-worst")
+#: The design's methods, from its declaration (Monte Carlo only).
+METHODS = DESIGNS["allpairs"].methods
 
 _CHUNK_ELEMENTS = 2 ** 20
 
@@ -210,7 +213,8 @@ class _Simulator:
 
 def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: float = 0.05,
                    configuration: str = "least-favourable", trials: int = 10000, seed=None,
-                   progress: Callable[[int], object] | None = None) -> AllPairsPower:
+                   progress: Callable[[int], object] | None = None,
+                   method: str = "simulated") -> AllPairsPower:
     r"""Simulated power of Tukey's HSD to detect all pairs ≥ minD, and the best–worst pair.
 
     In trial t, with standard normals z_i and an independent χ²_φ draw c (φ = (m − 1)(n − 1)),
@@ -249,6 +253,8 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
     seed : int, numpy.random.Generator, numpy.random.SeedSequence or None
     progress : callable, optional
         Called as ``progress(k)`` after each chunk of k trials.
+    method : {"simulated"}
+        Monte Carlo (the design's one method).
 
     Returns
     -------
@@ -271,6 +277,7 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
     alpha = check("alpha", alpha, allow_array=False)
     configuration = check_choice("configuration", configuration, CONFIGURATIONS)
     trials = check("trials", trials, allow_array=False)
+    check_choice("method", method, METHODS)
     return _Simulator(m, min_d, variance, alpha, configuration, trials, seed,
                       progress).power(n)
 
@@ -278,7 +285,8 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
 def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int, *,
                configuration: str = "least-favourable", target: str = "all-pairs",
                trials: int = 10000, seed=None,
-               progress: Callable[[int], object] | None = None) -> AllPairsN:
+               progress: Callable[[int], object] | None = None,
+               method: str = "simulated") -> AllPairsN:
     r"""Smallest n at which Tukey's HSD has simulated power 1 − β to detect all pairs ≥ minD.
 
     The power is :func:`allpairs_power` (``target="all-pairs"``) or its best–worst power
@@ -313,6 +321,8 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     seed : int, numpy.random.Generator, numpy.random.SeedSequence or None
     progress : callable, optional
         Called as ``progress(k)`` after each chunk of k simulated trials.
+    method : {"simulated"}
+        Monte Carlo (the design's one method).
 
     Returns
     -------
@@ -337,6 +347,7 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     configuration = check_choice("configuration", configuration, CONFIGURATIONS)
     target = check_choice("target", target, TARGETS)
     trials = check("trials", trials, allow_array=False)
+    check_choice("method", method, METHODS)
     sim = _Simulator(m, min_d, variance, alpha, configuration, trials, seed, progress)
     field = "all_pairs" if target == "all-pairs" else "best_worst"
 

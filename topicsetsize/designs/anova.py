@@ -13,20 +13,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import chi2_lambda_one, f_crit_one, f_power, f_power_one
-from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
-from ..numerics.roots import at_least
-from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.search_one import Uncertain, probit_one, smallest_n_one
+from ..numerics.distributions import (
+    chi2_lambda_one,
+    f_crit_one,
+    f_power,
+    f_power_one,
+    f_power_pair,
+)
+from ..numerics.search_one import Uncertain
 from ..numerics.shapes import as_output
-from ..params import check, check_all, check_each, check_method, check_scalars
-from .detectable import lambda_required, raise_unreachable
+from ..params import check_all, check_method
 from .effects import anova_effect
+from .kinds import FKind
 from .legacy import (
     NAGATA_LAMBDA,
     AnovaLegacyTerms,
@@ -36,7 +40,6 @@ from .legacy import (
     _monotone_from,
     _monotone_from_one,
 )
-from .tables import size_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -136,10 +139,7 @@ def anova_power(n, *, m, min_d, variance, alpha, method="legacy"):
     >>> round(anova_power(20, m=3, min_d=0.5, variance=0.25, alpha=0.05, method="exact"), 3)
     0.793
     """
-    method = check_method(method)
-    n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
-    power = anova_power_at(n_, m_, anova_effect(d_, v_), a_, method)
-    return as_output(power, n, m, min_d, variance, alpha)
+    return ONE_WAY.power(n, m, min_d, variance, alpha, method)
 
 
 def anova_legacy_terms(n, *, m, min_d, variance, alpha) -> AnovaLegacyTerms:
@@ -262,59 +262,7 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     >>> anova_n(0.05, 0.20, 0.02, 0.0601, 2), anova_n(0.05, 0.20, 0.02, 0.0601, 2, method="exact")
     (2301, 2360)
     """
-    method = check_method(method)
-    one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    n = None if one is None else _anova_n_one(*one, method)
-    if n is not None:
-        return n
-    a, b, d, v, m_ = check_each(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    return as_output(_anova_n_cells(a, b, d, v, m_, method), alpha, beta, min_d, variance, m)
-
-
-def _anova_n_cells(alpha, beta, min_d, variance, m, method: str) -> np.ndarray:
-    """The vectorised :func:`anova_n` of validated arguments that broadcast together.
-
-    What depends on (α, β, m) only, the λ curve and the monotone start, is computed before
-    they meet minD and σ²: per row of a table, not per cell.
-    """
-    effect = anova_effect(min_d, variance)
-    guess = _anova_guess(alpha, beta, m, effect, method)
-
-    def power(n, m_i, effect_i, alpha_i):
-        return anova_power_at(n, m_i, effect_i, alpha_i, method, precise=False)
-
-    def precise(n, m_i, effect_i, alpha_i):
-        return anova_power_at(n, m_i, effect_i, alpha_i, method)
-
-    describe = describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
-                               "variance": variance, "m": m}, method)
-    return smallest_n_for_power(power, beta, guess, cells=(m, effect, alpha), describe=describe,
-                                monotone_from=_monotone_from("anova", method, alpha, 1.0 - beta),
-                                precise_at=precise, tolerance=F_POWER_TOLERANCE,
-                                check_from=certify_from(m))
-
-
-def _anova_n_one(alpha, beta, min_d, variance, m, method):
-    """:func:`anova_n` of one cell by :func:`~topicsetsize.numerics.search_one.smallest_n_one` (or
-    None)."""
-    effect = float(anova_effect(min_d, variance))
-    dfn = m - 1.0
-    x1, x2 = NAGATA_LAMBDA.get((alpha, beta), (None, None)) if method == "legacy" else (None, None)
-    lam = x1 + x2 * math.sqrt(dfn) if x1 is not None else chi2_lambda_one(alpha, beta, dfn)
-
-    def power(n):
-        return anova_power_one(n, m, effect, alpha, method)
-
-    with np.errstate(all="ignore"):
-        n = lam / effect if effect > 0 else math.inf
-        guess = n * (1.0 + (dfn + 2.0) / max(m * max(n - 1.0, 1.0), 1.0))
-        n = smallest_n_one(power, 1.0 - beta, guess,
-                           _monotone_from_one("anova", method, alpha, 1.0 - beta),
-                           transform=probit_one)
-    return certify_one(lambda x: anova_power_at(x, m, effect, alpha, method), 1.0 - beta, n,
-                       describe_cells({"alpha": alpha, "beta": beta, "min_d": min_d,
-                                       "variance": variance, "m": m}, method), dfe_per_topic=m,
-                       fast=power)
+    return ONE_WAY.n(alpha, beta, min_d, variance, m, method)
 
 
 def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
@@ -358,19 +306,7 @@ def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
     >>> anova_min_d(n, m=10, variance=0.0601, alpha=0.05, beta=0.20) <= 0.1
     True
     """
-    method = check_method(method)
-    n_, m_, v, a, b = check_all(n=n, m=m, variance=variance, alpha=alpha, beta=beta)
-
-    def power(lam, alpha_i, df_a, n_i):
-        return anova_power_at(n_i, df_a + 1.0, lam / n_i, alpha_i, method)
-
-    lam = lambda_required(power, a, b, m_ - 1.0, n_)
-    raise_unreachable(lam, power, method, a, b, m_ - 1.0, n_)
-    # λ was solved to the last bit; the conversion to minD can lose it, so make sure the
-    # returned minD itself has the power (zero stays zero: it needs no effect at all).
-    d = at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(anova_power_at(
-        n_, m_, anova_effect(x, v), a, method)) >= 1.0 - b))
-    return as_output(d, n, m, variance, alpha, beta)
+    return ONE_WAY.min_effect(n, m, variance, alpha, beta, method)
 
 
 def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.DataFrame:
@@ -407,8 +343,35 @@ def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.Dat
     2      2301    93    24
     10     4680   188    48
     """
-    alpha, beta, variance = (check(k, x, allow_array=False) for k, x in
-                             (("alpha", alpha), ("beta", beta), ("variance", variance)))
-    method = check_method(method)
-    return size_table(lambda m, d: _anova_n_cells(alpha, beta, d, variance, m, method),
-                      rows=("m", ms), columns=("min_d", min_ds))
+    return ONE_WAY.table(alpha, beta, variance, ms, min_ds, method)
+
+
+def _lambda_one(alpha, beta, dfn, method):
+    """λ of one cell: Nagata's λ̂ for the legacy sheet's (α, β), else the φE → ∞ limit."""
+    x1, x2 = NAGATA_LAMBDA.get((alpha, beta), (None, None)) if method == "legacy" else (None, None)
+    return x1 + x2 * math.sqrt(dfn) if x1 is not None else chi2_lambda_one(alpha, beta, dfn)
+
+
+def _power_of_lambda(lam, alpha, dfn, n, method):
+    return anova_power_at(n, dfn + 1.0, lam / n, alpha, method)
+
+
+def _m(m):
+    return m
+
+
+def _power_pair(n, m, effect, alpha):
+    """The exact fast power at n and a bound of it at n − 1, one F point (issue 28)."""
+    return f_power_pair(alpha, m - 1.0, m * (n - 1.0), n * effect, m * (n - 2.0),
+                        (n - 1.0) * effect, precise=False)
+
+
+#: The one-way ANOVA's pieces (φA = m − 1, φE = m(n − 1), λ = nΔ), of the F kind
+#: (:class:`topicsetsize.designs.kinds.FKind`).
+ONE_WAY = FKind("anova", power_at=anova_power_at, power_one=anova_power_one, guess=_anova_guess,
+                lambda_one=_lambda_one, dfe_per_topic=_m, power_of_lambda=_power_of_lambda,
+                monotone=partial(_monotone_from, "anova"),
+                monotone_one=partial(_monotone_from_one, "anova"), power_pair=_power_pair)
+
+#: The one-cell search of :func:`anova_n` (kept under its name for the search's tests).
+_anova_n_one = ONE_WAY.n_one

@@ -30,24 +30,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import chi2_lambda_one, f_power, f_power_one
-from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
-from ..numerics.roots import at_least, smallest_reaching
-from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.search_one import probit_one, smallest_n_one
+from ..numerics.distributions import chi2_lambda_one, f_power, f_power_one, f_power_pair
 from ..numerics.shapes import as_output
-from ..params import check, check_all, check_choice, check_scalars
-from .effects import anova_effect
-from .registry import DESIGNS
-from .tables import size_table
+from ..params import check_all
+from .kinds import FKind
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["anova2_n", "anova2_power", "anova2_min_d", "anova2_table", "anova2_df"]
-
-#: The methods of the design, from its declaration.
-METHODS = DESIGNS["anova2"].methods
 
 
 def anova2_df(n, *, m):
@@ -87,17 +78,18 @@ def anova2_df(n, *, m):
     return as_output(dfn, n, m), as_output(dfn * (n_ - 1.0), n, m)
 
 
-def _power_at(n, m, effect, alpha, precise: bool = True):
+def _power_at(n, m, effect, alpha, method="exact", precise: bool = True):
     """Exact two-way power for validated arrays; ``effect`` = Δ = minD²/(2σ²), λ = nΔ
     (``precise=False``: the search's fast power, :mod:`topicsetsize.numerics.precision`)."""
     return f_power(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect, precise=precise)
 
 
-def _fast_power_at(n, m, effect, alpha):
-    return _power_at(n, m, effect, alpha, precise=False)
+def _power_one(n, m, effect, alpha, method):
+    dfn = m - 1.0
+    return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect)
 
 
-def _guess(alpha, beta, m, effect):
+def _guess(alpha, beta, m, effect, method="exact"):
     """λ of the φE → ∞ limit (noncentral χ²) over Δ, corrected once for finite φE."""
     dfn = m - 1.0
     lam = special.chndtrinc(special.chdtri(dfn, alpha), dfn, beta)
@@ -106,25 +98,33 @@ def _guess(alpha, beta, m, effect):
     return n * (1.0 + (dfn + 2.0) / np.maximum(dfn * np.maximum(n - 1.0, 1.0), 1.0))
 
 
-def _anova2_n_one(alpha, beta, min_d, variance, m):
-    """:func:`anova2_n` of one cell by :func:`~topicsetsize.numerics.search_one.smallest_n_one` (or
-    None)."""
-    effect = float(anova_effect(min_d, variance))
-    dfn = m - 1.0
-    with np.errstate(all="ignore"):
-        n = chi2_lambda_one(alpha, beta, dfn) / effect if effect > 0 else float("inf")
-        guess = n * (1.0 + (dfn + 2.0) / max(dfn * max(n - 1.0, 1.0), 1.0))
-
-        def power(n):
-            return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect)
-
-        n = smallest_n_one(power, 1.0 - beta, guess, 2, transform=probit_one)
-    return certify_one(lambda x: _power_at(x, m, effect, alpha), 1.0 - beta, n, describe_cells(
-        {"alpha": alpha, "beta": beta, "min_d": min_d, "variance": variance, "m": m}, "two-way"),
-        dfe_per_topic=dfn, fast=power)
+def _lambda_one(alpha, beta, dfn, method):
+    return chi2_lambda_one(alpha, beta, dfn)
 
 
-def anova2_power(n, *, m, min_d, variance, alpha):
+def _power_of_lambda(lam, alpha, dfn, n, method):
+    """The exact power at noncentrality λ (φE = φA(n − 1))."""
+    return f_power(alpha, dfn, dfn * (n - 1.0), lam)
+
+
+def _m_minus_one(m):
+    return m - 1.0
+
+
+def _power_pair(n, m, effect, alpha):
+    """The fast power at n and a bound of it at n − 1, one F point (issue 28)."""
+    return f_power_pair(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect,
+                        (m - 1.0) * (n - 2.0), (n - 1.0) * effect, precise=False)
+
+
+#: The two-way ANOVA's pieces (φA = m − 1, φE = (m − 1)(n − 1), λ = nΔ), of the F kind
+#: (:class:`topicsetsize.designs.kinds.FKind`).
+TWO_WAY = FKind("anova2", power_at=_power_at, power_one=_power_one, guess=_guess,
+                lambda_one=_lambda_one, dfe_per_topic=_m_minus_one,
+                power_of_lambda=_power_of_lambda, label="two-way", power_pair=_power_pair)
+
+
+def anova2_power(n, *, m, min_d, variance, alpha, method="exact"):
     r"""Power of the two-way ANOVA (without replication) F test of m systems on n topics.
 
     .. math:: 1 - \beta = \Pr\{F'(\phi_A, \phi_E, \lambda) \ge F(\phi_A, \phi_E; \alpha)\},
@@ -147,6 +147,8 @@ def anova2_power(n, *, m, min_d, variance, alpha):
         :func:`~topicsetsize.estimates.variance.two_way_residual_variance` of a past matrix.
     alpha : float or array_like
         Significance level in (0, 1).
+    method : {"exact"}
+        The noncentral F; there is no legacy approximation of this design.
 
     Returns
     -------
@@ -162,9 +164,7 @@ def anova2_power(n, *, m, min_d, variance, alpha):
     >>> round(p2, 4), abs(p2 - pt) < 1e-9
     (0.8078, True)
     """
-    n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
-    power = _power_at(n_, m_, anova_effect(d_, v_), a_)
-    return as_output(power, n, m, min_d, variance, alpha)
+    return TWO_WAY.power(n, m, min_d, variance, alpha, method)
 
 
 def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
@@ -221,36 +221,10 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     >>> anova2_n(0.05, 0.20, 0.1, 0.0601, 10)
     190
     """
-    check_choice("method", method, METHODS)
-    one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    n = None if one is None else _anova2_n_one(*one)
-    if n is not None:
-        return n
-    a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    effect = anova_effect(d, v)
-    guess = _guess(a, b, m_, effect)
-    describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_},
-                              "two-way")
-    n = smallest_n_for_power(_fast_power_at, b, guess, cells=(m_, effect, a), describe=describe,
-                             precise_at=_power_at, tolerance=F_POWER_TOLERANCE,
-                             check_from=certify_from(m_ - 1.0))
-    return as_output(n, alpha, beta, min_d, variance, m)
+    return TWO_WAY.n(alpha, beta, min_d, variance, m, method)
 
 
-def _required_lambda(alpha, beta, dfn, dfd, *, tol: float = 1e-13):
-    """Smallest λ ≥ 0 with Pr{F'(dfn, dfd, λ) ≥ F(dfn, dfd; α)} ≥ 1 − β, elementwise.
-
-    0 where λ = 0 suffices (1 − β ≤ α); :func:`topicsetsize.numerics.roots.smallest_reaching`.
-    """
-    def f(lam, a, t, d1, d2):
-        return f_power(a, d1, d2, lam) - t
-
-    alpha, beta, dfn, dfd = np.broadcast_arrays(*(np.asarray(x, float)
-                                                  for x in (alpha, beta, dfn, dfd)))
-    return smallest_reaching(f, (alpha, 1.0 - beta, dfn, dfd), first_step=8.0 + dfn, tol=tol)
-
-
-def anova2_min_d(n, *, m, variance, alpha, beta):
+def anova2_min_d(n, *, m, variance, alpha, beta, method="exact"):
     """Minimum detectable range minD that n topics guarantee in the two-way design.
 
     minD = √(2σ²λ/n), where λ solves Pr{F'(m − 1, (m − 1)(n − 1), λ) ≥ F(·; α)} = 1 − β
@@ -266,6 +240,8 @@ def anova2_min_d(n, *, m, variance, alpha, beta):
         Two-way residual variance σ̂² (> 0).
     alpha, beta : float or array_like
         Error probabilities in (0, 1).
+    method : {"exact"}
+        The noncentral F.
 
     Returns
     -------
@@ -278,18 +254,10 @@ def anova2_min_d(n, *, m, variance, alpha, beta):
     >>> round(d, 4), anova2_power(100, m=10, min_d=d, variance=0.0601, alpha=0.05) >= 0.8
     (0.137, True)
     """
-    n_, m_, v, a, b = check_all(n=n, m=m, variance=variance, alpha=alpha, beta=beta)
-    dfn = m_ - 1.0
-    lam = _required_lambda(a, b, dfn, dfn * (n_ - 1.0))
-    if not np.isfinite(lam).all():  # pragma: no cover - the exact power reaches any level
-        raise ValueError("no difference reaches the power: the root finder failed")
-    # the conversion from λ can lose the last bit: step minD up until it has the power
-    d = at_least(np.sqrt(2.0 * v * lam / n_),
-                 lambda x: (x == 0) | (_power_at(n_, m_, anova_effect(x, v), a) >= 1.0 - b))
-    return as_output(d, n, m, variance, alpha, beta)
+    return TWO_WAY.min_effect(n, m, variance, alpha, beta, method)
 
 
-def anova2_table(alpha, *, beta, variance, ms, min_ds) -> pd.DataFrame:
+def anova2_table(alpha, *, beta, variance, ms, min_ds, method="exact") -> pd.DataFrame:
     """Table of two-way ANOVA topic set sizes: rows m, columns minD (one vectorised search).
 
     Each cell is :func:`anova2_n`; the layout is that of :func:`topicsetsize.anova_table`
@@ -305,6 +273,8 @@ def anova2_table(alpha, *, beta, variance, ms, min_ds) -> pd.DataFrame:
         Numbers of systems (each ≥ 2), the rows.
     min_ds : sequence of float
         Minimum detectable ranges (each > 0), the columns.
+    method : {"exact"}
+        The noncentral F.
 
     Returns
     -------
@@ -319,7 +289,9 @@ def anova2_table(alpha, *, beta, variance, ms, min_ds) -> pd.DataFrame:
     2      2361    97
     10     4704   190
     """
-    alpha, beta, variance = (check(k, x, allow_array=False) for k, x in
-                             (("alpha", alpha), ("beta", beta), ("variance", variance)))
-    return size_table(lambda m, d: anova2_n(alpha, beta, d, variance, m),
-                      rows=("m", ms), columns=("min_d", min_ds))
+    return TWO_WAY.table(alpha, beta, variance, ms, min_ds, method)
+
+
+def _anova2_n_one(alpha, beta, min_d, variance, m):
+    """The one-cell search of :func:`anova2_n` (kept under its name for the search's tests)."""
+    return TWO_WAY.n_one(alpha, beta, min_d, variance, m, "exact")

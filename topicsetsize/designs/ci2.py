@@ -12,15 +12,10 @@ T. Nagata, 2003.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ..numerics.distributions import z_upper
-from ..numerics.search import describe_cells
-from ..numerics.shapes import as_output
-from ..params import check_all, check_scalars
-from .ci import expected_width, smallest_width_n, smallest_width_n_one
+from .ci import expected_width
+from .kinds import WidthKind
 
 __all__ = ["ci2_n", "ci2_delta"]
 
@@ -29,7 +24,7 @@ def _unpaired_width(n, sd, alpha):
     return expected_width(2.0 * (n - 1.0), sd * np.sqrt(2.0 / n), alpha)
 
 
-def ci2_delta(n, *, variance, alpha):
+def ci2_delta(n, *, variance, alpha, method="exact"):
     r"""Expected width of the 100(1 − α)% CI of a difference of two independent means.
 
     .. math:: E[W] = 2\,t(\phi; \alpha)\,E[s_p]\sqrt{2/n},\quad
@@ -47,6 +42,8 @@ def ci2_delta(n, *, variance, alpha):
         Within-system variance σ̂² (> 0).
     alpha : float or array_like
         1 − confidence level, in (0, 1).
+    method : {"exact"}
+        The exact E[s_p] (the design's one method).
 
     Returns
     -------
@@ -57,11 +54,10 @@ def ci2_delta(n, *, variance, alpha):
     >>> [round(ci2_delta(n, variance=0.05, alpha=0.05), 4) for n in (155, 154)]
     [0.0999, 0.1002]
     """
-    n_, v, a = check_all(n=n, variance=variance, alpha=alpha)
-    return as_output(_unpaired_width(n_, np.sqrt(v), a), n, variance, alpha)
+    return UNPAIRED_WIDTH.power(n, variance, alpha, method)
 
 
-def ci2_n(alpha, delta, variance):
+def ci2_n(alpha, delta, variance, *, method="exact"):
     """Topics per system for the unpaired CI design: the smallest n with expected width ≤ δ.
 
     The expected width is :func:`ci2_delta`, decreasing in n; the search starts at the normal
@@ -75,6 +71,8 @@ def ci2_n(alpha, delta, variance):
         Largest acceptable expected CI width (> 0).
     variance : float or array_like
         Within-system variance σ̂² (> 0).
+    method : {"exact"}
+        The exact E[s_p] (the design's one method).
 
     Returns
     -------
@@ -89,20 +87,14 @@ def ci2_n(alpha, delta, variance):
     >>> ci2_n(0.05, 0.10, 0.05)
     155
     """
-    one = check_scalars(alpha=alpha, delta=delta, variance=variance)
-    if one is not None:
-        a, d, v = one
-        with np.errstate(over="ignore", divide="ignore"):
-            za = float(z_upper(a / 2.0))
-            guess = 8.0 * za * za * v / d / d    # floats: a product overflows to inf
-        n = smallest_width_n_one(_unpaired_width, d, guess, math.sqrt(v), a)
-        if n is not None:
-            return n
-    a, d, v = check_all(alpha=alpha, delta=delta, variance=variance)
-    sd = np.sqrt(v)
-    with np.errstate(over="ignore", divide="ignore"):   # δ² beyond the float range: 0 or inf,
-        guess = 8.0 * z_upper(a / 2.0) ** 2 * v / (d * d)   # a guess that the search clips
+    return UNPAIRED_WIDTH.n(alpha, delta, variance, method)
 
-    describe = describe_cells({"alpha": a, "delta": d, "variance": v}, "unpaired CI")
-    n = smallest_width_n(_unpaired_width, d, guess, sd, a, describe)
-    return as_output(n, alpha, delta, variance)
+
+def _guess(za, sd, variance, delta):
+    """n₀ = 8·z_{α/2}²·σ̂²/δ², floats or arrays."""
+    return 8.0 * za * za * variance / delta / delta
+
+
+#: The unpaired CI's pieces (φ = 2(n − 1), se = σ√(2/n)), of the width kind
+#: (:class:`topicsetsize.designs.kinds.WidthKind`).
+UNPAIRED_WIDTH = WidthKind("ci2", width=_unpaired_width, guess=_guess, label="unpaired CI")

@@ -9,11 +9,14 @@ command line, the docs and the workbook show them.
 
 From the declarations, the command line builds its ``n``, ``table`` and ``min-d`` sub-commands
 (:mod:`topicsetsize.cli.design`), ``docs/designs.md`` is written (:func:`markdown`), and the
-workbook's calculators and the Excel functions take their titles and method lists. Adding a
-design means: its module in ``designs/`` (power or width, n, and optionally the minimum
-detectable effect and a table, using the generic search in :mod:`topicsetsize.numerics.search`),
-its entry here, its spreadsheet formulas (``generator/``), its Excel wrapper line
-(``xladdin/udfs.py``) and its tests.
+workbook's calculators and the Excel functions take their titles and method lists; the
+package exports every design's functions (``topicsetsize.<name>``) from it. Adding a design of
+an existing kind means: its module in ``designs/`` (its pieces for a kind of
+:mod:`topicsetsize.designs.kinds`, which writes n, the minimum effect and the table, and its
+public functions as thin documented wrappers), its entry here (with the Excel name of each
+role in ``excel``: the Excel functions are built from it), its calculator declaration
+(``generator/``), its tests and ``docs/designs.md`` regenerated. A design can also be added at
+run time with :func:`register`.
 
 This module is plain data and imports no numerical library: the command line reads it to build
 ``--help`` in a few milliseconds, and a design's functions are imported on first use
@@ -36,13 +39,13 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Design", "DESIGNS", "markdown"]
+__all__ = ["Design", "DESIGNS", "markdown", "register", "unregister"]
 
 #: The roles a design's functions play, in the order of the docs' table.
 ROLES = ("n", "power", "min_effect", "table", "n_effect")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Design:
     """One statistical design, declared once.
 
@@ -87,8 +90,20 @@ class Design:
     titles : dict
         Command line titles per command (``"n"``, ``"table"``, ``"min-d"``), as
         :meth:`str.format` templates over the arguments (formatted ``.15g``).
-    excel : tuple of str
-        The Excel functions (``topicsetsize.xladdin.udfs``) that wrap it.
+    excel : dict
+        Role → name of its Excel function (``topicsetsize.xladdin.udfs``, built from this
+        declaration); a role without a name has no Excel function.
+    kind : str or None
+        The kind of design its functions are built from (:mod:`topicsetsize.designs.kinds`):
+        ``"F"`` (an F test of m systems), ``"t"`` (a t-test of two systems), ``"width"`` (an
+        expected CI width) or ``"simulated"``.
+    exports : tuple of str
+        Public names of its module besides its functions (exported by the package too).
+    module : str
+        The module that holds its functions; ``topicsetsize.designs.<key>`` unless given (a
+        design registered at run time may live anywhere importable).
+
+    Every field is named (``Design(key=..., name=..., ...)``): a declaration reads as a form.
     """
 
     key: str
@@ -107,16 +122,19 @@ class Design:
     effect_size: str | None = None
     helps: dict[str, str] = field(default_factory=dict)
     titles: dict[str, str] = field(default_factory=dict)
-    excel: tuple[str, ...] = ()
+    excel: dict[str, str] = field(default_factory=dict)
+    kind: str | None = None
+    exports: tuple[str, ...] = ()
+    module: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.module:
+            object.__setattr__(self, "module", f"topicsetsize.designs.{self.key}")
 
     @property
     def effect(self) -> str:
         """The effect (or width) parameter: ``min_d``, ``min_dt`` or ``delta``."""
         return self.inputs[2] if self.criterion == "power" else self.inputs[1]
-
-    @property
-    def module(self) -> str:
-        return f"topicsetsize.designs.{self.key}"
 
     def function(self, role: str) -> Callable:
         """The design's function for ``role`` (imported on first use).
@@ -141,15 +159,19 @@ _M = "number of systems"
 _REST = "alpha={alpha}, beta={beta}"
 _TWO_WAY = "Two-way ANOVA (runs x topics, without replication)"
 
-#: The registry, in the order of the command line, the docs and the workbook.
+#: The registry, in the order of the command line, the docs and the workbook. A design
+#: registered at run time (:func:`register`) joins the end.
 DESIGNS: dict[str, Design] = {d.key: d for d in (
     Design(
-        "anova", "One-way ANOVA", "one-way ANOVA over m systems (minimum range minD)",
-        ("alpha", "beta", "min_d", "variance", "m"), "power", ("legacy", "exact"), "one-way",
-        {"n": "anova_n", "power": "anova_power", "min_effect": "anova_min_d",
-         "table": "anova_table"},
-        "φA = m − 1, φE = m(n − 1)", "λ = n·minD²/(2σ²)",
-        "Sakai, IRJ 2016, Section 5; CIKM 2014 (legacy: Nagata 2003, samplesizeANOVA)",
+        key="anova", name="One-way ANOVA", kind="F",
+        question="one-way ANOVA over m systems (minimum range minD)",
+        inputs=("alpha", "beta", "min_d", "variance", "m"), criterion="power",
+        methods=("legacy", "exact"), model="one-way",
+        functions={"n": "anova_n", "power": "anova_power", "min_effect": "anova_min_d",
+                   "table": "anova_table"},
+        exports=("anova_initial_n", "anova_legacy_terms"),
+        degrees_of_freedom="φA = m − 1, φE = m(n − 1)", noncentrality="λ = n·minD²/(2σ²)",
+        source="Sakai, IRJ 2016, Section 5; CIKM 2014 (legacy: Nagata 2003, samplesizeANOVA)",
         table_rows="m",
         helps={"min_d": "minimum detectable range", "variance": "within-system variance",
                "m": _M},
@@ -158,14 +180,17 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                          + "; rows m, columns minD",
                 "min-d": "Minimum detectable range: n={n} topics, m={m} systems, "
                          "variance={variance}, " + _REST},
-        excel=("TSS_ANOVA", "TSS_POWER_ANOVA", "TSS_MIND_ANOVA", "TSS_TABLE_ANOVA")),
+        excel={"n": "TSS_ANOVA", "power": "TSS_POWER_ANOVA", "min_effect": "TSS_MIND_ANOVA",
+               "table": "TSS_TABLE_ANOVA"}),
     Design(
-        "ttest", "Paired t-test", "paired t-test between two systems",
-        ("alpha", "beta", "min_dt", "variance_t"), "power", ("legacy", "exact"), "paired",
-        {"n": "ttest_n", "power": "ttest_power", "min_effect": "ttest_min_dt",
-         "table": "ttest_table", "n_effect": "ttest_n_effect"},
-        "φ = n − 1", "λ = √n·minDt/σt",
-        "Sakai, IRJ 2016, Section 3 (legacy: samplesizeTTEST)",
+        key="ttest", name="Paired t-test", kind="t", question="paired t-test between two systems",
+        inputs=("alpha", "beta", "min_dt", "variance_t"), criterion="power",
+        methods=("legacy", "exact"), model="paired",
+        functions={"n": "ttest_n", "power": "ttest_power", "min_effect": "ttest_min_dt",
+                   "table": "ttest_table", "n_effect": "ttest_n_effect"},
+        exports=("ttest_initial_n",),
+        degrees_of_freedom="φ = n − 1", noncentrality="λ = √n·minDt/σt",
+        source="Sakai, IRJ 2016, Section 3 (legacy: samplesizeTTEST)",
         table_rows="variance_t", effect_size="min_delta_t",
         helps={"min_dt": "minimum detectable difference", "variance_t": _V_T,
                "min_delta_t": "minimum detectable effect size"},
@@ -174,23 +199,28 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                          + "; rows variance_t, columns minDt",
                 "min-d": "Minimum detectable difference: n={n} topics, "
                          "variance_t={variance_t}, " + _REST},
-        excel=("TSS_TTEST", "TSS_TTEST_ES", "TSS_POWER_TTEST", "TSS_MINDT_TTEST")),
+        excel={"n": "TSS_TTEST", "n_effect": "TSS_TTEST_ES", "power": "TSS_POWER_TTEST",
+               "min_effect": "TSS_MINDT_TTEST"}),
     Design(
-        "ci", "CI width", "expected CI width of a difference",
-        ("alpha", "delta", "variance_t"), "width", ("exact",), "paired",
-        {"n": "ci_n", "power": "ci_delta"},
-        "φ = n − 1", "E[width] = 2·t(φ; α)·E[√V]/√n",
-        "Sakai, IRJ 2016, Section 6 (samplesizeCI)",
+        key="ci", name="CI width", kind="width", question="expected CI width of a difference",
+        inputs=("alpha", "delta", "variance_t"), criterion="width", methods=("exact",),
+        model="paired", functions={"n": "ci_n", "power": "ci_delta"},
+        degrees_of_freedom="φ = n − 1", noncentrality="E[width] = 2·t(φ; α)·E[√V]/√n",
+        source="Sakai, IRJ 2016, Section 6 (samplesizeCI)",
         helps={"delta": "largest expected CI width", "variance_t": _V_T},
         titles={"n": "CI width: delta={delta}, variance_t={variance_t}, alpha={alpha}"},
-        excel=("TSS_CI", "TSS_CI_WIDTH")),
+        excel={"n": "TSS_CI", "power": "TSS_CI_WIDTH"}),
     Design(
-        "anova2", "Two-way ANOVA", "two-way ANOVA, topics as blocks (exact noncentral F)",
-        ("alpha", "beta", "min_d", "variance", "m"), "power", ("exact",), "two-way",
-        {"n": "anova2_n", "power": "anova2_power", "min_effect": "anova2_min_d",
-         "table": "anova2_table"},
-        "φA = m − 1, φE = (m − 1)(n − 1)", "λ = n·minD²/(2σ²), σ² the two-way V_E2",
-        "randomised block design (Montgomery, Section 4.1; Sakai 2018, Chapter 3)",
+        key="anova2", name="Two-way ANOVA", kind="F",
+        question="two-way ANOVA, topics as blocks (exact noncentral F)",
+        inputs=("alpha", "beta", "min_d", "variance", "m"), criterion="power",
+        methods=("exact",), model="two-way",
+        functions={"n": "anova2_n", "power": "anova2_power", "min_effect": "anova2_min_d",
+                   "table": "anova2_table"},
+        exports=("anova2_df",),
+        degrees_of_freedom="φA = m − 1, φE = (m − 1)(n − 1)",
+        noncentrality="λ = n·minD²/(2σ²), σ² the two-way V_E2",
+        source="randomised block design (Montgomery, Section 4.1; Sakai 2018, Chapter 3)",
         table_rows="m",
         helps={"min_d": "minimum detectable range", "variance": _V_E2, "m": _M},
         titles={"n": _TWO_WAY + ": m={m} systems, minD={min_d}, variance={variance}, " + _REST,
@@ -198,43 +228,125 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                                     "variance={variance}, " + _REST,
                 "min-d": _TWO_WAY + ": minimum detectable range, n={n} topics, m={m} systems, "
                                     "variance={variance}, " + _REST},
-        excel=("TSS_ANOVA2", "TSS_POWER_ANOVA2", "TSS_MIND_ANOVA2")),
+        excel={"n": "TSS_ANOVA2", "power": "TSS_POWER_ANOVA2", "min_effect": "TSS_MIND_ANOVA2"}),
     Design(
-        "ttest2", "Two-sample (unpaired) t-test",
-        "two-sample (unpaired) t-test: n topics per system",
-        ("alpha", "beta", "min_d", "variance"), "power", ("exact",), "unpaired",
-        {"n": "ttest2_n", "power": "ttest2_power"},
-        "φ = 2(n − 1)", "λ = √(n/2)·minD/σ",
-        "Student's two-sample t-test (Cohen 1988, Chapter 2; Nagata 2003)",
-        per_system=True,
+        key="ttest2", name="Two-sample (unpaired) t-test", kind="t",
+        question="two-sample (unpaired) t-test: n topics per system",
+        inputs=("alpha", "beta", "min_d", "variance"), criterion="power", methods=("exact",),
+        model="unpaired",
+        functions={"n": "ttest2_n", "power": "ttest2_power", "min_effect": "ttest2_min_d",
+                   "table": "ttest2_table"},
+        degrees_of_freedom="φ = 2(n − 1)", noncentrality="λ = √(n/2)·minD/σ",
+        source="Student's two-sample t-test (Cohen 1988, Chapter 2; Nagata 2003)",
+        per_system=True, table_rows="variance",
         helps={"min_d": "minimum detectable difference between the two systems",
                "variance": _V_EITHER},
         titles={"n": "Two-sample (unpaired) t-test: minD={min_d}, variance={variance}, "
-                     + _REST},
-        excel=("TSS_TTEST2", "TSS_POWER_TTEST2")),
+                     + _REST,
+                "table": "Two-sample (unpaired) t-test: topics per system, " + _REST
+                         + "; rows variance, columns minD",
+                "min-d": "Two-sample (unpaired) t-test: minimum detectable difference, n={n} "
+                         "topics per system, variance={variance}, " + _REST},
+        excel={"n": "TSS_TTEST2", "power": "TSS_POWER_TTEST2", "min_effect": "TSS_MIND_TTEST2"}),
     Design(
-        "ci2", "CI of a difference of two independent means",
-        "expected CI width of a difference of two independent means: n topics per system",
-        ("alpha", "delta", "variance"), "width", ("exact",), "unpaired",
-        {"n": "ci2_n", "power": "ci2_delta"},
-        "φ = 2(n − 1)", "E[width] = 2·t(φ; α)·E[s_p]·√(2/n)",
-        "the two-sample CI (Cohen 1988; Nagata 2003)",
+        key="ci2", name="CI of a difference of two independent means", kind="width",
+        question="expected CI width of a difference of two independent means: "
+                 "n topics per system",
+        inputs=("alpha", "delta", "variance"), criterion="width", methods=("exact",),
+        model="unpaired", functions={"n": "ci2_n", "power": "ci2_delta"},
+        degrees_of_freedom="φ = 2(n − 1)", noncentrality="E[width] = 2·t(φ; α)·E[s_p]·√(2/n)",
+        source="the two-sample CI (Cohen 1988; Nagata 2003)",
         per_system=True,
         helps={"delta": "largest expected CI width", "variance": _V_EITHER},
         titles={"n": "CI of a difference of two independent means: delta={delta}, "
                      "variance={variance}, alpha={alpha}"},
-        excel=("TSS_CI2", "TSS_CI2_WIDTH")),
+        excel={"n": "TSS_CI2", "power": "TSS_CI2_WIDTH"}),
     Design(
-        "allpairs", "All pairs under Tukey's HSD",
-        "Tukey HSD over m systems: detect every pair >= minD apart (simulated)",
-        ("alpha", "beta", "min_d", "variance", "m"), "power", ("simulated",), "two-way",
-        {"n": "allpairs_n", "power": "allpairs_power"},
-        "φA = m − 1, φE = (m − 1)(n − 1)", "simulated (common random numbers across n)",
-        "Tukey 1953, on the two-way design, by simulation (Sakai 2018, Chapter 4)",
+        key="allpairs", name="All pairs under Tukey's HSD", kind="simulated",
+        question="Tukey HSD over m systems: detect every pair >= minD apart (simulated)",
+        inputs=("alpha", "beta", "min_d", "variance", "m"), criterion="power",
+        methods=("simulated",), model="two-way",
+        functions={"n": "allpairs_n", "power": "allpairs_power"},
+        exports=("AllPairsN", "AllPairsPower"),
+        degrees_of_freedom="φA = m − 1, φE = (m − 1)(n − 1)",
+        noncentrality="simulated (common random numbers across n)",
+        source="Tukey 1953, on the two-way design, by simulation (Sakai 2018, Chapter 4)",
         helps={"min_d": "minimum detectable difference between two systems",
                "variance": "residual variance (two-way V_E; the one-way V_E errs on the safe "
                            "side)", "m": "number of systems (2..1000)"}),
 )}
+
+
+def register(design: Design, *, replace: bool = False) -> Design:
+    """Add a design to :data:`DESIGNS` at run time (at the end of the order).
+
+    Everything built from the registry then finds it: ``topicsetsize.<its function>`` (the
+    package's exports are read from the registry), the command line (built when it parses),
+    ``docs/designs.md``'s table. Its functions live in ``design.module`` (any importable
+    module, e.g. one put in :data:`sys.modules`), usually built from the pieces of a kind of
+    :mod:`topicsetsize.designs.kinds`.
+
+    Parameters
+    ----------
+    design : Design
+        The declaration.
+    replace : bool
+        Allow replacing a design of the same key (otherwise an error).
+
+    Returns
+    -------
+    Design
+        ``design``.
+
+    Raises
+    ------
+    ValueError
+        If the key is taken (and ``replace`` is False) or an input is not a registered
+        parameter of :data:`topicsetsize.params.PARAMS`.
+
+    Examples
+    --------
+    >>> toy = Design(key="toy", name="Toy", question="a toy", inputs=("alpha", "beta", "min_d",
+    ...              "variance"), criterion="power", methods=("exact",), model="paired",
+    ...              functions={"n": "toy_n"}, degrees_of_freedom="φ = n − 1",
+    ...              noncentrality="λ = √n·minD/σ", source="a doctest", module="toy_module")
+    >>> register(toy) is toy, list(DESIGNS)[-1], toy.module
+    (True, 'toy', 'toy_module')
+    >>> unregister("toy").key, "toy" in DESIGNS
+    ('toy', False)
+    """
+    from ..params import PARAMS
+
+    if design.key in DESIGNS and not replace:
+        raise ValueError(f"design {design.key!r} is already registered (replace=True to "
+                         "replace it)")
+    unknown = [name for name in design.inputs if name not in PARAMS]
+    if unknown:
+        raise ValueError(f"design {design.key!r}: inputs {unknown} are not parameters of "
+                         "topicsetsize.params.PARAMS")
+    _forget(DESIGNS.get(design.key))
+    DESIGNS[design.key] = design
+    return design
+
+
+def unregister(key: str) -> Design:
+    """Remove a design registered with :func:`register` (and the package's cached functions of
+    it); returns its declaration."""
+    design = DESIGNS.pop(key)
+    _forget(design)
+    return design
+
+
+def _forget(design: Design | None) -> None:
+    """Drop the package attributes cached for ``design`` (``topicsetsize.<name>``)."""
+    import sys
+
+    package = sys.modules.get(__name__.split(".")[0])
+    if design is None or package is None:
+        return
+    for name in (*design.functions.values(), *design.exports):
+        if name not in getattr(package, "_MODULE_OF", {}):   # the built-in designs' stay
+            package.__dict__.pop(name, None)
 
 
 def markdown() -> str:
@@ -259,7 +371,7 @@ def markdown() -> str:
             f"| {d.name} | `{d.key}` | {d.model} | {', '.join(d.inputs)} | {criterion} | "
             f"{', '.join(d.methods)} | {names(d, 'n')} | {names(d, 'power')} | "
             f"{names(d, 'min_effect')} | {names(d, 'table')} | "
-            f"{', '.join(f'`{x}`' for x in d.excel) or '–'} |")
+            f"{', '.join(f'`{x}`' for x in d.excel.values()) or '–'} |")
     lines += ["", "| design | degrees of freedom | noncentrality or width | source |",
               "|---|---|---|---|"]
     lines += [f"| {d.name} | {d.degrees_of_freedom} | {d.noncentrality} | {d.source} |"

@@ -9,21 +9,18 @@ minimum detectable difference and tables. φ = n − 1, λ = √n·minΔt. Two m
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import t_crit, t_power, t_power_one, z_upper
-from ..numerics.roots import at_least
-from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.search_one import probit_one, smallest_n_one
+from ..numerics.distributions import t_crit, t_power, t_power_one, t_power_pair, z_upper
 from ..numerics.shapes import as_output
-from ..params import check, check_all, check_each, check_method, check_scalars
-from .detectable import lambda_required, raise_unreachable
+from ..params import check_all, check_scalars
 from .effects import t_effect
+from .kinds import TKind
 from .legacy import _monotone_from, _monotone_from_one
-from .tables import size_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,10 +88,7 @@ def ttest_power(n, *, min_dt, variance_t, alpha, method="legacy"):
     >>> [round(ttest_power(n, min_dt=0.5, variance_t=1.0, alpha=0.05), 3) for n in (33, 34)]
     [0.795, 0.808]
     """
-    method = check_method(method)
-    n_, d_, v_, a_ = check_all(n=n, min_dt=min_dt, variance_t=variance_t, alpha=alpha)
-    power = ttest_power_at(n_, d_ / np.sqrt(v_), a_, method)
-    return as_output(power, n, min_dt, variance_t, alpha)
+    return PAIRED.power(n, min_dt, variance_t, alpha, method)
 
 
 def ttest_initial_n(alpha, beta, min_delta_t):
@@ -120,19 +114,6 @@ def ttest_initial_n(alpha, beta, min_delta_t):
     za = z_upper(a / 2.0)
     n0 = ((za + z_upper(b)) / e) ** 2 + za * za / 2.0
     return as_output(n0, alpha, beta, min_delta_t)
-
-
-def _ttest_n_one(alpha, beta, effect, method):
-    """:func:`ttest_n_effect` of one cell by
-    :func:`~topicsetsize.numerics.search_one.smallest_n_one`."""
-    za = -float(special.ndtri(alpha / 2.0))
-    with np.errstate(all="ignore"):
-        r = (za - float(special.ndtri(beta))) / effect
-        guess = r * r + za * za / 2.0       # floats: a product overflows to inf, ** raises
-        return smallest_n_one(lambda n: float(ttest_power_one(n, effect, alpha, method)),
-                              1.0 - beta, guess,
-                              _monotone_from_one("ttest", method, alpha, 1.0 - beta),
-                              transform=probit_one)
 
 
 def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
@@ -174,28 +155,7 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     >>> ttest_n_effect(0.05, 0.20, 0.5), ttest_n_effect(0.05, 0.20, 0.2)
     (34, 199)
     """
-    method = check_method(method)
-    one = check_scalars(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
-    n = None if one is None else _ttest_n_one(*one, method)
-    if n is not None:
-        return n
-    a, b, e = check_each(alpha=alpha, beta=beta, min_delta_t=min_delta_t)
-    return as_output(_ttest_n_cells(a, b, e, method), alpha, beta, min_delta_t)
-
-
-def _ttest_n_cells(alpha, beta, effect, method: str) -> np.ndarray:
-    """The vectorised :func:`ttest_n_effect` of validated arguments that broadcast together
-    (the monotone start is computed on (α, β) before they meet the effect sizes)."""
-    za = z_upper(alpha / 2.0)
-    with np.errstate(over="ignore"):
-        guess = ((za + z_upper(beta)) / effect) ** 2 + za * za / 2.0
-
-    def power(n, effect_i, alpha_i):
-        return ttest_power_at(n, effect_i, alpha_i, method)
-
-    describe = describe_cells({"alpha": alpha, "beta": beta, "min_delta_t": effect}, method)
-    return smallest_n_for_power(power, beta, guess, cells=(effect, alpha), describe=describe,
-                                monotone_from=_monotone_from("ttest", method, alpha, 1.0 - beta))
+    return PAIRED.n_effect(alpha, beta, min_delta_t, method)
 
 
 def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
@@ -272,18 +232,7 @@ def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     >>> round(ttest_min_dt(34, variance_t=1.0, alpha=0.05, beta=0.20), 4)  # minΔt = .5 needs 34
     0.4951
     """
-    method = check_method(method)
-    n_, v, a, b = check_all(n=n, variance_t=variance_t, alpha=alpha, beta=beta)
-
-    def power(lam, alpha_i, df_a, n_i):
-        return ttest_power_at(n_i, lam / np.sqrt(n_i), alpha_i, method)
-
-    lam = lambda_required(power, a, b, 0.0, n_)
-    raise_unreachable(lam, power, method, a, b, 0.0, n_)
-    sd = np.sqrt(v)
-    d = at_least(sd * lam / np.sqrt(n_), lambda x: (x == 0) | (
-        ttest_power_at(n_, x / sd, a, method) >= 1.0 - b))
-    return as_output(d, n, variance_t, alpha, beta)
+    return PAIRED.min_effect(n, variance_t, alpha, beta, method)
 
 
 def ttest_table(alpha, *, beta, variance_t, min_dts, method="legacy") -> pd.DataFrame:
@@ -316,7 +265,26 @@ def ttest_table(alpha, *, beta, variance_t, min_dts, method="legacy") -> pd.Data
     0.04         128    34
     0.10         316    81
     """
-    alpha, beta = (check(k, x, allow_array=False) for k, x in (("alpha", alpha), ("beta", beta)))
-    method = check_method(method)
-    return size_table(lambda v, d: _ttest_n_cells(alpha, beta, t_effect(d, v), method),
-                      rows=("variance_t", variance_t), columns=("min_dt", min_dts))
+    return PAIRED.table(alpha, beta, variance_t, min_dts, method)
+
+
+def _paired_guess(za, zb, effect):
+    """n₀ = ((z_{α/2} + z_β)/minΔt)² + z_{α/2}²/2 (IRJ 2016, Eq. 6), floats or arrays."""
+    r = (za + zb) / effect
+    return r * r + za * za / 2.0
+
+
+def _power_pair(n, effect, alpha):
+    """The exact power at n and a bound of it at n − 1, one critical t (issue 28)."""
+    return t_power_pair(alpha, n - 1.0, np.sqrt(n) * effect, n - 2.0, np.sqrt(n - 1.0) * effect)
+
+
+#: The paired t-test's pieces (φ = n − 1, λ = √n·minΔt), of the t kind
+#: (:class:`topicsetsize.designs.kinds.TKind`); ``PAIRED.renamed(key)`` lends them to a design
+#: of the same statistics under other names (the one-sample t-test).
+PAIRED = TKind("ttest", power_at=ttest_power_at, power_one=ttest_power_one,
+               guess=_paired_guess, scale=np.sqrt, monotone=partial(_monotone_from, "ttest"),
+               monotone_one=partial(_monotone_from_one, "ttest"), power_pair=_power_pair)
+
+#: The one-cell search of :func:`ttest_n_effect` (kept under its name for the search's tests).
+_ttest_n_one = PAIRED.n_one

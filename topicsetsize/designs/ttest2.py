@@ -17,30 +17,52 @@ Chapter 6, also sizes a two-sample t-test design. Exact method only.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..numerics.distributions import t_power, t_power_one, z_upper
-from ..numerics.search import describe_cells, smallest_n_for_power
-from ..numerics.search_one import probit_one, smallest_n_one
-from ..numerics.shapes import as_output
-from ..params import check_all, check_choice, check_scalars
-from .effects import t_effect
-from .registry import DESIGNS
+from ..numerics.distributions import t_power, t_power_one, t_power_pair
+from .kinds import TKind
 
-__all__ = ["ttest2_n", "ttest2_power"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["ttest2_n", "ttest2_power", "ttest2_min_d", "ttest2_table"]
 
 
-#: The methods of the design, from its declaration.
-METHODS = DESIGNS["ttest2"].methods
-
-
-def _ttest2_power_at(n, effect, alpha):
+def _ttest2_power_at(n, effect, alpha, method="exact"):
     """Two-sample t power for validated arrays; ``effect`` = minD/σ, n per group."""
     return t_power(alpha, 2.0 * (n - 1.0), effect * np.sqrt(n / 2.0))
 
 
-def ttest2_power(n, *, min_d, variance, alpha):
+def _ttest2_power_one(n, effect, alpha, method="exact"):
+    return t_power_one(alpha, 2.0 * (n - 1.0), effect * math.sqrt(n / 2.0))
+
+
+def _guess(za, zb, effect):
+    """n₀ = 2((z_{α/2} + z_β)/(minD/σ))² + z_{α/2}²/4 (Cohen 1988), floats or arrays."""
+    r = (za + zb) / effect
+    return 2.0 * r * r + za * za / 4.0
+
+
+def _power_pair(n, effect, alpha):
+    """The power at n and a bound of it at n − 1, one critical t (issue 28)."""
+    return t_power_pair(alpha, 2.0 * (n - 1.0), effect * np.sqrt(n / 2.0), 2.0 * (n - 2.0),
+                        effect * np.sqrt((n - 1.0) / 2.0))
+
+
+def _scale(n):
+    """λ = √(n/2)·minD/σ."""
+    return np.sqrt(n / 2.0)
+
+
+#: The two-sample t-test's pieces (φ = 2(n − 1), λ = √(n/2)·minD/σ), of the t kind
+#: (:class:`topicsetsize.designs.kinds.TKind`).
+UNPAIRED = TKind("ttest2", power_at=_ttest2_power_at, power_one=_ttest2_power_one,
+                 guess=_guess, scale=_scale, label="two-sample t-test", power_pair=_power_pair)
+
+
+def ttest2_power(n, *, min_d, variance, alpha, method="exact"):
     r"""Power of the two-sided two-sample t-test with n topics per system.
 
     .. math:: 1 - \beta = \Pr\{|t'(\phi, \lambda)| \ge t(\phi; \alpha)\},\quad
@@ -58,6 +80,8 @@ def ttest2_power(n, *, min_d, variance, alpha):
         Within-system variance σ̂² (> 0), the same in both groups, e.g. a one-way V_E.
     alpha : float or array_like
         Significance level in (0, 1).
+    method : {"exact"}
+        The noncentral t.
 
     Returns
     -------
@@ -70,9 +94,7 @@ def ttest2_power(n, *, min_d, variance, alpha):
     >>> round(ttest2_power(64, min_d=0.5, variance=1.0, alpha=0.05), 3)
     0.801
     """
-    n_, d_, v_, a_ = check_all(n=n, min_d=min_d, variance=variance, alpha=alpha)
-    power = _ttest2_power_at(n_, d_ / np.sqrt(v_), a_)
-    return as_output(power, n, min_d, variance, alpha)
+    return UNPAIRED.power(n, min_d, variance, alpha, method)
 
 
 def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
@@ -115,26 +137,78 @@ def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
     >>> ttest2_n(0.05, 0.20, 0.5, 1.0)
     64
     """
-    check_choice("method", method, METHODS)
-    one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance)
-    if one is not None:
-        a, b, d, v = one
-        effect = float(t_effect(d, v, names=("min_d", "variance")))
-        za = float(z_upper(a / 2.0))
-        with np.errstate(all="ignore"):
-            r = (za + float(z_upper(b))) / effect
-            guess = 2.0 * r * r + za * za / 4.0    # floats: a product overflows to inf
-            n = smallest_n_one(
-                lambda n: t_power_one(a, 2.0 * (n - 1.0), effect * math.sqrt(n / 2.0)),
-                1.0 - b, guess, 2, transform=probit_one)
-        if n is not None:
-            return n
-    a, b, d, v = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance)
-    effect = t_effect(d, v, names=("min_d", "variance"))
-    za = z_upper(a / 2.0)
-    with np.errstate(over="ignore"):
-        guess = 2.0 * ((za + z_upper(b)) / effect) ** 2 + za * za / 4.0
-    describe = describe_cells({"alpha": a, "beta": b, "min_d": d, "variance": v},
-                              "two-sample t-test")
-    n = smallest_n_for_power(_ttest2_power_at, b, guess, cells=(effect, a), describe=describe)
-    return as_output(n, alpha, beta, min_d, variance)
+    return UNPAIRED.n(alpha, beta, min_d, variance, method)
+
+
+def ttest2_min_d(n, *, variance, alpha, beta, method="exact"):
+    r"""Minimum detectable difference minD that n topics per system guarantee (unpaired t-test).
+
+    The smallest minD whose two-sided two-sample t-test power (:func:`ttest2_power`) is at
+    least 1 − β:
+
+    .. math:: minD = \sigma\,\lambda/\sqrt{n/2},\quad
+              \Pr\{|t'(2(n - 1), \lambda)| \ge t(2(n - 1); \alpha)\} = 1 - \beta
+
+    (the inverse of :func:`ttest2_power` in minD; Cohen 1988, Chapter 2; the paired
+    counterpart is Sakai, IRJ 2016, Section 3). λ is solved to the last bit and the returned
+    minD is stepped up until its own power reaches 1 − β.
+
+    Parameters
+    ----------
+    n : int or array_like
+        Topics per system (≥ 2).
+    variance : float or array_like
+        Within-system variance σ̂² (> 0), the same in both groups, e.g. a one-way V_E.
+    alpha, beta : float or array_like
+        Error probabilities in (0, 1).
+    method : {"exact"}
+        The noncentral t.
+
+    Returns
+    -------
+    float or ndarray
+        The smallest minD whose power is at least 1 − β; 0.0 where any difference has it
+        already (1 − β ≤ α).
+
+    Examples
+    --------
+    64 topics per system detect Cohen's medium effect (d = .5) with power .80:
+
+    >>> d = ttest2_min_d(64, variance=1.0, alpha=0.05, beta=0.20)
+    >>> round(d, 4), ttest2_power(64, min_d=d, variance=1.0, alpha=0.05) >= 0.8
+    (0.4991, True)
+    """
+    return UNPAIRED.min_effect(n, variance, alpha, beta, method)
+
+
+def ttest2_table(alpha, *, beta, variance, min_ds, method="exact") -> pd.DataFrame:
+    """Table of two-sample t-test topic set sizes (per system): rows σ̂², columns minD.
+
+    Each cell is :func:`ttest2_n`, all in one vectorised search; the layout of
+    :func:`topicsetsize.ttest_table` (Sakai, IRJ 2016, Section 3) for the unpaired design.
+
+    Parameters
+    ----------
+    alpha, beta : float
+        Error probabilities in (0, 1).
+    variance : float or sequence of float
+        Within-system variances σ̂² (each > 0), the rows.
+    min_ds : sequence of float
+        Minimum detectable differences (each > 0), the columns.
+    method : {"exact"}
+        The noncentral t.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``variance``, columns ``min_d``, integer cells (topics per system).
+
+    Examples
+    --------
+    >>> ttest2_table(0.05, beta=0.20, variance=[0.5, 1.0], min_ds=[0.5, 1.0])
+    min_d     0.5  1.0
+    variance
+    0.5        33    9
+    1.0        64   17
+    """
+    return UNPAIRED.table(alpha, beta, variance, min_ds, method)

@@ -60,12 +60,15 @@ def _read_fields(path, fields) -> pd.DataFrame:
     except _READ_ERRORS as exc:
         raise _read_error(exc, path, fields) from None
     frame.index = pd.RangeIndex(1, len(frame) + 1)
-    frame = frame[frame.notna().any(axis=1)]            # blank lines
+    missing = frame.isna().to_numpy()                   # one pass over the cells
+    blank = missing.all(axis=1)                         # blank lines
+    if blank.any():
+        frame, missing = frame[~blank], missing[~blank]
     if frame.empty:
         raise InputError(f"{path}: the file is empty")
-    wrong = frame[k].notna() | frame[list(range(k))].isna().any(axis=1)
+    wrong = ~missing[:, k] | missing[:, :k].any(axis=1)
     if wrong.any():
-        line = wrong.idxmax()
+        line = frame.index[wrong.argmax()]
         got = int(frame.loc[line].notna().sum())
         raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
                          f"got {got}")

@@ -175,14 +175,19 @@ def certify(power, target, n, *, tolerance: float, check_from, describe: Callabl
         undecided[cells] = (near | ~settled | (down & up)) & (x >= warn_from)
         flat[cells] = x
     if undecided.any():
-        first = int(np.argmax(undecided))
-        more = int(undecided.sum()) - 1
-        warnings.warn(
-            f"n={int(flat[first]):,} for {describe(first)} is certified by powers within "
-            f"{tolerance:g} of 1 - beta, the power's precision: the smallest n may be a topic or "
-            f"two away" + (f" (and {more} more cells)" if more else ""),
-            PrecisionWarning, stacklevel=_caller_level())
+        _warn(int(flat[int(np.argmax(undecided))]), describe(int(np.argmax(undecided))),
+              int(undecided.sum()) - 1, tolerance)
     return flat.reshape(n.shape)
+
+
+def _warn(n: int, cell: str, more: int, tolerance: float) -> None:
+    """The :class:`PrecisionWarning` of :func:`certify`: n of the first undecided cell, its
+    inputs, and how many more."""
+    warnings.warn(
+        f"n={n:,} for {cell} is certified by powers within "
+        f"{tolerance:g} of 1 - beta, the power's precision: the smallest n may be a topic or "
+        f"two away" + (f" (and {more} more cells)" if more else ""),
+        PrecisionWarning, stacklevel=_caller_level())
 
 
 def _caller_level() -> int:
@@ -218,5 +223,20 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
         open_ = True
     if not open_:
         return n
-    return int(certify(lambda x, i: power(x), target, np.array([n]), tolerance=F_POWER_TOLERANCE,
-                       check_from=certify_from(dfe_per_topic), describe=describe)[0])
+    # certify's walk of one cell on floats (the same steps, stops and warning), with n's
+    # neighbours in the same call of the power: a walk of one topic costs no second call
+    x, seen, t = n, {}, target
+    for _ in range(_MAX_MOVES):
+        if x - 1 not in seen or x not in seen:
+            xs = [v for v in (x - 2, x - 1, x, x + 1) if 2 <= v <= N_MAX and v not in seen]
+            seen.update(zip(xs, (float(p) for p in power(np.array(xs, float)))))
+        below, at = seen[x - 1], seen[x]
+        down, up = below >= t, not at >= t
+        settled = down == up              # certified, or contradictory (both): stop there
+        if settled:
+            break
+        x = min(max(x - 1 if down else x + 1, 3), N_MAX)
+    near = abs(below - t) < F_POWER_TOLERANCE or abs(at - t) < F_POWER_TOLERANCE
+    if (near or not settled or down and up) and x >= CHECK_FROM:
+        _warn(x, describe(0), 0, F_POWER_TOLERANCE)
+    return x

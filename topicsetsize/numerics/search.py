@@ -24,6 +24,7 @@ from scipy import special
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
 from .precision import SeenValues, certify, undecided_by_fast
+from .steps import next_point, pair_steps
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
@@ -37,7 +38,8 @@ class SearchLimitError(InputError):
 def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, guess, *,
                monotone_from=2, n_min: int = 2, n_max: int = N_MAX,
                transform: Callable[[np.ndarray], np.ndarray] | None = None,
-               describe: Callable[[int], str] | None = None, values: bool = False):
+               describe: Callable[[int], str] | None = None, values: bool = False,
+               pair: Callable[[np.ndarray, np.ndarray], tuple] | None = None):
     """Smallest whole n ≥ ``n_min`` from which ``value(n) ≥ target`` holds for good.
 
     Parameters
@@ -64,6 +66,14 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     values : bool
         Also return the criterion at n − 1 and at n as the search evaluated it (NaN where it
         did not, e.g. after the scan below ``monotone_from``).
+    pair : callable, optional
+        ``pair(n, idx)`` returns (``value(n, idx)``, an upper bound of ``value(n − 1, idx)``)
+        more cheaply than two evaluations (e.g. the power at n − 1 taken at n's critical value:
+        :func:`~topicsetsize.numerics.distributions.f_power_pair`). The first step then
+        evaluates the pair at the guess's n: where the bound at n − 1 is below the target, n − 1
+        fails without its own evaluation; elsewhere ``value(n − 1)`` is computed. With
+        ``values``, the value returned at n − 1 may be that bound (it lies above the value, so
+        that a margin below the target it shows is one the value has too).
 
     Returns
     -------
@@ -113,25 +123,29 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     x1 = np.clip(np.ceil(g), start + 1, n_max).astype(np.int64)
     x0 = x1 - 1
     idx = np.arange(size)
-    ok, v = passes(np.concatenate([x0, x1]), np.concatenate([idx, idx]))
-    ok0, ok1 = ok[:size], ok[size:]
-    n = x1
-    below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the first
-    rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # step decides
+    if pair is None:
+        ok, v = passes(np.concatenate([x0, x1]), np.concatenate([idx, idx]))
+        ok0, ok1 = ok[:size], ok[size:]
+        n = x1
+        below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the
+        rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # first step decides
+        first, second = (x0, ok0, v[:size]), (x1, ok1, v[size:])
+    else:
+        n, below, at, rest, first, second = pair_steps(pair, passes, target, x0, x1, start,
+                                                        n_max)
     if rest.size:       # the cells whose guess was off narrow their bracket step by step
         seen = SeenValues(rest.size, n_max)
-        seen.record(np.arange(rest.size), x0[rest], ok0[rest], v[rest])
-        seen.record(np.arange(rest.size), x1[rest], ok1[rest], v[size + rest])
+        for x, ok, v in (first, second):
+            seen.record(np.arange(rest.size), x[rest], ok[rest], v[rest])
 
         def evaluate_rest(x, i):
             ok_i, v_i = passes(x, rest[i])
             seen.record(i, x, ok_i, v_i)
             return ok_i, transformed(v_i)
 
-        n[rest] = _narrow(evaluate_rest, transform(target[rest]),
-                          start[rest], n_max, (x0[rest], ok0[rest], transformed(v[rest])),
-                          (x1[rest], ok1[rest], transformed(v[size + rest])),
-                          lambda i: _name(int(rest[i]), describe))
+        n[rest] = _narrow(evaluate_rest, transform(target[rest]), start[rest], n_max,
+                          *((x[rest], ok[rest], transformed(v[rest])) for x, ok, v in
+                            (first, second)), lambda i: _name(int(rest[i]), describe))
         below[rest], at[rest] = seen.around(n[rest])
         scanned = (n == start) & (start > n_min)
         _scan_below(n, start, n_min, passes)
@@ -166,7 +180,7 @@ def _narrow(evaluate, ty, start, n_max, first, second, describe):
         _raise_if_unreachable(lo, n_max, describe)
         if active.size == 0:
             break
-        x = _next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max)
+        x = next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max)
         ok, y = evaluate(x, active)
         _update(active, x, ok, y, lo, hi, ylo, yhi, streak, last)
         active = active[hi[active] - lo[active] > 1]
@@ -207,71 +221,6 @@ def _update(idx, x, ok, y, lo, hi, ylo, yhi, streak, last):
     ylo[failed[better]] = y[~ok][better]
     streak[passed] = np.maximum(streak[passed], 0) + 1
     streak[failed] = np.minimum(streak[failed], 0) - 1
-
-
-def _next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max):
-    """Choose the next n for each active cell: interpolate inside a bracket, else extrapolate."""
-    left, h, t, run = lo[active], hi[active], ty[active], streak[active]
-    nxt = _either((h <= n_max) & (left >= start[active]),
-                  lambda: _interpolate(left, h, ylo[active], yhi[active], t, run, n_max),
-                  lambda: _extrapolate(left, h, t, run, last[:, :, active], start[active], n_max))
-    return np.clip(nxt, left + 1, np.minimum(h - 1, n_max)).astype(np.int64)
-
-
-def _either(mask, if_true, if_false):
-    """``np.where(mask, if_true(), if_false())``, calling each only if some cell takes it.
-
-    A step's cells are usually all of one kind, and a few cells cost as many numpy calls as
-    a whole table.
-    """
-    if mask.all():
-        return if_true()
-    if not mask.any():
-        return if_false()
-    return np.where(mask, if_true(), if_false())
-
-
-def _interpolate(left, h, yl, yh, t, streak, n_max):
-    """Inside a bracket: regula falsi in (√n, y); bisect if it is unusable or stalls."""
-    sl, sh = np.sqrt(np.maximum(left, 1)), np.sqrt(np.minimum(h, n_max))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        root = sl + (t - yl) * (sh - sl) / (yh - yl)
-    x = np.ceil(root * root)
-    usable = np.isfinite(x) & (yh > yl) & (np.abs(streak) < 3)
-    return np.where(usable, x, (left + np.minimum(h, n_max + 1)) // 2)
-
-
-def _extrapolate(left, h, t, streak, last, start, n_max):
-    """Outside a bracket: extrapolate the secant through the last two evaluations.
-
-    Up where no n has passed yet, down where none has failed. A crossing predicted within one
-    of the end (once, right after the first step: a guess just off) tries the n that decides
-    the answer; otherwise a margin makes the next n land beyond the crossing, and without a
-    usable secant the search grows x4 or halves.
-    """
-    (xa, ya), (xb, yb) = last
-    sa, sb = np.sqrt(np.maximum(xa, 1)), np.sqrt(np.maximum(xb, 1))
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        guess = sa + (t - ya) * (sa - sb) / (ya - yb)
-        guess = guess * guess
-    ok_guess = np.isfinite(guess) & (ya != yb) & (sa != sb)
-    fresh = ok_guess & (np.abs(streak) <= 2)    # a miss falls back to the margin
-
-    def up():
-        with np.errstate(invalid="ignore", over="ignore"):
-            far = np.ceil(guess * 1.01 + 1)
-        step = np.where(ok_guess & (far > left) & (far <= left * 4), far,
-                        np.maximum(left * 4, left + 1))
-        return np.minimum(np.where(fresh & (guess > left) & (guess <= left + 1), left + 1, step),
-                          n_max)
-
-    def down():
-        with np.errstate(invalid="ignore", over="ignore"):
-            far = np.floor(guess * 0.99 - 1)
-        step = np.where(ok_guess & (far < h) & (far >= h // 4), far, (h + start - 1) // 2)
-        return np.maximum(np.where(fresh & (guess > h - 1) & (guess <= h), h - 1, step), start)
-
-    return _either(h > n_max, up, down)
 
 
 def _scan_below(n, start, n_min, passes, chunk: int = 8):
@@ -364,7 +313,8 @@ def describe_cells(values: dict, label: str | None = None) -> Callable[[int], st
 def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, cells,
                          describe: Callable[[int], str], monotone_from=2,
                          precise_at: Callable[..., np.ndarray] | None = None,
-                         tolerance: float = 0.0, check_from=N_MAX + 1) -> np.ndarray:
+                         tolerance: float = 0.0, check_from=N_MAX + 1,
+                         power_pair: Callable[..., tuple] | None = None) -> np.ndarray:
     """Smallest n from which ``power_at`` stays at or above 1 − β, per cell.
 
     The common form of every power design's search: :func:`smallest_n` with the target
@@ -396,6 +346,11 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         The absolute precision of ``precise_at``.
     check_from : int or array_like
         Per cell (broadcast like the cells), the n from which ``precise_at`` certifies.
+    power_pair : callable, optional
+        ``power_pair(n, *args)`` returns (``power_at(n, *args)``, an upper bound of
+        ``power_at(n − 1, *args)``), for the first step of the search (``pair`` of
+        :func:`smallest_n`): e.g. :func:`~topicsetsize.numerics.distributions.f_power_pair`,
+        one F point for the two powers that certify most cells.
 
     Returns
     -------
@@ -428,14 +383,17 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     def power(n, i):
         return power_at(n, *(x[i] for x in flat))
 
+    pair = None if power_pair is None else (lambda n, i: power_pair(n, *(x[i] for x in flat)))
     if precise_at is None:
         return smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
-                          transform=probit, describe=describe)
+                          transform=probit, describe=describe, pair=pair)
     n, below, at = smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
-                              transform=probit, describe=describe, values=True)
+                              transform=probit, describe=describe, values=True, pair=pair)
     # Only where the fast powers leave the answer open (or were not kept) does the precise
     # power certify it; elsewhere the two cannot decide differently.
     start = np.where(undecided_by_fast(1.0 - beta, below, at, tolerance), check_from, N_MAX + 1)
+    if not (n >= start).any():
+        return n                          # the fast powers settle every cell
     return certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), 1.0 - beta, n,
                    tolerance=tolerance, check_from=start, describe=describe)
 

@@ -19,10 +19,14 @@ from ..params import N_MAX
 __all__ = ["ONE_CELL_N_MAX", "Uncertain", "smallest_n_one", "probit_one"]
 
 
-#: Largest n that :func:`smallest_n_one` certifies. Far beyond it, the powers from Boost's
-#: noncentral distributions wobble by more than one topic's step (by 1e-8 around n = 3e8), so
-#: a crossing found there depends on the path of the search; the vectorised search decides.
-ONE_CELL_N_MAX = 10**6
+#: Largest n that :func:`smallest_n_one` certifies: the search limit (issue 28.5; it was 10⁶,
+#: from which a scalar call with a large answer ran the vectorised search, up to 0.6–2 ms).
+#: Where Boost's noncentral F wobbles by more than a topic's step (by 1e-8 around n = 3e8), the
+#: crossing found depends on the path of the search, but the F designs' one-cell answers are then
+#: certified by the precise power (:func:`~topicsetsize.numerics.precision.certify_one`), as the
+#: vectorised ones, whatever the path; the t designs' power (one noncentral F tail with φ1 = 1) and
+#: the CI widths do not wobble at that scale (within 1e-15 of 40-digit references at φ = 10⁸).
+ONE_CELL_N_MAX = N_MAX
 
 
 class Uncertain(Exception):
@@ -130,7 +134,7 @@ def _scan_below_one(value, target, start, n_min, scan):
 
 
 def _next_one(lo, hi, ylo, yhi, t, last, streak, start):
-    """The next n of :func:`smallest_n_one` (as :func:`~.search._next_point` for one cell), or
+    """The next n of :func:`smallest_n_one` (as :func:`~.steps.next_point` for one cell), or
     None."""
     if hi > N_MAX or lo < start:         # one side only: extrapolate the last secant, with margin
         if hi > N_MAX and lo >= N_MAX or hi <= start:

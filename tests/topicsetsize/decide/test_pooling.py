@@ -471,3 +471,61 @@ def test_n_interval_per_depth_is_the_bootstrap_of_each_depths_matrix():
                                qrels="tests/data/pool_runs/A/qrels.txt", depths=[60],
                                measure="AP", m=8, min_d=0.05, n_boot=None)
     assert without.n_interval is None and "n low" not in without.table
+
+
+# --- Cost: each run read once, each depth evaluated once (issue 28.2) -------------------------
+
+def test_each_run_is_read_once_and_each_depth_evaluated_once(monkeypatch):
+    # Before, every run was read and checked twice (once for the pools, once to evaluate it):
+    # 16 reads of the 8 runs here. Now once; one ir_measures evaluator per depth, and each run
+    # evaluated once at each depth.
+    import topicsetsize.decide.pooling as pooling
+    import topicsetsize.matrices.evaluation as evaluation
+
+    calls = {"read": [], "evaluator": 0, "score": 0}
+    read_run, evaluator_for, score_run = (evaluation.read_run, pooling.evaluator_for,
+                                          pooling.score_run)
+
+    def counted_read(path, **kw):
+        calls["read"].append(Path(path).name)
+        return read_run(path, **kw)
+
+    def counted_evaluator(*args, **kw):
+        calls["evaluator"] += 1
+        return evaluator_for(*args, **kw)
+
+    def counted_score(*args, **kw):
+        calls["score"] += 1
+        return score_run(*args, **kw)
+
+    monkeypatch.setattr(evaluation, "read_run", counted_read)
+    monkeypatch.setattr(pooling, "evaluator_for", counted_evaluator)
+    monkeypatch.setattr(pooling, "score_run", counted_score)
+    depths = [60, 20, 5]
+    study = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=depths, measure="AP")
+    files = sorted(p.name for p in A_RUNS.iterdir())
+    assert sorted(calls["read"]) == files                     # each of the 8 runs once
+    assert calls["evaluator"] == len(depths)
+    assert calls["score"] == len(depths) * len(files)
+    # ... and the numbers are those of the independent per-depth loop.
+    naive = naive_pool_depth_study(A_RUNS, A_QRELS, depths, "AP")
+    for depth, (_, matrix) in naive.items():
+        got = study.scores[depth][0]
+        assert np.allclose(got.loc[matrix.index, matrix.columns], matrix, atol=1e-12)
+
+
+def test_runs_given_as_frames_are_checked_once(monkeypatch):
+    import topicsetsize.matrices.evaluation as evaluation
+
+    names = []
+    as_run = evaluation.as_run
+
+    def counted(run, name, **kw):
+        names.append(name)
+        return as_run(run, name, **kw)
+
+    monkeypatch.setattr(evaluation, "as_run", counted)
+    runs = read_runs(A_RUNS)
+    pool_depth_study(runs, qrels=A_QRELS, depths=[10, 5], measure="P@5")
+    # the collection's label (its qrels) then the run: each run once (twice before)
+    assert sorted(names) == sorted(f"{A_QRELS}: run {k}" for k in runs)

@@ -157,3 +157,15 @@ def test_bad_n_and_target_are_refused():
         allpairs_n(0.05, 0.2, 0.1, 0.02, 3, target="both")
     with pytest.raises(InputError, match=r"^beta=0 is out of range"):
         allpairs_n(0.05, 0, 0.1, 0.02, 3)
+
+
+def test_the_one_method_is_declared_and_others_refused():
+    """method= as every design has it: the declared one ("simulated"), else one line."""
+    r = allpairs_power(20, m=3, min_d=0.1, variance=0.02, trials=200, seed=1,
+                       method="simulated")
+    assert r.best_worst == allpairs_power(20, m=3, min_d=0.1, variance=0.02, trials=200,
+                                          seed=1).best_worst
+    with pytest.raises(InputError, match="^method='exact' is not one of 'simulated'$"):
+        allpairs_n(0.05, 0.2, 0.1, 0.02, 3, trials=200, method="exact")
+    with pytest.raises(InputError, match="^method='exact' is not one of 'simulated'$"):
+        allpairs_power(20, m=3, min_d=0.1, variance=0.02, method="exact")

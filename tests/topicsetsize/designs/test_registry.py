@@ -46,7 +46,7 @@ def test_inputs_are_registered_parameters_in_the_order_of_the_n_function(key):
 @pytest.mark.parametrize("key", DESIGNS)
 def test_excel_functions_exist(key):
     udfs = pytest.importorskip("topicsetsize.xladdin.udfs")
-    for name in DESIGNS[key].excel:
+    for name in DESIGNS[key].excel.values():
         assert name in udfs.__all__ and callable(getattr(udfs, name))
 
 
@@ -98,3 +98,39 @@ def test_the_generic_command_gives_the_engines_n(key):
     header, row = out.stdout.splitlines()[:2]
     n = int(row.split(",")[1])
     assert n == design.function("n")(**{k: values[k] for k in design.inputs})
+
+
+def test_a_declaration_names_its_fields():
+    """Registry entries use named fields: a positional declaration is refused."""
+    from topicsetsize.designs.registry import Design
+
+    d = DESIGNS["ttest2"]
+    with pytest.raises(TypeError):
+        Design(d.key, d.name, d.question, d.inputs, d.criterion, d.methods, d.model,
+               d.functions, d.degrees_of_freedom, d.noncentrality, d.source)
+    assert d.module == "topicsetsize.designs.ttest2" and d.kind == "t"
+    assert {DESIGNS[k].kind for k in ("anova", "anova2")} == {"F"}
+    assert {DESIGNS[k].kind for k in ("ci", "ci2")} == {"width"}
+
+
+def test_register_refuses_a_taken_key_and_an_unknown_input():
+    from dataclasses import replace
+
+    from topicsetsize.designs.registry import register
+
+    with pytest.raises(ValueError, match="'anova' is already registered"):
+        register(DESIGNS["anova"])
+    with pytest.raises(ValueError, match=r"inputs \['sigma'\] are not parameters"):
+        register(replace(DESIGNS["ttest2"], key="bad", inputs=("alpha", "beta", "min_d",
+                                                                "sigma")))
+    assert "bad" not in DESIGNS
+
+
+@pytest.mark.parametrize("key", DESIGNS)
+def test_the_package_exports_are_read_from_the_registry(key):
+    """No hand-written list: every declared function and extra export of a design is a
+    package name resolving to its module."""
+    design = DESIGNS[key]
+    for name in (*design.functions.values(), *design.exports):
+        assert name in tss.__all__ and name in dir(tss)
+        assert getattr(tss, name) is getattr(__import__(design.module, fromlist=[name]), name)

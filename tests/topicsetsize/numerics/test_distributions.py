@@ -187,3 +187,117 @@ def test_f_power_against_40_digit_powers(data_dir):
         for g, e in zip(got, (row.power_n_minus_1, row.power_n)):
             worst = max(worst, abs(float(mpmath.mpf(g) - mpmath.mpf(e))))
     assert worst < F_POWER_TOLERANCE / 2, worst
+
+
+# --- issue 28.4: the paired t power as one noncentral F tail, and the bound shortcut ------------
+
+def _mp_t_power(alpha, df, nc):
+    """Independent 40-digit reference: Pr{|t'(df, nc)| >= w} as the Poisson mixture of central
+    beta tails of t'^2 ~ F'(1, df, nc^2): sum_k e^(-h) h^k / k! (1 - I_y(1/2 + k, df/2)),
+    h = nc^2/2, y = w^2/(w^2 + df), w the double t(df; alpha) (mpmath's betainc, summed from
+    the Poisson mode both ways until a term is below 1e-45 of the sum)."""
+    mpmath.mp.dps = 40
+    w = mpmath.mpf(float(t_crit(alpha, df)))
+    h, y = mpmath.mpf(nc) ** 2 / 2, w * w / (w * w + df)
+
+    def term(k):
+        return mpmath.exp(-h + k * mpmath.log(h) - mpmath.loggamma(k + 1)) * mpmath.betainc(
+            mpmath.mpf(1) / 2 + k, mpmath.mpf(df) / 2, y, 1, regularized=True)
+
+    mode = int(h)
+    total = term(mode)
+    for step in (1, -1):
+        k = mode + step
+        while k >= 0:
+            t = term(k)
+            total += t
+            if t < total * mpmath.mpf(10) ** -45:
+                break
+            k += step
+    return total
+
+
+@pytest.mark.parametrize("alpha,df,nc", [
+    (0.05, 1, 0.5), (0.05, 1, 6.0), (1e-6, 1, 40.0), (0.01, 2, 3.0), (1e-7, 2, 25.0),
+    (0.2, 3, 1.0), (1e-4, 3, 15.0), (0.05, 33, 2.9155), (1e-3, 1199, 5.58), (0.05, 1e4, 2.8),
+    (1e-7, 1e6, 6.0), (0.05, 1e8, 2.8), (0.3, 9.9e8, 0.01), (1e-7, 5, 0.1), (0.05, 9, 90.0),
+    (1.95257433e-06, 3941048, 3.22045616)])
+def test_t_power_identity_against_40_digits(alpha, df, nc):
+    # the identity Pr{|t'(df, nc)| >= w} = Pr{F'(1, df, nc^2) >= w^2}, small df (1..3) included,
+    # tails down to ~1e-7: within 1e-14 absolute and 1e-12 relative of the 40-digit sum
+    ref = _mp_t_power(alpha, df, nc)
+    got = t_power(alpha, df, nc)
+    assert abs(float(mpmath.mpf(float(got)) - ref)) < 1e-14
+    assert float(abs(mpmath.mpf(float(got)) / ref - 1)) < 1e-12
+
+
+def test_t_power_identity_against_two_noncentral_t_tails():
+    # scipy's nct (Boost), both tails, the method before issue 28, on a seeded grid with phi from
+    # 1 to 1e9 and lambda up to 999 (the largest before the quadrature): within 5e-12 (the
+    # largest differences, 1.8e-12 at phi = 5.2e7, are Boost's nct's: e.g. at alpha = 1.95e-6,
+    # phi = 3.94e6, lambda = 3.22, nct is 3.4e-13 off the 40-digit sum and the F tail 3e-17)
+    rng = np.random.default_rng(28)
+    alpha = np.exp(rng.uniform(np.log(1e-7), np.log(0.5), 400))
+    df = np.floor(np.exp(rng.uniform(0, np.log(1e9), 400)))
+    nc = np.exp(rng.uniform(np.log(0.01), np.log(999), 400))
+    w = t_crit(alpha, df)
+    old = stats.nct.sf(w, df, nc) + stats.nct.sf(w, df, -nc)
+    assert np.abs(t_power(alpha, df, nc) - old).max() < 5e-12
+
+
+def test_t_power_one_is_the_vectorised_power_bit_for_bit():
+    from topicsetsize.numerics.distributions import t_power_one
+
+    rng = np.random.default_rng(7)
+    for a, d, c in zip(rng.uniform(1e-6, 0.5, 50), np.floor(np.exp(rng.uniform(0, 20, 50))),
+                       rng.uniform(0.01, 900, 50)):
+        assert t_power_one(a, d, c) == float(t_power(a, d, c))
+
+
+def test_pairs_bound_the_power_below_with_one_critical_value():
+    from topicsetsize.numerics.distributions import PRECISE_FROM, f_power_pair, t_power_pair
+    from topicsetsize.numerics.precision import F_POWER_TOLERANCE, FAST_POWER_ERROR
+
+    # F: the power at phi_E = m(n - 1), lambda = n*effect; the bound at n - 1 taken at n's F point
+    rng = np.random.default_rng(5)
+    alpha = np.exp(rng.uniform(np.log(1e-7), np.log(0.5), 300))
+    m = np.floor(np.exp(rng.uniform(np.log(2), np.log(1000), 300)))
+    n = np.floor(np.exp(rng.uniform(np.log(3), np.log(1e9), 300)))
+    effect = rng.uniform(1, 30, 300) / n
+    # A bound in exact arithmetic; in floating point, up to the powers' own error where the F
+    # point moves less than that per topic (phi_E from ~1e7 on): there the fast powers leave the
+    # answer open and the precise power certifies it (numerics/precision.py), so a search's
+    # decision from the bound is the one the powers would take.
+    for precise, noise in ((False, FAST_POWER_ERROR), (True, F_POWER_TOLERANCE)):
+        at, bound = f_power_pair(alpha, m - 1, m * (n - 1), n * effect, m * (n - 2),
+                                 (n - 1) * effect, precise=precise)
+        assert (at == f_power(alpha, m - 1, m * (n - 1), n * effect, precise=precise)).all()
+        below = f_power(alpha, m - 1, m * (n - 2), (n - 1) * effect, precise=precise)
+        small = m * (n - 1) < PRECISE_FROM
+        assert (bound[small] >= below[small]).all() and (bound > below).any()
+        assert (bound >= below - noise).all()
+    # t: the same with phi = n - 1, lambda = sqrt(n)*effect
+    effect = rng.uniform(0.5, 10, 300) / np.sqrt(n)
+    at, bound = t_power_pair(alpha, n - 1, np.sqrt(n) * effect, n - 2, np.sqrt(n - 1) * effect)
+    assert (at == t_power(alpha, n - 1, np.sqrt(n) * effect)).all()
+    below = t_power(alpha, n - 2, np.sqrt(n - 1) * effect)
+    assert (bound >= below - 1e-15).all() and (bound > below).any()
+
+
+def test_pair_against_40_digit_powers(data_dir):
+    # the precise pair at the 40-digit certified n of tests/data/anova_large_n_reference.csv:
+    # the power at n within the tolerance, the bound at n - 1 at least the 40-digit power there
+    import pandas as pd
+
+    from topicsetsize.numerics.distributions import f_power_pair
+    from topicsetsize.numerics.precision import F_POWER_TOLERANCE
+
+    ref = pd.read_csv(data_dir / "anova_large_n_reference.csv", dtype=str)
+    ref = ref[(ref.method == "exact") & (ref.design == "anova")]
+    for row in ref.itertuples():
+        m, n = int(row.m), float(row.n)
+        effect = float(mpmath.mpf(row.min_d) ** 2 / (2 * mpmath.mpf(row.variance)))
+        at, bound = f_power_pair(float(row.alpha), m - 1.0, m * (n - 1), n * effect,
+                                 m * (n - 2), (n - 1) * effect)
+        assert abs(float(mpmath.mpf(float(at)) - mpmath.mpf(row.power_n))) < F_POWER_TOLERANCE
+        assert float(bound) > float(mpmath.mpf(row.power_n_minus_1)) - F_POWER_TOLERANCE

@@ -82,3 +82,41 @@ def test_the_fast_power_settles_cells_far_from_the_target():
     below = np.array([0.8 - 2 * edge, 0.8 - edge / 2, np.nan, 0.8 - 2 * edge])
     at = np.array([0.8 + 2 * edge, 0.8 + 2 * edge, 0.9, 0.8 + edge / 2])
     assert undecided_by_fast(0.8, below, at).tolist() == [False, True, True, True]
+
+
+def _outcome(func):
+    """(answer, warning messages) of ``func()``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = func()
+    return got, [str(w.message) for w in caught if issubclass(w.category, PrecisionWarning)]
+
+
+@pytest.mark.parametrize("n, target, slope", [
+    (100_000_003, 0.8, 1e-9),                # walks down to a power on the target: warns
+    (100_000_001, 0.8 + 0.5e-7, 1e-9),       # 49 topics away: stops after 16 moves, warns
+    (100_000_002, 0.8 + 0.55e-9, 1e-10),     # four topics up, 5e-11 off the target: clean
+    (100_000_001, 0.8 + 1.5e-9, 1e-9),       # one topic up, clean
+    (100_000_001, 0.8 - 2.5e-9, 1e-9),       # three topics down, clean
+    (1_000_001, 0.8, 0.0),                   # flat: contradictory, warns
+])
+def test_certify_one_walks_as_certify(n, target, slope):
+    # issue 28.5: certify_one walks on floats (n's neighbours in the first call of the power)
+    # and warns itself; answers and warnings are certify's, call for call
+    calls = []
+
+    def power(x):
+        calls.append(len(x))
+        return 0.8 + (np.asarray(x) - 1e8) * slope
+
+    def describe(i):
+        return f"cell {i}"
+
+    one, one_warned = _outcome(lambda: certify_one(power, target, n, describe, dfe_per_topic=2.0,
+                                                   fast=lambda x: target))
+    many, many_warned = _outcome(lambda: certify(lambda x, i: power(x), target, np.array([n]),
+                                                 tolerance=3e-11, check_from=certify_from(2.0),
+                                                 describe=describe))
+    assert one == int(many[0]) and one_warned == many_warned
+    if slope and abs(one - n) <= 1:
+        assert calls[0] == 4          # n - 2 .. n + 1: a walk of one topic in one call

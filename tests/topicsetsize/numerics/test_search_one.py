@@ -102,10 +102,22 @@ def test_the_fast_path_scans_below_the_monotone_start(call, table):
 @pytest.mark.parametrize("call", [
     lambda: _anova_n_one(1e-12, 0.2, 5.0, 0.0601, 3, "legacy"),  # tiny n < 129 - 32: long scan
     lambda: _ttest_n_one(0.05, 0.2, 1e-7, "exact"),             # n > 1e9: no pass in range
-    lambda: _ttest_n_one(0.05, 0.2, 1e-3, "exact"),             # n ≈ 7.8e6 > ONE_CELL_N_MAX
 ])
 def test_the_fast_path_declines_what_it_cannot_certify(call):
     assert call() is None
+
+
+@pytest.mark.parametrize("call, table", [
+    # issue 28.5: large answers (up to the search limit) are the fast path's too (it declined
+    # them from 1e6 on, and a scalar call ran the vectorised search: 0.6-2 ms)
+    (lambda: _ttest_n_one(0.05, 0.2, 1e-3, "exact"),             # n ≈ 7.8e6
+     lambda: tss.ttest_n_effect(0.05, 0.2, [1e-3], method="exact")),
+    (lambda: _ttest_n_one(1e-4, 0.1, 2e-4, "legacy"),            # n ≈ 5e8
+     lambda: tss.ttest_n_effect(1e-4, 0.1, [2e-4])),
+])
+def test_the_fast_path_answers_large_n_as_the_table(call, table):
+    n = call()
+    assert n is not None and n > 10**6 and n == table().tolist()[0]
 
 
 def test_smallest_n_one_agrees_with_smallest_n_on_a_wobbly_curve():

@@ -1,0 +1,1 @@
+"""The sheets of a workbook, one module each; the calculator sheets in :mod:`.calculators`."""

@@ -1,0 +1,153 @@
+"""The Budget sheet: pool depth, topic set size and assessment cost (Sakai, CIKM 2014, §6.3).
+
+One row per pool depth of the spec's ``[[pool_depths]]``: the judged documents per topic,
+σ̂² at that depth and the required n of the one-way ANOVA design (precomputed by the generator
+with :func:`topicsetsize.budget_plan` for the spec's ``[budget]`` m and minD); the cost
+n × documents per topic, whether it fits the budget (a yellow input) and the cheapest depth
+within the budget are live formulas. A chart plots n against the judged documents per topic
+(CIKM 2014, Figures 4–5).
+"""
+
+from __future__ import annotations
+
+from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.styles import Alignment
+
+import topicsetsize as tss
+
+from ..content.calculators import INPUTS
+from ..content.spec import Spec
+from ..spreadsheet.cells import STYLE, put_formula, put_label, put_number
+from ..spreadsheet.formulas import N_FMT, OK_FMT
+from ..spreadsheet.layout import (
+    NO_VALUE,
+    guarded,
+    highlight_if,
+    name_cell,
+    write_inputs,
+    write_status,
+)
+from ..spreadsheet.rows import Block
+from .calculators import grey_when_bad, start_sheet
+from .calculators.sheet import PRINT_SCALE
+from .charts_sheet import style_series
+
+__all__ = ["add_budget_sheet", "SHEET"]
+
+SHEET = "Budget"
+_HEADERS = ("pool depth pd", "judged docs per topic", "σ̂² at pd", "required n (not live)",
+            "cost = n × docs", "within budget", "cost if within", "cheapest (ties: deeper)")
+
+
+def add_budget_sheet(wb, spec: Spec) -> None:
+    """Write the Budget sheet (the spec must have ``[[pool_depths]]`` and ``[budget]``)."""
+    b = spec.budget
+    rows = spec.pool_depths
+    plan = tss.budget_plan([r["pd"] for r in rows],
+                           docs_per_topic=[r["docs_per_topic"] for r in rows],
+                           variances=[r["variance"] for r in rows], m=b["m"],
+                           min_d=b["min_d"], alpha=spec.alpha, beta=spec.beta,
+                           budget=b["documents"], method=b["method"])
+    cur = start_sheet(wb, SHEET, "Budget: how deep to pool, how many topics, at what cost", [
+        f"Required n per pool depth: one-way ANOVA, m = {b['m']}, minD = {b['min_d']:g}, "
+        f"α = {spec.alpha:g}, β = {spec.beta:g}, {b['method']} method (precomputed by the "
+        "generator from each depth's σ̂²; not live).",
+        "Cost = n × judged documents per topic (Sakai, CIKM 2014, §6.3); type your budget in "
+        "the yellow cell: the cost, the fit and the cheapest depth recalculate.",
+    ])
+    cur.heading("Inputs")
+    inp = write_inputs(cur, wb, INPUTS["budget"], {"budget": b["documents"]})
+    budget = inp.used["budget"]
+    _, ok = write_status(cur, wb, "budget", inp)
+    cur.skip()
+    first, last, tied, cheapest = _depths(cur, plan, budget, ok)
+    _cheapest(cur, wb, first, last, tied, cheapest, ok)
+    _chart(cur, first, last)
+
+
+def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
+    """The table of pool depths: n, cost, fit; the cheapest row highlighted. Returns its
+    first and last rows, the range of the tied depths and the cheapest depth's formula."""
+    ws, rows = cur.ws, plan.table
+    cur.heading("Pool depths")
+    top = cur.row
+    for c, text in enumerate(_HEADERS, start=1):
+        put_label(ws, top, c, text, font=STYLE.bold,
+                  fill=STYLE.header_fill).alignment = STYLE.header
+    ws.row_dimensions[top].height = 45
+    first, last = top + 1, top + len(rows)
+    costs_if = f"$G${first}:$G${last}"
+    tied = f"$H${first}:$H${last}"
+    for i, (pd, row) in enumerate(plan.table.iterrows()):
+        r = first + i
+        put_number(ws, r, 1, pd, number_format="0")
+        put_number(ws, r, 2, row["docs_per_topic"], number_format="#,##0.##")
+        put_number(ws, r, 3, row["variance"], number_format="0.0000")
+        put_number(ws, r, 4, row["n"], number_format=N_FMT)
+        # guarded like every answer of the sheet: no number while the budget is bad
+        for c, value, fmt in ((5, f"D{r}*B{r}", "#,##0"), (6, f"IF(E{r}<={budget},1,0)", OK_FMT)):
+            put_formula(ws, r, c, guarded(ok, value, f'"{NO_VALUE}"'), number_format=fmt
+                        ).alignment = Alignment(horizontal="right")
+        put_formula(ws, r, 7, f'=IF(F{r}=1,E{r},"")', number_format="#,##0")
+        # the pd of a row that ties for the cheapest cost within the budget, else blank text
+        put_formula(ws, r, 8, f'=IF(AND(F{r}=1,E{r}=MIN({costs_if})),A{r},"")',
+                    number_format="0")
+    cheapest = f"IF(COUNT({tied})=0,0,MAX({tied}))"
+    highlight_if(ws, f"A{first}:H{last}", f"AND(ISNUMBER($H{first}),$A{first}={cheapest})",
+                 fill=STYLE.cross_fill, font=STYLE.bold)
+    block = Block(first, last, {k: c for c, k in enumerate("ABCDEFGH", start=1)})
+    grey_when_bad(cur, block, ok)
+    cur.row = last + 2
+    return first, last, tied, cheapest
+
+
+def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str) -> None:
+    """The cheapest depth within the budget, its n and its cost (named answers)."""
+    ws = cur.ws
+    put_label(ws, cur.row, 1, "Cheapest within the budget", font=STYLE.bold)
+    match = f"MATCH({cheapest},$A${first}:$A${last},0)"
+    put_formula(ws, cur.row, 2, guarded(
+        ok, f'IF(COUNT({tied})=0,"No pool depth fits the budget.","pool depth "'
+            f'&{cheapest}&": n = "&INDEX($D${first}:$D${last},{match})&" topics")'),
+        font=STYLE.answer)
+    ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
+    name_cell(wb, "budget_cheapest", ws.title, cur.row, 2)
+    cur.skip()
+    # numbers, not TEXT(): the cell's number format shows the separators in every locale
+    for name, label, value, fmt in (
+            ("budget_cheapest_pd", "its pool depth", f'IF(COUNT({tied})=0,"none",{cheapest})',
+             "0"),
+            ("budget_cheapest_cost", "its cost (judged documents)",
+             f'IF(COUNT({tied})=0,"none",INDEX($E${first}:$E${last},{match}))', "#,##0")):
+        put_label(ws, cur.row, 1, label)
+        put_formula(ws, cur.row, 2, guarded(ok, value), number_format=fmt,
+                    font=STYLE.answer).alignment = Alignment(horizontal="left")
+        name_cell(wb, name, ws.title, cur.row, 2)
+        cur.skip()
+    cur.skip()
+    cur.note("Highlighted: the cheapest depth within the budget. The cost compares depths "
+             "only: a shallower pool is cheaper per topic but noisier, so it needs more topics.")
+
+
+def _chart(cur, first: int, last: int) -> None:
+    """n against judged documents per topic, below the table; the print layout."""
+    ws = cur.ws
+    chart = ScatterChart()
+    chart.title = "Required n against judged documents per topic"
+    chart.style = 2
+    chart.height, chart.width = 8, 14
+    chart.x_axis.title = "judged documents per topic"
+    chart.y_axis.title = "required n (topics)"
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.legend = None
+    xs = Reference(ws, min_col=2, min_row=first, max_row=last)
+    ys = Reference(ws, min_col=4, min_row=first, max_row=last)
+    series = Series(ys, xs, title="required n")
+    style_series(series, 0)
+    chart.series.append(series)
+    # below the table (beside it, the page had to shrink to about 4 pt to fit the width)
+    ws.add_chart(chart, f"A{cur.row + 1}")
+    ws.freeze_panes = "A3"
+    ws.print_area = f"A1:H{cur.row + 17}"     # the chart takes about 16 rows
+    ws.print_title_rows = "1:1"
+    ws.page_setup.scale = PRINT_SCALE          # as the calculators: 9 pt answers

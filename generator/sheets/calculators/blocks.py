@@ -1,0 +1,256 @@
+"""The blocks of a calculator sheet: the answers, the power around them, the curves and the charts
+(power against n, n against minD), and the minimum detectable effect at the user's n."""
+
+from __future__ import annotations
+
+from openpyxl.chart import Reference, ScatterChart, Series
+
+from topicsetsize.params import N_MAX
+
+from ...spreadsheet.cells import STYLE, col, put_label
+from ...spreadsheet.formulas import N_FMT, P_FMT
+from ...spreadsheet.layout import Cursor, highlight_if
+from ...spreadsheet.rows import Block, Col, bisection_answer, bisection_cols, write_block
+from .sheet import AROUND, CURVE, LOG_HI, LOG_LO, MIN_STEPS, display_columns, guarded_block
+
+
+def answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
+                   heading: str, ok: str) -> Block:
+    """Both methods' power at n − 1 and n of each answer (labels in column A)."""
+    cur.heading(heading, font=STYLE.bold)
+    templates = []
+    labels = []
+    for label, answer in answers:
+        templates += [f"=IF(ISNUMBER({answer}),MAX(2,{answer}-1),{N_MAX})",
+                      f"=IF(ISNUMBER({answer}),{answer},{N_MAX})"]
+        labels += [f"{label} − 1", label]
+    put_label(cur.ws, cur.row, 1, "at", font=STYLE.bold, fill=STYLE.header_fill)
+    block = guarded_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
+                                               *display_columns(cols)], len(templates), ok)
+    for i, label in enumerate(labels):
+        put_label(cur.ws, block.top + i, 1, label)
+    cur.row = block.bottom + 2
+    return block
+
+
+def around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
+                  verdicts: tuple[tuple[str, str], ...], ok: str) -> Block:
+    """The model on n = answer − AROUND .. answer + AROUND (within 2..N_MAX).
+
+    Where a verdict column (``verdicts``: (value column, verdict column)) first holds, its
+    value cell is boxed and bold: that is where the power crosses 1 − β (or the width δ).
+    """
+    cur.heading(heading, font=STYLE.bold)
+    centre = f"IF(ISNUMBER({answer}),{answer},2)"
+    block = guarded_block(cur.ws, cur.row, 2, [
+        Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{AROUND}),{N_MAX - 2 * AROUND})+{i}",
+            N_FMT),
+        *display_columns(cols)], 2 * AROUND + 1, ok)
+    ncol = col(block.columns["n"])
+    highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
+                 f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
+    for value, verdict in verdicts:
+        v, c = col(block.columns[value]), col(block.columns[verdict])
+        rng = f"{v}{block.top + 1}:{v}{block.bottom}"
+        cond = f"AND(${c}{block.top + 1}=1,${c}{block.top}=0)"
+        cur.ws.conditional_formatting.add(rng, _crossing_rule(cond))
+    cur.row = block.bottom + 1
+    return block
+
+
+def _crossing_rule(condition: str):
+    from openpyxl.formatting.rule import FormulaRule
+
+    return FormulaRule(formula=[condition], fill=STYLE.cross_fill, font=STYLE.bold,
+                       border=STYLE.box)
+
+
+def curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
+                 target: str, ok: str, plotted: tuple[str, ...]) -> Block:
+    """n from half the smaller to 1.5 times the larger answer (the chart's data).
+
+    The charts plot the columns "plot_n", "plot_target" and "plot_<key>" of each key of
+    ``plotted``: the values while every input is in range (``ok``), else #N/A, which charts
+    leave out, so that a bad input plots nothing (no curve from the fallback values).
+    """
+    work.heading("Power curve for the chart", font=STYLE.bold)
+    a, b = (f"IF(ISNUMBER({x}),{x},100)" for x in answers)
+    lo = f"MAX(2,ROUND(MIN({a},{b})/2,0))"
+    hi = f"MIN({N_MAX},MAX({lo}+{CURVE - 1},ROUND(1.5*MAX({a},{b}),0)))"
+    cols = [Col("n", "n", lambda i: f"=ROUND({lo}+({hi}-{lo})*{i}/{CURVE - 1},0)", N_FMT),
+            *cols, Col("target", "1 − β", f"={target}", P_FMT)]
+    shown = {c.key: c for c in cols}
+    block = write_block(work.ws, work.row, 1, [*cols, *(
+        Col(f"plot_{key}", f"{shown[key].header} (plotted)", f"=IF({ok},{{{key}}},NA())",
+            shown[key].number_format) for key in ("n", *plotted, "target"))], CURVE)
+    work.row = block.bottom + 2
+    return block
+
+
+def power_chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_title: str,
+           title: str) -> None:
+    """A small scatter chart of ``series`` ((column key, name)) against n: their guarded
+    copies "plot_<key>" (see :func:`curve_block`)."""
+    chart = ScatterChart()
+    chart.title = title
+    chart.style = 2
+    chart.height, chart.width = 7.5, 12
+    chart.x_axis.title = "n (topics)"
+    chart.y_axis.title = y_title
+    chart.y_axis.number_format = "0.00"
+    if y_title == "power":        # a probability: the axis its range, not the empty chart's 0–15
+        chart.y_axis.scaling.min, chart.y_axis.scaling.max = 0, 1
+    chart.x_axis.number_format = "#,##0"
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.legend.position = "b"
+    xs = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
+                   max_row=block.bottom)
+    from ..charts_sheet import style_series
+
+    for k, (key, name) in enumerate(series):
+        ys = Reference(ws, min_col=block.columns[f"plot_{key}"], min_row=block.top,
+                       max_row=block.bottom)
+        s = Series(ys, xs, title=name)
+        style_series(s, k, marker=key != "target")
+        if k == 0 and len(series) > 2:
+            # a wide plain line under the second method's markers: where the two coincide,
+            # both stay visible
+            s.marker.symbol = "none"
+            s.graphicalProperties.line.width = 57150
+        chart.series.append(s)
+    chart.visible_cells_only = False      # the data sit in the (collapsed) workings
+    ws.add_chart(chart, anchor)
+
+
+def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
+              value) -> str:
+    """Log-scale bisection for the smallest effect at a given n; returns its expression.
+
+    ``cols_of(effect)`` gives the model columns for an effect expression; the bisection runs
+    over t = log10(effect) in [LOG_LO, LOG_HI] and ``value(t)`` turns the answer into the
+    quantity shown. It is 0 where even the smallest effect has the power (1 − β ≤ α), and a
+    text where the largest has not (an approximation undefined at this n).
+    """
+    work.heading(title, font=STYLE.bold)
+    cols = (bisection_cols(str(LOG_LO), str(LOG_HI), ok=ok, integer=False, label="log10",
+                           key="t")
+            + [Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")])
+    block = write_block(work.ws, work.row, 1, cols, MIN_STEPS)
+    work.row = block.bottom + 1
+    ends = write_block(work.ws, work.row, 1, [
+        Col("t", "log10 at the ends", lambda i: (LOG_LO, LOG_HI)[i]),
+        Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")], 2)
+    work.row = ends.bottom + 2
+    t = bisection_answer(block, ok, key="t")
+    return (f'IF({ends.cell(ok, ends.top)},0,IF({ends.cell(ok)},{value(t)},'
+            f'"not reached at this n"))')
+
+
+#: Rows of the "n against minD" chart's table: n spread geometrically from a third of the
+#: answer to three times it.
+_MIN_CURVE = 15
+
+
+_SPREAD = 3
+
+
+#: Power evaluations per row of that table: two starting values, then secant steps.
+_SECANT = 6
+
+
+def _suffixed(cols: list[Col], free: str, k: int) -> tuple[list[Col], list[Col]]:
+    """Split model columns into those independent of the placeholder ``free`` (kept as they
+    are) and those that depend on it, directly or through another column (renamed with the
+    suffix ``k`` so that one row can hold several evaluations)."""
+    dependent: set[str] = set()
+    for c in cols:        # a model's columns read only the columns before them
+        if f"{{{free}}}" in c.template or any(f"{{{d}}}" in c.template for d in dependent):
+            dependent.add(c.key)
+    fixed = [c for c in cols if c.key not in dependent]
+    renamed = []
+    for c in cols:
+        if c.key in dependent and not c.key.startswith("ok"):
+            template = c.template
+            for d in dependent:
+                template = template.replace(f"{{{d}}}", f"{{{d}_{k}}}")
+            renamed.append(Col(f"{c.key}_{k}", f"{c.header} ({k})", template, c.number_format))
+    return fixed, renamed
+
+
+def min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_of,
+               start: str, value, title: str) -> Block:
+    """The smallest effect with power 1 − β at each n of a grid around ``answer``.
+
+    n runs geometrically from answer/_SPREAD to answer·_SPREAD (within 2..N_MAX). Per row the
+    effect x (λ for the ANOVA, the effect size for the t-tests) solves power(x) = 1 − β by
+    the secant method: x₀ = ``start`` (a template of {n}), x₁ = 1.1·x₀, then _SECANT − 2
+    steps x_{k+1} = x_k − f_k(x_k − x_{k−1})/(f_k − f_{k−1}), f = power − (1 − β) (an
+    undefined legacy power counts as 0, as in the engine) rounded to 12 decimals: the
+    residual of a settled solve is rounding noise, which would differ between spreadsheets.
+    ``cols_of(x)`` gives the model columns for the effect expression x and ``value(x)`` the
+    minD (a template of {n} and x).
+    Column "d" holds the minD, or #N/A (a gap in the chart) while an input is bad or where
+    the iteration has not settled to 1e-9; column "plot_n" the n where "d" is a number, else
+    #N/A too.
+    """
+    work.heading(title, font=STYLE.bold)
+    centre = f"IF(ISNUMBER({answer}),{answer},100)"
+    half = (_MIN_CURVE - 1) / 2
+    cols = [Col("n", "n", lambda i: f"=MIN({N_MAX},MAX(2,ROUND({centre}*{_SPREAD}"
+                                    f"^({(i - half) / half:.6g}),0)))", N_FMT)]
+    p = f"p_{method}"
+
+    def step(a: int, b: int) -> str:
+        xa, xb, fa, fb = (f"{{{x}}}" for x in (f"it{a}", f"it{b}", f"f{a}", f"f{b}"))
+        return f"=IF({fa}={fb},{xa},MIN(4*{xa},MAX({xa}/2,{xa}-{fa}*({xa}-{xb})/({fa}-{fb}))))"
+
+    for k in range(_SECANT):
+        first = {0: f"={start}", 1: "=1.1*{it0}"}
+        cols.append(Col(f"it{k}", f"x{k}", first.get(k) or step(k - 1, k - 2), "0.000000"))
+        fixed, renamed = _suffixed(cols_of(f"{{it{k}}}"), f"it{k}", k)
+        if k == 0:
+            cols += fixed
+        cols += renamed
+        pk = f"{{{p}_{k}}}"
+        cols.append(Col(f"f{k}", f"power − (1 − β) at x{k}",
+                        f"=ROUND(IF(ISNUMBER({pk}),{pk},0)-(1-{beta}),12)", "0.0E+00"))
+    last = _SECANT - 1
+    cols.append(Col("root", "x", step(last, last - 1), "0.000000"))
+    cols.append(Col("d", "minD", f"=IF(AND({ok},ABS({{root}}-{{it{last}}})<=1E-9*{{root}}),"
+                                 f"{value('{root}')},NA())", "0.000000"))
+    # the chart's n: #N/A with the minD, so a bad input plots no n against the point index
+    cols.append(Col("plot_n", "n (plotted)", "=IF(ISNUMBER({d}),{n},NA())", N_FMT))
+    block = write_block(work.ws, work.row, 1, cols, _MIN_CURVE)
+    work.row = block.bottom + 2
+    return block
+
+
+def n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: str,
+             title: str) -> None:
+    """A scatter chart of n (y) against the effect (x): ``blocks`` are (block, column key
+    of the effect, series name), each with column "plot_n" (n, or #N/A with the effect:
+    while an input is bad both are #N/A, and the chart is empty)."""
+    from ..charts_sheet import style_series
+
+    chart = ScatterChart()
+    chart.title = title
+    chart.style = 2
+    chart.height, chart.width = 7.5, 12
+    chart.x_axis.title = x_title
+    chart.y_axis.title = "n (topics)"
+    chart.x_axis.number_format = "0.00"
+    chart.y_axis.number_format = "#,##0"
+    chart.x_axis.delete = chart.y_axis.delete = False
+    chart.legend.position = "b"
+    for k, (block, key, name) in enumerate(blocks):
+        xs = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
+        ys = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
+                       max_row=block.bottom)
+        s = Series(ys, xs, title=name)
+        style_series(s, k, marker=True)
+        if k == 0 and len(blocks) > 1:
+            s.marker.symbol = "none"       # a wide line under the second method's markers
+            s.graphicalProperties.line.width = 57150
+        chart.series.append(s)
+    chart.visible_cells_only = False
+    ws.add_chart(chart, anchor)

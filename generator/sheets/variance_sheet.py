@@ -1,0 +1,84 @@
+"""The Variance sheet: one Table-1-style row per score matrix, and what it was computed from.
+
+As in Table 1 of the AIRS 2016 paper: runs, topics, V_E of the raw and of the std-AB matrix,
+and Kendall's τ with its 95% CI between the run rankings by raw and by std-AB mean. Below,
+per matrix, the runs (mean raw and std-AB scores, ranks) and the topics' std-AB factors
+(mean and SD over the runs), which standardise new runs the same way. Run, topic and matrix
+names are user data: they are written as text, never as formulas.
+"""
+
+from __future__ import annotations
+
+from ..content.matrix_estimates import MatrixEstimate
+from ..spreadsheet.cells import STYLE, fit_texts, put_label, put_number, put_text
+
+__all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS", "TAU_NOTE"]
+
+SHEET = "Variance"
+SUMMARY_COLUMNS = ("matrix", "data", "runs", "topics", "V_E raw", "V_E std-AB", "τ",
+                   "τ 95% CI low", "τ 95% CI high")
+_FORMATS = {"V_E raw": "0.0000", "V_E std-AB": "0.0000", "τ": "0.000", "τ 95% CI low": "0.000",
+            "τ 95% CI high": "0.000"}
+
+
+#: Why a τ CI may end above 1.
+TAU_NOTE = ("Note: the τ CI is Sakai's unclipped form τ ± z·√(2(2k+5)/(9k(k−1))) over k runs, "
+            "as published (AIRS 2016, Table 1), so its upper end can exceed 1 (shaded; e.g. "
+            "1.030): read it as 'up to 1'. τ itself never exceeds 1.")
+
+
+def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
+    """Write the Variance sheet for the matrices of a spec."""
+    ws = wb.create_sheet(SHEET)
+    # the run names whole (a longer one wraps): cut, different runs printed alike
+    longest = max((len(str(r)) for est in estimates for r in est.runs.index), default=0)
+    first = min(48, max(28, longest + 2))
+    for letter, width in zip("ABCDEFGHI", (first, 30, 13, 13, 13, 13, 13, 19, 19)):
+        ws.column_dimensions[letter].width = width
+    put_label(ws, 1, 1, "Variance estimates from score matrices (AIRS 2016, Table 1 layout)",
+              font=STYLE.title)
+    put_label(ws, 2, 1, "V_E: one-way ANOVA residual variance (AIRS 2016, Eq. 1). std-AB: "
+                        "per-topic z-scores ×0.15 + 0.5, clipped to [0, 1]. τ: Kendall's τ "
+                        "between the raw and the std-AB run rankings, with its 95% CI.",
+              font=STYLE.note)
+    put_label(ws, 3, 1, TAU_NOTE, font=STYLE.note)
+    for c, text in enumerate(SUMMARY_COLUMNS, start=1):
+        put_label(ws, 4, c, text, font=STYLE.bold, fill=STYLE.header_fill).alignment = \
+            STYLE.header if c > 2 else STYLE.wrap
+    for i, est in enumerate(estimates):
+        row = 5 + i
+        s = est.summary
+        put_text(ws, row, 1, est.spec.name)
+        put_text(ws, row, 2, est.file)           # wrapped below where it is long
+        values = (s.runs, s.topics, s.var_raw, s.var_std_ab, s.tau, s.tau_ci_low, s.tau_ci_high)
+        for c, (head, value) in enumerate(zip(SUMMARY_COLUMNS[2:], values), start=3):
+            cell = put_number(ws, row, c, value, number_format=_FORMATS.get(head))
+            if head == "τ 95% CI high" and value is not None and value > 1:
+                cell.fill = STYLE.differ_fill
+
+    row = 6 + len(estimates)
+    for est in estimates:
+        row += 1
+        put_text(ws, row, 1, f"{est.spec.name}: runs and topics", font=STYLE.heading)
+        row += 1
+        for text in (f"Data: {est.file}.", *(f"Note: {note}." for note in est.notes)):
+            put_text(ws, row, 1, text, font=STYLE.note)
+            row += 1
+        heads = ("run", "mean raw", "mean std-AB", "rank raw", "rank std-AB", "",
+                 "topic", "std-AB factor: mean", "std-AB factor: SD")
+        for c, text in enumerate(heads, start=1):
+            if text:
+                put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
+        for i, (run, r) in enumerate(est.runs.iterrows(), start=1):
+            put_text(ws, row + i, 1, run)
+            put_number(ws, row + i, 2, r["mean_raw"], number_format="0.0000")
+            put_number(ws, row + i, 3, r["mean_std_ab"], number_format="0.0000")
+            put_number(ws, row + i, 4, r["rank_raw"])
+            put_number(ws, row + i, 5, r["rank_std_ab"])
+        for i, (topic, t) in enumerate(est.topics.iterrows(), start=1):
+            put_text(ws, row + i, 7, topic)
+            put_number(ws, row + i, 8, t["mean"], number_format="0.0000")
+            put_number(ws, row + i, 9, t["sd"], number_format="0.0000")
+        row += max(len(est.runs), len(est.topics)) + 1
+    ws.print_title_rows = "1:1"                 # the heading on every page
+    fit_texts(ws, 1, ws.max_row, len(SUMMARY_COLUMNS))

@@ -1,0 +1,351 @@
+"""The calculator sheets, recalculated in real LibreOffice, against the engine and scipy.
+
+Every workbook of the batch (``conftest.py``) is recalculated by LibreOffice with forced
+recalculation; the required n, the powers and the initial estimates it computes are compared
+with the topicsetsize engine (legacy and exact) and, for the exact method, with scipy's
+noncentral F and t directly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import special, stats
+from topicsetsize.generator.spreadsheet.layout import TOO_LARGE
+
+import topicsetsize as tss
+from topicsetsize.params import N_MAX
+
+from ..._cases import ANOVA, CI, TTEST, grid_workbooks
+from ...conftest import EDITS, named
+
+pytestmark = pytest.mark.libreoffice
+
+RTOL = 1e-9
+#: Rows of a table around an answer.
+AROUND = 13
+#: Where the spreadsheet's t/F/beta functions lose digits (m(n − 1) beyond 10⁷, i.e. only near
+#: the search limit of 10⁹ topics here; see the About sheet), powers are compared more loosely.
+#: Measured: ≤ 6.1e-11 up to 10⁷, ≤ 1.7e-7 at n ≈ 10⁹ (LibreOffice's T.INV.2T is off by
+#: ~3.5e-9 at 10⁹ degrees of freedom, its BETA.DIST more).
+RTOL_HUGE = 5e-7
+HUGE_DFE = 1e7
+
+
+def _engine_n(fn, *args, **kw):
+    try:
+        return fn(*args, **kw)
+    except tss.SearchLimitError:
+        return TOO_LARGE
+
+
+def _rows(ws, first_label: str, count: int, occurrence: int = 1):
+    """Rows of a block whose column-A labels start with ``first_label``: (row, header map)."""
+    hits = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == first_label]
+    top = hits[occurrence - 1]
+    header = {ws.cell(top - 1, c).value: c for c in range(1, ws.max_column + 1)}
+    return list(range(top, top + count)), header
+
+
+def _block_after(ws, heading: str, count: int):
+    """Data rows of the block under the heading ``heading`` in column A."""
+    top = next(r for r in range(1, ws.max_row + 1)
+               if str(ws.cell(r, 1).value or "").startswith(heading)) + 1
+    header = {ws.cell(top, c).value: c for c in range(1, ws.max_column + 1)}
+    return list(range(top + 1, top + 1 + count)), header
+
+
+def _result(ws, label: str, occurrence: int = 1):
+    hits = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == label]
+    return ws.cell(hits[occurrence - 1], 2).value
+
+
+def _close(got, want, rtol):
+    if isinstance(want, float) and math.isnan(want):
+        return got == "undefined"
+    return isinstance(got, (int, float)) and math.isclose(got, want, rel_tol=rtol, abs_tol=1e-300)
+
+
+def _books(batch):
+    return list(zip(batch.grid_names, grid_workbooks()))
+
+
+# ------------------------------------------------------------------------------- ANOVA
+def test_anova_required_n_equals_engine(batch):
+    checked = 0
+    for name, calc in _books(batch):
+        if "anova" not in calc:
+            continue
+        a = calc["anova"]
+        args = (a["alpha"], a["beta"], a["min_d"], a["variance"], a["m"])
+        wb = batch.values(name)
+        for method in ("legacy", "exact"):
+            assert named(wb, f"anova_n_{method}") == _engine_n(tss.anova_n, *args,
+                                                                method=method), (name, method)
+        checked += 1
+    assert checked == len(ANOVA)
+
+
+def test_anova_published_examples(batch):
+    # AIRS 2016 Table 2 part I (MedNLPDoc raw recall, m = 2, minD = .02): 2301 published,
+    # 2360 exact (docs/formulas.md §8); CIKM 2014 worked example: 20; §8, m = 100: 52404/52276.
+    wb = {tuple(c["anova"].values())[:5]: batch.values(n)
+          for n, c in _books(batch) if "anova" in c}
+    assert named(wb[(0.05, 0.20, 0.02, 0.0601, 2)], "anova_n_legacy") == 2301
+    assert named(wb[(0.05, 0.20, 0.02, 0.0601, 2)], "anova_n_exact") == 2360
+    assert named(wb[(0.05, 0.20, 0.5, 0.25, 3)], "anova_n_legacy") == 20
+    assert named(wb[(0.05, 0.10, 0.02, 0.213, 100)], "anova_n_legacy") == 52404
+    assert named(wb[(0.05, 0.10, 0.02, 0.213, 100)], "anova_n_exact") == 52276
+
+
+def _anova_power_rows(batch, name, a):
+    ws = batch.values(name)["ANOVA"]
+    answers, head = _rows(ws, "legacy n − 1", 4)
+    around = [_block_after(ws, f"Power for n around the {which} answer", AROUND)
+              for which in ("legacy", "exact")]
+    for rows, h in ((answers, head), *around):
+        for r in rows:
+            n = ws.cell(r, h["n"]).value
+            yield n, ws.cell(r, h["legacy power"]).value, ws.cell(r, h["exact power"]).value, \
+                ws.cell(r, h["φE = m(n−1)"]).value
+
+
+def test_anova_powers_equal_engine_and_scipy(batch):
+    compared = 0
+    for name, calc in _books(batch):
+        a = calc.get("anova")
+        if not a:
+            continue
+        for n, p_legacy, p_exact, dfe in _anova_power_rows(batch, name, a):
+            rtol = RTOL if dfe <= HUGE_DFE else RTOL_HUGE
+            kw = dict(m=a["m"], min_d=a["min_d"], variance=a["variance"], alpha=a["alpha"])
+            want_l = tss.anova_power(n, **kw)
+            want_e = tss.anova_power(n, method="exact", **kw)
+            assert _close(p_legacy, want_l, rtol), (name, n, p_legacy, want_l)
+            assert _close(p_exact, want_e, rtol), (name, n, p_exact, want_e)
+            # independently of the engine: scipy's noncentral F
+            d1, d2 = a["m"] - 1, a["m"] * (n - 1)
+            lam = n * a["min_d"] ** 2 / (2 * a["variance"])
+            w = d2 / d1 * special.betainccinv(d1 / 2, d2 / 2, a["alpha"]) / \
+                (1 - special.betainccinv(d1 / 2, d2 / 2, a["alpha"]))
+            assert _close(p_exact, stats.ncf.sf(w, d1, d2, lam), max(rtol, 1e-8)), (name, n)
+            compared += 1
+    assert compared == (4 + 2 * AROUND) * len(ANOVA)
+
+
+def test_anova_answer_is_where_the_exact_power_crosses(batch):
+    """n_exact: power ≥ 1 − β at n and < 1 − β at n − 1 (scipy, independent of the engine)."""
+    for name, calc in _books(batch):
+        a = calc.get("anova")
+        n = named(batch.values(name), "anova_n_exact") if a else None
+        if not isinstance(n, int):
+            continue
+        lam = a["min_d"] ** 2 / (2 * a["variance"])
+        d1 = a["m"] - 1
+
+        def power(k):
+            d2 = a["m"] * (k - 1)
+            w = stats.f.isf(a["alpha"], d1, d2)
+            return stats.ncf.sf(w, d1, d2, k * lam)
+
+        assert power(n) >= 1 - a["beta"] - 1e-9
+        if n > 2:
+            assert power(n - 1) < 1 - a["beta"] + 1e-9
+
+
+def test_anova_initial_estimates_equal_engine(batch):
+    for name, calc in _books(batch):
+        a = calc.get("anova")
+        if not a:
+            continue
+        ws = batch.values(name)["ANOVA"]
+        args = (a["alpha"], a["beta"], a["min_d"], a["variance"], a["m"])
+        want_l = tss.anova_initial_n(*args)
+        want_e = tss.anova_initial_n(*args, method="exact")
+        got_l = _result(ws, "initial estimate n₀ = λ̂/Δ")
+        got_e = _result(ws, "λ̂ (noncentral χ²)") / _result(ws, "Δ = minD²/(2σ̂²)")
+        assert math.isclose(got_l, want_l, rel_tol=1e-8, abs_tol=1e-9), (name, got_l, want_l)
+        assert math.isclose(got_e, want_e, rel_tol=1e-8, abs_tol=1e-9), (name, got_e, want_e)
+        pair = (a["alpha"], a["beta"]) in {(0.05, 0.2), (0.01, 0.2), (0.05, 0.1), (0.01, 0.1)}
+        assert isinstance(_result(ws, "λ̂ (Nagata, legacy pairs)"), float) == pair
+
+
+def test_anova_warning_says_whether_methods_differ(batch):
+    for name, calc in _books(batch):
+        if "anova" not in calc:
+            continue
+        wb = batch.values(name)
+        text = _result(wb["ANOVA"], "Legacy vs exact")
+        nl, ne = named(wb, "anova_n_legacy"), named(wb, "anova_n_exact")
+        if nl == ne:
+            assert text == f"Legacy and exact agree: n = {ne}."
+        elif isinstance(nl, int) and isinstance(ne, int):
+            assert text.startswith("Warning:" if nl < ne else "Note:")
+            assert f"n = {nl}" in text and f"n = {ne}" in text
+    # the worked example: at the legacy n = 2301 the exact power is only .7901
+    text = _result(batch.values("ntcir")["ANOVA"], "Legacy vs exact")
+    assert text == ("Warning: at the legacy n = 2301 the exact power is only 0.7901 < 1 − β = "
+                    "0.8000; the exact method needs n = 2360.")
+
+
+# ------------------------------------------------------------------------------- TTEST
+def test_ttest_required_n_equals_engine_in_both_input_styles(batch):
+    checked = 0
+    for name, calc in _books(batch):
+        t = calc.get("ttest")
+        if not t:
+            continue
+        wb = batch.values(name)
+        ws = wb["TTEST"]
+        for method in ("legacy", "exact"):
+            want = _engine_n(tss.ttest_n, t["alpha"], t["beta"], t["min_dt"], t["variance_t"],
+                             method=method)
+            assert named(wb, f"ttest_n_{method}") == want, (name, method)
+            assert _result(ws, f"required n, {method}") == want
+            want2 = _engine_n(tss.ttest_n_effect, t["alpha"], t["beta"], t["min_delta_t"],
+                              method=method)
+            assert _result(ws, f"required n, {method}", occurrence=2) == want2, (name, method)
+        checked += 1
+    assert checked == len(TTEST)
+
+
+def test_ttest_published_examples(batch):
+    wb = batch.values("ntcir")       # CIKM 2014: minΔt = .5 -> 34, minΔt = .2 -> 199
+    assert named(wb, "ttest_n_legacy") == named(wb, "ttest_n_exact") == 34
+    wb = batch.values("ntcir_edited")
+    assert _result(wb["TTEST"], "required n, legacy", occurrence=2) == 199
+
+
+def test_ttest_powers_equal_engine_and_scipy(batch):
+    compared = 0
+    for name, calc in _books(batch):
+        t = calc.get("ttest")
+        if not t:
+            continue
+        ws = batch.values(name)["TTEST"]
+        blocks = [(_rows(ws, "legacy n − 1", 4, occurrence=1), t["min_dt"] / t["variance_t"] ** .5),
+                  (_rows(ws, "legacy n − 1", 4, occurrence=2), t["min_delta_t"]),
+                  (_block_after(ws, "Power for n around the legacy answer (minDt, σ̂t²)",
+                                AROUND), t["min_dt"] / t["variance_t"] ** .5),
+                  (_block_after(ws, "Power for n around the exact answer", AROUND),
+                   t["min_dt"] / t["variance_t"] ** .5)]
+        for (rows, head), effect in blocks:
+            for r in rows:
+                n = ws.cell(r, head["n"]).value
+                rtol = RTOL if n <= HUGE_DFE else RTOL_HUGE
+                got_l, got_e = ws.cell(r, head["legacy power"]).value, \
+                    ws.cell(r, head["exact power"]).value
+                kw = dict(min_dt=effect, variance_t=1.0, alpha=t["alpha"])
+                want_l = tss.ttest_power(n, **kw)
+                want_e = tss.ttest_power(n, method="exact", **kw)
+                assert _close(got_l, want_l, rtol), (name, n, got_l, want_l)
+                assert _close(got_e, want_e, rtol), (name, n, got_e, want_e)
+                # scipy's noncentral t, independently of the engine (its lower tail is
+                # negligible or accurate at these points)
+                w = stats.t.isf(t["alpha"] / 2, n - 1)
+                nc = math.sqrt(n) * effect
+                direct = stats.nct.sf(w, n - 1, nc) + stats.nct.cdf(-w, n - 1, nc)
+                if np.isfinite(direct):
+                    assert _close(got_e, direct, max(rtol, 1e-8)), (name, n, got_e, direct)
+                compared += 1
+    assert compared == (4 + 4 + 2 * AROUND) * len(TTEST)
+
+
+def test_ttest_initial_estimates_equal_engine(batch):
+    for name, calc in _books(batch):
+        t = calc.get("ttest")
+        if not t:
+            continue
+        ws = batch.values(name)["TTEST"]
+        effect = t["min_dt"] / math.sqrt(t["variance_t"])
+        assert math.isclose(_result(ws, "minΔt = minDt/σ̂t"), effect, rel_tol=1e-12)
+        for occurrence, e in ((1, effect), (2, t["min_delta_t"])):
+            got = _result(ws, "initial estimate n₀", occurrence)
+            assert math.isclose(got, tss.ttest_initial_n(t["alpha"], t["beta"], e),
+                                rel_tol=1e-9), name
+
+
+# ------------------------------------------------------------------------------- CI
+def _ci_width_approx(n, alpha, variance_t):
+    """The approximation E[√V] ≈ σt(1 − 1/(4(n − 1))) (IRJ 2016, Section 6; docs/formulas.md §6),
+    computed here."""
+    return 2 * math.sqrt(variance_t) * stats.t.isf(alpha / 2, n - 1) * (1 - 1 / (4 * (n - 1))) \
+        / math.sqrt(n)
+
+
+def test_ci_required_n_equals_engine(batch):
+    checked = 0
+    for name, calc in _books(batch):
+        c = calc.get("ci")
+        if not c:
+            continue
+        wb = batch.values(name)
+        want = _engine_n(tss.ci_n, c["alpha"], c["delta"], c["variance_t"])
+        assert named(wb, "ci_n") == want, name
+        approx = _result(wb["CI"], "n with the approximation")
+        if isinstance(approx, int):                       # brute force around the answer
+            assert _ci_width_approx(approx, c["alpha"], c["variance_t"]) <= c["delta"]
+            if approx > 2:
+                assert _ci_width_approx(approx - 1, c["alpha"], c["variance_t"]) > c["delta"]
+        else:
+            assert approx == TOO_LARGE and want == TOO_LARGE
+        checked += 1
+    assert checked == len(CI)
+    wb = batch.values("ntcir")                             # docs/formulas.md §6: 79
+    assert named(wb, "ci_n") == 79
+
+
+def test_ci_widths_equal_engine(batch):
+    for name, calc in _books(batch):
+        c = calc.get("ci")
+        if not c:
+            continue
+        ws = batch.values(name)["CI"]
+        for rows, head in (_rows(ws, "required n − 1", 4),
+                           _block_after(ws, "Expected width for n around the answer", AROUND)):
+            for r in rows:
+                n = ws.cell(r, head["n"]).value
+                rtol = RTOL if n <= HUGE_DFE else RTOL_HUGE
+                assert _close(ws.cell(r, head["expected width"]).value,
+                              tss.ci_delta(n, variance_t=c["variance_t"],
+                                           alpha=c["alpha"]), rtol), (name, n)
+                assert _close(ws.cell(r, head["approximate width"]).value,
+                              _ci_width_approx(n, c["alpha"], c["variance_t"]), rtol), (name, n)
+        n0 = _result(ws, "initial estimate n₀")
+        z = stats.norm.isf(c["alpha"] / 2)
+        assert math.isclose(n0, 4 * z * z * c["variance_t"] / c["delta"] ** 2, rel_tol=1e-9)
+
+
+# ------------------------------------------------------------------------------- all
+def test_no_cell_evaluates_to_an_error(batch):
+    from ..._libreoffice import filled_cells_without_errors
+
+    cells = sum(filled_cells_without_errors(batch.values(name), name) for name in batch.source)
+    assert cells > 100_000
+
+
+def test_editing_an_input_changes_the_answers(batch):
+    before, after = batch.values("ntcir"), batch.values("ntcir_edited")
+    for name, value in EDITS.items():
+        assert named(after, name) == value
+    assert (named(before, "anova_n_legacy"), named(before, "anova_n_exact")) == (2301, 2360)
+    # AIRS 2016 Table 2 part I, m = 10, minD = .1: 188 published, 189 exact
+    assert (named(after, "anova_n_legacy"), named(after, "anova_n_exact")) == (188, 189)
+    assert named(after, "anova_n_exact") == tss.anova_n(0.05, 0.2, 0.1, 0.0601, 10,
+                                                         method="exact")
+    assert (named(before, "ttest_n_legacy"), named(after, "ttest_n_legacy")) == (34, 199)
+    assert named(after, "ttest_n_exact") == tss.ttest_n(0.05, 0.2, 0.04, 0.04, method="exact")
+    assert (named(before, "ci_n"), named(after, "ci_n")) == (79, 125)
+    assert _result(after["ANOVA"], "Legacy vs exact").startswith("Warning:")
+
+
+def test_search_limit_is_stated_not_a_wrong_number(batch):
+    """minΔt = 1e-5 needs more than 10⁹ topics: the sheet says so (the engine raises)."""
+    name = next(n for n, c in _books(batch) if c.get("ttest", {}).get("min_dt") == 1e-5)
+    wb = batch.values(name)
+    assert named(wb, "ttest_n_legacy") == named(wb, "ttest_n_exact") == TOO_LARGE
+    with pytest.raises(tss.SearchLimitError):
+        tss.ttest_n(0.05, 0.2, 1e-5, 1.0)
+    assert TOO_LARGE == f"more than {N_MAX:,}"

@@ -1,0 +1,244 @@
+"""The ANOVA2, TTEST2, CI2, Decide and Budget sheets recalculated in LibreOffice, against the
+engine (topicsetsize.anova2_n/_power/_min_d, ttest2_n/_power, ci2_n/_delta, anova_power,
+guarantees, recommend, budget_plan), and their spec keys."""
+
+from __future__ import annotations
+
+import math
+
+import openpyxl
+import pytest
+from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict
+from topicsetsize.generator.sheets.calculators import sheets
+from topicsetsize.generator.spreadsheet.layout import TOO_LARGE
+
+import topicsetsize as tss
+from topicsetsize.errors import InputError
+
+from .._cases import ANOVA2, CI2, TTEST2, grid_workbooks
+from ..conftest import DECIDE_EDITS, DECIDE_INJECTION, INJECTION_RUNS, named
+
+RTOL = 1e-9          # spreadsheet vs engine: powers and widths agree to ~1e-10 (About sheet)
+
+
+def _n(fn, *args):
+    try:
+        return fn(*args)
+    except tss.SearchLimitError:
+        return TOO_LARGE
+
+
+def _close(got, want, rtol=RTOL):
+    return isinstance(got, (int, float)) and math.isclose(got, want, rel_tol=rtol)
+
+
+def _grid(batch, key):
+    return [(name, calc[key]) for name, calc in zip(batch.grid_names, grid_workbooks())
+            if key in calc]
+
+
+@pytest.mark.libreoffice
+def test_anova2_n_power_and_min_d_equal_engine(batch):
+    books = _grid(batch, "anova2")
+    assert len(books) == len(ANOVA2)
+    for name, a in books:
+        wb = batch.values(name)
+        n = a["n"]
+        assert named(wb, "anova2_n") == _n(tss.anova2_n, a["alpha"], a["beta"], a["min_d"],
+                                           a["variance"], a["m"]), name
+        kw = dict(m=a["m"], variance=a["variance"], alpha=a["alpha"])
+        assert _close(named(wb, "anova2_power"), tss.anova2_power(n, min_d=a["min_d"], **kw)), \
+            name
+        want = tss.anova2_min_d(n, beta=a["beta"], **kw)
+        assert _close(named(wb, "anova2_min_d_at_n"), want, 1e-7), (name, want)
+
+
+@pytest.mark.libreoffice
+def test_anova2_power_at_n_minus_1_and_n(batch):
+    """The answer is where the exact power crosses 1 − β (the 'Power at the answer' rows)."""
+    for name, a in _grid(batch, "anova2"):
+        ws = batch.values(name)["ANOVA2"]
+        rows = {ws.cell(r, 1).value: r for r in range(1, 60)
+                if ws.cell(r, 1).value in ("exact n − 1", "exact n")}
+        n = named(batch.values(name), "anova2_n")
+        if n == TOO_LARGE:
+            continue
+        for label, at in (("exact n − 1", max(2, n - 1)), ("exact n", n)):
+            r = rows[label]
+            assert ws.cell(r, 2).value == at
+            want = tss.anova2_power(at, m=a["m"], min_d=a["min_d"], variance=a["variance"],
+                                    alpha=a["alpha"])
+            assert _close(ws.cell(r, 3).value, want), (name, label)
+
+
+@pytest.mark.libreoffice
+def test_ttest2_and_ci2_equal_engine(batch):
+    books = _grid(batch, "ttest2")
+    assert len(books) == len(TTEST2)
+    for name, t in books:
+        wb = batch.values(name)
+        assert named(wb, "ttest2_n") == _n(tss.ttest2_n, t["alpha"], t["beta"], t["min_d"],
+                                           t["variance"]), name
+        assert _close(named(wb, "ttest2_power"),
+                      tss.ttest2_power(t["n"], min_d=t["min_d"], variance=t["variance"],
+                                       alpha=t["alpha"])), name
+        # the minimum detectable minD at n gives power 1 − β there
+        d = named(wb, "ttest2_min_d_at_n")
+        assert math.isclose(tss.ttest2_power(t["n"], min_d=d, variance=t["variance"],
+                                             alpha=t["alpha"]), 1 - t["beta"], rel_tol=1e-7)
+    books = _grid(batch, "ci2")
+    assert len(books) == len(CI2)
+    for name, c in books:
+        wb = batch.values(name)
+        assert named(wb, "ci2_n") == _n(tss.ci2_n, c["alpha"], c["delta"], c["variance"]), name
+        assert _close(named(wb, "ci2_width_at_n"),
+                      tss.ci2_delta(c["n"], variance=c["variance"], alpha=c["alpha"])), name
+
+
+def _decide_rows(ws):
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "m (systems)")
+    out = []
+    r = top + 1
+    while isinstance(ws.cell(r, 1).value, (int, float)):
+        out.append([ws.cell(r, c).value for c in range(1, 7)])
+        r += 1
+    return out
+
+
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("book", ["decide", "decide_edited", "decide_inject"])
+def test_decide_powers_equal_anova_power(batch, book):
+    wb = batch.values(book)
+    inputs = {k: named(wb, f"decide_{k}") for k in ("n", "min_d", "variance", "alpha", "beta")}
+    if book == "decide_edited":
+        assert inputs == {k.split("_", 1)[1]: v for k, v in DECIDE_EDITS.items()}
+    rows = _decide_rows(wb["Decide"])
+    ms = [r[0] for r in rows]
+    assert ms == ([2, 3, 30] if book == "decide_inject" else [2, 5, 10, 20, 50, 100])
+    for m, n, p_legacy, p_exact, ok_legacy, ok_exact in rows:
+        assert n == inputs["n"]
+        for method, got, ok in (("legacy", p_legacy, ok_legacy), ("exact", p_exact, ok_exact)):
+            want = tss.anova_power(n, m=m, min_d=inputs["min_d"], variance=inputs["variance"],
+                                   alpha=inputs["alpha"], method=method)
+            assert _close(got, want), (book, m, method)
+            assert ok == (1 if want >= 1 - inputs["beta"] else 0)
+
+
+def test_decide_precomputed_min_d_equals_guarantees():
+    from topicsetsize.generator import build_workbook
+
+    wb = build_workbook(load_spec(bundled_spec("decide_example")))
+    ws = wb["Decide"]
+    top = [r for r in range(1, 60) if ws.cell(r, 1).value == "m (systems)"][1]
+    assert ws.cell(top, 2).value == "σ̂² = 0.0601, legacy"
+    for col, method in ((2, "legacy"), (3, "exact")):
+        want = tss.guarantees(100, variance=0.0601, ms=(2, 5, 10, 20, 50, 100), alpha=0.05,
+                              beta=0.2, method=method).table["min_d"].tolist()
+        got = [ws.cell(top + 1 + i, col).value for i in range(6)]
+        assert got == pytest.approx(want, rel=1e-12)
+    # AIRS 2016: 100 topics detect a range just under .10 for m = 2 (93 topics suffice)
+    assert ws.cell(top + 1, 2).value < 0.10
+
+
+@pytest.mark.libreoffice
+def test_recommendation_sentence_is_the_engines_text(batch):
+    rec = tss.recommend([{"variance": 0.0601, "m": 2, "min_d": 0.10},
+                         {"variance": 0.0601, "m": 50, "min_d": 0.20}])
+    wb = batch.values("decide")
+    assert named(wb, "decide_sentence") == rec.sentence
+    assert rec.sentence.startswith("Create 100 topics: this guarantees 80% power")
+    assert named(wb, "decide_recommended_n") == rec.n == 100
+    src = openpyxl.load_workbook(batch.source["decide_inject"])
+    sheet, coord = next(iter(src.defined_names["decide_sentence"].destinations))
+    cell = src[sheet][coord.replace("$", "")]
+    want = tss.recommend(DECIDE_INJECTION["requirements"], round_to=10)
+    assert cell.data_type == "s" and cell.value == want.sentence
+    assert INJECTION_RUNS[0] in cell.value
+    ws = src["Decide"]
+    labels = [c for row in ws.iter_rows() for c in row if c.value in (INJECTION_RUNS[0], "+1")]
+    assert len(labels) == 2 and all(c.data_type == "s" and c.quotePrefix for c in labels)
+    # after LibreOffice the label is still the text, not a formula's result
+    done = batch.values("decide_inject")["Decide"]
+    texts = {c.value for row in done.iter_rows() for c in row}
+    assert INJECTION_RUNS[0] in texts and "+1" in texts and "click" not in texts
+
+
+def _budget_rows(ws):
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "pool depth pd")
+    out, r = [], top + 1
+    while isinstance(ws.cell(r, 1).value, (int, float)):
+        out.append([ws.cell(r, c).value for c in range(1, 9)])
+        r += 1
+    return out
+
+
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("book", ["decide", "decide_inject"])
+def test_budget_costs_and_cheapest_equal_budget_plan(batch, book):
+    spec = (load_spec(bundled_spec("decide_example")) if book == "decide"
+            else spec_from_dict(DECIDE_INJECTION))
+    b = spec.budget
+    plan = tss.budget_plan([r["pd"] for r in spec.pool_depths],
+                           docs_per_topic=[r["docs_per_topic"] for r in spec.pool_depths],
+                           variances=[r["variance"] for r in spec.pool_depths], m=b["m"],
+                           min_d=b["min_d"], budget=b["documents"], method=b["method"])
+    wb = batch.values(book)
+    rows = _budget_rows(wb["Budget"])
+    assert [r[0] for r in rows] == list(plan.table.index)
+    for row, (pd, want) in zip(rows, plan.table.iterrows()):
+        # cost = n x docs_per_topic: LibreOffice and numpy may round a decimal product apart
+        assert row[3] == want["n"] and row[4] == pytest.approx(want["cost"], rel=1e-12), (book, pd)
+        assert row[5] == int(want["within_budget"])
+    assert named(wb, "budget_cheapest_pd") == int(plan.cheapest.name)
+    assert named(wb, "budget_cheapest").startswith(f"pool depth {int(plan.cheapest.name)}: "
+                                                   f"n = {int(plan.cheapest['n'])} topics")
+    if book == "decide":        # CLEF 2017 TAR, AP at pd = 50: 116 topics x 262.7 documents
+        assert rows[1][:5] == [50, 262.7, 0.03691, 116, pytest.approx(116 * 262.7)]
+
+
+@pytest.mark.libreoffice
+def test_budget_follows_the_typed_budget(batch):
+    """The bad-input workbooks type a bad budget: the status says so, nothing errs."""
+    for name in batch.bad_names:
+        status = named(batch.values(name), "budget_status")
+        assert status.startswith(("OK", "Check the inputs: budget is")), status
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"title": "t", "pool_depths": [{"pd": 30, "docs_per_topic": 253, "variance": 0.15}]},
+     "s.toml: budget: is missing"),
+    ({"title": "t", "pool_depths": [{"pd": 0, "docs_per_topic": 1, "variance": 0.1}],
+      "budget": {"documents": 1, "m": 10, "min_d": 0.1}}, "s.toml: pool_depths[1].pd: depth=0"),
+    ({"title": "t", "pool_depths": [{"pd": 3, "docs_per_topic": 1}],
+      "budget": {"documents": 1, "m": 10, "min_d": 0.1}},
+     "s.toml: pool_depths[1].variance: is missing"),
+    ({"title": "t", "pool_depths": [{"pd": 3, "docs_per_topic": 1, "variance": 0.1, "x": 1}],
+      "budget": {"documents": 1, "m": 10, "min_d": 0.1}},
+     "s.toml: unknown key 'pool_depths[1].x'"),
+    ({"title": "t", "budget": {"documents": 1, "m": 10, "min_d": 0.1}},
+     "s.toml: budget: needs [[pool_depths]]"),
+    ({"title": "t", "requirements": [{"label": "EN", "variance": -1, "m": 2, "min_d": 0.1}]},
+     "s.toml: requirements[1] ('EN'): variance=-1 is out of range"),
+    ({"title": "t", "requirements": [{"variance": 0.1, "m": 2}]},
+     "s.toml: requirements[1]"),
+    ({"title": "t", "decide": {"n": 1}}, "s.toml: decide.n: n=1 is out of range"),
+    ({"title": "t", "decide": {"method": "new"}}, "s.toml: decide.method: 'new' is not one of"),
+    ({"title": "t", "decide": {"variance": [0.1, 0]}}, "s.toml: decide.variance: variance=0"),
+])
+def test_bad_decide_and_budget_keys_give_one_line(data, message):
+    with pytest.raises(InputError) as err:
+        spec_from_dict(data, source="s.toml")
+    text = str(err.value)
+    assert text.startswith(message) and "\n" not in text, text
+
+
+def test_sheets_of_the_decide_example():
+    from topicsetsize.generator import build_workbook
+
+    wb = build_workbook(load_spec(bundled_spec("decide_example")))
+    assert wb.sheetnames == ["About", *sheets(), "Decide", "Budget", "Helpers"]
+    about = {c.value for row in wb["About"].iter_rows() for c in row}
+    for sheet in ("ANOVA2", "TTEST2", "CI2", "Decide", "Budget"):
+        assert sheet in about
+    chart = wb["Budget"]._charts[0]
+    assert chart.x_axis.title is not None and len(chart.series) == 1

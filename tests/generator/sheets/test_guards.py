@@ -1,0 +1,192 @@
+"""Bad inputs (blank, text, out of range, pasted past the data validation) in LibreOffice:
+every sheet with inputs (the six calculators, Decide, Budget) names the first bad input and
+its allowed range in its status cell, its answers say "see Status" and its tables "—" (no
+number, no "yes"), and no cell anywhere shows an error value. Every kind of issue 15's list
+(blank, text with spaces, 0, negative, 1, 1e-12, a pasted "5%", huge) is tried on every
+sheet (conftest.DONE_WHEN)."""
+
+from __future__ import annotations
+
+import openpyxl
+import pytest
+from topicsetsize.generator.content.calculators import INPUTS, calculators
+from topicsetsize.generator.content.inputs import reader_range
+from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
+
+from .._libreoffice import filled_cells_without_errors
+from ..conftest import BAD, bad_workbooks, named
+
+pytestmark = pytest.mark.libreoffice
+
+#: The named answers of each calculator that must turn into the CHECK_INPUTS text.
+ANSWERS = {
+    "anova": ["anova_n_legacy", "anova_n_exact", "anova_power_legacy", "anova_power_exact",
+              "anova_min_d_at_n_legacy", "anova_min_d_at_n_exact"],
+    "ttest": ["ttest_n_legacy", "ttest_n_exact", "ttest_delta_t_n_legacy",
+              "ttest_delta_t_n_exact", "ttest_power_legacy", "ttest_power_exact",
+              "ttest_min_dt_at_n_legacy", "ttest_min_dt_at_n_exact"],
+    "ci": ["ci_n", "ci_n_approx", "ci_width_at_n"],
+    "anova2": ["anova2_n", "anova2_power", "anova2_min_d_at_n"],
+    "ttest2": ["ttest2_n", "ttest2_power", "ttest2_min_d_at_n"],
+    "ci2": ["ci2_n", "ci2_n_approx", "ci2_width_at_n"],
+    "decide": [],
+    "budget": ["budget_cheapest", "budget_cheapest_pd", "budget_cheapest_cost"],
+}
+
+
+def _rows(ws, heading: str) -> range:
+    """The data rows under the table whose first heading (column A) is ``heading``."""
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == heading)
+    return range(top + 1, next(r for r in range(top + 1, top + 50)
+                               if not isinstance(ws.cell(r, 1).value, int)))
+
+
+def _decide_table(wb) -> list:
+    """Every answer of the Decide sheet's live table: n, both powers and both verdicts."""
+    rows = _rows(wb["Decide"], "m (systems)")
+    assert len(rows) >= 3
+    return [wb["Decide"].cell(r, c).value for r in rows for c in range(2, 7)]
+
+
+def _budget_fits(wb) -> list:
+    """The cost and "within budget" columns of the Budget sheet."""
+    rows = _rows(wb["Budget"], "pool depth pd")
+    assert len(rows) >= 2
+    return [wb["Budget"].cell(r, c).value for r in rows for c in (5, 6)]
+
+
+#: Every answer of a sheet besides its named ones.
+TABLES = {"decide": _decide_table, "budget": _budget_fits}
+
+
+def _input(name):
+    for items in INPUTS.values():
+        for item in items:
+            if item.name == name:
+                return item
+    raise KeyError(name)
+
+
+def test_every_input_is_made_bad_at_least_twice():
+    names = [i.name for items in INPUTS.values() for i in items]
+    for name in names:
+        kinds = {kind for edits in BAD.values() for n, _, kind in edits if n == name}
+        assert len(kinds) >= 2, name
+    assert len(bad_workbooks()) == max(len(v) for v in BAD.values())
+
+
+def test_status_names_the_bad_input_and_its_range(batch):
+    checked = 0
+    for k, name in enumerate(batch.bad_names):
+        wb = batch.values(name)
+        for calc, edits in BAD.items():
+            status = named(wb, f"{calc}_status")
+            if k >= len(edits):
+                continue
+            input_name, value, kind = edits[k]
+            item = _input(input_name)
+            rng = reader_range(item.key)
+            assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).", \
+                (name, calc, value, status)
+            for answer in ANSWERS[calc]:
+                assert named(wb, answer) == CHECK_INPUTS, (name, answer)
+            if calc in TABLES:       # no number and no "yes" left from the fallback values
+                assert set(TABLES[calc](wb)) == {NO_VALUE}, (name, calc, value)
+            checked += 1
+    assert checked == sum(len(v) for v in BAD.values())
+
+
+def test_status_is_ok_with_good_inputs(batch):
+    for name in ("ntcir", "example", "ntcir_edited", "decide", "decide_inject",
+                 *batch.grid_names):
+        wb = batch.values(name)
+        for calc in ANSWERS:
+            if f"{calc}_status" not in wb.defined_names:     # no Budget sheet
+                assert calc == "budget"
+                continue
+            assert named(wb, f"{calc}_status") == STATUS_OK, (name, calc)
+            for answer in ANSWERS[calc]:
+                assert named(wb, answer) != CHECK_INPUTS
+            if calc in TABLES:
+                assert all(isinstance(v, (int, float)) for v in TABLES[calc](wb)), (name, calc)
+
+
+_SHEETS = {**{c.key: c.sheet for c in calculators()}, "decide": "Decide"}
+
+
+def test_no_number_below_the_status_while_an_input_is_bad(batch):
+    """Every formula a reader sees below the status row (answers, sentences, the power and
+    width tables) shows text while an input of its sheet is bad: no number from the
+    fallback values. The workings are hidden (grouped rows and columns)."""
+    source = openpyxl.load_workbook(batch.source[batch.bad_names[0]])
+    checked = 0
+    for k, name in enumerate(batch.bad_names):
+        wb = batch.values(name)
+        for calc, sheet in _SHEETS.items():
+            if k >= len(BAD[calc]):
+                continue
+            ws, formulas = wb[sheet], source[sheet]
+            status = next(r for r in range(1, 40) if ws.cell(r, 1).value == "Status")
+            hidden_columns = [(d.min, d.max) for d in formulas.column_dimensions.values()
+                              if d.hidden]
+            for row in formulas.iter_rows(min_row=status + 1):
+                for cell in row:
+                    if (cell.data_type != "f" or formulas.row_dimensions[cell.row].hidden
+                            or any(lo <= cell.column <= hi for lo, hi in hidden_columns)):
+                        continue
+                    value = ws[cell.coordinate].value
+                    assert not isinstance(value, (int, float)), (name, sheet, cell.coordinate)
+                    checked += 1
+    assert checked > 5_000
+
+
+def test_no_error_cell_whatever_is_typed(batch):
+    for name in batch.bad_names:
+        assert filled_cells_without_errors(batch.values(name), name) > 10_000
+
+
+def _pdf_text(path, tmp_path) -> str:
+    """The text LibreOffice prints of the workbook ``path`` (pdftotext -layout)."""
+    import shutil
+    import subprocess
+
+    from .._libreoffice import _PROFILE, require_soffice
+
+    exe = require_soffice()
+    if not shutil.which("pdftotext"):
+        pytest.skip("needs poppler-utils (pdftotext)")
+    (tmp_path / "profile" / "user").mkdir(parents=True)
+    (tmp_path / "profile" / "user" / "registrymodifications.xcu").write_text(_PROFILE)
+    subprocess.run([exe, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+                    "--headless", "--norestore", "--convert-to", "pdf", "--outdir",
+                    str(tmp_path), str(path)], check=True, capture_output=True, timeout=600)
+    pdf = tmp_path / (path.stem + ".pdf")
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def test_a_bad_input_prints_one_whole_message_per_answer(batch, tmp_path):
+    """Issue 26.6: printed while every sheet has a bad input, an answer cell reads
+    CHECK_INPUTS whole (not "heck the inputs", cut at the left of a right-aligned cell) and
+    a table cell NO_VALUE (not "check the inputscheck the inputs" run together)."""
+    path = batch.source[batch.bad_names[0]]
+    source = openpyxl.load_workbook(path)
+    labels = set()
+    for names in ANSWERS.values():
+        for answer in names:
+            sheet, coord = next(iter(source.defined_names[answer].destinations))
+            row = source[sheet][coord.replace("$", "")].row
+            labels.add(source[sheet].cell(row, 1).value)
+    assert len(labels) >= 10
+    lines = [line.strip() for line in _pdf_text(path, tmp_path).splitlines()]
+    printed = 0
+    for line in lines:
+        label = next((x for x in labels if line.startswith(x + "  ")), None)
+        if label is not None:         # (a table row may start with the same words)
+            rest = line[len(label):].strip()
+            assert rest.startswith((CHECK_INPUTS, NO_VALUE)), line
+            printed += rest.startswith(CHECK_INPUTS)
+    assert printed >= 20, printed
+    text = "\n".join(lines)
+    assert CHECK_INPUTS + CHECK_INPUTS[0] not in text and NO_VALUE * 2 not in text
+    assert text.count(NO_VALUE) > 100

@@ -1,0 +1,63 @@
+"""The Variance sheet: a Table-1 row per matrix, its runs and its topics' std-AB factors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import openpyxl
+import pytest
+from topicsetsize.generator.sheets.variance_sheet import SUMMARY_COLUMNS
+
+import topicsetsize as tss
+
+
+def _one_way_ve(x: np.ndarray) -> float:
+    """AIRS 2016 Eq. 1, computed here: Σ_i Σ_j (x_ij − x̄_i•)² / (m'(n'−1)), runs = columns."""
+    n, m = x.shape
+    return float(((x - x.mean(axis=0)) ** 2).sum() / (m * (n - 1)))
+
+
+def _check(ws):
+    assert [ws.cell(4, c).value for c in range(1, 10)] == list(SUMMARY_COLUMNS)
+    scores = tss.example_matrix()
+    row = dict(zip(SUMMARY_COLUMNS, (ws.cell(5, c).value for c in range(1, 10))))
+    want = tss.summarise(scores)
+    assert row["matrix"] == "TREC 2010 Web AP"
+    assert (row["runs"], row["topics"]) == (88, 48)
+    assert math.isclose(row["V_E raw"], _one_way_ve(scores.to_numpy()), rel_tol=1e-12)
+    assert math.isclose(row["V_E std-AB"], want.var_std_ab, rel_tol=1e-12)
+    assert math.isclose(row["τ"], want.tau, rel_tol=1e-12)
+    assert math.isclose(row["τ 95% CI low"], want.tau_ci_low, rel_tol=1e-12)
+    assert math.isclose(row["τ 95% CI high"], want.tau_ci_high, rel_tol=1e-12)
+    # runs: mean raw per run; topics: the std-AB factors (mean, sample SD over the runs)
+    top = next(r for r in range(6, 20) if ws.cell(r, 1).value == "run")
+    runs = {ws.cell(top + i, 1).value: ws.cell(top + i, 2).value for i in range(1, 89)}
+    assert runs.keys() == set(scores.columns)
+    for run, mean in runs.items():
+        assert math.isclose(mean, scores[run].mean(), rel_tol=1e-12)
+    sd = scores.to_numpy().std(axis=1, ddof=1)
+    for i in range(48):
+        topic = ws.cell(top + 1 + i, 7).value
+        assert topic == scores.index[i]
+        assert math.isclose(ws.cell(top + 1 + i, 9).value, sd[i], rel_tol=1e-12)
+
+
+def test_variance_sheet_of_the_example_spec(built):
+    _check(openpyxl.load_workbook(built.source["example"])["Variance"])
+
+
+@pytest.mark.libreoffice
+def test_variance_sheet_survives_libreoffice(batch):
+    _check(batch.values("example")["Variance"])
+
+
+def test_example_measures_use_the_estimates(built):
+    wb = openpyxl.load_workbook(built.source["example"])
+    ws = wb["Tables"]
+    names = [ws.cell(r, 1).value for r in range(1, ws.max_row + 1)]
+    assert "TREC 2010 Web AP, raw" in names and "TREC 2010 Web AP, std-AB" in names
+    row = names.index("TREC 2010 Web AP, std-AB") + 1
+    want = tss.summarise(tss.example_matrix()).var_std_ab
+    assert ws.cell(row + 1, 1).value.startswith(f"σ̂² = {want:.6g};")
+    assert "Variance" not in openpyxl.load_workbook(built.source["ntcir"]).sheetnames
