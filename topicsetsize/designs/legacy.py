@@ -191,8 +191,7 @@ def _lambda_curve(alpha, beta, phi_a, method: str):
       close as scipy's inverses (``chndtrinc``, ``ncfdtrinc``) for a guess, at a third of
       their cost (issue 28.4).
     """
-    uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
-    a, b, df = uniq.T
+    (a, b, df), inverse, shape = _curve_rows(alpha, beta, phi_a)
     phi_ref = 50.0 * (df + 1.0)
     chi2 = special.chdtri(df, a)
     exact = (df < _EXACT_CURVE_BELOW) if method == "exact" else np.zeros(df.shape, bool)
@@ -204,13 +203,32 @@ def _lambda_curve(alpha, beta, phi_a, method: str):
         z_upper(b), df, np.stack([np.sqrt(2.0 * chi2), np.sqrt(a_ref * (2.0 * phi_ref - 1.0))]),
         np.stack([np.zeros_like(a_ref), a_ref]), steps=_NEWTON_START if exact.all() else 8)
     if exact.any():
+        exact = slice(None) if exact.all() else exact       # every row: views, not copies
         ae, be, dfe, pe = a[exact], b[exact], df[exact], phi_ref[exact]
         lam[exact], lam_ref[exact] = _newton_lambda(
             chi2[exact], f_crit(ae, dfe, pe, precise=False), dfe, pe, be,
             lam[exact], lam_ref[exact], steps=_NEWTON_STEPS)
     slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
     lam = np.where(np.isfinite(lam), lam, 1.0)
-    return lam[inverse].reshape(shape), slope[inverse].reshape(shape)
+    if inverse is not None:
+        lam, slope = lam[inverse], slope[inverse]
+    return lam.reshape(shape), slope.reshape(shape)
+
+
+def _curve_rows(alpha, beta, phi_a):
+    """The rows (α, β, φA) of :func:`_lambda_curve`: up to ``_FEW_ROWS`` broadcast rows as they
+    are (a table's m, usually distinct: sorting them out would cost more than a repeat), else
+    the distinct ones (:func:`_unique_rows`) and the inverse map (None for the former)."""
+    shape = np.broadcast_shapes(np.shape(alpha), np.shape(beta), np.shape(phi_a))
+    if math.prod(shape) <= _FEW_ROWS:
+        return [np.broadcast_to(np.asarray(x, float), shape).ravel()
+                for x in (alpha, beta, phi_a)], None, shape
+    uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
+    return uniq.T, inverse, shape
+
+
+#: Rows up to which :func:`_lambda_curve` takes the rows as they are.
+_FEW_ROWS = 64
 
 
 #: φA from which the exact method's search starts from Nagata's λ curve (see _lambda_curve).
