@@ -184,30 +184,36 @@ def _lambda_curve(alpha, beta, phi_a, method: str):
       costs one χ² point per row and otherwise only arithmetic. It is the legacy
       curve, and the exact curve from φA = ``_EXACT_CURVE_BELOW`` on, where it is
       within about .05 of the exact λ∞.
-    * Below that, the exact curve starts from Nagata's and takes two Newton steps on the
+    * Below that, the exact curve starts from Nagata's λ∞ and takes two Newton steps on the
       exact tails (:func:`_newton_lambda`): the noncentral χ² limit (``chndtr``) and the
       noncentral F at the reference (Boost's, at the F point ``f_crit``). There Nagata's λ is
-      off by up to 2.5%, which costs search steps; the steps bring it within a few 1e-4, as
-      close as scipy's inverses (``chndtrinc``, ``ncfdtrinc``) for a guess, at a third of
-      their cost (issue 28.4).
+      off by up to 2.5%, which costs search steps; the steps bring both within 1e-4 of
+      scipy's inverses (``chndtrinc``, ``ncfdtrinc``, which cost several times more), and the
+      search of the benchmark's tables makes the same evaluations as from those (issue 28.4).
     """
     (a, b, df), inverse, shape = _curve_rows(alpha, beta, phi_a)
     phi_ref = 50.0 * (df + 1.0)
     chi2 = special.chdtri(df, a)
     exact = (df < _EXACT_CURVE_BELOW) if method == "exact" else np.zeros(df.shape, bool)
-    # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE))
-    # to first order in 1/φE: a guess needs no exact F point.
-    a_ref = chi2 * (1.0 + (chi2 - df + 2.0) / (2.0 * phi_ref)) / phi_ref
-    # λ∞ (a = 0 as φE → ∞) and λ at the reference, in one call
-    lam, lam_ref = _nagata_lambda(
-        z_upper(b), df, np.stack([np.sqrt(2.0 * chi2), np.sqrt(a_ref * (2.0 * phi_ref - 1.0))]),
-        np.stack([np.zeros_like(a_ref), a_ref]), steps=_NEWTON_START if exact.all() else 8)
-    if exact.any():
-        exact = slice(None) if exact.all() else exact       # every row: views, not copies
-        ae, be, dfe, pe = a[exact], b[exact], df[exact], phi_ref[exact]
-        lam[exact], lam_ref[exact] = _newton_lambda(
-            chi2[exact], f_crit(ae, dfe, pe, precise=False), dfe, pe, be,
-            lam[exact], lam_ref[exact], steps=_NEWTON_STEPS)
+    if exact.all():
+        # Nagata's λ∞ (a = 0) starts both Newton walks: λ at the reference is within a few %.
+        start = _nagata_lambda(z_upper(b), df, np.sqrt(2.0 * chi2), 0.0, steps=_NEWTON_START)
+        lam, lam_ref = _newton_lambda(chi2, f_crit(a, df, phi_ref, precise=False), df, phi_ref,
+                                      b, start, start)
+    else:
+        # a = wφA/φE at the reference, with F(φA, φE; α) ≈ (χ²/φA)(1 + (χ² − φA + 2)/(2φE))
+        # to first order in 1/φE: a guess needs no exact F point.
+        a_ref = chi2 * (1.0 + (chi2 - df + 2.0) / (2.0 * phi_ref)) / phi_ref
+        # λ∞ (a = 0 as φE → ∞) and λ at the reference, in one call
+        lam, lam_ref = _nagata_lambda(
+            z_upper(b), df,
+            np.stack([np.sqrt(2.0 * chi2), np.sqrt(a_ref * (2.0 * phi_ref - 1.0))]),
+            np.stack([np.zeros_like(a_ref), a_ref]))
+        if exact.any():
+            ae, be, dfe, pe = a[exact], b[exact], df[exact], phi_ref[exact]
+            lam[exact], lam_ref[exact] = _newton_lambda(
+                chi2[exact], f_crit(ae, dfe, pe, precise=False), dfe, pe, be,
+                lam[exact], lam_ref[exact])
     slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
     lam = np.where(np.isfinite(lam), lam, 1.0)
     if inverse is not None:
@@ -233,8 +239,8 @@ _FEW_ROWS = 64
 
 #: φA from which the exact method's search starts from Nagata's λ curve (see _lambda_curve).
 _EXACT_CURVE_BELOW = 100
+#: Nagata's steps that start the exact curve's Newton walks (:func:`_newton_lambda`).
 _NEWTON_START = 2
-_NEWTON_STEPS = 2
 
 
 def _newton_lambda(chi2, w, phi_a, phi_e, beta, lam, lam_ref, steps: int = 2):
