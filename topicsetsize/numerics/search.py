@@ -24,6 +24,7 @@ from scipy import special
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
 from .precision import SeenValues, certify, undecided_by_fast
+from .shapes import flat_cells
 from .steps import next_point, pair_steps
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
@@ -377,8 +378,8 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     ...                      describe=str).tolist()
     [32]
     """
-    beta, *cells = np.broadcast_arrays(beta, *cells)
-    flat = [np.ravel(x) for x in cells]
+    shape, (beta, *flat) = flat_cells(beta, *cells)
+    beta = beta.reshape(shape)
 
     def power(n, i):
         return power_at(n, *(x[i] for x in flat))
