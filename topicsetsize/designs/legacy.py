@@ -18,6 +18,7 @@ import numpy as np
 from scipy import special
 
 from ..numerics.distributions import _ncf_sf, f_crit, z_upper
+from ..numerics.shapes import flat_cells
 
 __all__ = ["AnovaLegacyTerms", "NAGATA_LAMBDA"]
 
@@ -225,10 +226,9 @@ def _curve_rows(alpha, beta, phi_a):
     """The rows (α, β, φA) of :func:`_lambda_curve`: up to ``_FEW_ROWS`` broadcast rows as they
     are (a table's m, usually distinct: sorting them out would cost more than a repeat), else
     the distinct ones (:func:`_unique_rows`) and the inverse map (None for the former)."""
-    shape = np.broadcast_shapes(np.shape(alpha), np.shape(beta), np.shape(phi_a))
+    shape = np.broadcast(alpha, beta, phi_a).shape
     if math.prod(shape) <= _FEW_ROWS:
-        return [np.broadcast_to(np.asarray(x, float), shape).ravel()
-                for x in (alpha, beta, phi_a)], None, shape
+        return flat_cells(*(np.asarray(x, float) for x in (alpha, beta, phi_a)))[1], None, shape
     uniq, inverse, shape = _unique_rows(alpha, beta, phi_a)
     return uniq.T, inverse, shape
 
