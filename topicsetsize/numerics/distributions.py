@@ -42,6 +42,16 @@ __all__ = ["PRECISE_FROM", "f_crit", "t_crit", "z_upper", "f_power", "t_power", 
            "f_crit_one", "f_power_one", "t_power_one", "f_power_pair", "t_power_pair"]
 
 
+def _float_arrays(*values):
+    """The arguments as float arrays broadcast together (as they are, when they already have
+    one shape: the searches' per-cell arrays, where broadcasting would only cost time)."""
+    arrays = [np.asarray(x, float) for x in values]
+    shape = arrays[0].shape
+    if all(x.shape == shape for x in arrays):
+        return arrays
+    return np.broadcast_arrays(*arrays)
+
+
 def z_upper(p):
     """Upper ``p`` point of N(0, 1): z_P with Pr{Z ≥ z_P} = P.
 
@@ -105,7 +115,7 @@ def f_crit(alpha, dfn, dfd, *, precise: bool = True):
     >>> round(float(f_crit(0.05, 2, 57)), 6)   # FINV(0.05, 2, 57) in Excel
     3.158843
     """
-    alpha, dfn, dfd = np.broadcast_arrays(*(np.asarray(x, float) for x in (alpha, dfn, dfd)))
+    alpha, dfn, dfd = _float_arrays(alpha, dfn, dfd)
     y = special.betainccinv(dfn / 2.0, dfd / 2.0, alpha)
     # Where y is close to 1 (tiny α with few denominator df), 1 - y cancels: take
     # z = 1 - y directly from the inverse of the other tail instead.
@@ -186,8 +196,7 @@ def f_power(alpha, dfn, dfd, nc, *, precise: bool = True):
     >>> float(f_power(0.05, 9, 10, 1e25))  # Boost's NaN at a huge effect becomes 1
     1.0
     """
-    alpha, dfn, dfd, nc = np.broadcast_arrays(*(np.asarray(x, float)
-                                                for x in (alpha, dfn, dfd, nc)))
+    alpha, dfn, dfd, nc = _float_arrays(alpha, dfn, dfd, nc)
     return _f_tail(f_crit(alpha, dfn, dfd, precise=precise), dfn, dfd, nc, precise)
 
 
@@ -208,8 +217,8 @@ def f_power_pair(alpha, dfn, dfd, nc, dfd_below, nc_below, *, precise: bool = Tr
     >>> bool(at == f_power(0.05, 2, 57, 10.0)), bool(f_power(0.05, 2, 54, 9.5) <= bound < 0.8)
     (True, True)
     """
-    alpha, dfn, dfd, nc, dfd_below, nc_below = np.broadcast_arrays(
-        *(np.asarray(x, float) for x in (alpha, dfn, dfd, nc, dfd_below, nc_below)))
+    alpha, dfn, dfd, nc, dfd_below, nc_below = _float_arrays(alpha, dfn, dfd, nc, dfd_below,
+                                                             nc_below)
     w = f_crit(alpha, dfn, dfd, precise=precise)
     both = _f_tail(np.concatenate([w.ravel(), w.ravel()]), np.concatenate([dfn.ravel()] * 2),
                    np.concatenate([dfd.ravel(), dfd_below.ravel()]),
@@ -221,11 +230,11 @@ def _f_tail(w, dfn, dfd, nc, precise):
     """Pr{F'(φ1, φ2, λ) ≥ w} for arrays: :func:`f_power` from its F point on."""
     with np.errstate(invalid="ignore"):
         power = _ncf_sf(w, dfn, dfd, nc)
-        series = (dfd >= SERIES_FROM) if precise else np.zeros((), bool)
-        if series.any():
+        series = (dfd >= SERIES_FROM) if precise else None
+        if series is not None and series.any():
             series = series & (nc > 0) & (nc <= SERIES_NC_MAX) & (dfn * w < dfd) \
                 & (dfn <= SERIES_DFN_MAX)
-        if series.any():
+        if series is not None and series.any():
             summed = ncf_sf_series(w[series], dfn[series], dfd[series], nc[series])
             power = np.array(power, dtype=float)
             power[series] = np.where(np.isnan(summed), power[series], summed)
@@ -269,7 +278,7 @@ def t_power(alpha, df, nc):
     >>> round(float(t_power(0.05, 33, 0.5 * 34 ** 0.5)), 4)
     0.8078
     """
-    alpha, df, nc = np.broadcast_arrays(*(np.asarray(x, float) for x in (alpha, df, nc)))
+    alpha, df, nc = _float_arrays(alpha, df, nc)
     return _t_tail(t_crit(alpha, df), df, np.abs(nc))   # the two-sided power is even in λ
 
 
@@ -288,8 +297,7 @@ def t_power_pair(alpha, df, nc, df_below, nc_below):
     >>> bool(at == t_power(0.05, 33, 2.9)), bool(t_power(0.05, 32, 2.85) <= bound)
     (True, True)
     """
-    alpha, df, nc, df_below, nc_below = np.broadcast_arrays(
-        *(np.asarray(x, float) for x in (alpha, df, nc, df_below, nc_below)))
+    alpha, df, nc, df_below, nc_below = _float_arrays(alpha, df, nc, df_below, nc_below)
     w = t_crit(alpha, df)
     both = _t_tail(np.concatenate([w.ravel(), w.ravel()]),
                    np.concatenate([df.ravel(), df_below.ravel()]),
@@ -300,22 +308,29 @@ def t_power_pair(alpha, df, nc, df_below, nc_below):
 def _t_tail(w, df, nc):
     """Pr{|t'(φ, λ)| ≥ w} for arrays with λ ≥ 0: :func:`t_power` from its critical value on."""
     large = nc >= _LARGE_NC
+    if not large.any():                 # the usual case: no cell to pick out
+        return _t_tail_f(w, df, nc)
     power = np.empty(np.shape(nc))
-    if large.any():
-        power[large] = t_upper_quadrature(w[large], df[large], nc[large])
+    power[large] = t_upper_quadrature(w[large], df[large], nc[large])
     small = ~large
     if small.any():
-        w2, df, nc = np.square(w[small]), df[small], nc[small]
-        with np.errstate(invalid="ignore"):
-            tail = _ncf_sf(w2, 1.0, df, nc * nc)
-        central = ~(nc > 0)      # Boost's noncentral F is wrong at λ = 0 (see f_power)
-        if central.any():
-            tail = np.where(central, special.fdtrc(1.0, df, w2), tail)
-        if not np.isfinite(tail).all():  # pragma: no cover - not seen on scipy 1.15-1.17
-            raise FloatingPointError("the noncentral t power could not be computed for "
-                                     f"df={df.flat[0]:g}, nc={nc.flat[0]:g}")
-        power[small] = np.clip(tail, 0.0, 1.0)
+        power[small] = _t_tail_f(w[small], df[small], nc[small])
     return power
+
+
+def _t_tail_f(w, df, nc):
+    """:func:`_t_tail` below λ = 1000: one noncentral F tail, Pr{F'(1, φ, λ²) ≥ w²}."""
+    w2 = np.square(w)
+    with np.errstate(invalid="ignore"):
+        tail = _ncf_sf(w2, 1.0, df, nc * nc)
+    central = ~(nc > 0)      # Boost's noncentral F is wrong at λ = 0 (see f_power)
+    if central.any():
+        tail = np.where(central, special.fdtrc(1.0, df, w2), tail)
+    if not np.isfinite(tail).all():  # pragma: no cover - not seen on scipy 1.15-1.17
+        df, nc = np.asarray(df), np.asarray(nc)
+        raise FloatingPointError("the noncentral t power could not be computed for "
+                                 f"df={df.flat[0]:g}, nc={nc.flat[0]:g}")
+    return np.asarray(np.clip(tail, 0.0, 1.0), float)
 
 
 def chi2_lambda_one(alpha: float, beta: float, dfn: float) -> float:

@@ -24,6 +24,7 @@ from scipy import special
 from ..errors import InputError
 from ..params import N_MAX, PARAMS
 from .precision import SeenValues, certify, undecided_by_fast
+from .shapes import flat_cells
 from .steps import next_point, pair_steps
 
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
@@ -120,7 +121,7 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     # good guess they certify the answer x0 + 1: a failure at x0 ≥ the monotone start and a
     # pass at x0 + 1 (the usual case, and a scalar call's fast exit).
     g = np.where(np.isfinite(guess), guess, start)
-    x1 = np.clip(np.ceil(g), start + 1, n_max).astype(np.int64)
+    x1 = np.minimum(np.maximum(np.ceil(g), start + 1), n_max).astype(np.int64)  # clip, cheaper
     x0 = x1 - 1
     idx = np.arange(size)
     if pair is None:
@@ -377,8 +378,8 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
     ...                      describe=str).tolist()
     [32]
     """
-    beta, *cells = np.broadcast_arrays(beta, *cells)
-    flat = [np.ravel(x) for x in cells]
+    shape, (beta, *flat) = flat_cells(beta, *cells)
+    beta = beta.reshape(shape)
 
     def power(n, i):
         return power_at(n, *(x[i] for x in flat))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["as_output"]
+__all__ = ["as_output", "flat_cells"]
 
 
 def as_output(value, *inputs):
@@ -32,3 +32,23 @@ def as_output(value, *inputs):
     if all(np.ndim(x) == 0 for x in inputs):
         return np.asarray(value).item()
     return np.asarray(value)
+
+
+def flat_cells(*values) -> tuple[tuple[int, ...], list[np.ndarray]]:
+    """The broadcast shape of ``values`` and each of them broadcast to it, flattened (fresh
+    contiguous 1-D arrays, each of its own dtype).
+
+    What ``[np.ravel(x) for x in np.broadcast_arrays(*values)]`` gives, at a third of its cost
+    for the few small arrays of a table's search (issue 28.4).
+
+    >>> shape, (a, m) = flat_cells(0.05, np.array([[2], [3]]))
+    >>> shape, a.tolist(), m.tolist()
+    ((2, 1), [0.05, 0.05], [2, 3])
+    """
+    shape = np.broadcast(*values).shape
+    flat = []
+    for x in values:
+        cell = np.empty(shape, np.result_type(x))
+        cell[...] = x
+        flat.append(cell.reshape(-1))
+    return shape, flat

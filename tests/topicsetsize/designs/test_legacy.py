@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import special
 
 import topicsetsize as tss
 from topicsetsize.designs.anova import anova_power_at
-from topicsetsize.designs.legacy import _monotone_from
+from topicsetsize.designs.legacy import _lambda_curve, _monotone_from
 from topicsetsize.designs.ttest import ttest_power_at
 
 
@@ -38,3 +39,19 @@ def test_monotone_thresholds_hold():
             drops = np.flatnonzero(np.diff(p) < 0) + 1
             drops = drops[n[drops] > start]
             assert (p[drops - 1] <= 10 * alpha).all(), (alpha, es)
+
+
+@pytest.mark.parametrize("rows", [99, 140])      # every row exact; rows from φA = 100 on too
+@pytest.mark.parametrize(("alpha", "beta"), [(0.05, 0.20), (0.01, 0.10), (1e-4, 0.5), (0.5, 0.01)])
+def test_exact_lambda_curve_matches_scipys_inverses(alpha, beta, rows):
+    """The exact curve's Newton steps (issue 28.4) land where scipy's own inverses do: λ∞ from
+    chndtrinc, and λ at the reference φE = 50(φA + 1) from ncfdtrinc at the exact F point
+    (an independent computation); Nagata's start alone is off by up to 2.5%."""
+    lam, slope = _lambda_curve(np.asarray(alpha), np.asarray(beta), np.arange(1.0, rows + 1.0),
+                               "exact")
+    df, lam, slope = np.arange(1.0, 100.0), lam[:99], slope[:99]      # the exact rows
+    limit = special.chndtrinc(special.chdtri(df, alpha), df, beta)
+    ref = 50.0 * (df + 1.0)
+    at_ref = special.ncfdtrinc(df, ref, beta, special.fdtri(df, ref, 1.0 - alpha))
+    np.testing.assert_allclose(lam, limit, rtol=1e-4)
+    np.testing.assert_allclose(lam + slope / ref, at_ref, rtol=2e-4)
