@@ -36,6 +36,7 @@ from .legacy import (
     AnovaLegacyTerms,
     _anova_lambda_hat,
     _anova_legacy,
+    _anova_legacy_pair,
     _lambda_curve,
     _monotone_from,
     _monotone_from_one,
@@ -371,7 +372,8 @@ def _power_pair(n, m, effect, alpha):
 ONE_WAY = FKind("anova", power_at=anova_power_at, power_one=anova_power_one, guess=_anova_guess,
                 lambda_one=_lambda_one, dfe_per_topic=_m, power_of_lambda=_power_of_lambda,
                 monotone=partial(_monotone_from, "anova"),
-                monotone_one=partial(_monotone_from_one, "anova"), power_pair=_power_pair)
+                monotone_one=partial(_monotone_from_one, "anova"), power_pair=_power_pair,
+                legacy_pair=_anova_legacy_pair)
 
 #: The one-cell search of :func:`anova_n` (kept under its name for the search's tests).
 _anova_n_one = ONE_WAY.n_one

@@ -58,8 +58,11 @@ class AnovaLegacyTerms:
 def _anova_legacy(n, m, effect, alpha, precise: bool = True) -> AnovaLegacyTerms:
     phi_a = m - 1.0
     phi_e = m * (n - 1.0)
-    lam = n * effect
-    w = f_crit(alpha, phi_a, phi_e, precise=precise)
+    return _legacy_terms(f_crit(alpha, phi_a, phi_e, precise=precise), phi_a, phi_e, n * effect)
+
+
+def _legacy_terms(w, phi_a, phi_e, lam) -> AnovaLegacyTerms:
+    """Nagata's approximation at the F point ``w`` (:func:`_anova_legacy` from its F point on)."""
     with np.errstate(over="ignore", invalid="ignore"):
         c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
         phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
@@ -77,6 +80,48 @@ def _anova_legacy(n, m, effect, alpha, precise: bool = True) -> AnovaLegacyTerms
             / np.sqrt(c_a - a)
         power = np.where(c_a - a > 0, special.ndtr(-u), np.nan)
     return AnovaLegacyTerms(lam, w, c_a, phi_a_star, a, u, power)
+
+
+def _anova_legacy_pair(n, m, effect, alpha, precise: bool = False):
+    """The legacy power at n and an upper bound of it at n − 1, with n's F point only.
+
+    The power is 1 − Φ(u) and, with K = 2φE − 1 and C = √(cA(2φA* − 1)) (which do not depend
+    on a = wφA/φE), ∂u/∂a has the sign of √K·cA/√a − C: u rises with a (the power falls as w
+    grows) for a < cA·K/(2φA* − 1), that is on the whole domain a < cA wherever φE ≥ φA*
+    (``docs/formulas.md`` §4: with the sheet's √(cA − a) the power is not monotone in w
+    elsewhere). There the power at n − 1 taken at w(n) < w(n − 1) bounds its own from above (and
+    where a(n − 1) ≥ cA its own is undefined, a failure); w(n) is lowered by 1e-6 relative first,
+    far more than Boost's F point is off (1.24e-8), so that the bound holds for the computed F
+    points too. Where φE < φA* at n − 1 the bound is +inf (n − 1 gets its own evaluation).
+
+    Returns
+    -------
+    tuple of ndarray
+        (the power at n, exactly as :func:`_anova_legacy`; the bound at n − 1).
+
+    >>> import numpy as np
+    >>> n, m, effect = np.array([20.0, 93.0]), np.array([3.0, 2.0]), np.array([0.5, 0.0832])
+    >>> at, bound = _anova_legacy_pair(n, m, effect, np.full(2, 0.05))
+    >>> below = _anova_legacy(n - 1.0, m, effect, np.full(2, 0.05), precise=False).power
+    >>> bool((at == _anova_legacy(n, m, effect, np.full(2, 0.05), False).power).all())
+    True
+    >>> bool((below <= bound).all()), bool((bound < 0.8).all())
+    (True, True)
+    """
+    phi_a = m - 1.0
+    phi_e = m * (n - 1.0)
+    w = f_crit(alpha, phi_a, phi_e, precise=precise)
+    k = w.size
+    terms = _legacy_terms(np.concatenate([w, w * (1.0 - _BOUND_MARGIN)]),
+                          np.concatenate([phi_a, phi_a]),
+                          np.concatenate([phi_e, m * (n - 2.0)]),
+                          np.concatenate([n * effect, (n - 1.0) * effect]))
+    monotone = terms.phi_a_star[k:] <= m * (n - 2.0)
+    return terms.power[:k], np.where(monotone, terms.power[k:], np.inf)
+
+
+#: How much :func:`_anova_legacy_pair` lowers n's F point (relative) for its bound at n − 1.
+_BOUND_MARGIN = 1e-6
 
 
 #: Nagata's λ̂ ≈ x1 + x2·√φA for the four (α, β) pairs of the samplesizeANOVA sheet
