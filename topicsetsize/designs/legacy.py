@@ -2,7 +2,8 @@
 
 * Nagata's normal approximation of the one-way ANOVA power, as the samplesizeANOVA sheet
   computes it (Sakai, IRJ 2016, Section 5, Eq. 11 with the sheet's sign; Nagata 2003), and
-  its intermediate terms;
+  its intermediate terms, and its pair for the search's first steps (the power at n and an upper
+  bound at n − 1 from n's F point, where the power is monotone in the F point);
 * Nagata's λ̂ = x1 + x2·√φA for the sheet's four (α, β) pairs (IRJ 2016, Table 3), and the λ
   curve (λ∞ + k/φE) that starts every ANOVA search, legacy or exact;
 * the n from which each legacy approximation is monotone in n (they wobble at tiny n, so the
