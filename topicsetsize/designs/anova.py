@@ -34,11 +34,12 @@ from .kinds import FKind
 from .legacy import (
     NAGATA_LAMBDA,
     AnovaLegacyTerms,
-    _anova_lambda_hat,
-    _anova_legacy,
-    _lambda_curve,
-    _monotone_from,
-    _monotone_from_one,
+    lambda_curve,
+    legacy_anova_pair,
+    legacy_anova_power,
+    legacy_lambda_hat,
+    monotone_from,
+    monotone_from_one,
 )
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def anova_power_at(n, m, effect, alpha, method: str, precise: bool = True):
     ``precise=False``: the fast power that the search narrows n with (see
     :mod:`topicsetsize.numerics.precision`)."""
     if method == "legacy":
-        return _anova_legacy(n, m, effect, alpha, precise).power
+        return legacy_anova_power(n, m, effect, alpha, precise).power
     return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect, precise=precise)
 
 
@@ -168,14 +169,14 @@ def anova_legacy_terms(n, *, m, min_d, variance, alpha) -> AnovaLegacyTerms:
     (1.826, 6.298, -0.809, 0.791)
     """
     n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
-    terms = _anova_legacy(n_, m_, anova_effect(d_, v_), a_)
+    terms = legacy_anova_power(n_, m_, anova_effect(d_, v_), a_)
     return AnovaLegacyTerms(*(as_output(getattr(terms, f.name), n, m, min_d, variance, alpha)
                               for f in fields(terms)))
 
 
 def _anova_guess(alpha, beta, m, effect, method: str):
     """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
-    lam, slope = _lambda_curve(alpha, beta, m - 1.0, method)
+    lam, slope = lambda_curve(alpha, beta, m - 1.0, method)
     with np.errstate(divide="ignore"):  # Δ underflowed to 0: n = inf, the search says too small
         n = lam / effect
         for _ in range(2):
@@ -216,7 +217,7 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     """
     method = check_method(method)
     a, b, d, v, m_ = check_all(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
-    n0 = _anova_lambda_hat(a, b, m_ - 1.0, method) / anova_effect(d, v)
+    n0 = legacy_lambda_hat(a, b, m_ - 1.0, method) / anova_effect(d, v)
     return as_output(n0, alpha, beta, min_d, variance, m)
 
 
@@ -370,8 +371,9 @@ def _power_pair(n, m, effect, alpha):
 #: (:class:`topicsetsize.designs.kinds.FKind`).
 ONE_WAY = FKind("anova", power_at=anova_power_at, power_one=anova_power_one, guess=_anova_guess,
                 lambda_one=_lambda_one, dfe_per_topic=_m, power_of_lambda=_power_of_lambda,
-                monotone=partial(_monotone_from, "anova"),
-                monotone_one=partial(_monotone_from_one, "anova"), power_pair=_power_pair)
+                monotone=partial(monotone_from, "anova"),
+                monotone_one=partial(monotone_from_one, "anova"), power_pair=_power_pair,
+                legacy_pair=legacy_anova_pair)
 
 #: The one-cell search of :func:`anova_n` (kept under its name for the search's tests).
 _anova_n_one = ONE_WAY.n_one

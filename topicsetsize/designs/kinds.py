@@ -116,7 +116,7 @@ class FKind(_Kind):
     names the cell's method; the method itself if None) and ``power_pair(n, m, effect, alpha)``
     (optional: the exact method's fast power at n and an upper bound of it at n − 1 from one F
     point, :func:`~topicsetsize.numerics.distributions.f_power_pair`, for the search's first
-    steps; issue 28).
+    steps; issue 28) and ``legacy_pair`` (optional: the same for the legacy method).
     """
 
     power_at: Callable = None
@@ -129,6 +129,7 @@ class FKind(_Kind):
     monotone_one: Callable = _two
     label: str | None = None
     power_pair: Callable | None = None
+    legacy_pair: Callable | None = None
 
     def power(self, n, m, min_d, variance, alpha, method):
         """The power at n topics (arguments broadcast; a scalar call gives a float)."""
@@ -169,7 +170,7 @@ class FKind(_Kind):
             describe=self._describe(alpha, beta, min_d, variance, m, method),
             monotone_from=self.monotone(method, alpha, 1.0 - beta), precise_at=precise,
             tolerance=F_POWER_TOLERANCE, check_from=certify_from(self.dfe_per_topic(m)),
-            power_pair=self.power_pair if method == "exact" else None)
+            power_pair=self.power_pair if method == "exact" else self.legacy_pair)
 
     def n_one(self, alpha, beta, min_d, variance, m, method):
         """n of one cell by :func:`~topicsetsize.numerics.search_one.smallest_n_one` (or None,

@@ -2,7 +2,8 @@
 
 * Nagata's normal approximation of the one-way ANOVA power, as the samplesizeANOVA sheet
   computes it (Sakai, IRJ 2016, Section 5, Eq. 11 with the sheet's sign; Nagata 2003), and
-  its intermediate terms;
+  its intermediate terms, and its pair for the search's first steps (the power at n and an upper
+  bound at n − 1 from n's F point, where the power is monotone in the F point);
 * Nagata's λ̂ = x1 + x2·√φA for the sheet's four (α, β) pairs (IRJ 2016, Table 3), and the λ
   curve (λ∞ + k/φE) that starts every ANOVA search, legacy or exact;
 * the n from which each legacy approximation is monotone in n (they wobble at tiny n, so the
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import _ncf_sf, f_crit, z_upper
+from ..numerics.distributions import f_crit, ncf_sf, z_upper
 from ..numerics.shapes import flat_cells
 
 __all__ = ["AnovaLegacyTerms", "NAGATA_LAMBDA"]
@@ -55,11 +56,14 @@ class AnovaLegacyTerms:
     power: float
 
 
-def _anova_legacy(n, m, effect, alpha, precise: bool = True) -> AnovaLegacyTerms:
+def legacy_anova_power(n, m, effect, alpha, precise: bool = True) -> AnovaLegacyTerms:
     phi_a = m - 1.0
     phi_e = m * (n - 1.0)
-    lam = n * effect
-    w = f_crit(alpha, phi_a, phi_e, precise=precise)
+    return _legacy_terms(f_crit(alpha, phi_a, phi_e, precise=precise), phi_a, phi_e, n * effect)
+
+
+def _legacy_terms(w, phi_a, phi_e, lam) -> AnovaLegacyTerms:
+    """Nagata's approximation at the F point ``w`` (:func:`legacy_anova_power` from w on)."""
     with np.errstate(over="ignore", invalid="ignore"):
         c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
         phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
@@ -79,6 +83,48 @@ def _anova_legacy(n, m, effect, alpha, precise: bool = True) -> AnovaLegacyTerms
     return AnovaLegacyTerms(lam, w, c_a, phi_a_star, a, u, power)
 
 
+def legacy_anova_pair(n, m, effect, alpha, precise: bool = False):
+    """The legacy power at n and an upper bound of it at n − 1, with n's F point only.
+
+    The power is 1 − Φ(u) and, with K = 2φE − 1 and C = √(cA(2φA* − 1)) (which do not depend
+    on a = wφA/φE), ∂u/∂a has the sign of √K·cA/√a − C: u rises with a (the power falls as w
+    grows) for a < cA·K/(2φA* − 1), that is on the whole domain a < cA wherever φE ≥ φA*
+    (``docs/formulas.md`` §4: with the sheet's √(cA − a) the power is not monotone in w
+    elsewhere). There the power at n − 1 taken at w(n) < w(n − 1) bounds its own from above (and
+    where a(n − 1) ≥ cA its own is undefined, a failure); w(n) is lowered by 1e-6 relative first,
+    far more than Boost's F point is off (1.24e-8), so that the bound holds for the computed F
+    points too. Where φE < φA* at n − 1 the bound is +inf (n − 1 gets its own evaluation).
+
+    Returns
+    -------
+    tuple of ndarray
+        (the power at n, exactly as :func:`legacy_anova_power`; the bound at n − 1).
+
+    >>> import numpy as np
+    >>> n, m, effect = np.array([20.0, 93.0]), np.array([3.0, 2.0]), np.array([0.5, 0.0832])
+    >>> at, bound = legacy_anova_pair(n, m, effect, np.full(2, 0.05))
+    >>> below = legacy_anova_power(n - 1.0, m, effect, np.full(2, 0.05), precise=False).power
+    >>> bool((at == legacy_anova_power(n, m, effect, np.full(2, 0.05), False).power).all())
+    True
+    >>> bool((below <= bound).all()), bool((bound < 0.8).all())
+    (True, True)
+    """
+    phi_a = m - 1.0
+    phi_e = m * (n - 1.0)
+    w = f_crit(alpha, phi_a, phi_e, precise=precise)
+    k = w.size
+    terms = _legacy_terms(np.concatenate([w, w * (1.0 - _BOUND_MARGIN)]),
+                          np.concatenate([phi_a, phi_a]),
+                          np.concatenate([phi_e, m * (n - 2.0)]),
+                          np.concatenate([n * effect, (n - 1.0) * effect]))
+    monotone = terms.phi_a_star[k:] <= m * (n - 2.0)
+    return terms.power[:k], np.where(monotone, terms.power[k:], np.inf)
+
+
+#: How much :func:`legacy_anova_pair` lowers n's F point (relative) for its bound at n − 1.
+_BOUND_MARGIN = 1e-6
+
+
 #: Nagata's λ̂ ≈ x1 + x2·√φA for the four (α, β) pairs of the samplesizeANOVA sheet
 #: (Nagata 2003; Sakai, IRJ 2016, Table 3).
 NAGATA_LAMBDA = {
@@ -90,7 +136,7 @@ NAGATA_LAMBDA = {
 
 
 #: The monotone starts of the legacy approximations, (smallest α, n) from the largest α down;
-#: smaller α than the last start at ``_LEGACY_FROM_ELSE`` (see :func:`_monotone_from`).
+#: smaller α than the last start at ``_LEGACY_FROM_ELSE`` (see :func:`monotone_from`).
 _LEGACY_FROM = {"anova": ((1e-3, 9), (1e-6, 17), (1e-10, 33)),
                 "ttest": ((1e-3, 17), (1e-6, 65), (1e-10, 129))}
 
@@ -104,7 +150,7 @@ _LEGACY_SORTED = {design: (np.array([a for a, _ in starts[::-1]]),
                   for design, starts in _LEGACY_FROM.items()}
 
 
-def _monotone_from(design: str, method: str, alpha, target):
+def monotone_from(design: str, method: str, alpha, target):
     """Per cell, the n from which the power is non-decreasing in n.
 
     The exact powers are monotone in n. The legacy approximations wobble at
@@ -128,12 +174,12 @@ def _monotone_from(design: str, method: str, alpha, target):
     return from_n
 
 
-def _monotone_from_one(design: str, method: str, alpha: float, target: float) -> int:
-    """:func:`_monotone_from` of one cell (floats).
+def monotone_from_one(design: str, method: str, alpha: float, target: float) -> int:
+    """:func:`monotone_from` of one cell (floats).
 
-    >>> _monotone_from_one("anova", "legacy", 0.05, 0.8)
+    >>> monotone_from_one("anova", "legacy", 0.05, 0.8)
     9
-    >>> _monotone_from_one("ttest", "legacy", 1e-4, 0.8), _monotone_from_one("ttest", "exact", 0, 0)
+    >>> monotone_from_one("ttest", "legacy", 1e-4, 0.8), monotone_from_one("ttest", "exact", 0, 0)
     (65, 2)
     """
     if method == "exact":
@@ -173,7 +219,7 @@ def _unique_rows(*columns):
     return uniq, inverse.ravel(), shape
 
 
-def _lambda_curve(alpha, beta, phi_a, method: str):
+def lambda_curve(alpha, beta, phi_a, method: str):
     """λ needed for power 1 − β as φE → ∞ (λ∞) and its 1/φE slope k, per distinct (α, β, φA).
 
     The required noncentrality at finite φE is close to λ∞ + k/φE; k is taken from
@@ -223,7 +269,7 @@ def _lambda_curve(alpha, beta, phi_a, method: str):
 
 
 def _curve_rows(alpha, beta, phi_a):
-    """The rows (α, β, φA) of :func:`_lambda_curve`: up to ``_FEW_ROWS`` broadcast rows as they
+    """The rows (α, β, φA) of :func:`lambda_curve`: up to ``_FEW_ROWS`` broadcast rows as they
     are (a table's m, usually distinct: sorting them out would cost more than a repeat), else
     the distinct ones (:func:`_unique_rows`) and the inverse map (None for the former)."""
     shape = np.broadcast(alpha, beta, phi_a).shape
@@ -233,11 +279,11 @@ def _curve_rows(alpha, beta, phi_a):
     return uniq.T, inverse, shape
 
 
-#: Rows up to which :func:`_lambda_curve` takes the rows as they are.
+#: Rows up to which :func:`lambda_curve` takes the rows as they are.
 _FEW_ROWS = 64
 
 
-#: φA from which the exact method's search starts from Nagata's λ curve (see _lambda_curve).
+#: φA from which the exact method's search starts from Nagata's λ curve (see lambda_curve).
 _EXACT_CURVE_BELOW = 100
 #: Nagata's steps that start the exact curve's Newton walks (:func:`_newton_lambda`).
 _NEWTON_START = 2
@@ -260,7 +306,7 @@ def _newton_lambda(chi2, w, phi_a, phi_e, beta, lam, lam_ref, steps: int = 2):
     with np.errstate(all="ignore"):
         for _ in range(steps):
             cdf = special.chndtr(x, dfs, np.concatenate([lam, lam]))
-            sf = _ncf_sf(wf, dfs, dfe, np.concatenate([lam_ref, lam_ref]))
+            sf = ncf_sf(wf, dfs, dfe, np.concatenate([lam_ref, lam_ref]))
             new = lam + (cdf[:k] - beta) / (0.5 * (cdf[:k] - cdf[k:]))
             new_ref = lam_ref + (1.0 - beta - sf[:k]) / (0.5 * (sf[k:] - sf[:k]))
             lam = np.where(np.isfinite(new) & (new > 0), new, lam)
@@ -295,7 +341,7 @@ def _exact_lambda_limit(alpha, beta, phi_a):
     return lam[inverse].reshape(shape)
 
 
-def _anova_lambda_hat(alpha, beta, phi_a, method: str):
+def legacy_lambda_hat(alpha, beta, phi_a, method: str):
     lam = _exact_lambda_limit(alpha, beta, phi_a)
     if method == "legacy":
         for (a, b), (x1, x2) in NAGATA_LAMBDA.items():

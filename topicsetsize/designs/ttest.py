@@ -20,7 +20,7 @@ from ..numerics.shapes import as_output
 from ..params import check_all, check_scalars
 from .effects import t_effect
 from .kinds import TKind
-from .legacy import _monotone_from, _monotone_from_one
+from .legacy import monotone_from, monotone_from_one
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -283,8 +283,8 @@ def _power_pair(n, effect, alpha):
 #: (:class:`topicsetsize.designs.kinds.TKind`); ``PAIRED.renamed(key)`` lends them to a design
 #: of the same statistics under other names (the one-sample t-test).
 PAIRED = TKind("ttest", power_at=ttest_power_at, power_one=ttest_power_one,
-               guess=_paired_guess, scale=np.sqrt, monotone=partial(_monotone_from, "ttest"),
-               monotone_one=partial(_monotone_from_one, "ttest"), power_pair=_power_pair)
+               guess=_paired_guess, scale=np.sqrt, monotone=partial(monotone_from, "ttest"),
+               monotone_one=partial(monotone_from_one, "ttest"), power_pair=_power_pair)
 
 #: The one-cell search of :func:`ttest_n_effect` (kept under its name for the search's tests).
 _ttest_n_one = PAIRED.n_one

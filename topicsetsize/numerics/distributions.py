@@ -38,8 +38,12 @@ except ImportError:  # pragma: no cover - a scipy that keeps it elsewhere
 
         return stats.ncf.sf(x, dfn, dfd, nc)
 
-__all__ = ["PRECISE_FROM", "f_crit", "t_crit", "z_upper", "f_power", "t_power", "chi2_lambda_one",
-           "f_crit_one", "f_power_one", "t_power_one", "f_power_pair", "t_power_pair"]
+#: Boost's noncentral F survival function Pr{F'(dfn, dfd, nc) > x}, a ufunc (no checks).
+ncf_sf = _ncf_sf
+
+__all__ = ["ncf_sf", "PRECISE_FROM", "f_crit", "t_crit", "z_upper", "f_power", "t_power",
+           "chi2_lambda_one", "f_crit_one", "f_power_one", "t_power_one", "f_power_pair",
+           "t_power_pair"]
 
 
 def _float_arrays(*values):

@@ -1,16 +1,25 @@
-"""The legacy approximations (designs/legacy.py): Nagata's initial estimate and the n from which
-each approximation is monotone."""
+"""The legacy approximations (designs/legacy.py): Nagata's initial estimate, the n from which
+each approximation is monotone, and the legacy power pair of the ANOVA search."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from scipy import special
 
 import topicsetsize as tss
-from topicsetsize.designs.anova import anova_power_at
-from topicsetsize.designs.legacy import _lambda_curve, _monotone_from
+from topicsetsize.designs.anova import ONE_WAY, anova_power_at
+from topicsetsize.designs.legacy import (
+    _legacy_terms,
+    lambda_curve,
+    legacy_anova_pair,
+    legacy_anova_power,
+    monotone_from,
+)
 from topicsetsize.designs.ttest import ttest_power_at
+from topicsetsize.numerics.distributions import f_crit
 
 
 def test_nagata_initial_estimate_is_far_from_the_answer():
@@ -23,17 +32,17 @@ def test_nagata_initial_estimate_is_far_from_the_answer():
 def test_monotone_thresholds_hold():
     """The legacy power curves really are monotone from the thresholds the search relies on.
 
-    Repeats the sweep documented in `_monotone_from`: beyond the threshold, any decrease of
+    Repeats the sweep documented in `monotone_from`: beyond the threshold, any decrease of
     the legacy power in n happens only below the power levels the threshold covers.
     """
     n = np.arange(2, 3001, dtype=float)
     for alpha in (0.5, 0.05, 0.01, 1e-3, 1e-5, 1e-8):
-        start = int(_monotone_from("anova", "legacy", alpha, 0.8))
+        start = int(monotone_from("anova", "legacy", alpha, 0.8))
         for m in (2, 3, 10, 100):
             for effect in np.geomspace(1e-3, 50, 40):
                 p = np.nan_to_num(anova_power_at(n, m, effect, alpha, "legacy"), nan=-1.0)
                 assert not (np.diff(p[start - 2:]) < -1e-13).any(), (alpha, m, effect)
-        start = int(_monotone_from("ttest", "legacy", alpha, 0.8))
+        start = int(monotone_from("ttest", "legacy", alpha, 0.8))
         for es in np.geomspace(1e-3, 20, 60):
             p = ttest_power_at(n, es, alpha, "legacy")
             drops = np.flatnonzero(np.diff(p) < 0) + 1
@@ -47,7 +56,7 @@ def test_exact_lambda_curve_matches_scipys_inverses(alpha, beta, rows):
     """The exact curve's Newton steps (issue 28.4) land where scipy's own inverses do: λ∞ from
     chndtrinc, and λ at the reference φE = 50(φA + 1) from ncfdtrinc at the exact F point
     (an independent computation); Nagata's start alone is off by up to 2.5%."""
-    lam, slope = _lambda_curve(np.asarray(alpha), np.asarray(beta), np.arange(1.0, rows + 1.0),
+    lam, slope = lambda_curve(np.asarray(alpha), np.asarray(beta), np.arange(1.0, rows + 1.0),
                                "exact")
     df, lam, slope = np.arange(1.0, 100.0), lam[:99], slope[:99]      # the exact rows
     limit = special.chndtrinc(special.chdtri(df, alpha), df, beta)
@@ -55,3 +64,48 @@ def test_exact_lambda_curve_matches_scipys_inverses(alpha, beta, rows):
     at_ref = special.ncfdtrinc(df, ref, beta, special.fdtri(df, ref, 1.0 - alpha))
     np.testing.assert_allclose(lam, limit, rtol=1e-4)
     np.testing.assert_allclose(lam + slope / ref, at_ref, rtol=2e-4)
+
+
+def _random_cells(size, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.integers(3, 2000, size).astype(float), rng.integers(2, 1000, size).astype(float),
+            10.0 ** rng.uniform(-4, 3, size), 10.0 ** rng.uniform(-7, np.log10(0.5), size))
+
+
+def test_legacy_pair_is_the_power_at_n_and_a_bound_at_n_minus_1():
+    """The pair's power at n is the legacy power itself (bit for bit) and its value at n − 1 is
+    never below the legacy power there, each computed with its own F point (20,000 random
+    cells, α from 1e-7 to .5, m to 1000, Δ over seven decades; NaN, undefined, is a failure)."""
+    n, m, effect, alpha = _random_cells(20_000, 7)
+    at, bound = legacy_anova_pair(n, m, effect, alpha)
+    own = legacy_anova_power(n, m, effect, alpha, precise=False).power
+    below = legacy_anova_power(n - 1.0, m, effect, alpha, precise=False).power
+    np.testing.assert_array_equal(at, own)
+    assert not (below > bound).any()
+    assert (bound < 0.8).mean() > 0.3            # it settles n − 1 in many cells
+
+
+def test_legacy_pair_has_no_bound_where_the_power_is_not_monotone_in_w():
+    """With the sheet's √(cA − a), a lower F point can give a LOWER legacy power where φE < φA*
+    (docs/formulas.md §4): at n = 3, m = 947, Δ = 73, α = .0277 (found in the sweep above), the
+    power at n − 1 taken at n's F point is below its own. The pair gives no bound there (+inf)."""
+    n, m, effect, alpha = (np.array([x]) for x in (3.0, 947.0, 72.99666656391355,
+                                                   0.027696367466212454))
+    w = f_crit(alpha, m - 1.0, m * (n - 1.0), precise=False)
+    unguarded = _legacy_terms(w * (1.0 - 1e-6), m - 1.0, m * (n - 2.0), (n - 1.0) * effect)
+    own = legacy_anova_power(n - 1.0, m, effect, alpha, precise=False).power
+    assert unguarded.power[0] < own[0]
+    assert unguarded.phi_a_star[0] > m[0] * (n[0] - 2.0)      # φE < φA*: not monotone in w
+    assert legacy_anova_pair(n, m, effect, alpha)[1][0] == np.inf
+
+
+@pytest.mark.parametrize(("alpha", "beta"), [(0.05, 0.20), (0.01, 0.10), (1e-6, 0.5)])
+def test_legacy_tables_are_the_same_with_and_without_the_pair(alpha, beta):
+    """The legacy search with the pair finds the n it finds evaluating n − 1 on its own, over
+    m = 2..1000 and minD from tiny to huge (Δ up to 10⁴, where the pair gives no bound)."""
+    ms = [2, 3, 5, 10, 30, 100, 300, 1000]
+    min_ds = [0.005, 0.02, 0.1, 0.5, 2.0, 10.0, 35.0]
+    with_pair = ONE_WAY.table(alpha, beta, 0.0601, ms, min_ds, "legacy")
+    without = replace(ONE_WAY, legacy_pair=None).table(alpha, beta, 0.0601, ms, min_ds, "legacy")
+    assert ONE_WAY.legacy_pair is not None
+    assert (with_pair.to_numpy() == without.to_numpy()).all()
