@@ -60,8 +60,10 @@ README_ROWS = [
      "{pool_depth_scale.study4_mib} resident above the imports",
      "reading the runs {pool_depth_scale.floor_read_cpu_s} + one ir_measures pass at full "
      "depth {pool_depth_scale.floor_eval_cpu_s}",
-     "{pool_depth_scale.study4_passes} passes per depth (target 1.2×); memory "
-     "{pool_depth_scale.study4_to_files} the run files (target 0.5×)"),
+     "{pool_depth_scale.study4_passes} passes per depth (target 1.2×; 1 depth: "
+     "{pool_depth_scale.study1_passes}, the reading and checking of the runs not shared); "
+     "memory {pool_depth_scale.study4_to_files} the run files (1 depth: "
+     "{pool_depth_scale.study1_to_files}; target 0.5×)"),
     ("randomised Tukey HSD, B = 5000 (`tukey`)", "{tukey.test_s} best, {tukey.test_median_s} "
      "median", "one `rng.random` call for its numbers: {tukey.floor_s} best, "
      "{tukey.floor_median_s} median", "{tukey.to_floor_min} min/min, {tukey.to_floor_median} "
