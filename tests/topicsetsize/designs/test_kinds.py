@@ -68,9 +68,13 @@ def _float(text):
 @pytest.mark.parametrize(("design", "method"), CASES)
 def test_every_number_is_the_one_before_the_shared_layer(design, method):
     """n (scalar and vectorised paths), power (or width) and minimum effect over the seeded
-    grid equal what b37cc01 computed: n exactly; power and minimum effect to 1e-13 relative
-    (the stored values are exact; the margin leaves room for a last-bit change in a special
-    function, which is not this layer's)."""
+    grid equal what b37cc01 computed: n exactly; power (or width) and minimum effect to 1e-10
+    relative, 1e-11 absolute for a power. The stored values were computed with scipy 1.17.1;
+    the oldest scipy the package allows (1.14.0, CI's oldest-dependency run) has an older Boost
+    whose t and F functions differ in the last digits (up to 1.5e-10 relative on a power of
+    1.6e-3, 3e-11 absolute on a width): not this layer's, and far below what picking n needs.
+    The margin still catches a changed formula (half a degree of freedom moves a power by
+    1e-3)."""
     rows = [r for r in ROWS if (r["design"], r["method"]) == (design, method)]
     n, power, min_effect = _calls(design, method)
     a, b, e, v, m, k = (np.array([float(r[x]) for r in rows])
@@ -79,7 +83,7 @@ def test_every_number_is_the_one_before_the_shared_layer(design, method):
     assert [n(*x) for x in zip(a, b, e, v, m.astype(int))] == before_n.tolist()
     assert n(a, b, e, v, m).tolist() == before_n.tolist()
     before_power = np.array([float(r["power"]) for r in rows])
-    np.testing.assert_allclose(power(k, a, e, v, m), before_power, rtol=1e-13)
+    np.testing.assert_allclose(power(k, a, e, v, m), before_power, rtol=1e-10, atol=1e-11)
     if min_effect is None or all(r["min_effect"] == "" for r in rows):
         return      # no minimum effect before (ttest2_min_d is new: tested on its own below)
     for r, ki, ai, bi, vi, mi in zip(rows, k, a, b, v, m.astype(int)):
@@ -88,7 +92,7 @@ def test_every_number_is_the_one_before_the_shared_layer(design, method):
             with pytest.raises(InputError, match="too small"):
                 min_effect(int(ki), ai, bi, vi, mi)
         else:
-            assert min_effect(int(ki), ai, bi, vi, mi) == pytest.approx(stored, rel=1e-13)
+            assert min_effect(int(ki), ai, bi, vi, mi) == pytest.approx(stored, rel=1e-10)
 
 
 def _role_calls(key: str):
