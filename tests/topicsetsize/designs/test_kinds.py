@@ -9,7 +9,6 @@ import csv
 import inspect
 import math
 import sys
-import types
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,8 @@ import topicsetsize as tss
 from topicsetsize import InputError
 from topicsetsize.designs import registry
 from topicsetsize.designs.registry import DESIGNS
+
+from ... import _toy_design as toy
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 KINDS = [k for k, d in DESIGNS.items() if d.kind in ("F", "t", "width")]
@@ -191,41 +192,10 @@ def _brute_one_sample(alpha, beta, d, sd, upto=5000):
 
 @pytest.fixture
 def one_sample(monkeypatch):
-    """Register ``ttest1`` (module built here, from the paired t-test's pieces under its own
-    names) for one test, and remove it after."""
-    from topicsetsize.designs.ttest import PAIRED
-
-    kind = PAIRED.renamed("ttest1")
-    module = types.ModuleType("toy_ttest1")
-
-    def ttest1_n(alpha, beta, min_d, variance, *, method="exact"):
-        """Topics for a one-sample t-test (toy)."""
-        return kind.n(alpha, beta, min_d, variance, method)
-
-    def ttest1_power(n, *, min_d, variance, alpha, method="exact"):
-        """Power of a one-sample t-test (toy)."""
-        return kind.power(n, min_d, variance, alpha, method)
-
-    def ttest1_min_d(n, *, variance, alpha, beta, method="exact"):
-        """Minimum detectable difference of a one-sample t-test (toy)."""
-        return kind.min_effect(n, variance, alpha, beta, method)
-
-    for f in (ttest1_n, ttest1_power, ttest1_min_d):
-        f.__module__ = module.__name__
-        setattr(module, f.__name__, f)
-    monkeypatch.setitem(sys.modules, module.__name__, module)
-    design = registry.register(registry.Design(
-        key="ttest1", name="One-sample t-test", kind="t",
-        question="one-sample t-test of a mean difference from 0",
-        inputs=("alpha", "beta", "min_d", "variance"), criterion="power", methods=("exact",),
-        model="paired", functions={"n": "ttest1_n", "power": "ttest1_power",
-                                   "min_effect": "ttest1_min_d"},
-        degrees_of_freedom="φ = n − 1", noncentrality="λ = √n·minD/σ",
-        source="Student's one-sample t-test (a test's toy)", module=module.__name__,
-        helps={"min_d": "minimum detectable difference from 0", "variance": "variance"},
-        titles={"n": "One-sample t-test: minD={min_d}, variance={variance}, alpha={alpha}, "
-                     "beta={beta}",
-                "min-d": "One-sample t-test: minimum detectable minD, n={n}"}))
+    """Register ``ttest1``, the shared toy of ``tests/_toy_design.py`` (its module: the paired
+    t-test's pieces under its own names), for one test, and remove it after."""
+    monkeypatch.setitem(sys.modules, toy.MODULE, toy.engine_module())
+    design = registry.register(toy.declaration())
     yield design
     registry.unregister("ttest1")
 
