@@ -34,7 +34,6 @@ depths). Linux/macOS only (``resource``).
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -48,38 +47,22 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _figures import figure  # noqa: E402
+from _resident import run_child  # noqa: E402
 
 #: The depths of the two studies.
 STUDIES = {"study, 1 depth": [100], "study, 4 depths": [100, 50, 20, 10]}
 
 CHILD = r"""
-import json, re, resource, sys, time
+import json, sys, time
 sys.path.insert(0, {root!r})
 import pandas as pd
 import ir_measures
 from topicsetsize.decide.pooling import pool_depth_study
 from topicsetsize.matrices.evaluation import qrels_dict, run_dict
 from pathlib import Path
+from _resident import above_imports
 
-def status(key):  # bytes
-    text = open("/proc/self/status").read()
-    return int(re.search(key + r":\s+(\d+) kB", text).group(1)) * 1024
-
-def maxrss():
-    k = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return k if sys.platform == "darwin" else k * 1024
-
-try:
-    with open("/proc/self/clear_refs", "w") as out:   # reset VmHWM to the current VmRSS
-        out.write("5")
-    method = "VmHWM after clear_refs"
-    base = status("VmRSS")
-    peak = lambda: status("VmHWM")
-except OSError:
-    method = "ru_maxrss (no clear_refs)"
-    base = maxrss()
-    peak = maxrss
-
+memory = above_imports()
 runs, qrels, depths = {runs!r}, {qrels!r}, {depths!r}
 names = ["query_id", "q0", "doc_id", "rank", "score", "tag"]
 start, cpu = time.perf_counter(), time.process_time()
@@ -101,8 +84,7 @@ else:       # the floor: read each run, evaluate it at full depth; the two timed
         list(evaluator.iter_calc(run_dict(run, set(run["query_id"]))))
     parts = {{"read_cpu": read, "eval_cpu": time.process_time() - cpu - read}}
 print(json.dumps({{"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu,
-                  "peak": peak() - base, "whole": peak(), "imports": base, "method": method,
-                  **parts}}))
+                  **memory.report(), **parts}}))
 """
 
 
@@ -134,10 +116,8 @@ def write_collection(folder: Path, runs: int, topics: int, docs: int, seed: int 
 
 
 def child(runs: Path, qrels: Path, depths: list) -> dict:
-    code = CHILD.format(root=str(ROOT), runs=str(runs), qrels=str(qrels), depths=depths)
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_child(CHILD.format(root=str(ROOT), runs=str(runs), qrels=str(qrels),
+                                  depths=depths))
 
 
 def main() -> int:
