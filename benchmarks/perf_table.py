@@ -73,6 +73,13 @@ README_ROWS = [
     ("the default workbook, CPU (`workbook`)", "{workbook.cpu_s}",
      "`import numpy, scipy.special, openpyxl`: {workbook.floor_cpu_s}",
      "{workbook.to_floor} the imports (target 3×)"),
+    ("`evaluate`, 20 real CLEF 2017 TAR runs, 1 / 4 measures (`evaluate`)",
+     "CPU {evaluate.one_cpu_s} / {evaluate.four_cpu_s}; {evaluate.one_mib} / "
+     "{evaluate.four_mib} resident above the imports",
+     "ir_measures' readers + `iter_calc`: CPU {evaluate.peer_one_cpu_s} / "
+     "{evaluate.peer_four_cpu_s}; {evaluate.peer_one_mib} / {evaluate.peer_four_mib}",
+     "CPU {evaluate.one_cpu_ratio} / {evaluate.four_cpu_ratio}, memory "
+     "{evaluate.one_mib_ratio} / {evaluate.four_mib_ratio} (target 1.2×)"),
 ]
 
 #: docs/performance.md rows: (benchmark, topicsetsize, peer or floor, ratio).
@@ -103,6 +110,17 @@ DOCS_ROWS = README_ROWS[:1] + [
      "{startup.version_s} / {startup.help_s}", "the engine imported eagerly, as before",
      "{startup.version_eager_ratio} / {startup.help_eager_ratio} faster"),
     README_ROWS[5], README_ROWS[6],
+    ("`evaluate` (`evaluate_measures`, `--duplicates first`) on the 20 bundled CLEF 2017 TAR "
+     "runs (30 topics, top 100 documents), AP / AP, nDCG@10, P@10 and RR in one call, each in "
+     "a fresh child, least of 3 (`evaluate`)",
+     "CPU {evaluate.one_cpu_s} / {evaluate.four_cpu_s}; peak {evaluate.one_mib} / "
+     "{evaluate.four_mib} resident above the imports",
+     "ir_measures' `read_trec_qrels`, `read_trec_run` (a repeated document's first line kept) "
+     "and one evaluator's `iter_calc`, one pass: CPU {evaluate.peer_one_cpu_s} / "
+     "{evaluate.peer_four_cpu_s}; peak {evaluate.peer_one_mib} / {evaluate.peer_four_mib}; "
+     "same values (largest difference {evaluate.largest_difference})",
+     "CPU {evaluate.one_cpu_ratio} / {evaluate.four_cpu_ratio}, memory "
+     "{evaluate.one_mib_ratio} / {evaluate.four_mib_ratio} (target 1.2×)"),
     ("pool-depth study, 2 collections, 16 runs, 5 depths (`pool_depth`)", "{pool_depth.study_s}",
      "a naive per-depth, per-run pooling loop with ir_measures: {pool_depth.naive_s}",
      "naive / study {pool_depth.naive_to_study}"),

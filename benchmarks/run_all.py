@@ -19,8 +19,8 @@ temporary name first).
 ``pool_depth_scale`` (about a minute a run) runs ``--scale-repeat`` times
 (default 1: its figures then have no spread, and the summary says ``1 run``). ``--small``
 passes smaller sizes to the two long ones (``pool_depth_scale``: 40 runs x 20 topics;
-``read_matrix``: 2,000 topics), for a quick look on a loaded machine; the README's figures
-are from a run without it.
+``read_matrix``: 2,000 topics) and one child per side to ``evaluate``, for a quick look on a
+loaded machine; the README's figures are from a run without it.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ BENCHMARKS = {
     "tukey": ([], []),
     "split_half": ([], []),
     "workbook": ([], []),
+    "evaluate": ([], ["--repeat", "1"]),
     "read_matrix": ([], ["--topics", "2000"]),
     "pool_depth": ([], []),
     "pool_depth_scale": ([], ["--runs", "40", "--topics", "20"]),

@@ -8,6 +8,7 @@ is timed.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -43,6 +44,15 @@ def test_render_states_median_range_and_whether_a_claim_held_in_every_run():
     assert perf_table.render("{t.r<=1}", s) == "≤ 1 in 2 of 3 runs, not in every run"
     assert perf_table.render("{t.r<=1.2}", s) == "≤ 1.2 in every run (3 of 3)"
     assert perf_table.render("{t.missing}", s) == "? (not measured)"
+
+
+def test_every_benchmark_is_run_by_run_all_and_quoted_by_the_tables():
+    benchmarks = {p.stem.removeprefix("bench_") for p in BENCH.glob("bench_*.py")}
+    assert "evaluate" in benchmarks
+    assert benchmarks == set(run_all.BENCHMARKS)
+    quoted = {m.group(1) for rows in (perf_table.README_ROWS, perf_table.DOCS_ROWS)
+              for row in rows for cell in row for m in re.finditer(r"\{([a-z_]+)\.", cell)}
+    assert benchmarks <= quoted, f"not in the tables: {sorted(benchmarks - quoted)}"
 
 
 def test_replace_block_needs_its_markers():
