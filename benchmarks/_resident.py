@@ -56,6 +56,26 @@ def above_imports() -> AboveImports:
     return AboveImports()
 
 
+#: A meter: runs its arguments as one command (output discarded), prints the command's
+#: CPU (user + system) and peak resident size in bytes as JSON.
+METER = r"""
+import json, resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+k = usage.ru_maxrss if sys.platform == "darwin" else usage.ru_maxrss * 1024
+print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "peak": k}))
+"""
+
+
+def whole_command(argv: list[str]) -> dict:
+    """A whole command, imports and start-up included, measured by a fresh meter process
+    (``getrusage(RUSAGE_CHILDREN)`` of its one child): ``cpu`` in seconds, ``peak`` resident
+    size in bytes."""
+    out = subprocess.run([sys.executable, "-c", METER, *argv], check=True,
+                         capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def run_child(code: str) -> dict:
     """Run ``code`` in a fresh Python (this folder on its path); the JSON of its last line."""
     out = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(HERE)!r})\n"

@@ -18,6 +18,12 @@ imports on both sides: pandas, ir_measures, pytrec_eval, topicsetsize's evaluati
   (as ``duplicates="first"``), and ``evaluator.iter_calc`` of one evaluator of the same
   measures, one pass over the runs.
 
+Then the whole commands, imports and start-up included, each measured by a fresh meter process
+(``getrusage`` of its one child: CPU user + system, peak resident): ``topicsetsize evaluate
+--runs RUNS --qrels QRELS --measure ... --duplicates first`` against a script that imports only
+ir_measures and does the peer's pass, printing ``run topic measure value`` (the issue's figures,
+79 MB against 33 MB, are of this kind).
+
 Both must give the same value for every run, topic and measure (to 1e-9; the topics are
 topicsetsize's rows, a topic a run does not retrieve counting 0), else the benchmark fails.
 Each side runs ``--repeat`` times (interleaved), and the least CPU and the least peak of each
@@ -37,13 +43,39 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _figures import figure  # noqa: E402
-from _resident import run_child  # noqa: E402
+from _resident import run_child, whole_command  # noqa: E402
 
 #: The two sizes of the claim: one measure and four.
 MEASURES = {"one": ["AP"], "four": ["AP", "nDCG@10", "P@10", "RR"]}
 
 #: Largest difference allowed between the two sides' per-topic values.
 TOLERANCE = 1e-9
+
+#: The peer: ``out`` = {run file: [(measure, topic, value), ...]} of ``runs``, ``qrels`` and
+#: ``measures`` by ir_measures alone, one pass (indented as the body of an ``if``).
+PEER = r"""
+    evaluator = ir_measures.evaluator([ir_measures.parse_measure(m) for m in measures],
+                                      ir_measures.read_trec_qrels(str(qrels)))
+    out = {}
+    for path in sorted(runs.iterdir()):
+        run = {}
+        for doc in ir_measures.read_trec_run(str(path)):   # a repeated document: its first line
+            run.setdefault(doc.query_id, {}).setdefault(doc.doc_id, doc.score)
+        out[path.name] = [(str(m.measure), m.query_id, m.value) for m in evaluator.iter_calc(run)]
+"""
+
+#: The peer as a whole command (only ir_measures imported), printing ``run topic measure value``.
+PEER_COMMAND = r"""
+import sys
+from pathlib import Path
+import ir_measures
+runs, qrels, measures = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+if True:
+""" + PEER + r"""
+for name, rows in out.items():
+    for measure, topic, value in rows:
+        print(name, topic, measure, value)
+"""
 
 CHILD = r"""
 import json, sys, time, warnings
@@ -65,16 +97,8 @@ start, cpu = time.perf_counter(), time.process_time()
 if side == "topicsetsize":
     out = evaluate_measures(runs, qrels, measures, duplicates="first")
 else:
-    evaluator = ir_measures.evaluator([ir_measures.parse_measure(m) for m in measures],
-                                      ir_measures.read_trec_qrels(str(qrels)))
-    out = {{}}
-    for path in sorted(runs.iterdir()):
-        run = {{}}
-        for doc in ir_measures.read_trec_run(str(path)):   # a repeated document: its first line
-            run.setdefault(doc.query_id, {{}}).setdefault(doc.doc_id, doc.score)
-        out[path.name] = [(str(m.measure), m.query_id, m.value) for m in evaluator.iter_calc(run)]
-result = {{"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu,
-          **memory.report()}}
+{peer}result = {{"seconds": time.perf_counter() - start, "cpu": time.process_time() - cpu,
+          **memory.report(), "runs": str(runs), "qrels": str(qrels)}}
 values = {{}}                           # {{measure: {{run file: {{topic: value}}}}}}, not timed
 if side == "topicsetsize":
     files = [p.name for p in run_files(runs)]       # the columns' order (named by run tags)
@@ -94,7 +118,7 @@ print(json.dumps(result))
 def child(side: str, measures: list[str], dump: Path) -> dict:
     """One measurement in a fresh child; its per-topic values are written to ``dump``."""
     result = run_child(CHILD.format(root=str(ROOT), measures=measures, side=side,
-                                    dump=str(dump)))
+                                    dump=str(dump), peer=PEER))
     result["values"] = json.loads(dump.read_text(encoding="utf-8"))
     return result
 
@@ -126,6 +150,12 @@ def main() -> int:
                 if rep == 0:
                     print(f"{size} ({', '.join(measures)}): {cells} values (runs x topics x "
                           f"measures), largest difference {difference:.1e}")
+                runs, qrels = got["topicsetsize"]["runs"], got["topicsetsize"]["qrels"]
+                got["command"] = whole_command([sys.executable, "-m", "topicsetsize", "evaluate",
+                                                "--runs", runs, "--qrels", qrels, "--measure",
+                                                *measures, "--duplicates", "first"])
+                got["peer_command"] = whole_command([sys.executable, "-c", PEER_COMMAND, runs,
+                                                     qrels, *measures])
                 for side, r in got.items():
                     kept = best.setdefault((size, side), r)
                     kept["cpu"], kept["peak"] = min(kept["cpu"], r["cpu"]), min(kept["peak"],
@@ -138,6 +168,8 @@ def main() -> int:
     how = (f"20 CLEF 2017 TAR runs (bundled), least of {args.repeat} fresh children; CPU by "
            f"time.process_time; memory: {method} above the imports")
     for (size, side), r in best.items():
+        if "command" in side:
+            continue
         print(f"{size:4s} {side:12s} CPU {r['cpu']:5.2f} s (wall {r['seconds']:5.2f} s)   peak "
               f"above imports {r['peak'] / 2**20:5.1f} MiB (whole {r['whole'] / 2**20:.0f} MiB, "
               f"imports {r['imports'] / 2**20:.0f} MiB)")
@@ -153,6 +185,21 @@ def main() -> int:
                "topicsetsize evaluate CPU / ir_measures' readers + iter_calc CPU, same run")
         figure(f"evaluate.{size}_mib_ratio", mib, "x",
                "topicsetsize evaluate / ir_measures peak resident above the imports, same run")
+    whole = (f"the whole command, imports included, least of {args.repeat}; CPU user + system "
+             "and peak resident by getrusage of a meter's one child")
+    for size in MEASURES:
+        ours, peer = best[size, "command"], best[size, "peer_command"]
+        print(f"{size:4s} whole commands: `topicsetsize evaluate` CPU {ours['cpu']:.2f} s, "
+              f"resident peak {ours['peak'] / 2**20:.0f} MiB; an ir_measures-only script CPU "
+              f"{peer['cpu']:.2f} s, {peer['peak'] / 2**20:.0f} MiB: ratios CPU "
+              f"{ours['cpu'] / peer['cpu']:.2f}, memory {ours['peak'] / peer['peak']:.2f}")
+        for key, r in (("command", ours), ("peer_command", peer)):
+            figure(f"evaluate.{key}_{size}_cpu_s", r["cpu"], "s", whole)
+            figure(f"evaluate.{key}_{size}_mib", r["peak"] / 2**20, "MiB", whole)
+        figure(f"evaluate.command_{size}_cpu_ratio", ours["cpu"] / peer["cpu"], "x",
+               "`topicsetsize evaluate` / an ir_measures-only script, whole commands, CPU")
+        figure(f"evaluate.command_{size}_mib_ratio", ours["peak"] / peer["peak"], "x",
+               "`topicsetsize evaluate` / an ir_measures-only script, whole resident peak")
     figure("evaluate.largest_difference", worst_difference, "",
            "largest |topicsetsize - ir_measures| over every run, topic and measure")
     return 0
