@@ -80,6 +80,24 @@ def test_the_api_has_it(added):
         tss.ttest1_n(0.05, 0.20, 0, 1.0)
 
 
+def test_the_api_has_it_when_the_package_first_looks_after_it_was_added(monkeypatch):
+    """The package's map of names is built at its first lookup: a design added before that, in
+    a module outside the package, is still imported from its own module (it was looked for
+    as ``topicsetsize.<its module>``, in the installed wheel's order of events)."""
+    from topicsetsize.generator.content.calculators import CALCULATORS
+
+    monkeypatch.delitem(vars(tss), "_MODULE_OF", raising=False)    # no lookup has happened yet
+    monkeypatch.setitem(sys.modules, toy.MODULE, toy.engine_module())
+    monkeypatch.setitem(CALCULATORS, toy.KEY, toy.calculator())
+    registry.register(toy.declaration())
+    try:
+        assert tss.ttest1_n(0.05, 0.20, 0.5, 1.0) == 34
+        assert "ttest1_n" not in tss._MODULE_OF          # the package's own names only
+    finally:
+        registry.unregister(toy.KEY)
+    assert "ttest1_n" not in dir(tss)
+
+
 def test_the_command_line_has_it(added, capsys):
     from topicsetsize.cli import main
 

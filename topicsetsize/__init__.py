@@ -62,28 +62,32 @@ _SUBMODULE.update({"power": "designs.anova", "samplesize": "designs.anova",
                    "formats": "matrices.formats", "paired": "checks.paired"})
 
 
-def _design_exports() -> dict[str, str]:
+def _design_exports(built_in: bool = False) -> dict[str, str]:
     """Every registered design's functions (and its other public names) → the full name of
-    the module holding them, read from the design registry at the time of the call.
+    the module holding them, read from the design registry at the time of the call (with
+    ``built_in``, only the package's own designs).
 
     The registry is plain data (no numerical library) and is read only when a name is looked
     up, so that ``import topicsetsize`` stays as light as the version and this map. A design
     registered at run time (:func:`topicsetsize.designs.registry.register`) is found here."""
     import importlib
 
-    designs = importlib.import_module(f"{__name__}.designs.registry").DESIGNS
-    return {name: design.module for design in designs.values()
+    registry = importlib.import_module(f"{__name__}.designs.registry")
+    return {name: design.module for key, design in registry.DESIGNS.items()
+            if not built_in or key in registry.BUILT_IN
             for name in (*design.functions.values(), *design.exports)}
 
 
 def _module_of() -> dict[str, str]:
     """``_MODULE_OF``: each public name → its module, relative to the package. The names of
-    :data:`_EXPORTS` and of the designs registered at first use (computed then, and kept)."""
+    :data:`_EXPORTS` and of the package's own designs (computed at first use, and kept); a
+    design added at run time, whose module may live anywhere, is looked up in the registry
+    each time (:func:`_design_exports`)."""
     found = globals().get("_MODULE_OF")
     if found is None:
         found = {name: module for module, names in _EXPORTS.items() for name in names}
         found.update({name: module.removeprefix(f"{__name__}.")
-                      for name, module in _design_exports().items()})
+                      for name, module in _design_exports(built_in=True).items()})
         globals()["_MODULE_OF"] = found
     return found
 

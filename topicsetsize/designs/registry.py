@@ -39,7 +39,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["Design", "DESIGNS", "markdown", "register", "unregister"]
+__all__ = ["Design", "DESIGNS", "BUILT_IN", "markdown", "register", "unregister"]
 
 #: The roles a design's functions play, in the order of the docs' table.
 ROLES = ("n", "power", "min_effect", "table", "n_effect")
@@ -275,6 +275,9 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                "variance": "residual variance (two-way V_E; the one-way V_E errs on the safe "
                            "side)", "m": "number of systems (2..1000)"}),
 )}
+
+#: The keys of the designs the package itself declares (not those added by :func:`register`).
+BUILT_IN = frozenset(DESIGNS)
 
 
 def register(design: Design, *, replace: bool = False) -> Design:
