@@ -16,6 +16,7 @@ evaluated and the last failure decides.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -70,7 +71,8 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     pair : callable, optional
         ``pair(n, idx)`` returns (``value(n, idx)``, an upper bound of ``value(n − 1, idx)``)
         more cheaply than two evaluations (e.g. the power at n − 1 taken at n's critical value:
-        :func:`~topicsetsize.numerics.distributions.f_power_pair`). The first step then
+        :func:`~topicsetsize.numerics.distributions.f_power_pair`); ``idx`` is ``slice(None)``
+        in its first call, which takes every cell. The first step then
         evaluates the pair at the guess's n: where the bound at n − 1 is below the target, n − 1
         fails without its own evaluation; elsewhere ``value(n − 1)`` is computed. With
         ``values``, the value returned at n − 1 may be that bound (it lies above the value, so
@@ -99,9 +101,8 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     target = target.ravel()
     size = target.size
     transform = transform or (lambda v: v)
-    guess = np.broadcast_to(np.asarray(guess, float), shape).ravel()
-    start = np.broadcast_to(np.maximum(np.asarray(monotone_from, np.int64), n_min),
-                            shape).ravel()
+    guess = _flat(np.asarray(guess, float), shape)
+    start = _flat(np.maximum(np.asarray(monotone_from, np.int64), n_min), shape)
 
     def passes(x: np.ndarray, idx: np.ndarray):
         v = np.asarray(value(x.astype(float), idx), float)
@@ -123,21 +124,23 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     g = np.where(np.isfinite(guess), guess, start)
     x1 = np.minimum(np.maximum(np.ceil(g), start + 1), n_max).astype(np.int64)  # clip, cheaper
     x0 = x1 - 1
-    idx = np.arange(size)
     if pair is None:
+        idx = np.arange(size)
         ok, v = passes(np.concatenate([x0, x1]), np.concatenate([idx, idx]))
         ok0, ok1 = ok[:size], ok[size:]
         n = x1
         below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the
         rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # first step decides
         first, second = (x0, ok0, v[:size]), (x1, ok1, v[size:])
-    else:
+        if rest.size:
+            first, second = (tuple(a[rest] for a in f) for f in (first, second))
+    else:       # first and second: those of the cells ``rest`` only
         n, below, at, rest, first, second = pair_steps(pair, passes, target, x0, x1, start,
                                                         n_max)
     if rest.size:       # the cells whose guess was off narrow their bracket step by step
         seen = SeenValues(rest.size, n_max)
         for x, ok, v in (first, second):
-            seen.record(np.arange(rest.size), x[rest], ok[rest], v[rest])
+            seen.record(np.arange(rest.size), x, ok, v)
 
         def evaluate_rest(x, i):
             ok_i, v_i = passes(x, rest[i])
@@ -145,8 +148,8 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
             return ok_i, transformed(v_i)
 
         n[rest] = _narrow(evaluate_rest, transform(target[rest]), start[rest], n_max,
-                          *((x[rest], ok[rest], transformed(v[rest])) for x, ok, v in
-                            (first, second)), lambda i: _name(int(rest[i]), describe))
+                          *((x, ok, transformed(v)) for x, ok, v in (first, second)),
+                          lambda i: _name(int(rest[i]), describe))
         below[rest], at[rest] = seen.around(n[rest])
         scanned = (n == start) & (start > n_min)
         _scan_below(n, start, n_min, passes)
@@ -154,6 +157,16 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     if values:
         return n.reshape(shape), below.reshape(shape), at.reshape(shape)
     return n.reshape(shape)
+
+
+def _flat(values: np.ndarray, shape) -> np.ndarray:
+    """``values`` broadcast to ``shape`` and flattened (a plain reshape where it has that shape
+    already, a fill where it is one value: a third of :func:`numpy.broadcast_to`'s cost)."""
+    if values.shape == shape:
+        return values.reshape(-1)
+    if values.ndim == 0:
+        return np.full(math.prod(shape), values)
+    return np.broadcast_to(values, shape).ravel()
 
 
 def _narrow(evaluate, ty, start, n_max, first, second, describe):
