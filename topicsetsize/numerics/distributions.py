@@ -242,13 +242,14 @@ def _f_tail(w, dfn, dfd, nc, precise):
             summed = ncf_sf_series(w[series], dfn[series], dfd[series], nc[series])
             power = np.array(power, dtype=float)
             power[series] = np.where(np.isnan(summed), power[series], summed)
-        central = ~(nc > 0)
-        if central.any():       # the central F only where λ = 0 (a search never asks for it)
-            power = np.where(central, special.fdtrc(dfn, dfd, w), power)
+        positive = nc > 0
+        if not positive.all():  # the central F only where λ = 0 (a search never asks for it)
+            power = np.where(~positive, special.fdtrc(dfn, dfd, w), power)
     # Boost returns NaN for λ beyond ~1e20; the power rises with λ, so the power at
     # λ = 1e12 (1.0 in double precision for any F test) is a bound that is attained.
-    huge = np.isnan(power) & (nc > _HUGE_NC)
-    if huge.any():
+    nan = np.isnan(power)
+    huge = nan & (nc > _HUGE_NC) if nan.any() else None
+    if huge is not None and huge.any():
         power = np.where(huge, _ncf_sf(w, dfn, dfd, _HUGE_NC), power)
     return power
 
@@ -327,14 +328,15 @@ def _t_tail_f(w, df, nc):
     w2 = np.square(w)
     with np.errstate(invalid="ignore"):
         tail = _ncf_sf(w2, 1.0, df, nc * nc)
-    central = ~(nc > 0)      # Boost's noncentral F is wrong at λ = 0 (see f_power)
-    if central.any():
-        tail = np.where(central, special.fdtrc(1.0, df, w2), tail)
+    positive = nc > 0        # Boost's noncentral F is wrong at λ = 0 (see f_power)
+    if not positive.all():
+        tail = np.where(~positive, special.fdtrc(1.0, df, w2), tail)
     if not np.isfinite(tail).all():  # pragma: no cover - not seen on scipy 1.15-1.17
         df, nc = np.asarray(df), np.asarray(nc)
         raise FloatingPointError("the noncentral t power could not be computed for "
                                  f"df={df.flat[0]:g}, nc={nc.flat[0]:g}")
-    return np.asarray(np.clip(tail, 0.0, 1.0), float)
+    # finite: the same as np.clip(tail, 0, 1), at half its cost
+    return np.asarray(np.minimum(np.maximum(tail, 0.0), 1.0), float)
 
 
 def chi2_lambda_one(alpha: float, beta: float, dfn: float) -> float:
