@@ -358,8 +358,9 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         (:func:`~topicsetsize.numerics.precision.certify`).
     tolerance : float
         The absolute precision of ``precise_at``.
-    check_from : int or array_like
-        Per cell (broadcast like the cells), the n from which ``precise_at`` certifies.
+    check_from : int or array_like, or callable
+        Per cell (broadcast like the cells), the n from which ``precise_at`` certifies; or a
+        function of no arguments that returns it, called only where some cell needs it.
     power_pair : callable, optional
         ``power_pair(n, *args)`` returns (``power_at(n, *args)``, an upper bound of
         ``power_at(n − 1, *args)``), for the first step of the search (``pair`` of
@@ -398,16 +399,22 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         return power_at(n, *(x[i] for x in flat))
 
     pair = None if power_pair is None else (lambda n, i: power_pair(n, *(x[i] for x in flat)))
+    target = 1.0 - beta
     if precise_at is None:
-        return smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
+        return smallest_n(power, target, guess, monotone_from=monotone_from,
                           transform=probit, describe=describe, pair=pair)
-    n, below, at = smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
+    n, below, at = smallest_n(power, target, guess, monotone_from=monotone_from,
                               transform=probit, describe=describe, values=True, pair=pair)
     # Only where the fast powers leave the answer open (or were not kept) does the precise
     # power certify it; elsewhere the two cannot decide differently.
-    start = np.where(undecided_by_fast(1.0 - beta, below, at, tolerance), check_from, N_MAX + 1)
-    if not (n >= start).any():
+    undecided = undecided_by_fast(target, below, at, tolerance)
+    if not undecided.any():
         return n                          # the fast powers settle every cell
-    return certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), 1.0 - beta, n,
+    if callable(check_from):
+        check_from = check_from()
+    start = np.where(undecided, check_from, N_MAX + 1)
+    if not (n >= start).any():
+        return n
+    return certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), target, n,
                    tolerance=tolerance, check_from=start, describe=describe)
 
