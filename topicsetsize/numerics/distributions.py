@@ -119,7 +119,11 @@ def f_crit(alpha, dfn, dfd, *, precise: bool = True):
     >>> round(float(f_crit(0.05, 2, 57)), 6)   # FINV(0.05, 2, 57) in Excel
     3.158843
     """
-    alpha, dfn, dfd = _float_arrays(alpha, dfn, dfd)
+    return _f_point(*_float_arrays(alpha, dfn, dfd), precise)
+
+
+def _f_point(alpha, dfn, dfd, precise):
+    """:func:`f_crit` of float arrays of one shape."""
     y = special.betainccinv(dfn / 2.0, dfd / 2.0, alpha)
     # Where y is close to 1 (tiny α with few denominator df), 1 - y cancels: take
     # z = 1 - y directly from the inverse of the other tail instead.
@@ -203,7 +207,7 @@ def f_power(alpha, dfn, dfd, nc, *, precise: bool = True):
     1.0
     """
     alpha, dfn, dfd, nc = _float_arrays(alpha, dfn, dfd, nc)
-    return _f_tail(f_crit(alpha, dfn, dfd, precise=precise), dfn, dfd, nc, precise)
+    return _f_tail(_f_point(alpha, dfn, dfd, precise), dfn, dfd, nc, precise)
 
 
 def f_power_pair(alpha, dfn, dfd, nc, dfd_below, nc_below, *, precise: bool = True):
@@ -225,11 +229,17 @@ def f_power_pair(alpha, dfn, dfd, nc, dfd_below, nc_below, *, precise: bool = Tr
     """
     alpha, dfn, dfd, nc, dfd_below, nc_below = _float_arrays(alpha, dfn, dfd, nc, dfd_below,
                                                              nc_below)
-    w = f_crit(alpha, dfn, dfd, precise=precise)
-    both = _f_tail(np.concatenate([w.ravel(), w.ravel()]), np.concatenate([dfn.ravel()] * 2),
-                   np.concatenate([dfd.ravel(), dfd_below.ravel()]),
-                   np.concatenate([nc.ravel(), nc_below.ravel()]), precise)
-    return both[:w.size].reshape(w.shape), both[w.size:].reshape(w.shape)
+    w = _f_point(alpha, dfn, dfd, precise)
+    if precise:       # the series picks cells out of flat arrays
+        both = _f_tail(np.concatenate([w.ravel(), w.ravel()]), np.concatenate([dfn.ravel()] * 2),
+                       np.concatenate([dfd.ravel(), dfd_below.ravel()]),
+                       np.concatenate([nc.ravel(), nc_below.ravel()]), precise)
+        return both[:w.size].reshape(w.shape), both[w.size:].reshape(w.shape)
+    # the F point and φ1 broadcast over the two rows (n, n − 1): the same tails, fewer copies
+    both = _f_tail(w.ravel(), dfn.ravel(),
+                   np.concatenate([dfd.ravel(), dfd_below.ravel()]).reshape(2, -1),
+                   np.concatenate([nc.ravel(), nc_below.ravel()]).reshape(2, -1), precise)
+    return both[0].reshape(w.shape), both[1].reshape(w.shape)
 
 
 def _f_tail(w, dfn, dfd, nc, precise):

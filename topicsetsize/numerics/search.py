@@ -114,10 +114,6 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
             y = transform(v)
         return np.where(np.isfinite(y), y, np.nan)
 
-    def evaluate(x: np.ndarray, idx: np.ndarray):
-        ok, v = passes(x, idx)
-        return ok, transformed(v)
-
     # First step: the two whole numbers around the guess, evaluated in one call. With a
     # good guess they certify the answer x0 + 1: a failure at x0 ≥ the monotone start and a
     # pass at x0 + 1 (the usual case, and a scalar call's fast exit).

@@ -98,9 +98,9 @@ def pair_steps(pair, passes, target, x0, x1, start, n_max):
     n, below, at = x1.copy(), bound0.copy(), at1.copy()
     own = np.flatnonzero(ok1 & ~settles)               # x0 needs its own value
     alone = _NONE
-    if own.size and (x0[own] - 1 < start[own]).any():  # by value where x0 − 1 is below start
-        alone = own[x0[own] - 1 < start[own]]
-        own = own[x0[own] - 1 >= start[own]]
+    low = x0[own] <= start[own] if own.size else None  # x0 − 1 below start: x0 by value
+    if low is not None and low.any():
+        alone, own = own[low], own[~low]
         alone_ok, alone_v = passes(x0[alone], alone)
         below[alone] = alone_v
         undecided[alone[~alone_ok]] = False            # x0 fails: n = x1
@@ -112,12 +112,14 @@ def pair_steps(pair, passes, target, x0, x1, start, n_max):
             at2, bound2 = (np.asarray(y, float) for y in pair(
                 np.concatenate([x0[own], x1[up] + 1]).astype(float), cells))
         ok2 = at2 >= target[cells]
-        down = ok2[:k] & (bound2[:k] < target[own])  # x0 passes, the bound at x0 − 1 fails
-        below[own] = np.where(ok2[:k], bound2[:k], at2[:k])
-        n[own[down]], at[own[down]] = x0[own[down]], at2[:k][down]
-        undecided[own[~ok2[:k] | down]] = False
-        passed = up[ok2[k:]]                                        # x1 + 1 passes: n = x1 + 1
-        n[passed], below[passed], at[passed] = x1[passed] + 1, at1[passed], at2[k:][ok2[k:]]
+        ok_own, ok_up = ok2[:k], ok2[k:]
+        down = ok_own & (bound2[:k] < target[own])  # x0 passes, the bound at x0 − 1 fails
+        below[own] = np.where(ok_own, bound2[:k], at2[:k])
+        lower = own[down]
+        n[lower], at[lower] = x0[lower], at2[:k][down]
+        undecided[own[~ok_own | down]] = False
+        passed = up[ok_up]                                          # x1 + 1 passes: n = x1 + 1
+        n[passed], below[passed], at[passed] = x1[passed] + 1, at1[passed], at2[k:][ok_up]
         undecided[passed] = False
     rest = np.flatnonzero(undecided)
     below[rest] = at[rest] = np.nan
@@ -131,10 +133,10 @@ def pair_steps(pair, passes, target, x0, x1, start, n_max):
     first[2][up[~settles[up]]] = np.nan
     first[1][alone], first[2][alone] = (alone_ok, alone_v) if alone.size else ((), ())
     if k or up.size:
-        first[1][own], first[2][own] = ok2[:k], at2[:k]
-        failed = up[~ok2[k:]]
+        first[1][own], first[2][own] = ok_own, at2[:k]
+        failed = up[~ok_up]
         first[0][failed], first[1][failed], first[2][failed] = x1[failed], False, at1[failed]
-        second[0][failed], second[2][failed] = x1[failed] + 1, at2[k:][~ok2[k:]]
+        second[0][failed], second[2][failed] = x1[failed] + 1, at2[k:][~ok_up]
     return n, below, at, rest, tuple(x[rest] for x in first), tuple(x[rest] for x in second)
 
 
