@@ -127,9 +127,7 @@ def _f_point(alpha, dfn, dfd, precise):
     y = special.betainccinv(dfn / 2.0, dfd / 2.0, alpha)
     # Where y is close to 1 (tiny α with few denominator df), 1 - y cancels: take
     # z = 1 - y directly from the inverse of the other tail instead.
-    z = 1.0 - y
-    if not isinstance(z, np.ndarray):           # an array even for scalar input
-        z = np.array(z, dtype=float)
+    z = 1.0 - y if np.ndim(y) else np.array(1.0 - y, dtype=float)   # an array for a scalar
     near_one = y > 0.5
     if near_one.any():
         z[near_one] = special.betaincinv(dfd[near_one] / 2.0, dfn[near_one] / 2.0,
