@@ -40,11 +40,11 @@ __all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", 
 #: The size of the top group when neither ``top_k`` nor ``m`` is given.
 DEFAULT_TOP_K = 10
 
-#: The columns of :func:`realistic_min_d`'s table, in order, but for :data:`MC_SE_COLUMN` (the
+#: The columns of :func:`realistic_min_d`'s table, in order, before :data:`MC_SE_COLUMN` (the
 #: workbook's Report sheet shows these).
 MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
                  "n one-way legacy", "n one-way exact", "n two-way exact")
-#: The column after ``min_d``: the Monte Carlo standard error of a selection-corrected min_d.
+#: The last column: the Monte Carlo standard error of a selection-corrected min_d.
 MC_SE_COLUMN = "mc_se"
 #: A corrected min_d whose Monte Carlo standard error is above this share of it moves its n by
 #: more than about 10% between seeds (n ∝ 1/minD²: a relative error ε of minD is 2ε of n), and
@@ -151,8 +151,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     Returns
     -------
     pandas.DataFrame
-        Index ``candidate``; the columns :data:`MIN_D_COLUMNS` with :data:`MC_SE_COLUMN`
-        after ``min_d``. ``attrs`` holds ``m``,
+        Index ``candidate``; the columns :data:`MIN_D_COLUMNS`, then :data:`MC_SE_COLUMN`.
+        ``attrs`` holds ``m``,
         ``top_k``, ``alpha``, ``beta``, ``variance``, ``variance2``, ``trials``, ``seed``.
 
     Examples
@@ -207,9 +207,7 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     critical = float(stats.t.isf(alpha / 2, x.shape[0] - 1))
     se = np.array([r[4] for r in rows.values()])
     share = [share_at_least(r[3], r[0]) if r[0] > 0 else np.nan for r in rows.values()]
-    mc_se = [corrected.mc_se[key] for key in ("range", "median", "25%")]
-    table = pd.DataFrame({"min_d": d, MC_SE_COLUMN: mc_se + [np.nan] * (d.size - len(mc_se)),
-                          "uncorrected": [r[1] for r in rows.values()],
+    table = pd.DataFrame({"min_d": d, "uncorrected": [r[1] for r in rows.values()],
                           "pairs": [r[2] for r in rows.values()], "share": share, "se": se,
                           "above noise": d >= critical * se},
                          index=pd.Index(list(rows), name="candidate"))
@@ -225,6 +223,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
             except SearchLimitError as exc:
                 _name_the_candidate(exc, name, n_of, table.index[usable], d[usable])
         table[name] = pd.Series(n, index=table.index).astype("Int64")
+    mc_se = [corrected.mc_se[key] for key in ("range", "median", "25%")]
+    table[MC_SE_COLUMN] = mc_se + [np.nan] * (d.size - len(mc_se))
     table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
                        trials=corrected.trials, seed=corrected.seed, critical=critical)
     return table
@@ -272,9 +272,11 @@ def mc_error_note(table: pd.DataFrame, *, option: str = "trials") -> str | None:
 
     The line names those rows with their error as a share of min_d, and the ``option`` (the
     number of halves) that would bring every such row to :data:`MC_SE_SHARE`: the error falls
-    as 1/√trials, so ``trials`` × (share / MC_SE_SHARE)², rounded up to two significant digits
-    (at most the largest ``trials`` allowed). Rows whose min_d is 0 or below have no n to move
-    and are left out (:func:`min_d_notes` speaks of them).
+    about as 1/√trials (exactly for the range, a mean; about for the median and quartile), so
+    ``trials`` × (share / MC_SE_SHARE)², rounded up to two significant digits (at most the
+    largest ``trials`` allowed). Rows whose min_d is 0 or below have no n to move
+    and are left out (:func:`min_d_notes` speaks of them). One half (``trials`` = 1) has no
+    error estimate: the line says so.
 
     Examples
     --------
@@ -284,11 +286,14 @@ def mc_error_note(table: pd.DataFrame, *, option: str = "trials") -> str | None:
 median 15%, top-k 25% 39%; another seed moves n by about twice that share: raise --trials \
 (1000) to about 63000 for 5%
     """
+    trials = int(table.attrs["trials"])
+    if trials < 2:
+        return (f"{option} {trials}: one random half gives no Monte Carlo error of the "
+                f"corrected min_d (mc_se); raise {option} (default 1000)")
     relative = (table[MC_SE_COLUMN] / table["min_d"]).where(table["min_d"] > 0)
     large = relative[relative > MC_SE_SHARE]
     if large.empty:
         return None
-    trials = int(table.attrs["trials"])
     needed = trials * (float(large.max()) / MC_SE_SHARE) ** 2
     digits = max(0, len(str(int(needed))) - 2)
     needed = min(math.ceil(needed / 10 ** digits) * 10 ** digits, int(PARAMS["trials"].high))
