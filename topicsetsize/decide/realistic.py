@@ -274,9 +274,11 @@ def mc_error_note(table: pd.DataFrame, *, option: str = "trials") -> str | None:
     number of halves) that would bring every such row to :data:`MC_SE_SHARE`: the error falls
     about as 1/√trials (exactly for the range, a mean; about for the median and quartile), so
     ``trials`` × (share / MC_SE_SHARE)², rounded up to two significant digits (at most the
-    largest ``trials`` allowed). Rows whose min_d is 0 or below have no n to move
-    and are left out (:func:`min_d_notes` speaks of them). One half (``trials`` = 1) has no
-    error estimate: the line says so.
+    largest ``trials`` allowed). A row whose min_d is within 2 mc_se of 0 is named apart:
+    another seed may give it 0 or below (no n), and a share of a value near 0 says nothing of
+    the trials it needs. Rows whose min_d is 0 or below have no n to move and are left out
+    (:func:`min_d_notes` speaks of them). One half (``trials`` = 1) has no error estimate: the
+    line says so.
 
     Examples
     --------
@@ -290,14 +292,24 @@ median 15%, top-k 25% 39%; another seed moves n by about twice that share: raise
     if trials < 2:
         return (f"{option} {trials}: one random half gives no Monte Carlo error of the "
                 f"corrected min_d (mc_se); raise {option} (default 1000)")
-    relative = (table[MC_SE_COLUMN] / table["min_d"]).where(table["min_d"] > 0)
+    d, se = table["min_d"], table[MC_SE_COLUMN]
+    near_zero = (d > 0) & (d <= 2 * se)
+    relative = (se / d).where((d > 0) & ~near_zero)
     large = relative[relative > MC_SE_SHARE]
-    if large.empty:
+    parts = []
+    if not large.empty:
+        needed = trials * (float(large.max()) / MC_SE_SHARE) ** 2
+        digits = max(0, len(str(int(needed))) - 2)
+        needed = min(math.ceil(needed / 10 ** digits) * 10 ** digits,
+                     int(PARAMS["trials"].high))
+        rows = ", ".join(f"{name} {share:.0%}" for name, share in large.items())
+        parts.append(f"above {MC_SE_SHARE:.0%} of it: {rows}; another seed moves n by about "
+                     f"twice that share: raise {option} ({trials}) to about {needed} for "
+                     f"{MC_SE_SHARE:.0%}")
+    if near_zero.any():
+        rows = ", ".join(f"{name} ({d[name]:.4f} ± {se[name]:.5f})"
+                         for name in near_zero[near_zero].index)
+        parts.append(f"within 2 mc_se of 0: {rows}; another seed may give no n")
+    if not parts:
         return None
-    needed = trials * (float(large.max()) / MC_SE_SHARE) ** 2
-    digits = max(0, len(str(int(needed))) - 2)
-    needed = min(math.ceil(needed / 10 ** digits) * 10 ** digits, int(PARAMS["trials"].high))
-    rows = ", ".join(f"{name} {share:.0%}" for name, share in large.items())
-    return (f"Monte Carlo error of the corrected min_d (mc_se) above {MC_SE_SHARE:.0%} of it: "
-            f"{rows}; another seed moves n by about twice that share: raise {option} "
-            f"({trials}) to about {needed} for {MC_SE_SHARE:.0%}")
+    return "Monte Carlo error of the corrected min_d (mc_se) " + "; ".join(parts)

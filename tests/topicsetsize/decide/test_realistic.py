@@ -191,3 +191,20 @@ def test_mc_error_note_names_the_rows_and_the_trials_for_five_percent():
     assert one["mc_se"].isna().all()
     assert mc_error_note(one) == ("trials 1: one random half gives no Monte Carlo error of the "
                                   "corrected min_d (mc_se); raise trials (default 1000)")
+
+
+def test_mc_error_note_names_a_min_d_within_two_mc_se_of_zero_apart(data_dir):
+    """CLEF 2017 TAR (30 topics x 19 runs), 1000 halves: the corrected top-10 25% is 0.0002
+    with an mc_se of 0.0005 (realistic_min_d, seed 0); its share of min_d (over 200%) would ask
+    for millions of halves, so it is named apart, and the trials come from the other rows."""
+    from topicsetsize.decide.realistic import mc_error_note
+
+    table = realistic_min_d(pd.read_csv(data_dir / "clef2017_tar_ap.csv", index_col=0))
+    d, se = table.loc["top-k 25%", "min_d"], table.loc["top-k 25%", "mc_se"]
+    assert 0 < d <= 2 * se
+    line = mc_error_note(table)
+    assert line.endswith(f"within 2 mc_se of 0: top-k 25% ({d:.4f} ± {se:.5f}); another seed "
+                         "may give no n")
+    others = (table["mc_se"] / table["min_d"]).iloc[:2]
+    needed = int(line.split("to about ")[1].split()[0])
+    assert 1000 * (others.max() / 0.05) ** 2 <= needed < 1.1 * 1000 * (others.max() / 0.05) ** 2
