@@ -117,16 +117,15 @@ def test_split_half_keeps_a_real_difference():
 def _halves(x, k, trials, seed):
     """Per half: the k(k−1)/2 signed pair differences and the range, one trial at a time with
     the uniform draws of split_half_differences (as the loop above)."""
-    n = x.shape[0]
-    diffs, ranges = [], []
+    n, scale = x.shape[0], np.abs(x).max()
+    first, second = np.triu_indices(k, k=1)
+    picked = []
     for row in np.random.default_rng(seed).random((trials, n)):
-        a = np.argsort(row)[: n // 2]
-        b = np.setdiff1d(np.arange(n), a)
-        top = np.argsort(-np.round(x[a].mean(axis=0) / np.abs(x).max(), 10), kind="stable")[:k]
-        mb = x[b][:, top].mean(axis=0)
-        diffs.append([mb[i] - mb[j] for i in range(k) for j in range(i + 1, k)])
-        ranges.append(mb[0] - mb[k - 1])
-    return np.array(diffs), np.array(ranges)
+        in_a = np.isin(np.arange(n), np.argsort(row)[: n // 2])
+        order = np.argsort(-np.round(x[in_a].mean(axis=0) / scale, 10), kind="stable")
+        picked.append(x[~in_a].mean(axis=0)[order[:k]])
+    picked = np.array(picked)
+    return picked[:, first] - picked[:, second], picked[:, 0] - picked[:, k - 1]
 
 
 @pytest.mark.parametrize("trials", [5, 300, 1001])
