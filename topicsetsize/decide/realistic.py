@@ -12,6 +12,8 @@ ANOVA designs.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -30,17 +32,24 @@ from ..estimates.differences import (
 from ..estimates.variance import residual_variance, two_way_residual_variance
 from ..matrices.matrix import check_matrix
 from ..numerics.search import SearchLimitError
-from ..params import check
+from ..params import PARAMS, check
 
 __all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", "DEFAULT_TOP_K",
-           "MIN_D_COLUMNS"]
+           "MIN_D_COLUMNS", "MC_SE_COLUMN", "MC_SE_SHARE", "mc_error_note"]
 
 #: The size of the top group when neither ``top_k`` nor ``m`` is given.
 DEFAULT_TOP_K = 10
 
-#: The columns of :func:`realistic_min_d`'s table, in order.
+#: The columns of :func:`realistic_min_d`'s table, in order, before :data:`MC_SE_COLUMN` (the
+#: workbook's Report sheet shows these).
 MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
                  "n one-way legacy", "n one-way exact", "n two-way exact")
+#: The last column: the Monte Carlo standard error of a selection-corrected min_d.
+MC_SE_COLUMN = "mc_se"
+#: A corrected min_d whose Monte Carlo standard error is above this share of it moves its n by
+#: more than about 10% between seeds (n ∝ 1/minD²: a relative error ε of minD is 2ε of n), and
+#: ``topicsetsize report`` says to raise ``--trials`` (:func:`mc_error_notes`).
+MC_SE_SHARE = 0.05
 
 
 def _name_the_candidate(exc, column: str, n_of, rows, values) -> None:
@@ -110,6 +119,9 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     (:func:`topicsetsize.estimates.differences.split_half_differences`: the top k picked on
     one random half of the topics, their differences measured on the other half, averaged over
     ``trials`` halves drawn with ``seed``); ``uncorrected`` is the same quantity on all topics.
+    ``mc_se`` is the Monte Carlo standard error of a corrected min_d over the halves (how much
+    another ``seed`` would move it: ``SplitHalfDifferences.mc_se``), NaN for the other rows,
+    which draw nothing.
     For each row, ``pairs`` names the pairs it was computed on (``top k`` or ``all``) and
     ``share`` is the share of those pairs whose means differ by at least ``min_d``. ``se`` is
     the standard error of a paired difference on the past topics
@@ -139,7 +151,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     Returns
     -------
     pandas.DataFrame
-        Index ``candidate``; the columns :data:`MIN_D_COLUMNS`. ``attrs`` holds ``m``,
+        Index ``candidate``; the columns :data:`MIN_D_COLUMNS`, then :data:`MC_SE_COLUMN`.
+        ``attrs`` holds ``m``,
         ``top_k``, ``alpha``, ``beta``, ``variance``, ``variance2``, ``trials``, ``seed``.
 
     Examples
@@ -151,6 +164,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     (0.007, 0.0239, 'top 10')
     >>> round(float(row["se"]), 4), bool(row["above noise"]), int(row["n one-way legacy"])
     (0.0156, False, 5338)
+    >>> round(float(row["mc_se"]), 4), float(table.loc["all-pairs median", "mc_se"])
+    (0.0008, nan)
     """
     matrix = check_matrix(scores)
     x = matrix.values
@@ -208,6 +223,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
             except SearchLimitError as exc:
                 _name_the_candidate(exc, name, n_of, table.index[usable], d[usable])
         table[name] = pd.Series(n, index=table.index).astype("Int64")
+    mc_se = [corrected.mc_se[key] for key in ("range", "median", "25%")]
+    table[MC_SE_COLUMN] = mc_se + [np.nan] * (d.size - len(mc_se))
     table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
                        trials=corrected.trials, seed=corrected.seed, critical=critical)
     return table
@@ -247,3 +264,52 @@ def min_d_notes(table: pd.DataFrame) -> list[str]:
                          f"is an estimate of what the next collection's top runs will show, "
                          f"not a difference seen")
     return notes
+
+
+def mc_error_note(table: pd.DataFrame, *, option: str = "trials") -> str | None:
+    """One line when a selection-corrected min_d of a :func:`realistic_min_d` table has a
+    Monte Carlo standard error above :data:`MC_SE_SHARE` of it, else None.
+
+    The line names those rows with their error as a share of min_d, and the ``option`` (the
+    number of halves) that would bring every such row to :data:`MC_SE_SHARE`: the error falls
+    about as 1/√trials (exactly for the range, a mean; about for the median and quartile), so
+    ``trials`` × (share / MC_SE_SHARE)², rounded up to two significant digits (at most the
+    largest ``trials`` allowed). A row whose min_d is within 2 mc_se of 0 is named apart:
+    another seed may give it 0 or below (no n), and a share of a value near 0 says nothing of
+    the trials it needs. Rows whose min_d is 0 or below have no n to move and are left out
+    (:func:`min_d_notes` speaks of them). One half (``trials`` = 1) has no error estimate: the
+    line says so.
+
+    Examples
+    --------
+    >>> from topicsetsize.examples import example_matrix
+    >>> print(mc_error_note(realistic_min_d(example_matrix()), option="--trials"))
+    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k range 11%, top-k \
+median 15%, top-k 25% 39%; another seed moves n by about twice that share: raise --trials \
+(1000) to about 63000 for 5%
+    """
+    trials = int(table.attrs["trials"])
+    if trials < 2:
+        return (f"{option} {trials}: one random half gives no Monte Carlo error of the "
+                f"corrected min_d (mc_se); raise {option} (default 1000)")
+    d, se = table["min_d"], table[MC_SE_COLUMN]
+    near_zero = (d > 0) & (d <= 2 * se)
+    relative = (se / d).where((d > 0) & ~near_zero)
+    large = relative[relative > MC_SE_SHARE]
+    parts = []
+    if not large.empty:
+        needed = trials * (float(large.max()) / MC_SE_SHARE) ** 2
+        digits = max(0, len(str(int(needed))) - 2)
+        needed = min(math.ceil(needed / 10 ** digits) * 10 ** digits,
+                     int(PARAMS["trials"].high))
+        rows = ", ".join(f"{name} {share:.0%}" for name, share in large.items())
+        parts.append(f"above {MC_SE_SHARE:.0%} of it: {rows}; another seed moves n by about "
+                     f"twice that share: raise {option} ({trials}) to about {needed} for "
+                     f"{MC_SE_SHARE:.0%}")
+    if near_zero.any():
+        rows = ", ".join(f"{name} ({d[name]:.4f} ± {se[name]:.5f})"
+                         for name in near_zero[near_zero].index)
+        parts.append(f"within 2 mc_se of 0: {rows}; another seed may give no n")
+    if not parts:
+        return None
+    return "Monte Carlo error of the corrected min_d (mc_se) " + "; ".join(parts)

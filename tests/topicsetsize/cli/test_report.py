@@ -246,3 +246,64 @@ def test_notes_for_rows_not_told_apart_and_corrections_above_the_seen(capsys, da
     line = next(x for x in out.splitlines() if "corrected for selection)" in x)
     assert line.startswith("note: ") and "top-k range: min_d 0.0323" in line
     assert "> 0.0306 uncorrected, share 0%: no pair of the past top 10 runs" in line
+
+
+# --- The Monte Carlo error of the corrected candidates, and --trials ----------------------------
+
+def test_the_min_d_table_shows_mc_se_and_the_note_to_raise_trials(capsys):
+    """mc_se: its header line, the API's values (5 decimals) in the corrected rows before the
+    n, empty in the others; the note of mc_error_note with --trials; the intervals on n say
+    they hold min_d fixed."""
+    from topicsetsize.decide.realistic import mc_error_note
+
+    code, out, _ = run_cli(capsys, "report", "--example", "--boot", "100")
+    assert code == 0
+    assert ("mc_se = Monte Carlo standard error of a corrected min_d over those halves (how far "
+            "another --seed moves it; 4x the --trials, half the mc_se)") in out
+    table = tss.realistic_min_d(example_matrix())
+    lines = out.splitlines()
+    for candidate in ("top-k range", "top-k median", "top-k 25%"):
+        row = next(x for x in lines if x.startswith(candidate) and "[" not in x)
+        assert row.split()[-4] == f"{table.loc[candidate, 'mc_se']:.5f}"
+    row = next(x for x in lines if x.startswith("all-pairs median") and "[" not in x)
+    assert row.split()[-4] == "yes"                       # no mc_se: above noise, then the n
+    assert (f"note: example: TREC 2010 Web AP: {mc_error_note(table, option='--trials')}"
+            in lines)
+    assert "min_d is held fixed: the intervals leave out its Monte Carlo error" in out
+
+
+def test_trials_sets_the_halves(capsys):
+    code, out, _ = run_cli(capsys, "report", "--example", "--boot", "0", "--trials", "5e2")
+    table = tss.realistic_min_d(example_matrix(), trials=500)
+    row = next(x for x in out.splitlines() if x.startswith("top-k range"))
+    assert code == 0 and "mean over 500 halves (seed 0)" in out
+    assert row.split()[2] == f"{table.loc['top-k range', 'min_d']:.4f}"
+    assert row.split()[-4] == f"{table.loc['top-k range', 'mc_se']:.5f}"
+    code, out, _ = run_cli(capsys, "report", "--example", "--boot", "0", "--trials", "1")
+    assert code == 0 and ("note: example: TREC 2010 Web AP: --trials 1: one random half gives "
+                          "no Monte Carlo error") in out
+
+
+@pytest.mark.parametrize("trials, expected", [
+    ("0", "argument --trials: trials=0 is out of range: allowed 1 <= trials <= 100000000 "
+          "(a whole number)"),
+    ("1e9", "argument --trials: trials=1000000000 is out of range"),
+    ("1.5", "argument --trials: trials=1.5 is not a whole number"),
+    ("many", "argument --trials:")])
+def test_a_bad_trials_is_one_line(capsys, trials, expected):
+    assert expected in one_line_error(capsys, "report", "--example", "--trials", trials)
+
+
+def test_too_many_trials_are_refused_without_force(capsys):
+    message = one_line_error(capsys, "report", "--example", "--trials", "1e8")
+    assert ("--trials 100,000,000 halves of 4,224 scores would take about 1 hour" in message
+            and "--force" in message)
+
+
+def test_csv_has_the_mc_se_of_each_candidate(capsys):
+    code, out, _ = run_cli(capsys, "report", "--example", "--boot", "0", "--csv")
+    row = pd.read_csv(io.StringIO(out), index_col=0).iloc[0]
+    table = tss.realistic_min_d(example_matrix())
+    assert code == 0
+    assert row["top-k median: mc_se"] == pytest.approx(table.loc["top-k median", "mc_se"])
+    assert pd.isna(row["all-pairs median: mc_se"])

@@ -149,3 +149,62 @@ def test_notes_name_rows_not_told_apart_and_corrections_above_what_was_seen(data
                                   f"are not told apart; no n" for name in bad]
     # a matrix whose corrections stay below what was seen: nothing to say
     assert min_d_notes(realistic_min_d(tss.example_matrix())) == []
+
+
+def test_mc_se_is_the_last_column_and_that_of_the_split_halves(scores):
+    """mc_se: the Monte Carlo standard errors of split_half_differences with the same top
+    group, trials and seed, for the three corrected rows (range, median, 25%); NaN for the
+    rows that draw nothing. The other columns are MIN_D_COLUMNS, in order."""
+    from topicsetsize.decide.realistic import MC_SE_COLUMN, MIN_D_COLUMNS
+    from topicsetsize.estimates.differences import split_half_differences
+
+    table = realistic_min_d(scores, m=10, candidates=[0.05], trials=300, seed=3)
+    assert list(table.columns) == [*MIN_D_COLUMNS, MC_SE_COLUMN]
+    mc = split_half_differences(scores, top_k=10, trials=300, seed=3).mc_se
+    assert table[MC_SE_COLUMN].iloc[:3].tolist() == [mc["range"], mc["median"], mc["25%"]]
+    assert table[MC_SE_COLUMN].iloc[3:].isna().all()
+
+
+def test_mc_error_note_names_the_rows_and_the_trials_for_five_percent():
+    """On the bundled matrix at 1000 halves every corrected row is above 5% (range 11%,
+    median 15%, 25% 39%: realistic_min_d's mc_se over min_d); the trials named are the 1000
+    times (largest share / 5%)², rounded up to two significant digits. The range's error, a
+    mean's, halves with four times the halves (within 10%: each estimate is off by about
+    1/√(2·trials) of itself)."""
+    from topicsetsize.decide.realistic import MC_SE_SHARE, mc_error_note
+
+    x = tss.example_matrix()
+    table = realistic_min_d(x)
+    share = (table["mc_se"] / table["min_d"]).iloc[:3]
+    line = mc_error_note(table, option="--trials")
+    assert line.startswith("Monte Carlo error of the corrected min_d (mc_se) above 5% of it: ")
+    assert ", ".join(f"{n} {s:.0%}" for n, s in share.items()) in line
+    needed = int(line.split("to about ")[1].split()[0])
+    exact = 1000 * (share.max() / MC_SE_SHARE) ** 2
+    assert exact <= needed < 1.1 * exact
+    quadruple = realistic_min_d(x, trials=4000)
+    ratio = 2 * quadruple.loc["top-k range", "mc_se"] / table.loc["top-k range", "mc_se"]
+    assert 0.9 < ratio < 1.1
+    # below the share: no line; one half: no estimate, said
+    assert mc_error_note(table.assign(mc_se=table["min_d"] * 0.04)) is None
+    one = realistic_min_d(x, trials=1)
+    assert one["mc_se"].isna().all()
+    assert mc_error_note(one) == ("trials 1: one random half gives no Monte Carlo error of the "
+                                  "corrected min_d (mc_se); raise trials (default 1000)")
+
+
+def test_mc_error_note_names_a_min_d_within_two_mc_se_of_zero_apart(data_dir):
+    """CLEF 2017 TAR (30 topics x 19 runs), 1000 halves: the corrected top-10 25% is 0.0002
+    with an mc_se of 0.0005 (realistic_min_d, seed 0); its share of min_d (over 200%) would ask
+    for millions of halves, so it is named apart, and the trials come from the other rows."""
+    from topicsetsize.decide.realistic import mc_error_note
+
+    table = realistic_min_d(pd.read_csv(data_dir / "clef2017_tar_ap.csv", index_col=0))
+    d, se = table.loc["top-k 25%", "min_d"], table.loc["top-k 25%", "mc_se"]
+    assert 0 < d <= 2 * se
+    line = mc_error_note(table)
+    assert line.endswith(f"within 2 mc_se of 0: top-k 25% ({d:.4f} ± {se:.5f}); another seed "
+                         "may give no n")
+    others = (table["mc_se"] / table["min_d"]).iloc[:2]
+    needed = int(line.split("to about ")[1].split()[0])
+    assert 1000 * (others.max() / 0.05) ** 2 <= needed < 1.1 * 1000 * (others.max() / 0.05) ** 2
