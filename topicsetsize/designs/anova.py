@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
+from ..numerics.cell import f_power_cell
 from ..numerics.distributions import (
     chi2_lambda_one,
     f_crit_one,
@@ -37,6 +38,7 @@ from .legacy import (
     lambda_curve,
     legacy_anova_pair,
     legacy_anova_power,
+    legacy_anova_power_cell,
     legacy_lambda_hat,
     monotone_from,
     monotone_from_one,
@@ -57,6 +59,15 @@ def anova_power_at(n, m, effect, alpha, method: str, precise: bool = True):
     if method == "legacy":
         return legacy_anova_power(n, m, effect, alpha, precise).power
     return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect, precise=precise)
+
+
+def _power_cell(n, m, effect, alpha, method: str, use=None):
+    """:func:`anova_power_at` (precise) at a few n (a 1-d array) of one cell, the same
+    bits; at ``n[use]`` only where ``use`` is given
+    (:func:`~topicsetsize.numerics.cell.f_power_cell`)."""
+    if method == "legacy":      # cell by cell: the n not in use change nothing
+        return legacy_anova_power_cell(n if use is None else n[use], m, effect, alpha)
+    return f_power_cell(alpha, m - 1.0, m * (n - 1.0), n * effect, use)
 
 
 def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
@@ -373,7 +384,7 @@ ONE_WAY = FKind("anova", power_at=anova_power_at, power_one=anova_power_one, gue
                 lambda_one=_lambda_one, dfe_per_topic=_m, power_of_lambda=_power_of_lambda,
                 monotone=partial(monotone_from, "anova"),
                 monotone_one=partial(monotone_from_one, "anova"), power_pair=_power_pair,
-                legacy_pair=legacy_anova_pair)
+                legacy_pair=legacy_anova_pair, power_cell=_power_cell)
 
 #: The one-cell search of :func:`anova_n` (kept under its name for the search's tests).
 _anova_n_one = ONE_WAY.n_one

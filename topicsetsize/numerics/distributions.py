@@ -43,7 +43,7 @@ ncf_sf = _ncf_sf
 
 __all__ = ["ncf_sf", "PRECISE_FROM", "f_crit", "t_crit", "z_upper", "f_power", "t_power",
            "chi2_lambda_one", "f_crit_one", "f_power_one", "t_power_one", "f_power_pair",
-           "t_power_pair"]
+           "t_power_pair", "newton_f_point"]
 
 
 def _float_arrays(*values):
@@ -133,7 +133,7 @@ def f_crit(alpha, dfn, dfd, *, precise: bool = True):
     if precise and (dfd >= _REFINE_FROM).any():
         x = np.array(x, dtype=float)
         refine = (dfd >= _REFINE_FROM) & (y <= 0.5) & (x > 0) & np.isfinite(x)
-        x[refine] = _newton_f_point(x[refine], alpha[refine], dfn[refine], dfd[refine])
+        x[refine] = newton_f_point(x[refine], alpha[refine], dfn[refine], dfd[refine])
         x = x[()]                               # a numpy scalar for scalar input, as before
     return x
 
@@ -374,7 +374,7 @@ PRECISE_FROM = 1e5
 _REFINE_FROM = PRECISE_FROM
 
 
-def _newton_f_point(x, alpha, dfn, dfd):
+def newton_f_point(x, alpha, dfn, dfd):
     """One Newton step towards Pr{F(φ1, φ2) ≥ x} = α, for arrays.
 
     The tail is S(x) = 1 − I_y(φ1/2, φ2/2) (``betaincc``), y = φ1x/(φ1x + φ2) formed without

@@ -11,7 +11,8 @@ import functools
 import numpy as np
 from scipy import special
 
-__all__ = ["SERIES_FROM", "SERIES_NC_MAX", "SERIES_DFN_MAX", "ncf_sf_series", "t_upper_quadrature"]
+__all__ = ["SERIES_FROM", "SERIES_NC_MAX", "SERIES_DFN_MAX", "ncf_sf_series", "series_terms",
+           "t_upper_quadrature"]
 
 
 #: Denominator degrees of freedom from which ``f_power`` sums the noncentral F tail itself
@@ -40,7 +41,8 @@ def ncf_sf_series(w, dfn, dfd, nc):
     a, b, h = dfn / 2.0, dfd / 2.0, nc / 2.0
     t = dfn * w
     y = t / (t + dfd)
-    k = np.arange(int(np.ceil(np.max(h + 8.0 * np.sqrt(h) + 24.0))), dtype=float)
+    size = series_terms(nc)
+    k, log_factorial = _poisson_table(size)
 
     def stirling(x):
         return 1.0 / (12.0 * x) - 1.0 / (360.0 * x ** 3)
@@ -50,13 +52,50 @@ def ncf_sf_series(w, dfn, dfd, nc):
     log_t0 = (special.xlogy(a, y) + special.xlog1py(b, -y) + log_poch
               - special.gammaln(a + 1.0))
     a_, b_ = a[:, None], b[:, None]
-    ratios = y[:, None] * (a_ + b_ + k[:-1]) / (a_ + k[:-1] + 1.0)
-    terms = np.exp(log_t0)[:, None] * np.cumprod(
-        np.concatenate([np.ones((y.size, 1)), ratios[:, :-1]], axis=1), axis=1)
-    tail = np.concatenate([np.zeros((y.size, 1)), np.cumsum(terms, axis=1)], axis=1)
+    # the products 1, r_0, r_0 r_1, ... of the ratios r_k = y(a + b + k)/(a + k + 1), in place
+    products = np.empty((y.size, size - 1))
+    products[:, 0] = 1.0
+    products[:, 1:] = y[:, None] * (a_ + b_ + k[:size - 2]) / (a_ + k[:size - 2] + 1.0)
+    terms = np.exp(log_t0)[:, None] * np.cumprod(products, axis=1, out=products)
+    tail = np.empty((y.size, size))
+    tail[:, 0] = 0.0
+    np.cumsum(terms, axis=1, out=tail[:, 1:])
     tail += special.betaincc(a, b, y)[:, None]
-    weights = np.exp(np.log(h)[:, None] * k - h[:, None] - special.gammaln(k + 1.0))
+    weights = np.exp(np.log(h)[:, None] * k - h[:, None] - log_factorial)
     return np.where(log_t0 > -700.0, np.minimum(np.sum(weights * tail, axis=1), 1.0), np.nan)
+
+
+def series_terms(nc) -> int:
+    """The number of Poisson terms that :func:`ncf_sf_series` sums for the noncentralities
+    ``nc`` (an array; the most that any of them needs, λ/2 + 8·√(λ/2) + 24, rounded up).
+
+    >>> series_terms(np.array([10.0, 40.0]))
+    80
+    """
+    h = nc / 2.0
+    return int(np.ceil(np.max(h + 8.0 * np.sqrt(h) + 24.0)))
+
+
+#: Poisson terms tabulated once (the most that :func:`ncf_sf_series` sums below SERIES_NC_MAX).
+_TABLE_SIZE = 2400
+
+
+def _poisson_table(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """k = 0, …, size − 1 and log k! (``gammaln(k + 1)``), the same values for every call: a
+    slice of a table computed on first use (up to :data:`_TABLE_SIZE` terms)."""
+    if size > _TABLE_SIZE:
+        k = np.arange(size, dtype=float)
+        return k, special.gammaln(k + 1.0)
+    k, log_factorial = _full_poisson_table()
+    return k[:size], log_factorial[:size]
+
+
+@functools.cache
+def _full_poisson_table() -> tuple[np.ndarray, np.ndarray]:
+    k = np.arange(_TABLE_SIZE, dtype=float)
+    log_factorial = special.gammaln(k + 1.0)
+    k.flags.writeable = log_factorial.flags.writeable = False
+    return k, log_factorial
 
 
 @functools.cache
