@@ -199,7 +199,7 @@ class FKind(_Kind):
                                self.monotone_one(method, alpha, 1.0 - beta),
                                transform=probit_one)
         return certify_one(lambda x: power_at(x, m, effect, alpha, method), 1.0 - beta, n,
-                           self._describe(alpha, beta, min_d, variance, m, method),
+                           lambda i: self._describe(alpha, beta, min_d, variance, m, method)(i),
                            dfe_per_topic=per_topic, fast=fast, power_some=None if power_cell
                            is None else lambda x, use: power_cell(x, m, effect, alpha, method,
                                                                   use))
