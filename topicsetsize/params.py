@@ -306,14 +306,15 @@ def check_scalars(**arguments) -> list | None:
     ...
     topicsetsize.InputError: alpha=0 is out of range: allowed 0 < alpha < 1
     """
-    for value in arguments.values():    # float and int first: no abstract-class check
-        if type(value) is not float and type(value) is not int and not _plain_real(value):
-            return None
+    if not all(_plain_real(value) for value in arguments.values()):
+        return None
     return [_check_number(name, value, PARAMS[name]) for name, value in arguments.items()]
 
 
 def _plain_real(value) -> bool:
     """A single real number that :func:`check` reads as ``float(value)`` (not a bool)."""
+    if type(value) is float or type(value) is int:     # the usual case: no abstract-class check
+        return True
     return isinstance(value, numbers.Real) and not _is_bool(value)
 
 
