@@ -2,95 +2,123 @@
 
 :func:`~topicsetsize.numerics.precision.certify_one` compares the precise power at n − 1 and n
 of one cell (and at a neighbour where it walks). :func:`~.distributions.f_power` computes it
-for any cells, broadcasting its arguments and picking per element which formula applies; for a
-few points of one cell, which take one branch, :func:`f_power_cell` does the same operations on
-the same values without that bookkeeping, so it gives the same bits (and :func:`f_power` itself
-where they would not take one branch), at about a third of its cost.
+for any cells, broadcasting its arguments and picking per element which formula applies, at
+some 70 numpy calls whatever the number of points. For a few points of one cell,
+:func:`f_crit_point` and :func:`f_power_cell` do the same operations on the same values point by
+point, on floats (the transcendental ones by the same ufuncs: scipy.special's, and numpy's
+``exp``, ``log`` and ``power``, which give the same bits on a float as in an array), so they
+give the same bits; where a point would take a rare branch (1 − y near 0, a failed Newton step,
+a NaN), the result is :func:`~.distributions.f_power`'s own.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import special
 
-from .distributions import PRECISE_FROM, f_crit, f_power, ncf_sf, newton_f_point
-from .tails import SERIES_DFN_MAX, SERIES_FROM, SERIES_NC_MAX, ncf_sf_series, series_terms
+from .distributions import PRECISE_FROM, f_crit, f_power, ncf_sf
+from .tails import SERIES_DFN_MAX, SERIES_FROM, SERIES_NC_MAX, ncf_sf_series_points, series_terms
 
-__all__ = ["f_crit_cell", "f_power_cell"]
+__all__ = ["f_crit_point", "f_crit_cell", "f_power_cell"]
+
+
+def f_crit_point(alpha: float, dfn: float, dfd: float) -> float | None:
+    """:func:`~.distributions.f_crit` (``precise=True``) of one point on floats, or None where
+    it takes a rare branch (1 − y near 0, a Newton step that fails or divides by 0).
+
+    The inverse incomplete beta, x = (φ2/φ1)·y/(1 − y), and from φ2 = 10⁵ on the Newton step
+    of :func:`~.distributions.newton_f_point`, x + (S(x) − α)/f(x), in the same order.
+
+    >>> f_crit_point(0.05, 2.0, 5.7e7) == float(f_crit(0.05, 2.0, 5.7e7))
+    True
+    """
+    y = float(special.betainccinv(dfn / 2.0, dfd / 2.0, alpha))
+    if not y <= 0.5:
+        return None
+    x = dfd / dfn * y / (1.0 - y)
+    if not dfd >= PRECISE_FROM:
+        return x
+    if not (x > 0 and math.isfinite(x)):
+        return None
+    a, b = dfn / 2.0, dfd / 2.0
+    t = dfn * x
+    y = t / (t + dfd)
+    log_f = (float(special.xlogy(a, y)) + float(special.xlog1py(b, -y))
+             - float(special.xlogy(1.0, x)) - float(special.betaln(a, b)))
+    density = float(np.exp(log_f))
+    if not (density > 0 and math.isfinite(density)):
+        return None
+    new = x + (float(special.betaincc(a, b, y)) - alpha) / density
+    return new if math.isfinite(new) and new > 0 else x
 
 
 def f_crit_cell(alpha: float, dfn: float, dfd: np.ndarray) -> np.ndarray:
-    """:func:`~.distributions.f_crit` (``precise=True``) at a few φ2 of one cell.
-
-    α and φ1 are floats, φ2 a 1-d array (e.g. the φE of n − 1 and n): the same scipy.special
-    calls and operations on the same values, so the same bits, without the broadcasting and
-    the per-element selection that a table's cells need. Where the points would take different
-    branches (1 − y near 0, a Newton step for some only), the result is
-    :func:`~.distributions.f_crit`'s own.
+    """:func:`~.distributions.f_crit` (``precise=True``) at a few φ2 (a 1-d array) of one cell:
+    :func:`f_crit_point` of each, or :func:`~.distributions.f_crit` where one takes a rare
+    branch; the same bits.
 
     >>> dfd = np.array([5.7e7, 5.7e7 + 2])
     >>> bool((f_crit_cell(0.05, 2.0, dfd) == f_crit(0.05, 2.0, dfd)).all())
     True
     """
-    y = special.betainccinv(dfn / 2.0, dfd / 2.0, alpha)
-    x = dfd / dfn * y / (1.0 - y)
-    refine = dfd >= PRECISE_FROM
-    if refine.any():
-        refine &= (y <= 0.5) & (x > 0) & np.isfinite(x)
-        if not refine.all():
-            return f_crit(alpha, dfn, dfd)
-        return newton_f_point(x, alpha, dfn, dfd)
-    if (y > 0.5).any():
-        return f_crit(alpha, dfn, dfd)
-    return x
+    points = [f_crit_point(alpha, dfn, d) for d in dfd.tolist()]
+    return f_crit(alpha, dfn, dfd) if None in points else np.array(points)
 
 
 def f_power_cell(alpha: float, dfn: float, dfd: np.ndarray, nc: np.ndarray,
                  use: np.ndarray | None = None) -> np.ndarray:
     """:func:`~.distributions.f_power` (``precise=True``) at a few points (φ2, λ) of one cell.
 
-    α and φ1 are floats, φ2 and λ 1-d arrays of one length (e.g. those of n − 2, …, n + 1). The
-    same operations on the same values as :func:`~.distributions.f_power`, so the same bits:
-    the F point of :func:`f_crit_cell`, then Boost's noncentral F or, from φ2 = 10⁶ on, the
-    Poisson series of :func:`~.tails.ncf_sf_series`, which sums as many terms as the largest λ
-    of the points it is given needs (``docs/formulas.md`` §4, numerical precision).
+    α and φ1 are floats, φ2 and λ 1-d arrays of one length (e.g. those of n − 2, …, n + 1). Each
+    point's power is computed on floats as :func:`~.distributions.f_power` computes its
+    element, so with the same bits: the F point of :func:`f_crit_point`, then Boost's noncentral
+    F or, from φ2 = 10⁶ on, the Poisson series (:func:`~.tails.ncf_sf_series_points`), which
+    sums as many terms as the largest λ of the points in the call needs (``docs/formulas.md``
+    §4, numerical precision).
 
-    ``use`` (a boolean mask) asks for some of the points only. They are computed alone where
-    the number of terms is the same whichever of the others the series would take (the number
-    the points in ``use`` need is that of all the points the series could take), otherwise with
-    all the points; the result holds the points in ``use`` only. Where the points would take
-    different branches, λ is not positive or a power is NaN, the result is
-    :func:`~.distributions.f_power`'s own.
+    ``use`` (a boolean mask) asks for some of the points only: the result holds those. A point
+    is computed alone where its own number of terms is that of all the points the series could
+    take (then the number of the call, whichever of them it takes, is the same); otherwise, as
+    where a point takes a rare branch (see :func:`f_crit_point`), λ is not positive or a power
+    is NaN, the result is that of :func:`~.distributions.f_power` at all the points.
 
     >>> dfd, nc = np.array([5.7e7, 5.7e7 + 2]), np.array([10.0, 10.0000002])
     >>> bool((f_power_cell(0.05, 2.0, dfd, nc) == f_power(0.05, 2.0, dfd, nc)).all())
     True
-    >>> bool(f_power_cell(0.05, 2.0, dfd, nc, np.array([False, True])) == f_power(0.05, 2.0,
-    ...                                                                               dfd, nc)[1])
+    >>> bool(f_power_cell(0.05, 2.0, dfd, nc, np.array([False, True]))
+    ...      == f_power(0.05, 2.0, dfd, nc)[1])
     True
     """
-    if use is not None and not use.all():
-        eligible = (dfd >= SERIES_FROM) & (nc > 0) & (nc <= SERIES_NC_MAX) & (dfn <= SERIES_DFN_MAX)
-        terms = series_terms(nc[eligible]) if eligible.any() else 0
-        power = _f_power_points(alpha, dfn, dfd[use], nc[use], terms)
-        return f_power_cell(alpha, dfn, dfd, nc)[use] if power is None else power
-    power = _f_power_points(alpha, dfn, dfd, nc)
-    return f_power(alpha, dfn, dfd, nc) if power is None else power
+    eligible = (dfd >= SERIES_FROM) & (nc > 0) & (nc <= SERIES_NC_MAX) & (dfn <= SERIES_DFN_MAX)
+    terms = series_terms(nc[eligible]) if eligible.any() else 0
+    if use is None:
+        use = np.ones(dfd.shape, bool)
+    power = _f_power_points(alpha, dfn, dfd[use].tolist(), nc[use].tolist(), terms)
+    return f_power(alpha, dfn, dfd, nc)[use] if power is None else power
 
 
-def _f_power_points(alpha, dfn, dfd, nc, terms=None):
-    """:func:`f_power_cell` where the points take one branch (else None), and where the series
-    sums ``terms`` terms for them (None: whatever they need)."""
-    w = f_crit_cell(alpha, dfn, dfd)
-    series = dfd >= SERIES_FROM
-    if series.any():
-        series &= (nc > 0) & (nc <= SERIES_NC_MAX) & (dfn * w < dfd) & (dfn <= SERIES_DFN_MAX)
-        if not series.all() or terms is not None and series_terms(nc) != terms:
+def _f_power_points(alpha, dfn, dfd, nc, terms):
+    """The powers of :func:`f_power_cell` at the points (lists of floats), or None (see there):
+    Boost's tail point by point, the series' points in one call."""
+    power, series = [], []
+    for i, (dfd_, nc_) in enumerate(zip(dfd, nc)):
+        w = f_crit_point(alpha, dfn, dfd_)
+        if w is None or not nc_ > 0:
             return None
-        power = ncf_sf_series(w, np.full(w.shape, dfn), dfd, nc)
-    elif (nc > 0).all():
-        with np.errstate(invalid="ignore"):
-            power = ncf_sf(w, dfn, dfd, nc)
-    else:
-        return None
-    return None if np.isnan(power).any() else power     # NaN: f_power's own ways round it
+        if (dfd_ >= SERIES_FROM and nc_ <= SERIES_NC_MAX and dfn * w < dfd_
+                and dfn <= SERIES_DFN_MAX):
+            if series_terms(np.array([nc_])) != terms:
+                return None
+            series.append((i, w))
+            power.append(math.nan)
+        else:
+            with np.errstate(invalid="ignore"):
+                power.append(float(ncf_sf(w, dfn, dfd_, nc_)))
+    power = np.array(power)
+    if series:
+        rows, w = (list(c) for c in zip(*series))
+        power[rows] = ncf_sf_series_points(w, dfn, [dfd[i] for i in rows], [nc[i] for i in rows],
+                                           terms)
+    return None if np.isnan(power).any() else power
