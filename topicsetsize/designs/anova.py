@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
-from ..numerics.cell import f_power_cell
+from ..numerics.cell import f_crit_point, f_power_cell
 from ..numerics.distributions import (
     chi2_lambda_one,
     f_crit_one,
@@ -38,7 +38,6 @@ from .legacy import (
     lambda_curve,
     legacy_anova_pair,
     legacy_anova_power,
-    legacy_anova_power_cell,
     legacy_lambda_hat,
     monotone_from,
     monotone_from_one,
@@ -65,9 +64,17 @@ def _power_cell(n, m, effect, alpha, method: str, use=None):
     """:func:`anova_power_at` (precise) at a few n (a 1-d array) of one cell, the same
     bits; at ``n[use]`` only where ``use`` is given
     (:func:`~topicsetsize.numerics.cell.f_power_cell`)."""
-    if method == "legacy":      # cell by cell: the n not in use change nothing
-        return legacy_anova_power_cell(n if use is None else n[use], m, effect, alpha)
-    return f_power_cell(alpha, m - 1.0, m * (n - 1.0), n * effect, use)
+    if method == "exact":
+        return f_power_cell(alpha, m - 1.0, m * (n - 1.0), n * effect, use)
+    points = n if use is None else n[use]       # cell by cell: the n not in use change nothing
+    phi_a = m - 1.0
+    power = []
+    for x in points.tolist():        # anova_power_one's legacy power at the precise F point
+        w = f_crit_point(alpha, phi_a, m * (x - 1.0))
+        if w is None or not x * effect <= _HALF_MAX:
+            return legacy_anova_power(points, m, effect, alpha).power
+        power.append(_legacy_one(w, phi_a, m * (x - 1.0), x * effect))
+    return np.array(power)
 
 
 def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
@@ -87,7 +94,12 @@ def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) 
         return f_power_one(alpha, phi_a, phi_e, lam)
     if not lam <= _HALF_MAX:
         raise Uncertain("2 lambda overflows")
-    w = f_crit_one(alpha, phi_a, phi_e)
+    return _legacy_one(f_crit_one(alpha, phi_a, phi_e), phi_a, phi_e, lam)
+
+
+def _legacy_one(w, phi_a, phi_e, lam):
+    """The legacy power of one cell at the F point ``w`` (floats; 2λ finite): the operations of
+    :func:`~topicsetsize.designs.legacy.legacy_anova_power`."""
     c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
     phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
     a = w * phi_a / phi_e

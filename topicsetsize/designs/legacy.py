@@ -18,11 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
-from ..numerics.cell import f_crit_cell
 from ..numerics.distributions import f_crit, ncf_sf, z_upper
 from ..numerics.shapes import flat_cells
 
-__all__ = ["AnovaLegacyTerms", "NAGATA_LAMBDA", "legacy_anova_power_cell"]
+__all__ = ["AnovaLegacyTerms", "NAGATA_LAMBDA"]
 
 
 @dataclass(frozen=True)
@@ -61,21 +60,6 @@ def legacy_anova_power(n, m, effect, alpha, precise: bool = True) -> AnovaLegacy
     phi_a = m - 1.0
     phi_e = m * (n - 1.0)
     return _legacy_terms(f_crit(alpha, phi_a, phi_e, precise=precise), phi_a, phi_e, n * effect)
-
-
-def legacy_anova_power_cell(n: np.ndarray, m: int, effect: float, alpha: float) -> np.ndarray:
-    """The (precise) legacy power at a few n (a 1-d array) of one cell: the same bits as
-    ``legacy_anova_power(n, m, effect, alpha).power``, with the F points of
-    :func:`~topicsetsize.numerics.distributions.f_crit_cell` (a one-cell certificate).
-
-    >>> n = np.array([2e6, 2e6 + 1])
-    >>> bool((legacy_anova_power_cell(n, 3, 4e-6, 0.05)
-    ...       == legacy_anova_power(n, 3, 4e-6, 0.05).power).all())
-    True
-    """
-    phi_a = m - 1.0
-    phi_e = m * (n - 1.0)
-    return _legacy_terms(f_crit_cell(alpha, phi_a, phi_e), phi_a, phi_e, n * effect).power
 
 
 def _legacy_terms(w, phi_a, phi_e, lam) -> AnovaLegacyTerms:

@@ -8,7 +8,8 @@ some 70 numpy calls whatever the number of points. For a few points of one cell,
 point, on floats (the transcendental ones by the same ufuncs: scipy.special's, and numpy's
 ``exp``, ``log`` and ``power``, which give the same bits on a float as in an array), so they
 give the same bits; where a point would take a rare branch (1 − y near 0, a failed Newton step,
-a NaN), the result is :func:`~.distributions.f_power`'s own.
+a NaN), the result is :func:`~.distributions.f_power`'s own. The legacy ANOVA's precise power
+takes :func:`f_crit_point` too (:mod:`topicsetsize.designs.anova`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ import math
 import numpy as np
 from scipy import special
 
-from .distributions import PRECISE_FROM, f_crit, f_power, ncf_sf
+from .distributions import PRECISE_FROM, f_power, ncf_sf
 from .tails import SERIES_DFN_MAX, SERIES_FROM, SERIES_NC_MAX, ncf_sf_series_points, series_terms
 
-__all__ = ["f_crit_point", "f_crit_cell", "f_power_cell"]
+__all__ = ["f_crit_point", "f_power_cell"]
 
 
 def f_crit_point(alpha: float, dfn: float, dfd: float) -> float | None:
@@ -31,6 +32,7 @@ def f_crit_point(alpha: float, dfn: float, dfd: float) -> float | None:
     The inverse incomplete beta, x = (φ2/φ1)·y/(1 − y), and from φ2 = 10⁵ on the Newton step
     of :func:`~.distributions.newton_f_point`, x + (S(x) − α)/f(x), in the same order.
 
+    >>> from topicsetsize.numerics.distributions import f_crit
     >>> f_crit_point(0.05, 2.0, 5.7e7) == float(f_crit(0.05, 2.0, 5.7e7))
     True
     """
@@ -52,19 +54,6 @@ def f_crit_point(alpha: float, dfn: float, dfd: float) -> float | None:
         return None
     new = x + (float(special.betaincc(a, b, y)) - alpha) / density
     return new if math.isfinite(new) and new > 0 else x
-
-
-def f_crit_cell(alpha: float, dfn: float, dfd: np.ndarray) -> np.ndarray:
-    """:func:`~.distributions.f_crit` (``precise=True``) at a few φ2 (a 1-d array) of one cell:
-    :func:`f_crit_point` of each, or :func:`~.distributions.f_crit` where one takes a rare
-    branch; the same bits.
-
-    >>> dfd = np.array([5.7e7, 5.7e7 + 2])
-    >>> bool((f_crit_cell(0.05, 2.0, dfd) == f_crit(0.05, 2.0, dfd)).all())
-    True
-    """
-    points = [f_crit_point(alpha, dfn, d) for d in dfd.tolist()]
-    return f_crit(alpha, dfn, dfd) if None in points else np.array(points)
 
 
 def f_power_cell(alpha: float, dfn: float, dfd: np.ndarray, nc: np.ndarray,
