@@ -60,25 +60,28 @@ def anova_power_at(n, m, effect, alpha, method: str, precise: bool = True):
     return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect, precise=precise)
 
 
-def _power_cell(n, m, effect, alpha, method: str, use=None):
+def _power_cell(n, m, effect, alpha, method: str, use=None, points=None):
     """:func:`anova_power_at` (precise) at a few n (a 1-d array) of one cell, the same
     bits; at ``n[use]`` only where ``use`` is given
     (:func:`~topicsetsize.numerics.cell.f_power_cell`)."""
     if method == "exact":
-        return f_power_cell(alpha, m - 1.0, m * (n - 1.0), n * effect, use)
-    points = n if use is None else n[use]       # cell by cell: the n not in use change nothing
-    phi_a = m - 1.0
+        return f_power_cell(alpha, m - 1.0, m * (n - 1.0), n * effect, use, points)
+    wanted = n if use is None else n[use]       # cell by cell: the n not in use change nothing
+    phi_a, points = m - 1.0, points or {}
     power = []
-    for x in points.tolist():        # anova_power_one's legacy power at the precise F point
-        w = f_crit_point(alpha, phi_a, m * (x - 1.0))
+    for x in wanted.tolist():        # anova_power_one's legacy power at the precise F point
+        phi_e = m * (x - 1.0)
+        w = f_crit_point(alpha, phi_a, phi_e, points.get(phi_e))
         if w is None or not x * effect <= _HALF_MAX:
-            return legacy_anova_power(points, m, effect, alpha).power
-        power.append(_legacy_one(w, phi_a, m * (x - 1.0), x * effect))
+            return legacy_anova_power(wanted, m, effect, alpha).power
+        power.append(_legacy_one(w, phi_a, phi_e, x * effect))
     return np.array(power)
 
 
-def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
-    """:func:`anova_power_at` of one cell: the same operations on floats (one-cell searches).
+def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str,
+                    points: dict | None = None) -> float:
+    """:func:`anova_power_at` of one cell: the same operations on floats (one-cell searches;
+    ``points`` keeps its F point, :func:`~topicsetsize.numerics.distributions.f_crit_one`).
 
     Raises :class:`~topicsetsize.numerics.search_one.Uncertain` where 2λ overflows (the vectorised
     function takes a limit there).
@@ -91,10 +94,10 @@ def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) 
     phi_e = m * (n - 1.0)
     lam = n * effect
     if method == "exact":
-        return f_power_one(alpha, phi_a, phi_e, lam)
+        return f_power_one(alpha, phi_a, phi_e, lam, points)
     if not lam <= _HALF_MAX:
         raise Uncertain("2 lambda overflows")
-    return _legacy_one(f_crit_one(alpha, phi_a, phi_e), phi_a, phi_e, lam)
+    return _legacy_one(f_crit_one(alpha, phi_a, phi_e, points), phi_a, phi_e, lam)
 
 
 def _legacy_one(w, phi_a, phi_e, lam):

@@ -90,16 +90,16 @@ def _power_at(n, m, effect, alpha, method="exact", precise: bool = True):
     return f_power(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect, precise=precise)
 
 
-def _power_one(n, m, effect, alpha, method):
+def _power_one(n, m, effect, alpha, method, points=None):
     dfn = m - 1.0
-    return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect)
+    return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect, points)
 
 
-def _power_cell(n, m, effect, alpha, method, use=None):
+def _power_cell(n, m, effect, alpha, method, use=None, points=None):
     """:func:`_power_at` (precise) at a few n (a 1-d array) of one cell, the same
     bits; at ``n[use]`` only where ``use`` is given
     (:func:`~topicsetsize.numerics.cell.f_power_cell`)."""
-    return f_power_cell(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect, use)
+    return f_power_cell(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect, use, points)
 
 
 def _guess(alpha, beta, m, effect, method="exact"):

@@ -117,9 +117,11 @@ class FKind(_Kind):
     (optional: the exact method's fast power at n and an upper bound of it at n − 1 from one F
     point, :func:`~topicsetsize.numerics.distributions.f_power_pair`, for the search's first
     steps; issue 28), ``legacy_pair`` (optional: the same for the legacy method) and
-    ``power_cell(n, m, effect, alpha, method, use)`` (optional: ``power_at``'s precise power,
-    the same bits, at ``n[use]`` of a few n of one cell, a 1-d array, for a scalar call's
+    ``power_cell(n, m, effect, alpha, method, use, points)`` (optional: ``power_at``'s precise
+    power, the same bits, at ``n[use]`` of a few n of one cell, a 1-d array, for a scalar call's
     certificate, :func:`~topicsetsize.numerics.precision.certify_one`; issue 28.5).
+    ``power_one`` takes ``points`` too: a dict of the call in which it keeps its F points, by φE,
+    where ``power_cell`` starts its precise ones.
     """
 
     power_at: Callable = None
@@ -183,14 +185,16 @@ class FKind(_Kind):
         dfn = m - 1.0
         per_topic = self.dfe_per_topic(m)
         power_one, power_at, power_cell = self.power_one, self.power_at, self.power_cell
-        seen = {}       # the fast powers of this call's search: certify_one's n − 1 and n
+        # the fast powers of this call's search (certify_one's n − 1 and n) and their F points
+        # (where the precise ones start), by n and by φE
+        seen, points = {}, {}
 
         def power(n):
-            seen[n] = value = power_one(n, m, effect, alpha, method)
+            seen[n] = value = power_one(n, m, effect, alpha, method, points)
             return value
 
         def fast(n):
-            return seen[n] if n in seen else power_one(n, m, effect, alpha, method)
+            return seen[n] if n in seen else power_one(n, m, effect, alpha, method, points)
 
         with np.errstate(all="ignore"):
             n = self.lambda_one(alpha, beta, dfn, method) / effect if effect > 0 else math.inf
@@ -202,7 +206,7 @@ class FKind(_Kind):
                            lambda i: self._describe(alpha, beta, min_d, variance, m, method)(i),
                            dfe_per_topic=per_topic, fast=fast, power_some=None if power_cell
                            is None else lambda x, use: power_cell(x, m, effect, alpha, method,
-                                                                  use))
+                                                                  use, points))
 
     def min_effect(self, n, m, variance, alpha, beta, method):
         """The smallest minD whose power at n reaches 1 − β: √(2σ²λ/n), λ solved to the last

@@ -20,26 +20,31 @@ import numpy as np
 from scipy import special
 
 from .distributions import PRECISE_FROM, f_power, ncf_sf
-from .tails import SERIES_DFN_MAX, SERIES_FROM, SERIES_NC_MAX, ncf_sf_series_points, series_terms
+from .tails import SERIES_DFN_MAX, SERIES_FROM, SERIES_NC_MAX, ncf_sf_series_points, terms_for
 
 __all__ = ["f_crit_point", "f_power_cell"]
 
 
-def f_crit_point(alpha: float, dfn: float, dfd: float) -> float | None:
+def f_crit_point(alpha: float, dfn: float, dfd: float, fast: float | None = None
+                 ) -> float | None:
     """:func:`~.distributions.f_crit` (``precise=True``) of one point on floats, or None where
     it takes a rare branch (1 − y near 0, a Newton step that fails or divides by 0).
 
     The inverse incomplete beta, x = (φ2/φ1)·y/(1 − y), and from φ2 = 10⁵ on the Newton step
-    of :func:`~.distributions.newton_f_point`, x + (S(x) − α)/f(x), in the same order.
+    of :func:`~.distributions.newton_f_point`, x + (S(x) − α)/f(x), in the same order. ``fast``
+    is that x where the search computed it already (``points`` of
+    :func:`~.distributions.f_crit_one`, which keeps it where y ≤ 1/2): the same value.
 
     >>> from topicsetsize.numerics.distributions import f_crit
     >>> f_crit_point(0.05, 2.0, 5.7e7) == float(f_crit(0.05, 2.0, 5.7e7))
     True
     """
-    y = float(special.betainccinv(dfn / 2.0, dfd / 2.0, alpha))
-    if not y <= 0.5:
-        return None
-    x = dfd / dfn * y / (1.0 - y)
+    if fast is None:
+        y = float(special.betainccinv(dfn / 2.0, dfd / 2.0, alpha))
+        if not y <= 0.5:
+            return None
+        fast = dfd / dfn * y / (1.0 - y)
+    x = fast
     if not dfd >= PRECISE_FROM:
         return x
     if not (x > 0 and math.isfinite(x)):
@@ -57,7 +62,7 @@ def f_crit_point(alpha: float, dfn: float, dfd: float) -> float | None:
 
 
 def f_power_cell(alpha: float, dfn: float, dfd: np.ndarray, nc: np.ndarray,
-                 use: np.ndarray | None = None) -> np.ndarray:
+                 use: np.ndarray | None = None, points: dict | None = None) -> np.ndarray:
     """:func:`~.distributions.f_power` (``precise=True``) at a few points (φ2, λ) of one cell.
 
     α and φ1 are floats, φ2 and λ 1-d arrays of one length (e.g. those of n − 2, …, n + 1). Each
@@ -71,7 +76,8 @@ def f_power_cell(alpha: float, dfn: float, dfd: np.ndarray, nc: np.ndarray,
     is computed alone where its own number of terms is that of all the points the series could
     take (then the number of the call, whichever of them it takes, is the same); otherwise, as
     where a point takes a rare branch (see :func:`f_crit_point`), λ is not positive or a power
-    is NaN, the result is that of :func:`~.distributions.f_power` at all the points.
+    is NaN, the result is that of :func:`~.distributions.f_power` at all the points. ``points``:
+    the F points that the search computed, by φ2 (see :func:`f_crit_point`).
 
     >>> dfd, nc = np.array([5.7e7, 5.7e7 + 2]), np.array([10.0, 10.0000002])
     >>> bool((f_power_cell(0.05, 2.0, dfd, nc) == f_power(0.05, 2.0, dfd, nc)).all())
@@ -80,25 +86,28 @@ def f_power_cell(alpha: float, dfn: float, dfd: np.ndarray, nc: np.ndarray,
     ...      == f_power(0.05, 2.0, dfd, nc)[1])
     True
     """
-    eligible = (dfd >= SERIES_FROM) & (nc > 0) & (nc <= SERIES_NC_MAX) & (dfn <= SERIES_DFN_MAX)
-    terms = series_terms(nc[eligible]) if eligible.any() else 0
-    if use is None:
-        use = np.ones(dfd.shape, bool)
-    power = _f_power_points(alpha, dfn, dfd[use].tolist(), nc[use].tolist(), terms)
-    return f_power(alpha, dfn, dfd, nc)[use] if power is None else power
+    dfd_, nc_ = dfd.tolist(), nc.tolist()
+    terms = max((terms_for(c) for d, c in zip(dfd_, nc_) if d >= SERIES_FROM and 0 < c
+                 <= SERIES_NC_MAX and dfn <= SERIES_DFN_MAX), default=0)
+    wanted = range(len(dfd_)) if use is None else np.flatnonzero(use).tolist()
+    power = _f_power_points(alpha, dfn, [dfd_[i] for i in wanted], [nc_[i] for i in wanted],
+                            terms, {} if points is None else points)
+    if power is None:
+        return f_power(alpha, dfn, dfd, nc) if use is None else f_power(alpha, dfn, dfd, nc)[use]
+    return power
 
 
-def _f_power_points(alpha, dfn, dfd, nc, terms):
+def _f_power_points(alpha, dfn, dfd, nc, terms, points):
     """The powers of :func:`f_power_cell` at the points (lists of floats), or None (see there):
     Boost's tail point by point, the series' points in one call."""
     power, series = [], []
     for i, (dfd_, nc_) in enumerate(zip(dfd, nc)):
-        w = f_crit_point(alpha, dfn, dfd_)
+        w = f_crit_point(alpha, dfn, dfd_, points.get(dfd_))
         if w is None or not nc_ > 0:
             return None
         if (dfd_ >= SERIES_FROM and nc_ <= SERIES_NC_MAX and dfn * w < dfd_
                 and dfn <= SERIES_DFN_MAX):
-            if series_terms(np.array([nc_])) != terms:
+            if terms_for(nc_) != terms:
                 return None
             series.append((i, w))
             power.append(math.nan)

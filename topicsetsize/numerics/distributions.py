@@ -350,10 +350,11 @@ def chi2_lambda_one(alpha: float, beta: float, dfn: float) -> float:
     return lam if math.isfinite(lam) else 1.0
 
 
-def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
+def f_crit_one(alpha: float, dfn: float, dfd: float, points: dict | None = None) -> float:
     """:func:`f_crit` with ``precise=False`` of one cell: the same scipy.special calls and
     operations on floats (the one-cell searches; their answer is then certified by the precise
-    power).
+    power). ``points`` (a dict of the call) keeps it by φ2 where 1 − y was not taken from the
+    other tail: the precise F point starts from it (:func:`~.cell.f_crit_point`).
 
     >>> f_crit_one(0.05, 2.0, 5.7e7) == float(f_crit(0.05, 2, 5.7e7, precise=False))
     True
@@ -361,10 +362,11 @@ def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
     y = float(special.betainccinv(dfn / 2.0, dfd / 2.0, alpha))
     if y > 0.5:
         z = float(special.betaincinv(dfd / 2.0, dfn / 2.0, alpha))
-        y = 1.0 - z
-    else:
-        z = 1.0 - y
-    return dfd / dfn * y / z
+        return dfd / dfn * (1.0 - z) / z
+    x = dfd / dfn * y / (1.0 - y)
+    if points is not None:
+        points[dfd] = x
+    return x
 
 
 #: Denominator degrees of freedom from which :func:`f_crit` refines Boost's inverse by a Newton
@@ -391,9 +393,10 @@ def newton_f_point(x, alpha, dfn, dfd):
     return np.where(np.isfinite(new) & (new > 0), new, x)     # a failed step keeps Boost's x
 
 
-def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
+def f_power_one(alpha: float, dfn: float, dfd: float, nc: float,
+                points: dict | None = None) -> float:
     """:func:`f_power` with ``precise=False`` of one cell with λ > 0, on floats (the one-cell
-    searches' power).
+    searches' power); ``points`` as in :func:`f_crit_one`.
 
     Raises :class:`~topicsetsize.numerics.search_one.Uncertain` where λ is not positive.
 
@@ -402,7 +405,7 @@ def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
     """
     if not nc > 0:
         raise Uncertain("the central F")
-    w = f_crit_one(alpha, dfn, dfd)
+    w = f_crit_one(alpha, dfn, dfd, points)
     power = float(_ncf_sf(w, dfn, dfd, nc))
     if math.isnan(power) and nc > _HUGE_NC:
         power = float(_ncf_sf(w, dfn, dfd, _HUGE_NC))

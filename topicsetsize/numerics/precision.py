@@ -234,13 +234,13 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
         fast_below, fast_at = fast(n - 1.0), fast(float(n))
     except Uncertain:   # the fast one-cell power refuses: let the precise one certify
         fast_below = fast_at = math.nan
-    if not undecided_by_fast(target, fast_below, fast_at):
+    t, edge = target, FAST_POWER_ERROR + F_POWER_TOLERANCE
+    if t - fast_below > edge and fast_at - t > edge:    # undecided_by_fast, on floats
         return n
-    t = target
     # where the fast power settles a side by itself, the precise one would decide it alike
     settled_by_fast = {} if power_some is None else {
         x: side for x, side, margin in ((n - 1, False, t - fast_below), (n, True, fast_at - t))
-        if margin > FAST_POWER_ERROR + F_POWER_TOLERANCE}
+        if margin > edge}
     # certify's walk of one cell on floats (the same steps, stops and warning); `batch` holds,
     # per n, the call of the power it belongs to (n's neighbours in one call), `seen` the powers
     x, batch, seen = n, {}, {}

@@ -13,7 +13,7 @@ import numpy as np
 from scipy import special
 
 __all__ = ["SERIES_FROM", "SERIES_NC_MAX", "SERIES_DFN_MAX", "ncf_sf_series",
-           "ncf_sf_series_points", "series_terms", "t_upper_quadrature"]
+           "ncf_sf_series_points", "series_terms", "terms_for", "t_upper_quadrature"]
 
 
 #: Denominator degrees of freedom from which ``f_power`` sums the noncentral F tail itself
@@ -121,9 +121,19 @@ def series_terms(nc) -> int:
     80
     """
     if nc.size <= 8:    # a few points of one cell: the same operations on floats, same bits
-        return max(math.ceil(h + 8.0 * math.sqrt(h) + 24.0) for h in (nc / 2.0).tolist())
+        return max(terms_for(x) for x in nc.tolist())
     h = nc / 2.0
     return int(np.ceil(np.max(h + 8.0 * np.sqrt(h) + 24.0)))
+
+
+def terms_for(nc: float) -> int:
+    """:func:`series_terms` of one noncentrality, on floats (the same operations).
+
+    >>> terms_for(40.0)
+    80
+    """
+    h = nc / 2.0
+    return math.ceil(h + 8.0 * math.sqrt(h) + 24.0)
 
 
 #: Poisson terms tabulated once (the most that :func:`ncf_sf_series` sums below SERIES_NC_MAX).
