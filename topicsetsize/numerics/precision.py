@@ -212,11 +212,11 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
 
     The walk is :func:`certify`'s on floats, with n's neighbours n − 2, …, n + 1 in one call of
     the power (a walk of one topic costs no second call). With ``power_some(x, use)``, the
-    precise power at ``x[use]`` with the same bits as ``power(x)`` there (issue 28.5), only
-    the powers the walk compares are computed, and not those at n − 1 or n whose fast power
-    alone settles their side (farther than :data:`FAST_POWER_ERROR` + the tolerance from the
-    target: the precise one is then on the same side, outside the tolerance, as in
-    :func:`undecided_by_fast`): the same n and the same warning, at a third of the cost.
+    precise power at ``x[use]`` with the same bits as ``power(x)`` there (issue 28.5), the
+    first step computes only n − 1 and n, and not where the fast power alone settles that side
+    (farther than :data:`FAST_POWER_ERROR` + the tolerance from the target: the precise power
+    is then on the same side, outside the tolerance, as in :func:`undecided_by_fast`); once
+    the walk moves, the rest of each call's points: the same n and the same warning.
 
     >>> certify_one(lambda x: x / 1e6, 0.5000005, 500_004, str, dfe_per_topic=2.0,
     ...             fast=lambda x: 0.5000005)                           # open: moves down
@@ -249,9 +249,10 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
             xs = [v for v in (x - 2, x - 1, x, x + 1) if 2 <= v <= N_MAX and v not in batch]
             batch.update((v, xs) for v in xs)
         compared = (x - 1, x)
-        for v in compared:
+        for v in compared:      # after a move, the rest of a call's points (the walk goes on)
             if v not in seen and v not in settled_by_fast:
-                _evaluate(power, power_some, batch[v], compared, settled_by_fast, seen)
+                _evaluate(power, power_some, batch[v], compared if x == n else batch[v],
+                          settled_by_fast, seen)
         down = settled_by_fast[x - 1] if x - 1 in settled_by_fast else seen[x - 1] >= t
         up = not (settled_by_fast[x] if x in settled_by_fast else seen[x] >= t)
         settled = down == up              # certified, or contradictory (both): stop there
