@@ -46,3 +46,14 @@ def test_a_subset_takes_the_number_of_terms_of_all_the_points():
     use = np.array([False, True, True, False])
     got = f_power_cell(0.01, 4.0, dfd, nc, use)
     assert _same(got, f_power(0.01, 4.0, dfd, nc)[use])
+
+
+def test_the_search_s_f_points_start_the_precise_ones():
+    # the x that f_crit_one keeps (where y <= 1/2) is the one f_crit_point computes first
+    from topicsetsize.numerics.distributions import f_crit_one
+
+    for alpha, dfn, dfd in ((0.05, 2.0, 5.7e7), (1e-6, 9.0, 3e9), (0.3, 999.0, 1e5 + 1.0)):
+        points = {}
+        f_crit_one(alpha, dfn, dfd, points)
+        assert f_crit_point(alpha, dfn, dfd, points[dfd]) == f_crit_point(alpha, dfn, dfd)
+        assert f_crit_point(alpha, dfn, dfd) == float(f_crit(alpha, dfn, dfd))
