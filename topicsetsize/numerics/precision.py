@@ -213,9 +213,10 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
     The walk is :func:`certify`'s on floats, with n's neighbours n − 2, …, n + 1 in one call of
     the power (a walk of one topic costs no second call). With ``power_some(x, use)``, the
     precise power at ``x[use]`` with the same bits as ``power(x)`` there (issue 28.5), the
-    first step computes only n − 1 and n, and not where the fast power alone settles that side
-    (farther than :data:`FAST_POWER_ERROR` + the tolerance from the target: the precise power
-    is then on the same side, outside the tolerance, as in :func:`undecided_by_fast`); once
+    first call computes only n − 1 and n (not where the fast power alone settles that side:
+    farther than :data:`FAST_POWER_ERROR` + the tolerance from the target, the precise power is
+    on the same side, outside the tolerance, as in :func:`undecided_by_fast`) and the neighbour
+    that a walk of one topic would need on the side the fast power puts nearer the target; once
     the walk moves, the rest of each call's points: the same n and the same warning.
 
     >>> certify_one(lambda x: x / 1e6, 0.5000005, 500_004, str, dfe_per_topic=2.0,
@@ -244,6 +245,9 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
     # certify's walk of one cell on floats (the same steps, stops and warning); `batch` holds,
     # per n, the call of the power it belongs to (n's neighbours in one call), `seen` the powers
     x, batch, seen = n, {}, {}
+    # the first call takes, beside n - 1 and n, the neighbour a walk of one topic would need,
+    # on the side nearer the target by the fast power (a second call costs several times more)
+    first = (n - 1, n, n + 1 if fast_at - t <= t - fast_below else n - 2)
     for _ in range(_MAX_MOVES):
         if x - 1 not in batch or x not in batch:
             xs = [v for v in (x - 2, x - 1, x, x + 1) if 2 <= v <= N_MAX and v not in batch]
@@ -251,7 +255,7 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
         compared = (x - 1, x)
         for v in compared:      # after a move, the rest of a call's points (the walk goes on)
             if v not in seen and v not in settled_by_fast:
-                _evaluate(power, power_some, batch[v], compared if x == n else batch[v],
+                _evaluate(power, power_some, batch[v], first if x == n else batch[v],
                           settled_by_fast, seen)
         down = settled_by_fast[x - 1] if x - 1 in settled_by_fast else seen[x - 1] >= t
         up = not (settled_by_fast[x] if x in settled_by_fast else seen[x] >= t)
