@@ -98,7 +98,9 @@ DOCS_ROWS = README_ROWS[:1] + [
      "{tables.ttest_exact_speedup} / {tables.ttest_legacy_speedup}"),
     ("its floor: one t point and two noncentral F tails (t′² ~ F′(1, φ, λ²)) per cell, the "
      "bound shortcut as for the ANOVA", "{tables.ttest_floor_us}", "same",
-     "{tables.ttest_floor_speedup}; exact / floor {tables.ttest_exact_to_floor}"),
+     "{tables.ttest_floor_speedup}; exact / floor {tables.ttest_exact_to_floor}; the same calls' "
+     "validation and DataFrame alone, n given: {tables.ttest_fixed_to_floor_cpu} the floor "
+     "(ANOVA: {tables.anova_fixed_to_floor_cpu}), thread CPU"),
     ("long ANOVA table, 99,999 cells (m = 2, …, 100,000; minD = .1, σ̂² = .0601), exact / "
      "legacy", "{tables.long_exact_us} / {tables.long_legacy_us}", "—",
      "legacy/exact time {tables.long_legacy_to_exact}"),

@@ -77,12 +77,15 @@ class Range:
         """Boolean mask of the values that lie in the range."""
         import numpy as np
 
-        with np.errstate(invalid="ignore"):
-            ok = np.isfinite(values)
-            ok &= (values > self.low) if self.low_open else (values >= self.low)
-            ok &= (values < self.high) if self.high_open else (values <= self.high)
-            if self.integer:
-                ok &= values == np.round(values)
+        # NaN fails every comparison (without a warning) and an open bound, infinite or not,
+        # keeps ±inf out: only a closed infinite bound needs the finiteness test
+        ok = (values > self.low) if self.low_open else (values >= self.low)
+        ok &= (values < self.high) if self.high_open else (values <= self.high)
+        if not (self.low_open or math.isfinite(self.low)) \
+                or not (self.high_open or math.isfinite(self.high)):
+            ok &= np.isfinite(values)
+        if self.integer:
+            ok &= values == np.round(values)
         return ok
 
     def holds(self, x: float) -> bool:

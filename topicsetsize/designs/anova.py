@@ -389,8 +389,9 @@ def _m(m):
 
 def _power_pair(n, m, effect, alpha):
     """The exact fast power at n and a bound of it at n − 1, one F point (issue 28)."""
-    return f_power_pair(alpha, m - 1.0, m * (n - 1.0), n * effect, m * (n - 2.0),
-                        (n - 1.0) * effect, precise=False)
+    below = n - 1.0
+    return f_power_pair(alpha, m - 1.0, m * below, n * effect, m * (n - 2.0), below * effect,
+                        precise=False)
 
 
 #: The one-way ANOVA's pieces (φA = m − 1, φE = m(n − 1), λ = nΔ), of the F kind

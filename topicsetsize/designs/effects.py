@@ -33,7 +33,7 @@ def anova_effect(min_d, variance):
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         direct = min_d * min_d / (2.0 * variance)
         ok = np.isfinite(direct) & (direct > 0)
-        if np.all(ok):
+        if ok.all() if isinstance(ok, np.ndarray) else ok:
             return direct
         scaled = np.square(min_d / np.sqrt(variance)) / 2.0
     out = np.where(ok, direct, scaled)

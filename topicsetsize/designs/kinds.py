@@ -175,7 +175,8 @@ class FKind(_Kind):
             power, beta, guess, cells=(m, effect, alpha),
             describe=self._describe(alpha, beta, min_d, variance, m, method),
             monotone_from=self.monotone(method, alpha, 1.0 - beta), precise_at=precise,
-            tolerance=F_POWER_TOLERANCE, check_from=certify_from(self.dfe_per_topic(m)),
+            tolerance=F_POWER_TOLERANCE,
+            check_from=lambda: certify_from(self.dfe_per_topic(m)),
             power_pair=self.power_pair if method == "exact" else self.legacy_pair)
 
     def n_one(self, alpha, beta, min_d, variance, m, method):

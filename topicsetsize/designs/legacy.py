@@ -261,8 +261,9 @@ def lambda_curve(alpha, beta, phi_a, method: str):
             lam[exact], lam_ref[exact] = _newton_lambda(
                 chi2[exact], f_crit(ae, dfe, pe, precise=False), dfe, pe, be,
                 lam[exact], lam_ref[exact])
-    slope = np.where(np.isfinite(lam_ref) & np.isfinite(lam), (lam_ref - lam) * phi_ref, 0.0)
-    lam = np.where(np.isfinite(lam), lam, 1.0)
+    finite = np.isfinite(lam)
+    slope = np.where(np.isfinite(lam_ref) & finite, (lam_ref - lam) * phi_ref, 0.0)
+    lam = np.where(finite, lam, 1.0)
     if inverse is not None:
         lam, slope = lam[inverse], slope[inverse]
     return lam.reshape(shape), slope.reshape(shape)
@@ -299,16 +300,18 @@ def _newton_lambda(chi2, w, phi_a, phi_e, beta, lam, lam_ref, steps: int = 2):
     not positive) keeps the previous λ: the result only guides the search.
     """
     x = np.concatenate([chi2, chi2])
-    dfs = np.concatenate([phi_a, phi_a + 2.0])
-    wf = np.concatenate([w, w * phi_a / (phi_a + 2.0)])
+    phi_a2 = phi_a + 2.0
+    dfs = np.concatenate([phi_a, phi_a2])
+    wf = np.concatenate([w, w * phi_a / phi_a2])
     dfe = np.concatenate([phi_e, phi_e])
     k = lam.size
+    power = 1.0 - beta
     with np.errstate(all="ignore"):
         for _ in range(steps):
             cdf = special.chndtr(x, dfs, np.concatenate([lam, lam]))
             sf = ncf_sf(wf, dfs, dfe, np.concatenate([lam_ref, lam_ref]))
             new = lam + (cdf[:k] - beta) / (0.5 * (cdf[:k] - cdf[k:]))
-            new_ref = lam_ref + (1.0 - beta - sf[:k]) / (0.5 * (sf[k:] - sf[:k]))
+            new_ref = lam_ref + (power - sf[:k]) / (0.5 * (sf[k:] - sf[:k]))
             lam = np.where(np.isfinite(new) & (new > 0), new, lam)
             lam_ref = np.where(np.isfinite(new_ref) & (new_ref > 0), new_ref, lam_ref)
     return lam, lam_ref
@@ -322,13 +325,14 @@ def _nagata_lambda(z_b, phi_a, big_a, a, steps: int = 8):
     moves little with λ, so a fixed-point iteration converges in a few steps.
     ``big_a`` is √(a(2φE − 1)) (√(2χ²(φA; α)) in the limit φE → ∞, where a = 0).
     """
-    c_a = np.full(np.shape(phi_a), 1.5)
+    c_a = 1.5                     # every cell's first cA (a number: the same values, fewer calls)
     lam = np.zeros(np.shape(phi_a))
     with np.errstate(invalid="ignore"):
-        for _ in range(steps):
+        for step in range(steps):
             r = big_a + z_b * np.sqrt(c_a - a)
             lam = np.maximum((r * r + c_a) / 2.0 - phi_a, 1e-12)
-            c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
+            if step < steps - 1:      # the last cA would not be used
+                c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
     return lam
 
 

@@ -16,6 +16,7 @@ evaluated and the last failure decides.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -70,7 +71,8 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     pair : callable, optional
         ``pair(n, idx)`` returns (``value(n, idx)``, an upper bound of ``value(n − 1, idx)``)
         more cheaply than two evaluations (e.g. the power at n − 1 taken at n's critical value:
-        :func:`~topicsetsize.numerics.distributions.f_power_pair`). The first step then
+        :func:`~topicsetsize.numerics.distributions.f_power_pair`); ``idx`` is ``slice(None)``
+        in its first call, which takes every cell. The first step then
         evaluates the pair at the guess's n: where the bound at n − 1 is below the target, n − 1
         fails without its own evaluation; elsewhere ``value(n − 1)`` is computed. With
         ``values``, the value returned at n − 1 may be that bound (it lies above the value, so
@@ -99,9 +101,8 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     target = target.ravel()
     size = target.size
     transform = transform or (lambda v: v)
-    guess = np.broadcast_to(np.asarray(guess, float), shape).ravel()
-    start = np.broadcast_to(np.maximum(np.asarray(monotone_from, np.int64), n_min),
-                            shape).ravel()
+    guess = _flat(np.asarray(guess, float), shape)
+    start = _flat(np.maximum(np.asarray(monotone_from, np.int64), n_min), shape)
 
     def passes(x: np.ndarray, idx: np.ndarray):
         v = np.asarray(value(x.astype(float), idx), float)
@@ -113,31 +114,29 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
             y = transform(v)
         return np.where(np.isfinite(y), y, np.nan)
 
-    def evaluate(x: np.ndarray, idx: np.ndarray):
-        ok, v = passes(x, idx)
-        return ok, transformed(v)
-
     # First step: the two whole numbers around the guess, evaluated in one call. With a
     # good guess they certify the answer x0 + 1: a failure at x0 ≥ the monotone start and a
     # pass at x0 + 1 (the usual case, and a scalar call's fast exit).
     g = np.where(np.isfinite(guess), guess, start)
     x1 = np.minimum(np.maximum(np.ceil(g), start + 1), n_max).astype(np.int64)  # clip, cheaper
     x0 = x1 - 1
-    idx = np.arange(size)
     if pair is None:
+        idx = np.arange(size)
         ok, v = passes(np.concatenate([x0, x1]), np.concatenate([idx, idx]))
         ok0, ok1 = ok[:size], ok[size:]
         n = x1
         below, at = v[:size].copy(), v[size:].copy()    # value(n - 1), value(n) where the
         rest = np.flatnonzero(ok0 | ~ok1 | (x0 < start))     # first step decides
         first, second = (x0, ok0, v[:size]), (x1, ok1, v[size:])
-    else:
+        if rest.size:
+            first, second = (tuple(a[rest] for a in f) for f in (first, second))
+    else:       # first and second: those of the cells ``rest`` only
         n, below, at, rest, first, second = pair_steps(pair, passes, target, x0, x1, start,
                                                         n_max)
     if rest.size:       # the cells whose guess was off narrow their bracket step by step
         seen = SeenValues(rest.size, n_max)
         for x, ok, v in (first, second):
-            seen.record(np.arange(rest.size), x[rest], ok[rest], v[rest])
+            seen.record(np.arange(rest.size), x, ok, v)
 
         def evaluate_rest(x, i):
             ok_i, v_i = passes(x, rest[i])
@@ -145,8 +144,8 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
             return ok_i, transformed(v_i)
 
         n[rest] = _narrow(evaluate_rest, transform(target[rest]), start[rest], n_max,
-                          *((x[rest], ok[rest], transformed(v[rest])) for x, ok, v in
-                            (first, second)), lambda i: _name(int(rest[i]), describe))
+                          *((x, ok, transformed(v)) for x, ok, v in (first, second)),
+                          lambda i: _name(int(rest[i]), describe))
         below[rest], at[rest] = seen.around(n[rest])
         scanned = (n == start) & (start > n_min)
         _scan_below(n, start, n_min, passes)
@@ -154,6 +153,16 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     if values:
         return n.reshape(shape), below.reshape(shape), at.reshape(shape)
     return n.reshape(shape)
+
+
+def _flat(values: np.ndarray, shape) -> np.ndarray:
+    """``values`` broadcast to ``shape`` and flattened (a plain reshape where it has that shape
+    already, a fill where it is one value: a third of :func:`numpy.broadcast_to`'s cost)."""
+    if values.shape == shape:
+        return values.reshape(-1)
+    if values.ndim == 0:
+        return np.full(math.prod(shape), values)
+    return np.broadcast_to(values, shape).ravel()
 
 
 def _narrow(evaluate, ty, start, n_max, first, second, describe):
@@ -345,8 +354,9 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         (:func:`~topicsetsize.numerics.precision.certify`).
     tolerance : float
         The absolute precision of ``precise_at``.
-    check_from : int or array_like
-        Per cell (broadcast like the cells), the n from which ``precise_at`` certifies.
+    check_from : int or array_like, or callable
+        Per cell (broadcast like the cells), the n from which ``precise_at`` certifies; or a
+        function of no arguments that returns it, called only where some cell needs it.
     power_pair : callable, optional
         ``power_pair(n, *args)`` returns (``power_at(n, *args)``, an upper bound of
         ``power_at(n − 1, *args)``), for the first step of the search (``pair`` of
@@ -385,16 +395,22 @@ def smallest_n_for_power(power_at: Callable[..., np.ndarray], beta, guess, *, ce
         return power_at(n, *(x[i] for x in flat))
 
     pair = None if power_pair is None else (lambda n, i: power_pair(n, *(x[i] for x in flat)))
+    target = 1.0 - beta
     if precise_at is None:
-        return smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
+        return smallest_n(power, target, guess, monotone_from=monotone_from,
                           transform=probit, describe=describe, pair=pair)
-    n, below, at = smallest_n(power, 1.0 - beta, guess, monotone_from=monotone_from,
+    n, below, at = smallest_n(power, target, guess, monotone_from=monotone_from,
                               transform=probit, describe=describe, values=True, pair=pair)
     # Only where the fast powers leave the answer open (or were not kept) does the precise
     # power certify it; elsewhere the two cannot decide differently.
-    start = np.where(undecided_by_fast(1.0 - beta, below, at, tolerance), check_from, N_MAX + 1)
-    if not (n >= start).any():
+    undecided = undecided_by_fast(target, below, at, tolerance)
+    if not undecided.any():
         return n                          # the fast powers settle every cell
-    return certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), 1.0 - beta, n,
+    if callable(check_from):
+        check_from = check_from()
+    start = np.where(undecided, check_from, N_MAX + 1)
+    if not (n >= start).any():
+        return n
+    return certify(lambda x, i: precise_at(x, *(c[i] for c in flat)), target, n,
                    tolerance=tolerance, check_from=start, describe=describe)
 

@@ -79,52 +79,65 @@ def _extrapolate(left, h, t, streak, last, start, n_max):
 def pair_steps(pair, passes, target, x0, x1, start, n_max):
     """The first steps of :func:`smallest_n` with ``pair``: at most two calls for every cell.
 
-    First ``pair`` at x1 = x0 + 1: where x1 passes and the bound at x0 fails, n = x1. Then, in one
-    call, ``pair`` at x0 where x1 passes but the bound does not settle x0 (x0 fails: n = x1; x0
-    passes and the bound at x0 − 1 ≥ start fails: n = x0), and at x1 + 1 where x1 fails (it
-    passes: n = x1 + 1); where x0 − 1 < start, x0's value comes from ``passes``. Returns n,
-    value(n − 1) (or its bound) and value(n) (NaN where undecided), the undecided cells, and per
-    cell the two evaluations (n, passed, value) that ``search._narrow`` starts from, at consecutive
-    n (a failure whose value is unknown has NaN).
+    First ``pair`` at x1 = x0 + 1 for all cells (``idx`` a ``slice(None)``): where x1 passes and
+    the bound at x0 fails, n = x1, and where every cell is so (a good guess), that is all. Then,
+    for the others only, in one call, ``pair`` at x0 where x1 passes but the bound does not settle
+    x0 (x0 fails: n = x1; x0 passes and the bound at x0 − 1 ≥ start fails: n = x0), and at x1 + 1
+    where x1 fails (it passes: n = x1 + 1); where x0 − 1 < start, x0's value comes from
+    ``passes``. Returns n, value(n − 1) (or its bound) and value(n) (NaN where undecided), the
+    undecided cells, and for each of them (in that order) the two evaluations (n, passed, value)
+    that ``search._narrow`` starts from, at consecutive n (a failure whose value is unknown has
+    NaN); these are put together only where some cell is undecided.
     """
-    size = x0.size
     with np.errstate(invalid="ignore"):
-        at1, bound0 = (np.asarray(y, float) for y in pair(x1.astype(float), np.arange(size)))
-        ok1, settles = at1 >= target, bound0 < target
-    n, below, at = x1.copy(), bound0.copy(), at1.copy()
-    first, second = (x0.copy(), np.zeros(size, bool), bound0.copy()), (x1.copy(), ok1, at1.copy())
+        at1, bound0 = (np.asarray(y, float) for y in pair(x1.astype(float), slice(None)))
+    ok1, settles = at1 >= target, bound0 < target
     undecided = ~(ok1 & settles)
-    own = np.flatnonzero(ok1 & ~settles)                 # x0 needs its own value
-    if own.size and (x0[own] - 1 < start[own]).any():   # by value where x0 − 1 is below start
-        alone = own[x0[own] - 1 < start[own]]
-        own = own[x0[own] - 1 >= start[own]]
-        first[1][alone], first[2][alone] = passes(x0[alone], alone)
-        below[alone] = first[2][alone]
-        undecided[alone[~first[1][alone]]] = False       # x0 fails: n = x1
-    up = np.flatnonzero(~ok1 & (x1 < n_max))             # x1 fails: try x1 + 1
-    first[2][up[~settles[up]]] = np.nan                  # x0 failed (x1 did), value unknown
-    cells = np.concatenate([own, up])
-    if cells.size:
-        x = np.concatenate([x0[own], x1[up] + 1])
+    if not undecided.any():                            # the guess was right everywhere
+        return x1, bound0, at1, _NONE, (), ()
+    n, below, at = x1.copy(), bound0.copy(), at1.copy()
+    own = np.flatnonzero(ok1 & ~settles)               # x0 needs its own value
+    alone = _NONE
+    low = x0[own] <= start[own] if own.size else None  # x0 − 1 below start: x0 by value
+    if low is not None and low.any():
+        alone, own = own[low], own[~low]
+        alone_ok, alone_v = passes(x0[alone], alone)
+        below[alone] = alone_v
+        undecided[alone[~alone_ok]] = False            # x0 fails: n = x1
+    up = np.flatnonzero(~ok1 & (x1 < n_max))           # x1 fails: try x1 + 1
+    k = own.size
+    if k or up.size:
+        cells = np.concatenate([own, up])
         with np.errstate(invalid="ignore"):
-            at2, bound2 = (np.asarray(y, float) for y in pair(x.astype(float), cells))
-            ok2 = at2 >= target[cells]
-            low2 = bound2 < target[cells]
-        k = own.size
-        first[1][own], first[2][own] = ok2[:k], at2[:k]          # x0's own evaluation
-        fails = ~ok2[:k]
-        down = ok2[:k] & low2[:k] & (x0[own] - 1 >= start[own])
-        below[own] = np.where(fails, at2[:k], bound2[:k])
-        n[own[down]], at[own[down]] = x0[own[down]], at2[:k][down]
-        undecided[own[fails | down]] = False
-        passed = ok2[k:]                                          # x1 + 1 passes: n = x1 + 1
-        n[up[passed]], below[up[passed]], at[up[passed]] = x1[up[passed]] + 1, at1[up[passed]], \
-            at2[k:][passed]
-        undecided[up[passed]] = False
-        # x1 and x1 + 1 both fail: the bracket starts from them
-        failed = up[~passed]
-        first[0][failed], first[1][failed], first[2][failed] = x1[failed], False, at1[failed]
-        second[0][failed], second[2][failed] = x1[failed] + 1, at2[k:][~passed]
+            at2, bound2 = (np.asarray(y, float) for y in pair(
+                np.concatenate([x0[own], x1[up] + 1]).astype(float), cells))
+        ok2 = at2 >= target[cells]
+        ok_own, ok_up = ok2[:k], ok2[k:]
+        down = ok_own & (bound2[:k] < target[own])  # x0 passes, the bound at x0 − 1 fails
+        below[own] = np.where(ok_own, bound2[:k], at2[:k])
+        lower = own[down]
+        n[lower], at[lower] = x0[lower], at2[:k][down]
+        undecided[own[~ok_own | down]] = False
+        passed = up[ok_up]                                          # x1 + 1 passes: n = x1 + 1
+        n[passed], below[passed], at[passed] = x1[passed] + 1, at1[passed], at2[k:][ok_up]
+        undecided[passed] = False
     rest = np.flatnonzero(undecided)
     below[rest] = at[rest] = np.nan
-    return n, below, at, rest, first, second
+    if not rest.size:
+        return n, below, at, rest, (), ()
+    # The brackets of the cells left: (n, passed, value) at x0 and x1, x0 failed where x1 did,
+    # its value the bound, unknown (NaN) where the bound does not settle it; x0's own where it
+    # was evaluated; x1 and x1 + 1 where both failed.
+    first = (x0.copy(), np.zeros(x0.size, bool), bound0.copy())
+    second = (x1.copy(), ok1, at1.copy())
+    first[2][up[~settles[up]]] = np.nan
+    first[1][alone], first[2][alone] = (alone_ok, alone_v) if alone.size else ((), ())
+    if k or up.size:
+        first[1][own], first[2][own] = ok_own, at2[:k]
+        failed = up[~ok_up]
+        first[0][failed], first[1][failed], first[2][failed] = x1[failed], False, at1[failed]
+        second[0][failed], second[2][failed] = x1[failed] + 1, at2[k:][~ok_up]
+    return n, below, at, rest, tuple(x[rest] for x in first), tuple(x[rest] for x in second)
+
+
+_NONE = np.empty(0, np.intp)
