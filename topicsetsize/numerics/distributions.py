@@ -364,9 +364,8 @@ def chi2_lambda_one(alpha: float, beta: float, dfn: float) -> float:
 
 def f_crit_one(alpha: float, dfn: float, dfd: float, points: dict | None = None) -> float:
     """:func:`f_crit` with ``precise=False`` of one cell: the same scipy.special calls and
-    operations on floats (the one-cell searches; their answer is then certified by the precise
-    power). ``points`` (a dict of the call) keeps it by φ2 where 1 − y was not taken from the
-    other tail: the precise F point starts from it (:func:`~.cell.f_crit_point`).
+    operations on floats (the one-cell searches); ``points`` (a dict of the call) keeps it by φ2
+    where y ≤ 1/2, for the precise F point to start from (:func:`~.cell.f_crit_point`).
 
     >>> f_crit_one(0.05, 2.0, 5.7e7) == float(f_crit(0.05, 2, 5.7e7, precise=False))
     True
@@ -405,8 +404,7 @@ def newton_f_point(x, alpha, dfn, dfd):
     return np.where(np.isfinite(new) & (new > 0), new, x)     # a failed step keeps Boost's x
 
 
-def f_power_one(alpha: float, dfn: float, dfd: float, nc: float,
-                points: dict | None = None) -> float:
+def f_power_one(alpha: float, dfn: float, dfd: float, nc: float, points=None) -> float:
     """:func:`f_power` with ``precise=False`` of one cell with λ > 0, on floats (the one-cell
     searches' power); ``points`` as in :func:`f_crit_one`.
 
