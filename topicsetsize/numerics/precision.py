@@ -215,9 +215,9 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
     precise power at ``x[use]`` with the same bits as ``power(x)`` there (issue 28.5), the
     first call computes only n − 1 and n (not where the fast power alone settles that side:
     farther than :data:`FAST_POWER_ERROR` + the tolerance from the target, the precise power is
-    on the same side, outside the tolerance, as in :func:`undecided_by_fast`) and the neighbour
-    that a walk of one topic would need on the side the fast power puts nearer the target; once
-    the walk moves, the rest of each call's points: the same n and the same warning.
+    on the same side, outside the tolerance, as in :func:`undecided_by_fast`) and the neighbours
+    that a walk of one topic would need from an open side; once the walk moves, the rest of each
+    call's points: the same n and the same warning.
 
     >>> certify_one(lambda x: x / 1e6, 0.5000005, 500_004, str, dfe_per_topic=2.0,
     ...             fast=lambda x: 0.5000005)                           # open: moves down
@@ -245,9 +245,11 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
     # certify's walk of one cell on floats (the same steps, stops and warning); `batch` holds,
     # per n, the call of the power it belongs to (n's neighbours in one call), `seen` the powers
     x, batch, seen = n, {}, {}
-    # the first call takes, beside n - 1 and n, the neighbour a walk of one topic would need,
-    # on the side nearer the target by the fast power (a second call costs several times more)
-    first = (n - 1, n, n + 1 if fast_at - t <= t - fast_below else n - 2)
+    # the first call takes, beside n - 1 and n, the neighbours a walk of one topic would need
+    # (a second call costs several times more): on an open side only (the fast power settles
+    # the other), or on both (which way it goes, the fast power cannot tell within its error)
+    first = (n - 1, n) + ((n - 2,) if n - 1 not in settled_by_fast else ()) + (
+        (n + 1,) if n not in settled_by_fast else ())
     for _ in range(_MAX_MOVES):
         if x - 1 not in batch or x not in batch:
             xs = [v for v in (x - 2, x - 1, x, x + 1) if 2 <= v <= N_MAX and v not in batch]
