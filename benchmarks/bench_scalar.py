@@ -1,7 +1,9 @@
 """Benchmark: one scalar ``*_n`` call (and its Excel function) against a cell of a vectorised table.
 
 A sheet of a few hundred ``=TSS_ANOVA(...)`` formulas makes a few hundred scalar calls. In the
-same run this times, warm (best of ``--repeat`` batches of ``--calls`` calls each):
+same run this times, warm, in the thread's CPU time (``time.thread_time``: on a shared machine
+a process is at times given half a core, which doubles wall-clock times and not CPU times; best
+of ``--repeat`` batches of ``--calls`` calls each):
 
 * a cell of the exact ANOVA table of ``bench_tables.py`` (1,680 cells: m in {2..10, 15, 20, 30,
   50, 100}, minD in {.01, ..., .20}, three variances, two (alpha, beta)), the reference;
@@ -20,7 +22,11 @@ large-sample noncentrality (``chi2_lambda_one``; for the t designs z(alpha/2) + 
 the answers spread over the whole range up to 1e9 (the returned n is what counts; each call
 is timed cold for its arguments, best of ``--grid-repeat`` calls). For each of
 ``anova_n`` (exact and legacy), ``ttest_n`` (exact), ``anova2_n`` and ``ttest2_n`` it prints
-the worst and the median ratio to a table cell, and the point of the worst.
+the worst and the median ratio to a table cell, and the point of the worst. At the worst point
+(an F design with a large answer) it also times the certificate alone: the precise powers at
+n − 1 and n that certify the answer (``FKind.power_cell``: the refined F points and, from
+φE = 10⁶ on, the Poisson series; ``docs/formulas.md`` §4), which no scalar call of that cell can
+do without.
 
     python benchmarks/bench_scalar.py [--calls 200] [--repeat 5] [--grid 200] [--seed 29]
 """
@@ -45,7 +51,12 @@ from bench_tables import ERRORS, MIN_DS, MS, VARIANCES  # noqa: E402
 from topicsetsize.xladdin import udfs  # noqa: E402
 
 import topicsetsize as tss  # noqa: E402
+from topicsetsize.designs.anova import ONE_WAY  # noqa: E402
+from topicsetsize.designs.anova2 import TWO_WAY  # noqa: E402
 from topicsetsize.numerics.distributions import chi2_lambda_one  # noqa: E402
+
+#: The thread's CPU time (see the module docstring).
+clock = time.thread_time
 
 #: name: (engine call, Excel call), both answering the same question.
 CALLS = {
@@ -81,10 +92,10 @@ def per_call(func, calls: int, repeat: int) -> float:
     func()
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         for _ in range(calls):
             func()
-        best = min(best, (time.perf_counter() - start) / calls)
+        best = min(best, (clock() - start) / calls)
     return best
 
 
@@ -102,7 +113,7 @@ def grid_call(name: str, alpha: float, beta: float, m: int, n: float):
     """The call of ``name`` at one grid point, with minD chosen so that n is about ``n``."""
     z = float(ndtri(1 - alpha / 2) + ndtri(1 - beta))
     if name.startswith("anova"):
-        min_d = (2.0 * chi2_lambda_one(alpha, beta, m - 1.0) / n) ** 0.5   # lambda = n minD^2/2
+        min_d = anova_min_d(alpha, beta, m, n)
         if name == "anova2_n":
             return lambda: tss.anova2_n(alpha, beta, min_d, 1.0, m)
         method = name.split()[-1].strip("()")
@@ -110,6 +121,23 @@ def grid_call(name: str, alpha: float, beta: float, m: int, n: float):
     if name == "ttest_n (exact)":
         return lambda: tss.ttest_n(alpha, beta, z / n ** 0.5, 1.0, method="exact")
     return lambda: tss.ttest2_n(alpha, beta, z * (2.0 / n) ** 0.5, 1.0)
+
+
+def anova_min_d(alpha: float, beta: float, m: int, n: float) -> float:
+    """minD (variance 1) of the ANOVA designs' grid points: λ = n·minD²/2 at the large-sample λ."""
+    return (2.0 * chi2_lambda_one(alpha, beta, m - 1.0) / n) ** 0.5
+
+
+def certificate(name: str, alpha: float, beta: float, m: int, target: float, n: int):
+    """The certificate of an F design's answer n alone, as a call: its precise powers at n − 1
+    and n (``FKind.power_cell``); None for the other designs."""
+    if not name.startswith("anova"):
+        return None
+    kind = TWO_WAY if name == "anova2_n" else ONE_WAY
+    method = "exact" if name == "anova2_n" else name.split()[-1].strip("()")
+    effect = anova_min_d(alpha, beta, m, target) ** 2 / 2.0
+    points = np.array([n - 1.0, float(n)])
+    return lambda: kind.power_cell(points, m, effect, alpha, method)
 
 
 GRID_FUNCTIONS = ("anova_n (exact)", "anova_n (legacy)", "ttest_n (exact)", "anova2_n",
@@ -126,7 +154,7 @@ def grid_worst(cell: float, points: int, seed: int, repeat: int) -> dict[str, di
             call = grid_call(name, alpha, beta, m, n)
             best = float("inf")
             for _ in range(repeat):
-                start = time.perf_counter()
+                start = clock()
                 try:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")     # PrecisionWarning near 1e9
@@ -134,12 +162,12 @@ def grid_worst(cell: float, points: int, seed: int, repeat: int) -> dict[str, di
                 except Exception:  # noqa: BLE001 - no n up to the limit: counted, not timed
                     failed += 1
                     break
-                best = min(best, time.perf_counter() - start)
+                best = min(best, clock() - start)
             else:
                 ratios.append(best / cell)
                 answers.append(answer)
                 if worst is None or best / cell > worst[0]:
-                    worst = (best / cell, best, alpha, beta, m, answer)
+                    worst = (best / cell, best, alpha, beta, m, answer, n)
         out[name] = {"ratios": ratios, "worst": worst, "failed": failed,
                      "largest_n": max(answers) if answers else 0}
     return out
@@ -184,14 +212,14 @@ def main(argv: list[str] | None = None) -> int:
           f"beta .01..0.5, m 2..1000, target n 2..1e9; best of {args.grid_repeat} calls each")
     print(f"{'function':20s} {'median x':>9s} {'worst x':>8s} {'worst us':>9s}  worst at "
           "(alpha, beta, m -> n); largest n; failures")
-    all_ratios, overall = [], (0.0, "")
+    all_ratios, overall = [], (0.0, "", None)
     for name, g in grid.items():
         if not g["ratios"]:
             print(f"{name:20s} no point answered ({g['failed']} failures)")
             continue
-        ratio, seconds, a, b, m, n = g["worst"]
+        ratio, seconds, a, b, m, n, target = g["worst"]
         all_ratios += g["ratios"]
-        overall = max(overall, (ratio, name))
+        overall = max(overall, (ratio, name, (a, b, m, target, n)), key=lambda x: x[0])
         shown_m = m if name.startswith("anova") else "-"
         print(f"{name:20s} {statistics.median(g['ratios']):8.1f}x {ratio:7.0f}x "
               f"{seconds * 1e6:9.0f}  ({a:.2g}, {b:.2f}, {shown_m} -> "
@@ -205,6 +233,15 @@ def main(argv: list[str] | None = None) -> int:
                f"n up to 1e9, best of {args.grid_repeat} calls each / a table cell")
         figure("scalar.grid_worst_ratio", overall[0], "x", "worst of " + how)
         figure("scalar.grid_median_ratio", statistics.median(all_ratios), "x", "median of " + how)
+        a, b, m, target, n = overall[2]
+        check = certificate(overall[1], a, b, m, target, n)
+        if check is not None:
+            seconds = per_call(check, 20, args.repeat)
+            print(f"its certificate alone (the precise powers at n - 1 and n of {overall[1]} at "
+                  f"n = {n:,}): {seconds * 1e6:.0f} us, {seconds / cell:.0f}x a table cell")
+            how = f"{overall[1]} at n = {n:,}, best of {args.repeat} batches of 20 calls"
+            figure("scalar.certificate_us", seconds * 1e6, "us", how)
+            figure("scalar.certificate_ratio", seconds / cell, "x", how + " / a table cell")
     return 0
 
 

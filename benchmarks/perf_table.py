@@ -110,6 +110,9 @@ DOCS_ROWS = README_ROWS[:1] + [
      "a loop of `anova_min_d`/`ttest_min_dt`/`ci_delta` calls: {guarantees.legacy_loop_us} / "
      "{guarantees.exact_loop_us}", "{guarantees.legacy_speedup} / {guarantees.exact_speedup}"),
     README_ROWS[4],
+    ("the certificate of the grid's worst point alone: the precise powers at n − 1 and n that "
+     "certify its answer (refined F points and, from φE = 10⁶ on, the Poisson series)",
+     "{scalar.certificate_us}", "a cell of the exact table", "{scalar.certificate_ratio}"),
     ("command-line start-up, `--version` / `--help` (`startup`)",
      "{startup.version_s} / {startup.help_s}", "the engine imported eagerly, as before",
      "{startup.version_eager_ratio} / {startup.help_eager_ratio} faster"),

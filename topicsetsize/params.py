@@ -221,10 +221,7 @@ def check(name: str, value, *, allow_array: bool = True, key: str | None = None)
     """
     spec = PARAMS[key or name]
     if _plain_real(value):     # one number: plain Python, no array (a scalar call's fast path)
-        x = float(value)
-        if spec.holds(x):
-            return int(x) if spec.integer else x
-        _refuse(name, x, spec)
+        return _check_number(name, value, spec)
     arr = _as_float_array(name, value, spec, allow_array)
     ok = spec.contains(arr)
     if not ok.all():
@@ -232,6 +229,14 @@ def check(name: str, value, *, allow_array: bool = True, key: str | None = None)
     if arr.ndim == 0:
         return int(arr) if spec.integer else float(arr)
     return arr
+
+
+def _check_number(name: str, value, spec: Range):
+    """:func:`check` of one plain real number (a float, or an int for a whole-number one)."""
+    x = float(value)
+    if spec.holds(x):
+        return int(x) if spec.integer else x
+    _refuse(name, x, spec)
 
 
 def _refuse(name: str, bad: float, spec: Range):
@@ -306,11 +311,13 @@ def check_scalars(**arguments) -> list | None:
     """
     if not all(_plain_real(value) for value in arguments.values()):
         return None
-    return [check(name, value) for name, value in arguments.items()]
+    return [_check_number(name, value, PARAMS[name]) for name, value in arguments.items()]
 
 
 def _plain_real(value) -> bool:
     """A single real number that :func:`check` reads as ``float(value)`` (not a bool)."""
+    if type(value) is float or type(value) is int:     # the usual case: no abstract-class check
+        return True
     return isinstance(value, numbers.Real) and not _is_bool(value)
 
 

@@ -142,14 +142,20 @@ def _excel_function(design: Design, role: str, name: str) -> Callable:
         parameters.append(inspect.Parameter("method", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                             default=None))
     signature = inspect.Signature(parameters)
+    names = [p.name for p in parameters]
+    defaults = {"method": None} if choose else {}
 
     def call(*args, **kwargs):
-        cells = signature.bind(*args, **kwargs)
-        cells.apply_defaults()
-        values = [converters[p](cells.arguments[excel_name(p)]) for p in arguments]
+        if not kwargs and len(arguments) <= len(args) <= len(names):
+            cells = {**defaults, **dict(zip(names, args))}    # what bind gives, without it
+        else:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            cells = bound.arguments
+        values = [converters[p](cells[excel_name(p)]) for p in arguments]
         options = {}
         if choose:
-            options["method"] = method(cells.arguments["method"], design.methods)
+            options["method"] = method(cells["method"], design.methods)
         engine = design.function(role)        # through the registry, at each call
         if role == "n":                       # the registry's contract: inputs in this order
             result = engine(*values, **options)

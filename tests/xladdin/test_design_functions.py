@@ -254,3 +254,16 @@ def test_classic_add_in_metadata(classic_xlwings, key):
 
 def test_classic_add_in_metadata_of_a_toy_design(classic_xlwings, toy):
     _check_classic(classic_xlwings, toy, udfs.design_functions(toy))
+
+
+def test_positional_and_keyword_cells_give_the_same_answer_and_errors():
+    # issue 28.5: positional cells are mapped to the signature's names without Signature.bind;
+    # keywords and wrong counts still go through it, with its errors
+    f = udfs.TSS_ANOVA
+    assert f(0.05, 0.2, 0.1, 0.0601, 10.0) == f(0.05, 0.2, 0.1, 0.0601, m=10.0) == 188
+    assert f(0.05, 0.2, 0.1, 0.0601, 10.0, "exact") == f(0.05, 0.2, 0.1, 0.0601, 10.0,
+                                                          method="exact")
+    with pytest.raises(TypeError):
+        f(0.05, 0.2, 0.1, 0.0601)
+    with pytest.raises(TypeError):
+        f(0.05, 0.2, 0.1, 0.0601, 10.0, "exact", 1)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
+from ..numerics.cell import f_crit_point, f_power_cell
 from ..numerics.distributions import (
     chi2_lambda_one,
     f_crit_one,
@@ -59,8 +60,28 @@ def anova_power_at(n, m, effect, alpha, method: str, precise: bool = True):
     return f_power(alpha, m - 1.0, m * (n - 1.0), n * effect, precise=precise)
 
 
-def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) -> float:
-    """:func:`anova_power_at` of one cell: the same operations on floats (one-cell searches).
+def _power_cell(n, m, effect, alpha, method: str, use=None, points=None):
+    """:func:`anova_power_at` (precise) at a few n (a 1-d array) of one cell, the same
+    bits; at ``n[use]`` only where ``use`` is given
+    (:func:`~topicsetsize.numerics.cell.f_power_cell`)."""
+    if method == "exact":
+        return f_power_cell(alpha, m - 1.0, m * (n - 1.0), n * effect, use, points)
+    wanted = n if use is None else n[use]       # cell by cell: the n not in use change nothing
+    phi_a, points = m - 1.0, points or {}
+    power = []
+    for x in wanted.tolist():        # anova_power_one's legacy power at the precise F point
+        phi_e = m * (x - 1.0)
+        w = f_crit_point(alpha, phi_a, phi_e, points.get(phi_e))
+        if w is None or not x * effect <= _HALF_MAX:
+            return legacy_anova_power(wanted, m, effect, alpha).power
+        power.append(_legacy_one(w, phi_a, phi_e, x * effect))
+    return np.array(power)
+
+
+def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str,
+                    points: dict | None = None) -> float:
+    """:func:`anova_power_at` of one cell: the same operations on floats (one-cell searches;
+    ``points`` keeps its F point, :func:`~topicsetsize.numerics.distributions.f_crit_one`).
 
     Raises :class:`~topicsetsize.numerics.search_one.Uncertain` where 2λ overflows (the vectorised
     function takes a limit there).
@@ -73,10 +94,15 @@ def anova_power_one(n: float, m: int, effect: float, alpha: float, method: str) 
     phi_e = m * (n - 1.0)
     lam = n * effect
     if method == "exact":
-        return f_power_one(alpha, phi_a, phi_e, lam)
+        return f_power_one(alpha, phi_a, phi_e, lam, points)
     if not lam <= _HALF_MAX:
         raise Uncertain("2 lambda overflows")
-    w = f_crit_one(alpha, phi_a, phi_e)
+    return _legacy_one(f_crit_one(alpha, phi_a, phi_e, points), phi_a, phi_e, lam)
+
+
+def _legacy_one(w, phi_a, phi_e, lam):
+    """The legacy power of one cell at the F point ``w`` (floats; 2λ finite): the operations of
+    :func:`~topicsetsize.designs.legacy.legacy_anova_power`."""
     c_a = (phi_a + 2.0 * lam) / (phi_a + lam)
     phi_a_star = (phi_a + lam) * ((phi_a + lam) / (phi_a + 2.0 * lam))
     a = w * phi_a / phi_e
@@ -374,7 +400,7 @@ ONE_WAY = FKind("anova", power_at=anova_power_at, power_one=anova_power_one, gue
                 lambda_one=_lambda_one, dfe_per_topic=_m, power_of_lambda=_power_of_lambda,
                 monotone=partial(monotone_from, "anova"),
                 monotone_one=partial(monotone_from_one, "anova"), power_pair=_power_pair,
-                legacy_pair=legacy_anova_pair)
+                legacy_pair=legacy_anova_pair, power_cell=_power_cell)
 
 #: The one-cell search of :func:`anova_n` (kept under its name for the search's tests).
 _anova_n_one = ONE_WAY.n_one

@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import chi2_lambda_one, f_power, f_power_one, f_power_pair
+from ..numerics.cell import f_power_cell
+from ..numerics.distributions import (
+    chi2_lambda_one,
+    f_power,
+    f_power_one,
+    f_power_pair,
+)
 from ..numerics.shapes import as_output
 from ..params import check_all
 from .kinds import FKind
@@ -84,9 +90,16 @@ def _power_at(n, m, effect, alpha, method="exact", precise: bool = True):
     return f_power(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect, precise=precise)
 
 
-def _power_one(n, m, effect, alpha, method):
+def _power_one(n, m, effect, alpha, method, points=None):
     dfn = m - 1.0
-    return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect)
+    return f_power_one(alpha, dfn, dfn * (n - 1.0), n * effect, points)
+
+
+def _power_cell(n, m, effect, alpha, method, use=None, points=None):
+    """:func:`_power_at` (precise) at a few n (a 1-d array) of one cell, the same
+    bits; at ``n[use]`` only where ``use`` is given
+    (:func:`~topicsetsize.numerics.cell.f_power_cell`)."""
+    return f_power_cell(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect, use, points)
 
 
 def _guess(alpha, beta, m, effect, method="exact"):
@@ -121,7 +134,8 @@ def _power_pair(n, m, effect, alpha):
 #: (:class:`topicsetsize.designs.kinds.FKind`).
 TWO_WAY = FKind("anova2", power_at=_power_at, power_one=_power_one, guess=_guess,
                 lambda_one=_lambda_one, dfe_per_topic=_m_minus_one,
-                power_of_lambda=_power_of_lambda, label="two-way", power_pair=_power_pair)
+                power_of_lambda=_power_of_lambda, label="two-way", power_pair=_power_pair,
+                power_cell=_power_cell)
 
 
 def anova2_power(n, *, m, min_d, variance, alpha, method="exact"):

@@ -6,6 +6,8 @@ paired, unpaired and all-pairs t designs (minD/σ, Sakai, IRJ 2016, Section 3; C
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..errors import InputError
@@ -24,6 +26,10 @@ def anova_effect(min_d, variance):
     >>> float(anova_effect(1e200, 1e200))        # minD² overflows; (minD/σ)²/2 = 5e199
     5e+199
     """
+    if type(min_d) is float and type(variance) is float:    # a scalar call: plain floats
+        direct = min_d * min_d / (2.0 * variance)
+        if 0.0 < direct < math.inf:
+            return direct
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
         direct = min_d * min_d / (2.0 * variance)
         ok = np.isfinite(direct) & (direct > 0)

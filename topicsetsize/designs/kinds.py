@@ -116,7 +116,12 @@ class FKind(_Kind):
     names the cell's method; the method itself if None) and ``power_pair(n, m, effect, alpha)``
     (optional: the exact method's fast power at n and an upper bound of it at n − 1 from one F
     point, :func:`~topicsetsize.numerics.distributions.f_power_pair`, for the search's first
-    steps; issue 28) and ``legacy_pair`` (optional: the same for the legacy method).
+    steps; issue 28), ``legacy_pair`` (optional: the same for the legacy method) and
+    ``power_cell(n, m, effect, alpha, method, use, points)`` (optional: ``power_at``'s precise
+    power, the same bits, at ``n[use]`` of a few n of one cell, a 1-d array, for a scalar call's
+    certificate, :func:`~topicsetsize.numerics.precision.certify_one`; issue 28.5).
+    ``power_one`` takes ``points`` too: a dict of the call in which it keeps its F points, by φE,
+    where ``power_cell`` starts its precise ones.
     """
 
     power_at: Callable = None
@@ -130,6 +135,7 @@ class FKind(_Kind):
     label: str | None = None
     power_pair: Callable | None = None
     legacy_pair: Callable | None = None
+    power_cell: Callable | None = None
 
     def power(self, n, m, min_d, variance, alpha, method):
         """The power at n topics (arguments broadcast; a scalar call gives a float)."""
@@ -179,10 +185,17 @@ class FKind(_Kind):
         effect = float(anova_effect(min_d, variance))
         dfn = m - 1.0
         per_topic = self.dfe_per_topic(m)
-        power_one, power_at = self.power_one, self.power_at
+        power_one, power_at, power_cell = self.power_one, self.power_at, self.power_cell
+        # the fast powers of this call's search (certify_one's n − 1 and n) and their F points
+        # (where the precise ones start), by n and by φE
+        seen, points = {}, {}
 
         def power(n):
-            return power_one(n, m, effect, alpha, method)
+            seen[n] = value = power_one(n, m, effect, alpha, method, points)
+            return value
+
+        def fast(n):
+            return seen[n] if n in seen else power_one(n, m, effect, alpha, method, points)
 
         with np.errstate(all="ignore"):
             n = self.lambda_one(alpha, beta, dfn, method) / effect if effect > 0 else math.inf
@@ -191,8 +204,10 @@ class FKind(_Kind):
                                self.monotone_one(method, alpha, 1.0 - beta),
                                transform=probit_one)
         return certify_one(lambda x: power_at(x, m, effect, alpha, method), 1.0 - beta, n,
-                           self._describe(alpha, beta, min_d, variance, m, method),
-                           dfe_per_topic=per_topic, fast=power)
+                           lambda i: self._describe(alpha, beta, min_d, variance, m, method)(i),
+                           dfe_per_topic=per_topic, fast=fast, power_some=None if power_cell
+                           is None else lambda x, use: power_cell(x, m, effect, alpha, method,
+                                                                  use, points))
 
     def min_effect(self, n, m, variance, alpha, beta, method):
         """The smallest minD whose power at n reaches 1 − β: √(2σ²λ/n), λ solved to the last

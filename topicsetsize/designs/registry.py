@@ -36,6 +36,7 @@ Examples
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -149,7 +150,8 @@ class Design:
         if role not in self.functions:
             raise KeyError(f"design {self.key!r} has no {role} function; it has: "
                            + ", ".join(r for r in ROLES if r in self.functions))
-        return getattr(importlib.import_module(self.module), self.functions[role])
+        module = sys.modules.get(self.module) or importlib.import_module(self.module)
+        return getattr(module, self.functions[role])
 
 
 _V_E2 = "two-way (runs x topics) residual variance, e.g. V_E2 of `topicsetsize variance`"

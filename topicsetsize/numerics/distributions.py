@@ -43,7 +43,7 @@ ncf_sf = _ncf_sf
 
 __all__ = ["ncf_sf", "PRECISE_FROM", "f_crit", "t_crit", "z_upper", "f_power", "t_power",
            "chi2_lambda_one", "f_crit_one", "f_power_one", "t_power_one", "f_power_pair",
-           "t_power_pair"]
+           "t_power_pair", "newton_f_point"]
 
 
 def _float_arrays(*values):
@@ -137,7 +137,7 @@ def _f_point(alpha, dfn, dfd, precise):
     if precise and (dfd >= _REFINE_FROM).any():
         x = np.array(x, dtype=float)
         refine = (dfd >= _REFINE_FROM) & (y <= 0.5) & (x > 0) & np.isfinite(x)
-        x[refine] = _newton_f_point(x[refine], alpha[refine], dfn[refine], dfd[refine])
+        x[refine] = newton_f_point(x[refine], alpha[refine], dfn[refine], dfd[refine])
         x = x[()]                               # a numpy scalar for scalar input, as before
     return x
 
@@ -362,10 +362,10 @@ def chi2_lambda_one(alpha: float, beta: float, dfn: float) -> float:
     return lam if math.isfinite(lam) else 1.0
 
 
-def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
+def f_crit_one(alpha: float, dfn: float, dfd: float, points: dict | None = None) -> float:
     """:func:`f_crit` with ``precise=False`` of one cell: the same scipy.special calls and
-    operations on floats (the one-cell searches; their answer is then certified by the precise
-    power).
+    operations on floats (the one-cell searches); ``points`` (a dict of the call) keeps it by φ2
+    where y ≤ 1/2, for the precise F point to start from (:func:`~.cell.f_crit_point`).
 
     >>> f_crit_one(0.05, 2.0, 5.7e7) == float(f_crit(0.05, 2, 5.7e7, precise=False))
     True
@@ -373,10 +373,11 @@ def f_crit_one(alpha: float, dfn: float, dfd: float) -> float:
     y = float(special.betainccinv(dfn / 2.0, dfd / 2.0, alpha))
     if y > 0.5:
         z = float(special.betaincinv(dfd / 2.0, dfn / 2.0, alpha))
-        y = 1.0 - z
-    else:
-        z = 1.0 - y
-    return dfd / dfn * y / z
+        return dfd / dfn * (1.0 - z) / z
+    x = dfd / dfn * y / (1.0 - y)
+    if points is not None:
+        points[dfd] = x
+    return x
 
 
 #: Denominator degrees of freedom from which :func:`f_crit` refines Boost's inverse by a Newton
@@ -386,7 +387,7 @@ PRECISE_FROM = 1e5
 _REFINE_FROM = PRECISE_FROM
 
 
-def _newton_f_point(x, alpha, dfn, dfd):
+def newton_f_point(x, alpha, dfn, dfd):
     """One Newton step towards Pr{F(φ1, φ2) ≥ x} = α, for arrays.
 
     The tail is S(x) = 1 − I_y(φ1/2, φ2/2) (``betaincc``), y = φ1x/(φ1x + φ2) formed without
@@ -403,9 +404,9 @@ def _newton_f_point(x, alpha, dfn, dfd):
     return np.where(np.isfinite(new) & (new > 0), new, x)     # a failed step keeps Boost's x
 
 
-def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
+def f_power_one(alpha: float, dfn: float, dfd: float, nc: float, points=None) -> float:
     """:func:`f_power` with ``precise=False`` of one cell with λ > 0, on floats (the one-cell
-    searches' power).
+    searches' power); ``points`` as in :func:`f_crit_one`.
 
     Raises :class:`~topicsetsize.numerics.search_one.Uncertain` where λ is not positive.
 
@@ -414,7 +415,7 @@ def f_power_one(alpha: float, dfn: float, dfd: float, nc: float) -> float:
     """
     if not nc > 0:
         raise Uncertain("the central F")
-    w = f_crit_one(alpha, dfn, dfd)
+    w = f_crit_one(alpha, dfn, dfd, points)
     power = float(_ncf_sf(w, dfn, dfd, nc))
     if math.isnan(power) and nc > _HUGE_NC:
         power = float(_ncf_sf(w, dfn, dfd, _HUGE_NC))

@@ -202,11 +202,22 @@ def _caller_level() -> int:
 
 def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int | None,
                 describe: Callable[[int], str], *, dfe_per_topic: float,
-                fast: Callable[[float], float]) -> int | None:
+                fast: Callable[[float], float],
+                power_some: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+                ) -> int | None:
     """:func:`certify` of a one-cell answer n with the F designs' tolerance, from
     :func:`certify_from` (None passes through), where the fast power ``fast(x)`` (a float x)
     leaves it open (:func:`undecided_by_fast`); ``power(x)`` is the cell's precise power at the
     float array x.
+
+    The walk is :func:`certify`'s on floats, with n's neighbours n − 2, …, n + 1 in one call of
+    the power (a walk of one topic costs no second call). With ``power_some(x, use)``, the
+    precise power at ``x[use]`` with the same bits as ``power(x)`` there (issue 28.5), the
+    first call computes only n − 1 and n (not where the fast power alone settles that side:
+    farther than :data:`FAST_POWER_ERROR` + the tolerance from the target, the precise power is
+    on the same side, outside the tolerance, as in :func:`undecided_by_fast`) and the neighbours
+    that a walk of one topic would need from an open side; once the walk moves, the rest of each
+    call's points: the same n and the same warning.
 
     >>> certify_one(lambda x: x / 1e6, 0.5000005, 500_004, str, dfe_per_topic=2.0,
     ...             fast=lambda x: 0.5000005)                           # open: moves down
@@ -214,29 +225,58 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
     >>> certify_one(lambda x: 1 / 0, 0.5, 500_004, str, dfe_per_topic=2.0,
     ...             fast=lambda x: 0.5 + (x - 500_003.5) * 1e-3)        # settled by the fast power
     500004
+    >>> certify_one(lambda x: 1 / 0, 0.5000005, 500_004, str, dfe_per_topic=2.0,
+    ...             fast=lambda x: x / 1e6, power_some=lambda x, use: x[use] / 1e6)
+    500001
     """
     if n is None or n < min(max(math.ceil(PRECISE_FROM / dfe_per_topic) + 1, 3), CHECK_FROM):
         return n                          # certify_from(dfe_per_topic), without numpy
     try:
-        open_ = undecided_by_fast(target, fast(n - 1.0), fast(float(n)))
+        fast_below, fast_at = fast(n - 1.0), fast(float(n))
     except Uncertain:   # the fast one-cell power refuses: let the precise one certify
-        open_ = True
-    if not open_:
+        fast_below = fast_at = math.nan
+    t, edge = target, FAST_POWER_ERROR + F_POWER_TOLERANCE
+    if t - fast_below > edge and fast_at - t > edge:    # undecided_by_fast, on floats
         return n
-    # certify's walk of one cell on floats (the same steps, stops and warning), with n's
-    # neighbours in the same call of the power: a walk of one topic costs no second call
-    x, seen, t = n, {}, target
+    # where the fast power settles a side by itself, the precise one would decide it alike
+    settled_by_fast = {} if power_some is None else {
+        x: side for x, side, margin in ((n - 1, False, t - fast_below), (n, True, fast_at - t))
+        if margin > edge}
+    # certify's walk of one cell on floats (the same steps, stops and warning); `batch` holds,
+    # per n, the call of the power it belongs to (n's neighbours in one call), `seen` the powers
+    x, batch, seen = n, {}, {}
+    # the first call takes, beside n - 1 and n, the neighbours a walk of one topic would need
+    # (a second call costs several times more): on an open side only (the fast power settles
+    # the other), or on both (which way it goes, the fast power cannot tell within its error)
+    first = (n - 1, n) + ((n - 2,) if n - 1 not in settled_by_fast else ()) + (
+        (n + 1,) if n not in settled_by_fast else ())
     for _ in range(_MAX_MOVES):
-        if x - 1 not in seen or x not in seen:
-            xs = [v for v in (x - 2, x - 1, x, x + 1) if 2 <= v <= N_MAX and v not in seen]
-            seen.update(zip(xs, (float(p) for p in power(np.array(xs, float)))))
-        below, at = seen[x - 1], seen[x]
-        down, up = below >= t, not at >= t
+        if x - 1 not in batch or x not in batch:
+            xs = [v for v in (x - 2, x - 1, x, x + 1) if 2 <= v <= N_MAX and v not in batch]
+            batch.update((v, xs) for v in xs)
+        compared = (x - 1, x)
+        for v in compared:      # after a move, the rest of a call's points (the walk goes on)
+            if v not in seen and v not in settled_by_fast:
+                _evaluate(power, power_some, batch[v], first if x == n else batch[v],
+                          settled_by_fast, seen)
+        down = settled_by_fast[x - 1] if x - 1 in settled_by_fast else seen[x - 1] >= t
+        up = not (settled_by_fast[x] if x in settled_by_fast else seen[x] >= t)
         settled = down == up              # certified, or contradictory (both): stop there
         if settled:
             break
         x = min(max(x - 1 if down else x + 1, 3), N_MAX)
-    near = abs(below - t) < F_POWER_TOLERANCE or abs(at - t) < F_POWER_TOLERANCE
+    near = any(abs(seen[v] - t) < F_POWER_TOLERANCE for v in compared if v in seen)
     if (near or not settled or down and up) and x >= CHECK_FROM:
         _warn(x, describe(0), 0, F_POWER_TOLERANCE)
     return x
+
+
+def _evaluate(power, power_some, xs, wanted, settled_by_fast, seen):
+    """The precise powers of the call ``xs`` of :func:`certify_one`'s walk: all of them
+    (``power``), or those of ``wanted`` not settled by the fast power (``power_some``)."""
+    if power_some is None:
+        seen.update(zip(xs, (float(p) for p in power(np.array(xs, float)))))
+        return
+    use = np.array([v in wanted and v not in settled_by_fast and v not in seen for v in xs])
+    got = power_some(np.array(xs, float), use)
+    seen.update(zip((v for v, u in zip(xs, use) if u), (float(p) for p in got)))

@@ -7,11 +7,13 @@ Used by :mod:`topicsetsize.numerics.distributions`.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from scipy import special
 
-__all__ = ["SERIES_FROM", "SERIES_NC_MAX", "SERIES_DFN_MAX", "ncf_sf_series", "t_upper_quadrature"]
+__all__ = ["SERIES_FROM", "SERIES_NC_MAX", "SERIES_DFN_MAX", "ncf_sf_series",
+           "ncf_sf_series_points", "series_terms", "terms_for", "t_upper_quadrature"]
 
 
 #: Denominator degrees of freedom from which ``f_power`` sums the noncentral F tail itself
@@ -40,7 +42,8 @@ def ncf_sf_series(w, dfn, dfd, nc):
     a, b, h = dfn / 2.0, dfd / 2.0, nc / 2.0
     t = dfn * w
     y = t / (t + dfd)
-    k = np.arange(int(np.ceil(np.max(h + 8.0 * np.sqrt(h) + 24.0))), dtype=float)
+    size = series_terms(nc)
+    k, log_factorial = _poisson_table(size)
 
     def stirling(x):
         return 1.0 / (12.0 * x) - 1.0 / (360.0 * x ** 3)
@@ -50,13 +53,109 @@ def ncf_sf_series(w, dfn, dfd, nc):
     log_t0 = (special.xlogy(a, y) + special.xlog1py(b, -y) + log_poch
               - special.gammaln(a + 1.0))
     a_, b_ = a[:, None], b[:, None]
-    ratios = y[:, None] * (a_ + b_ + k[:-1]) / (a_ + k[:-1] + 1.0)
-    terms = np.exp(log_t0)[:, None] * np.cumprod(
-        np.concatenate([np.ones((y.size, 1)), ratios[:, :-1]], axis=1), axis=1)
-    tail = np.concatenate([np.zeros((y.size, 1)), np.cumsum(terms, axis=1)], axis=1)
+    # the products 1, r_0, r_0 r_1, ... of the ratios r_k = y(a + b + k)/(a + k + 1), in place
+    products = np.empty((y.size, size - 1))
+    products[:, 0] = 1.0
+    products[:, 1:] = y[:, None] * (a_ + b_ + k[:size - 2]) / (a_ + k[:size - 2] + 1.0)
+    terms = np.exp(log_t0)[:, None] * np.cumprod(products, axis=1, out=products)
+    tail = np.empty((y.size, size))
+    tail[:, 0] = 0.0
+    np.cumsum(terms, axis=1, out=tail[:, 1:])
     tail += special.betaincc(a, b, y)[:, None]
-    weights = np.exp(np.log(h)[:, None] * k - h[:, None] - special.gammaln(k + 1.0))
+    weights = np.exp(np.log(h)[:, None] * k - h[:, None] - log_factorial)
     return np.where(log_t0 > -700.0, np.minimum(np.sum(weights * tail, axis=1), 1.0), np.nan)
+
+
+def ncf_sf_series_points(w: list, dfn: float, dfd: list, nc: list, terms: int) -> np.ndarray:
+    """:func:`ncf_sf_series` at a few points of one cell (φ1 the same), summing ``terms`` terms
+    (those of the call the points belong to, :func:`series_terms`).
+
+    What depends on one point only (y, log t_0, S_0, log(λ/2)) is computed on floats, the
+    same operations in the same order, the transcendental ones by the same ufuncs (scipy's, and
+    numpy's ``exp``, ``log`` and ``power``, which give the same bits on a float as in an array);
+    the terms are the same array operations. So each point has the bits of its row of
+    :func:`ncf_sf_series`, at a third of its numpy calls. NaN where t_0 would underflow.
+
+    >>> dfd, nc = np.array([5e7, 5e7 + 4]), np.array([30.0, 30.0000024])
+    >>> rows = ncf_sf_series(np.full(2, 1.2), np.full(2, 4.0), dfd, nc)
+    >>> bool((ncf_sf_series_points([1.2, 1.2], 4.0, dfd.tolist(), nc.tolist(),
+    ...                            series_terms(nc)) == rows).all())
+    True
+    """
+    a = dfn / 2.0
+    k, log_factorial = _poisson_table(terms)
+
+    def stirling(x):
+        return 1.0 / (12.0 * x) - 1.0 / (360.0 * float(np.power(x, 3)))
+
+    gamma_a = float(special.gammaln(a + 1.0))
+    columns = []
+    for w_, dfd_, nc_ in zip(w, dfd, nc):
+        b, h = dfd_ / 2.0, nc_ / 2.0
+        t = dfn * w_
+        y = t / (t + dfd_)
+        log_poch = ((a + b - 0.5) * float(special.log1p(a / b)) - a + float(special.xlogy(a, b))
+                    + (stirling(a + b) - stirling(b)))
+        log_t0 = (float(special.xlogy(a, y)) + float(special.xlog1py(b, -y)) + log_poch
+                  - gamma_a)
+        columns.append((y, a + b, log_t0, float(special.betaincc(a, b, y)), h))
+    y, a_b, log_t0, start, h = (np.array(c)[:, None] for c in zip(*columns))
+    products = np.empty((len(w), terms - 1))
+    products[:, 0] = 1.0
+    products[:, 1:] = y * (a_b + k[:terms - 2]) / (a + k[:terms - 2] + 1.0)
+    tail = np.empty((len(w), terms))
+    tail[:, 0] = 0.0
+    np.cumsum(np.exp(log_t0) * np.cumprod(products, axis=1, out=products), axis=1,
+              out=tail[:, 1:])
+    tail += start
+    weights = np.exp(np.log(h) * k - h - log_factorial)
+    power = np.minimum(np.sum(weights * tail, axis=1), 1.0)
+    return np.where(log_t0[:, 0] > -700.0, power, np.nan)
+
+
+def series_terms(nc) -> int:
+    """The number of Poisson terms that :func:`ncf_sf_series` sums for the noncentralities
+    ``nc`` (an array; the most that any of them needs, λ/2 + 8·√(λ/2) + 24, rounded up).
+
+    >>> series_terms(np.array([10.0, 40.0]))
+    80
+    """
+    if nc.size <= 8:    # a few points of one cell: the same operations on floats, same bits
+        return max(terms_for(x) for x in nc.tolist())
+    h = nc / 2.0
+    return int(np.ceil(np.max(h + 8.0 * np.sqrt(h) + 24.0)))
+
+
+def terms_for(nc: float) -> int:
+    """:func:`series_terms` of one noncentrality, on floats (the same operations).
+
+    >>> terms_for(40.0)
+    80
+    """
+    h = nc / 2.0
+    return math.ceil(h + 8.0 * math.sqrt(h) + 24.0)
+
+
+#: Poisson terms tabulated once (the most that :func:`ncf_sf_series` sums below SERIES_NC_MAX).
+_TABLE_SIZE = 2400
+
+
+def _poisson_table(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """k = 0, …, size − 1 and log k! (``gammaln(k + 1)``), the same values for every call: a
+    slice of a table computed on first use (up to :data:`_TABLE_SIZE` terms)."""
+    if size > _TABLE_SIZE:
+        k = np.arange(size, dtype=float)
+        return k, special.gammaln(k + 1.0)
+    k, log_factorial = _full_poisson_table()
+    return k[:size], log_factorial[:size]
+
+
+@functools.cache
+def _full_poisson_table() -> tuple[np.ndarray, np.ndarray]:
+    k = np.arange(_TABLE_SIZE, dtype=float)
+    log_factorial = special.gammaln(k + 1.0)
+    k.flags.writeable = log_factorial.flags.writeable = False
+    return k, log_factorial
 
 
 @functools.cache

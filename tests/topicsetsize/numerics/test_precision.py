@@ -120,3 +120,55 @@ def test_certify_one_walks_as_certify(n, target, slope):
     assert one == int(many[0]) and one_warned == many_warned
     if slope and abs(one - n) <= 1:
         assert calls[0] == 4          # n - 2 .. n + 1: a walk of one topic in one call
+
+
+@pytest.mark.parametrize("n, target, slope", [
+    (100_000_003, 0.8, 1e-9),
+    (100_000_001, 0.8 + 0.5e-7, 1e-9),
+    (100_000_002, 0.8 + 0.55e-9, 1e-10),
+    (100_000_001, 0.8 + 1.5e-9, 1e-9),
+    (100_000_001, 0.8 - 2.5e-9, 1e-9),
+    (1_000_001, 0.8, 0.0),
+])
+def test_certify_one_with_some_points_walks_as_with_all(n, target, slope):
+    # issue 28.5: with power_some, only the points the walk compares are computed (the rest of
+    # a call's points once it moves): the same answer and warnings as with all of them
+    asked = []
+
+    def power(x):
+        return 0.8 + (np.asarray(x) - 1e8) * slope
+
+    def power_some(x, use):
+        asked.extend(np.asarray(x)[use].tolist())
+        return power(np.asarray(x)[use])
+
+    def certified(**some):
+        return _outcome(lambda: certify_one(power, target, n, lambda i: f"cell {i}",
+                                            dfe_per_topic=2.0, fast=lambda x: target, **some))
+
+    assert certified(power_some=power_some) == certified()
+    if slope and abs(certified()[0] - n) <= 1:          # one call, of n - 2, ..., n + 1
+        assert sorted(asked) == [n - 2.0, n - 1.0, n, n + 1.0]
+
+
+def test_certify_one_leaves_out_the_side_the_fast_power_settles():
+    # n - 1 is 9e-7 below the target by the fast power (beyond FAST_POWER_ERROR + tolerance):
+    # only n is computed precisely, and the answer is the one with both
+    n, target = 1_000_001, 0.8
+    asked = []
+
+    def power(x):
+        return target + (np.asarray(x, float) - n + 0.1) * 1e-6
+
+    def power_some(x, use):
+        asked.extend(np.asarray(x)[use].tolist())
+        return power(np.asarray(x)[use])
+
+    def fast(x):
+        return float(power(x))
+
+    some = _outcome(lambda: certify_one(power, target, n, str, dfe_per_topic=2.0, fast=fast,
+                                        power_some=power_some))
+    assert some == _outcome(lambda: certify_one(power, target, n, str, dfe_per_topic=2.0,
+                                                fast=fast)) == (n, [])
+    assert asked == [float(n), n + 1.0]         # n - 1 left out, n + 1 beside n
