@@ -13,6 +13,7 @@ from itertools import repeat
 import numpy as np
 import pandas as pd
 
+from ..matrices.runcolumns import RunColumns
 from ..matrices.runfiles import as_run, trec_order, trec_score
 from ..params import check
 
@@ -129,27 +130,44 @@ class RankedRuns:
     def __len__(self) -> int:
         return len(self._runs)
 
-    def add(self, run: pd.DataFrame) -> None:
-        """Add one checked run (``query_id``, ``doc_id``, ``score``; e.g. from
-        :func:`~topicsetsize.matrices.runfiles.read_run`), ranked as trec_eval ranks it."""
-        topic, topics = pd.factorize(run["query_id"].to_numpy(object))
-        doc, docs = pd.factorize(run["doc_id"].to_numpy(object))
-        score = trec_score(run["score"].to_numpy(float)).astype(np.float32)
-        order = np.lexsort((-score, topic))
+    def add(self, run) -> None:
+        """Add one checked run (:class:`~topicsetsize.matrices.runcolumns.RunColumns`, e.g. from
+        :func:`~topicsetsize.matrices.runfiles.parse_run`, or a frame ``query_id``, ``doc_id``,
+        ``score``), ranked as trec_eval ranks it."""
+        if isinstance(run, pd.DataFrame):
+            run = RunColumns.from_frame(run)
+        topic, docs = run.topic, run.docs
+        score = trec_score(run.score).astype(np.float32)
+        same = topic[1:] == topic[:-1]
+        if (topic[1:] >= topic[:-1]).all() and not (same & (score[1:] > score[:-1])).any():
+            order = np.arange(len(topic))       # the file lists the run in that order already
+        else:
+            order = np.lexsort((-score, topic))
         tied = (topic[order][1:] == topic[order][:-1]) & (score[order][1:] == score[order][:-1])
         if tied.any():     # ties: the document ids decide, descending (byte order, strcmp)
             rows = order[np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])]
-            by_id = np.zeros(len(doc), np.int64)
-            by_id[rows[np.argsort(docs[doc[rows]], kind="stable")]] = np.arange(1, len(rows) + 1)
+            names = [docs[i] for i in rows.tolist()]
+            by_id = np.zeros(len(docs), np.int64)
+            by_id[rows[sorted(range(len(names)), key=names.__getitem__)]] = \
+                np.arange(1, len(rows) + 1)
             order = np.lexsort((-by_id, -score, topic))
         topic = topic[order]
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
             np.zeros(0, np.int64)
-        block_topics = self._codes(topics, self._topics, self._topic_code)[topic[starts]]
+        block_topics = self._codes(np.asarray(run.topics, object), self._topics,
+                                   self._topic_code)[topic[starts]]
         self._retrieved.update(block_topics.tolist())
-        self._runs.append((block_topics,
-                           np.r_[starts, len(order)],
-                           _lasting(self._codes(docs, self._docs, self._doc_code)[doc[order]])))
+        self._runs.append((block_topics, np.r_[starts, len(order)],
+                           _lasting(self._doc_codes(docs)[order])))
+
+    def _doc_codes(self, docs: list) -> np.ndarray:
+        """The codes of a run's document ids (one a row), new ids added (:meth:`_codes`)."""
+        out = np.fromiter(map(self._doc_code.get, docs, repeat(-1)), np.int32, len(docs))
+        new = np.flatnonzero(out < 0)
+        if len(new):
+            fresh, ids = pd.factorize(np.asarray(docs, object)[new])
+            out[new] = self._codes(ids, self._docs, self._doc_code)[fresh]
+        return out
 
     @staticmethod
     def _codes(ids: np.ndarray, names: list, code: dict) -> np.ndarray:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from ..errors import InputError
 from .runcolumns import RunColumns
-from .runfiles import as_qrels, as_run, parse_run, run_files
+from .runfiles import as_run, parse_run, qrels_by_topic, run_files
 from .topics import match_topics
 
 __all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
@@ -260,12 +260,15 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
         raise InputError("measures is empty: give at least one (e.g. AP, nDCG@10)")
     sources = run_sources(runs, duplicates=duplicates)
     qrels_name = str(qrels) if isinstance(qrels, (str, os.PathLike)) else "qrels"
-    qrels = as_qrels(qrels)
-    topics = sorted(qrels.loc[qrels["relevance"] >= 1, "query_id"].unique())
+    judged = qrels_by_topic(qrels)
+    topics = sorted(q for q, docs in judged.items() if max(docs.values()) >= 1)
     if not topics:
         raise InputError("qrels: no topic has a relevant document (relevance at least 1)")
-    evaluator = evaluator_for(list(parsed.values()), qrels_dict(qrels[qrels["query_id"].isin(
-        topics)]))
+    wanted = set(topics)
+    evaluator = evaluator_for(list(parsed.values()),
+                              {q: docs for q, docs in judged.items() if q in wanted})
+    no_relevant = set(judged) - wanted
+    del judged
     row, plane = {t: i for i, t in enumerate(topics)}, {m: k for k, m in enumerate(parsed)}
     values = np.zeros((len(parsed), len(topics), len(sources)))
     run_topics: set = set()
@@ -286,7 +289,7 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
             progress(1)
     match = match_topics(topics, run_topics, qrels_name=qrels_name,
                          runs_name=str(runs) if isinstance(runs, (str, os.PathLike)) else "runs",
-                         no_relevant=set(qrels["query_id"].unique()) - set(topics))
+                         no_relevant=no_relevant)
     names, note = (_run_names(list(sources), tags) if isinstance(runs, (str, os.PathLike))
                    else (list(sources), ""))
     _warn_missing_topics(names, each_run, match.matched)

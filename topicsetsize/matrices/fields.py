@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import lzma
+import operator
 import zipfile
 import zlib
 from pathlib import Path
@@ -34,6 +35,8 @@ _COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
 #: 10**k as floats, exact (k <= 22), for the decimals of :meth:`Fields.numbers`.
 _POW10 = np.array([float(10 ** k) for k in range(23)])
+#: Bytes (of the text) and rows (of a column) handled at once: what bounds the temporary arrays.
+_CHUNK, _ROWS = 1 << 14, 1 << 12
 #: Most digits a decimal may have for the vectorised parse: below 2**53, so exact as a double.
 _DIGITS = 15
 
@@ -58,8 +61,12 @@ class Fields:
         """Column ``j`` as text."""
         if self._frame is not None:
             return self._frame.iloc[:, j].tolist()
-        # The column's bytes, each field with the (blank) byte after it, split in one call.
-        return self._bytes(j, 1).tobytes().decode("ascii").split()
+        # The column's bytes, each field with the (blank) byte after it, split in one call a
+        # block of rows.
+        out: list[str] = []
+        for first in range(0, len(self), _ROWS):
+            out += self._bytes(j, first, first + _ROWS).tobytes().decode("ascii").split()
+        return out
 
     def cell(self, j: int, i: int) -> str:
         """The text of column ``j`` at row ``i`` (0-based)."""
@@ -84,38 +91,65 @@ class Fields:
         return parse_floats(pd.Series(self.strings(j), dtype=str) if self._frame is None
                             else self._frame.iloc[:, j])
 
-    def _bytes(self, j: int, extra: int = 0) -> np.ndarray:
-        """The bytes of column ``j``, each field followed by its next ``extra`` bytes."""
-        start, end = self._bounds[:, j, 0], self._bounds[:, j, 1] + extra
+    def _bytes(self, j: int, first: int, last: int) -> np.ndarray:
+        """The bytes of column ``j`` in rows ``first`` to ``last``, each field followed by the
+        byte after it."""
+        start, end = self._bounds[first:last, j, 0], self._bounds[first:last, j, 1] + 1
         size = end - start
-        offset = np.cumsum(size) - size
-        index = np.arange(int(size.sum())) + np.repeat(start - offset, size)
+        offset = np.cumsum(size, dtype=size.dtype) - size
+        index = np.arange(int(size.sum()), dtype=size.dtype) + np.repeat(start - offset, size)
         return np.frombuffer(self._data, np.uint8)[index]
 
     def _decimals(self, j: int) -> np.ndarray | None:
-        """Column ``j`` parsed at once where every field is a plain decimal, else None."""
-        start, end = self._bounds[:, j, 0], self._bounds[:, j, 1]
-        width = int((end - start).max()) if len(start) else 0
+        """Column ``j`` parsed at once where every field is a plain decimal, else None: one
+        pass a byte position over the rows (Horner's rule on the digits)."""
+        start, size = self._bounds[:, j, 0], self._bounds[:, j, 1] - self._bounds[:, j, 0]
+        width = int(size.max()) if len(start) else 0
         if not 0 < width <= _DIGITS + 2:
             return None
-        at = np.arange(width)
-        inside = at < (end - start)[:, None]
-        text = np.frombuffer(self._data, np.uint8)[np.minimum(start[:, None] + at,
-                                                              len(self._data) - 1)]
-        text = np.where(inside, text, 0)
-        digit = (text >= 48) & (text <= 57)
-        point = text == 46
-        minus = text[:, 0] == 45
-        other = inside & ~digit & ~point
-        other[:, 0] &= ~minus
-        digits = digit.sum(axis=1)
-        if other.any() or (point.sum(axis=1) > 1).any() or (digits < 1).any() or \
-                (digits > _DIGITS).any():
+        text = np.frombuffer(self._data, np.uint8)
+        whole = np.zeros(len(start))        # exact: an integer below 10**15 < 2**53
+        digits, after, points = (np.zeros(len(start), np.int64) for _ in range(3))
+        minus = text[start] == 45
+        for k in range(width):
+            byte = text[np.minimum(start + k, len(text) - 1)]
+            inside = k < size
+            digit = inside & (byte >= 48) & (byte <= 57)
+            point = inside & (byte == 46)
+            if (inside & ~digit & ~point & (~minus if k == 0 else True)).any():
+                return None
+            whole = np.where(digit, whole * 10 + (byte - 48.0), whole)
+            digits += digit
+            after += digit & (points > 0)
+            points += point
+        if (points > 1).any() or (digits < 1).any() or (digits > _DIGITS).any():
             return None
-        after = np.cumsum(digit[:, ::-1], axis=1)[:, ::-1] - digit    # digits after each byte
-        whole = ((text.astype(np.int64) - 48) * digit * 10 ** after).sum(axis=1)
-        value = whole / _POW10[(after * point).sum(axis=1)]
+        value = whole / _POW10[after]
         return np.where(minus, -value, value)
+
+    def factorize(self, j: int) -> tuple[list[str], np.ndarray]:
+        """``(uniques, codes)`` of column ``j`` as :func:`pandas.factorize` gives them (uniques
+        in order of first appearance), from its runs of equal neighbours (a run or qrels file
+        lists a topic's lines together, so only the first of each run is made text)."""
+        starts = np.r_[0, np.flatnonzero(~self.same_as_previous(j)) + 1] if len(self) else \
+            np.zeros(0, np.intp)
+        index: dict = {}
+        block = [index.setdefault(self.cell(j, i), len(index)) for i in starts.tolist()]
+        return list(index), np.repeat(np.asarray(block, np.intp), np.diff(np.r_[starts, len(self)]))
+
+    def same_as_previous(self, j: int) -> np.ndarray:
+        """Whether each row's field ``j`` (from the second row on) equals the row before's."""
+        if self._frame is not None:
+            column = self.strings(j)
+            return np.fromiter(map(operator.eq, column[1:], column[:-1]), bool,
+                               max(len(column) - 1, 0))
+        start, size = self._bounds[:, j, 0], self._bounds[:, j, 1] - self._bounds[:, j, 0]
+        same = size[1:] == size[:-1]
+        text = np.frombuffer(self._data, np.uint8)
+        for k in range(int(size.max()) if len(size) else 0):
+            at = text[np.minimum(start + k, len(text) - 1)]
+            same &= (at[1:] == at[:-1]) | (k >= size[1:])
+        return same
 
 
 def read_fields(path, fields) -> Fields:
@@ -156,20 +190,31 @@ def _plain(path: Path, k: int) -> Fields | None:
         data += b"\n"
     text = np.frombuffer(data, np.uint8)
     newlines, tabs = data.count(b"\n"), data.count(b"\t")
-    if np.count_nonzero(text < 32) != newlines + tabs:
+    if sum(np.count_nonzero(text[a:a + _CHUNK] < 32) for a in range(0, len(text), _CHUNK)) != \
+            newlines + tabs:
         return None                         # \r, \v, \f, NUL, ...: pandas' own rules
-    blank = text <= 32
-    edges = np.flatnonzero(blank[1:] != blank[:-1]) + 1
-    if not blank[0]:
-        edges = np.r_[0, edges]
+    kind = np.int32 if len(text) < 2 ** 31 else np.int64
+    # Where a field starts or ends: a change between a blank byte (space, tab, newline) and
+    # not, found a block of bytes at a time (no array of the file's size).
+    edges = _where(lambda a, b: np.diff(text[a:b + 1] <= 32), len(text) - 1, kind) + 1
+    if text[0] > 32:
+        edges = np.r_[np.zeros(1, kind), edges]
     if len(edges) != 2 * k * newlines:
         return None
     bounds = edges.reshape(newlines, k, 2)
-    ends = np.flatnonzero(text == 10)
+    ends = _where(lambda a, b: text[a:b] == 10, len(text), kind)
     # Each line's k fields lie between its newline and the one before it.
     if (bounds[:, -1, 1] > ends).any() or (bounds[1:, 0, 0] < ends[:-1]).any():
         return None
     return Fields(data, bounds)
+
+
+def _where(test, n: int, kind) -> np.ndarray:
+    """The positions below ``n`` where ``test(a, b)`` (a boolean array of positions a to b) is
+    true, as ``kind``, found a block at a time."""
+    parts = [np.flatnonzero(test(a, min(a + _CHUNK, n))).astype(kind) + kind(a)
+             for a in range(0, n, _CHUNK)]
+    return np.concatenate(parts) if parts else np.zeros(0, kind)
 
 
 def _read_frame(path: Path, fields) -> pd.DataFrame:

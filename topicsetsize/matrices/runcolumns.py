@@ -8,29 +8,50 @@ arrays, all in the order of the file.
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 import pandas as pd
 
-__all__ = ["RunColumns", "factorize"]
+__all__ = ["RunColumns", "topic_blocks", "by_topic"]
 
 
-def factorize(values: list) -> tuple[list, np.ndarray]:
-    """``(uniques, codes)`` of a list of ids, as :func:`pandas.factorize` gives them (uniques in
-    order of first appearance), found from the runs of equal neighbours (a run or qrels file
-    lists a topic's lines together, so there are few).
+def topic_blocks(topic: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """``(order, starts, codes)`` of rows with topic codes ``topic`` (numbered in order of first
+    appearance): the rows by topic, each topic's rows in their order (``order`` is None where
+    they are so already), the first row of each topic's block in that order, and each block's
+    topic code.
 
-    >>> factorize(["b", "b", "a", "b"])
-    (['b', 'a'], array([0, 0, 1, 0]))
+    >>> topic_blocks(np.array([0, 0, 1, 0]))
+    (array([0, 1, 3, 2]), array([0, 3]), array([0, 1]))
     """
-    n = len(values)
-    change = np.fromiter(map(operator.ne, values[1:], values[:-1]), bool, max(n - 1, 0))
-    starts = np.r_[0, np.flatnonzero(change) + 1] if n else np.zeros(0, np.intp)
-    index: dict = {}
-    block = np.fromiter((index.setdefault(values[i], len(index)) for i in starts.tolist()),
-                        np.intp, len(starts))
-    return list(index), np.repeat(block, np.diff(np.r_[starts, n]))
+    order = None
+    if len(topic) and (np.diff(topic) < 0).any():    # a topic listed in pieces
+        order = np.argsort(topic, kind="stable")
+        topic = topic[order]
+    starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
+        np.zeros(0, np.intp)
+    return order, starts, topic[starts]
+
+
+def by_topic(topics: list, topic: np.ndarray, keys: list, values: np.ndarray,
+             wanted=None) -> dict:
+    """``{topic id: {key: value}}`` of rows (topic codes ``topic`` into ``topics``), topics in
+    order of first appearance and keys in row order; only the topics in ``wanted`` unless None.
+
+    >>> by_topic(["1", "2"], np.array([0, 1, 0]), ["a", "b", "c"], np.array([1, 2, 3]))
+    {'1': {'a': 1, 'c': 3}, '2': {'b': 2}}
+    """
+    order, starts, codes = topic_blocks(topic)
+    if order is not None:
+        keys, values = np.asarray(keys, object)[order].tolist(), values[order]
+    values = values.tolist()
+    wanted = None if wanted is None else set(wanted)
+    bounds = np.r_[starts, len(keys)].tolist()
+    out = {}
+    for k, code in enumerate(codes.tolist()):
+        qid = topics[code]
+        if wanted is None or qid in wanted:
+            out[qid] = dict(zip(keys[bounds[k]:bounds[k + 1]], values[bounds[k]:bounds[k + 1]]))
+    return out
 
 
 class RunColumns:
@@ -71,31 +92,10 @@ class RunColumns:
         return run
 
     def grouped(self) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
-        """``(order, starts, codes)``: the rows by topic, in order of first appearance, each
-        topic's rows in file order (``order`` is None where the file already lists them so),
-        the first row of each topic's block in that order, and each block's topic code."""
-        topic, order = self.topic, None
-        if len(topic) and (np.diff(topic) < 0).any():    # a topic listed in pieces
-            order = np.argsort(topic, kind="stable")
-            topic = topic[order]
-        starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
-            np.zeros(0, np.intp)
-        return order, starts, topic[starts]
+        """:func:`topic_blocks` of the run's rows."""
+        return topic_blocks(self.topic)
 
     def as_dict(self, topics=None) -> dict:
         """``{qid: {docid: score}}`` (ir_measures' run format) of the rows on ``topics`` (all
         where None), topics in order of first appearance and documents in file order."""
-        order, starts, codes = self.grouped()
-        docs, score = self.docs, self.score
-        if order is not None:
-            docs, score = np.asarray(docs, object)[order].tolist(), score[order]
-        score = score.tolist()
-        wanted = None if topics is None else set(topics)
-        bounds = np.r_[starts, len(docs)].tolist()
-        out = {}
-        for k, code in enumerate(codes.tolist()):
-            qid = self.topics[code]
-            if wanted is None or qid in wanted:
-                a, b = bounds[k], bounds[k + 1]
-                out[qid] = dict(zip(docs[a:b], score[a:b]))
-        return out
+        return by_topic(self.topics, self.topic, self.docs, self.score, topics)

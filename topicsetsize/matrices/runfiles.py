@@ -28,10 +28,11 @@ from ..errors import InputError
 from ..params import PARAMS
 from .fields import Fields, read_fields
 from .formats.common import parse_floats
-from .runcolumns import RunColumns, factorize
+from .runcolumns import RunColumns, by_topic
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
-           "read_run", "parse_run", "read_runs", "run_files", "read_qrels", "as_run", "as_qrels"]
+           "read_run", "parse_run", "read_runs", "run_files", "read_qrels", "qrels_by_topic",
+           "as_run", "as_qrels"]
 
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iteration", "docno", "relevance")
@@ -179,9 +180,9 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
     fields = read_fields(path, RUN_FIELDS)
     rank = _numbers(fields, 3, "rank", path, integer=True)
     score = _numbers(fields, 4, "score", path, integer=False)
-    topics, topic = factorize(fields.strings(0))
+    topics, topic = fields.factorize(0)
     run = RunColumns(topics, topic, fields.strings(2), score, rank)
-    tags, line = fields.strings(5), fields.line
+    line, one_tag = fields.line, fields.same_as_previous(5).all()
     dup = _duplicated(run)
     if dup is not None:
         i = int(dup.argmax())
@@ -194,22 +195,31 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
         keep = ~dup
         run = RunColumns(topics, topic[keep], list(compress(run.docs, keep)), score[keep],
                          rank[keep])
-        tags = list(compress(tags, keep))
-    run.tag = tags[0] if tags.count(tags[0]) == len(tags) else None
+        if not one_tag:                 # the lines kept may still have one tag
+            tags = list(compress(fields.strings(5), keep))
+            one_tag = tags.count(tags[0]) == len(tags)
+    run.tag = fields.cell(5, 0) if one_tag else None
     _note_order(run, path)
     return run
 
 
 def _duplicated(run: RunColumns) -> np.ndarray | None:
-    """Which rows retrieve a document already retrieved for their topic (None where none)."""
+    """Which rows retrieve a document already retrieved for their topic (None where none): a
+    set of each topic's documents, and a pass over the rows of the topics that have fewer."""
     order, starts, _ = run.grouped()
-    if order is None:                   # the usual file: a set of each topic's documents
-        bounds = np.r_[starts, len(run)].tolist()
-        docs = run.docs
-        if all(len(set(docs[a:b])) == b - a for a, b in zip(bounds[:-1], bounds[1:])):
-            return None
-    dup = pd.DataFrame({"topic": run.topic, "doc": run.docs}).duplicated().to_numpy()
-    return dup if dup.any() else None
+    docs = run.docs if order is None else np.asarray(run.docs, object)[order].tolist()
+    bounds = np.r_[starts, len(docs)].tolist()
+    dup = None
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        if len(set(docs[a:b])) != b - a:
+            dup = np.zeros(len(docs), bool) if dup is None else dup
+            seen: set = set()
+            for i, doc in enumerate(docs[a:b], a):
+                dup[i] = doc in seen
+                seen.add(doc)
+    if dup is not None and order is not None:
+        dup[order] = dup.copy()
+    return dup
 
 
 def _check_duplicates(duplicates):
@@ -319,13 +329,38 @@ def read_qrels(path) -> pd.DataFrame:
     fields = read_fields(path, QRELS_FIELDS)
     relevance = _numbers(fields, 3, "relevance", path, integer=True)
     qids, docs = fields.strings(0), fields.strings(2)
-    dup = pd.DataFrame({"qid": qids, "docno": docs}).duplicated().to_numpy()
+    _judged_twice(pd.DataFrame({"qid": qids, "docno": docs}), fields, path, docs, qids)
+    return pd.DataFrame({"query_id": np.asarray(qids, object), "doc_id": np.asarray(docs, object),
+                         "relevance": relevance})
+
+
+def _judged_twice(pairs: pd.DataFrame, fields: Fields, path, docs: list, qids) -> None:
+    """The error naming the first line that judges a document judged before for its topic."""
+    dup = pairs.duplicated().to_numpy()
     if dup.any():
         i = int(dup.argmax())
         raise InputError(f"{path}, line {fields.line[i]}: document {docs[i]!r} is judged "
                          f"twice for topic {qids[i]!r}")
-    return pd.DataFrame({"query_id": np.asarray(qids, object), "doc_id": np.asarray(docs, object),
-                         "relevance": relevance})
+
+
+def qrels_by_topic(qrels) -> dict:
+    """Qrels (a path or a frame, as :func:`as_qrels` takes them) as ``{qid: {docid: relevance}}``
+    (ir_measures' format), checked as :func:`read_qrels` checks them; a file is read without a
+    frame in between."""
+    if not isinstance(qrels, (str, os.PathLike)):
+        frame = as_qrels(qrels)
+        codes, topics = pd.factorize(frame["query_id"].to_numpy(object))
+        return by_topic(list(topics), codes, frame["doc_id"].tolist(),
+                        frame["relevance"].to_numpy())
+    fields = read_fields(qrels, QRELS_FIELDS)
+    relevance = _numbers(fields, 3, "relevance", qrels, integer=True)
+    topics, topic = fields.factorize(0)
+    docs = fields.strings(2)
+    out = by_topic(topics, topic, docs, relevance)
+    if sum(map(len, out.values())) != len(docs):        # a document judged twice
+        _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, qrels, docs,
+                      np.asarray(topics, object)[topic])
+    return out
 
 
 def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame:
