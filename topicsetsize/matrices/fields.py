@@ -36,7 +36,7 @@ _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFil
 #: 10**k as floats, exact (k <= 22), for the decimals of :meth:`Fields.numbers`.
 _POW10 = np.array([float(10 ** k) for k in range(23)])
 #: Bytes (of the text) and rows (of a column) handled at once: what bounds the temporary arrays.
-_CHUNK, _ROWS = 1 << 14, 1 << 12
+_CHUNK, _ROWS = 1 << 16, 1 << 12
 #: Most digits a decimal may have for the vectorised parse: below 2**53, so exact as a double.
 _DIGITS = 15
 
@@ -56,6 +56,11 @@ class Fields:
 
     def __len__(self) -> int:
         return len(self.line)
+
+    @property
+    def vectorised(self) -> bool:
+        """Whether the file was split in one vectorised pass (else by pandas)."""
+        return self._frame is None
 
     def strings(self, j: int) -> list[str]:
         """Column ``j`` as text."""

@@ -328,9 +328,10 @@ def read_qrels(path) -> pd.DataFrame:
     """
     fields = read_fields(path, QRELS_FIELDS)
     relevance = _numbers(fields, 3, "relevance", path, integer=True)
-    qids, docs = fields.strings(0), fields.strings(2)
-    _judged_twice(pd.DataFrame({"qid": qids, "docno": docs}), fields, path, docs, qids)
-    return pd.DataFrame({"query_id": np.asarray(qids, object), "doc_id": np.asarray(docs, object),
+    topics, topic = fields.factorize(0)
+    qids, docs = np.asarray(topics, object)[topic], fields.strings(2)   # one object a topic
+    _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, path, docs, qids)
+    return pd.DataFrame({"query_id": qids, "doc_id": np.asarray(docs, object),
                          "relevance": relevance})
 
 
