@@ -158,7 +158,7 @@ class RankedRuns:
         # that tie anywhere, instead of one a run.
         ties = None
         if tied.any():
-            ties = np.packbits(tied)
+            ties = _lasting(np.packbits(tied))
             self._tying = np.concatenate([self._tying, np.zeros(max(len(self._docs) -
                                                                    len(self._tying), 0), bool)])
             self._tying[docs[np.r_[tied, False] | np.r_[False, tied]]] = True
@@ -171,15 +171,14 @@ class RankedRuns:
         if not any(run[3] is not None for run in self._runs):
             return
         tying = np.flatnonzero(self._tying)
-        by_id = np.zeros(len(self._docs), np.int64)
-        by_id[tying[sorted(range(len(tying)), key=[self._docs[i] for i in
-                                                     tying.tolist()].__getitem__)]] = \
-            np.arange(1, len(tying) + 1)
+        by_id = np.zeros(len(self._docs), np.int32)
+        by_id[tying[np.argsort(self._doc_array()[tying], kind="stable")]] = \
+            np.arange(1, len(tying) + 1, dtype=np.int32)
         for k, (block_topics, starts, docs, ties) in enumerate(self._runs):
             if ties is None:
                 continue
             tied = np.unpackbits(ties, count=len(docs) - 1).view(bool)
-            group = np.r_[0, np.cumsum(~tied)]          # a tie's rows share a group
+            group = np.r_[0, np.cumsum(~tied, dtype=np.int32)]     # a tie's rows share one
             self._runs[k] = (block_topics, starts,
                              _lasting(docs[np.lexsort((-by_id[docs], group))]), None)
         self._tying = np.zeros(0, bool)
