@@ -35,6 +35,9 @@ _COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
 #: 10**k as floats, exact (k <= 22), for the decimals of :meth:`Fields.numbers`.
 _POW10 = np.array([float(10 ** k) for k in range(23)])
+#: What each byte is to a decimal: its digit, 10 the point, 11 a minus, 12 anything else.
+_KIND = np.full(256, 12, np.uint8)
+_KIND[48:58], _KIND[46], _KIND[45] = np.arange(10), 10, 11
 #: Bytes (of the text) and rows (of a column) handled at once: what bounds the temporary arrays.
 _CHUNK, _ROWS = 1 << 16, 1 << 12
 #: Most digits a decimal may have for the vectorised parse: below 2**53, so exact as a double.
@@ -114,23 +117,23 @@ class Fields:
             return None
         text = np.frombuffer(self._data, np.uint8)
         whole = np.zeros(len(start))        # exact: an integer below 10**15 < 2**53
-        digits, after, points = (np.zeros(len(start), np.int64) for _ in range(3))
-        minus = text[start] == 45
+        digits, after, points = (np.zeros(len(start), np.int8) for _ in range(3))
+        bad = np.zeros(len(start), bool)
         for k in range(width):
-            byte = text[np.minimum(start + k, len(text) - 1)]
-            inside = k < size
-            digit = inside & (byte >= 48) & (byte <= 57)
-            point = inside & (byte == 46)
-            if (inside & ~digit & ~point & (~minus if k == 0 else True)).any():
-                return None
-            whole = np.where(digit, whole * 10 + (byte - 48.0), whole)
+            # 0-9 a digit, 10 the point, 11 a minus, 12 anything else, 13 past the field's end
+            kind = np.where(k < size, _KIND[text[np.minimum(start + k, len(text) - 1)]], 13)
+            digit = kind < 10
+            bad |= (kind == 12) if k == 0 else (kind == 12) | (kind == 11)
+            whole = np.where(digit, whole * 10 + kind, whole)
             digits += digit
             after += digit & (points > 0)
-            points += point
+            points += kind == 10
+        if bad.any():
+            return None
         if (points > 1).any() or (digits < 1).any() or (digits > _DIGITS).any():
             return None
         value = whole / _POW10[after]
-        return np.where(minus, -value, value)
+        return np.where(text[start] == 45, -value, value)
 
     def factorize(self, j: int) -> tuple[list[str], np.ndarray]:
         """``(uniques, codes)`` of column ``j`` as :func:`pandas.factorize` gives them (uniques
