@@ -202,8 +202,10 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     Where the qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a
     depth, an :class:`IncompleteJudgmentsWarning` names the depths and their shares.
 
-    Cost and memory: the qrels and each run are read and checked once (one run at a time), and
-    kept as codes, each run as its ranking in trec_eval's order
+    Cost and memory: the qrels and each run are read and checked once (one run at a time; a
+    plain file is split in one vectorised pass, :mod:`topicsetsize.matrices.fields`), and
+    kept as codes, each run as its ranking in trec_eval's order (tied scores put in document-id
+    order once every run is in, by one sort of the ids that tie)
     (:class:`~topicsetsize.decide.pools.RankedRuns`: 4 bytes a retrieved document, plus each
     distinct document id once); every depth's pool is built from that, and each run is
     evaluated once at each depth (one ir_measures evaluator a depth), the depths in groups whose

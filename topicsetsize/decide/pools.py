@@ -13,6 +13,7 @@ from itertools import repeat
 import numpy as np
 import pandas as pd
 
+from ..matrices.runcolumns import RunColumns
 from ..matrices.runfiles import as_run, trec_order, trec_score
 from ..params import check
 
@@ -122,34 +123,74 @@ class RankedRuns:
         self._topic_code: dict[str, int] = {}
         self._docs: list[str] = []             # document ids, likewise
         self._doc_code: dict[str, int] = {}
-        self._runs: list[tuple] = []           # (block topics, block starts, docs)
+        self._runs: list[tuple] = []           # (block topics, block starts, docs, ties)
+        self._tying = np.zeros(0, bool)        # the document codes that tie in some run
+        self._doc_objects = np.zeros(0, object)     # the document ids as an array, made once
         self._retrieved: set[int] = set()      # the topics some run retrieves for
         self._qrels = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # (keys, relevance)
 
     def __len__(self) -> int:
         return len(self._runs)
 
-    def add(self, run: pd.DataFrame) -> None:
-        """Add one checked run (``query_id``, ``doc_id``, ``score``; e.g. from
-        :func:`~topicsetsize.matrices.runfiles.read_run`), ranked as trec_eval ranks it."""
-        topic, topics = pd.factorize(run["query_id"].to_numpy(object))
-        doc, docs = pd.factorize(run["doc_id"].to_numpy(object))
-        score = trec_score(run["score"].to_numpy(float)).astype(np.float32)
-        order = np.lexsort((-score, topic))
-        tied = (topic[order][1:] == topic[order][:-1]) & (score[order][1:] == score[order][:-1])
-        if tied.any():     # ties: the document ids decide, descending (byte order, strcmp)
-            rows = order[np.flatnonzero(np.r_[tied, False] | np.r_[False, tied])]
-            by_id = np.zeros(len(doc), np.int64)
-            by_id[rows[np.argsort(docs[doc[rows]], kind="stable")]] = np.arange(1, len(rows) + 1)
-            order = np.lexsort((-by_id, -score, topic))
-        topic = topic[order]
+    def add(self, run) -> None:
+        """Add one checked run (:class:`~topicsetsize.matrices.runcolumns.RunColumns`, e.g. from
+        :func:`~topicsetsize.matrices.runfiles.parse_run`, or a frame ``query_id``, ``doc_id``,
+        ``score``), ranked as trec_eval ranks it."""
+        if isinstance(run, pd.DataFrame):
+            run = RunColumns.from_frame(run)
+        topic, docs = run.topic, run.docs
+        score = trec_score(run.score).astype(np.float32)
+        same = topic[1:] == topic[:-1]
+        if (topic[1:] >= topic[:-1]).all() and not (same & (score[1:] > score[:-1])).any():
+            order = np.arange(len(topic))       # the file lists the run in that order already
+        else:
+            order = np.lexsort((-score, topic))
+        topic, score = topic[order], score[order]
+        tied = (topic[1:] == topic[:-1]) & (score[1:] == score[:-1])
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]]) if len(topic) else \
             np.zeros(0, np.int64)
-        block_topics = self._codes(topics, self._topics, self._topic_code)[topic[starts]]
+        block_topics = self._codes(np.asarray(run.topics, object), self._topics,
+                                   self._topic_code)[topic[starts]]
         self._retrieved.update(block_topics.tolist())
-        self._runs.append((block_topics,
-                           np.r_[starts, len(order)],
-                           _lasting(self._codes(docs, self._docs, self._doc_code)[doc[order]])))
+        docs = self._doc_codes(docs)[order]
+        # Ties (equal scores in a topic) are put in the order of their document ids, descending
+        # (byte order, strcmp), once every run is in (:meth:`_settle`): one sort of the ids
+        # that tie anywhere, instead of one a run.
+        ties = None
+        if tied.any():
+            ties = _lasting(np.packbits(tied))
+            self._tying = np.concatenate([self._tying, np.zeros(max(len(self._docs) -
+                                                                   len(self._tying), 0), bool)])
+            self._tying[docs[np.r_[tied, False] | np.r_[False, tied]]] = True
+        self._runs.append((block_topics, np.r_[starts, len(order)], _lasting(docs), ties))
+
+    def _settle(self) -> None:
+        """Put every run's ties in trec_eval's order (document id descending): the ids that tie
+        somewhere sorted once, as Python compares strings (code points: the byte order of
+        UTF-8, trec_eval's strcmp), and each run's tied rows ordered by it."""
+        if not any(run[3] is not None for run in self._runs):
+            return
+        tying = np.flatnonzero(self._tying)
+        by_id = np.zeros(len(self._docs), np.int32)
+        by_id[tying[np.argsort(self._doc_array()[tying], kind="stable")]] = \
+            np.arange(1, len(tying) + 1, dtype=np.int32)
+        for k, (block_topics, starts, docs, ties) in enumerate(self._runs):
+            if ties is None:
+                continue
+            tied = np.unpackbits(ties, count=len(docs) - 1).view(bool)
+            group = np.r_[0, np.cumsum(~tied, dtype=np.int32)]     # a tie's rows share one
+            self._runs[k] = (block_topics, starts,
+                             _lasting(docs[np.lexsort((-by_id[docs], group))]), None)
+        self._tying = np.zeros(0, bool)
+
+    def _doc_codes(self, docs: list) -> np.ndarray:
+        """The codes of a run's document ids (one a row), new ids added (:meth:`_codes`)."""
+        out = np.fromiter(map(self._doc_code.get, docs, repeat(-1)), np.int32, len(docs))
+        new = np.flatnonzero(out < 0)
+        if len(new):
+            fresh, ids = pd.factorize(np.asarray(docs, object)[new])
+            out[new] = self._codes(ids, self._docs, self._doc_code)[fresh]
+        return out
 
     @staticmethod
     def _codes(ids: np.ndarray, names: list, code: dict) -> np.ndarray:
@@ -196,7 +237,7 @@ class RankedRuns:
         at = np.minimum(np.searchsorted(keys, _key(topic, doc)), max(len(keys) - 1, 0))
         judged = (keys[at] == _key(topic, doc)) if len(keys) else np.zeros(len(doc), bool)
         return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
-                             "doc_id": np.asarray(self._docs, object)[doc], "rank": rank,
+                             "doc_id": self._doc_array()[doc], "rank": rank,
                              "relevance": np.where(judged, relevance[at] if len(keys) else 0,
                                                    0).astype(np.int64),
                              "in_qrels": judged})
@@ -212,14 +253,16 @@ class RankedRuns:
         evaluator ranks them in that order; trec_eval's measures (pytrec_eval) are those of the
         run as read."""
         wanted = {self._topic_code[t] for t in topics if t in self._topic_code}
-        block_topics, starts, docs = self._runs[run]
+        self._settle()
+        block_topics, starts, docs, _ = self._runs[run]
+        ids = self._doc_array()
         longest = int(np.diff(starts).max()) if len(starts) > 1 else 0
         descending = [float(k) for k in range(longest, 0, -1)]
         out = {}
         for k, t in enumerate(block_topics.tolist()):
             if t in wanted:
                 a, b = starts[k], starts[k + 1]
-                out[self._topics[t]] = dict(zip(map(self._docs.__getitem__, docs[a:b].tolist()),
+                out[self._topics[t]] = dict(zip(ids[docs[a:b]].tolist(),
                                                descending[longest - (b - a):]))
         return out
 
@@ -230,12 +273,19 @@ class RankedRuns:
         sorted by topic code, then document code."""
         topic, doc, rank = self._best(depth)
         return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
-                             "doc_id": np.asarray(self._docs, object)[doc], "rank": rank})
+                             "doc_id": self._doc_array()[doc], "rank": rank})
+
+    def _doc_array(self) -> np.ndarray:
+        """The document ids as an object array (made again only where ids were added)."""
+        if len(self._doc_objects) != len(self._docs):
+            self._doc_objects = np.array(self._docs, object)
+        return self._doc_objects
 
     def _best(self, depth: int) -> tuple:
         """:meth:`best_ranks` as codes: (topic codes, document codes, ranks)."""
+        self._settle()
         blocks: dict[int, list] = {}
-        for block_topics, starts, docs in self._runs:
+        for block_topics, starts, docs, _ in self._runs:
             for k, t in enumerate(block_topics.tolist()):
                 a = starts[k]
                 blocks.setdefault(t, []).append(docs[a:min(starts[k + 1], a + depth)])

@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from .runfiles import as_qrels, as_run, read_run, run_files
+from .runcolumns import RunColumns
+from .runfiles import as_run, parse_run, qrels_by_topic, run_files
 from .topics import match_topics
 
 __all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
@@ -149,15 +150,16 @@ def _first_line(exc: Exception) -> str:
 
 
 def run_sources(runs, *, duplicates: str = "error", where: str = "") -> dict[str, Callable]:
-    """``{run name: loader}``: each loader reads (or checks) one run when called, so that a
-    folder of runs is read one run at a time. ``runs`` is a folder of run files or a mapping
-    ``{name: DataFrame or path}``."""
+    """``{run name: loader}``: each loader reads (or checks) one run when called and returns
+    its :class:`~topicsetsize.matrices.runcolumns.RunColumns`, so that a folder of runs is read
+    one run at a time. ``runs`` is a folder of run files or a mapping ``{name: DataFrame or
+    path}``."""
     if isinstance(runs, (str, os.PathLike)):
-        return {p.name: (lambda p=p: read_run(p, duplicates=duplicates))
+        return {p.name: (lambda p=p: parse_run(p, duplicates=duplicates))
                 for p in run_files(runs)}
     if isinstance(runs, dict):
-        return {str(k): (lambda k=k, v=v: as_run(v, f"{where}run {k}", duplicates=duplicates))
-                for k, v in runs.items()}
+        return {str(k): (lambda k=k, v=v: RunColumns.from_frame(
+            as_run(v, f"{where}run {k}", duplicates=duplicates))) for k, v in runs.items()}
     raise InputError(f"{where}runs must be a folder of run files or a mapping "
                      f"{{run name: DataFrame or path}}, got {type(runs).__name__}")
 
@@ -258,23 +260,26 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
         raise InputError("measures is empty: give at least one (e.g. AP, nDCG@10)")
     sources = run_sources(runs, duplicates=duplicates)
     qrels_name = str(qrels) if isinstance(qrels, (str, os.PathLike)) else "qrels"
-    qrels = as_qrels(qrels)
-    topics = sorted(qrels.loc[qrels["relevance"] >= 1, "query_id"].unique())
+    judged = qrels_by_topic(qrels)
+    topics = sorted(q for q, docs in judged.items() if max(docs.values()) >= 1)
     if not topics:
         raise InputError("qrels: no topic has a relevant document (relevance at least 1)")
-    evaluator = evaluator_for(list(parsed.values()), qrels_dict(qrels[qrels["query_id"].isin(
-        topics)]))
+    wanted = set(topics)
+    evaluator = evaluator_for(list(parsed.values()),
+                              {q: docs for q, docs in judged.items() if q in wanted})
+    no_relevant = set(judged) - wanted
+    del judged
     row, plane = {t: i for i, t in enumerate(topics)}, {m: k for k, m in enumerate(parsed)}
     values = np.zeros((len(parsed), len(topics), len(sources)))
     run_topics: set = set()
     tags, each_run = [], []
     for j, load in enumerate(sources.values()):
         run = load()
-        tags.append(run.attrs.get("tag"))
-        each_run.append(set(run["query_id"].unique()))
+        tags.append(run.tag)
+        each_run.append(set(run.topics))
         run_topics.update(each_run[-1])
         try:
-            for metric in evaluator.iter_calc(run_dict(run, topics)):
+            for metric in evaluator.iter_calc(run.as_dict(topics)):
                 values[plane[str(metric.measure)], row[metric.query_id], j] = metric.value
         except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
             raise InputError(f"measure={', '.join(parsed)!r}: ir_measures failed: "
@@ -284,7 +289,7 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
             progress(1)
     match = match_topics(topics, run_topics, qrels_name=qrels_name,
                          runs_name=str(runs) if isinstance(runs, (str, os.PathLike)) else "runs",
-                         no_relevant=set(qrels["query_id"].unique()) - set(topics))
+                         no_relevant=no_relevant)
     names, note = (_run_names(list(sources), tags) if isinstance(runs, (str, os.PathLike))
                    else (list(sources), ""))
     _warn_missing_topics(names, each_run, match.matched)

@@ -17,10 +17,8 @@ in the pool but not judged, which trec_eval counts as neither relevant nor judge
 
 from __future__ import annotations
 
-import lzma
 import os
-import zipfile
-import zlib
+from itertools import compress
 from pathlib import Path
 
 import numpy as np
@@ -28,90 +26,36 @@ import pandas as pd
 
 from ..errors import InputError
 from ..params import PARAMS
+from .fields import Fields, read_fields
 from .formats.common import parse_floats
+from .runcolumns import RunColumns, by_topic
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
-           "read_run", "read_runs", "run_files", "read_qrels", "as_run", "as_qrels"]
+           "read_run", "parse_run", "read_runs", "run_files", "read_qrels", "qrels_by_topic",
+           "as_run", "as_qrels"]
 
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iteration", "docno", "relevance")
 
 
-def _read_fields(path, fields) -> pd.DataFrame:
-    """Whitespace-separated text with exactly ``len(fields)`` fields a line (blank lines skipped).
-
-    The index of the frame is the 1-based line number.
-    """
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"{path}: no such file")
-    if path.is_dir():
-        raise IsADirectoryError(f"{path}: is a folder, expected a file")
-    k = len(fields)
-    try:
-        frame = pd.read_csv(path, sep=r"\s+", header=None, names=range(k + 1), dtype=str,
-                            skip_blank_lines=False, engine="c", quoting=3,
-                            keep_default_na=False, na_values=[""])
-    except pd.errors.EmptyDataError:
-        raise InputError(f"{path}: the file is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot be read as whitespace-separated text: "
-                         f"{str(exc).strip().splitlines()[0]}") from None
-    except _READ_ERRORS as exc:
-        raise _read_error(exc, path, fields) from None
-    frame.index = pd.RangeIndex(1, len(frame) + 1)
-    missing = frame.isna().to_numpy()                   # one pass over the cells
-    blank = missing.all(axis=1)                         # blank lines
-    if blank.any():
-        frame, missing = frame[~blank], missing[~blank]
-    if frame.empty:
-        raise InputError(f"{path}: the file is empty")
-    wrong = ~missing[:, k] | missing[:, :k].any(axis=1)
-    if wrong.any():
-        line = frame.index[wrong.argmax()]
-        got = int(frame.loc[line].notna().sum())
-        raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
-                         f"got {got}")
-    return frame.drop(columns=k).set_axis(list(fields), axis=1)
-
-
-#: The compressions pandas infers from a file name, as it names them.
-_COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst": "zstd",
-               ".tar": "tar"}
-#: What a failed read or decompression raises (zlib, lzma and zipfile have their own).
-_READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
-
-
-def _read_error(exc: Exception, path: Path, fields) -> Exception:
-    """A one-line error naming ``path`` for a failed read: a file named ``.gz`` (``.bz2``, ...)
-    that is not compressed so (``Not a gzipped file (b'10')``), or an error of the system that
-    names no file (``/proc/self/mem``: EIO)."""
-    if isinstance(exc, OSError) and exc.filename is not None:
-        return exc                                  # open() named the file
-    kind = _COMPRESSED.get(path.suffix.lower())
-    what = "TREC run" if tuple(fields) == RUN_FIELDS else "TREC qrels"
-    if kind is not None:
-        return InputError(f"{path}: named {path.suffix} but not a valid {kind} file ({exc}): "
-                          f"expected {kind}-compressed {what} text; if it is plain text, "
-                          f"rename it without {path.suffix}")
-    if isinstance(exc, OSError):
-        return OSError(exc.errno, f"cannot read: {exc.strerror or exc}", str(path))
-    return exc
-
-
-def _numbers(frame: pd.DataFrame, column: str, path, *, integer: bool) -> pd.Series:
-    values = pd.Series(parse_floats(frame[column]), index=frame.index)
+def _numbers(fields: Fields, j: int, column: str, path, *, integer: bool) -> np.ndarray:
+    """Column ``j`` of ``fields`` as numbers (whole numbers in the registry's range with
+    ``integer``); the first that is not one is an error naming the file and line."""
+    values = fields.numbers(j)
     bad = ~np.isfinite(values)
     if integer:
-        bad |= values.notna() & (values != values.round())
+        bad |= ~np.isnan(values) & (values != np.round(values))
     if bad.any():
-        line = bad.idxmax()
+        i = int(bad.argmax())
         kind = "a whole number" if integer else "a number"
-        raise InputError(f"{path}, line {line}: {column}={frame.at[line, column]!r} is not {kind}")
+        raise InputError(f"{path}, line {fields.line[i]}: {column}={fields.cell(j, i)!r} is not "
+                         f"{kind}")
     if not integer:
-        return values.astype(float)
-    return _whole(values, column, lambda line: f"{path}, line {line}",
-                  lambda line: repr(frame.at[line, column]))
+        return values
+    return _whole(pd.Series(values, index=fields.line), column,
+                  lambda line: f"{path}, line {line}",
+                  lambda line: repr(fields.cell(j, int(np.searchsorted(fields.line, line))))
+                  ).to_numpy()
 
 
 def _whole(values: pd.Series, column: str, where, shown) -> pd.Series:
@@ -226,28 +170,56 @@ def read_run(path, *, duplicates: str = "error") -> pd.DataFrame:
     ...
     topicsetsize.InputError: .../run1, line 2: document 'd1' is retrieved twice for topic '1' ...
     """
+    return parse_run(path, duplicates=duplicates).frame()
+
+
+def parse_run(path, *, duplicates: str = "error") -> RunColumns:
+    """:func:`read_run` as columns (:class:`~topicsetsize.matrices.runcolumns.RunColumns`), the
+    same checks, warnings and errors; what evaluating and pooling runs read."""
     duplicates = _check_duplicates(duplicates)
-    frame = _read_fields(path, RUN_FIELDS)
-    rank = _numbers(frame, "rank", path, integer=True)
-    score = _numbers(frame, "score", path, integer=False)
-    dup = frame.duplicated(["qid", "docno"])
-    if dup.any():
+    fields = read_fields(path, RUN_FIELDS)
+    rank = _numbers(fields, 3, "rank", path, integer=True)
+    score = _numbers(fields, 4, "score", path, integer=False)
+    topics, topic = fields.factorize(0)
+    run = RunColumns(topics, topic, fields.strings(2), score, rank)
+    line, one_tag = fields.line, fields.same_as_previous(5).all()
+    dup = _duplicated(run)
+    if dup is not None:
+        i = int(dup.argmax())
         if duplicates == "error":
-            line = dup.idxmax()
-            raise InputError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is "
-                             f"retrieved twice for topic {frame.at[line, 'qid']!r} (trec_eval: "
-                             "duplicate docs; keep the first line of each with "
-                             "duplicates='first')")
+            raise InputError(f"{path}, line {line[i]}: document {run.docs[i]!r} is retrieved "
+                             f"twice for topic {topics[topic[i]]!r} (trec_eval: duplicate docs; "
+                             "keep the first line of each with duplicates='first')")
         _warn(f"{path}: dropped {int(dup.sum())} line(s) retrieving a document already "
               "retrieved for the same topic (kept the first of each)")
-        keep = ~dup.to_numpy()
-        frame, rank, score = frame[keep], rank[keep], score[keep]
-    run = pd.DataFrame({"query_id": frame["qid"].to_numpy(), "doc_id": frame["docno"].to_numpy(),
-                        "rank": rank.to_numpy(), "score": score.to_numpy()})
-    tags = frame["tag"].unique()
-    run.attrs["tag"] = str(tags[0]) if len(tags) == 1 else None
+        keep = ~dup
+        run = RunColumns(topics, topic[keep], list(compress(run.docs, keep)), score[keep],
+                         rank[keep])
+        if not one_tag:                 # the lines kept may still have one tag
+            tags = list(compress(fields.strings(5), keep))
+            one_tag = tags.count(tags[0]) == len(tags)
+    run.tag = fields.cell(5, 0) if one_tag else None
     _note_order(run, path)
     return run
+
+
+def _duplicated(run: RunColumns) -> np.ndarray | None:
+    """Which rows retrieve a document already retrieved for their topic (None where none): a
+    set of each topic's documents, and a pass over the rows of the topics that have fewer."""
+    order, starts, _ = run.grouped()
+    docs = run.docs if order is None else np.asarray(run.docs, object)[order].tolist()
+    bounds = np.r_[starts, len(docs)].tolist()
+    dup = None
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        if len(set(docs[a:b])) != b - a:
+            dup = np.zeros(len(docs), bool) if dup is None else dup
+            seen: set = set()
+            for i, doc in enumerate(docs[a:b], a):
+                dup[i] = doc in seen
+                seen.add(doc)
+    if dup is not None and order is not None:
+        dup[order] = dup.copy()
+    return dup
 
 
 def _check_duplicates(duplicates):
@@ -262,30 +234,39 @@ def _warn(message: str) -> None:
     warnings.warn(message, RunFileWarning, stacklevel=4)
 
 
-def _note_order(run: pd.DataFrame, path) -> None:
+def _note_order(run: RunColumns, path) -> None:
     """Warn once per kind: constant scores within a topic; a rank column that disagrees."""
-    by_topic = run.assign(score=trec_score(run["score"])).groupby("query_id", sort=False)["score"]
-    sizes, spread = by_topic.size(), by_topic.max() - by_topic.min()
+    order, starts, codes = run.grouped()
+    score = trec_score(run.score)
+    rank = run.rank
+    if order is not None:
+        score, rank = score[order], rank[order]
+    sizes = np.diff(np.r_[starts, len(score)])
+    spread = np.maximum.reduceat(score, starts) - np.minimum.reduceat(score, starts)
     constant = (sizes > 1) & (spread == 0)
     if constant.any():
         _warn(f"{path}: every document has the same score in {int(constant.sum())} of "
-              f"{len(sizes)} topic(s) (e.g. topic {constant.idxmax()!r}); trec_eval then ranks "
-              "them by document id, descending, and so does topicsetsize (the rank column is "
-              "ignored)")
+              f"{len(sizes)} topic(s) (e.g. topic {run.topics[codes[constant.argmax()]]!r}); "
+              "trec_eval then ranks them by document id, descending, and so does topicsetsize "
+              "(the rank column is ignored)")
         return
-    # Ties aside (their order is trec_eval's), ranks must grow as scores fall.
-    ordered = run.assign(score=trec_score(run["score"])).sort_values(
-        ["query_id", "score", "rank"], ascending=[True, False, True], kind="stable")
-    steps = np.diff(ordered["rank"].to_numpy())
-    same_topic = ordered["query_id"].to_numpy()[1:] == ordered["query_id"].to_numpy()[:-1]
-    wrong = same_topic & (steps < 0)
+    # Ties aside (their order is trec_eval's), ranks must grow as scores fall: so they do
+    # where, within each topic in file order, scores never rise and ranks never fall.
+    same = np.ones(len(score) - 1, bool)
+    same[starts[1:] - 1] = False
+    if not (same & ((score[1:] > score[:-1]) | (rank[1:] < rank[:-1]))).any():
+        return
+    key = np.empty(len(run.topics), np.intp)            # topics sorted as strings
+    key[sorted(range(len(run.topics)), key=run.topics.__getitem__)] = np.arange(len(key))
+    ordered = np.lexsort((run.rank, -trec_score(run.score), key[run.topic]))
+    topic, rank = run.topic[ordered], run.rank[ordered]
+    wrong = (topic[1:] == topic[:-1]) & (np.diff(rank) < 0)
     if wrong.any():
-        k = int(np.argmax(wrong)) + 1
+        k = ordered[int(np.argmax(wrong)) + 1]
         _warn(f"{path}: the rank column disagrees with the scores (e.g. topic "
-              f"{ordered['query_id'].iat[k]!r}: document {ordered['doc_id'].iat[k]!r}, rank "
-              f"{ordered['rank'].iat[k]}, scores lower than a document ranked below it); it is "
-              "ignored: documents are ranked by score, descending, ties by document id, "
-              "descending, as trec_eval does")
+              f"{run.topics[run.topic[k]]!r}: document {run.docs[k]!r}, rank {run.rank[k]}, "
+              "scores lower than a document ranked below it); it is ignored: documents are "
+              "ranked by score, descending, ties by document id, descending, as trec_eval does")
 
 
 def read_runs(folder, *, duplicates: str = "error") -> dict[str, pd.DataFrame]:
@@ -345,14 +326,42 @@ def read_qrels(path) -> pd.DataFrame:
     0        1     d1          1
     1        1     d2          0
     """
-    frame = _read_fields(path, QRELS_FIELDS)
-    relevance = _numbers(frame, "relevance", path, integer=True)
-    line = _first_duplicate(frame, ["qid", "docno"])
-    if line is not None:
-        raise InputError(f"{path}, line {line}: document {frame.at[line, 'docno']!r} is judged "
-                         f"twice for topic {frame.at[line, 'qid']!r}")
-    return pd.DataFrame({"query_id": frame["qid"].to_numpy(), "doc_id": frame["docno"].to_numpy(),
-                         "relevance": relevance.to_numpy()})
+    fields = read_fields(path, QRELS_FIELDS)
+    relevance = _numbers(fields, 3, "relevance", path, integer=True)
+    topics, topic = fields.factorize(0)
+    qids, docs = np.asarray(topics, object)[topic], fields.strings(2)   # one object a topic
+    _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, path, docs, qids)
+    return pd.DataFrame({"query_id": qids, "doc_id": np.asarray(docs, object),
+                         "relevance": relevance})
+
+
+def _judged_twice(pairs: pd.DataFrame, fields: Fields, path, docs: list, qids) -> None:
+    """The error naming the first line that judges a document judged before for its topic."""
+    dup = pairs.duplicated().to_numpy()
+    if dup.any():
+        i = int(dup.argmax())
+        raise InputError(f"{path}, line {fields.line[i]}: document {docs[i]!r} is judged "
+                         f"twice for topic {qids[i]!r}")
+
+
+def qrels_by_topic(qrels) -> dict:
+    """Qrels (a path or a frame, as :func:`as_qrels` takes them) as ``{qid: {docid: relevance}}``
+    (ir_measures' format), checked as :func:`read_qrels` checks them; a file is read without a
+    frame in between."""
+    if not isinstance(qrels, (str, os.PathLike)):
+        frame = as_qrels(qrels)
+        codes, topics = pd.factorize(frame["query_id"].to_numpy(object))
+        return by_topic(list(topics), codes, frame["doc_id"].tolist(),
+                        frame["relevance"].to_numpy())
+    fields = read_fields(qrels, QRELS_FIELDS)
+    relevance = _numbers(fields, 3, "relevance", qrels, integer=True)
+    topics, topic = fields.factorize(0)
+    docs = fields.strings(2)
+    out = by_topic(topics, topic, docs, relevance)
+    if sum(map(len, out.values())) != len(docs):        # a document judged twice
+        _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, qrels, docs,
+                      np.asarray(topics, object)[topic])
+    return out
 
 
 def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame:

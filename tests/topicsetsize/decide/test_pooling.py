@@ -483,12 +483,12 @@ def test_each_run_is_read_once_and_each_depth_evaluated_once(monkeypatch):
     import topicsetsize.matrices.evaluation as evaluation
 
     calls = {"read": [], "evaluator": 0, "score": 0}
-    read_run, evaluator_for, score_run = (evaluation.read_run, pooling.evaluator_for,
-                                          pooling.score_run)
+    parse_run, evaluator_for, score_run = (evaluation.parse_run, pooling.evaluator_for,
+                                           pooling.score_run)
 
     def counted_read(path, **kw):
         calls["read"].append(Path(path).name)
-        return read_run(path, **kw)
+        return parse_run(path, **kw)
 
     def counted_evaluator(*args, **kw):
         calls["evaluator"] += 1
@@ -498,7 +498,7 @@ def test_each_run_is_read_once_and_each_depth_evaluated_once(monkeypatch):
         calls["score"] += 1
         return score_run(*args, **kw)
 
-    monkeypatch.setattr(evaluation, "read_run", counted_read)
+    monkeypatch.setattr(evaluation, "parse_run", counted_read)
     monkeypatch.setattr(pooling, "evaluator_for", counted_evaluator)
     monkeypatch.setattr(pooling, "score_run", counted_score)
     depths = [60, 20, 5]

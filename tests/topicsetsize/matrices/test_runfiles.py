@@ -270,3 +270,43 @@ def test_an_unreadable_file_is_an_error_naming_it():
     with pytest.raises(OSError) as err:
         read_qrels("/proc/self/mem")
     assert err.value.filename == "/proc/self/mem" and "cannot read" in err.value.strerror
+
+
+def _outcome(path, duplicates):
+    """What read_run does with a file: its frame (or error) and its warnings, the path left out."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            run = read_run(path, duplicates=duplicates)
+            got = (run.to_dict("list"), run.attrs["tag"], [str(t) for t in run.dtypes])
+        except InputError as exc:
+            got = str(exc)
+    notes = [str(w.message) for w in caught]
+    return repr((got, notes)).replace(str(path.parent), "DIR")
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_plain_file_is_read_as_pandas_reads_it(tmp_path, seed):
+    """The same lines split at once (a plain file) and by pandas (the same file with Windows
+    line ends, which only pandas reads): the same frame, warnings and errors."""
+    import random
+
+    rng = random.Random(seed)
+    lines, qid = [], "1"
+    for i in range(rng.randint(1, 40)):
+        qid = rng.choice(["1", "2", "10", "CD01"]) if rng.random() < 0.2 else qid
+        rank = str(i + 1) if rng.random() < 0.8 else rng.choice(["1", "3", "1.0", "x", "1e30"])
+        score = rng.choice(["1.5", "1.5", "-0", "0", "2.70763738219", "2.707637382189", ".5",
+                            "1e-3", "nan", repr(rng.gauss(0, 3)), str(round(rng.gauss(0, 3), 2))])
+        doc = rng.choice(["d", "D", "9", "10"]) + str(rng.randint(0, 25))
+        tag = "t" if seed % 3 else rng.choice(["t", "u"])
+        lines.append(f"{qid} Q0\t{doc} {rank}  {score} {tag}")
+    text = "\n".join(lines) + "\n"
+    for name, ends in (("plain", "\n"), ("windows", "\r\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "run").write_bytes(text.replace("\n", ends).encode())
+    for duplicates in ("error", "first"):
+        assert (_outcome(tmp_path / "plain" / "run", duplicates)
+                == _outcome(tmp_path / "windows" / "run", duplicates))

@@ -1,0 +1,105 @@
+"""Fields of run and qrels files: the vectorised split gives pandas' fields, and its numbers are
+Python's float() of their text, bit for bit."""
+
+from __future__ import annotations
+
+import gzip
+import math
+import random
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from topicsetsize.matrices.fields import read_fields
+
+NAMES = ("qid", "Q0", "docno", "rank", "score", "tag")
+#: Number-like texts: plain decimals (the vectorised parse) and everything float() reads or not.
+NUMBERS = ["0", "7", "-0", "-0.0", ".5", "5.", "-.25", "007", "123456789012345", "1234567890123456",
+           "0.1", "2.70763738219", "-13.764700889587402", "1e5", "+3", "1_0", "nan", "inf", "x",
+           "--1", "1.2.3", "-", ".", "0.10000000000000000555", "99999999999999999999"]
+
+
+def _token(rng: random.Random) -> str:
+    if rng.random() < 0.5:
+        return rng.choice(NUMBERS)
+    if rng.random() < 0.5:
+        return repr(rng.gauss(0, 10) * 10 ** rng.randint(-6, 6))
+    return rng.choice(["d", "D-", "a_b", "Q0", "x.y"]) + str(rng.randint(0, 30))
+
+
+def _write(path, rng: random.Random, *, plain: bool) -> str:
+    lines = []
+    for _ in range(rng.randint(1, 80)):
+        fields = [rng.choice(["1", "2", "10", "301"]) if rng.random() < 0.8 else _token(rng)]
+        fields += [_token(rng) for _ in range(5)]
+        blanks = [rng.choice([" ", " ", "  ", "\t", " \t "]) for _ in range(5)]
+        line = "".join(f + b for f, b in zip(fields, blanks + [""]))
+        lines.append(rng.choice(["", " ", "\t"]) + line + rng.choice(["", " "]))
+    if not plain:
+        lines.insert(rng.randint(0, len(lines)), rng.choice(["", "  "]))      # a blank line
+    text = "\n".join(lines) + rng.choice(["\n", ""])
+    if not plain and rng.random() < 0.5:
+        text = text.replace("\n", "\r\n")
+    data = text.encode()
+    path.write_bytes(gzip.compress(data) if path.suffix == ".gz" else data)
+    return text
+
+
+def _float_or_nan(text: str) -> float:
+    if "_" in text:
+        return math.nan
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fields_are_pandas_fields_and_numbers_are_floats(tmp_path, seed):
+    rng = random.Random(seed)
+    plain = seed % 4 != 3
+    path = tmp_path / ("run.gz" if seed % 3 == 0 else "run")
+    _write(path, rng, plain=plain)
+    fields = read_fields(path, NAMES)
+    assert fields.vectorised == plain
+    theirs = pd.read_csv(path, sep=r"\s+", header=None, dtype=str, quoting=3,
+                         keep_default_na=False, engine="c")
+    assert len(fields) == len(theirs)
+    for j in range(len(NAMES)):
+        text = theirs[j].tolist()
+        assert fields.strings(j) == text
+        assert [fields.cell(j, i) for i in range(len(text))] == text
+        expected = np.array([_float_or_nan(t) for t in text])
+        got = fields.numbers(j)
+        assert np.array_equal(np.isnan(got), np.isnan(expected))
+        assert np.array_equal(got[~np.isnan(got)].view(np.int64),
+                              expected[~np.isnan(expected)].view(np.int64))    # bit for bit
+        assert fields.same_as_previous(j).tolist() == [a == b for a, b in zip(text[1:], text)]
+        codes, uniques = pd.factorize(np.asarray(text, object))
+        assert fields.factorize(j)[0] == list(uniques)
+        assert fields.factorize(j)[1].tolist() == codes.tolist()
+
+
+def test_plain_decimals_are_parsed_at_once_exactly(tmp_path):
+    rng = np.random.default_rng(5)
+    texts = [f"{v:.{d}f}" for v, d in zip(rng.normal(size=3000) * 10.0 ** rng.integers(-3, 9, 3000),
+                                         rng.integers(0, 12, 3000))]
+    texts = [t for t in texts if sum(c.isdigit() for c in t) <= 15]
+    path = tmp_path / "run"
+    path.write_text("".join(f"1 Q0 d{i} {i + 1} {t} tag\n" for i, t in enumerate(texts)))
+    fields = read_fields(path, NAMES)
+    assert fields.vectorised
+    assert fields.numbers(4).tolist() == [float(t) for t in texts]
+    assert fields.numbers(3).tolist() == list(range(1, len(texts) + 1))
+
+
+def test_line_numbers_count_blank_lines(tmp_path):
+    path = tmp_path / "run"
+    path.write_text("1 Q0 a 1 2 t\n\n1 Q0 b 2 1 t\n")
+    fields = read_fields(path, NAMES)
+    assert not fields.vectorised and fields.line.tolist() == [1, 3]
+    path.write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t")          # no newline at the end
+    fields = read_fields(path, NAMES)
+    assert fields.vectorised and fields.line.tolist() == [1, 2]
+    assert fields.strings(5) == ["t", "t"]
