@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .cells import STYLE, put_formula, put_label, put_number, ref
+from .cells import STYLE, put_formula, put_label, put_number, ref, set_style
 
 __all__ = ["Col", "Block", "write_block", "bisection_cols", "bisection_answer", "bisection_steps",
            "shared_templates"]
@@ -118,8 +118,8 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
                   {c.key: left + k for k, c in enumerate(cols)})
     if header:
         for c in cols:
-            put_label(ws, top, block.columns[c.key], c.header, font=STYLE.bold,
-                      fill=STYLE.header_fill).alignment = STYLE.header
+            set_style(put_label(ws, top, block.columns[c.key], c.header, font=STYLE.bold,
+                                fill=STYLE.header_fill), alignment=STYLE.header)
         ws.row_dimensions[top].height = 45        # three lines: no heading is cut off
     for i in range(count):
         row = first_row + i

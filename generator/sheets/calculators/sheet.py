@@ -21,6 +21,7 @@ from ...spreadsheet.cells import (
     put_number,
     put_text,
     ref,
+    set_style,
 )
 from ...spreadsheet.layout import (
     NO_VALUE,
@@ -273,7 +274,7 @@ def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str,
     for key, column in shown.columns.items():
         if key not in plain:
             for row in range(shown.top, shown.bottom + 1):
-                ws.cell(row, column).alignment = _RIGHT
+                set_style(ws.cell(row, column), alignment=_RIGHT)
     return shown
 
 
