@@ -64,6 +64,11 @@ class Col:
         Excel number format of the column.
     first : str, optional
         The template for the first row, when it differs (a bisection's starting bracket).
+    shared : bool
+        For a callable ``template``: its formulas are one formula in relative R1C1 form (the
+        same text but for references that each keep their offset from the row), as a
+        template string's are, so the evaluator reads one row's references for the column
+        (:func:`shared_templates`). A wrong declaration gives wrong saved values.
     """
 
     key: str
@@ -71,6 +76,7 @@ class Col:
     template: str | Callable[[int], str | float]
     number_format: str = "General"
     first: str | None = None
+    shared: bool = False
 
 
 @dataclass
@@ -137,7 +143,7 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
     # Rows 2..count of a column written from one template string (the same references, each
     # relative to its row) are one formula in R1C1 form: noted for the evaluator (shared_templates).
     for c in cols:
-        if isinstance(c.template, str) and count > 2:
+        if (isinstance(c.template, str) or c.shared) and count > 2:
             token = object()
             _templates(ws).update((cell, token) for cell in (
                 (row, block.columns[c.key]) for row in range(first_row + 1, first_row + count)))

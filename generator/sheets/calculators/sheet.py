@@ -268,7 +268,7 @@ def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str,
         Col(c.key, c.header, lambda i, key=c.key: guarded(
             ok, work.cell(key, work.top + i, absolute=False),    # relative: one template
             f'"{NO_VALUE}"'),
-            c.number_format)
+            c.number_format, shared=True)
         for c in cols], count)
     # NO_VALUE where the numbers stand (a left-aligned mark would abut the column before)
     for key, column in shown.columns.items():
