@@ -131,12 +131,14 @@ def put_formula(ws, row: int, column: int, formula: str, *, number_format: str |
         cell._value, cell.data_type = formula, "f"   # what openpyxl's value setter makes of it
     else:
         cell.value = formula
-    _style(cell, font, fill, None)
+    if font is not None or fill is not None:
+        _style(cell, font, fill, None)
     return cell
 
 
 def _style(cell, font, fill, comment):
-    set_style(cell, font=font, fill=fill)
+    if font is not None or fill is not None:
+        set_style(cell, font=font, fill=fill)
     if comment:
         cell.comment = Comment(clean_text(comment), "topicsetsize", width=260, height=90)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .cells import STYLE, put_formula, put_label, put_number, ref, set_style
+from .cells import STYLE, col, put_formula, put_label, put_number, ref, set_style
 
 __all__ = ["Col", "Block", "write_block", "bisection_cols", "bisection_answer", "bisection_steps",
            "shared_templates"]
@@ -127,11 +127,12 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
             set_style(put_label(ws, top, block.columns[c.key], c.header, font=STYLE.bold,
                                 fill=STYLE.header_fill), alignment=STYLE.header)
         ws.row_dimensions[top].height = 45        # three lines: no heading is cut off
+    letters = [(k, f"prev_{k}", col(block.columns[k])) for k in keys]     # ref()'s letters
+    previous: dict[str, str] = {}
     for i in range(count):
         row = first_row + i
-        refs = _Refs({k: ref(row, block.columns[k]) for k in keys})
-        if i:
-            refs.update({f"prev_{k}": ref(row - 1, block.columns[k]) for k in keys})
+        refs = _Refs({k: f"{letter}{row}" for k, _, letter in letters}, **previous)
+        previous = {prev: refs[k] for k, prev, _ in letters}
         for c in cols:
             template = c.first if (i == 0 and c.first is not None) else c.template
             value = template(i) if callable(template) else template
