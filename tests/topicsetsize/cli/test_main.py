@@ -34,25 +34,28 @@ def test_console_exits_with_mains_status_and_spares_the_exit_collection(monkeypa
     assert told == [True]          # the command may leave the collector paused: the end
 
 
+def _python(code: str) -> subprocess.CompletedProcess:
+    """``code`` run by a fresh Python in the project's folder (its modules as imported)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_building_the_parser_imports_no_numerical_library():
     code = ("import sys, topicsetsize.cli as cli; cli.build_parser(); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'numpy', 'scipy', 'pandas', 'openpyxl', 'tqdm'}))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.strip() == "[]"
 
 
 def test_a_hidden_progress_bar_imports_no_tqdm():
     """Where stderr is not a terminal the bar shows nothing, and tqdm is not imported for it
     (its version lookup reads package metadata: some 15 ms of every command)."""
-    code = ("import sys\nfrom topicsetsize.cli._common import progress\n"
-            "with progress(3, 'x') as bar:\n    bar.update(1); bar.set_postfix_str('y')\n"
-            "bar.close()\nprint('tqdm' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
-    assert done.returncode == 0, done.stderr
+    done = _python("import sys\nfrom topicsetsize.cli._common import progress\n"
+                   "with progress(3, 'x') as bar:\n    bar.update(1); bar.set_postfix_str('y')\n"
+                   "bar.close()\nprint('tqdm' in sys.modules)")
     assert done.stdout.strip() == "False" and done.stderr == ""
 
 
