@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import zipfile
 from collections import defaultdict
-from html import escape as _html_escape
 from io import BytesIO
 
 from openpyxl.comments.comment_sheet import CommentRecord
@@ -117,7 +116,7 @@ def _simple(cell) -> bool:
 def _text(value: str) -> str:
     """Text as openpyxl's XML writer (lxml, ASCII) writes it: &, <, > and CR escaped, and
     every non-ASCII character as a character reference."""
-    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    value = escape(value)
     if "\r" in value:
         value = value.replace("\r", "&#13;")
     return value if value.isascii() else value.encode("ascii", "xmlcharrefreplace").decode()
@@ -207,9 +206,14 @@ def named_values(wb, values: dict[str, object]) -> dict[str, dict[str, object]]:
 
 
 def escape(text: str) -> str:
-    """&, < and > as XML entities (what ``xml.sax.saxutils.escape`` does, without its import
-    of urllib and ssl, about 60 ms of the workbook's start)."""
-    return _html_escape(text, quote=False)
+    """&, < and > as XML entities (what ``xml.sax.saxutils.escape`` and ``html.escape(text,
+    quote=False)`` do, without the imports of urllib and ssl, about 60 ms of the workbook's
+    start, or of html.entities, about 5 ms).
+
+    >>> escape("a < b & c > d")
+    'a &lt; b &amp; c &gt; d'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 _FORMULA_CELL = re.compile(

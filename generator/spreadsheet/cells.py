@@ -9,13 +9,15 @@ are written only by :func:`put_formula`, from templates in this package.
 
 from __future__ import annotations
 
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.comments import Comment
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles.cell_style import StyleArray
+from openpyxl.styles.styleable import StyleableObject
 from openpyxl.utils import get_column_letter
 
-__all__ = ["put_text", "put_number", "put_formula", "put_label", "ref", "col", "clean_text",
-           "STYLE", "TEXT_LIMIT", "wrapped_lines", "fit_texts"]
+__all__ = ["put_text", "put_number", "put_formula", "put_label", "set_style", "ref", "col",
+           "clean_text", "STYLE", "TEXT_LIMIT", "wrapped_lines", "fit_texts"]
 
 #: The longest string a spreadsheet cell holds.
 TEXT_LIMIT = 32767
@@ -109,12 +111,10 @@ def put_label(ws, row: int, column: int, text: str, *, font=None, fill=None):
 def put_number(ws, row: int, column: int, value, *, number_format: str | None = None,
                font=None, fill=None, comment: str | None = None):
     """Write a number (int or float); ``None`` leaves the cell empty."""
-    cell = ws.cell(row=row, column=column)
+    cell = _formatted(ws, row, column, number_format)
     if value is not None:
         number = float(value)
         cell.value = int(number) if number.is_integer() and abs(number) < 2**53 else number
-    if number_format:
-        cell.number_format = number_format
     _style(cell, font, fill, comment)
     return cell
 
@@ -124,20 +124,94 @@ def put_formula(ws, row: int, column: int, formula: str, *, number_format: str |
     """Write a formula of this package (must start with ``=``)."""
     if not formula.startswith("="):
         raise ValueError(f"a formula must start with '=': {formula!r}")
-    cell = ws.cell(row=row, column=column, value=formula)
-    if number_format:
-        cell.number_format = number_format
-    _style(cell, font, fill, None)
+    fresh = (row, column) not in ws._cells
+    cell = _formatted(ws, row, column, number_format)
+    if (fresh and type(formula) is str and 1 < len(formula) <= TEXT_LIMIT
+            and ILLEGAL_CHARACTERS_RE.search(formula) is None):
+        cell._value, cell.data_type = formula, "f"   # what openpyxl's value setter makes of it
+    else:
+        cell.value = formula
+    if font is not None or fill is not None:
+        _style(cell, font, fill, None)
     return cell
 
 
 def _style(cell, font, fill, comment):
-    if font is not None:
-        cell.font = font
-    if fill is not None:
-        cell.fill = fill
+    if font is not None or fill is not None:
+        set_style(cell, font=font, fill=fill)
     if comment:
         cell.comment = Comment(clean_text(comment), "topicsetsize", width=260, height=90)
+
+
+#: The attribute of a workbook where :func:`set_style` and :func:`_formatted` keep the style
+#: ids openpyxl gave (kept with the workbook, so they go when it goes).
+_STYLE_IDS = "_topicsetsize_style_ids"
+
+
+def _style_ids(wb) -> dict:
+    ids = wb.__dict__.get(_STYLE_IDS)
+    if ids is None:
+        ids = wb.__dict__[_STYLE_IDS] = {}
+    return ids
+
+
+def set_style(cell, **looks) -> None:
+    """Give ``cell`` the looks named (``font``, ``fill``, ``border``, ``alignment``,
+    ``protection``: openpyxl style objects; None leaves one as it is), as ``cell.font = font``
+    and so on do.
+
+    openpyxl's setter looks each object up among the workbook's by its value, hashing every
+    attribute (some 7,000 times a default workbook). Here the index openpyxl gave an object is
+    kept for that object (by identity, the object kept alive with it), so it is looked up once
+    per workbook. Like openpyxl's own list of styles, this takes a style object as unchanged
+    once used: the generator never changes one.
+
+    Examples
+    --------
+    >>> from openpyxl import Workbook
+    >>> ws = Workbook().active
+    >>> set_style(ws["A1"], font=STYLE.bold, fill=STYLE.header_fill)
+    >>> ws["A1"].font.b, ws["A1"].fill.fgColor.rgb
+    (True, '00D9E1F2')
+    """
+    ids = None
+    for name, look in looks.items():
+        if look is None:
+            continue
+        if ids is None:
+            ids = _style_ids(cell.parent.parent)
+        kept = ids.get((name, id(look)))
+        if kept is None or kept[0] is not look:
+            setattr(cell, name, look)               # openpyxl adds it to the workbook's list
+            kept = ids[name, id(look)] = (look, getattr(cell._style, _ID_FIELD[name]))
+        elif cell._style is None:
+            cell._style = StyleArray()
+        setattr(cell._style, _ID_FIELD[name], kept[1])
+
+
+#: The field of a cell's style array that holds each look's index (openpyxl's descriptors).
+_ID_FIELD = {name: StyleableObject.__dict__[name].key
+             for name in ("font", "fill", "border", "alignment", "protection")}
+
+
+def _formatted(ws, row: int, column: int, number_format: str | None):
+    """The cell at (row, column), ``number_format`` set (when given), as ``ws.cell(row,
+    column)`` then ``cell.number_format = number_format``: a new cell takes a copy of the
+    style array openpyxl made for the format's first cell (one lookup per format and
+    workbook)."""
+    if (row, column) in ws._cells or not (0 < row < 1048577 and column > 0):
+        cell = ws.cell(row=row, column=column)
+        if number_format:
+            cell.number_format = number_format
+        return cell
+    ids = _style_ids(ws.parent) if number_format else None
+    array = ids.get(("number_format", number_format)) if number_format else None
+    cell = Cell(ws, row=row, column=column, style_array=array)      # a copy of ``array``
+    ws._add_cell(cell)
+    if number_format and array is None:
+        cell.number_format = number_format          # openpyxl adds it to the workbook's list
+        ids["number_format", number_format] = StyleArray(cell._style)
+    return cell
 
 
 def col(index: int) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .cells import STYLE, put_formula, put_label, put_number, ref
+from .cells import STYLE, col, put_formula, put_label, put_number, ref, set_style
 
 __all__ = ["Col", "Block", "write_block", "bisection_cols", "bisection_answer", "bisection_steps",
            "shared_templates"]
@@ -64,6 +64,11 @@ class Col:
         Excel number format of the column.
     first : str, optional
         The template for the first row, when it differs (a bisection's starting bracket).
+    shared : bool
+        For a callable ``template``: its formulas are one formula in relative R1C1 form (the
+        same text but for references that each keep their offset from the row), as a
+        template string's are, so the evaluator reads one row's references for the column
+        (:func:`shared_templates`). A wrong declaration gives wrong saved values.
     """
 
     key: str
@@ -71,6 +76,7 @@ class Col:
     template: str | Callable[[int], str | float]
     number_format: str = "General"
     first: str | None = None
+    shared: bool = False
 
 
 @dataclass
@@ -118,14 +124,15 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
                   {c.key: left + k for k, c in enumerate(cols)})
     if header:
         for c in cols:
-            put_label(ws, top, block.columns[c.key], c.header, font=STYLE.bold,
-                      fill=STYLE.header_fill).alignment = STYLE.header
+            set_style(put_label(ws, top, block.columns[c.key], c.header, font=STYLE.bold,
+                                fill=STYLE.header_fill), alignment=STYLE.header)
         ws.row_dimensions[top].height = 45        # three lines: no heading is cut off
+    letters = [(k, f"prev_{k}", col(block.columns[k])) for k in keys]     # ref()'s letters
+    previous: dict[str, str] = {}
     for i in range(count):
         row = first_row + i
-        refs = _Refs({k: ref(row, block.columns[k]) for k in keys})
-        if i:
-            refs.update({f"prev_{k}": ref(row - 1, block.columns[k]) for k in keys})
+        refs = _Refs({k: f"{letter}{row}" for k, _, letter in letters}, **previous)
+        previous = {prev: refs[k] for k, prev, _ in letters}
         for c in cols:
             template = c.first if (i == 0 and c.first is not None) else c.template
             value = template(i) if callable(template) else template
@@ -137,7 +144,7 @@ def write_block(ws, top: int, left: int, cols: Sequence[Col], count: int, *,
     # Rows 2..count of a column written from one template string (the same references, each
     # relative to its row) are one formula in R1C1 form: noted for the evaluator (shared_templates).
     for c in cols:
-        if isinstance(c.template, str) and count > 2:
+        if (isinstance(c.template, str) or c.shared) and count > 2:
             token = object()
             _templates(ws).update((cell, token) for cell in (
                 (row, block.columns[c.key]) for row in range(first_row + 1, first_row + count)))

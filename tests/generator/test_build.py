@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import openpyxl
 import pytest
 from topicsetsize.generator import (
@@ -78,6 +80,24 @@ def test_progress_ticks_match_count_steps(tmp_path):
     write_workbook(spec, tmp_path / "e.xlsx", tick=ticks.append)
     assert len(ticks) == count_steps(spec) == 1 + 2 * 2 + 2
     assert ticks[0] == "read TREC 2010 Web AP: 48 topics x 88 runs" and ticks[-1] == "saved"
+
+
+def test_the_collector_runs_again_after_writing_unless_the_process_ends(tmp_path):
+    spec = spec_from_dict({"title": "t"})
+    assert gc.isenabled()
+    write_workbook(spec, tmp_path / "a.xlsx")
+    assert gc.isenabled()
+    try:
+        write_workbook(spec, tmp_path / "b.xlsx", restart_gc=False)    # the workbook command
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    gc.disable()
+    try:                         # paused by the caller: left paused
+        write_workbook(spec, tmp_path / "c.xlsx")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_only_xlsx(tmp_path):

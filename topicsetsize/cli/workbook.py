@@ -141,7 +141,9 @@ def _write(args, spec) -> int:
                 from ..matrices.readers import IncompleteTopicsWarning
 
                 warnings.simplefilter("always", IncompleteTopicsWarning)
-            path = write_workbook(spec, out, tick=tick)
+            # the process ends after the command: the collector need not scan the workbook
+            path = write_workbook(spec, out, tick=tick,
+                                  restart_gc=not getattr(args, "process_ends", False))
     for warning in caught:
         print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
     from ._inputs import READ_LINES

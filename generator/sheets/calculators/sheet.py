@@ -21,6 +21,7 @@ from ...spreadsheet.cells import (
     put_number,
     put_text,
     ref,
+    set_style,
 )
 from ...spreadsheet.layout import (
     NO_VALUE,
@@ -267,13 +268,13 @@ def guarded_block(ws, top: int, left: int, cols: list[Col], count: int, ok: str,
         Col(c.key, c.header, lambda i, key=c.key: guarded(
             ok, work.cell(key, work.top + i, absolute=False),    # relative: one template
             f'"{NO_VALUE}"'),
-            c.number_format)
+            c.number_format, shared=True)
         for c in cols], count)
     # NO_VALUE where the numbers stand (a left-aligned mark would abut the column before)
     for key, column in shown.columns.items():
         if key not in plain:
             for row in range(shown.top, shown.bottom + 1):
-                ws.cell(row, column).alignment = _RIGHT
+                set_style(ws.cell(row, column), alignment=_RIGHT)
     return shown
 
 

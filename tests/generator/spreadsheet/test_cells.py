@@ -7,7 +7,16 @@ import zipfile
 
 import openpyxl
 import pytest
-from topicsetsize.generator.spreadsheet.cells import clean_text, put_formula, put_label, put_text
+from openpyxl.styles import Alignment
+from topicsetsize.generator.spreadsheet.cells import (
+    STYLE,
+    clean_text,
+    put_formula,
+    put_label,
+    put_number,
+    put_text,
+    set_style,
+)
 
 from ..conftest import INJECTION_MEASURE, INJECTION_RUNS, INJECTION_TITLE, INJECTION_TOPICS
 
@@ -96,3 +105,44 @@ def test_injected_names_stay_text_in_libreoffice(batch):
             assert c.data_type == "s", (name, c.parent.title, c.coordinate)
     values = _user_cells(batch.values("inject"))
     assert set(values) == set(found)                  # computed values: the same strings
+
+
+def test_cells_are_styled_as_openpyxls_setters_style_them():
+    """put_formula, put_number, put_label and set_style keep openpyxl's style ids per workbook
+    (a number format's style array, a style object's index): every cell's style array and the
+    workbook's lists of formats, fonts, fills and alignments are those of openpyxl's own
+    setters, in the same order, new cells or not."""
+    right = Alignment(horizontal="right")
+    steps = [("formula", 1, 1, "=A2*2", "0.000", STYLE.bold, None),
+             ("number", 2, 1, 3.5, "0.000", None, STYLE.input_fill),
+             ("formula", 3, 1, "=A1+A2", "#,##0", None, None),
+             ("formula", 1, 1, "=A3", "0.0%", None, STYLE.header_fill),     # an existing cell
+             ("label", 4, 2, "text", None, STYLE.bold, STYLE.header_fill),
+             ("formula", 5, 1, "=", "0.000", STYLE.note, None),            # "=" alone: text
+             ("number", 6, 1, 2, "General", STYLE.bold, None),
+             ("formula", 7, 1, "=A1", None, None, None)]
+    ours, theirs = openpyxl.Workbook(), openpyxl.Workbook()
+    for kind, row, column, value, fmt, font, fill in steps:
+        if kind == "formula":
+            cell = put_formula(ours.active, row, column, value, number_format=fmt, font=font,
+                               fill=fill)
+        elif kind == "number":
+            cell = put_number(ours.active, row, column, value, number_format=fmt, font=font,
+                              fill=fill)
+        else:
+            cell = put_label(ours.active, row, column, value, font=font, fill=fill)
+        set_style(cell, alignment=right if row % 2 else None)
+        plain = theirs.active.cell(row=row, column=column, value=value)
+        if fmt:
+            plain.number_format = fmt
+        for name, look in (("font", font), ("fill", fill),
+                           ("alignment", right if row % 2 else None)):
+            if look is not None:
+                setattr(plain, name, look)
+    for (key, a), b in zip(sorted(ours.active._cells.items()),
+                           (c for _, c in sorted(theirs.active._cells.items()))):
+        assert (a.value, a.data_type) == (b.value, b.data_type), key
+        assert (list(a._style) if a._style is not None else None) == (
+            list(b._style) if b._style is not None else None), key
+    for collection in ("_number_formats", "_fonts", "_fills", "_alignments"):
+        assert list(getattr(ours, collection)) == list(getattr(theirs, collection))

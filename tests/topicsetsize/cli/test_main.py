@@ -23,23 +23,40 @@ def test_console_exits_with_mains_status_and_spares_the_exit_collection(monkeypa
     collection pass over every object skipped: the process is ending)."""
     import topicsetsize.cli as cli
 
-    calls = []
-    monkeypatch.setattr(cli, "main", lambda: calls.append("main") or 3)
+    calls, told = [], []
+    monkeypatch.setattr(cli, "main", lambda *, process_ends=False: told.append(process_ends)
+                        or calls.append("main") or 3)
     monkeypatch.setattr(cli.gc, "freeze", lambda: calls.append("freeze"))
     with pytest.raises(SystemExit) as exit_:
         cli.console()
     assert exit_.value.code == 3
     assert calls == ["main", "freeze"]
+    assert told == [True]          # the command may leave the collector paused: the end
+
+
+def _python(code: str) -> subprocess.CompletedProcess:
+    """``code`` run by a fresh Python in the project's folder (its modules as imported)."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
 
 
 def test_building_the_parser_imports_no_numerical_library():
     code = ("import sys, topicsetsize.cli as cli; cli.build_parser(); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & "
             "{'numpy', 'scipy', 'pandas', 'openpyxl', 'tqdm'}))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120)
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_hidden_progress_bar_imports_no_tqdm():
+    """Where stderr is not a terminal the bar shows nothing, and tqdm is not imported for it
+    (its version lookup reads package metadata: some 15 ms of every command)."""
+    done = _python("import sys\nfrom topicsetsize.cli._common import progress\n"
+                   "with progress(3, 'x') as bar:\n    bar.update(1); bar.set_postfix_str('y')\n"
+                   "bar.close()\nprint('tqdm' in sys.modules)")
+    assert done.stdout.strip() == "False" and done.stderr == ""
 
 
 @pytest.mark.parametrize("flag", ["--version", "--help"])
