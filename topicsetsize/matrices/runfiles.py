@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..params import PARAMS
-from .fields import Fields, read_fields
+from .fields import Fields, plain_blocks, read_fields
 from .formats.common import parse_floats
 from .runcolumns import RunColumns, by_topic
 
@@ -353,6 +353,9 @@ def qrels_by_topic(qrels) -> dict:
         codes, topics = pd.factorize(frame["query_id"].to_numpy(object))
         return by_topic(list(topics), codes, frame["doc_id"].tolist(),
                         frame["relevance"].to_numpy())
+    out = _qrels_in_blocks(qrels)
+    if out is not None:
+        return out
     fields = read_fields(qrels, QRELS_FIELDS)
     relevance = _numbers(fields, 3, "relevance", qrels, integer=True)
     topics, topic = fields.factorize(0)
@@ -362,6 +365,30 @@ def qrels_by_topic(qrels) -> dict:
         _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, qrels, docs,
                       np.asarray(topics, object)[topic])
     return out
+
+
+def _qrels_in_blocks(path, size: int | None = None) -> dict | None:
+    """:func:`qrels_by_topic` of a plain file read a block of lines at a time (memory holds the
+    judgments and one block of text), in file order; None where a block is not plain or fails
+    a check: the whole file is then read again, which gives its error."""
+    spec, out, rows = PARAMS["relevance"], {}, 0
+    for fields in plain_blocks(path, len(QRELS_FIELDS), size):
+        if fields is None:
+            return None
+        relevance = fields.numbers(3)
+        if not spec.contains(relevance).all() or (relevance != np.round(relevance)).any():
+            return None
+        # Each run of lines on one topic joins that topic's judgments, in file order.
+        bounds = np.r_[0, np.flatnonzero(~fields.same_as_previous(0)) + 1, len(fields)].tolist()
+        docs, values = fields.strings(2), relevance.astype("int64").tolist()
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            have = out.setdefault(fields.cell(0, a), {})
+            before = len(have)
+            have.update(zip(docs[a:b], values[a:b]))
+            if len(have) != before + b - a:             # a document judged twice
+                return None
+        rows += len(fields)
+    return out if rows else None
 
 
 def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame:

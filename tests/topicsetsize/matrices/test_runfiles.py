@@ -310,3 +310,51 @@ def test_a_plain_file_is_read_as_pandas_reads_it(tmp_path, seed):
     for duplicates in ("error", "first"):
         assert (_outcome(tmp_path / "plain" / "run", duplicates)
                 == _outcome(tmp_path / "windows" / "run", duplicates))
+
+
+def _qrels_outcome(read):
+    """The judgments (in their order) or the error of ``read()``."""
+    try:
+        return [(q, list(docs.items())) for q, docs in read().items()]
+    except InputError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_qrels_read_in_small_blocks_are_the_whole_files(tmp_path, seed, monkeypatch):
+    """qrels_by_topic reads a plain file a block of lines at a time: with blocks forced small
+    (many of them, and lines longer than one), the same judgments in the same order as the
+    whole file read at once, and the same error where a line is wrong anywhere."""
+    import gzip
+    import random
+
+    from topicsetsize.matrices import fields
+    from topicsetsize.matrices.runfiles import qrels_by_topic
+
+    rng = random.Random(seed)
+    lines, qid = [], "1"
+    for _ in range(rng.randint(1, 60)):
+        qid = rng.choice(["1", "2", "10", "CD01"]) if rng.random() < 0.2 else qid
+        rel = rng.choice(["0", "1", "2", "-1"]) if rng.random() < 0.97 else \
+            rng.choice(["1.5", "x", "1e30", "nan", "3.0"])
+        doc = rng.choice(["d", "D", "9"]) + str(rng.randint(0, 40))
+        lines.append(f"{qid} {rng.choice(['0', 'Q0', '0.5'])}\t{doc}  {rel}")
+    if seed % 5 == 4:
+        lines.insert(rng.randint(0, len(lines)), rng.choice(["", "1 0 d"]))   # pandas' errors
+    data = ("\n".join(lines) + rng.choice(["\n", ""])).encode()
+    path = tmp_path / ("qrels.gz" if seed % 2 else "qrels")
+    path.write_bytes(gzip.compress(data) if seed % 2 else data)
+    whole = _qrels_outcome(lambda: qrels_by_topic(read_qrels(path)))
+    for size in (1, 16, 1 << 20):
+        monkeypatch.setattr(fields, "BLOCK", size)
+        assert _qrels_outcome(lambda: qrels_by_topic(path)) == whole
+
+
+def test_bundled_qrels_read_in_blocks_are_the_whole_files(monkeypatch):
+    from topicsetsize.matrices import fields
+    from topicsetsize.matrices.runfiles import qrels_by_topic
+
+    whole = _qrels_outcome(lambda: qrels_by_topic(read_qrels(CLEF_QRELS)))
+    for size in (100, 4096, 1 << 30):
+        monkeypatch.setattr(fields, "BLOCK", size)
+        assert _qrels_outcome(lambda: qrels_by_topic(CLEF_QRELS)) == whole
