@@ -26,7 +26,8 @@ import pandas as pd
 
 from ..errors import InputError
 from ..params import PARAMS
-from .fields import Fields, plain_blocks, read_fields
+from .blocks import qrels_in_blocks, run_in_blocks
+from .fields import Fields, read_fields
 from .formats.common import parse_floats
 from .runcolumns import RunColumns, by_topic
 
@@ -177,12 +178,19 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
     """:func:`read_run` as columns (:class:`~topicsetsize.matrices.runcolumns.RunColumns`), the
     same checks, warnings and errors; what evaluating and pooling runs read."""
     duplicates = _check_duplicates(duplicates)
-    fields = read_fields(path, RUN_FIELDS)
-    rank = _numbers(fields, 3, "rank", path, integer=True)
-    score = _numbers(fields, 4, "score", path, integer=False)
-    topics, topic = fields.factorize(0)
-    run = RunColumns(topics, topic, fields.strings(2), score, rank)
-    line, one_tag = fields.line, fields.same_as_previous(5).all()
+    got = run_in_blocks(path)       # a plain file, a block of lines at a time
+    if got is None:
+        fields = read_fields(path, RUN_FIELDS)
+        rank = _numbers(fields, 3, "rank", path, integer=True)
+        score = _numbers(fields, 4, "score", path, integer=False)
+        topics, topic = fields.factorize(0)
+        got = RunColumns(topics, topic, fields.strings(2), score, rank), \
+            fields.same_as_previous(5).all(), fields.cell(5, 0)
+    else:
+        fields = None
+    run, one_tag, first_tag = got
+    topics, topic, score, rank = run.topics, run.topic, run.score, run.rank
+    line = np.arange(1, len(run) + 1) if fields is None else fields.line
     dup = _duplicated(run)
     if dup is not None:
         i = int(dup.argmax())
@@ -196,9 +204,10 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
         run = RunColumns(topics, topic[keep], list(compress(run.docs, keep)), score[keep],
                          rank[keep])
         if not one_tag:                 # the lines kept may still have one tag
+            fields = read_fields(path, RUN_FIELDS) if fields is None else fields
             tags = list(compress(fields.strings(5), keep))
             one_tag = tags.count(tags[0]) == len(tags)
-    run.tag = fields.cell(5, 0) if one_tag else None
+    run.tag = first_tag if one_tag else None
     _note_order(run, path)
     return run
 
@@ -353,7 +362,7 @@ def qrels_by_topic(qrels) -> dict:
         codes, topics = pd.factorize(frame["query_id"].to_numpy(object))
         return by_topic(list(topics), codes, frame["doc_id"].tolist(),
                         frame["relevance"].to_numpy())
-    out = _qrels_in_blocks(qrels)
+    out = qrels_in_blocks(qrels)    # a plain file, a block of lines at a time
     if out is not None:
         return out
     fields = read_fields(qrels, QRELS_FIELDS)
@@ -365,30 +374,6 @@ def qrels_by_topic(qrels) -> dict:
         _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, qrels, docs,
                       np.asarray(topics, object)[topic])
     return out
-
-
-def _qrels_in_blocks(path, size: int | None = None) -> dict | None:
-    """:func:`qrels_by_topic` of a plain file read a block of lines at a time (memory holds the
-    judgments and one block of text), in file order; None where a block is not plain or fails
-    a check: the whole file is then read again, which gives its error."""
-    spec, out, rows = PARAMS["relevance"], {}, 0
-    for fields in plain_blocks(path, len(QRELS_FIELDS), size):
-        if fields is None:
-            return None
-        relevance = fields.numbers(3)
-        if not spec.contains(relevance).all() or (relevance != np.round(relevance)).any():
-            return None
-        # Each run of lines on one topic joins that topic's judgments, in file order.
-        bounds = np.r_[0, np.flatnonzero(~fields.same_as_previous(0)) + 1, len(fields)].tolist()
-        docs, values = fields.strings(2), relevance.astype("int64").tolist()
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            have = out.setdefault(fields.cell(0, a), {})
-            before = len(have)
-            have.update(zip(docs[a:b], values[a:b]))
-            if len(have) != before + b - a:             # a document judged twice
-                return None
-        rows += len(fields)
-    return out if rows else None
 
 
 def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame:
