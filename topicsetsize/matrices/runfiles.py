@@ -26,9 +26,9 @@ import pandas as pd
 
 from ..errors import InputError
 from ..params import PARAMS
-from .blocks import qrels_in_blocks, run_in_blocks
 from .fields import Fields, read_fields
 from .formats.common import parse_floats
+from .lineblocks import qrels_in_blocks, run_in_blocks
 from .runcolumns import RunColumns, by_topic
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
