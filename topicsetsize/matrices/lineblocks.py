@@ -69,11 +69,8 @@ def qrels_in_blocks(path, size: int | None = None) -> dict | None:
 
     Parameters
     ----------
-    path : str or Path
-        The qrels file.
-    size : int, optional
-        About how many bytes of text a block holds (see
-        :func:`~topicsetsize.matrices.fields.plain_blocks`).
+    path, size
+        The qrels file, and as in :func:`run_in_blocks`.
 
     Returns
     -------
