@@ -346,10 +346,12 @@ def _run_names(files: list[str], tags: list) -> tuple[list[str], str]:
     >>> note[note.index("by the file"):]
     'by the file name where the tag is missing or shared with another run: 2 of 3 (b.gz, c.gz)'
     """
-    counts = pd.Series([t for t in tags if t]).value_counts()
+    from collections import Counter
+
+    counts = Counter(t for t in tags if t)
     names = [t if t and counts[t] == 1 else f for f, t in zip(files, tags)]
-    clash = pd.Index(names).duplicated(keep=False)     # a tag equal to another's file name
-    names = [f if c else n for f, n, c in zip(files, names, clash)]
+    counts = Counter(names)                         # a tag equal to another's file name
+    names = [f if counts[n] > 1 else n for f, n in zip(files, names)]
     by_file = [f for f, n in zip(files, names) if n == f and f not in tags]
     note = "runs named by their run tags (the sixth column)"
     if by_file:

@@ -26,7 +26,7 @@ from pandas.io.common import infer_compression
 from ..errors import InputError
 from .formats.common import parse_floats
 
-__all__ = ["Fields", "read_fields"]
+__all__ = ["Fields", "read_fields", "plain_blocks"]
 
 #: The compressions pandas infers from a file name, as it names them.
 _COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst": "zstd",
@@ -40,6 +40,8 @@ _KIND = np.full(256, 12, np.uint8)
 _KIND[48:58], _KIND[46], _KIND[45] = np.arange(10), 10, 11
 #: Bytes (of the text) and rows (of a column) handled at once: what bounds the temporary arrays.
 _CHUNK, _ROWS = 1 << 16, 1 << 12
+#: Bytes of text read at a time by :func:`plain_blocks` (cut at the last newline).
+BLOCK = 1 << 16
 #: Most digits a decimal may have for the vectorised parse: below 2**53, so exact as a double.
 _DIGITS = 15
 
@@ -50,12 +52,13 @@ class Fields:
     Made by :func:`read_fields`; ``line`` holds each row's 1-based line number in the file.
     """
 
-    def __init__(self, data: bytes | None, bounds: np.ndarray | None, frame=None) -> None:
+    def __init__(self, data: bytes | None, bounds: np.ndarray | None, frame=None,
+                 first: int = 1) -> None:
         self._data, self._bounds, self._frame = data, bounds, frame   # bounds: (n, k, 2)
         if frame is not None:
             self.line = frame.index.to_numpy()
         else:
-            self.line = np.arange(1, len(bounds) + 1)
+            self.line = np.arange(first, first + len(bounds))
 
     def __len__(self) -> int:
         return len(self.line)
@@ -192,6 +195,65 @@ def _plain(path: Path, k: int) -> Fields | None:
             data = gzip.decompress(data)
     except (*_READ_ERRORS, ValueError):
         return None                         # pandas reads it again and says what is wrong
+    return _split(data, k)
+
+
+def plain_blocks(path, k: int, size: int | None = None):
+    """The file's :class:`Fields`, a block of whole lines at a time, as :func:`read_fields`
+    splits a plain file (module notes), so that memory holds one block of the text.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file (plain, or gzip-compressed where named ``.gz``).
+    k : int
+        The fields each line must hold.
+    size : int, optional
+        About how many bytes of text a block holds (:data:`BLOCK` where None); a block ends at
+        a newline, so a longer line makes a longer block.
+
+    Yields
+    ------
+    Fields or None
+        Each block's fields in file order (``line`` numbered in the file), the last one where
+        the file lacks a final newline as if it had one. None, and nothing more, where the file
+        is empty, cannot be read, is compressed otherwise, or a block is not plain: then
+        :func:`read_fields` must read the whole file (it gives the file's fields, or its
+        error). A file is plain exactly when each of its blocks is, so the blocks together
+        hold the fields :func:`read_fields` gives.
+    """
+    path = Path(path)
+    compression = infer_compression(path, "infer")
+    if compression not in (None, "gzip") or not path.is_file():
+        yield None
+        return
+    size = BLOCK if size is None else max(1, int(size))
+    first, rest = 1, b""
+    try:
+        with (gzip.open(path, "rb") if compression == "gzip" else open(path, "rb")) as stream:
+            while True:
+                chunk = stream.read(size)
+                cut = chunk.rfind(b"\n")
+                if chunk and cut < 0:
+                    rest += chunk                   # no line ends in it: read on
+                    continue
+                data, rest = rest + chunk[:cut + 1], chunk[cut + 1:]   # at the end: rest
+                if not data:
+                    if first == 1:
+                        yield None                  # an empty file
+                    return
+                fields = _split(data, k, first)
+                yield fields
+                if fields is None:
+                    return
+                first += len(fields)
+    except (*_READ_ERRORS, ValueError):
+        yield None
+
+
+def _split(data: bytes, k: int, first: int = 1) -> Fields | None:
+    """:class:`Fields` of text ``data`` (its first line numbered ``first``) where it is plain
+    (module notes), else None."""
     if not data.isascii() or not data:
         return None
     if not data.endswith(b"\n"):
@@ -214,7 +276,7 @@ def _plain(path: Path, k: int) -> Fields | None:
     # Each line's k fields lie between its newline and the one before it.
     if (bounds[:, -1, 1] > ends).any() or (bounds[1:, 0, 0] < ends[:-1]).any():
         return None
-    return Fields(data, bounds)
+    return Fields(data, bounds, first=first)
 
 
 def _where(test, n: int, kind) -> np.ndarray:

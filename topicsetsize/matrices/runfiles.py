@@ -28,6 +28,7 @@ from ..errors import InputError
 from ..params import PARAMS
 from .fields import Fields, read_fields
 from .formats.common import parse_floats
+from .lineblocks import qrels_in_blocks, run_in_blocks
 from .runcolumns import RunColumns, by_topic
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
@@ -177,12 +178,19 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
     """:func:`read_run` as columns (:class:`~topicsetsize.matrices.runcolumns.RunColumns`), the
     same checks, warnings and errors; what evaluating and pooling runs read."""
     duplicates = _check_duplicates(duplicates)
-    fields = read_fields(path, RUN_FIELDS)
-    rank = _numbers(fields, 3, "rank", path, integer=True)
-    score = _numbers(fields, 4, "score", path, integer=False)
-    topics, topic = fields.factorize(0)
-    run = RunColumns(topics, topic, fields.strings(2), score, rank)
-    line, one_tag = fields.line, fields.same_as_previous(5).all()
+    got = run_in_blocks(path)       # a plain file, a block of lines at a time
+    if got is None:
+        fields = read_fields(path, RUN_FIELDS)
+        rank = _numbers(fields, 3, "rank", path, integer=True)
+        score = _numbers(fields, 4, "score", path, integer=False)
+        topics, topic = fields.factorize(0)
+        got = RunColumns(topics, topic, fields.strings(2), score, rank), \
+            fields.same_as_previous(5).all(), fields.cell(5, 0)
+    else:
+        fields = None
+    run, one_tag, first_tag = got
+    topics, topic, score, rank = run.topics, run.topic, run.score, run.rank
+    line = np.arange(1, len(run) + 1) if fields is None else fields.line
     dup = _duplicated(run)
     if dup is not None:
         i = int(dup.argmax())
@@ -196,9 +204,10 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
         run = RunColumns(topics, topic[keep], list(compress(run.docs, keep)), score[keep],
                          rank[keep])
         if not one_tag:                 # the lines kept may still have one tag
+            fields = read_fields(path, RUN_FIELDS) if fields is None else fields
             tags = list(compress(fields.strings(5), keep))
             one_tag = tags.count(tags[0]) == len(tags)
-    run.tag = fields.cell(5, 0) if one_tag else None
+    run.tag = first_tag if one_tag else None
     _note_order(run, path)
     return run
 
@@ -353,6 +362,9 @@ def qrels_by_topic(qrels) -> dict:
         codes, topics = pd.factorize(frame["query_id"].to_numpy(object))
         return by_topic(list(topics), codes, frame["doc_id"].tolist(),
                         frame["relevance"].to_numpy())
+    out = qrels_in_blocks(qrels)    # a plain file, a block of lines at a time
+    if out is not None:
+        return out
     fields = read_fields(qrels, QRELS_FIELDS)
     relevance = _numbers(fields, 3, "relevance", qrels, integer=True)
     topics, topic = fields.factorize(0)

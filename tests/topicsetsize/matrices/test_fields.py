@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from topicsetsize.matrices.fields import read_fields
+from topicsetsize.matrices.fields import plain_blocks, read_fields
 
 NAMES = ("qid", "Q0", "docno", "rank", "score", "tag")
 #: Number-like texts: plain decimals (the vectorised parse) and everything float() reads or not.
@@ -103,3 +103,36 @@ def test_line_numbers_count_blank_lines(tmp_path):
     fields = read_fields(path, NAMES)
     assert fields.vectorised and fields.line.tolist() == [1, 2]
     assert fields.strings(5) == ["t", "t"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("size", [1, 7, 64, 1 << 20])
+def test_blocks_hold_the_whole_files_fields(tmp_path, seed, size):
+    """A file read a block of lines at a time (blocks forced small: many blocks, lines longer
+    than a block) gives read_fields' fields and line numbers, or None where it is not plain."""
+    rng = random.Random(seed)
+    plain = seed % 4 != 3
+    path = tmp_path / ("run.gz" if seed % 3 == 0 else "run")
+    _write(path, rng, plain=plain)
+    whole = read_fields(path, NAMES)
+    blocks = list(plain_blocks(path, len(NAMES), size))
+    if not whole.vectorised:
+        assert blocks[-1] is None and all(b is not None for b in blocks[:-1])
+        return
+    assert None not in blocks and (size > 1000 or len(blocks) > 1 or len(whole) == 1)
+    assert np.concatenate([b.line for b in blocks]).tolist() == whole.line.tolist()
+    for j in range(len(NAMES)):
+        assert sum((b.strings(j) for b in blocks), []) == whole.strings(j)
+        got = np.concatenate([b.numbers(j) for b in blocks])
+        assert np.array_equal(got.view(np.int64), whole.numbers(j).view(np.int64))
+
+
+def test_blocks_of_an_empty_or_missing_file_say_read_it_whole(tmp_path):
+    (tmp_path / "empty").write_bytes(b"")
+    (tmp_path / "blank").write_bytes(b"\n \n")
+    (tmp_path / "bad.gz").write_bytes(b"1 Q0 a 1 2 t\n")
+    for name in ("empty", "blank", "bad.gz", "missing"):
+        assert list(plain_blocks(tmp_path / name, len(NAMES), 4)) == [None]
+    (tmp_path / "one").write_bytes(b"1 Q0 a 1 2 t")                # no newline at the end
+    (block,) = plain_blocks(tmp_path / "one", len(NAMES), 4)
+    assert block.strings(5) == ["t"] and block.line.tolist() == [1]

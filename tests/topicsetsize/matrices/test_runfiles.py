@@ -287,11 +287,19 @@ def _outcome(path, duplicates):
     return repr((got, notes)).replace(str(path.parent), "DIR")
 
 
+@pytest.mark.parametrize("block", [None, 1, 40])
 @pytest.mark.parametrize("seed", range(60))
-def test_a_plain_file_is_read_as_pandas_reads_it(tmp_path, seed):
-    """The same lines split at once (a plain file) and by pandas (the same file with Windows
-    line ends, which only pandas reads): the same frame, warnings and errors."""
+def test_a_plain_file_is_read_as_pandas_reads_it(tmp_path, seed, block, monkeypatch):
+    """The same lines split at once (a plain file, read a block of lines at a time, blocks
+    forced small where ``block`` is given: many blocks, lines longer than one) and by pandas
+    (the same file with Windows line ends, which only pandas reads): the same frame, warnings
+    and errors."""
     import random
+
+    from topicsetsize.matrices import fields
+
+    if block is not None:
+        monkeypatch.setattr(fields, "BLOCK", block)
 
     rng = random.Random(seed)
     lines, qid = [], "1"
@@ -310,3 +318,84 @@ def test_a_plain_file_is_read_as_pandas_reads_it(tmp_path, seed):
     for duplicates in ("error", "first"):
         assert (_outcome(tmp_path / "plain" / "run", duplicates)
                 == _outcome(tmp_path / "windows" / "run", duplicates))
+
+
+def _qrels_outcome(read):
+    """The judgments (in their order) or the error of ``read()``."""
+    try:
+        return [(q, list(docs.items())) for q, docs in read().items()]
+    except InputError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_qrels_read_in_small_blocks_are_the_whole_files(tmp_path, seed, monkeypatch):
+    """qrels_by_topic reads a plain file a block of lines at a time: with blocks forced small
+    (many of them, and lines longer than one), the same judgments in the same order as the
+    whole file read at once, and the same error where a line is wrong anywhere."""
+    import gzip
+    import random
+
+    from topicsetsize.matrices import fields
+    from topicsetsize.matrices.runfiles import qrels_by_topic
+
+    rng = random.Random(seed)
+    lines, qid = [], "1"
+    for _ in range(rng.randint(1, 60)):
+        qid = rng.choice(["1", "2", "10", "CD01"]) if rng.random() < 0.2 else qid
+        rel = rng.choice(["0", "1", "2", "-1"]) if rng.random() < 0.97 else \
+            rng.choice(["1.5", "x", "1e30", "nan", "3.0"])
+        doc = rng.choice(["d", "D", "9"]) + str(rng.randint(0, 40))
+        lines.append(f"{qid} {rng.choice(['0', 'Q0', '0.5'])}\t{doc}  {rel}")
+    if seed % 5 == 4:
+        lines.insert(rng.randint(0, len(lines)), rng.choice(["", "1 0 d"]))   # pandas' errors
+    data = ("\n".join(lines) + rng.choice(["\n", ""])).encode()
+    path = tmp_path / ("qrels.gz" if seed % 2 else "qrels")
+    path.write_bytes(gzip.compress(data) if seed % 2 else data)
+    whole = _qrels_outcome(lambda: qrels_by_topic(read_qrels(path)))
+    for size in (1, 16, 1 << 20):
+        monkeypatch.setattr(fields, "BLOCK", size)
+        assert _qrels_outcome(lambda: qrels_by_topic(path)) == whole
+
+
+def test_bundled_qrels_read_in_blocks_are_the_whole_files(monkeypatch):
+    from topicsetsize.matrices import fields
+    from topicsetsize.matrices.runfiles import qrels_by_topic
+
+    whole = _qrels_outcome(lambda: qrels_by_topic(read_qrels(CLEF_QRELS)))
+    for size in (100, 4096, 1 << 30):
+        monkeypatch.setattr(fields, "BLOCK", size)
+        assert _qrels_outcome(lambda: qrels_by_topic(CLEF_QRELS)) == whole
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_run_read_in_small_blocks_is_the_whole_file(tmp_path, seed, monkeypatch):
+    """Runs that pass the checks (numbers all fine), with documents retrieved twice, topics
+    listed in pieces, mixed tags and ranks that disagree: read a block of lines at a time
+    (blocks forced small, then one block) as by pandas (Windows line ends): the same frame,
+    tag, warnings and errors."""
+    import random
+
+    from topicsetsize.matrices import fields
+    from topicsetsize.matrices.lineblocks import run_in_blocks
+
+    rng = random.Random(seed)
+    lines, qid = [], "1"
+    for i in range(rng.randint(1, 80)):
+        qid = rng.choice(["1", "2", "10", "CD01"]) if rng.random() < 0.2 else qid
+        rank = str(i + 1) if rng.random() < 0.9 else str(rng.randint(-5, 5))
+        score = rng.choice(["1.5", "-0", "2.70763738219", "2.707637382189", ".5", "1e-3",
+                            repr(rng.gauss(0, 3)), str(round(rng.gauss(0, 3), 2))])
+        doc = rng.choice(["d", "D", "9"]) + str(rng.randint(0, 60 if seed % 2 else 9))
+        tag = "t" if seed % 3 else rng.choice(["t", "t", "u"])
+        lines.append(f"{qid} {rng.choice(['Q0', 'AF'])}\t{doc} {rank}  {score} {tag}")
+    text = "\n".join(lines) + rng.choice(["\n", ""])
+    for name, ends in (("plain", "\n"), ("windows", "\r\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "run").write_bytes(text.replace("\n", ends).encode())
+    assert run_in_blocks(tmp_path / "plain" / "run", 16) is not None
+    for duplicates in ("error", "first"):
+        expected = _outcome(tmp_path / "windows" / "run", duplicates)
+        for block in (1, 16, 1 << 20):
+            monkeypatch.setattr(fields, "BLOCK", block)
+            assert _outcome(tmp_path / "plain" / "run", duplicates) == expected
