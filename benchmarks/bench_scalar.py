@@ -28,6 +28,15 @@ n − 1 and n that certify the answer (``FKind.power_cell``: the refined F point
 φE = 10⁶ on, the Poisson series; ``docs/formulas.md`` §4), which no scalar call of that cell can
 do without.
 
+A table cell is one reference (mostly small n, all cells alike); the other (issue 28 item 5) is
+the same cells solved in one vectorised call: for each function, one call of it with arrays in
+place of the scalars, solving all the grid points its scalar calls answered (its answers are
+checked equal to theirs, and the run stops otherwise), timed best of ``--grid-repeat``; and one
+such call for each band of the answer n alone (n < 10³, 10³ ≤ n < 10⁶, n ≥ 10⁶), so that a
+scalar call with a large answer is also compared with cells of its own magnitude. It prints,
+per function and over the grid, the median and the worst ratio of a scalar call to the mean
+cell of the function's call, and the worst to the mean cell of its band's call.
+
     python benchmarks/bench_scalar.py [--calls 200] [--repeat 5] [--grid 200] [--seed 29]
 """
 
@@ -109,18 +118,44 @@ def grid_points(points: int, seed: int) -> list[tuple[float, float, int, float]]
     return list(zip(alpha.tolist(), beta.tolist(), m.tolist(), n.tolist()))
 
 
-def grid_call(name: str, alpha: float, beta: float, m: int, n: float):
-    """The call of ``name`` at one grid point, with minD chosen so that n is about ``n``."""
+def grid_args(name: str, alpha: float, beta: float, m: int, n: float):
+    """(function, positional arguments, keywords) of ``name`` at one grid point, with minD
+    chosen so that n is about ``n``; every function takes arrays in the same places."""
     z = float(ndtri(1 - alpha / 2) + ndtri(1 - beta))
     if name.startswith("anova"):
         min_d = anova_min_d(alpha, beta, m, n)
         if name == "anova2_n":
-            return lambda: tss.anova2_n(alpha, beta, min_d, 1.0, m)
+            return tss.anova2_n, (alpha, beta, min_d, 1.0, m), {}
         method = name.split()[-1].strip("()")
-        return lambda: tss.anova_n(alpha, beta, min_d, 1.0, m, method=method)
+        return tss.anova_n, (alpha, beta, min_d, 1.0, m), {"method": method}
     if name == "ttest_n (exact)":
-        return lambda: tss.ttest_n(alpha, beta, z / n ** 0.5, 1.0, method="exact")
-    return lambda: tss.ttest2_n(alpha, beta, z * (2.0 / n) ** 0.5, 1.0)
+        return tss.ttest_n, (alpha, beta, z / n ** 0.5, 1.0), {"method": "exact"}
+    return tss.ttest2_n, (alpha, beta, z * (2.0 / n) ** 0.5, 1.0), {}
+
+
+def grid_call(name: str, alpha: float, beta: float, m: int, n: float):
+    """The call of ``name`` at one grid point (see :func:`grid_args`)."""
+    func, args, kwargs = grid_args(name, alpha, beta, m, n)
+    return lambda: func(*args, **kwargs)
+
+
+def vector_call(name: str, points: list[tuple[float, float, int, float]]):
+    """One vectorised call of ``name`` solving the cells of all ``points`` (arrays in place of
+    the scalars of :func:`grid_args`)."""
+    calls = [grid_args(name, *point) for point in points]
+    func, kwargs = calls[0][0], calls[0][2]
+    arrays = [np.array(column) for column in zip(*(args for _, args, _ in calls))]
+    return lambda: func(*arrays, **kwargs)
+
+
+#: Bands of the answer n in which the scalar calls are also compared with a vectorised call of
+#: the same band's cells only: (lower bound, label).
+BANDS = ((0, "n < 1e3"), (10 ** 3, "1e3 <= n < 1e6"), (10 ** 6, "n >= 1e6"))
+
+
+def band(n: int) -> int:
+    """The index in :data:`BANDS` of an answer n."""
+    return max(i for i, (low, _) in enumerate(BANDS) if n >= low)
 
 
 def anova_min_d(alpha: float, beta: float, m: int, n: float) -> float:
@@ -144,12 +179,36 @@ GRID_FUNCTIONS = ("anova_n (exact)", "anova_n (legacy)", "ttest_n (exact)", "ano
                   "ttest2_n")
 
 
+def vector_cell(name: str, points: list, answers: list[int], repeat: int) -> float:
+    """Mean seconds per cell of one vectorised call of ``name`` solving the cells of ``points``
+    (best of ``repeat`` calls); its answers must be the scalar calls' ``answers``."""
+    call = vector_call(name, points)
+    best = float("inf")
+    for _ in range(repeat):
+        start = clock()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = call()
+        best = min(best, clock() - start)
+    got = np.asarray(got)
+    if got.shape != (len(answers),) or not np.array_equal(got, np.array(answers)):
+        bad = [i for i, (g, a) in enumerate(zip(got.ravel().tolist(), answers)) if g != a]
+        raise SystemExit(f"{name}: the vectorised call's answers differ from the scalar calls' "
+                         f"at {len(bad)} of {len(answers)} points, e.g. {points[bad[0]]}: "
+                         f"{got.ravel()[bad[0]]} != {answers[bad[0]]}" if bad else
+                         f"{name}: the vectorised call returned shape {got.shape}")
+    return best / len(answers)
+
+
 def grid_worst(cell: float, points: int, seed: int, repeat: int) -> dict[str, dict]:
-    """Per function: the ratios to a table cell over the grid, and the point of the worst."""
+    """Per function: the ratios to a table cell over the grid, and the point of the worst; the
+    ratios to the mean cell of one vectorised call of the same cells (all the function's
+    answered points), and to that of the same band's cells only (:data:`BANDS`)."""
     out = {}
     grid = grid_points(points, seed)
     for name in GRID_FUNCTIONS:
         ratios, worst, failed, answers = [], None, 0, []
+        answered, seconds = [], []
         for alpha, beta, m, n in grid:
             call = grid_call(name, alpha, beta, m, n)
             best = float("inf")
@@ -166,10 +225,27 @@ def grid_worst(cell: float, points: int, seed: int, repeat: int) -> dict[str, di
             else:
                 ratios.append(best / cell)
                 answers.append(answer)
+                answered.append((alpha, beta, m, n))
+                seconds.append(best)
                 if worst is None or best / cell > worst[0]:
                     worst = (best / cell, best, alpha, beta, m, answer, n)
+        vs_same, vs_band, bands = [], [], {}
+        if answered:
+            same = vector_cell(name, answered, answers, repeat)
+            vs_same = [t / same for t in seconds]
+            vs_band = [0.0] * len(answered)
+            for i in range(len(BANDS)):
+                idx = [j for j, a in enumerate(answers) if band(a) == i]
+                if not idx:
+                    continue
+                per = vector_cell(name, [answered[j] for j in idx], [answers[j] for j in idx],
+                                  repeat)
+                for j in idx:
+                    vs_band[j] = seconds[j] / per
+                bands[i] = (len(idx), per, max(vs_band[j] for j in idx))
         out[name] = {"ratios": ratios, "worst": worst, "failed": failed,
-                     "largest_n": max(answers) if answers else 0}
+                     "largest_n": max(answers) if answers else 0,
+                     "vs_same": vs_same, "vs_band": vs_band, "bands": bands}
     return out
 
 
@@ -242,7 +318,43 @@ def main(argv: list[str] | None = None) -> int:
             how = f"{overall[1]} at n = {n:,}, best of {args.repeat} batches of 20 calls"
             figure("scalar.certificate_us", seconds * 1e6, "us", how)
             figure("scalar.certificate_ratio", seconds / cell, "x", how + " / a table cell")
+    report_same_cells(grid, args)
     return 0
+
+
+def report_same_cells(grid: dict[str, dict], args) -> None:
+    """The grid's scalar calls against the same cells solved in one vectorised call."""
+    print(f"\nthe same cells in one vectorised call of each function (its answers checked equal "
+          f"to the scalar calls'; best of {args.grid_repeat} calls): a scalar call / the mean "
+          f"cell of that call, and / the mean cell of a vectorised call of its band's cells "
+          f"only ({'; '.join(label for _, label in BANDS)})")
+    print(f"{'function':20s} {'median x':>9s} {'worst x':>8s} {'band worst x':>13s}  per band: "
+          "cells, us per cell in one call, worst x")
+    all_same, all_band = [], []
+    for name, g in grid.items():
+        if not g["vs_same"]:
+            continue
+        all_same += g["vs_same"]
+        all_band += g["vs_band"]
+        bands = "; ".join(f"{BANDS[i][1]}: {count}, {per * 1e6:.1f} us, {w:.0f}x"
+                          for i, (count, per, w) in sorted(g["bands"].items()))
+        print(f"{name:20s} {statistics.median(g['vs_same']):8.1f}x {max(g['vs_same']):7.1f}x "
+              f"{max(g['vs_band']):12.1f}x  {bands}")
+    if not all_same:
+        return
+    print(f"over the grid: median {statistics.median(all_same):.1f}x, worst "
+          f"{max(all_same):.0f}x the same cells in one vectorised call; worst "
+          f"{max(all_band):.0f}x the same band's cells in one vectorised call (median "
+          f"{statistics.median(all_band):.1f}x)")
+    how = (f"{args.grid} random points x {len(GRID_FUNCTIONS)} functions, seed {args.seed}, "
+           f"n up to 1e9; a scalar call (best of {args.grid_repeat}) / the mean cell of one "
+           f"vectorised call of")
+    figure("scalar.grid_median_vs_same_cells", statistics.median(all_same), "x",
+           f"median of {how} the function's grid cells")
+    figure("scalar.grid_worst_vs_same_cells", max(all_same), "x",
+           f"worst of {how} the function's grid cells")
+    figure("scalar.grid_worst_vs_same_band", max(all_band), "x",
+           f"worst of {how} the function's grid cells in the same band of n (<1e3, <1e6, >=1e6)")
 
 
 if __name__ == "__main__":
