@@ -46,7 +46,10 @@ README_ROWS = [
     ("two-sample t-test table, 120 cells (`unpaired`)", "{unpaired.exact_us}",
      "statsmodels `TTestIndPower`: {unpaired.statsmodels_us}", "{unpaired.speedup} faster"),
     ("one scalar call, worst over a random grid of (α, β, m, n ≤ 10⁹), 5 functions (`scalar`)",
-     "median {scalar.grid_median_ratio}, worst {scalar.grid_worst_ratio} a table cell",
+     "median {scalar.grid_median_ratio}, worst {scalar.grid_worst_ratio} a table cell; vs the "
+     "same cells in one vectorised call: median {scalar.grid_median_vs_same_cells}, worst "
+     "{scalar.grid_worst_vs_same_cells} (its band of n alone: worst "
+     "{scalar.grid_worst_vs_same_band})",
      "a cell of the exact table: {scalar.cell_us}", "worst {scalar.grid_worst_ratio} "
      "(target 15×; the README's 8 examples: {scalar.examples_worst_ratio})"),
     ("one answer at the command line, slowest of 4 commands (`startup`)", "{startup.answer_s}",

@@ -55,6 +55,15 @@ def test_every_benchmark_is_run_by_run_all_and_quoted_by_the_tables():
     assert benchmarks <= quoted, f"not in the tables: {sorted(benchmarks - quoted)}"
 
 
+def test_every_scalar_figure_the_tables_quote_is_printed_by_bench_scalar():
+    quoted = {m.group(1) for rows in (perf_table.README_ROWS, perf_table.DOCS_ROWS)
+              for row in rows for cell in row for m in re.finditer(r"\{(scalar\.[a-z_]+)", cell)}
+    printed = set(re.findall(r'figure\("(scalar\.[a-z_]+)"',
+                             (BENCH / "bench_scalar.py").read_text(encoding="utf-8")))
+    assert "scalar.grid_worst_vs_same_cells" in quoted
+    assert quoted <= printed, f"quoted, never printed: {sorted(quoted - printed)}"
+
+
 def test_replace_block_needs_its_markers():
     with pytest.raises(SystemExit, match="markers"):
         perf_table.replace_block("no markers here", "readme", "x")
