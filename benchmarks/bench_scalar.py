@@ -245,7 +245,8 @@ def grid_worst(cell: float, points: int, seed: int, repeat: int) -> dict[str, di
                 bands[i] = (len(idx), per, max(vs_band[j] for j in idx))
         out[name] = {"ratios": ratios, "worst": worst, "failed": failed,
                      "largest_n": max(answers) if answers else 0,
-                     "vs_same": vs_same, "vs_band": vs_band, "bands": bands}
+                     "vs_same": vs_same, "vs_band": vs_band, "bands": bands,
+                     "answered": answered, "answers": answers}
     return out
 
 
@@ -330,12 +331,15 @@ def report_same_cells(grid: dict[str, dict], args) -> None:
           f"only ({'; '.join(label for _, label in BANDS)})")
     print(f"{'function':20s} {'median x':>9s} {'worst x':>8s} {'band worst x':>13s}  per band: "
           "cells, us per cell in one call, worst x")
-    all_same, all_band = [], []
+    all_same, all_band, worst = [], [], (0.0, "", None)
     for name, g in grid.items():
         if not g["vs_same"]:
             continue
         all_same += g["vs_same"]
         all_band += g["vs_band"]
+        i = int(np.argmax(g["vs_same"]))
+        worst = max(worst, (g["vs_same"][i], name, (*g["answered"][i][:3], g["answers"][i])),
+                    key=lambda x: x[0])
         bands = "; ".join(f"{BANDS[i][1]}: {count}, {per * 1e6:.1f} us, {w:.0f}x"
                           for i, (count, per, w) in sorted(g["bands"].items()))
         print(f"{name:20s} {statistics.median(g['vs_same']):8.1f}x {max(g['vs_same']):7.1f}x "
@@ -346,6 +350,9 @@ def report_same_cells(grid: dict[str, dict], args) -> None:
           f"{max(all_same):.0f}x the same cells in one vectorised call; worst "
           f"{max(all_band):.0f}x the same band's cells in one vectorised call (median "
           f"{statistics.median(all_band):.1f}x)")
+    a, b, m, n = worst[2]
+    print(f"worst against the same cells: {worst[1]} at (alpha, beta, m -> n) = ({a:.2g}, "
+          f"{b:.2f}, {m if worst[1].startswith('anova') else '-'} -> {n:,})")
     how = (f"{args.grid} random points x {len(GRID_FUNCTIONS)} functions, seed {args.seed}, "
            f"n up to 1e9; a scalar call (best of {args.grid_repeat}) / the mean cell of one "
            f"vectorised call of")
