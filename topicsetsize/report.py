@@ -19,7 +19,7 @@ from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_interval
 from .estimates.summary import VarianceSummary, summarise
 from .matrices.matrix import check_matrix
-from .params import N_BOOT, check
+from .params import N_BOOT, N_HALVES, check
 
 __all__ = ["CollectionReport", "collection_report", "reliability_curves", "min_d_intervals",
            "interval_table"]
@@ -95,7 +95,7 @@ class CollectionReport:
 
 def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
                       beta: float = 0.20, target: float = 0.95, level: float = 0.95,
-                      a: float = 0.15, b: float = 0.5, min_d=(), trials: int = 1000,
+                      a: float = 0.15, b: float = 0.5, min_d=(), trials: int = N_HALVES,
                       seed: int = 0, n_boot=N_BOOT) -> CollectionReport:
     """Know a past collection before designing the next: Sakai's inputs beside GT.
 
@@ -141,7 +141,7 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     (0.93, 0.876)
     >>> ci = r.n_intervals["n one-way exact"]        # the top-k range's n, seed 0 (the default)
     >>> int(ci.lower[0]), int(ci.upper[0]), ci.level, ci.n_boot, ci.seed
-    (3785, 7219, 0.95, 2000, 0)
+    (3947, 7529, 0.95, 2000, 0)
     """
     for name, value in (("alpha", alpha), ("beta", beta), ("target", target), ("level", level)):
         check(name, value, allow_array=False)
@@ -189,7 +189,7 @@ def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: f
     >>> table = realistic_min_d(x)
     >>> ci = min_d_intervals(x, table, seed=1)["n two-way exact"]
     >>> int(table.loc["top-k range", "n two-way exact"]), int(ci.lower[0]), int(ci.upper[0])
-    (2855, 2205, 3534)
+    (2977, 2299, 3685)
     """
     from .designs.anova import anova_n
     from .designs.anova2 import anova2_n
@@ -226,7 +226,7 @@ def interval_table(report: CollectionReport) -> pd.DataFrame:
     >>> t = interval_table(collection_report(example_matrix()))
     >>> [int(t.loc["top-k range", c]) for c in ("n one-way exact", "n one-way exact low",
     ...                                          "n one-way exact high")]
-    [5366, 3785, 7219]
+    [5596, 3947, 7529]
     """
     columns = {"min_d": report.min_d["min_d"]}
     for name, ci in report.n_intervals.items():

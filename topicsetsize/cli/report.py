@@ -14,6 +14,7 @@ exact). ``--example`` adds the bundled TREC 2010 Web AP matrix.
 from __future__ import annotations
 
 from ..errors import InputError
+from ..params import N_HALVES  # the standard library only: the parser stays light
 from ._common import (
     add_boot_options,
     boot_args,
@@ -53,9 +54,10 @@ def register(sub, designs) -> None:
                         help="seed of the random halves of the topics that correct the top-k "
                              "candidates for their selection, and of the bootstrap of n "
                              "(default 0)")
-    parser.add_argument("--trials", type=checked("trials"), default=1000,
+    parser.add_argument("--trials", type=checked("trials"), default=N_HALVES,
                         help="random halves of the topics that correct the top-k candidates "
-                             "(default 1000); more halves, less Monte Carlo error (mc se)")
+                             f"(default {N_HALVES}); more halves, less Monte Carlo error (mc_se) "
+                             "and less bias of the median and quartile")
     parser.add_argument("--alpha", type=checked("alpha"), default=0.05, help="default 0.05")
     parser.add_argument("--beta", type=checked("beta"), default=0.20, help="default 0.20")
     parser.add_argument("--target", type=checked("target"), default=0.95,
@@ -156,9 +158,13 @@ def run(args) -> int:
     return 0
 
 
-#: Scores (topics x runs) a second that the random halves of the top-k candidates go through,
-#: measured on a 2-core machine (TREC 2010 Web AP, 48 x 88, 1000 halves: 0.034 s).
-_HALF_CELLS_PER_SECOND = 1e8
+#: Seconds per random half of the top-k candidates, and scores (topics x runs) a second they go
+#: through beyond it, measured on a loaded 2-core machine at 2,000 to 64,000 halves (wall
+#: time): TREC 2010 Web AP (48 x 88) 5.2 us a half, TREC 2004 Robust (249 x 110) 9 us, random
+#: 100 x 2,000 135 us, 1,000 x 1,000 115 us (the estimate errs high for many topics). A single
+#: rate of 1e8 scores a second (1,000 halves of Web in 0.034 s, mostly fixed costs) put the
+#: default 64,000 halves of a 1,000 x 1,000 matrix at 11 minutes (refused); they take 7 s.
+_HALF_SECONDS, _HALF_CELLS_PER_SECOND = 5e-6, 1.5e9
 
 
 def _check_halves_workload(args, matrices) -> None:
@@ -167,7 +173,9 @@ def _check_halves_workload(args, matrices) -> None:
 
     cells = sum(matrix.size for matrix in matrices.values())
     check_workload(f"--trials {args.trials:,} halves of {cells:,} scores",
-                   seconds=args.trials * cells / _HALF_CELLS_PER_SECOND, force=args.force)
+                   seconds=args.trials * (len(matrices) * _HALF_SECONDS
+                                          + cells / _HALF_CELLS_PER_SECOND),
+                   force=args.force)
 
 
 def _readable(reports):
@@ -219,7 +227,7 @@ def _min_d_table(report):
     table = report.min_d.copy()
     for column in ("min_d", "uncorrected", "se"):
         table[column] = table[column].map(lambda v: "" if v != v else f"{v:.4f}")
-    # one digit more: at the default 1000 halves it is a few 1e-4
+    # one digit more than min_d: at the default 64,000 halves it is about 1e-4
     table[MC_SE_COLUMN] = table[MC_SE_COLUMN].map(lambda v: "" if v != v else f"{v:.5f}")
     # before the n it moves (the n stay the last columns, min_d and uncorrected the first)
     table.insert(table.columns.get_loc("n one-way legacy"), MC_SE_COLUMN,

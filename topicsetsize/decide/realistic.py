@@ -32,7 +32,7 @@ from ..estimates.differences import (
 from ..estimates.variance import residual_variance, two_way_residual_variance
 from ..matrices.matrix import check_matrix
 from ..numerics.search import SearchLimitError
-from ..params import PARAMS, check
+from ..params import N_HALVES, PARAMS, check
 
 __all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", "DEFAULT_TOP_K",
            "MIN_D_COLUMNS", "MC_SE_COLUMN", "MC_SE_SHARE", "mc_error_note"]
@@ -102,7 +102,7 @@ def check_top_k_fits(top_k, m, runs: int, *, names=("top_k", "m"), where="the ma
 
 def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: float = 0.20,
                     candidates=(), differences: RunDifferences | None = None,
-                    trials: int = 1000, seed: int = 0):
+                    trials: int = N_HALVES, seed: int = 0):
     r"""minD values worth designing for, read off the matrix, with Sakai's n for each.
 
     The candidates (rows) are differences that occur between the runs of the matrix. The top
@@ -146,7 +146,9 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     differences : RunDifferences, optional
         Reuse :func:`run_differences` of the same matrix and top group.
     trials, seed : int
-        Random halves of the selection correction, and their seed (default 1000 and 0).
+        Random halves of the selection correction, and their seed (default
+        :data:`topicsetsize.params.N_HALVES` and 0: fewer halves bias the median and quartile
+        rows, :func:`~topicsetsize.estimates.differences.split_half_differences`).
 
     Returns
     -------
@@ -161,11 +163,11 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     >>> table = realistic_min_d(example_matrix())
     >>> row = table.loc["top-k range"]
     >>> round(float(row["min_d"]), 4), round(float(row["uncorrected"]), 4), row["pairs"]
-    (0.007, 0.0239, 'top 10')
+    (0.0069, 0.0239, 'top 10')
     >>> round(float(row["se"]), 4), bool(row["above noise"]), int(row["n one-way legacy"])
-    (0.0156, False, 5338)
-    >>> round(float(row["mc_se"]), 4), float(table.loc["all-pairs median", "mc_se"])
-    (0.0008, nan)
+    (0.0156, False, 5567)
+    >>> round(float(row["mc_se"]), 5), float(table.loc["all-pairs median", "mc_se"])
+    (9e-05, nan)
     """
     matrix = check_matrix(scores)
     x = matrix.values
@@ -247,9 +249,9 @@ def min_d_notes(table: pd.DataFrame) -> list[str]:
     []
     >>> for line in min_d_notes(realistic_min_d(example_matrix(), m=2)):
     ...     print(line)
-    top-k range: min_d -0.0047: the top runs are not told apart; no n
-    top-k median: min_d -0.0047: the top runs are not told apart; no n
-    top-k 25%: min_d -0.0047: the top runs are not told apart; no n
+    top-k range: min_d -0.0038: the top runs are not told apart; no n
+    top-k median: min_d -0.0038: the top runs are not told apart; no n
+    top-k 25%: min_d -0.0038: the top runs are not told apart; no n
     """
     notes = []
     for name, row in table.iterrows():
@@ -284,14 +286,13 @@ def mc_error_note(table: pd.DataFrame, *, option: str = "trials") -> str | None:
     --------
     >>> from topicsetsize.examples import example_matrix
     >>> print(mc_error_note(realistic_min_d(example_matrix()), option="--trials"))
-    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k range 11%, top-k \
-median 15%, top-k 25% 39%; another seed moves n by about twice that share: raise --trials \
-(1000) to about 63000 for 5%
+    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k 25% 7%; another \
+seed moves n by about twice that share: raise --trials (64000) to about 140000 for 5%
     """
     trials = int(table.attrs["trials"])
     if trials < 2:
         return (f"{option} {trials}: one random half gives no Monte Carlo error of the "
-                f"corrected min_d (mc_se); raise {option} (default 1000)")
+                f"corrected min_d (mc_se); raise {option} (default {N_HALVES})")
     d, se = table["min_d"], table[MC_SE_COLUMN]
     near_zero = (d > 0) & (d <= 2 * se)
     relative = (se / d).where((d > 0) & ~near_zero)
