@@ -126,6 +126,7 @@ class RankedRuns:
         self._runs: list[tuple] = []           # (block topics, block starts, docs, ties)
         self._tying = np.zeros(0, bool)        # the document codes that tie in some run
         self._doc_objects = np.zeros(0, object)     # the document ids as an array, made once
+        self._doc_index = pd.Index([], dtype=object)    # most document ids, hashed once
         self._retrieved: set[int] = set()      # the topics some run retrieves for
         self._qrels = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # (keys, relevance)
 
@@ -178,17 +179,34 @@ class RankedRuns:
             if ties is None:
                 continue
             tied = np.unpackbits(ties, count=len(docs) - 1).view(bool)
-            group = np.r_[0, np.cumsum(~tied, dtype=np.int32)]     # a tie's rows share one
+            group = np.r_[0, np.cumsum(~tied, dtype=np.int64)]     # a tie's rows share one
+            # By group, then document id descending: one int64 key (the group in the high
+            # bits, 2**31 - by_id below, which is positive), sorted stably as lexsort sorts,
+            # and much faster on keys already in order but for the ties.
+            key = (group << 32) | (np.int64(2 ** 31) - by_id[docs])
             self._runs[k] = (block_topics, starts,
-                             _lasting(docs[np.lexsort((-by_id[docs], group))]), None)
+                             _lasting(docs[np.argsort(key, kind="stable")]), None)
         self._tying = np.zeros(0, bool)
 
     def _doc_codes(self, docs: list) -> np.ndarray:
-        """The codes of a run's document ids (one a row), new ids added (:meth:`_codes`)."""
-        out = np.fromiter(map(self._doc_code.get, docs, repeat(-1)), np.int32, len(docs))
-        new = np.flatnonzero(out < 0)
+        """The codes of a run's document ids (one a row), new ids added (:meth:`_codes`).
+
+        The ids are looked up at once in an index of the vocabulary (:class:`pandas.Index`,
+        its hash table made once and again only when the ids added since are more than a
+        quarter of it, so remaking it costs a constant share of the ids); only those it misses
+        (ids added since, and new ids) one at a time.
+        """
+        if len(self._docs) - len(self._doc_index) > len(self._doc_index) // 4:
+            self._doc_index = pd.Index(self._doc_array(), dtype=object, copy=False)
+        docs = np.asarray(docs, object)
+        out = self._doc_index.get_indexer(docs).astype(np.int32)
+        missed = np.flatnonzero(out < 0)
+        if len(missed):
+            out[missed] = np.fromiter(map(self._doc_code.get, docs[missed].tolist(),
+                                          repeat(-1)), np.int32, len(missed))
+        new = missed[out[missed] < 0]
         if len(new):
-            fresh, ids = pd.factorize(np.asarray(docs, object)[new])
+            fresh, ids = pd.factorize(docs[new])
             out[new] = self._codes(ids, self._docs, self._doc_code)[fresh]
         return out
 
@@ -245,6 +263,7 @@ class RankedRuns:
     def done(self) -> None:
         """Every run is added: drop what only adding needed (the maps from ids to codes)."""
         self._doc_code = {}
+        self._doc_index = pd.Index([], dtype=object)
 
     def run_dict(self, run: int, topics) -> dict:
         """``{qid: {docid: score}}`` (ir_measures' run format) of run number ``run`` on
@@ -293,8 +312,9 @@ class RankedRuns:
         for t, tops in sorted(blocks.items()):
             doc = np.concatenate(tops)
             rank = np.concatenate([np.arange(1, len(d) + 1, dtype=np.int32) for d in tops])
-            order = np.lexsort((rank, doc))
-            doc, rank = doc[order], rank[order]
+            # By document, then rank: one int64 key a row (the code in the high bits), sorted.
+            key = np.sort((doc.astype(np.int64) << 32) | rank)
+            doc, rank = (key >> 32).astype(np.int32), (key & 0xFFFFFFFF).astype(np.int32)
             first = np.r_[True, doc[1:] != doc[:-1]]
             doc_parts.append(doc[first])
             rank_parts.append(rank[first])
