@@ -42,28 +42,12 @@ def ncf_sf_series(w, dfn, dfd, nc):
     a, b, h = dfn / 2.0, dfd / 2.0, nc / 2.0
     t = dfn * w
     y = t / (t + dfd)
-    size = series_terms(nc)
-    k, log_factorial = _poisson_table(size)
-
-    def stirling(x):
-        return 1.0 / (12.0 * x) - 1.0 / (360.0 * x ** 3)
-
     log_poch = ((a + b - 0.5) * special.log1p(a / b) - a + special.xlogy(a, b)
-                + (stirling(a + b) - stirling(b)))
+                + (_stirling(a + b) - _stirling(b)))
     log_t0 = (special.xlogy(a, y) + special.xlog1py(b, -y) + log_poch
               - special.gammaln(a + 1.0))
-    a_, b_ = a[:, None], b[:, None]
-    # the products 1, r_0, r_0 r_1, ... of the ratios r_k = y(a + b + k)/(a + k + 1), in place
-    products = np.empty((y.size, size - 1))
-    products[:, 0] = 1.0
-    products[:, 1:] = y[:, None] * (a_ + b_ + k[:size - 2]) / (a_ + k[:size - 2] + 1.0)
-    terms = np.exp(log_t0)[:, None] * np.cumprod(products, axis=1, out=products)
-    tail = np.empty((y.size, size))
-    tail[:, 0] = 0.0
-    np.cumsum(terms, axis=1, out=tail[:, 1:])
-    tail += special.betaincc(a, b, y)[:, None]
-    weights = np.exp(np.log(h)[:, None] * k - h[:, None] - log_factorial)
-    return np.where(log_t0 > -700.0, np.minimum(np.sum(weights * tail, axis=1), 1.0), np.nan)
+    return _series_sum(y[:, None], (a + b)[:, None], a[:, None], log_t0[:, None],
+                       special.betaincc(a, b, y)[:, None], h[:, None], series_terms(nc))
 
 
 def ncf_sf_series_points(w: list, dfn: float, dfd: list, nc: list, terms: int) -> np.ndarray:
@@ -83,11 +67,6 @@ def ncf_sf_series_points(w: list, dfn: float, dfd: list, nc: list, terms: int) -
     True
     """
     a = dfn / 2.0
-    k, log_factorial = _poisson_table(terms)
-
-    def stirling(x):
-        return 1.0 / (12.0 * x) - 1.0 / (360.0 * float(np.power(x, 3)))
-
     gamma_a = float(special.gammaln(a + 1.0))
     columns = []
     for w_, dfd_, nc_ in zip(w, dfd, nc):
@@ -95,15 +74,29 @@ def ncf_sf_series_points(w: list, dfn: float, dfd: list, nc: list, terms: int) -
         t = dfn * w_
         y = t / (t + dfd_)
         log_poch = ((a + b - 0.5) * float(special.log1p(a / b)) - a + float(special.xlogy(a, b))
-                    + (stirling(a + b) - stirling(b)))
+                    + float(_stirling(a + b) - _stirling(b)))
         log_t0 = (float(special.xlogy(a, y)) + float(special.xlog1py(b, -y)) + log_poch
                   - gamma_a)
         columns.append((y, a + b, log_t0, float(special.betaincc(a, b, y)), h))
     y, a_b, log_t0, start, h = (np.array(c)[:, None] for c in zip(*columns))
-    products = np.empty((len(w), terms - 1))
+    return _series_sum(y, a_b, a, log_t0, start, h, terms)
+
+
+def _stirling(x):
+    """δ(x) = 1/(12x) − 1/(360x³), the first terms of Stirling's series for log Γ (an array or
+    a float: ``np.power`` gives the same bits on either)."""
+    return 1.0 / (12.0 * x) - 1.0 / (360.0 * np.power(x, 3))
+
+
+def _series_sum(y, a_b, a, log_t0, start, h, terms: int) -> np.ndarray:
+    """Σ_k P_k S_k of :func:`ncf_sf_series` for rows given as columns (shape (rows, 1)): y,
+    a + b, a, log t_0, S_0 and λ/2, summing ``terms`` terms; NaN where t_0 would underflow.
+    The ratios r_k = y(a + b + k)/(a + k + 1) are multiplied up in place, then summed."""
+    k, log_factorial = _poisson_table(terms)
+    products = np.empty((y.shape[0], terms - 1))
     products[:, 0] = 1.0
     products[:, 1:] = y * (a_b + k[:terms - 2]) / (a + k[:terms - 2] + 1.0)
-    tail = np.empty((len(w), terms))
+    tail = np.empty((y.shape[0], terms))
     tail[:, 0] = 0.0
     np.cumsum(np.exp(log_t0) * np.cumprod(products, axis=1, out=products), axis=1,
               out=tail[:, 1:])
