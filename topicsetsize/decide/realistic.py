@@ -48,7 +48,7 @@ MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
 MC_SE_COLUMN = "mc_se"
 #: A corrected min_d whose Monte Carlo standard error is above this share of it moves its n by
 #: more than about 10% between seeds (n ∝ 1/minD²: a relative error ε of minD is 2ε of n), and
-#: ``topicsetsize report`` says to raise ``--trials`` (:func:`mc_error_notes`).
+#: ``topicsetsize report`` says to raise ``--trials`` (:func:`mc_error_note`).
 MC_SE_SHARE = 0.05
 
 
