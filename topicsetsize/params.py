@@ -39,7 +39,7 @@ if TYPE_CHECKING:       # numpy is loaded where an array is checked, not to chec
     import numpy as np
 
 __all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_each", "check_scalars",
-           "check_method", "check_choice"]
+           "check_method", "check_choice", "check_flag"]
 
 
 @dataclass(frozen=True)
@@ -385,3 +385,21 @@ def check_choice(name: str, value, choices) -> str:
         return value.lower()
     allowed = ", ".join(repr(c) for c in choices)
     raise InputError(f"{name}={value!r} is not one of {allowed}")
+
+
+def check_flag(name: str, value) -> bool:
+    """Validate a yes-or-no argument: True or False (a numpy bool too), returned as a Python bool.
+
+    Anything else is refused rather than read by its truth value: ``"no"`` and ``"False"``
+    are true.
+
+    >>> check_flag("condensed", False)
+    False
+    >>> check_flag("condensed", "no")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: condensed='no' is not one of True, False
+    """
+    if _is_bool(value):
+        return bool(value)
+    raise InputError(f"{name}={_short(value)} is not one of True, False")

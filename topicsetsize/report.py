@@ -22,7 +22,7 @@ from .matrices.matrix import check_matrix
 from .params import N_BOOT, N_HALVES, check
 
 __all__ = ["CollectionReport", "collection_report", "reliability_curves", "min_d_intervals",
-           "interval_table"]
+           "interval_table", "MIN_D_HELD_FIXED"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,14 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
                             table, target, level, alpha, beta, int(table.attrs["m"]), intervals)
 
 
+#: What the intervals of :func:`min_d_intervals` leave out, in the words ``topicsetsize report``
+#: prints under them and the workbook's Report sheet writes under its own (plain ASCII, for
+#: the command's output).
+MIN_D_HELD_FIXED = ("min_d is held fixed: the intervals cover the sampling of the past topics "
+                    "in V_E and V_E2 only, not the uncertainty of min_d, read off the same "
+                    "topics (neither its Monte Carlo error, mc_se above, nor the error of its "
+                    "correction for selection)")
+
 #: The n columns of the minD table: (design function, method, σ̂² estimator).
 _N_COLUMNS = {"n one-way legacy": ("anova", "legacy", "one-way"),
               "n one-way exact": ("anova", "exact", "one-way"),
@@ -174,7 +182,8 @@ def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: f
     For each n column of ``table`` (:func:`~topicsetsize.decide.realistic.realistic_min_d`),
     :func:`~topicsetsize.estimates.uncertainty.n_interval` with the σ̂² it was sized on (V_E for
     the one-way designs, V_E2 for the two-way one), every candidate minD at once, the
-    same resamples of the topics for every column (one seed).
+    same resamples of the topics for every column (one seed). Each minD is held fixed
+    (:data:`MIN_D_HELD_FIXED`).
 
     Returns
     -------

@@ -5,13 +5,17 @@ built): runs, topics, V_E and V_E2 raw and std-AB, the generalizability theory c
 σ²_s, σ²_t, σ²_e, Eρ² and Φ at the matrix's own n with their 95% intervals, the n for Eρ² and Φ
 ≥ .95, the distribution of the differences between run means (all pairs, pairs among the top k
 runs, the best run minus each other run: pairs, min, quartiles, median, mean, max) and the minD
-values that occur between the runs with Sakai's n, and each n's 95% bootstrap interval over
-the past topics (:func:`topicsetsize.report.min_d_intervals`, seed :data:`INTERVAL_SEED`).
+values that occur between the runs with Sakai's n, the Monte Carlo standard error of each
+selection-corrected minD and the engine's notes on the table
+(:func:`topicsetsize.decide.realistic.table_notes`, the lines ``topicsetsize report`` prints),
+and each n's 95% bootstrap interval over the past topics
+(:func:`topicsetsize.report.min_d_intervals`, seed :data:`INTERVAL_SEED`), which holds minD
+fixed (:data:`topicsetsize.report.MIN_D_HELD_FIXED`).
 Live (formulas of the two yellow inputs at the top, n′ and the target, guarded like the
 calculators' inputs: a check per input, a status row naming the first bad one and its range,
 and "see Status" instead of a number while one is bad): Eρ² and Φ at n′ topics, and the
 n′ for each to reach the target, from the precomputed components. Matrix names are user
-data: written as text.
+data, and the notes hold candidate names: all written as text.
 """
 
 from __future__ import annotations
@@ -43,8 +47,9 @@ DESCRIPTION = ("per score matrix: V_E, generalizability theory (the variance com
                "systems, the topics and the residual, Eρ², Φ with "
                "95% CIs; precomputed), Eρ² and Φ at a typed n′ and the n′ for a typed target "
                "(live), the distribution of the differences between run means (all pairs, top "
-               "k, best vs others) and the realistic minD values with Sakai's n and its 95% "
-               "bootstrap interval over the past topics (precomputed)")
+               "k, best vs others) and the realistic minD values with their Monte Carlo "
+               "error, Sakai's n and its 95% bootstrap interval over the past topics "
+               "(precomputed)")
 
 #: The precomputed figures, in order: (label, field of CollectionReport.figures(), format).
 FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
@@ -65,19 +70,26 @@ FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
 
 #: Starting values of the live inputs.
 START_N, START_TARGET = (item.default for item in REPORT_INPUTS)
-#: Column widths: C holds an input's allowed range (as on the calculators), D its check.
+#: Column widths: C holds an input's allowed range (as on the calculators), D its check; K the
+#: last column of the minD table (its n two-way).
 WIDTHS = {"A": 30, "B": 16, "C": 34, "D": 18, "E": 18, "F": 18, "G": 18, "H": 18, "I": 18,
-          "J": 18}
+          "J": 18, "K": 18}
 #: Rows of the sheet on one printed page (A4 landscape, one page wide), with room to spare: a
 #: table that would not fit in what is left of a page starts the next one.
 PAGE_ROWS = 46
 _PRE, _LIVE = "precomputed", "live"
 _RIGHT = Alignment(horizontal="right")
 _NOTE = Alignment(horizontal="left", indent=1)       # "how", set off from the number left of it
-#: As topicsetsize.decide.realistic.MIN_D_COLUMNS (its test checks).
-_MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
+#: As topicsetsize.decide.realistic.SHOWN_COLUMNS, the order of ``topicsetsize report`` (its
+#: test checks; written out here: that module loads scipy.stats, which building the sheet
+#: imports only when it runs).
+_MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise", "mc_se",
                   "n one-way legacy", "n one-way exact", "n two-way exact")
 _MIN_D_TEXT = {"pairs": str, "above noise": lambda v: "yes" if v else "no"}
+#: The number formats of the minD table's number columns (else whole numbers): mc_se one digit
+#: more than minD, as the command prints it (at the default 64,000 halves it is about 1e-4).
+_MIN_D_FORMATS = {"min_d": "0.0000", "uncorrected": "0.0000", "se": "0.0000", "share": "0.0%",
+                  "mc_se": "0.00000"}
 #: The seed of the report's random halves and of the bootstrap intervals on n: the default of
 #: ``topicsetsize report`` (--seed 0), so that the command prints what the sheet shows, and a
 #: workbook built twice from the same data is the same.
@@ -85,6 +97,7 @@ INTERVAL_SEED = 0
 #: Their headings, in the words of the calculator sheets (its test checks).
 MIN_D_HEADINGS = ("minD", "minD uncorrected (all topics)", "pairs", "pairs differing by ≥ minD",
                   "standard error of a paired difference", "above the noise",
+                  "Monte Carlo standard error of minD (another seed)",
                   "n, one-way ANOVA, legacy", "n, one-way ANOVA, exact", "n, two-way ANOVA, exact")
 
 
@@ -196,10 +209,28 @@ def _differences(cur: Cursor, name: str, differences) -> None:
 
 
 def _min_d(cur: Cursor, name: str, report) -> None:
-    """The minD values that occur between the runs, with Sakai's n for each."""
+    """The minD values that occur between the runs, with Sakai's n for each, and the notes of
+    ``topicsetsize report`` on them (:func:`topicsetsize.decide.realistic.table_notes`)."""
     import pandas as pd
 
-    _section(cur, len(report.min_d.index),
+    from topicsetsize.decide.realistic import table_notes
+
+    attrs = report.min_d.attrs
+    explained = (
+        f"top-k: the top {report.differences.top_k} runs by mean (range: the best minus the "
+        "k-th best; median, 25%: of their pairwise differences), corrected for their "
+        "selection (uncorrected: on all topics); all-pairs: every pair of runs. Pairs "
+        "differing by ≥ minD: the share of the row's pairs (top k or all) whose means "
+        "differ by at least minD. Above the noise: minD ≥ t(1 − α/2; n − 1) × the standard "
+        "error, i.e. a paired t-test on the past topics tells such a difference from zero.",
+        f"Corrected for selection: the top k picked on a random half of the topics, their "
+        f"differences measured on the other half, the mean over {attrs['trials']} halves (seed "
+        f"{attrs['seed']}). The Monte Carlo standard error of a corrected minD (mc_se in the "
+        "notes) is about how far another seed moves it; n goes as 1/minD², so another seed "
+        "moves n by about twice that share of minD. The notes in bold, where there are any, "
+        "are those topicsetsize report FILE prints (--trials: its number of halves).")
+    notes = table_notes(report.min_d, option="--trials")
+    _section(cur, len(report.min_d.index) + sum(map(_lines, (*explained, *notes))),
              f"{name}: minD values between its runs (top {report.differences.top_k} runs, the "
              f"top-k rows corrected for the selection of the top k by split halves; "
              f"α = {report.alpha:g}, β = {report.beta:g}, m = {report.m}); {_PRE}",
@@ -211,17 +242,14 @@ def _min_d(cur: Cursor, name: str, report) -> None:
             if column in _MIN_D_TEXT:
                 put_label(cur.ws, cur.row, c, _MIN_D_TEXT[column](value)).alignment = _RIGHT
                 continue
-            fmt = {"min_d": "0.0000", "uncorrected": "0.0000", "se": "0.0000",
-                   "share": "0.0%"}.get(column, "0")
             put_number(cur.ws, cur.row, c, None if pd.isna(value) else value,
-                       number_format=fmt)
+                       number_format=_MIN_D_FORMATS.get(column, "0"))
         cur.skip()
-    cur.note(f"top-k: the top {report.differences.top_k} runs by mean (range: the best minus the "
-             "k-th best; median, 25%: of their pairwise differences), corrected for their "
-             "selection (uncorrected: on all topics); all-pairs: every pair of runs. Pairs "
-             "differing by ≥ minD: the share of the row's pairs (top k or all) whose means "
-             "differ by at least minD. Above the noise: minD ≥ t(1 − α/2; n − 1) × the standard "
-             "error, i.e. a paired t-test on the past topics tells such a difference from zero.")
+    for text in explained:
+        cur.note(text)
+    for line in notes:         # the engine's words, as text (they hold the candidates' names)
+        put_text(cur.ws, cur.row, 1, line, font=STYLE.warning_font)
+        cur.skip()
     cur.skip()
 
 
@@ -230,7 +258,7 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
     interval_table`): per candidate, the low and high end for each design."""
     import pandas as pd
 
-    from topicsetsize.report import interval_table
+    from topicsetsize.report import MIN_D_HELD_FIXED, interval_table
 
     if not report.n_intervals:
         return
@@ -238,7 +266,7 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
     first = next(iter(report.n_intervals.values()))
     designs = list(report.n_intervals)
     columns = [f"{d.removeprefix('n ')} {end}" for d in designs for end in ("low", "high")]
-    _section(cur, len(table.index) + 1,
+    _section(cur, len(table.index) + 1 + _lines(MIN_D_HELD_FIXED),
              f"{name}: Sakai's n above, {first.level:.0%} interval over its "
              f"{report.summary.topics} topics; {_PRE}", ("candidate", *columns),
              numbers=len(columns))
@@ -255,7 +283,15 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
              f"{first.n_boot} times (seed {first.seed}), V_E or V_E2 re-estimated, n recomputed "
              f"(docs/formulas.md). The same: topicsetsize report FILE --seed {first.seed}.",
              font=STYLE.note)
+    cur.skip()
+    put_text(cur.ws, cur.row, 1, MIN_D_HELD_FIXED, font=STYLE.note)    # as the command says it
     cur.skip(2)
+
+
+def _lines(text: str) -> int:
+    """The printed lines of a note wrapped across the sheet's columns (as :func:`fit_texts`
+    wraps it)."""
+    return wrapped_lines(text, sum(WIDTHS.values()) / 0.9)
 
 
 def _n_formula(target: str, s: str, noise: str) -> str:

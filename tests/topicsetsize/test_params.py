@@ -107,3 +107,23 @@ def test_checking_one_number_loads_no_numerical_library():
                           cwd=Path(__file__).resolve().parents[2], timeout=120)
     assert done.stdout.splitlines() == [
         "n=1 is out of range: allowed 2 <= n <= 1000000000 (a whole number)", "[]"], done.stderr
+
+
+@pytest.mark.parametrize("value", [True, False, np.bool_(True), np.bool_(False)])
+def test_check_flag_takes_a_bool_and_returns_a_python_bool(value):
+    from topicsetsize.params import check_flag
+
+    got = check_flag("condensed", value)
+    assert got is bool(value)
+
+
+@pytest.mark.parametrize("value, shown", [("no", "'no'"), ("False", "'False'"), (1, "1"),
+                                          (0, "0"), (None, "None"), (0.0, "0.0"),
+                                          (np.array([True]), "array([ True])")])
+def test_check_flag_refuses_anything_else_in_one_line(value, shown):
+    # "no" is truthy: taken as a flag it would switch the option on
+    from topicsetsize.params import check_flag
+
+    with pytest.raises(InputError) as info:
+        check_flag("condensed", value)
+    assert str(info.value) == f"condensed={shown} is not one of True, False"

@@ -29,7 +29,7 @@ import pandas as pd
 from ..errors import InputError
 from ..estimates.variance import two_way_residual_variance
 from ..matrices.matrix import check_matrix
-from ..params import check
+from ..params import check, check_flag
 
 __all__ = ["tukey_hsd_randomised", "randomised_ranges"]
 
@@ -139,7 +139,8 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     seed : int, numpy.random.Generator or None
         Seed of the random generator.
     include_observed : bool, default True
-        Count the observed matrix in: (count + 1)/(B + 1); False gives count/B.
+        Count the observed matrix in: (count + 1)/(B + 1); False gives count/B. True or False
+        (a numpy bool too; anything else is refused).
     progress : callable, optional
         Called as ``progress(k)`` after each chunk of k trials.
 
@@ -163,6 +164,7 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     """
     matrix = check_matrix(scores)
     trials = check("trials", trials, allow_array=False)
+    include_observed = check_flag("include_observed", include_observed)
     x = matrix.values
     n, m = x.shape
     if (x == x[:, :1]).all():

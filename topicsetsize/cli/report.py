@@ -78,11 +78,11 @@ def register(sub, designs) -> None:
 def run(args) -> int:
     """Read every matrix, build its report, print (and plot)."""
     from ..params import check
-    from ..report import collection_report
+    from ..report import MIN_D_HELD_FIXED, collection_report
 
     if args.min_d:
         check("min_d", args.min_d)
-    from ..decide.realistic import check_top_k_fits, mc_error_note, min_d_notes, top_k_and_m
+    from ..decide.realistic import check_top_k_fits, table_notes, top_k_and_m
 
     top_k_and_m(args.top_k, args.m)         # k = m: refused before any matrix is read
     if args.plot is not None:
@@ -135,22 +135,15 @@ def run(args) -> int:
             f"share = of the row's pairs, those differing by at least min_d; se = "
             f"standard error of a paired difference on the past topics; above noise = min_d >= "
             f"{attrs['critical']:.2f} se (paired t-test, alpha={report.alpha:g})"))
-        for line in min_d_notes(report.min_d):
+        for line in table_notes(report.min_d, option="--trials"):
             print(f"note: {name}: {line}")
-        line = mc_error_note(report.min_d, option="--trials")
-        if line is not None:
-            print(f"note: {name}: {line}")
-        if not report.min_d["above noise"].all():
-            print(f"note: {name}: rows with above noise = no are differences these topics "
-                  f"cannot tell from zero: their n is sized on noise")
         if report.n_intervals:
             print()
             print_frame(_interval_table(report), title=(
                 f"{name}: Sakai's n [low, high] (the n above, with their uncertainty)\n"
                 + interval_note(report.level, n_boot, seed,
                                 f"its {report.summary.topics} topics")
-                + "\nmin_d is held fixed: the intervals leave out its Monte Carlo error (mc_se "
-                  "above)"))
+                + "\n" + MIN_D_HELD_FIXED))
     if any(r.gstudy.negative for r in reports.values()):
         print("note: a negative variance component estimate was set to 0 (see 'negative')")
     if args.plot is not None:
@@ -222,16 +215,13 @@ def _differences_table(report):
 
 
 def _min_d_table(report):
-    from ..decide.realistic import MC_SE_COLUMN
+    from ..decide.realistic import MC_SE_COLUMN, SHOWN_COLUMNS
 
-    table = report.min_d.copy()
+    table = report.min_d[list(SHOWN_COLUMNS)].copy()      # mc_se before the n it moves
     for column in ("min_d", "uncorrected", "se"):
         table[column] = table[column].map(lambda v: "" if v != v else f"{v:.4f}")
     # one digit more than min_d: at the default 64,000 halves it is about 1e-4
     table[MC_SE_COLUMN] = table[MC_SE_COLUMN].map(lambda v: "" if v != v else f"{v:.5f}")
-    # before the n it moves (the n stay the last columns, min_d and uncorrected the first)
-    table.insert(table.columns.get_loc("n one-way legacy"), MC_SE_COLUMN,
-                 table.pop(MC_SE_COLUMN))
     table["share"] = table["share"].map(lambda v: "" if v != v else f"{v:.1%}")
     table["above noise"] = table["above noise"].map({True: "yes", False: "no"})
     return table.rename_axis(None)

@@ -58,7 +58,7 @@ from ..matrices.evaluation import (
 )
 from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
-from ..params import N_BOOT, check, check_choice, check_method
+from ..params import N_BOOT, check, check_choice, check_flag, check_method
 from .budget import budget_plan, cheapest_row
 from .pools import RankedRuns, best_ranks, depth_pool, trec_ranking
 
@@ -183,7 +183,8 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     condensed : bool
         False (default): a pooled document that the qrels do not judge is non-relevant. True:
         evaluate each run on its condensed list, the documents both in the depth-pd pool and
-        judged by the qrels (Sakai, SIGIR 2007), as trec_eval ``-J`` does.
+        judged by the qrels (Sakai, SIGIR 2007), as trec_eval ``-J`` does. Anything but True or
+        False (numpy bools too) is refused.
     progress : callable, optional
         Called with 1 after each run is evaluated at a depth (depths × runs calls in all).
     n_boot, seed, level
@@ -235,6 +236,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     require_ir_measures()
     method = check_method(method)
     variance_from = check_choice("variance_from", variance_from, VARIANCE_SOURCES)
+    condensed = check_flag("condensed", condensed)
     measure = parse_measure(measure)
     depths_list = [check("depth", d, allow_array=False) for d in _depth_list(depths)]
     if (m is None) != (min_d is None):

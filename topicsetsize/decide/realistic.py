@@ -35,7 +35,8 @@ from ..numerics.search import SearchLimitError
 from ..params import N_HALVES, PARAMS, check
 
 __all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", "DEFAULT_TOP_K",
-           "MIN_D_COLUMNS", "MC_SE_COLUMN", "MC_SE_SHARE", "mc_error_note"]
+           "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE", "mc_error_note",
+           "noise_note", "table_notes"]
 
 #: The size of the top group when neither ``top_k`` nor ``m`` is given.
 DEFAULT_TOP_K = 10
@@ -46,6 +47,10 @@ MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
                  "n one-way legacy", "n one-way exact", "n two-way exact")
 #: The last column: the Monte Carlo standard error of a selection-corrected min_d.
 MC_SE_COLUMN = "mc_se"
+#: The columns as ``topicsetsize report`` and the workbook's Report sheet show them:
+#: :data:`MC_SE_COLUMN` before the n it moves (the n stay the last columns).
+SHOWN_COLUMNS = (*(c for c in MIN_D_COLUMNS if not c.startswith("n ")), MC_SE_COLUMN,
+                 *(c for c in MIN_D_COLUMNS if c.startswith("n ")))
 #: A corrected min_d whose Monte Carlo standard error is above this share of it moves its n by
 #: more than about 10% between seeds (n ∝ 1/minD²: a relative error ε of minD is 2ε of n), and
 #: ``topicsetsize report`` says to raise ``--trials`` (:func:`mc_error_note`).
@@ -314,3 +319,36 @@ seed moves n by about twice that share: raise --trials (64000) to about 140000 f
     if not parts:
         return None
     return "Monte Carlo error of the corrected min_d (mc_se) " + "; ".join(parts)
+
+
+def noise_note(table: pd.DataFrame) -> str | None:
+    """One line when some row of a :func:`realistic_min_d` table is below the noise of the past
+    topics (``above noise`` false), else None.
+
+    >>> from topicsetsize.examples import example_matrix
+    >>> print(noise_note(realistic_min_d(example_matrix())))
+    rows with above noise = no are differences these topics cannot tell from zero: their n is \
+sized on noise
+    """
+    if table["above noise"].all():
+        return None
+    return ("rows with above noise = no are differences these topics cannot tell from zero: "
+            "their n is sized on noise")
+
+
+def table_notes(table: pd.DataFrame, *, option: str = "--trials") -> list[str]:
+    """Every note on a :func:`realistic_min_d` table, in the order ``topicsetsize report``
+    prints them and the workbook's Report sheet writes them: :func:`min_d_notes`, then
+    :func:`mc_error_note` (naming ``option``, the command's ``--trials``) and
+    :func:`noise_note` where they have something to say.
+
+    >>> from topicsetsize.examples import example_matrix
+    >>> for line in table_notes(realistic_min_d(example_matrix())):
+    ...     print(line)
+    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k 25% 7%; another \
+seed moves n by about twice that share: raise --trials (64000) to about 140000 for 5%
+    rows with above noise = no are differences these topics cannot tell from zero: their n is \
+sized on noise
+    """
+    lines = [*min_d_notes(table), mc_error_note(table, option=option), noise_note(table)]
+    return [line for line in lines if line is not None]

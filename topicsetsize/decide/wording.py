@@ -36,13 +36,18 @@ def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05) -> s
     """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4).
 
     At the papers' α = .05 the sentence is theirs word for word; at another level it says so
-    ("80% power at alpha = 0.01").
+    ("80% power at alpha = 0.01"). The power is 100(1 − β)% as
+    :func:`~topicsetsize.decide.guarantee.percent_text` writes it, never rounded to 100%
+    (β = 1e-7: "99.99999% power").
     """
+    # guarantee.py loads numpy, pandas and the designs: imported where the sentence is written
+    from .guarantee import percent_text
+
     clauses = [clause(row, n) for row in frame.itertuples()]
     if len(clauses) > 1:
         clauses[-1] = "and " + clauses[-1]
     # A labelled clause has a comma of its own: then the clauses are separated by semicolons.
     separator = "; " if frame["label"].notna().any() else ", "
     level = "" if alpha == 0.05 else f" at alpha = {float(alpha)!r}"
-    return (f"Create {n} topics: this guarantees {round(100.0 * (1.0 - beta), 6):g}% power"
+    return (f"Create {n} topics: this guarantees {percent_text(beta)} power"
             f"{level} {separator.join(clauses)}.")

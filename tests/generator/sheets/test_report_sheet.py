@@ -220,8 +220,9 @@ def test_live_cells_recalculate_like_the_engine(report_book, data_dir, tmp_path)
 @pytest.mark.slow
 def test_min_d_table_has_the_command_columns(report_book, data_dir):
     """The minD table: the columns of realistic_min_d (the share of each row's own pairs, the
-    selection-corrected and uncorrected values, se and the noise mark), equal to the API."""
-    from topicsetsize.decide.realistic import MIN_D_COLUMNS
+    selection-corrected and uncorrected values, se and the noise mark, mc_se), in the order
+    the command prints them (SHOWN_COLUMNS), equal to the API."""
+    from topicsetsize.decide.realistic import SHOWN_COLUMNS
 
     ws = openpyxl.load_workbook(report_book)[SHEET]
     rows = [[c.value for c in row] for row in ws.iter_rows()]
@@ -230,10 +231,10 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
         top = next(i for i, row in enumerate(rows)
                    if isinstance(row[0], str) and row[0].startswith(f"{name}: minD values"))
         # headed in words (issue 26.7: not the code's min_d, se, share), in the API's order
-        assert rows[top + 1][:1 + len(MIN_D_COLUMNS)] == ["candidate", *MIN_D_HEADINGS]
-        assert len(MIN_D_HEADINGS) == len(MIN_D_COLUMNS)
+        assert rows[top + 1][:1 + len(SHOWN_COLUMNS)] == ["candidate", *MIN_D_HEADINGS]
+        assert len(MIN_D_HEADINGS) == len(SHOWN_COLUMNS)
         for offset, (candidate, want) in enumerate(table.iterrows(), start=2):
-            got = dict(zip(MIN_D_COLUMNS, rows[top + offset][1:]))
+            got = dict(zip(SHOWN_COLUMNS, rows[top + offset][1:]))
             assert rows[top + offset][0] == candidate
             assert got["pairs"] == want["pairs"]
             assert got["above noise"] == ("yes" if want["above noise"] else "no")
@@ -267,3 +268,111 @@ def test_n_intervals_equal_the_engine_with_the_stated_seed(report_book, data_dir
             assert got[3] <= int(want["n one-way exact"]) <= got[4]
         note = rows[top + 2 + len(table)][0]
         assert f"seed {INTERVAL_SEED}" in note and "2000 times" in note
+
+
+def test_min_d_columns_mirror_the_engine():
+    """The sheet's own list of the minD table's columns (kept light: the engine's module loads
+    scipy.stats) is the engine's SHOWN_COLUMNS, the order of ``topicsetsize report``: every
+    column of realistic_min_d, mc_se before the n; one heading each."""
+    from topicsetsize.generator.sheets.report_sheet import _MIN_D_COLUMNS, WIDTHS
+
+    from topicsetsize.decide.realistic import MC_SE_COLUMN, MIN_D_COLUMNS, SHOWN_COLUMNS
+
+    assert _MIN_D_COLUMNS == SHOWN_COLUMNS
+    assert sorted(SHOWN_COLUMNS) == sorted((*MIN_D_COLUMNS, MC_SE_COLUMN))
+    assert SHOWN_COLUMNS.index(MC_SE_COLUMN) == SHOWN_COLUMNS.index("n one-way legacy") - 1
+    assert len(MIN_D_HEADINGS) == len(SHOWN_COLUMNS)
+    assert MIN_D_HEADINGS[SHOWN_COLUMNS.index(MC_SE_COLUMN)] == (
+        "Monte Carlo standard error of minD (another seed)")
+    assert len(WIDTHS) == 1 + len(SHOWN_COLUMNS)       # candidate, then one width per column
+
+
+@pytest.fixture(scope="module")
+def reports(data_dir):
+    """{matrix name: collection_report} with the sheet's seed, each computed once."""
+    from topicsetsize.generator.sheets.report_sheet import INTERVAL_SEED
+
+    return {name: tss.collection_report(scores, seed=INTERVAL_SEED)
+            for name, scores in _scores(data_dir).items()}
+
+
+def _min_d_rows(ws, name):
+    """The cells of the minD table of ``name``: (header row, body rows, the rows after it up
+    to the next blank one)."""
+    rows = list(ws.iter_rows())
+    top = next(i for i, row in enumerate(rows)
+               if isinstance(row[0].value, str) and row[0].value.startswith(f"{name}: minD values"))
+    end = next((i for i in range(top, len(rows)) if rows[i][0].value is None), len(rows))
+    body = [row for row in rows[top + 2:end] if row[0].value in
+            ("top-k range", "top-k median", "top-k 25%", "all-pairs median")]
+    return rows[top + 1], body, rows[top + 2 + len(body):end]
+
+
+@pytest.mark.slow
+def test_mc_se_is_the_engines_for_the_same_seed(report_book, reports):
+    """The Monte Carlo standard error of each corrected minD: the engine's (seed 0, 64,000
+    halves), with one digit more than minD as the command prints it; blank where the row
+    draws nothing (all-pairs median)."""
+    from topicsetsize.decide.realistic import MC_SE_COLUMN, SHOWN_COLUMNS
+
+    ws = openpyxl.load_workbook(report_book)[SHEET]
+    column = 1 + SHOWN_COLUMNS.index(MC_SE_COLUMN)
+    for name, report in reports.items():
+        header, body, _ = _min_d_rows(ws, name)
+        assert header[column].value == "Monte Carlo standard error of minD (another seed)"
+        assert [row[0].value for row in body] == list(report.min_d.index)
+        for row in body:
+            want, cell = report.min_d.loc[row[0].value, MC_SE_COLUMN], row[column]
+            assert cell.number_format == "0.00000"
+            if pd.isna(want):
+                assert cell.value is None, (name, row[0].value)
+            else:
+                # the file keeps 15 or more significant digits (as the other figures' tests)
+                assert isinstance(cell.value, float), (name, row[0].value)
+                assert cell.value == pytest.approx(want, rel=1e-12), (name, row[0].value)
+        corrected = report.min_d[MC_SE_COLUMN].iloc[:3]
+        assert corrected.notna().all() and (corrected > 0).all()
+
+
+@pytest.mark.slow
+def test_the_notes_are_the_engines_as_text(report_book, reports):
+    """Under each minD table, the lines the command prints under it (table_notes: min_d_notes,
+    the Monte Carlo note, the noise note), in the engine's words, as text cells: never a
+    formula. Web has the Monte Carlo note (its 25% row, 7%), Robust min_d_notes' note (its
+    corrected range above the uncorrected one)."""
+    from topicsetsize.decide.realistic import mc_error_note, min_d_notes, table_notes
+
+    ws = openpyxl.load_workbook(report_book)[SHEET]
+    for name, report in reports.items():
+        _, _, after = _min_d_rows(ws, name)
+        want = table_notes(report.min_d, option="--trials")
+        cells = [row[0] for row in after[-len(want):]]
+        assert [c.value for c in cells] == want
+        assert all(c.data_type == "s" and c.quotePrefix for c in cells)
+        # the explanations before them: labels of the sheet, in its words
+        assert [row[0].value.split(":")[0] for row in after[:-len(want)]] == [
+            "top-k", "Corrected for selection"]
+    web, robust = (reports[name].min_d for name in NAMES)
+    assert mc_error_note(web, option="--trials") in table_notes(web)
+    assert min_d_notes(robust) and set(min_d_notes(robust)) <= set(table_notes(robust))
+    for row in ws.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str) and ("mc_se" in cell.value or "min_d" in cell.value):
+                assert cell.data_type == "s", (cell.coordinate, cell.value)
+
+
+def test_the_intervals_say_they_hold_min_d_fixed(report_book):
+    """Under each table of intervals on n, after the bootstrap's note: the engine's sentence
+    (the command prints it too), as text."""
+    from topicsetsize.report import MIN_D_HELD_FIXED
+
+    ws = openpyxl.load_workbook(report_book)[SHEET]
+    rows = list(ws.iter_rows())
+    for name in NAMES:
+        top = next(i for i, row in enumerate(rows) if str(row[0].value).startswith(
+            f"{name}: Sakai's n above, 95% interval over its"))
+        end = next((i for i in range(top, len(rows)) if rows[i][0].value is None), len(rows))
+        note, held = rows[end - 2][0], rows[end - 1][0]
+        assert note.value.startswith("Expanded percentile bootstrap:")
+        assert held.value == MIN_D_HELD_FIXED and held.data_type == "s"
+    assert "not the uncertainty of min_d" in MIN_D_HELD_FIXED

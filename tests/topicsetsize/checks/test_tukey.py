@@ -194,3 +194,13 @@ def test_bad_matrices_are_refused_in_one_line(scores, message):
 def test_bad_trials_are_refused_in_one_line():
     with pytest.raises(InputError, match=r"^trials=0 is out of range"):
         tukey_hsd_randomised(TINY, trials=0)
+
+
+@pytest.mark.parametrize("value", ["no", 0, None])
+def test_include_observed_must_be_a_bool(value):
+    # "no" is truthy: it counted the observed matrix in, the opposite of what it says
+    with pytest.raises(InputError, match=r"^include_observed=.* is not one of True, False$"):
+        tukey_hsd_randomised(TINY, trials=10, include_observed=value)
+    both = [tukey_hsd_randomised(TINY, trials=50, seed=3, include_observed=flag)["p_value"]
+            for flag in (np.bool_(False), False)]
+    pd.testing.assert_series_equal(*both)

@@ -18,6 +18,7 @@ import topicsetsize as tss
 from topicsetsize.cli import main
 from topicsetsize.estimates.gtheory import gt_n_interval
 from topicsetsize.examples import example_matrix
+from topicsetsize.report import MIN_D_HELD_FIXED
 
 from .conftest import one_line_error, run_cli
 
@@ -274,7 +275,26 @@ def test_the_min_d_table_shows_mc_se_and_the_note_to_raise_trials(capsys):
     assert row.split()[-4] == "yes"                       # no mc_se: above noise, then the n
     assert (f"note: example: TREC 2010 Web AP: {mc_error_note(table, option='--trials')}"
             in lines)
-    assert "min_d is held fixed: the intervals leave out its Monte Carlo error" in out
+    # the engine's sentence, which the workbook's Report sheet writes too
+    assert MIN_D_HELD_FIXED in lines
+    assert MIN_D_HELD_FIXED.startswith("min_d is held fixed: the intervals cover the sampling "
+                                       "of the past topics in V_E and V_E2 only")
+
+
+def test_the_notes_are_the_engines_table_notes(capsys, data_dir):
+    """Every note under a minD table is a line of table_notes, in its order (the workbook's
+    Report sheet writes the same lines): here min_d_notes' (Robust's corrected range above its
+    uncorrected one), mc_error_note's (Web's 25% row) and the noise note (both)."""
+    from topicsetsize.decide.realistic import table_notes
+
+    robust = data_dir / "trec2004robust_ap.csv"
+    code, out, _ = run_cli(capsys, "report", "--example", str(robust), "--boot", "0")
+    assert code == 0
+    for name, scores in (("example: TREC 2010 Web AP", example_matrix()),
+                         (str(robust), pd.read_csv(robust, index_col=0))):
+        want = [f"note: {name}: {line}" for line in table_notes(tss.realistic_min_d(scores))]
+        assert len(want) == 2
+        assert [x for x in out.splitlines() if x.startswith(f"note: {name}: ")] == want
 
 
 def test_trials_sets_the_halves(capsys):

@@ -272,6 +272,24 @@ def test_design_lists_fail_before_the_long_work(key, value):
     assert calls == []      # no run was evaluated
 
 
+@pytest.mark.parametrize("value", ["no", "False", 1, None])
+def test_condensed_must_be_a_bool_and_fails_before_the_long_work(value):
+    # "no" is truthy: it evaluated the condensed lists without a word
+    calls = []
+    with pytest.raises(InputError, match=r"^condensed=.* is not one of True, False$"):
+        pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10], measure="AP", condensed=value,
+                         progress=calls.append)
+    assert calls == []      # no run was evaluated
+
+
+def test_condensed_takes_a_numpy_bool():
+    study = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10], measure="AP",
+                             condensed=np.bool_(True))
+    assert study.condensed is True
+    alike = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10], measure="AP", condensed=True)
+    pd.testing.assert_frame_equal(study.table, alike.table)
+
+
 def _trec_eval_order_reference(runs_dir, qrels_path, depths, measure):
     """Independent reference on real files: pandas reads each run (first line of a duplicated
     document kept), sorts it by (score desc, docid desc) per topic, cuts it at each depth, pools

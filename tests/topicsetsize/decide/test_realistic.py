@@ -210,3 +210,29 @@ def test_mc_error_note_names_a_min_d_within_two_mc_se_of_zero_apart(data_dir):
     others = (table["mc_se"] / table["min_d"]).iloc[:2]
     needed = int(line.split("to about ")[1].split()[0])
     assert 1000 * (others.max() / 0.05) ** 2 <= needed < 1.1 * 1000 * (others.max() / 0.05) ** 2
+
+
+def test_table_notes_are_every_note_in_the_commands_order(data_dir):
+    """table_notes (what ``topicsetsize report`` prints under a minD table and the workbook's
+    Report sheet writes): min_d_notes' lines, then mc_error_note's, then the noise note, each
+    where it has something to say. TREC 2004 Robust at 1000 halves has all three kinds (its
+    corrected range above the uncorrected one, test above; its median and 25% rows above 5%
+    and below the noise: realistic_min_d, seed 0)."""
+    from topicsetsize.decide.realistic import mc_error_note, min_d_notes, noise_note, table_notes
+
+    table = realistic_min_d(pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0),
+                            trials=1000)
+    assert len(min_d_notes(table)) == 1 and mc_error_note(table) is not None
+    noise = ("rows with above noise = no are differences these topics cannot tell from zero: "
+             "their n is sized on noise")
+    assert not table["above noise"].all() and noise_note(table) == noise
+    assert table_notes(table, option="--trials") == [
+        *min_d_notes(table), mc_error_note(table, option="--trials"), noise]
+    assert "raise --trials (1000)" in table_notes(table, option="--trials")[-2]
+    # every row above the noise, no corrected row too uncertain, none corrected above what
+    # was seen: nothing to say
+    quiet = table.assign(**{"above noise": True, "mc_se": 0.0})
+    quiet["uncorrected"] = quiet["min_d"].abs() + 1
+    quiet["min_d"] = quiet["min_d"].abs() + 0.01
+    quiet["share"] = 0.5
+    assert noise_note(quiet) is None and table_notes(quiet) == []

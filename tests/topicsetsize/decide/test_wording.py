@@ -1,0 +1,33 @@
+"""The recommendation's sentence (topicsetsize.decide.wording): the power as
+:func:`topicsetsize.decide.guarantee.percent_text` writes it, never rounded to 100%.
+
+The expected texts are 100(1 − β)% written out by hand (β = 1e-7: 99.99999%).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import topicsetsize as tss
+from topicsetsize.decide.guarantee import percent_text
+from topicsetsize.decide.wording import sentence
+
+#: The AIRS 2016 requirements (tests/topicsetsize/decide/test_recommendation.py).
+AIRS = [{"variance": 0.0601, "m": 2, "min_d": 0.10}, {"variance": 0.0601, "m": 50, "min_d": 0.20}]
+
+
+@pytest.mark.parametrize("beta, power", [(1e-7, "99.99999%"), (1e-9, "99.9999999%"),
+                                         (0.2, "80%"), (0.15, "85%"), (0.001, "99.9%")])
+def test_the_power_is_never_rounded_to_100_percent(beta, power):
+    # ":g" kept 6 significant digits: 1e-7 and 1e-9 printed "100% power", a promise of certainty
+    frame = pd.DataFrame({"label": [None], "m": [2], "min_d": [0.1], "n": [50]})
+    text = sentence(50, frame, beta)
+    assert text.startswith(f"Create 50 topics: this guarantees {power} power for comparing")
+    assert power == percent_text(beta)
+
+
+def test_the_recommendation_states_the_power_asked_for():
+    text = tss.recommend(AIRS, beta=1e-7).sentence
+    assert "this guarantees 99.99999% power for comparing" in text
+    assert "100% power" not in text
