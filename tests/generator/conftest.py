@@ -23,6 +23,7 @@ from topicsetsize.generator.spreadsheet.formulas import POISSON_TERMS, anova_mod
 from topicsetsize.generator.spreadsheet.layout import check_formula, validation_formula
 from topicsetsize.generator.spreadsheet.rows import Col, write_block
 
+from .._once import once
 from ._cases import grid_workbooks
 from ._libreoffice import Recalculated, recalculate_batch
 
@@ -336,10 +337,18 @@ def batch(built, tmp_path_factory) -> Batch:
     """The same workbooks, recalculated by LibreOffice (skipped without it, not in CI); a
     workbook it could not recalculate fails the tests that read it, with the cause."""
     if not built.recalculated:
-        done, console = recalculate_batch(list(built.source.values()),
-                                          tmp_path_factory.mktemp("recalculated"), strict=False)
-        by_name = {path.resolve(): name for name, path in built.source.items()}
-        built.recalculated = Recalculated({by_name[p]: out for p, out in done.items()},
-                                          {by_name[p]: why for p, why in done.failures.items()})
-        built.console = console
+        def recalculate(folder: Path) -> dict:
+            done, console = recalculate_batch(list(built.source.values()), folder / "out",
+                                              strict=False)
+            by_name = {path.resolve(): name for name, path in built.source.items()}
+            return {"done": {by_name[p]: str(out) for p, out in done.items()},
+                    "failures": {by_name[p]: why for p, why in done.failures.items()},
+                    "console": console}
+
+        # once per run: the other pytest-xdist workers read the first one's copies (the
+        # workbooks are built alike in every worker: the same specs, the same fixed date)
+        shared = once(tmp_path_factory, "recalculated", recalculate)
+        built.recalculated = Recalculated({k: Path(v) for k, v in shared["done"].items()},
+                                          shared["failures"])
+        built.console = shared["console"]
     return built
