@@ -30,7 +30,7 @@ from ..spreadsheet.layout import (
 from ..spreadsheet.rows import Block
 from .calculators import grey_when_bad, start_sheet
 from .calculators.sheet import PRINT_SCALE
-from .charts_sheet import style_series
+from .charts_sheet import set_title, style_series
 
 __all__ = ["add_budget_sheet", "SHEET"]
 
@@ -133,7 +133,7 @@ def _chart(cur, first: int, last: int) -> None:
     """n against judged documents per topic, below the table; the print layout."""
     ws = cur.ws
     chart = ScatterChart()
-    chart.title = "Required n against judged documents per topic"
+    set_title(chart, "n against judged documents per topic")   # one line: y is "required n"
     chart.style = 2
     chart.height, chart.width = 8, 14
     chart.x_axis.title = "judged documents per topic"

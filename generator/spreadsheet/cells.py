@@ -17,7 +17,7 @@ from openpyxl.styles.styleable import StyleableObject
 from openpyxl.utils import get_column_letter
 
 __all__ = ["put_text", "put_number", "put_formula", "put_label", "set_style", "ref", "col",
-           "clean_text", "STYLE", "TEXT_LIMIT", "wrapped_lines", "fit_texts"]
+           "clean_text", "STYLE", "TEXT_LIMIT", "wrapped_lines", "fit_texts", "wrap_over"]
 
 #: The longest string a spreadsheet cell holds.
 TEXT_LIMIT = 32767
@@ -242,17 +242,23 @@ def _quote_sheet(name: str) -> str:
 
 def wrapped_lines(text: str, width: float) -> int:
     """Lines a wrapped cell ``width`` characters wide needs for ``text`` (a safe estimate:
-    spreadsheets do not size rows of wrapped text written by a program).
+    spreadsheets do not size rows of wrapped text written by a program). A word longer than
+    a line is broken over lines, as the spreadsheets do (a file name without spaces).
 
-    >>> wrapped_lines("word " * 30, 80), wrapped_lines("short", 80)
-    (2, 1)
+    >>> wrapped_lines("word " * 30, 80), wrapped_lines("short", 80), wrapped_lines("x" * 90, 40)
+    (2, 1, 3)
     """
+    line = max(1, int(width * 0.95))
     lines, used = 1, 0
     for word in text.split():
-        if used and used + 1 + len(word) > width * 0.95:
-            lines, used = lines + 1, len(word)
+        if used and used + 1 + len(word) > line:
+            lines, used = lines + 1, 0
         else:
-            used += len(word) + (1 if used else 0)
+            used += 1 if used else 0
+        while used + len(word) > line:          # a word longer than the rest of a line
+            lines, word = lines + 1, word[line - used:]
+            used = 0
+        used += len(word)
     return lines
 
 
@@ -296,24 +302,44 @@ def fit_texts(ws, first_row: int, last_row: int, last_column: int,
             end = c
             while end < limit and _free(ws._cells.get((r, end + 1))):
                 end += 1
-            # a character of 11-point text takes about 0.9 widths of a '0' (measured on the
-            # printed pages of LibreOffice: 45 characters of a note in 39 widths)
-            room = sum(_width(ws, k) for k in range(c, end + 1)) / 0.9
-            if len(cell.value) <= room:
+            if len(cell.value) <= _room(ws, c, end):
                 continue
-            if end > c:
-                ws.merge_cells(start_row=r, start_column=c, end_row=r, end_column=end)
-                merged |= {(r, k) for k in range(c, end + 1)}
-            cell.alignment = Alignment(wrap_text=True, vertical="top",
-                                       horizontal=cell.alignment.horizontal
-                                       if cell.alignment is not None else None)
-            for k in range(1, last_column + 1):    # the row's other cells level with its
-                other = ws._cells.get((r, k))      # first line
-                if other is not None and other is not cell and other.value is not None:
-                    a = other.alignment
-                    other.alignment = Alignment(horizontal=a.horizontal, wrap_text=a.wrap_text,
-                                                indent=a.indent, vertical="top")
-            size = cell.font.sz if cell.font is not None and cell.font.sz else 11
-            height = 15 * size / 11 * wrapped_lines(cell.value, room * 11 / size)
-            current = ws.row_dimensions[r].height or 15
-            ws.row_dimensions[r].height = max(current, height)
+            wrap_over(ws, r, c, end, cell.value, last_column)
+            merged |= {(r, k) for k in range(c, end + 1)}
+
+
+def _room(ws, first: int, last: int) -> float:
+    """Characters of 11-point text that columns ``first..last`` hold on one line: a character
+    takes about 0.9 widths of a '0' (measured on the printed pages of LibreOffice: 45
+    characters of a note in 39 widths)."""
+    return sum(_width(ws, k) for k in range(first, last + 1)) / 0.9
+
+
+def wrap_over(ws, row: int, column: int, end: int, text: str, last_column: int) -> None:
+    """Wrap cell (``row``, ``column``) over the columns up to ``end`` (merged), top-aligned,
+    and make its row tall enough for ``text`` (its value, or the longest it can take: a
+    formula's); the row's other filled cells up to ``last_column`` level with its first line.
+
+    >>> from openpyxl import Workbook
+    >>> ws = Workbook().active
+    >>> _ = put_formula(ws, 1, 2, '=A1&" words"')
+    >>> wrap_over(ws, 1, 2, 4, "word " * 12, 4)
+    >>> [m.coord for m in ws.merged_cells.ranges], ws.row_dimensions[1].height
+    (['B1:D1'], 45.0)
+    """
+    cell = ws.cell(row=row, column=column)
+    if end > column:
+        ws.merge_cells(start_row=row, start_column=column, end_row=row, end_column=end)
+    cell.alignment = Alignment(wrap_text=True, vertical="top",
+                               horizontal=cell.alignment.horizontal
+                               if cell.alignment is not None else None)
+    for k in range(1, last_column + 1):    # the row's other cells level with its first line
+        other = ws._cells.get((row, k))
+        if other is not None and other is not cell and other.value is not None:
+            a = other.alignment
+            other.alignment = Alignment(horizontal=a.horizontal, wrap_text=a.wrap_text,
+                                        indent=a.indent, vertical="top")
+    size = cell.font.sz if cell.font is not None and cell.font.sz else 11
+    room = _room(ws, column, end)
+    height = 15 * size / 11 * wrapped_lines(text, room * 11 / size)
+    ws.row_dimensions[row].height = max(ws.row_dimensions[row].height or 15, height)

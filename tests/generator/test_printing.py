@@ -1,6 +1,8 @@
 """The workbook as it prints: the PDF that LibreOffice prints of the bundled workbook, of
-decide_example, of a workbook with a matrix (--matrix) and of one evaluated from run files
-(--runs), read back page by page with pdftotext (issue 26.5 and 26.7).
+decide_example, of a workbook with a matrix (--matrix), of one evaluated from run files
+(--runs) and of one whose matrix has a long name, picked in the calculators, read back page by
+page with pdftotext (issue 26.5 and 26.7), and drawn by pdftoppm to find the words that print
+cut (_pdf.cut_words).
 
 Pages follow the sheets in order; a page belongs to the sheet whose heading (its cell A1,
 repeated on every page by the print titles) it carries.
@@ -9,6 +11,7 @@ repeated on every page by the print titles) it carries.
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import openpyxl
@@ -19,7 +22,7 @@ from topicsetsize.generator.sheets.calculators import sheets
 
 from topicsetsize.cli import main
 
-from ._pdf import pdf_pages, print_batch
+from ._pdf import cut_words, pdf_pages, print_batch
 from .conftest import DATE
 
 _DATA = Path(__file__).resolve().parents[2]
@@ -28,6 +31,31 @@ RUNS = _DATA / "topicsetsize" / "data" / "clef2017_tar"
 
 CALCULATORS = sheets()
 
+#: A score matrix's name as a spec or a file may give it (95 characters): the calculators'
+#: note on the variance in use, "= 2·V_E of <name>, std-AB (Variance sheet)", ran past the
+#: printed page's right edge, and the Tables sheet cut the name in its column.
+LONG_NAME = ("TREC 2004 Robust track, ad hoc task - average precision of the 110 official runs "
+             "on 249 topics")
+
+NAMES = ["default", "decide", "matrix", "runs", "long"]
+
+
+def _long(folder: Path) -> Path:
+    """The bundled workbook with a matrix named LONG_NAME, its std-AB measure picked in the
+    calculators that have a measure picker (typed as a recipient would)."""
+    matrix = folder / f"{LONG_NAME}.csv"
+    shutil.copy(MATRIX, matrix)
+    path = write_workbook(with_matrices(load_spec(bundled_spec()), [matrix]),
+                          folder / "long.xlsx", generated=DATE)
+    matrix.unlink()
+    wb = openpyxl.load_workbook(path)
+    for calc in ("anova", "ttest", "ci"):
+        sheet, coord = next(iter(wb.defined_names[f"{calc}_measure"].destinations))
+        cell = wb[sheet][coord.replace("$", "")]
+        cell.value, cell.data_type = f"{LONG_NAME}, std-AB", "s"
+    wb.save(path)
+    return path
+
 
 def _build(folder: Path) -> dict[str, Path]:
     out = {}
@@ -35,6 +63,7 @@ def _build(folder: Path) -> dict[str, Path]:
                        ("decide", load_spec(bundled_spec("decide_example"))),
                        ("matrix", with_matrices(load_spec(bundled_spec()), [MATRIX]))):
         out[name] = write_workbook(spec, folder / f"{name}.xlsx", generated=DATE)
+    out["long"] = _long(folder)
     out["runs"] = folder / "runs.xlsx"
     assert main(["workbook", "--runs", str(RUNS / "runs"), "--qrels", str(RUNS / "qrels.gz"),
                  "--measure", "AP", "--duplicates", "first", "--out", str(out["runs"])]) == 0
@@ -43,11 +72,12 @@ def _build(folder: Path) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory):
-    """{name: (workbook path, [page text])}."""
+    """{name: (workbook path, [page text], PDF)}."""
     folder = tmp_path_factory.mktemp("print_src")
     books = _build(folder)
     pdfs = print_batch(list(books.values()), tmp_path_factory.mktemp("print_pdf"))
-    return {name: (path, pdf_pages(pdfs[path.resolve()])) for name, path in books.items()}
+    return {name: (path, pdf_pages(pdfs[path.resolve()]), pdfs[path.resolve()])
+            for name, path in books.items()}
 
 
 def _squash(text: str) -> str:
@@ -74,9 +104,9 @@ def sheet_pages(path: Path, pages: list[str]) -> dict[str, list[str]]:
 
 @pytest.mark.slow
 @pytest.mark.libreoffice
-@pytest.mark.parametrize("name", ["default", "decide", "matrix", "runs"])
+@pytest.mark.parametrize("name", NAMES)
 def test_every_page_stands_on_its_own(printed, name):
-    path, pages = printed[name]
+    path, pages, _ = printed[name]
     by_sheet = sheet_pages(path, pages)
     for sheet, its in by_sheet.items():
         assert its, (name, sheet, "not printed")
@@ -91,6 +121,43 @@ def test_every_page_stands_on_its_own(printed, name):
         assert re.search(r"(^|\s)m(\s|$)", page), (name, "Decide", page[:300])
     if "Tables" in by_sheet:
         assert "one-way ANOVA" not in " ".join(by_sheet["Tables"][-1].split("\n")[:2])
+
+
+@pytest.mark.slow
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("name", NAMES)
+def test_every_word_prints_whole(printed, name):
+    """No word of any page is cut: at the page's right edge (a note running past the last
+    printed column: in LibreOffice the calculators' first page ends with column G, H going to
+    a page of its own), by the next filled cell (a long name in a narrow column), or at the
+    page's foot (a chart split over two pages). The words of the cells, the notes and the
+    charts, as printed and drawn (_pdf.cut_words)."""
+    cut = cut_words(printed[name][2])
+    assert not cut, (name, cut[:20])
+
+
+def _chart_title(chart) -> str:
+    return "".join(r.t for p in chart.title.tx.rich.p for r in (p.r or []))
+
+
+@pytest.mark.slow
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("name", NAMES)
+def test_chart_titles_print_on_one_line(printed, name):
+    """Every chart's title prints whole on one line (LibreOffice wrapped its titles, unsized,
+    at 18 pt, into the plot: "Power against n (minDt," over "σ̂t²)"), and no chart of a
+    workbook whose inputs are all good shows the note of an empty chart."""
+    from topicsetsize.generator.sheets.calculators.charts import CHART_NOTE
+
+    path, _, pdf = printed[name]
+    lines = [_squash(line) for page in pdf_pages(pdf, layout=True) for line in page.splitlines()]
+    wb = openpyxl.load_workbook(path)
+    titles = [_chart_title(chart) for ws in wb.worksheets if ws.sheet_state == "visible"
+              for chart in ws._charts]
+    assert len(titles) >= 12, titles
+    for title in titles:
+        assert any(_squash(title) in line for line in lines), (name, title)
+    assert _squash(CHART_NOTE) not in "".join(lines)
 
 
 def _hidden_columns(ws) -> set[int]:
@@ -110,11 +177,11 @@ def _print_ranges(ws) -> list[tuple[int, int, int, int]]:
 
 @pytest.mark.slow
 @pytest.mark.libreoffice
-@pytest.mark.parametrize("name", ["default", "decide", "matrix", "runs"])
+@pytest.mark.parametrize("name", NAMES)
 def test_no_text_is_cut(printed, name):
-    """Every text the generator writes in a printed cell is printed whole: not cut at a page
-    edge, nor by the next cell (run names on the Variance sheet)."""
-    path, pages = printed[name]
+    """Every text the generator writes in a printed cell is printed (its words are in the
+    PDF's text; whether they print whole, test_every_word_prints_whole)."""
+    path, pages, _ = printed[name]
     printed_text = _squash("".join(pages))
     wb = openpyxl.load_workbook(path)
     checked = 0

@@ -1,9 +1,8 @@
-"""The blocks of a calculator sheet: the answers, the power around them, the curves and the charts
-(power against n, n against minD), and the minimum detectable effect at the user's n."""
+"""The blocks of a calculator sheet: the answers, the power around them, the curves behind the
+charts (power against n, n against minD; the charts are in :mod:`.charts`), and the minimum
+detectable effect at the user's n."""
 
 from __future__ import annotations
-
-from openpyxl.chart import Reference, ScatterChart, Series
 
 from topicsetsize.params import N_MAX
 
@@ -85,41 +84,6 @@ def curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
             shown[key].number_format) for key in ("n", *plotted, "target"))], CURVE)
     work.row = block.bottom + 2
     return block
-
-
-def power_chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_title: str,
-           title: str) -> None:
-    """A small scatter chart of ``series`` ((column key, name)) against n: their guarded
-    copies "plot_<key>" (see :func:`curve_block`)."""
-    chart = ScatterChart()
-    chart.title = title
-    chart.style = 2
-    chart.height, chart.width = 7.5, 12
-    chart.x_axis.title = "n (topics)"
-    chart.y_axis.title = y_title
-    chart.y_axis.number_format = "0.00"
-    if y_title == "power":        # a probability: the axis its range, not the empty chart's 0–15
-        chart.y_axis.scaling.min, chart.y_axis.scaling.max = 0, 1
-    chart.x_axis.number_format = "#,##0"
-    chart.x_axis.delete = chart.y_axis.delete = False
-    chart.legend.position = "b"
-    xs = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
-                   max_row=block.bottom)
-    from ..charts_sheet import style_series
-
-    for k, (key, name) in enumerate(series):
-        ys = Reference(ws, min_col=block.columns[f"plot_{key}"], min_row=block.top,
-                       max_row=block.bottom)
-        s = Series(ys, xs, title=name)
-        style_series(s, k, marker=key != "target")
-        if k == 0 and len(series) > 2:
-            # a wide plain line under the second method's markers: where the two coincide,
-            # both stay visible
-            s.marker.symbol = "none"
-            s.graphicalProperties.line.width = 57150
-        chart.series.append(s)
-    chart.visible_cells_only = False      # the data sit in the (collapsed) workings
-    ws.add_chart(chart, anchor)
 
 
 def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
@@ -223,34 +187,3 @@ def min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_o
     block = write_block(work.ws, work.row, 1, cols, _MIN_CURVE)
     work.row = block.bottom + 2
     return block
-
-
-def n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: str,
-             title: str) -> None:
-    """A scatter chart of n (y) against the effect (x): ``blocks`` are (block, column key
-    of the effect, series name), each with column "plot_n" (n, or #N/A with the effect:
-    while an input is bad both are #N/A, and the chart is empty)."""
-    from ..charts_sheet import style_series
-
-    chart = ScatterChart()
-    chart.title = title
-    chart.style = 2
-    chart.height, chart.width = 7.5, 12
-    chart.x_axis.title = x_title
-    chart.y_axis.title = "n (topics)"
-    chart.x_axis.number_format = "0.00"
-    chart.y_axis.number_format = "#,##0"
-    chart.x_axis.delete = chart.y_axis.delete = False
-    chart.legend.position = "b"
-    for k, (block, key, name) in enumerate(blocks):
-        xs = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)
-        ys = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
-                       max_row=block.bottom)
-        s = Series(ys, xs, title=name)
-        style_series(s, k, marker=True)
-        if k == 0 and len(blocks) > 1:
-            s.marker.symbol = "none"       # a wide line under the second method's markers
-            s.graphicalProperties.line.width = 57150
-        chart.series.append(s)
-    chart.visible_cells_only = False
-    ws.add_chart(chart, anchor)

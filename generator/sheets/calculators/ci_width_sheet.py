@@ -19,7 +19,8 @@ from ...spreadsheet.layout import (
     write_result,
 )
 from ...spreadsheet.rows import Col, bisection_answer, bisection_cols, bisection_steps, write_block
-from .blocks import answers_block, around_block, curve_block, n_chart, power_chart
+from .blocks import answers_block, around_block, curve_block
+from .charts import n_chart, note_block, power_chart
 from .sheet import (
     ANSWERS_ROWS,
     AROUND_ROWS,
@@ -51,10 +52,12 @@ def add_ci_width_sheet(wb, calc: Calculator, values: dict, k: str | None = None,
     models = _workings(b, work)
     curve = curve_block(work, (n_exact, n_approx), [c for part in models for c in part],
                         b.used("delta")[0], b.ok, ("width", "width_approx"))
+    note = note_block(work, b.ok, (curve, curve.cell("n", curve.top), False),
+                      (curve, b.used("delta")[0]))
     group_workings(work, first_work)
     b.cur.resolve()
     at = _tables(b, models, n_exact, n_approx, warn, work, first_work)
-    _charts(b, curve)
+    _charts(b, curve, note)
     finish(b.cur, first_work, tables_top, at)
 
 
@@ -139,11 +142,11 @@ def _tables(b: SheetBuild, models, n_exact: str, n_approx: str, warn: Cursor, wo
     return at
 
 
-def _charts(b: SheetBuild, curve) -> None:
+def _charts(b: SheetBuild, curve, note) -> None:
     var_sym = b.calc.symbol(b.calc.variance.input)
     power_chart(b.cur.ws, curve, [("width", "exact"), ("width_approx", "approximation"),
                                   ("target", "δ")], f"{CHART_COLUMN}{b.anchor}",
-                y_title="expected width", title="Expected CI width against n")
+                y_title="expected width", title="Expected CI width against n", note=note)
     n_chart(b.cur.ws, [(curve, "plot_width", "exact")],
             f"{CHART_COLUMN}{b.anchor + CHART_ROWS // 2}", x_title="δ (expected width)",
-            title=f"n against δ (α, {var_sym} as above)")
+            title=f"n against δ (α, {var_sym} as above)", note=note)

@@ -17,9 +17,8 @@ from .blocks import (
     curve_block,
     min_at_n,
     min_curve,
-    n_chart,
-    power_chart,
 )
+from .charts import n_chart, note_block, power_chart
 from .sheet import (
     ANSWERS_ROWS,
     AROUND_ROWS,
@@ -58,10 +57,12 @@ def add_f_test_sheet(wb, calc: Calculator, values: dict, k: str, measures: str |
     first_work = work.row - 3
     models, parts, lam_chi2 = _workings(b, work)
     curves = _curves(b, work, answers, models, parts, lam_chi2)
+    note = note_block(work, b.ok, (curves[0], curves[0].cell("n", curves[0].top), True),
+                      (curves[1][0][0], b.used("min_d")[0]))
     group_workings(work, first_work)
     b.cur.resolve()
     blocks = _tables(b, answers, parts, warn, work, first_work)
-    _charts(b, *curves)
+    _charts(b, *curves, note)
     finish(b.cur, first_work, tables_top, blocks)
 
 
@@ -214,9 +215,10 @@ def _tables(b: SheetBuild, answers: dict, parts: tuple, warn: Cursor, work: Curs
     return blocks
 
 
-def _charts(b: SheetBuild, curve, d_curves) -> None:
+def _charts(b: SheetBuild, curve, d_curves, note) -> None:
     series = [(f"p_{x}", x) for x in b.calc.methods] + [("target", "1 − β")]
     power_chart(b.cur.ws, curve, series, f"{CHART_COLUMN}{b.anchor}", y_title="power",
-                title="Power against n")
+                title="Power against n", note=note)
     n_chart(b.cur.ws, d_curves, f"{CHART_COLUMN}{b.anchor + CHART_ROWS // 2}",
-            x_title="minD", title="n against minD (m, α, β, σ̂² as above)")
+            x_title="minD", title="n against minD (m, α, β, σ̂² as above)",
+            note=note)

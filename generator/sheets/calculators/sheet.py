@@ -22,6 +22,7 @@ from ...spreadsheet.cells import (
     put_text,
     ref,
     set_style,
+    wrap_over,
 )
 from ...spreadsheet.layout import (
     NO_VALUE,
@@ -158,6 +159,11 @@ def measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     twice = "2·" if scale != "1" else ""
     put_formula(ws, row, 3, f'=IF({picked},"= {twice}V_E of "&{here}&" (Variance sheet)",'
                             f'"= the typed {symbol} above")', font=STYLE.note)
+    # wrapped within the printed page, as tall as the longest name it can show needs (the
+    # formula's text is not known to fit_texts): a long measure name ran past the page edge
+    longest = max((str(c.value) for c in wb["Helpers"]["C"][1:] if c.value), key=len)
+    wrap_over(ws, row, 3, _CHART_LAST_COLUMN - 1,
+              f"= {twice}V_E of {longest} (Variance sheet)", _CHART_LAST_COLUMN - 1)
     cur.skip()
 
 
@@ -344,6 +350,25 @@ _CHART_LAST_COLUMN = 8
 PRINT_SCALE = 66
 
 
+#: Points of an A4 landscape page's height that a sheet prints on: 595 less the top and bottom
+#: margins (0.5 inch each, generator.build._page_setup).
+PAGE_HEIGHT = 595 - 2 * 36
+
+
+def print_scale(ws, last_row: int) -> int:
+    """The scale at which rows 1..``last_row`` (the first page) fit a page's height:
+    :data:`PRINT_SCALE`, or less where long texts (a long measure name, wrapped) made the rows
+    taller: at 66 % the charts' foot went to a page of its own.
+
+    >>> from openpyxl import Workbook
+    >>> ws = Workbook().active
+    >>> print_scale(ws, 40), print_scale(ws, 60)      # rows of 15 points: 600 and 900
+    (66, 58)
+    """
+    height = sum(ws.row_dimensions[r].height or 15 for r in range(1, last_row + 1))
+    return min(PRINT_SCALE, int(100 * PAGE_HEIGHT / height))
+
+
 def finish(cur: Cursor, first_work: int, tables_top: int, table: Block) -> None:
     """Freeze the title rows; print the summary and the chart on the first page, then the
     tables (at a fixed, readable scale: fitting the wide tables to one page shrank the
@@ -371,7 +396,7 @@ def finish(cur: Cursor, first_work: int, tables_top: int, table: Block) -> None:
     ws.print_area = (f"A1:{col(_CHART_LAST_COLUMN)}{max(end, written)},"
                      f"A{tables_top}:{col(last)}{first_work - 1}")
     ws.print_title_rows = "1:1"
-    ws.page_setup.scale = PRINT_SCALE
+    ws.page_setup.scale = print_scale(ws, max(end, written))
 
 
 def _anchor(chart) -> tuple[int, int]:

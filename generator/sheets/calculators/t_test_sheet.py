@@ -18,9 +18,8 @@ from .blocks import (
     curve_block,
     min_at_n,
     min_curve,
-    n_chart,
-    power_chart,
 )
+from .charts import n_chart, note_block, power_chart
 from .sheet import (
     ANSWERS_ROWS,
     AROUND_ROWS,
@@ -63,10 +62,12 @@ def add_t_test_sheet(wb, calc: Calculator, values: dict, k: str, measures: str |
     first_work = work.row - 3
     parts = _workings(b, work, styles)
     curves = _curves(b, work, answers, parts["1"])
+    note = note_block(work, b.ok, (curves[0], curves[0].cell("n", curves[0].top), True),
+                      (curves[1][0][0], b.used(calc.design.effect)[0]))
     group_workings(work, first_work)
     b.cur.resolve()
     blocks = _tables(b, styles, answers, parts, warns, work, first_work)
-    _charts(b, styles, *curves)
+    _charts(b, styles, *curves, note)
     finish(b.cur, first_work, tables_top, blocks[0])
 
 
@@ -222,11 +223,11 @@ def _tables(b: SheetBuild, styles, answers, parts, warns, work: Cursor, first_wo
     return blocks
 
 
-def _charts(b: SheetBuild, styles, curve, d_curves) -> None:
+def _charts(b: SheetBuild, styles, curve, d_curves, note) -> None:
     calc = b.calc
     sym, var_sym = calc.symbol(calc.design.effect), calc.symbol(calc.variance.input)
     series = [(f"p_{x}", x) for x in calc.methods] + [("target", "1 − β")]
     power_chart(b.cur.ws, curve, series, f"{CHART_COLUMN}{b.anchor}", y_title="power",
-                title=f"Power against n ({styles[0][0]})")
+                title=f"Power against n ({styles[0][0]})", note=note)
     n_chart(b.cur.ws, d_curves, f"{CHART_COLUMN}{b.anchor + CHART_ROWS // 2}", x_title=sym,
-            title=f"n against {sym} (α, β, {var_sym} as above)")
+            title=f"n against {sym} (α, β, {var_sym} as above)", note=note)

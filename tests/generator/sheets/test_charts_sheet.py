@@ -35,12 +35,18 @@ def _colour(fill) -> str:
     return rgb if isinstance(rgb, str) else rgb.val
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= 44 else name[:43] + "…"
-
-
 def _title(chart) -> str:
     return "".join(r.t for p in chart.title.tx.rich.p for r in (p.r or []))
+
+
+def _curves(chart) -> list:
+    """A calculator chart's curves: its series but the last, the note that says why the
+    chart is empty while an input is bad (generator.sheets.calculators.charts)."""
+    return chart.series[:-1]
+
+
+def _axis_title(axis) -> str:
+    return "".join(r.t for p in axis.title.tx.rich.p for r in (p.r or []))
 
 
 def _check_charts(wb, chart_wb=None):
@@ -54,8 +60,11 @@ def _check_charts(wb, chart_wb=None):
                                 ms=list(ms), min_ds=list(min_ds), method=spec.chart_method)
         by_m, by_d = charts[2 * k], charts[2 * k + 1]
         assert type(by_m).__name__ == type(by_d).__name__ == "ScatterChart"
-        assert _title(by_m) == f"{_short(measure.name)}: n vs m ({spec.chart_method})"
-        assert _title(by_d) == f"{_short(measure.name)}: n vs minD ({spec.chart_method})"
+        # the bundled names whole (at most 39 characters), on one line with what is plotted
+        assert _title(by_m) == f"{measure.name}: n vs m"
+        assert _title(by_d) == f"{measure.name}: n vs minD"
+        for chart in (by_m, by_d):     # the method, in the axis that holds its n
+            assert _axis_title(chart.y_axis) == f"{spec.chart_method} n (topics, log scale)"
         for chart in (by_m, by_d):   # every series its own colour, and marker or dash
             looks = [(_colour(s.graphicalProperties.line.solidFill),
                       s.marker.symbol, s.graphicalProperties.line.prstDash) for s in chart.series]
@@ -127,9 +136,9 @@ def _check_n_against_effect(charts_wb, values_wb, rtol: float) -> int:
         chart = charts_wb[sheet]._charts[1]
         assert type(chart).__name__ == "ScatterChart"
         assert _title(chart).startswith(title)
-        methods = [_label(s) for s in chart.series]
+        methods = [_label(s) for s in _curves(chart)]
         assert methods == (["legacy", "exact"] if sheet in ("ANOVA", "TTEST") else ["exact"])
-        for s, method in zip(chart.series, methods):
+        for s, method in zip(_curves(chart), methods):
             ns = _resolve(values_wb, s.yVal.numRef.f)
             effects = _resolve(values_wb, s.xVal.numRef.f)
             assert len(ns) >= 15 and ns == sorted(ns) and len(set(ns)) > 10
@@ -215,9 +224,9 @@ def _check_power_charts(charts_wb, values, rtol: float) -> int:
     for sheet, (title, engine, flat) in _POWER.items():
         chart = charts_wb[sheet]._charts[0]
         assert _title(chart).startswith(title), (sheet, _title(chart))
-        *curves, line = chart.series
+        *curves, line = _curves(chart)
         assert len(curves) == (2 if sheet in ("ANOVA", "TTEST", "CI", "CI2") else 1)
-        for s in chart.series:
+        for s in _curves(chart):
             ns = value(s.xVal.numRef.f)
             assert len(ns) >= 20 and ns == sorted(ns) and len(set(ns)) > 10, sheet
             ys = value(s.yVal.numRef.f)
@@ -243,7 +252,7 @@ def _power_chart_cells(charts_wb, sheet: str) -> list[tuple[str, str]]:
     from openpyxl.utils import range_boundaries
 
     out = []
-    for s in charts_wb[sheet]._charts[0].series:
+    for s in _curves(charts_wb[sheet]._charts[0]):
         for ref in (s.xVal.numRef.f, s.yVal.numRef.f):
             where, _, cells = ref.rpartition("!")
             c1, r1, c2, r2 = range_boundaries(cells.replace("$", ""))
@@ -300,10 +309,70 @@ def test_charts_plot_nothing_while_an_input_is_bad_in_libreoffice(batch):
             bad += 1
             assert {values[s][c].value for s, c in _power_chart_cells(charts, sheet)} \
                 == {"#N/A"}, (name, sheet)
-            for s in charts[sheet]._charts[1].series:
+            for s in _curves(charts[sheet]._charts[1]):
                 for ref in (s.xVal, s.yVal):
                     assert set(_resolve(values, ref.numRef.f)) == {"#N/A"}, (name, sheet)
             scaling = charts[sheet]._charts[0].y_axis.scaling
             if not sheet.startswith("CI"):         # a width has no range known beforehand
                 assert (scaling.min, scaling.max) == (0, 1), sheet
     assert bad >= 40
+
+
+# ------------------------------------------------------ what a calculator's empty chart says
+def _check_notes(charts_wb, values) -> tuple[int, int]:
+    """Every calculator chart's last series is the note: named by a cell that reads
+    CHART_NOTE while an input of its sheet is bad, and is blank otherwise; its three points
+    are numbers while an input is bad (the middle one, labelled with the name, halfway
+    between the others) and #N/A otherwise, at an x inside the curves' x range, so that the
+    note leaves the axes of a good chart as they were. ``values`` is a workbook of values.
+    Returns (charts checked with a bad input, with good inputs)."""
+    from topicsetsize.generator.sheets.calculators.charts import CHART_NOTE
+
+    from ..conftest import named
+
+    counts = [0, 0]
+    for sheet in _POWER:
+        bad = not named(values, f"{sheet.lower()}_status").startswith("OK")
+        for chart in charts_wb[sheet]._charts:
+            note = chart.series[-1]
+            (text,) = _resolve(values, note.tx.strRef.f)
+            xs, ys = (_resolve(values, ref.numRef.f) for ref in (note.xVal, note.yVal))
+            (label,) = note.dLbls.dLbl
+            assert (label.idx, label.showSerName, note.dLbls.showSerName) == (1, True, False)
+            assert [(e.idx, e.delete) for e in chart.legend.legendEntry] == \
+                [(len(chart.series) - 1, True)]
+            if bad:
+                assert text == CHART_NOTE, (sheet, text)
+                assert all(isinstance(v, (int, float)) for v in xs + ys), (sheet, xs, ys)
+                assert xs[1] == (xs[0] + xs[2]) / 2 and ys[1] == (ys[0] + ys[2]) / 2
+            else:
+                assert text in ("", None), (sheet, text)
+                assert set(ys) == {"#N/A"}, (sheet, ys)
+                plotted = [x for s in _curves(chart) for x in _resolve(values, s.xVal.numRef.f)
+                           if isinstance(x, (int, float))]
+                assert plotted and all(min(plotted) <= x <= max(plotted) for x in xs), \
+                    (sheet, xs, min(plotted), max(plotted))
+            counts[not bad] += 1
+    return counts[0], counts[1]
+
+
+def test_charts_carry_the_note_saved_values(built):
+    """The values saved with the bundled workbook (generator.saved.evaluator): every input
+    good, every note blank and undrawn."""
+    path = built.source["ntcir"]
+    assert _check_notes(openpyxl.load_workbook(path),
+                        openpyxl.load_workbook(path, data_only=True)) == (0, 12)
+
+
+@pytest.mark.slow
+@pytest.mark.libreoffice
+def test_an_empty_chart_says_why_in_libreoffice(batch):
+    """Recalculated by LibreOffice: while an input is bad, the charts (whose curves are empty,
+    above) name the reason in the middle of their plot; with good inputs they show nothing
+    more than their curves. LibreOffice draws an empty chart with axes of its own (n from 0
+    to 30), which read as a real chart with nothing in it."""
+    bad = good = 0
+    for name in (*batch.bad_names, "ntcir", "ntcir_edited", "decide"):
+        counts = _check_notes(openpyxl.load_workbook(batch.source[name]), batch.values(name))
+        bad, good = bad + counts[0], good + counts[1]
+    assert bad >= 80 and good >= 40, (bad, good)

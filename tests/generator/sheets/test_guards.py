@@ -11,9 +11,12 @@ import openpyxl
 import pytest
 from topicsetsize.generator.content.calculators import INPUTS, calculators
 from topicsetsize.generator.content.inputs import reader_range
+from topicsetsize.generator.sheets.calculators import sheets
+from topicsetsize.generator.sheets.calculators.charts import CHART_NOTE
 from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
 
 from .._libreoffice import filled_cells_without_errors
+from .._pdf import pdf_pages
 from ..conftest import BAD, bad_workbooks, named
 
 pytestmark = pytest.mark.libreoffice
@@ -145,8 +148,8 @@ def test_no_error_cell_whatever_is_typed(batch):
         assert filled_cells_without_errors(batch.values(name), name) > 10_000
 
 
-def _pdf_text(path, tmp_path) -> str:
-    """The text LibreOffice prints of the workbook ``path`` (pdftotext -layout)."""
+def _pdf(path, tmp_path):
+    """The PDF LibreOffice prints of the workbook ``path``."""
     import shutil
     import subprocess
 
@@ -160,16 +163,31 @@ def _pdf_text(path, tmp_path) -> str:
     subprocess.run([exe, f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
                     "--headless", "--norestore", "--convert-to", "pdf", "--outdir",
                     str(tmp_path), str(path)], check=True, capture_output=True, timeout=600)
-    pdf = tmp_path / (path.stem + ".pdf")
-    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True,
+    return tmp_path / (path.stem + ".pdf")
+
+
+def _pdf_text(pdf, width: int | None = None) -> str:
+    """The text of ``pdf`` as laid out (pdftotext -layout), of its pages' left ``width``
+    points only where given."""
+    import subprocess
+
+    crop = ["-x", "0", "-y", "0", "-W", str(width), "-H", "1000"] if width else []
+    return subprocess.run(["pdftotext", "-layout", *crop, str(pdf), "-"], check=True,
                           capture_output=True, text=True).stdout
 
 
-def test_a_bad_input_prints_one_whole_message_per_answer(batch, tmp_path):
+#: Points of a printed page left of the calculators' charts (column D, at 514 pt): the labels
+#: and the answers (columns A and B), without the charts' axes, which pdftotext -layout would
+#: put on the answers' lines and so move an answer to the line above.
+LEFT_OF_CHARTS = 505
+
+
+def test_a_bad_input_prints_one_whole_message_per_answer(built, tmp_path):
     """Issue 26.6: printed while every sheet has a bad input, an answer cell reads
     CHECK_INPUTS whole (not "heck the inputs", cut at the left of a right-aligned cell) and
-    a table cell NO_VALUE (not "check the inputscheck the inputs" run together)."""
-    path = batch.source[batch.bad_names[0]]
+    a table cell NO_VALUE (not "check the inputscheck the inputs" run together); the
+    charts, whose curves are empty, say why (LibreOffice draws them with axes of its own)."""
+    path = built.source[built.bad_names[0]]
     source = openpyxl.load_workbook(path)
     labels = set()
     for names in ANSWERS.values():
@@ -178,15 +196,19 @@ def test_a_bad_input_prints_one_whole_message_per_answer(batch, tmp_path):
             row = source[sheet][coord.replace("$", "")].row
             labels.add(source[sheet].cell(row, 1).value)
     assert len(labels) >= 10
-    lines = [line.strip() for line in _pdf_text(path, tmp_path).splitlines()]
+    pdf = _pdf(path, tmp_path)
     printed = 0
-    for line in lines:
+    for line in (line.strip() for line in _pdf_text(pdf, LEFT_OF_CHARTS).splitlines()):
         label = next((x for x in labels if line.startswith(x + "  ")), None)
         if label is not None:         # (a table row may start with the same words)
             rest = line[len(label):].strip()
             assert rest.startswith((CHECK_INPUTS, NO_VALUE)), line
             printed += rest.startswith(CHECK_INPUTS)
     assert printed >= 20, printed
-    text = "\n".join(lines)
+    text = "\n".join(line.strip() for line in _pdf_text(pdf).splitlines())
     assert CHECK_INPUTS + CHECK_INPUTS[0] not in text and NO_VALUE * 2 not in text
     assert text.count(NO_VALUE) > 100
+    # and every calculator (each has a bad input in this workbook: BAD[calc][0]) prints, in
+    # its two charts, why they are empty (pdftotext -raw: a label's lines in the order drawn)
+    drawn = "".join("".join(page.split()) for page in pdf_pages(pdf))
+    assert drawn.count("".join(CHART_NOTE.split())) == 2 * len(sheets()), drawn.count("No")
