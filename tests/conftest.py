@@ -48,8 +48,18 @@ def real_scores(request) -> pd.DataFrame:
     return pd.read_csv(DATA / "trec2004robust_ap.csv", index_col=0)
 
 
+#: Doctests that take a second or more each (the report's 64,000 split halves; the pages'
+#: worked examples on real matrices), by the start of their test id: ``slow`` too.
+SLOW_DOCTESTS = ("docs/report.md::", "docs/deciding.md::", "docs/checks.md::",
+                 "topicsetsize/report.py::",
+                 "topicsetsize/decide/realistic.py::topicsetsize.decide.realistic.min_d_notes")
+
+
 def pytest_collection_modifyitems(config, items):
-    """Every LibreOffice test launches soffice: it is also ``slow`` (``pytest -m "not slow"``)."""
+    """Every LibreOffice test launches soffice: it is also ``slow`` (``pytest -m "not slow"``),
+    and so are the doctests of :data:`SLOW_DOCTESTS`."""
     for item in items:
-        if item.get_closest_marker("libreoffice") and not item.get_closest_marker("slow"):
+        if item.get_closest_marker("slow"):
+            continue
+        if item.get_closest_marker("libreoffice") or item.nodeid.startswith(SLOW_DOCTESTS):
             item.add_marker(pytest.mark.slow)

@@ -107,6 +107,7 @@ def test_the_command_line_has_it(added, capsys):
     assert int(row.split(",")[1]) == _brute_n(0.05, 0.20, 0.2, 0.05)
 
 
+@pytest.mark.slow
 def test_the_excel_functions_have_it_with_their_metadata(added):
     from topicsetsize.xladdin.udfs import design_functions
 

@@ -35,6 +35,7 @@ WORKER = textwrap.dedent("""
 
 
 @pytest.mark.skipif(os.name != "posix", reason="the lock is POSIX's flock")
+@pytest.mark.slow
 def test_two_workers_compute_once_and_read_the_same_result(tmp_path):
     procs = []
     for worker in ("gw0", "gw1"):

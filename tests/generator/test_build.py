@@ -82,6 +82,7 @@ def test_progress_ticks_match_count_steps(tmp_path):
     assert ticks[0] == "read TREC 2010 Web AP: 48 topics x 88 runs" and ticks[-1] == "saved"
 
 
+@pytest.mark.slow
 def test_the_collector_runs_again_after_writing_unless_the_process_ends(tmp_path):
     spec = spec_from_dict({"title": "t"})
     assert gc.isenabled()
@@ -117,6 +118,7 @@ def _functions(formula: str) -> set[str]:
     return set(re.findall(r"((?:_xlfn\.)?[A-Z][A-Z0-9.]*)\(", text))
 
 
+@pytest.mark.slow
 def test_formulas_use_only_functions_excel_2010_and_libreoffice_know(built):
     """Post-2007 functions need the _xlfn. prefix (else #NAME?); nothing newer than 2010."""
     from openpyxl.utils import FORMULAE
@@ -140,6 +142,7 @@ def test_formulas_use_only_functions_excel_2010_and_libreoffice_know(built):
     assert "_xlfn.NORM.S.DIST" not in seen and "NORMSDIST" in seen
 
 
+@pytest.mark.slow
 def test_docs_state_the_current_formula_counts():
     """docs/workbook.md (and docs/excel.md) state how many formula cells the bundled workbooks
     hold: counted here, so the pages stay true (issue 26.8)."""

@@ -234,6 +234,7 @@ def chart_cells(ws, chart) -> tuple[int, int, int, int]:
 
 
 @pytest.mark.parametrize("spec", ["ntcir12_std_ab", "decide_example"])
+@pytest.mark.slow
 def test_charts_cover_no_text(spec):
     """No cell under a chart holds anything, and no text left of a chart runs under it
     (a text longer than its room, not wrapped, spills into the next columns)."""

@@ -21,6 +21,7 @@ def scores(request, data_dir):
     return pd.read_csv(data_dir / request.param, index_col=0)
 
 
+@pytest.mark.slow
 def test_report_holds_the_parts(scores):
     r = tss.collection_report(scores, m=8, alpha=0.01, beta=0.1, target=0.9, level=0.9)
     assert r.summary == tss.summarise(scores)
@@ -39,6 +40,7 @@ def test_report_holds_the_parts(scores):
                                                                                    ci.high)
 
 
+@pytest.mark.slow
 def test_curves_agree_with_d_study_and_power(scores):
     r = tss.collection_report(scores)
     ns = [5, 20, 80]
@@ -63,18 +65,7 @@ def test_bad_options():
             tss.collection_report(x, **kwargs)
 
 
-def test_docs_report_examples_run(data_dir, monkeypatch):
-    """The Python examples of docs/report.md, run from the repository root as written."""
-    import doctest
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    monkeypatch.chdir(root)
-    result = doctest.testfile(str(root / "docs" / "report.md"), module_relative=False,
-                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-    assert result.attempted >= 8 and result.failed == 0, result
-
-
+@pytest.mark.slow
 def test_every_n_of_the_min_d_table_has_its_bootstrap_interval(scores):
     """Each column's interval is n_interval with that column's design and σ̂² (V_E one-way,
     V_E2 two-way), every candidate at once, one seed for all; each n lies inside its own."""

@@ -55,6 +55,7 @@ def _error(answer: dict) -> str:
 
 # --- Registration -----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_decorators_are_the_office_js_ones_and_nothing_windows_only_is_imported(officejs):
     environment = officejs.environment()
     assert environment["func_module"] == "xlwings.pro.udfs_officejs"
@@ -63,6 +64,7 @@ def test_the_decorators_are_the_office_js_ones_and_nothing_windows_only_is_impor
 
 
 @pytest.mark.parametrize("module", ["udfs", "lite_main"])
+@pytest.mark.slow
 def test_meta_describes_every_function_with_its_parameters_and_docs(officejs, module):
     # "lite_main" is a module holding only `from xladdin.udfs import *`, as in Lite's main.py.
     functions = {f["id"]: f for f in officejs.meta(module)["functions"]}
@@ -196,6 +198,7 @@ def test_variances_of_the_book_example(officejs, book_matrix):
         tss.residual_variance(book_matrix)
 
 
+@pytest.mark.slow
 def test_gstudy_components_like_the_engine(officejs, web2010):
     # TREC 2010 Web AP: the engine's G-study (tests/topicsetsize/estimates/test_gtheory.py checks it
     # against a re-implementation of gt4ireval); a row of three components
@@ -211,6 +214,7 @@ def test_pooled_variance_over_several_ranges(officejs, book_matrix, web2010):
         == tss.pooled_variance([book_matrix, web, book_matrix])
 
 
+@pytest.mark.slow
 def test_standardisation_returns_a_matrix_like_the_engine(officejs, web2010):
     cells = web2010.values.tolist()
     assert _result(officejs.call("STDAB", cells)) == tss.std_ab(cells).tolist()

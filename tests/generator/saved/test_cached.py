@@ -16,6 +16,7 @@ from ..conftest import named
 NAMES = ("anova_n_legacy", "anova_n_exact", "ttest_n_legacy", "ci_n", "anova_status")
 
 
+@pytest.mark.slow
 def test_answers_are_cached_and_recalculation_is_forced(built):
     wb = openpyxl.load_workbook(built.source["ntcir"], data_only=True)
     assert (named(wb, "anova_n_legacy"), named(wb, "anova_n_exact")) == (2301, 2360)
@@ -82,6 +83,7 @@ def _workbook_to_write():
     return wb
 
 
+@pytest.mark.slow
 def test_cells_are_written_as_openpyxl_writes_them():
     """The sheets written in one pass with their values (generator.cached) are byte for byte
     openpyxl's own writer's, with the values put in: for every sheet of a bundled workbook and

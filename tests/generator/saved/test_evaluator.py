@@ -112,6 +112,7 @@ def test_evaluated_answers_equal_the_engine(spec):
 
 
 @pytest.mark.parametrize("spec", sorted(BUNDLED))
+@pytest.mark.slow
 def test_shared_templates_are_one_formula(spec):
     """write_block's declarations (shared_templates) are true: every cell declared one template
     has, parsed on its own, the same relative R1C1 formula as the others; and they cover most
@@ -166,6 +167,7 @@ def test_excel_semantics():
         evaluate_workbook(wb)
 
 
+@pytest.mark.slow
 def test_saved_values_are_read_by_openpyxl(built):
     wb = openpyxl.load_workbook(built.source["decide"], data_only=True)
     assert named(wb, "decide_status").startswith("OK")

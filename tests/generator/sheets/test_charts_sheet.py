@@ -82,6 +82,7 @@ def _check_charts(wb, chart_wb=None):
             assert _resolve(wb, s.yVal.numRef.f) == table.iloc[i, :].tolist()
 
 
+@pytest.mark.slow
 def test_charts_reference_the_tables(built):
     wb = openpyxl.load_workbook(built.source["ntcir"])
     _check_charts(wb)
@@ -97,6 +98,7 @@ def test_charts_survive_libreoffice(batch):
     _check_charts(wb)
 
 
+@pytest.mark.slow
 def test_charts_of_the_example_spec(built):
     wb = openpyxl.load_workbook(built.source["example"])
     assert len(wb["Charts"]._charts) == 4          # raw and std-AB, two charts each
@@ -240,6 +242,7 @@ def _check_power_charts(charts_wb, values, rtol: float) -> int:
     return points
 
 
+@pytest.mark.slow
 def test_power_charts_saved_values(built):
     """The values saved with the workbook (generator.saved.evaluator) are the engine's at each n."""
     path = built.source["ntcir"]
@@ -356,6 +359,7 @@ def _check_notes(charts_wb, values) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
+@pytest.mark.slow
 def test_charts_carry_the_note_saved_values(built):
     """The values saved with the bundled workbook (generator.saved.evaluator): every input
     good, every note blank and undrawn."""

@@ -243,6 +243,7 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
             assert (got["share"] is None) == pd.isna(want["share"])
 
 
+@pytest.mark.slow
 def test_n_intervals_equal_the_engine_with_the_stated_seed(report_book, data_dir):
     """The interval table below each minD table: the engine's limits with the seed the sheet
     states (sheets.report_sheet.INTERVAL_SEED), each n of the minD table inside its own."""
@@ -361,6 +362,7 @@ def test_the_notes_are_the_engines_as_text(report_book, reports):
                 assert cell.data_type == "s", (cell.coordinate, cell.value)
 
 
+@pytest.mark.slow
 def test_the_intervals_say_they_hold_min_d_fixed(report_book):
     """Under each table of intervals on n, after the bootstrap's note: the engine's sentence
     (the command prints it too), as text."""

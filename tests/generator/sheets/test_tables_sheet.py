@@ -40,6 +40,7 @@ def _check_published(ws, published):
             assert got == int(row[column]), (row["measure"], row["m"], row["min_d"], method)
 
 
+@pytest.mark.slow
 def test_bundled_tables_equal_published_table2_parts_I_II(built, published):
     assert len(published) == 100
     _check_published(openpyxl.load_workbook(built.source["ntcir"])["Tables"], published)
@@ -50,6 +51,7 @@ def test_tables_survive_libreoffice(batch, published):
     _check_published(batch.values("ntcir")["Tables"], published)
 
 
+@pytest.mark.slow
 def test_every_measure_has_both_engine_tables(built):
     spec = load_spec(bundled_spec())
     ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
@@ -88,6 +90,7 @@ def test_cells_where_methods_differ_are_shaded_with_a_note(built):
     assert note == f"{shaded} of 20 cells differ between the methods (shaded)." and shaded == 18
 
 
+@pytest.mark.slow
 def test_parts_follow_the_paper_layout(built, published):
     """Parts I-II: exactly the published m and minD; part V: the published rows m = 2, 10, 20,
     40, 50 (AIRS 2016 Table 2 part V; its values from the engine, no published values at hand)."""
@@ -117,6 +120,7 @@ def test_parts_follow_the_paper_layout(built, published):
         assert "cells differ" in ws.cell(top + 4 + len(ms), 1).value
 
 
+@pytest.mark.slow
 def test_ttest_and_ci_tables_equal_engine(built):
     """The t-test and CI tables under the ANOVA ones: every cell from the engine
     (CIKM 2014 / IRJ 2016 designs, σ̂t² = 2σ̂²)."""

@@ -52,6 +52,7 @@ def test_variance_sheet_survives_libreoffice(batch):
     _check(batch.values("example")["Variance"])
 
 
+@pytest.mark.slow
 def test_example_measures_use_the_estimates(built):
     wb = openpyxl.load_workbook(built.source["example"])
     ws = wb["Tables"]

@@ -83,6 +83,7 @@ def test_plus_one_and_fraction_are_the_same_count():
     assert plus.p_value.min() >= 1 / 501
 
 
+@pytest.mark.slow
 def test_agrees_with_scipy_one_way_tukey_without_topic_effects():
     # No topic effects: scipy's one-way studentized-range test is the classical counterpart.
     # The randomised p-value differs from it by Monte Carlo error (SE = sqrt(p(1-p)/B)) and by

@@ -40,6 +40,7 @@ def test_allpairs_huge_effect_needs_two_topics(capsys):
     assert code == 0 and err == "" and "n = 2 " in out
 
 
+@pytest.mark.slow
 def test_allpairs_with_few_trials_warns(capsys):
     code, out, err = run_cli(capsys, "n", "allpairs", "--min-d", "0.1", "--variance", "0.02",
                              "--m", "5", "--trials", "1", "--seed", "1")
@@ -89,6 +90,7 @@ def test_check_power_at_a_billion_topics_fits_in_memory(capsys):
     assert row[0] == "1000000000" and float(row[1]) == 1.0 and float(row[3]) == 1.0
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly_with_status_141():
     # 128 + SIGPIPE, as a shell reports a Unix tool the closed pipe killed: never a success
     # (status 0) for output that was cut short (issue 24.5)
@@ -291,6 +293,7 @@ def test_check_power_errors_name_the_file(capsys, tmp_path, data_dir):
                           "runs ['sys4', 'sys58'] is 0") and "scores:" not in err
 
 
+@pytest.mark.slow
 def test_report_search_limit_names_the_candidate_not_a_flag(capsys, tmp_path, data_dir):
     import pandas as pd
 

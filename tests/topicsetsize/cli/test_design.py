@@ -119,6 +119,7 @@ def test_min_d_ttest_and_table_both(capsys):
     assert got["legacy"] == 2301 and got["exact"] == 2360     # AIRS 2016 Table 2, part I
 
 
+@pytest.mark.slow
 def test_few_topics_never_crash_and_match_the_api_over_a_grid(capsys):
     """Legacy ANOVA answers of a few topics: power(n-1) is NaN where Nagata's approximation is
     undefined (cA - a <= 0). The CLI gives the API's n on every cell and never crashes."""

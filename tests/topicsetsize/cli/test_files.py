@@ -139,6 +139,7 @@ def test_out_to_a_fifo_writes_through_it(capsys, collection, tmp_path):
 @posix_only
 @pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
 @pytest.mark.parametrize("stdout", ["a pipe", "a file"])
+@pytest.mark.slow
 def test_out_through_a_link_to_dev_stdout_writes_to_it(script, script_env, collection, tmp_path,
                                                        stdout):
     # --out /dev/stdout, through a link made here: written in place, whether standard output
@@ -243,6 +244,7 @@ def test_evaluate_with_stdout_closed_does_not_report_success(script, script_env,
 
 @posix_only
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.slow
 def test_a_full_stdout_is_one_line(script, script_env):
     with open("/dev/full", "wb") as full:               # opened, never replaced
         done = subprocess.run([*script, "variance", "--example", "--csv"], stdout=full,
@@ -267,6 +269,7 @@ def test_an_unreadable_input_is_one_line(capsys, monkeypatch, data_dir, argv):
 
 @posix_only
 @pytest.mark.parametrize("name", ["-", "/dev/stdin"])
+@pytest.mark.slow
 def test_a_matrix_from_standard_input(script, script_env, matrix, name):
     expected = subprocess.run([*script, "variance", str(matrix), "--csv", "--seed", "1"],
                               capture_output=True, env=script_env, timeout=300)
@@ -279,6 +282,7 @@ def test_a_matrix_from_standard_input(script, script_env, matrix, name):
 
 
 @posix_only
+@pytest.mark.slow
 def test_a_spec_from_standard_input(script, script_env, tmp_path, matrix):
     spec = ('title = "piped"\noutput = "piped.xlsx"\nm = [2, 5]\nmin_d = [0.1]\n'
             '[[matrices]]\npath = "m.csv"\n')          # relative to the current folder
@@ -294,6 +298,7 @@ def test_standard_input_is_read_once(capsys, matrix):
 
 
 @posix_only
+@pytest.mark.slow
 def test_a_fifo_input_is_read_once(script, script_env, matrix, tmp_path):
     fifo = tmp_path / "scores.csv"
     os.mkfifo(fifo)
@@ -312,6 +317,7 @@ def test_a_fifo_input_is_read_once(script, script_env, matrix, tmp_path):
 # 9. SIGTERM during a workbook write: the temporary file is removed, one line, status 143.
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM to a child process")
+@pytest.mark.slow
 def test_sigterm_while_a_workbook_is_written_leaves_no_temporary_file(script_env, tmp_path):
     # The write is replaced by one that starts the file, then receives SIGTERM (as `kill` would
     # send it while a large workbook is written) and goes on working.

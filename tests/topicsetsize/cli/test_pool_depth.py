@@ -200,6 +200,7 @@ def test_duplicates_refused_unless_first(capsys, tmp_path):
         in topics and "only in tests/data/pool_runs/A/qrels.txt: 23: 403, 404" in topics
 
 
+@pytest.mark.slow
 def test_judged_share_warning_and_condensed_option(capsys, tmp_path):
     """Real runs with the qrels of a shallower pool (the CLEF 2017 TAR judgments of the
     bundled runs' depth-20 pool): the share judged per depth, one warning line naming the
@@ -269,6 +270,7 @@ def test_the_default_bootstrap_seed_is_zero_as_in_report(capsys):
     assert outputs[0] == outputs[1] and "200 resamples, seed=0 (--seed 0 repeats it)" in outputs[0]
 
 
+@pytest.mark.slow
 def test_budget_judged_at_n_gets_a_note_where_the_upper_end_of_n_costs_more(capsys):
     # the reviewer's case: pd=5 costs 6,677 at n=186, within 7,000, but 9,226 at n's upper
     # end (257 x 35.9): a "cost high" column and a note name it

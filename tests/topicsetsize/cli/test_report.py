@@ -23,6 +23,7 @@ from topicsetsize.report import MIN_D_HELD_FIXED
 from .conftest import one_line_error, run_cli
 
 
+@pytest.mark.slow
 def test_text_report_side_by_side(capsys, data_dir):
     robust = data_dir / "trec2004robust_ap.csv"
     code, out, err = run_cli(capsys, "report", "--example", str(robust))
@@ -50,6 +51,7 @@ def test_text_report_side_by_side(capsys, data_dir):
     assert rows[0].split()[-3:] == expected
 
 
+@pytest.mark.slow
 def test_distribution_of_differences(capsys, data_dir):
     """The all-pairs / top-k / best-vs-others table, recounted here with itertools."""
     import itertools
@@ -71,6 +73,7 @@ def test_distribution_of_differences(capsys, data_dir):
     assert rows["max"] == [f"{max(g):.4f}" for g in groups]
 
 
+@pytest.mark.slow
 def test_own_candidates(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--min-d", "0.05,0.1")
     assert code == 0
@@ -85,6 +88,7 @@ def test_own_candidates(capsys):
     assert fields[6] == str(tss.anova_n(0.05, 0.2, 0.1, v, 10))
 
 
+@pytest.mark.slow
 def test_csv_one_row_per_matrix_full_precision(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--csv", "--top-k", "5",
                            "--target", "0.9", "--level", "0.9")
@@ -104,6 +108,7 @@ def test_csv_one_row_per_matrix_full_precision(capsys):
     assert r.m == 5
 
 
+@pytest.mark.slow
 def test_plot_writes_png(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "fig.png"
@@ -150,6 +155,7 @@ def test_a_near_constant_matrix_is_refused_as_constant(capsys, tmp_path):
     assert "treated as constant, by V_E and the G-study alike" in err
 
 
+@pytest.mark.slow
 def test_m_sets_the_top_group_and_rows_say_their_pairs(capsys, data_dir):
     """--m 20: the top-k rows come from the 20 best runs (their 190 pairs), and say so; a
     different --top-k is one line before any matrix is read."""
@@ -167,6 +173,7 @@ def test_m_sets_the_top_group_and_rows_say_their_pairs(capsys, data_dir):
     assert "--top-k 10 and --m 20" in err
 
 
+@pytest.mark.slow
 def test_n_with_its_bootstrap_interval_equals_the_engine(capsys):
     """Every n of the minD table is printed with its 95% interval, the seed that repeats it,
     and the CSV has the same limits as the engine (topicsetsize.report.min_d_intervals)."""
@@ -240,6 +247,7 @@ def test_a_top_group_larger_than_the_runs_is_refused(capsys, tmp_path):
                    "--trials", "1000")[0] == 0
 
 
+@pytest.mark.slow
 def test_notes_for_rows_not_told_apart_and_corrections_above_the_seen(capsys, data_dir):
     code, out, _ = run_cli(capsys, "report", "--example", "--m", "2", "--boot", "0")
     assert code == 0
@@ -256,6 +264,7 @@ def test_notes_for_rows_not_told_apart_and_corrections_above_the_seen(capsys, da
 
 # --- The Monte Carlo error of the corrected candidates, and --trials ----------------------------
 
+@pytest.mark.slow
 def test_the_min_d_table_shows_mc_se_and_the_note_to_raise_trials(capsys):
     """mc_se: its header line, the API's values (5 decimals) in the corrected rows before the
     n, empty in the others; the note of mc_error_note with --trials; the intervals on n say
@@ -281,6 +290,7 @@ def test_the_min_d_table_shows_mc_se_and_the_note_to_raise_trials(capsys):
                                        "of the past topics in V_E and V_E2 only")
 
 
+@pytest.mark.slow
 def test_the_notes_are_the_engines_table_notes(capsys, data_dir):
     """Every note under a minD table is a line of table_notes, in its order (the workbook's
     Report sheet writes the same lines): here min_d_notes' (Robust's corrected range above its
@@ -327,6 +337,7 @@ def test_too_many_trials_are_refused_without_force(capsys):
             and "--force" in message)
 
 
+@pytest.mark.slow
 def test_csv_has_the_mc_se_of_each_candidate(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--boot", "0", "--csv")
     row = pd.read_csv(io.StringIO(out), index_col=0).iloc[0]

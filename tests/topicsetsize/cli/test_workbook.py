@@ -73,6 +73,7 @@ def test_a_spec_file_writes_its_output_in_its_folder_a_bundled_spec_in_the_curre
     assert not (templates_dir() / "trec2010_web_example.xlsx").exists()
 
 
+@pytest.mark.slow
 def test_a_spec_output_outside_its_folder_is_refused_unless_out_is_given(capsys, tmp_path):
     # A shared spec may not write outside its folder; with --out its output is not used, so the
     # workbook is written where the command line says (the message says --out writes elsewhere).
@@ -181,6 +182,7 @@ def test_constant_matrix_in_a_workbook_names_the_file_and_why(capsys, tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_the_summary_line_names_the_decision_sheets(capsys, tmp_path):
     # decide_example has Decide and Budget sheets and no measure tables: not "calculators only"
     out_file = tmp_path / "d.xlsx"
@@ -191,6 +193,7 @@ def test_the_summary_line_names_the_decision_sheets(capsys, tmp_path):
     assert "Decide" in sheets and "Budget" in sheets and "Tables" not in sheets
 
 
+@pytest.mark.slow
 def test_matrix_without_topic_ids_is_said_and_chosen(capsys, tmp_path):
     # distinct whole numbers in the first column: refused until --no-topic-ids settles it
     path = tmp_path / "noids.csv"

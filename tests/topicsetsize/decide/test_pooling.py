@@ -412,6 +412,7 @@ def _judged_share(runs, qrels, depth):
     return sum((q, d) in keys for q, d in zip(pool["query_id"], pool["doc_id"])) / len(pool)
 
 
+@pytest.mark.slow
 def test_judged_share_per_depth_and_warning_below_90_percent(clef):
     import warnings
 

@@ -63,6 +63,7 @@ def test_each_run_is_kept_in_trec_eval_order(which, clef_runs):
 
 
 @pytest.mark.parametrize("measure", ["AP", "nDCG", "P@10", "RR", "nDCG@5"])
+@pytest.mark.slow
 def test_trec_evals_measures_are_those_of_the_runs_as_read(measure, clef_runs):
     # The ranking kept (scores not kept) gives pytrec_eval's values of the runs as read, ties
     # and single-precision ties included (independent: ir_measures on the frames' own scores).

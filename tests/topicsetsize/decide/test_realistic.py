@@ -25,6 +25,7 @@ def scores(real_scores):
     return real_scores
 
 
+@pytest.mark.slow
 def test_candidates_and_their_n(scores):
     table = realistic_min_d(scores, top_k=10, alpha=0.05, beta=0.2)
     d = run_differences(scores, top_k=10)
@@ -43,6 +44,7 @@ def test_candidates_and_their_n(scores):
     assert np.all(np.diff(order["n one-way exact"].to_numpy(float)) <= 0)
 
 
+@pytest.mark.slow
 def test_own_candidates_are_added(scores):
     table = realistic_min_d(scores, candidates=[0.05, 0.1])
     assert table.index[-2:].tolist() == ["minD=0.05", "minD=0.1"]
@@ -67,6 +69,7 @@ def test_identical_runs_give_no_n():
 
 # --- Honest candidates (issue 25.3) -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_each_share_counts_the_pairs_of_its_row(scores):
     """Counted here with itertools: the top-k rows over the pairs of the top 10 runs, the
     all-pairs row and the user's rows over all pairs."""
@@ -84,6 +87,7 @@ def test_each_share_counts_the_pairs_of_its_row(scores):
             assert row["share"] == sum(x >= row["min_d"] for x in diffs) / len(diffs)
 
 
+@pytest.mark.slow
 def test_top_k_is_m(data_dir):
     """--m 20 uses the top 20 runs (190 pairs), not the top 10."""
     robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
@@ -98,6 +102,7 @@ def test_top_k_is_m(data_dir):
         realistic_min_d(robust, top_k=10, m=20)
 
 
+@pytest.mark.slow
 def test_standard_errors_and_the_noise_mark(data_dir):
     """se by hand (numpy, per pair: sd of the per-topic differences / sqrt(n)); above noise =
     min_d >= t(1 - alpha/2; n - 1) se (scipy). On TREC 2004 Robust the top-10 median and
@@ -127,6 +132,7 @@ def test_standard_errors_and_the_noise_mark(data_dir):
     assert table.loc["all-pairs median", "above noise"]
 
 
+@pytest.mark.slow
 def test_notes_name_rows_not_told_apart_and_corrections_above_what_was_seen(data_dir):
     from topicsetsize.decide.realistic import min_d_notes
 

@@ -77,6 +77,7 @@ def test_split_half_equals_a_loop_over_the_same_halves():
                                atol=1e-15)
 
 
+@pytest.mark.slow
 def test_split_half_removes_the_selection_effect_monte_carlo():
     """Monte Carlo on matrices with known equal run means (normal scores with a topic effect,
     20 runs, 40 topics): the top-10 range on all topics is positive on every matrix, the
@@ -129,6 +130,7 @@ def _halves(x, k, trials, seed):
 
 
 @pytest.mark.parametrize("trials", [5, 300, 1001])
+@pytest.mark.slow
 def test_mc_se_equals_its_definition_on_the_same_halves(trials):
     """The range's sd/√T and the bootstrap of B = min(100, T) consecutive batches (500
     replicates from SeedSequence(seed).spawn(1)[0]), recomputed from a loop over the halves.

@@ -222,6 +222,7 @@ def _mp_t_power(alpha, df, nc):
     (0.2, 3, 1.0), (1e-4, 3, 15.0), (0.05, 33, 2.9155), (1e-3, 1199, 5.58), (0.05, 1e4, 2.8),
     (1e-7, 1e6, 6.0), (0.05, 1e8, 2.8), (0.3, 9.9e8, 0.01), (1e-7, 5, 0.1), (0.05, 9, 90.0),
     (1.95257433e-06, 3941048, 3.22045616)])
+@pytest.mark.slow
 def test_t_power_identity_against_40_digits(alpha, df, nc):
     # the identity Pr{|t'(df, nc)| >= w} = Pr{F'(1, df, nc^2) >= w^2}, small df (1..3) included,
     # tails down to ~1e-7: within 1e-14 absolute and 1e-12 relative of the 40-digit sum

@@ -41,6 +41,7 @@ def _one_vs_table(func, scalars: dict, listed: str, **options):
 
 @settings(max_examples=300, deadline=None)
 @given(_alpha, _beta, _scale, _scale, _m, _method)
+@pytest.mark.slow
 def test_one_cell_anova_n_is_the_tables(alpha, beta, min_d, sd, m, method):
     _one_vs_table(tss.anova_n, dict(alpha=alpha, beta=beta, min_d=min_d, variance=sd * sd, m=m),
                   "m", method=method)
@@ -48,6 +49,7 @@ def test_one_cell_anova_n_is_the_tables(alpha, beta, min_d, sd, m, method):
 
 @settings(max_examples=300, deadline=None)
 @given(_alpha, _beta, _scale, _scale, _method)
+@pytest.mark.slow
 def test_one_cell_ttest_n_is_the_tables(alpha, beta, min_dt, sd, method):
     _one_vs_table(tss.ttest_n, dict(alpha=alpha, beta=beta, min_dt=min_dt, variance_t=sd * sd),
                   "min_dt", method=method)

@@ -21,6 +21,7 @@ def _variances():
     return est.summary.var_raw, est.summary.var_std_ab
 
 
+@pytest.mark.slow
 def test_calculators_start_from_the_spec_variance(built):
     raw, _ = _variances()
     wb = openpyxl.load_workbook(built.source["example"])
