@@ -1,22 +1,19 @@
 """Work done once per test run, however many pytest-xdist workers ask for it.
 
 The suite runs on every core (``-n auto`` in pyproject.toml's pytest options). A session
-fixture then runs once per worker; :func:`share` makes an expensive one (the LibreOffice
-recalculation of the generator's workbooks) run once for the whole run, its parts shared out
-among the workers that ask for it: each takes the parts nobody has taken yet, then waits for
-the parts the others are still doing and reads their results. A plain ``pytest -n 0`` run
-does every part itself.
+fixture then runs once per worker; :func:`once` makes an expensive one (the LibreOffice
+recalculation of the generator's workbooks) run in the first worker that asks, while the
+others wait for it and read its result. A plain ``pytest -n 0`` run computes it itself.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["shared_folder", "share"]
+__all__ = ["shared_folder", "once"]
 
 
 def shared_folder(tmp_path_factory, name: str) -> Path:
@@ -30,45 +27,20 @@ def shared_folder(tmp_path_factory, name: str) -> Path:
     return folder
 
 
-@contextmanager
-def _locked(path: Path, *, wait: bool):
-    """Hold the lock file ``path`` (True), or yield False where another process holds it and
-    ``wait`` is false. Without POSIX's flock (Windows) every lock is granted at once."""
-    with open(path, "w") as handle:
-        if os.name != "posix":
-            yield True
-            return
-        import fcntl
-
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            yield False
-            return
-        yield True              # closing the file releases the lock
-
-
-def share(tmp_path_factory, name: str, parts: Sequence,
-          compute: Callable[[object, Path], dict]) -> list[dict]:
-    """``[compute(part, folder) for part in parts]`` (each a JSON-able dict), every part
-    computed once in the run: by this worker where no other has taken it, else read back
-    once the worker doing it is done."""
+def once(tmp_path_factory, name: str, compute: Callable[[Path], dict]) -> dict:
+    """``compute(folder)``'s result (a JSON-able dict), computed by the first worker that asks
+    and read back by the others, which wait on a lock while it works."""
     folder = shared_folder(tmp_path_factory, name)
-    results: dict[int, dict] = {}
+    result = folder / "result.json"
+    with open(folder / "lock", "w") as lock:
+        if os.name == "posix":       # Windows has no fcntl: there, every worker computes
+            import fcntl
 
-    def take(k: int, *, wait: bool) -> bool:
-        done = folder / f"{k}.json"
-        with _locked(folder / f"{k}.lock", wait=wait) as held:
-            if not held:
-                return False
-            if not done.exists():
-                partial = done.with_suffix(".partial")
-                partial.write_text(json.dumps(compute(parts[k], folder)), encoding="utf-8")
-                partial.replace(done)       # a worker that reads it reads it whole
-            results[k] = json.loads(done.read_text(encoding="utf-8"))
-            return True
-
-    left = [k for k in range(len(parts)) if not take(k, wait=False)]
-    for k in left:                          # taken by another worker: wait for it
-        take(k, wait=True)
-    return [results[k] for k in range(len(parts))]
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if result.exists():
+            return json.loads(result.read_text(encoding="utf-8"))
+        value = compute(folder)
+        partial = result.with_suffix(".partial")
+        partial.write_text(json.dumps(value), encoding="utf-8")
+        partial.replace(result)      # a worker that reads it reads it whole
+        return value

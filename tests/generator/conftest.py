@@ -23,9 +23,9 @@ from topicsetsize.generator.spreadsheet.formulas import POISSON_TERMS, anova_mod
 from topicsetsize.generator.spreadsheet.layout import check_formula, validation_formula
 from topicsetsize.generator.spreadsheet.rows import Col, write_block
 
-from .._once import share
+from .._once import once
 from ._cases import grid_workbooks
-from ._libreoffice import CHUNK, Recalculated, recalculate_batch
+from ._libreoffice import Recalculated, recalculate_batch
 
 #: Names that would be formulas if written carelessly (formula injection).
 INJECTION_RUNS = ['=HYPERLINK("http://evil.example/x","click")', "+1", "-1", "@SUM(A1)"]
@@ -337,22 +337,18 @@ def batch(built, tmp_path_factory) -> Batch:
     """The same workbooks, recalculated by LibreOffice (skipped without it, not in CI); a
     workbook it could not recalculate fails the tests that read it, with the cause."""
     if not built.recalculated:
-        names = list(built.source)
-
-        def recalculate(part: list[str], folder: Path) -> dict:
-            done, console = recalculate_batch([built.source[n] for n in part], folder / "out",
+        def recalculate(folder: Path) -> dict:
+            done, console = recalculate_batch(list(built.source.values()), folder / "out",
                                               strict=False)
-            by_name = {built.source[n].resolve(): n for n in part}
+            by_name = {path.resolve(): name for name, path in built.source.items()}
             return {"done": {by_name[p]: str(out) for p, out in done.items()},
                     "failures": {by_name[p]: why for p, why in done.failures.items()},
                     "console": console}
 
-        # each chunk once per run, shared out among the pytest-xdist workers (the workbooks
-        # are built alike in every worker: the same specs, the same fixed date)
-        parts = [names[k:k + CHUNK] for k in range(0, len(names), CHUNK)]
-        shared = share(tmp_path_factory, "recalculated", parts, recalculate)
-        built.recalculated = Recalculated(
-            {k: Path(v) for r in shared for k, v in r["done"].items()},
-            {k: why for r in shared for k, why in r["failures"].items()})
-        built.console = "".join(r["console"] for r in shared)
+        # once per run: the other pytest-xdist workers read the first one's copies (the
+        # workbooks are built alike in every worker: the same specs, the same fixed date)
+        shared = once(tmp_path_factory, "recalculated", recalculate)
+        built.recalculated = Recalculated({k: Path(v) for k, v in shared["done"].items()},
+                                          shared["failures"])
+        built.console = shared["console"]
     return built
