@@ -55,11 +55,47 @@ SLOW_DOCTESTS = ("docs/report.md::", "docs/deciding.md::", "docs/checks.md::",
                  "topicsetsize/decide/realistic.py::topicsetsize.decide.realistic.min_d_notes")
 
 
+#: The rough cost of a test, in seconds, for the order of the files: ``slow`` (a second or
+#: more, by its marker) or not (2,607 quick tests take about 2 minutes of CPU).
+SLOW_COST, QUICK_COST = 1.0, 0.05
+
+
 def pytest_collection_modifyitems(config, items):
     """Every LibreOffice test launches soffice: it is also ``slow`` (``pytest -m "not slow"``),
-    and so are the doctests of :data:`SLOW_DOCTESTS`."""
+    and so are the doctests of :data:`SLOW_DOCTESTS`. Then the files are put in the order in
+    which the workers take them (:func:`run_order`)."""
     for item in items:
         if item.get_closest_marker("slow"):
             continue
         if item.get_closest_marker("libreoffice") or item.nodeid.startswith(SLOW_DOCTESTS):
             item.add_marker(pytest.mark.slow)
+    items[:] = run_order(items)
+
+
+def run_order(items: list) -> list:
+    """The tests file by file, in the order that keeps both pytest-xdist workers busy.
+
+    pytest-xdist (``--dist loadfile --no-loadscope-reorder``, in pyproject.toml) hands out
+    whole files in this order. The LibreOffice batch (the ``batch`` fixture) is recalculated
+    once per run, in the worker that first asks, for about three minutes; a second worker that
+    asked meanwhile would wait for it. So one file that reads the batch goes first (its worker
+    starts the batch at once), then the files that do not, the most expensive first (a long
+    file last would leave a worker idle at the end), then the other files that read the batch,
+    ready by then. A file's tests keep their order; the cost of a file is estimated from its
+    ``slow`` markers (:data:`SLOW_COST`, :data:`QUICK_COST`).
+    """
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+
+    def cost(name: str) -> float:
+        return sum(SLOW_COST if i.get_closest_marker("slow") else QUICK_COST
+                   for i in files[name])
+
+    def reads_batch(name: str) -> bool:
+        return any("batch" in getattr(i, "fixturenames", ()) for i in files[name])
+
+    by_cost = sorted(files, key=lambda name: (-cost(name), name))
+    batch = [name for name in by_cost if reads_batch(name)]
+    order = batch[:1] + [name for name in by_cost if not reads_batch(name)] + batch[1:]
+    return [item for name in order for item in files[name]]

@@ -27,6 +27,7 @@ import pandas as pd
 from ..errors import InputError
 from ..matrices.matrix import check_matrix
 from ..params import N_HALVES, check
+from .rowwise import smallest, top_k_columns
 
 __all__ = ["RunDifferences", "SplitHalfDifferences", "run_differences", "share_at_least",
            "split_half_differences", "paired_standard_errors", "top_order", "PAIR_STATISTICS",
@@ -315,12 +316,10 @@ def split_half_differences(scores, *, top_k: int = 10, trials: int = N_HALVES,
     chunk = max(1, 2 ** 20 // max(n, runs))
     for start in range(0, trials, chunk):
         c = min(chunk, trials - start)
-        in_a = np.zeros((c, n), bool)                 # half A: the ⌊n/2⌋ smallest draws
-        np.put_along_axis(in_a, np.argsort(rng.random((c, n)), axis=1)[:, :half], True, axis=1)
+        in_a = smallest(rng.random((c, n)), half)    # half A: the ⌊n/2⌋ smallest draws
         means_a = (in_a @ x) / half
         means_b = (~in_a @ x) / (n - half)
-        # means equal but for rounding (to 1e-10 of the largest score) tie: the earlier run
-        top = np.argsort(-np.round(means_a / scale, 10), axis=1, kind="stable")[:, :k]
+        top = top_k_columns(means_a / scale, k)
         picked = np.take_along_axis(means_b, top, axis=1)
         differences = picked[:, i] - picked[:, j]
         sums += differences.sum(axis=0)
