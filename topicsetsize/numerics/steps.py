@@ -96,7 +96,11 @@ def pair_steps(pair, passes, target, x0, x1, start, n_max):
     if not undecided.any():                            # the guess was right everywhere
         return x1, bound0, at1, _NONE, (), ()
     n, below, at = x1.copy(), bound0.copy(), at1.copy()
-    own = np.flatnonzero(ok1 & ~settles)               # x0 needs its own value
+    # x1 fails: try x1 + 1 (no cell, with a good guess: its steps are skipped, a few numpy
+    # calls that cost as much on a few cells as on a table)
+    all_pass = ok1.all()
+    up = _NONE if all_pass else np.flatnonzero(~ok1 & (x1 < n_max))
+    own = np.flatnonzero(undecided if all_pass else ok1 & ~settles)   # x0 needs its own value
     alone = _NONE
     low = x0[own] <= start[own] if own.size else None  # x0 − 1 below start: x0 by value
     if low is not None and low.any():
@@ -104,13 +108,12 @@ def pair_steps(pair, passes, target, x0, x1, start, n_max):
         alone_ok, alone_v = passes(x0[alone], alone)
         below[alone] = alone_v
         undecided[alone[~alone_ok]] = False            # x0 fails: n = x1
-    up = np.flatnonzero(~ok1 & (x1 < n_max))           # x1 fails: try x1 + 1
     k = own.size
     if k or up.size:
-        cells = np.concatenate([own, up])
+        cells = np.concatenate([own, up]) if up.size else own
+        x = np.concatenate([x0[own], x1[up] + 1]) if up.size else x0[own]
         with np.errstate(invalid="ignore"):
-            at2, bound2 = (np.asarray(y, float) for y in pair(
-                np.concatenate([x0[own], x1[up] + 1]).astype(float), cells))
+            at2, bound2 = (np.asarray(y, float) for y in pair(x.astype(float), cells))
         ok2 = at2 >= target[cells]
         ok_own, ok_up = ok2[:k], ok2[k:]
         down = ok_own & (bound2[:k] < target[own])  # x0 passes, the bound at x0 − 1 fails
@@ -118,13 +121,14 @@ def pair_steps(pair, passes, target, x0, x1, start, n_max):
         lower = own[down]
         n[lower], at[lower] = x0[lower], at2[:k][down]
         undecided[own[~ok_own | down]] = False
-        passed = up[ok_up]                                          # x1 + 1 passes: n = x1 + 1
-        n[passed], below[passed], at[passed] = x1[passed] + 1, at1[passed], at2[k:][ok_up]
-        undecided[passed] = False
+        if up.size:
+            passed = up[ok_up]                                      # x1 + 1 passes: n = x1 + 1
+            n[passed], below[passed], at[passed] = x1[passed] + 1, at1[passed], at2[k:][ok_up]
+            undecided[passed] = False
     rest = np.flatnonzero(undecided)
-    below[rest] = at[rest] = np.nan
     if not rest.size:
         return n, below, at, rest, (), ()
+    below[rest] = at[rest] = np.nan
     # The brackets of the cells left: (n, passed, value) at x0 and x1, x0 failed where x1 did,
     # its value the bound, unknown (NaN) where the bound does not settle it; x0's own where it
     # was evaluated; x1 and x1 + 1 where both failed.
