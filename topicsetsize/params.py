@@ -123,8 +123,8 @@ N_BOOT = 2000
 #: it). The median and first quartile of the corrected pair means are biased at a finite number
 #: of halves, not only noisy: on TREC 2010 Web AP the top-10 median is 17% above its long-run
 #: value at 1,000 halves (n 27% too small), 1.0% at 64,000 (40 seeds against 8 of 256,000
-#: halves); that function's docstring gives the measurements. 64,000 halves take about 1.2 s of
-#: CPU on TREC 2004 Robust (249 x 110), 0.6 s on TREC 2010 Web (48 x 88).
+#: halves); that function's docstring gives the measurements. 64,000 halves take about 0.85 s of
+#: CPU on TREC 2004 Robust (249 x 110), 0.45 s on TREC 2010 Web (48 x 88).
 N_HALVES = 64000
 
 _PROB = dict(low=0.0, high=1.0)

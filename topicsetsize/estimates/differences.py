@@ -270,7 +270,7 @@ def split_half_differences(scores, *, top_k: int = 10, trials: int = N_HALVES,
     around the biased value. Against 4 seeds of 1,024,000 halves instead, the Web median at
     64,000 is 1.8% high. Hence the default T of 64,000
     (:data:`topicsetsize.params.N_HALVES`): every row within 2% of its long-run value on both
-    matrices, for about 0.3 s (Web) and 0.6 s (Robust, 249 × 110) of wall time on two cores.
+    matrices, for about 0.23 s (Web) and 0.42 s (Robust, 249 × 110) of wall time on two cores.
     The bootstrap estimate of the bias (Efron & Tibshirani 1993, ch. 10: the mean of the
     replicates above minus the estimate) was measured and is not used: the median is not a
     smooth function of the pair means, and the replicates (pair means noisier still) see
