@@ -92,10 +92,9 @@ def run_order(items: list) -> list:
         return sum(SLOW_COST if i.get_closest_marker("slow") else QUICK_COST
                    for i in files[name])
 
-    def reads_batch(name: str) -> bool:
-        return any("batch" in getattr(i, "fixturenames", ()) for i in files[name])
-
+    readers = {name for name, tests in files.items()
+               if any("batch" in getattr(i, "fixturenames", ()) for i in tests)}
     by_cost = sorted(files, key=lambda name: (-cost(name), name))
-    batch = [name for name in by_cost if reads_batch(name)]
-    order = batch[:1] + [name for name in by_cost if not reads_batch(name)] + batch[1:]
+    batch = [name for name in by_cost if name in readers]
+    order = batch[:1] + [name for name in by_cost if name not in readers] + batch[1:]
     return [item for name in order for item in files[name]]

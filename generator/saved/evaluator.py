@@ -426,7 +426,9 @@ def evaluate_workbook(wb, shared: Mapping[str, Mapping[tuple[int, int], object]]
                     name = letters.get(column) or letters.setdefault(column, _letters(column))
                     try:
                         here[f"{name}{row}"] = book.cell(ws.title, row, column)
-                    except (FormulaError, ArithmeticError, TypeError, ValueError) as err:
+                    # an error value (#VALUE!, #NUM!...: FormulaError) or #DIV/0! and
+                    # overflow (ArithmeticError); anything else is a bug, raised as it is
+                    except (FormulaError, ArithmeticError) as err:
                         raw = book.cells[ws.title][row, column]
                         raise FormulaError(f"{ws.title}!{name}{row}: {raw[:80]}: "
                                            f"{err}") from None

@@ -131,7 +131,9 @@ def _chart(text: str, x_title: str, y_title: str) -> ScatterChart:
 #: Characters of a title that print on one line across a chart of the Charts sheet (15.5 cm,
 #: the title at NAMED_TITLE_PT). Measured in LibreOffice (DejaVu Sans Bold, the widest of the
 #: fonts it puts for Calibri): its unsized titles (18 pt) wrapped from 37 characters on; at
-#: 11 pt the bundled titles of 50 fit and a cut name's 52 (underscores, no spaces) did not.
+#: 11 pt the bundled titles of 50 fit and a cut name's 52 (underscores, no spaces) did not;
+#: at 10 pt the cut titles of 54 print on one line (tests/generator/test_printing.py checks
+#: it in the PDF, on its "long" workbook).
 TITLE_CHARS = 54
 
 

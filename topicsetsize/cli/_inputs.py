@@ -233,7 +233,7 @@ def _refuse_files_with_runs(args, files) -> None:
     def a_measure(name) -> bool:
         try:
             parse_measure(name)
-        except (ValueError, ImportError):
+        except InputError:         # what parse_measure raises for a name it refuses
             return False
         return True
 

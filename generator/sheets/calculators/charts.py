@@ -134,6 +134,13 @@ def _small_chart(title: str, x_title: str, y_title: str) -> ScatterChart:
     return chart
 
 
+def _under_markers(series: Series) -> None:
+    """The first method's curve as a wide plain line under the second method's markers:
+    where the two coincide, both stay visible."""
+    series.marker.symbol = "none"
+    series.graphicalProperties.line.width = 57150
+
+
 def power_chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *, y_title: str,
                 title: str, note: Block) -> None:
     """A small scatter chart of ``series`` ((column key, name)) against n: their guarded
@@ -151,10 +158,7 @@ def power_chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *,
         s = Series(ys, xs, title=name)
         style_series(s, k, marker=key != "target")
         if k == 0 and len(series) > 2:
-            # a wide plain line under the second method's markers: where the two coincide,
-            # both stay visible
-            s.marker.symbol = "none"
-            s.graphicalProperties.line.width = 57150
+            _under_markers(s)
         chart.series.append(s)
     _finish(ws, chart, note, "power", anchor)
 
@@ -174,8 +178,7 @@ def n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: s
         s = Series(ys, xs, title=name)
         style_series(s, k, marker=True)
         if k == 0 and len(blocks) > 1:
-            s.marker.symbol = "none"       # a wide line under the second method's markers
-            s.graphicalProperties.line.width = 57150
+            _under_markers(s)
         chart.series.append(s)
     _finish(ws, chart, note, "effect", anchor)
 
