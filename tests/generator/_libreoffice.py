@@ -64,14 +64,20 @@ def filled_cells_without_errors(wb, name: str) -> int:
     cells hold a value, so callers can check the scan covered the workbook."""
     cells = 0
     for ws in wb.worksheets:
-        gaps = chart_gap_cells(ws)
-        for row in ws.iter_rows():
-            for cell in row:
-                if isinstance(cell.value, str) and not (cell.value == "#N/A"
-                                                        and cell.coordinate in gaps):
-                    assert not cell.value.startswith(ERROR_PREFIXES), \
-                        (name, ws.title, cell.coordinate, cell.value)
-                cells += cell.value is not None
+        gaps = None
+        # The cells the file holds (not ws.iter_rows(), which makes and visits every empty
+        # cell of the used rectangle: a hundred times slower on these sheets)
+        for cell in list(ws._cells.values()):
+            value = cell.value
+            if value is None:
+                continue
+            cells += 1
+            if isinstance(value, str) and value.startswith(ERROR_PREFIXES):
+                if value == "#N/A":
+                    gaps = chart_gap_cells(ws) if gaps is None else gaps
+                    if cell.coordinate in gaps:
+                        continue
+                raise AssertionError((name, ws.title, cell.coordinate, value))
     return cells
 
 

@@ -76,3 +76,28 @@ def test_the_time_budget_grows_with_the_work_and_the_load(monkeypatch):
     assert _libreoffice.time_budget(16) > idle
     monkeypatch.setattr(_libreoffice, "load_per_core", lambda: 4.0)   # load 8 on 2 cores
     assert _libreoffice.time_budget(8) == 4 * idle
+
+
+def test_error_values_are_found_except_a_charts_gaps():
+    """filled_cells_without_errors counts the filled cells, refuses an error value anywhere,
+    and #N/A only off a chart's series (where it is a gap)."""
+    import openpyxl
+    from openpyxl.chart import Reference, ScatterChart, Series
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    for row in range(1, 4):
+        ws.cell(row, 1, row)
+        ws.cell(row, 2, row * 2.0)
+    ws["B2"] = "#N/A"                       # a gap in the chart's y values: allowed
+    chart = ScatterChart()
+    chart.series.append(Series(Reference(ws, min_col=2, min_row=1, max_row=3),
+                               Reference(ws, min_col=1, min_row=1, max_row=3)))
+    ws.add_chart(chart, "D1")
+    ws["Z99"] = "text"
+    assert _libreoffice.filled_cells_without_errors(wb, "gap") == 7
+    for coord, value in (("C2", "#N/A"), ("C1", "#DIV/0!"), ("Z99", "Err:502")):
+        ws[coord] = value
+        with pytest.raises(AssertionError, match=coord):
+            _libreoffice.filled_cells_without_errors(wb, "bad")
+        ws[coord] = 1
