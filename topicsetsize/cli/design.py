@@ -168,6 +168,29 @@ def _n(args) -> None:
                      **({"topics in all": 2 * n} if design.per_system else {}),
                      **around_n(n, at, "power" if power else "width", missing=float("nan"))})
     _report(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label)
+    if power and "legacy" in _methods(args) and "exact" in design.methods:
+        _legacy_shortfall(design, values, given, rows, n_label)
+
+
+def _legacy_shortfall(design: Design, values: dict, given: dict, rows: list[dict],
+                      n_label: str) -> None:
+    """Warn where the exact power at the legacy n is below 1 − β: the legacy approximation
+    promised a power the design does not have there (as the workbook's "Legacy vs exact"
+    sentence says). The legacy row's power columns are the approximation's own."""
+    import warnings
+
+    n_legacy = rows[0][n_label]
+    exact_power = design.function("power")(n_legacy, **given, method="exact")
+    target = 1.0 - values["beta"]
+    if exact_power >= target:
+        return
+    n_exact = next((row[n_label] for row in rows if row["method"] == "exact"), None)
+    if n_exact is None:
+        n_exact = design.function("n")(**values, method="exact")
+    warnings.warn(f"at the legacy n = {n_legacy:,} the exact power is only "
+                  f"{floor_power(exact_power):.6g} < 1 - beta = {target:.6g} (the legacy "
+                  f"powers above are the approximation's own); the exact method needs "
+                  f"n = {n_exact:,} (--method exact)", UserWarning, stacklevel=2)
 
 
 def _report(title: str, rows: list[dict], args, *, n_column: str = "n") -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import subprocess
 import sys
 
@@ -109,6 +110,28 @@ def test_power_columns_never_round_up_to_the_target(capsys):
     assert frame["power(n-1)"].iloc[0] < 0.8 <= frame["power(n)"].iloc[0]
 
 
+def test_a_legacy_n_short_of_the_exact_power_is_warned(capsys):
+    """The legacy row's powers are the approximation's own: where the exact power at the
+    legacy n is below 1 − β, one line on stderr gives it and the exact n, whichever method is
+    shown; none where the legacy n is enough (or only the exact method is asked for)."""
+    argv = ("n", "anova", "--min-d", "0.02", "--variance", "0.0601", "--m", "2")
+    # AIRS 2016 Table 2 part I: legacy 2301, exact 2360 (m = 2, minD = .02, σ̂² = .0601)
+    power = tss.anova_power(2301, m=2, min_d=0.02, variance=0.0601, alpha=0.05,
+                            method="exact")
+    assert power < 0.8
+    for method in ("legacy", "both"):
+        code, out, err = run_cli(capsys, *argv, "--method", method)
+        assert code == 0 and err == (
+            f"topicsetsize: warning: at the legacy n = 2,301 the exact power is only "
+            f"{math.floor(power * 1e6) / 1e6:.6g} < 1 - beta = 0.8 (the legacy powers above are "
+            "the approximation's own); the exact method needs n = 2,360 (--method exact)\n")
+    assert run_cli(capsys, *argv, "--method", "exact")[2] == ""
+    # the paired t-test's legacy n = 159 has exact power .800228 (docs/guide.md): no warning
+    code, out, err = run_cli(capsys, "n", "ttest", "--min-dt", "0.05", "--variance-t", "0.05")
+    assert tss.ttest_power(159, min_dt=0.05, variance_t=0.05, alpha=0.05, method="exact") >= 0.8
+    assert (code, err) == (0, "")
+
+
 def test_min_d_ttest_and_table_both(capsys):
     code, out, err = run_cli(capsys, "min-d", "ttest", "--n", "10", "--variance-t", "1", "--alpha",
                              "0.3", "--beta", "0.8", "--method", "exact", "--csv")
@@ -131,11 +154,16 @@ def test_few_topics_never_crash_and_match_the_api_over_a_grid(capsys):
                 argv = ["n", "anova", "--min-d", str(min_d), "--variance", str(variance),
                         "--m", str(m), "--method", "both", "--csv"]
                 code, out, err = run_cli(capsys, *argv)
-                assert (code, err) == (0, ""), argv
+                assert code == 0, argv
                 got = pd.read_csv(io.StringIO(out), index_col="method")
                 for method in ("legacy", "exact"):
                     n = tss.anova_n(0.05, 0.2, min_d, variance, m, method=method)
                     assert got.loc[method, "n"] == n, (argv, method)
+                # a warning exactly where the exact power at the legacy n falls short
+                short = tss.anova_power(got.loc["legacy", "n"], m=m, min_d=min_d,
+                                        variance=variance, alpha=0.05, method="exact") < 0.8
+                assert (err.startswith("topicsetsize: warning: at the legacy n") if short
+                        else err == ""), (argv, err)
                 undefined += int(got["power(n-1)"].isna().sum())
     assert undefined > 0        # the grid does reach the undefined cells
 
