@@ -36,7 +36,8 @@ __all__ = ["add_budget_sheet", "SHEET"]
 
 SHEET = "Budget"
 _HEADERS = ("pool depth pd", "judged docs per topic", "σ̂² at pd", "required n (not live)",
-            "cost = n × docs", "within budget", "cost if within", "cheapest (ties: deeper)")
+            "cost = n × docs", "within budget", "cost if within",
+            "pd if cheapest (ties: the deeper)")
 
 
 def add_budget_sheet(wb, spec: Spec) -> None:
@@ -127,6 +128,13 @@ def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str)
     cur.skip()
     cur.note("Highlighted: the cheapest depth within the budget. The cost compares depths "
              "only: a shallower pool is cheaper per topic but noisier, so it needs more topics.")
+    for line in ("Each n is a point estimate: its σ̂² was measured on a few dozen past topics "
+                 "and carries their sampling error.",
+                 "topicsetsize pool-depth on the runs and qrels gives the 95% interval of n at "
+                 "every depth, and the cost at its upper end (cost high):",
+                 "a depth within the budget at n may not be at n high. Compare the budget with "
+                 "cost high before committing to a depth."):
+        cur.note(line)
 
 
 def _chart(cur, first: int, last: int) -> None:

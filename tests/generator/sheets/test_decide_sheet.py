@@ -242,3 +242,22 @@ def test_sheets_of_the_decide_example():
         assert sheet in about
     chart = wb["Budget"]._charts[0]
     assert chart.x_axis.title is not None and len(chart.series) == 1
+
+
+def test_the_budget_sheet_says_n_is_a_point_estimate_and_where_its_interval_is(capsys):
+    """The Budget sheet's n are precomputed from the spec's σ̂² (no scores, no interval): it
+    says so, and points at pool-depth, whose table does hold n's interval and cost high."""
+    from topicsetsize.generator import build_workbook
+
+    from topicsetsize.cli import main
+
+    ws = build_workbook(load_spec(bundled_spec("decide_example")))["Budget"]
+    notes = " ".join(str(c.value) for row in ws.iter_rows(min_col=1, max_col=1) for c in row
+                     if c.value)
+    assert "point estimate" in notes and "95% interval of n" in notes
+    assert "topicsetsize pool-depth" in notes and "cost high" in notes
+    # what the sheet points at is there: pool-depth's table has n's interval and cost high
+    assert main(["pool-depth", "--example", "--depths", "20,10", "--m", "10", "--min-d", "0.1",
+                 "--budget", "20000", "--boot", "200", "--csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    assert {"n low", "n high", "cost high"} <= set(header), header
