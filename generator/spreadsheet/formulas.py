@@ -45,6 +45,9 @@ P_FMT = "0.000000"
 OK_FMT = '"yes";"yes";"no"'
 N_FMT = "#,##0"
 X_FMT = "0.0000E+00"
+#: A small positive quantity (Δ): six decimals, or in scientific notation below 10⁻⁴, where
+#: six decimals would show 0.000000 (minD = 1e-5 gives Δ = 8.3e-10).
+SMALL_FMT = "[<0.0001]0.000E+00;0.000000"
 _HALF = POISSON_TERMS // 2
 
 

@@ -277,8 +277,9 @@ def write_result(cur: Cursor, label: str, formula, *, number_format: str = "Gene
     cell = put_formula(ws, row, 2, text, number_format=number_format,
                        font=STYLE.answer if answer else None,
                        fill=STYLE.answer_fill if answer else None)
-    # general: a number right, a text (CHECK_INPUTS, "not reached at this n") from the left
-    cell.alignment = Alignment(horizontal="general")
+    # general: a number right, a text (CHECK_INPUTS, "not reached at this n") from the left;
+    # an answer's text shrinks to its cell (TOO_LARGE in the answer font is twice as wide)
+    cell.alignment = Alignment(horizontal="general", shrink_to_fit=answer)
     if not isinstance(formula, str):
         cur.pending.append((cell, formula))
     if answer:

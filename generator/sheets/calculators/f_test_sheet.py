@@ -8,7 +8,7 @@ from topicsetsize.designs.legacy import NAGATA_LAMBDA
 
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import STYLE
-from ...spreadsheet.formulas import N_FMT, P_FMT, anova_models, chi2_lambda_model
+from ...spreadsheet.formulas import N_FMT, P_FMT, SMALL_FMT, anova_models, chi2_lambda_model
 from ...spreadsheet.layout import CHECK_INPUTS, Cursor, power_search, write_result
 from ...spreadsheet.rows import Col, bisection_cols, write_block
 from .blocks import (
@@ -72,7 +72,7 @@ def _summary(b: SheetBuild) -> tuple[dict[str, str], Cursor]:
     cur, calc, methods = b.cur, b.calc, b.calc.methods
     legacy_too = "legacy" in methods
     cur.heading("Results")
-    write_result(cur, "Δ = minD²/(2σ̂²)", b.show("effect"), number_format="0.000000",
+    write_result(cur, "Δ = minD²/(2σ̂²)", b.show("effect"), number_format=SMALL_FMT,
                  note="noncentrality per topic (CIKM 2014)")
     if legacy_too:
         write_result(cur, "λ̂ (Nagata, legacy pairs)", b.show("lam_nagata"),
@@ -111,7 +111,7 @@ def _workings(b: SheetBuild, work: Cursor):
     alpha, beta, min_d, var, m = b.used("alpha", "beta", "min_d", "variance", "m")
     legacy_too = "legacy" in b.calc.methods
     p = params_block(work, "Parameters", [
-        ("effect", "Δ = minD²/(2σ̂²)", f"={min_d}^2/(2*{var})", "0.000000"),
+        ("effect", "Δ = minD²/(2σ̂²)", f"={min_d}^2/(2*{var})", SMALL_FMT),
         ("dfa", "φA = m − 1", f"={m}-1", "0"),
         ("crit", "c = χ²(φA; α)", f"=_xlfn.CHISQ.INV.RT({alpha},{m}-1)", "0.000000"),
     ])

@@ -123,3 +123,22 @@ def test_sheets_with_inputs_print_readable_first_pages():
         assert width * scale / 100 <= page, (title, width, scale)
         sizes = [ws[c].font.sz for c in answers[title] if ws[c].font.b and ws[c].font.sz]
         assert sizes and max(sizes) * scale / 100 >= 9, (title, sizes, scale)
+
+
+def test_a_required_n_too_large_for_its_cell_shrinks_to_fit_and_a_tiny_delta_shows():
+    """minD = 1e-5 needs more than 10⁹ topics: the answer cells read TOO_LARGE in the answer
+    font, twice the width of column B, so they shrink to fit rather than print clipped
+    ("more than 1,00"); Δ = 8.3e-10 has a format section that shows it (not 0.000000)."""
+    from topicsetsize.generator import build_workbook, spec_from_dict
+
+    spec = spec_from_dict({"title": "tiny", "calculators": {"anova": {
+        "alpha": 0.05, "beta": 0.2, "min_d": 1e-5, "variance": 0.0601, "m": 10, "n": 100}}})
+    wb = build_workbook(spec)
+    for name in ("anova_n_legacy", "anova_n_exact"):
+        sheet, coord = next(iter(wb.defined_names[name].destinations))
+        cell = wb[sheet][coord.replace("$", "")]
+        assert cell.alignment.shrink_to_fit and cell.font.b, name
+    ws = wb["ANOVA"]
+    row = next(r for r in range(1, 40) if ws.cell(r, 1).value == "Δ = minD²/(2σ̂²)")
+    small, usual = ws.cell(row, 2).number_format.split(";")
+    assert small == "[<0.0001]0.000E+00" and usual == "0.000000"     # 8.319E-10, 0.083195
