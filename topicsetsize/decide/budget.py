@@ -14,6 +14,7 @@ depth that fits the budget is the one to choose.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,7 +30,8 @@ PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": 
 #: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
 ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
 
-__all__ = ["BudgetPlan", "budget_plan", "cheapest_row", "read_plan", "PLAN_KEYS"]
+__all__ = ["BudgetPlan", "NestedPoolsWarning", "budget_plan", "cheapest_row", "read_plan",
+           "PLAN_KEYS"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,6 +124,7 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
                              "value per depth")
     if budget is not None:
         budget = float(check("budget", budget, allow_array=False))
+    _warn_if_not_nested(depths, docs)
     n = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method=method)).astype("int64")
     cost = n * docs
     fits = cost <= budget if budget is not None else np.ones(len(depths), bool)
@@ -129,6 +132,38 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
                           "cost": _whole_if_possible(cost), "within_budget": fits},
                          index=pd.Index(depths, name="pd"))
     return BudgetPlan(table, cheapest_row(table), budget)
+
+
+class NestedPoolsWarning(UserWarning):
+    """A deeper pool judges fewer documents per topic than a shallower one: impossible for the
+    pools of one collection (a depth-pd pool holds every shallower one)."""
+
+
+def _warn_if_not_nested(depths: list, docs: np.ndarray) -> None:
+    """:class:`NestedPoolsWarning` naming the first deeper pool with fewer documents per topic
+    than a shallower one.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _warn_if_not_nested([10, 30, 100], np.array([2000.0, 500.0, 1200.0]))
+    >>> print(caught[0].message)
+    docs_per_topic: pd=30 judges 500 documents per topic, fewer than pd=10's 2,000; a
+    depth-pd pool holds every shallower one, so a deeper pool judges at least as many (check
+    the values' order: one per depth, as the depths are given)
+    """
+    order = np.argsort(depths, kind="stable")
+    shallower_max = np.maximum.accumulate(docs[order])
+    fewer = np.flatnonzero(docs[order][1:] < shallower_max[:-1])
+    if not fewer.size:
+        return
+    deep = order[fewer[0] + 1]
+    shallow = order[:fewer[0] + 1][np.argmax(docs[order][:fewer[0] + 1])]
+    warnings.warn(NestedPoolsWarning(
+        f"docs_per_topic: pd={depths[deep]} judges {docs[deep]:,.10g} documents per topic, "
+        f"fewer than pd={depths[shallow]}'s {docs[shallow]:,.10g}; a depth-pd pool holds every "
+        "shallower one, so a deeper pool judges at least as many (check the values' order: one "
+        "per depth, as the depths are given)"), stacklevel=3)
 
 
 def cheapest_row(table: pd.DataFrame) -> pd.Series | None:

@@ -139,3 +139,21 @@ def test_extreme_effect_is_silent_and_needs_the_fewest_topics():
     # the same n as for any large effect (minD = 10).
     small = budget_plan([30], docs_per_topic=[253], variances=[0.05], m=10, min_d=10)
     assert plan.table["n"].tolist() == small.table["n"].tolist() == [3]
+
+
+def test_a_deeper_pool_judging_fewer_documents_is_warned():
+    """The pools of one collection are nested (a depth-pd pool holds every shallower one), so
+    documents per topic cannot fall as pd grows: a warning names the first pair, whatever the
+    order the depths are given in; nested figures (the CIKM 2014 example) give none."""
+    import warnings
+
+    from topicsetsize.decide.budget import NestedPoolsWarning
+
+    design = {"variances": [0.05, 0.04, 0.03], "m": 10, "min_d": 0.1}
+    for depths, docs in (([10, 30, 100], [2000, 500, 1200]), ([100, 10, 30], [1200, 2000, 500])):
+        with pytest.warns(NestedPoolsWarning, match=r"pd=30 judges 500 .* pd=10's 2,000"):
+            budget_plan(depths, docs_per_topic=docs, **design)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        budget_plan([100, 30, 10], docs_per_topic=[731, 253, 100], **design)
+        budget_plan([10, 30, 100], docs_per_topic=[100, 100, 731], **design)   # equal: fine
