@@ -48,7 +48,14 @@ EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line (no usage dump), exit status 2."""
+    """An argparse parser whose errors are one line (no usage dump), exit status 2, and which
+    takes an option only as spelled in full: argparse's prefix matching would read ``--n`` as
+    ``--no-topic-ids`` or ``--m 10`` as ``--measure 10``, another option than the one meant,
+    silently. Every sub-parser is of this class (argparse builds them with the class of their
+    parent), so the rule holds for every command."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
 
     def error(self, message):  # noqa: D401 - argparse API
         self.exit(2, f"{self.prog}: error: {message}\n")

@@ -84,6 +84,17 @@ def test_drop_incomplete_topics_reports_on_stderr(capsys, tmp_path):
     assert pd.read_csv(io.StringIO(captured.out)).loc[0, "topics"] == 3
 
 
+def test_a_measure_a_wide_file_does_not_use_is_a_warning(capsys, data_dir):
+    # a wide topic-by-run CSV has no measure column: --measure was silently ignored
+    path = data_dir / "trec2010web_ap.csv"
+    assert main(["variance", str(path), "--measure", "map", "--boot", "0", "--csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"topicsetsize: warning: {path}: measure='map' is not used: a wide "
+                            "CSV/TSV file holds the scores of one measure, read as they are\n"
+                            f"topicsetsize: read {path}: 48 topics x 88 runs\n")
+    assert pd.read_csv(io.StringIO(captured.out)).loc[0, "runs"] == 88
+
+
 @pytest.mark.parametrize("argv, message", [
     (["variance"], "give at least one FILE (or --example for the bundled matrix), or --runs DIR "
                    "--qrels FILE --measure M"),
