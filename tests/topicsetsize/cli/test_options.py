@@ -199,3 +199,17 @@ def test_an_abbreviated_long_option_is_refused_by_every_command(command):
 def test_an_abbreviation_is_one_line_naming_it(capsys, argv, unread):
     err = one_line_error(capsys, *argv)
     assert err == f"topicsetsize: error: unrecognized arguments: {unread}\n"
+
+
+def test_every_registered_option_is_named_as_its_flag():
+    """An option typed by the registry (``number``, ``numbers``) is checked under its type's
+    name, which the error turns into the flag: the name must be the flag's (``--top-runs`` was
+    checked as ``fraction``, and its error said ``fraction=0``)."""
+    checked = 0
+    for command, parser in COMMANDS.items():
+        for action in parser._actions:
+            name, _ = getattr(action.type, "param", (None, None))
+            if name is not None:
+                checked += 1
+                assert "--" + name.replace("_", "-") in action.option_strings, (command, name)
+    assert checked > 50
