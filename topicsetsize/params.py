@@ -147,8 +147,11 @@ PARAMS: dict[str, Range] = {
     "n_dstudy": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
                       doc="number of topics n' of a generalizability theory D-study (one topic "
                           "gives the one-topic coefficients)"),
-    "a": Range(**_POS, doc="std-AB spread A (the standard deviation after standardisation)"),
-    "b": Range(doc="std-AB centre B (the mean after standardisation)"),
+    "a": Range(**_POS, doc="std-AB spread A: the standard deviation of the standardised scores "
+                           "before they are clipped to [0, 1] (a large A sends most of them to 0 "
+                           "or 1)"),
+    "b": Range(**_PROB, doc="std-AB centre B: the mean of the standardised scores, inside the "
+                            "[0, 1] they are clipped to"),
     "m_simulated": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,
                          doc="number of systems of a simulated design (the simulation holds "
                              "trials x m normals per chunk)"),

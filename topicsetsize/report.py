@@ -143,7 +143,8 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     >>> int(ci.lower[0]), int(ci.upper[0]), ci.level, ci.n_boot, ci.seed
     (3947, 7529, 0.95, 2000, 0)
     """
-    for name, value in (("alpha", alpha), ("beta", beta), ("target", target), ("level", level)):
+    for name, value in (("alpha", alpha), ("beta", beta), ("target", target), ("level", level),
+                        ("a", a), ("b", b)):        # before the long work
         check(name, value, allow_array=False)
     x = check_matrix(scores)
     frame = x.like_input(x.values)

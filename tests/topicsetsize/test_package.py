@@ -43,7 +43,9 @@ def test_import_loads_no_numerical_library():
 def wheel_names(tmp_path_factory) -> set[str]:
     """The file names in a wheel built from a clean copy of this checkout (via its sdist, as
     ``python -m build`` does by default). A copy: the checkout's stale ``*.egg-info`` and
-    ``build/`` would slip files into the wheel that a fresh clone does not get."""
+    ``build/`` would slip files into the wheel that a fresh clone does not get. The copy gets
+    the bytecode that running Python leaves in a checkout, though, where ``"**/*"`` of the
+    package data would take it in: a ``__pycache__`` in the data folder and in a subfolder."""
     import shutil
     import zipfile
 
@@ -55,6 +57,10 @@ def wheel_names(tmp_path_factory) -> set[str]:
     for name in ("topicsetsize", "xladdin", "generator", "workbook_templates", "compat"):
         shutil.copytree(ROOT / name, source / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+    for folder in ("", "clef2017_tar"):
+        cache = source / "topicsetsize" / "data" / folder / "__pycache__"
+        cache.mkdir(parents=True)
+        (cache / "stale.cpython-311.pyc").write_bytes(b"stale bytecode")
     out = tmp_path_factory.mktemp("dist")
     done = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(source)],
                           capture_output=True, text=True, timeout=600)
@@ -108,6 +114,15 @@ def test_the_wheel_holds_the_bundled_data_and_specs(wheel_names):
     specs = [f"topicsetsize/generator/templates/{p.name}"
              for p in _source_files(ROOT / "workbook_templates", "*.toml")]
     assert specs and not [s for s in specs if s not in wheel_names]
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_no_bytecode(wheel_names):
+    """The bytecode of a checkout's __pycache__ folders stays out of the wheel: the package data's
+    "**/*" took in topicsetsize/data/__pycache__/*.pyc (the fixture puts stale bytecode there);
+    the fixture checks that setuptools warned of no ignored package (a __pycache__ one each)."""
+    assert "topicsetsize/data/trec2010web_ap.csv" in wheel_names
+    assert not [n for n in wheel_names if n.endswith(".pyc") or "__pycache__" in n.split("/")]
 
 
 @pytest.mark.slow

@@ -60,6 +60,8 @@ def test_bad_options():
     for kwargs, message in (({"target": 1}, "^target=1 is out of range"),
                             ({"alpha": 0}, "^alpha=0 is out of range"),
                             ({"top_k": 0}, "^top_k=0 is out of range"),
+                            ({"b": 1.5}, r"^b=1.5 is out of range: allowed 0 < b < 1$"),
+                            ({"a": 0}, r"^a=0 is out of range: allowed a > 0$"),
                             ({"top_k": 8, "m": 12}, r"^top_k=8 and m=12: .*\(k = m\)")):
         with pytest.raises(InputError, match=message):
             tss.collection_report(x, **kwargs)

@@ -45,7 +45,8 @@ def select_topics(scores: pd.DataFrame, *, spec) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        An id not in the matrix, or a range that matches no topic.
+        An id not in the matrix, a range that matches no topic, or an empty range (its first
+        id above its last).
 
     Examples
     --------
@@ -66,6 +67,9 @@ def select_topics(scores: pd.DataFrame, *, spec) -> pd.DataFrame:
         if not item:
             continue
         bounds = _range(item)
+        if bounds is not None and bounds[0] > bounds[1]:
+            raise InputError(f"topics={item!r} is an empty range (first {bounds[0]} > last "
+                             f"{bounds[1]}): give it as {bounds[1]}-{bounds[0]}")
         if bounds is not None:
             hit = (numeric >= bounds[0]) & (numeric <= bounds[1]) & (numeric == np.round(numeric))
             if not hit.any():

@@ -21,6 +21,7 @@ the run sums of every trial in the chunk. Memory stays bounded by the chunk.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -29,12 +30,46 @@ import pandas as pd
 from ..errors import InputError
 from ..estimates.variance import two_way_residual_variance
 from ..matrices.matrix import check_matrix
-from ..params import check, check_flag
+from ..params import PARAMS, check, check_flag
 
-__all__ = ["tukey_hsd_randomised", "randomised_ranges"]
+__all__ = ["tukey_hsd_randomised", "randomised_ranges", "trials_to_reach", "TooFewTrialsWarning"]
 
 #: Cells per chunk of trials: (trials × topics × runs) 64-bit keys, 2 MB, about one L2 cache.
 _CHUNK_ELEMENTS = 2 ** 18
+
+
+class TooFewTrialsWarning(UserWarning):
+    """Emitted where the smallest p-value the randomised trials can give, 1/(trials + 1), is
+    above the significance level: no pair can be significant, whatever the scores."""
+
+
+def trials_to_reach(alpha: float) -> int:
+    """The fewest trials B whose smallest p-value, 1/(B + 1), is at most ``alpha``.
+
+    >>> trials_to_reach(0.05), trials_to_reach(0.01), trials_to_reach(0.07)
+    (19, 99, 14)
+    """
+    alpha = check("alpha", alpha, allow_array=False)
+    trials = max(1, math.ceil(1 / alpha) - 1)
+    while 1 / (trials + 1) > alpha:             # 1/alpha rounded: step to the exact count
+        trials += 1
+    while trials > 1 and 1 / trials <= alpha:
+        trials -= 1
+    return trials
+
+
+def _warn_if_unattainable(trials: int, alpha: float) -> None:
+    """:class:`TooFewTrialsWarning` where 1/(trials + 1) > alpha (see :func:`trials_to_reach`)."""
+    smallest = 1 / (trials + 1)
+    if smallest <= alpha:
+        return
+    needed = trials_to_reach(alpha)
+    most = int(PARAMS["trials"].high)
+    reach = (f"at least {needed:,} trials are needed" if needed <= most
+             else f"it needs {needed:,} trials, more than the {most:,} allowed")
+    warnings.warn(f"{trials:,} randomised trials give p-values of at least 1/({trials:,} + 1) = "
+                  f"{smallest:.4g}, above alpha = {alpha:.15g}: no pair can be significant; "
+                  f"{reach}", TooFewTrialsWarning, stacklevel=3)
 
 
 def _key_layout(cells: int) -> tuple[np.uint64, np.uint64]:
@@ -105,7 +140,7 @@ def randomised_ranges(scores, *, trials: int = 5000, seed=None,
 
 
 def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
-                         include_observed: bool = True,
+                         include_observed: bool = True, alpha: float | None = None,
                          progress: Callable[[int], object] | None = None) -> pd.DataFrame:
     r"""Randomised Tukey HSD p-values and effect sizes for every pair of runs.
 
@@ -141,6 +176,11 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     include_observed : bool, default True
         Count the observed matrix in: (count + 1)/(B + 1); False gives count/B. True or False
         (a numpy bool too; anything else is refused).
+    alpha : float, optional
+        The family-wise significance level: adds the column ``significant`` (p ≤ alpha). Where
+        the smallest p-value the trials can give, 1/(trials + 1) with ``include_observed``, is
+        above alpha, no pair can be significant, and a :class:`TooFewTrialsWarning` says so and
+        how many trials are needed (:func:`trials_to_reach`), before the trials are run.
     progress : callable, optional
         Called as ``progress(k)`` after each chunk of k trials.
 
@@ -148,8 +188,8 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     -------
     pandas.DataFrame
         One row per pair (a before b in column order): ``run_a``, ``run_b``, ``difference``
-        (x̄_a − x̄_b), ``p_value``, ``es_hsd``. ``attrs`` holds ``trials``, ``variance``
-        (V_E2), ``topics`` and ``runs``.
+        (x̄_a − x̄_b), ``p_value``, ``es_hsd``, and with ``alpha`` ``significant``. ``attrs``
+        holds ``trials``, ``variance`` (V_E2), ``topics`` and ``runs``.
 
     Examples
     --------
@@ -161,10 +201,26 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     0     A     B      -0.103    0.935  -0.112
     1     A     C      -1.032    0.001  -1.124
     2     B     C      -0.929    0.003  -1.011
+
+    Ten trials cannot give a p-value below 1/11:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     t = tukey_hsd_randomised(x, trials=10, seed=1, alpha=0.05)
+    >>> bool(t.significant.any())
+    False
+    >>> print(caught[0].message)
+    10 randomised trials give p-values of at least 1/(10 + 1) = 0.09091, above alpha = 0.05: no
+    pair can be significant; at least 19 trials are needed
     """
     matrix = check_matrix(scores)
     trials = check("trials", trials, allow_array=False)
     include_observed = check_flag("include_observed", include_observed)
+    if alpha is not None:
+        alpha = check("alpha", alpha, allow_array=False)
+        if include_observed:                    # count/trials can be 0: any alpha is reached
+            _warn_if_unattainable(trials, alpha)
     x = matrix.values
     n, m = x.shape
     if (x == x[:, :1]).all():
@@ -187,5 +243,7 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
         es = difference / math.sqrt(variance)
     frame = pd.DataFrame({"run_a": [labels[i] for i in a], "run_b": [labels[j] for j in b],
                           "difference": difference, "p_value": p, "es_hsd": es})
+    if alpha is not None:
+        frame["significant"] = frame["p_value"] <= alpha
     frame.attrs.update(trials=trials, variance=variance, topics=n, runs=m)
     return frame

@@ -48,7 +48,14 @@ EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line (no usage dump), exit status 2."""
+    """An argparse parser whose errors are one line (no usage dump), exit status 2, and which
+    takes an option only as spelled in full: argparse's prefix matching would read ``--n`` as
+    ``--no-topic-ids`` or ``--m 10`` as ``--measure 10``, another option than the one meant,
+    silently. Every sub-parser is of this class (argparse builds them with the class of their
+    parent), so the rule holds for every command."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
 
     def error(self, message):  # noqa: D401 - argparse API
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -177,11 +184,13 @@ def _one_line(exc: Exception, flags: dict[str, str] | None = None) -> str:
 
 def _as_flags(text: str, flags: dict[str, str]) -> str:
     """``method='exact'`` -> ``--method exact``; ``transpose=True (--transpose)`` ->
-    ``--transpose``.
+    ``--transpose``; a list, ``pair=['a', 'b']``, as it is typed: ``--pair a,b``.
 
     >>> _as_flags("use method='exact'; or drop_incomplete_topics=True (--drop-incomplete-topics)",
     ...           {"method": "--method", "drop_incomplete_topics": "--drop-incomplete-topics"})
     'use --method exact; or --drop-incomplete-topics'
+    >>> _as_flags("pair=['sys1', 'sys1'] must name two different runs", {"pair": "--pair"})
+    '--pair sys1,sys1 must name two different runs'
     """
     def with_hint(match):                   # name=value (--flag ...): the hint says it
         return match.group(3) if match.group(1) in flags else match.group(0)
@@ -190,11 +199,34 @@ def _as_flags(text: str, flags: dict[str, str]) -> str:
         name, value = match.group(1), match.group(2)
         if name not in flags:
             return match.group(0)
+        if value.startswith("["):
+            value = _as_typed_list(value)
+            if value is None:
+                return match.group(0)
         value = value[1:-1] if value[:1] == value[-1:] == "'" and len(value) > 1 else value
         return flags[name] if value == "True" else f"{flags[name]} {value}"
 
     text = re.sub(r"(?<![\w.-])(\w+)=(\S*?)\s*\((--[\w-]+[^)]*)\)", with_hint, text)
-    return re.sub(r"(?<![\w./-])(\w+)=('[^']*'|[^\s,;:)]+)", named, text)
+    return re.sub(r"(?<![\w./-])(\w+)=('[^']*'|\[[^\]]*\]|[^\s,;:)]+)", named, text)
+
+
+def _as_typed_list(value: str) -> str | None:
+    """A list of texts or numbers as Python shows it (``['a', 'b']``), comma-separated as a list
+    option takes it (``a,b``); None if it is not one.
+
+    >>> _as_typed_list("['sys1', 'sys2']"), _as_typed_list("[10, 10]"), _as_typed_list("[x]")
+    ('sys1,sys2', '10,10', None)
+    """
+    import ast
+
+    try:
+        items = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(items, list) or not all(isinstance(item, (str, int, float))
+                                              for item in items):
+        return None
+    return ",".join(str(item) for item in items)
 
 
 if __name__ == "__main__":  # pragma: no cover

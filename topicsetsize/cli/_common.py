@@ -157,6 +157,22 @@ def checked(name: str):
     return convert
 
 
+#: std-AB's A and B of ``--a`` and ``--b`` when not given (those of
+#: :func:`topicsetsize.estimates.standardise.std_ab`, which building the parser must not import).
+STD_AB_DEFAULTS = {"a": 0.15, "b": 0.5}
+
+
+def add_std_ab_options(parser) -> None:
+    """``--a`` and ``--b``: std-AB's A and B, whose ranges, said in the help, are the registry's
+    (checked with the other registered options by :func:`check_registered`)."""
+    from ..params import PARAMS
+
+    for name, default in STD_AB_DEFAULTS.items():
+        parser.add_argument(f"--{name}", type=number(name), default=default,
+                            help=f"{PARAMS[name].doc}; allowed {PARAMS[name].describe(name)} "
+                                 f"(default {default})")
+
+
 def records_frame(records, columns: dict[str, str], *, index: str = "n"):
     """A DataFrame of result objects: column ``name`` holds each record's ``field``
     (``columns`` maps name to field), indexed by the column ``index``."""

@@ -77,18 +77,21 @@ def register(sub, designs) -> None:
 
 
 def _inputs(p, design: Design, names: list[str]) -> None:
-    """One required flag per input; the effect may be given as a standardised effect size."""
+    """One required flag per input; the effect may be given as a standardised effect size, and
+    then the inputs after it go with the effect only (``--variance-t`` with ``--min-dt``, not
+    with ``--min-delta-t``). Where the effect is not an input (``min-d``), they are required as
+    the others are: argparse names a missing one."""
     def add(target, name, required):
         target.add_argument(_flag(name), type=number(name), required=required,
                             help=design.helps[name])
 
+    with_effect = design.effect_size and design.effect in names
     for name in names:
-        if design.effect_size and name == design.effect:
+        if with_effect and name == design.effect:
             group = p.add_mutually_exclusive_group(required=True)
             add(group, name, False)
             add(group, design.effect_size, False)
-        elif design.effect_size and name in design.inputs[design.inputs.index(design.effect)
-                                                          + 1:]:
+        elif with_effect and name in design.inputs[design.inputs.index(design.effect) + 1:]:
             p.add_argument(_flag(name), type=number(name),
                            help=design.helps[name] + f" (with {_flag(design.effect)})")
         else:

@@ -66,8 +66,8 @@ def run_hsd(args) -> int:
     _check_workload(scores.shape, trials, args)
     seed = fresh_seed(args.seed)
     with progress(trials, "randomised trials") as bar:
-        table = tukey_hsd_randomised(scores, trials=trials, seed=seed, progress=bar.update)
-    table["significant"] = table["p_value"] <= alpha
+        table = tukey_hsd_randomised(scores, trials=trials, seed=seed, alpha=alpha,
+                                     progress=bar.update)
     order = np.lexsort((-table["difference"].abs().to_numpy(), table["p_value"].to_numpy()))
     table = table.iloc[order].reset_index(drop=True)
     if args.csv:

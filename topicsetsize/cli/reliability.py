@@ -40,7 +40,7 @@ def register(sub, designs) -> None:
     add_matrix_input(rel)
     rel.add_argument("--topics", metavar="SPEC",
                      help="topics to use, e.g. 351-450 or 301-350,601-700 (ids or ranges)")
-    rel.add_argument("--top-runs", type=number("fraction"), metavar="FRACTION",
+    rel.add_argument("--top-runs", type=number("top_runs", key="fraction"), metavar="FRACTION",
                      help="keep the best FRACTION of the runs by mean raw score over all topics "
                           "(rounded up: 0.75 of 110 runs keeps 83)")
     rel.add_argument("--scores", choices=_SCORE_KINDS, default="raw",

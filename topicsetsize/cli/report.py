@@ -17,6 +17,7 @@ from ..errors import InputError
 from ..params import N_HALVES  # the standard library only: the parser stays light
 from ._common import (
     add_boot_options,
+    add_std_ab_options,
     boot_args,
     check_boot_workload,
     checked,
@@ -64,8 +65,7 @@ def register(sub, designs) -> None:
                         help="Erho2 and Phi to reach (default 0.95)")
     parser.add_argument("--level", type=checked("level"), default=0.95,
                         help="confidence level of the intervals (default 0.95)")
-    parser.add_argument("--a", type=checked("a"), default=0.15, help="std-AB spread A (0.15)")
-    parser.add_argument("--b", type=checked("b"), default=0.5, help="std-AB centre B (0.5)")
+    add_std_ab_options(parser)
     add_boot_options(parser, seed=False)         # --seed above seeds the bootstrap too
     parser.add_argument("--plot", type=path, metavar="FILE.png",
                         help="draw Erho2, Phi and the one-way ANOVA power against n "

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..errors import InputError
 from ._common import (
     add_boot_options,
+    add_std_ab_options,
     boot_args,
     check_boot_workload,
     interval_note,
@@ -32,8 +33,7 @@ def register(sub, designs) -> None:
     parser.add_argument("files", nargs="*", type=path, metavar="FILE",
                         help="a score matrix file, or a folder of trec_eval -q files")
     add_input_options(parser)
-    parser.add_argument("--a", type=float, default=0.15, help="std-AB spread A (default 0.15)")
-    parser.add_argument("--b", type=float, default=0.5, help="std-AB centre B (default 0.5)")
+    add_std_ab_options(parser)
     add_boot_options(parser)
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
     parser.add_argument("--example", action="store_true",
@@ -43,10 +43,6 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read every matrix, summarise it and print the table."""
-    from ..params import check
-
-    check("a", args.a)
-    check("b", args.b)
     matrices = load_matrices(args, args.files)
     import pandas as pd
 

@@ -126,15 +126,22 @@ def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]
     and checked; returns ``({run name: frame}, qrels frame)``."""
     where = f"{name}: " if name else ""
     if isinstance(runs, (str, os.PathLike)):
-        runs = read_runs(runs)
+        read = read_runs(runs)
     elif isinstance(runs, dict):
-        runs = {str(k): as_run(v, f"{where}run {k}") for k, v in runs.items()}
+        read = {str(k): as_run(v, f"{where}run {k}") for k, v in runs.items()}
     else:
         raise InputError(f"{where}runs must be a folder of run files or a mapping "
                          f"{{run name: DataFrame or path}}, got {type(runs).__name__}")
-    if len(runs) < 2:
-        raise InputError(f"{where}runs: {len(runs)} run(s); V_E needs at least 2 runs")
-    return runs, as_qrels(qrels, f"{where}qrels")
+    _check_two_runs(len(read), runs, where)
+    return read, as_qrels(qrels, f"{where}qrels")
+
+
+def _check_two_runs(count: int, runs, where: str) -> None:
+    """Refuse fewer than 2 runs in one line naming them: the folder, where ``runs`` is one,
+    else the collection (``where``: ``"qrels.txt: "``, ``"collection 1: "`` or nothing)."""
+    if count < 2:
+        name = str(runs) if isinstance(runs, (str, os.PathLike)) else f"{where}runs"
+        raise InputError(f"{name}: {count} run(s); V_E needs at least 2 runs")
 
 
 def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=0.05, beta=0.20,
@@ -259,8 +266,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         qrels_name = label or "qrels"
         where = f"{label}: " if label else ""
         sources = run_sources(runs_c, duplicates=duplicates, where=where)
-        if len(sources) < 2:
-            raise InputError(f"{where}runs: {len(sources)} run(s); V_E needs at least 2 runs")
+        _check_two_runs(len(sources), runs_c, where)
         qrels_c = as_qrels(qrels_c, f"{where}qrels")
         # The qrels and each run read and checked once, kept as codes (RankedRuns: each run's
         # ranking in trec_eval's order): every depth's pool and every run's evaluation come

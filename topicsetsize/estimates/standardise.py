@@ -127,11 +127,23 @@ def std_ab(scores, *, a: float = 0.15, b: float = 0.5, clip: bool = True, factor
     scores : pandas.DataFrame or 2-D array-like
         Topics as rows, runs as columns.
     a : float, default 0.15
-        The spread A (> 0). The paper's choice, 0.15, keeps almost all scores inside [0, 1].
+        The spread A (> 0). The paper's choice, 0.15, keeps almost all scores inside [0, 1]
+        (with B = 0.5 a score is clipped where |z| > 0.5/A, beyond 3.3 standard deviations). A
+        larger A clips more of them, and clipped scores no longer tell the runs apart: at
+        A = 0.5 a normal z is clipped a third of the time, at A = 10 almost always (96%), so
+        that a score says little more than whether the run is below or above the topic's mean.
     b : float, default 0.5
-        The centre B.
+        The centre B, 0 < B < 1: the scores' mean before clipping, inside [0, 1]. B at or
+        beyond an end of [0, 1] would clip the runs on one side of every topic's mean (B = 1:
+        all above it) to that end.
     clip : bool, default True
         Clip to [0, 1] (Eq. 3); ``False`` returns the linear scores A·z + B.
+
+    Raises
+    ------
+    InputError
+        ``a`` or ``b`` outside its range (:data:`topicsetsize.params.PARAMS`), in one line
+        naming the argument, the value and the range.
     factors : StandardisationFactors or (mean, sd) pair, optional
         Standardise new runs with the factors of the standardising runs
         (:func:`standardisation_factors`); by default ``scores`` standardise themselves.
@@ -149,6 +161,10 @@ def std_ab(scores, *, a: float = 0.15, b: float = 0.5, clip: bool = True, factor
     >>> std_ab([[0.0, 0.1, 0.2], [0.1, 0.2, 0.3]], a=1.0, clip=False)
     array([[-0.5,  0.5,  1.5],
            [-0.5,  0.5,  1.5]])
+    >>> std_ab([[0.2, 0.4, 0.6], [0.5, 0.5, 0.5]], b=2)
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: b=2 is out of range: allowed 0 < b < 1
     """
     a = check("a", a, allow_array=False)
     b = check("b", b, allow_array=False)

@@ -106,7 +106,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     measure : str, optional
         The measure to read (e.g. ``"map"``, ``"P_10"``, ``"ndcg_cut_10"``) from ``trec_eval``
         and long-format files; needed when a file holds several. For an .xlsx workbook without
-        ``sheet`` it names the sheet. A wide CSV/TSV holds one measure, so there it is not used.
+        ``sheet`` it names the sheet. A wide CSV/TSV holds one measure, so there it is not used
+        (a warning says so).
     fmt : {"wide", "xlsx", "trec_eval", "long"}, optional
         The file format; detected from the content when None.
     transpose : bool, default False
@@ -187,6 +188,9 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         cells, fmt, measure = _read_file(source, fmt, measure, transpose,
                                          measure if sheet is None else sheet,
                                          _read_once(source), topic_ids)
+    if measure is not None and fmt == "wide":
+        warnings.warn(f"{source}: measure={measure!r} is not used: a wide CSV/TSV file holds the "
+                      "scores of one measure, read as they are", stacklevel=2)
     if topic_ids is not None and fmt not in ("wide", "xlsx"):
         raise InputError(f"{source}: topic_ids={topic_ids} (--topic-ids/--no-topic-ids) applies "
                          f"to wide CSV/TSV and .xlsx files, not to {fmt} files")

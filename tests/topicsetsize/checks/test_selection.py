@@ -26,8 +26,13 @@ def test_select_topics_with_string_and_integer_ids(robust):
     assert select_topics(text, spec="672-673").index.tolist() == ["673"]   # 672 is not in Robust04
 
 
-@pytest.mark.parametrize("spec, message", [("1-5", "matches no topic"), ("q9", "'q9' is not in"),
-                                           ("", "selects no topic")])
+@pytest.mark.parametrize("spec, message", [
+    ("1-5", "matches no topic"), ("q9", "'q9' is not in"), ("", "selects no topic"),
+    # reversed: said to match no topic id, as if the ids were not there
+    ("450-351", r"^topics='450-351' is an empty range \(first 450 > last 351\): give it as "
+                r"351-450$"),
+    ("301-305,305-301", r"^topics='305-301' is an empty range"),
+])
 def test_select_topics_errors(robust, spec, message):
     with pytest.raises(InputError, match=message):
         select_topics(robust, spec=spec)

@@ -205,3 +205,60 @@ def test_include_observed_must_be_a_bool(value):
     both = [tukey_hsd_randomised(TINY, trials=50, seed=3, include_observed=flag)["p_value"]
             for flag in (np.bool_(False), False)]
     pd.testing.assert_series_equal(*both)
+
+
+# ---- alpha: the significant pairs, and trials too few to reach alpha ------------------------
+
+def test_alpha_marks_the_pairs_with_p_at_most_alpha():
+    x = np.random.default_rng(0).normal(size=(30, 3)) + [0.0, 0.0, 0.6]
+    plain = tukey_hsd_randomised(x, trials=999, seed=1)
+    table = tukey_hsd_randomised(x, trials=999, seed=1, alpha=0.01)
+    pd.testing.assert_frame_equal(table.drop(columns="significant"), plain)
+    assert table.significant.tolist() == (plain.p_value <= 0.01).tolist() == [False, True, True]
+    with pytest.raises(InputError, match=r"^alpha=1 is out of range: allowed 0 < alpha < 1$"):
+        tukey_hsd_randomised(x, trials=10, alpha=1)
+
+
+def test_too_few_trials_for_alpha_are_said_before_the_trials(monkeypatch):
+    # 10 trials: no p-value below 1/11 = 0.0909, so nothing could be significant at 0.05; the
+    # command line printed "(0 significant)" as if the runs did not differ
+    x = np.random.default_rng(0).normal(size=(30, 3)) + [0.0, 0.0, 5.0]
+    ran = []
+    monkeypatch.setattr(tukey, "randomised_ranges",       # the warnings said by then
+                        lambda *a, **k: ran.append(len(caught)) or np.zeros(10))
+    with pytest.warns(tukey.TooFewTrialsWarning) as caught:
+        table = tukey_hsd_randomised(x, trials=10, seed=1, alpha=0.05)
+    assert [str(w.message) for w in caught] == [
+        "10 randomised trials give p-values of at least 1/(10 + 1) = 0.09091, above alpha = "
+        "0.05: no pair can be significant; at least 19 trials are needed"]
+    assert caught[0].filename == __file__ and ran == [1]      # said at the caller's line
+    assert not table.significant.any() and table.p_value.min() == pytest.approx(1 / 11)
+
+
+@pytest.mark.parametrize("trials, alpha, include_observed", [
+    (19, 0.05, True),           # 1/20 = alpha: reachable
+    (99, 0.01, True),
+    (10, 0.05, False),          # count/trials can be 0
+    (10, None, True),           # no alpha, nothing to reach
+])
+def test_enough_trials_give_no_warning(trials, alpha, include_observed):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = tukey_hsd_randomised(TINY, trials=trials, seed=1, alpha=alpha,
+                                     include_observed=include_observed)
+    assert ("significant" in table) == (alpha is not None)
+
+
+def test_beyond_the_most_trials_allowed_the_warning_says_so():
+    with pytest.warns(tukey.TooFewTrialsWarning, match=r"it needs 999,999,999 trials, more "
+                                                       r"than the 100,000,000 allowed$"):
+        tukey_hsd_randomised(TINY, trials=10, seed=1, alpha=1e-9)
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.001, 0.07, 0.1, 1 / 3, 0.5, 0.999, 1e-6])
+def test_trials_to_reach_is_the_fewest_that_reach_alpha(alpha):
+    trials = tukey.trials_to_reach(alpha)
+    assert 1 / (trials + 1) <= alpha
+    assert trials == 1 or 1 / trials > alpha

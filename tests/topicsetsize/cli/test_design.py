@@ -73,6 +73,9 @@ def test_min_d(capsys):
     (["n", "anova", "--min-d", "1e-9", "--variance", "0.06", "--m", "10"], "search limit"),
     (["table", "anova", "--m", "2,x", "--min-d", "0.1", "--variance", "0.06"], "whole numbers"),
     (["n", "ttest", "--min-dt", "0.1"], "--min-dt needs --variance-t"),
+    # was "--variance-t None is not a number": min-d has no --min-dt for it to go with
+    (["min-d", "ttest", "--n", "10"], "ttest: error: the following arguments are required: "
+                                      "--variance-t\n"),
     (["n", "anova", "--variance", "0.06", "--m", "10"], "required: --min-d"),
 ])
 def test_bad_input_exit_2_one_line(capsys, argv, fragment):

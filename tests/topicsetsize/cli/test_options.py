@@ -133,3 +133,83 @@ def test_a_relevance_beyond_its_range_is_one_line_naming_the_file_and_line(capsy
     assert err == (f"topicsetsize: error: {qrels}, line 1: relevance='99999999999999999999' is "
                    "out of range: allowed -2147483648 <= relevance <= 2147483647 (a whole "
                    "number)\n")
+
+
+# --- options are taken only as spelled in full ----------------------------------------------
+
+def _commands(parser=None, path=()):
+    """(words of the command, its parser) for every command of the parser, found by walking
+    its sub-parsers: ``variance``, ``n anova``, ... (a group such as ``n`` is not a command)."""
+    import argparse
+
+    from topicsetsize.cli import build_parser
+
+    parser = build_parser() if parser is None else parser
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if sub is None:
+        yield " ".join(path), parser
+        return
+    for name, child in sub.choices.items():
+        yield from _commands(child, (*path, name))
+
+
+def _abbreviation(parser) -> tuple[str, str]:
+    """A prefix of one of the parser's long options that argparse's prefix matching would take
+    for it (no option is spelled so, and no other long option starts so), and that option."""
+    longs = [o for o in parser._option_string_actions if o.startswith("--") and o != "--help"]
+    for option in longs:
+        for end in range(3, len(option)):
+            prefix = option[:end]
+            if prefix not in longs and [o for o in longs if o.startswith(prefix)] == [option]:
+                return prefix, option
+    raise AssertionError(f"{parser.prog}: no long option to abbreviate")
+
+
+COMMANDS = dict(_commands())
+
+
+def test_the_commands_are_found():
+    assert {"variance", "report", "hsd", "n anova", "min-d ttest", "pool-depth"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_an_abbreviated_long_option_is_refused_by_every_command(command):
+    """argparse reads a unique prefix of a long option as the option (``--n`` for
+    ``--no-topic-ids``): every command refuses it. Checked on a copy of the command's parser
+    whose options are all optional, so that the abbreviation is what is left unread."""
+    import copy
+
+    parser = copy.deepcopy(COMMANDS[command])
+    for action in parser._actions:
+        action.required = False
+    for group in parser._mutually_exclusive_groups:
+        group.required = False
+    prefix, option = _abbreviation(parser)
+    # the value joined on (--m=1): a FILE argument would otherwise take it
+    argv = [prefix + ("=1" if parser._option_string_actions[option].nargs != 0 else "")]
+    _, unread = parser.parse_known_args(argv)
+    assert unread == argv, (command, option)
+
+
+@pytest.mark.parametrize("argv, unread", [
+    (["report", str(WEB), "--n"], "--n"),                 # was --no-topic-ids
+    (["hsd", str(WEB), "--n", "10"], "--n 10"),            # was --no-topic-ids, 10 left over
+    (["variance", str(WEB), "--m", "10"], "--m 10"),       # was --measure 10, ignored
+])
+def test_an_abbreviation_is_one_line_naming_it(capsys, argv, unread):
+    err = one_line_error(capsys, *argv)
+    assert err == f"topicsetsize: error: unrecognized arguments: {unread}\n"
+
+
+def test_every_registered_option_is_named_as_its_flag():
+    """An option typed by the registry (``number``, ``numbers``) is checked under its type's
+    name, which the error turns into the flag: the name must be the flag's (``--top-runs`` was
+    checked as ``fraction``, and its error said ``fraction=0``)."""
+    checked = 0
+    for command, parser in COMMANDS.items():
+        for action in parser._actions:
+            name, _ = getattr(action.type, "param", (None, None))
+            if name is not None:
+                checked += 1
+                assert "--" + name.replace("_", "-") in action.option_strings, (command, name)
+    assert checked > 50

@@ -11,6 +11,8 @@ import pytest
 from topicsetsize.cli import main
 from topicsetsize.decide.pooling import pool_depth_study
 
+from .conftest import one_line_error
+
 A = ["--runs", "tests/data/pool_runs/A/runs", "--qrels", "tests/data/pool_runs/A/qrels.txt"]
 B = ["--runs", "tests/data/pool_runs/B/runs", "--qrels", "tests/data/pool_runs/B/qrels.txt"]
 
@@ -106,6 +108,16 @@ def test_bad_run_file(capsys, tmp_path):
     err = capsys.readouterr().err
     assert f"{runs / 'r2'}, line 2: expected 6 fields" in err and err.count("\n") == 1
     assert not png.exists()
+
+
+def test_one_run_names_the_runs_folder_not_the_qrels(capsys, tmp_path):
+    # was "tests/data/pool_runs/A/qrels.txt: runs: 1 run(s)", the qrels named for the runs
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "r1").write_text("401 Q0 A401-0001 1 2.0 r1\n")
+    err = one_line_error(capsys, "pool-depth", "--runs", str(runs), "--qrels",
+                         "tests/data/pool_runs/A/qrels.txt", "--depths", "10,100")
+    assert err == f"topicsetsize: error: {runs}: 1 run(s); V_E needs at least 2 runs\n"
 
 
 POOL = ["pool-depth", *A, "--depths", "10", "--measure", "AP", "--min-d", "0.05"]

@@ -74,7 +74,19 @@ def test_check_power_ttest_pair_table(capsys, data_dir):
     (["reliability", "no/such/file.csv"], "no such file"),
     (["reliability", "--example", "--half", "30"], "--half 30 is out of range"),
     (["reliability", "--example", "--topics", "351-450"], "matches no topic"),
-    (["reliability", "--example", "--top-runs", "1.5"], "fraction=1.5 is out of range"),
+    # --top-runs was said as "fraction=0", the engine's name
+    (["reliability", "--example", "--top-runs", "1.5"],
+     "error: --top-runs 1.5 is out of range: allowed 0 < top_runs <= 1\n"),
+    (["reliability", "--example", "--top-runs", "0"],
+     "error: --top-runs 0 is out of range: allowed 0 < top_runs <= 1\n"),
+    # a reversed range was said to match no topic id
+    (["reliability", "--example", "--topics", "40-10"],
+     "error: --topics 40-10 is an empty range (first 40 > last 10): give it as 10-40\n"),
+    # the pair was printed as a Python list, ['sys1', 'sys1']
+    (["check-power", "--example", "--n", "10", "--test", "ttest", "--pair", "sys1,sys1"],
+     "error: --pair sys1,sys1 must name two different runs\n"),
+    (["check-power", "--example", "--n", "10", "--test", "ttest", "--pair", "sys1"],
+     "error: --pair sys1 must name two different runs\n"),
     (["reliability", "--example", "--alpha", "0"], "--alpha 0 is out of range"),
     (["check-power", "--example", "--n", "10", "--m", "500"], "--m 500 is out of range"),
     (["check-power", "--example", "--n", "10", "--pair", "sys1,sys2"], "only for --test ttest"),

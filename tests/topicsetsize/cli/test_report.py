@@ -130,6 +130,8 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
     (["--example", "--target", "1.5"], "target=1.5"),
     (["--example", "--level", "0"], "level=0"),
     (["--example", "--top-k", "1"], "top_k=1"),
+    (["--example", "--b", "1"], "--b 1 is out of range: allowed 0 < b < 1"),
+    (["--example", "--a", "0"], "--a 0 is out of range: allowed a > 0"),
     (["--example", "--plot", "fig.pdf"], "must end in .png"),
     (["--example", "--min-d", "0.1,0"], "--min-d 0 is out of range"),
     (["--example", "--min-d", "0.1,x"], "not a comma-separated list of numbers"),

@@ -84,10 +84,25 @@ def test_drop_incomplete_topics_reports_on_stderr(capsys, tmp_path):
     assert pd.read_csv(io.StringIO(captured.out)).loc[0, "topics"] == 3
 
 
+def test_a_measure_a_wide_file_does_not_use_is_a_warning(capsys, data_dir):
+    # a wide topic-by-run CSV has no measure column: --measure was silently ignored
+    path = data_dir / "trec2010web_ap.csv"
+    assert main(["variance", str(path), "--measure", "map", "--boot", "0", "--csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"topicsetsize: warning: {path}: measure='map' is not used: a wide "
+                            "CSV/TSV file holds the scores of one measure, read as they are\n"
+                            f"topicsetsize: read {path}: 48 topics x 88 runs\n")
+    assert pd.read_csv(io.StringIO(captured.out)).loc[0, "runs"] == 88
+
+
 @pytest.mark.parametrize("argv, message", [
     (["variance"], "give at least one FILE (or --example for the bundled matrix), or --runs DIR "
                    "--qrels FILE --measure M"),
     (["variance", "--example", "--a", "-1"], "--a -1 is out of range: allowed a > 0"),
+    # B once ran outside (0, 1), or (B = 2) failed with an unrelated Kendall's tau message
+    (["variance", "--example", "--b", "-0.5"], "--b -0.5 is out of range: allowed 0 < b < 1"),
+    (["variance", "--example", "--b", "1"], "--b 1 is out of range: allowed 0 < b < 1"),
+    (["variance", "--example", "--b", "2"], "--b 2 is out of range: allowed 0 < b < 1"),
     (["variance", "no/such/file.csv"], "no/such/file.csv: no such file or folder"),
 ])
 def test_user_errors_exit_2_with_one_line(capsys, argv, message):
@@ -95,6 +110,21 @@ def test_user_errors_exit_2_with_one_line(capsys, argv, message):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == f"topicsetsize: error: {message}\n"
+
+
+@pytest.mark.parametrize("command", ["variance", "report"])
+def test_std_ab_options_say_the_registrys_range_and_the_engines_default(capsys, command):
+    import inspect
+
+    from topicsetsize.estimates.standardise import std_ab
+    from topicsetsize.params import PARAMS
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name in ("a", "b"):
+        default = inspect.signature(std_ab).parameters[name].default
+        assert f"allowed {PARAMS[name].describe(name)} (default {default})" in text
 
 
 def test_bad_file_exit_2(capsys, tmp_path):

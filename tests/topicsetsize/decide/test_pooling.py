@@ -18,6 +18,7 @@ import topicsetsize as tss
 from topicsetsize.decide.pooling import (
     IncompleteJudgmentsWarning,
     depth_pool,
+    load_collection,
     pool_depth_study,
     trec_ranking,
 )
@@ -248,6 +249,23 @@ def test_qrels_without_overlap(tmp_path):
     qrels.write_text("401 0 X-1 1\n402 0 X-2 1\n")   # common topics, no retrieved doc judged
     with pytest.raises(InputError, match=r"qrels.txt: none of the documents"):
         pool_depth_study(A_RUNS, qrels=qrels, depths=[10], measure="AP")
+
+
+def test_too_few_runs_name_the_runs_not_the_qrels(tmp_path):
+    # a folder of one run was said as "<qrels>: runs: 1 run(s)"
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "only").write_text("401 Q0 A401-0001 1 2.0 only\n")
+    for study in (lambda: pool_depth_study(runs, qrels=A_QRELS, depths=[10], measure="AP"),
+                  lambda: load_collection(runs, A_QRELS, name="A")):
+        with pytest.raises(InputError, match=rf"^{runs}: 1 run\(s\); V_E needs at least 2 runs$"):
+            study()
+    # runs given as a mapping have no folder: the collection (its qrels) names them
+    one = {"only": runs / "only"}
+    with pytest.raises(InputError, match=r"^\S*qrels.txt: runs: 1 run\(s\); V_E needs at least "):
+        pool_depth_study(one, qrels=A_QRELS, depths=[10], measure="AP")
+    with pytest.raises(InputError, match=r"^A: runs: 1 run\(s\)"):
+        load_collection(one, A_QRELS, name="A")
 
 
 def test_bad_run_file_names_file_and_line(tmp_path):

@@ -124,6 +124,13 @@ def test_bad_parameters_and_factors(web):
         std_ab(web, a=-0.1)
     with pytest.raises(InputError, match=r"^b='x' is not a number"):
         std_ab(web, b="x")
+    # B outside (0, 1) once ran (B = -0.5, B = 1) or failed far from std_ab (B = 2: every score
+    # clipped to 1, and Kendall's tau undefined)
+    for b in (-0.5, 0, 1, 2, float("nan")):
+        with pytest.raises(InputError, match=rf"^b={b:g} is out of range: allowed 0 < b < 1$"):
+            std_ab(web, b=b)
+    with pytest.raises(InputError, match=r"^a=0 is out of range: allowed a > 0$"):
+        std_ab(web, a=0)
     f = standardisation_factors(web)
     with pytest.raises(InputError, match=r"factors.mean has no value for topic 'q48'"):
         std_ab(web, factors=(f.mean.iloc[:-1], f.sd))
@@ -140,7 +147,7 @@ def test_bad_parameters_and_factors(web):
 # ---- properties (hypothesis) ----------------------------------------------------------------
 
 @settings(max_examples=80, deadline=None)
-@given(grid, st.floats(0.01, 2.0), st.floats(-1.0, 1.0))
+@given(grid, st.floats(0.01, 2.0), st.floats(0.0, 1.0, exclude_min=True, exclude_max=True))
 def test_before_clipping_topic_mean_is_b_and_sd_is_a(x, a, b):
     lin = std_ab(x, a=a, b=b, clip=False)
     varied = np.ptp(x, axis=1) > 0
@@ -162,7 +169,7 @@ def test_invariant_to_positive_affine_change_per_topic(x, data):
 
 
 @settings(max_examples=80, deadline=None)
-@given(grid, st.floats(0.01, 5.0), st.floats(-3.0, 3.0))
+@given(grid, st.floats(0.01, 5.0), st.floats(0.0, 1.0, exclude_min=True, exclude_max=True))
 def test_clipped_values_stay_in_unit_interval(x, a, b):
     out = std_ab(x, a=a, b=b)
     assert np.isfinite(out).all() and (out >= 0).all() and (out <= 1).all()

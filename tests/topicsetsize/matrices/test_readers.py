@@ -294,6 +294,19 @@ def test_complete_file_gives_no_warning(data_dir):
         read_matrix(data_dir / "trec2010web_ap.csv", drop_incomplete_topics=True)
 
 
+def test_a_measure_a_wide_file_does_not_use_is_said(real, written):
+    # a wide CSV/TSV holds one measure: measure= was silently ignored
+    with pytest.warns(UserWarning, match=r"wide.tsv: measure='map' is not used: a wide CSV/TSV "
+                                         r"file holds the scores of one measure"):
+        frame = read_matrix(written / "wide.tsv", measure="map")
+    same(frame, real[1])
+    with warnings.catch_warnings():     # where the measure is read, or names the sheet: silent
+        warnings.simplefilter("error")
+        read_matrix(written / "long.csv", measure="map")
+        read_matrix(written / "wide.xlsx", measure="AP")
+        read_matrix(written / "wide.tsv")
+
+
 def test_xlsx_errors_name_the_cell(tmp_path):
     path = tmp_path / "book.xlsx"
     pd.DataFrame({"a": [0.1, 0.2], "b": [0.3, "n/a?"]}, index=["t1", "t2"]).to_excel(path)
