@@ -48,6 +48,25 @@ def real_scores(request) -> pd.DataFrame:
     return pd.read_csv(DATA / "trec2004robust_ap.csv", index_col=0)
 
 
+#: The run of :func:`runs_lacking_topics` that retrieves nothing for :data:`LACKED_TOPICS`.
+LACKING_RUN, LACKED_TOPICS = "Arun3", ("401", "402")
+
+
+@pytest.fixture(scope="session")
+def runs_lacking_topics(tmp_path_factory) -> Path:
+    """A copy of tests/data/pool_runs/A/runs (8 runs, 25 topics, judged by its qrels.txt) in
+    which :data:`LACKING_RUN` has no line for the topics :data:`LACKED_TOPICS`: a run that
+    retrieved nothing for some topics, as IIIT's CLEF 2017 TAR run for 3 of the 30."""
+    folder = tmp_path_factory.mktemp("lacking") / "runs"
+    folder.mkdir()
+    for path in sorted((DATA / "pool_runs" / "A" / "runs").iterdir()):
+        lines = path.read_text().splitlines(keepends=True)
+        if path.name == LACKING_RUN:
+            lines = [line for line in lines if line.split()[0] not in LACKED_TOPICS]
+        (folder / path.name).write_text("".join(lines))
+    return folder
+
+
 #: Doctests that take a second or more each (the report's 64,000 split halves; the pages'
 #: worked examples on real matrices), by the start of their test id: ``slow`` too.
 SLOW_DOCTESTS = ("docs/report.md::", "docs/deciding.md::", "docs/checks.md::",

@@ -18,6 +18,7 @@ from .decide.realistic import check_top_k_fits, realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_interval
 from .estimates.summary import VarianceSummary, summarise
+from .matrices.copies import identical_runs
 from .matrices.matrix import check_matrix
 from .params import N_BOOT, N_HALVES, check
 
@@ -40,7 +41,8 @@ class CollectionReport:
     n_erho2, n_phi : int or float
         Smallest n′ with Eρ² ≥ ``target`` and Φ ≥ ``target`` (``inf`` when σ²_s = 0).
     differences : RunDifferences
-        The differences between run means.
+        The differences between run means, each run counted once (a copy of another run on
+        every topic is not another system; the variances keep every run).
     min_d : pandas.DataFrame
         Realistic minD values with Sakai's n
         (:func:`~topicsetsize.decide.realistic.realistic_min_d`).
@@ -99,6 +101,11 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
                       seed: int = 0, n_boot=N_BOOT) -> CollectionReport:
     """Know a past collection before designing the next: Sakai's inputs beside GT.
 
+    Runs that are copies of others (equal scores on every topic) are counted once in the
+    differences between runs and the minD candidates, and kept in V_E, V_E2 and the G-study:
+    one :class:`~topicsetsize.matrices.copies.IdenticalRunsWarning` names them
+    (:func:`~topicsetsize.decide.realistic.realistic_min_d`).
+
     Parameters
     ----------
     scores : pandas.DataFrame or 2-D array-like
@@ -141,7 +148,7 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     (0.93, 0.876)
     >>> ci = r.n_intervals["n one-way exact"]        # the top-k range's n, seed 0 (the default)
     >>> int(ci.lower[0]), int(ci.upper[0]), ci.level, ci.n_boot, ci.seed
-    (3947, 7529, 0.95, 2000, 0)
+    (2905, 5541, 0.95, 2000, 0)
     """
     for name, value in (("alpha", alpha), ("beta", beta), ("target", target), ("level", level),
                         ("a", a), ("b", b)):        # before the long work
@@ -150,9 +157,10 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     frame = x.like_input(x.values)
     g = g_study(x.values)
     k, _ = top_k_and_m(top_k, m)                  # checks them
-    check_top_k_fits(top_k, m, x.values.shape[1])
-    differences = run_differences(x.values, top_k=k)
-    table = realistic_min_d(x.values, top_k=top_k, m=m, alpha=alpha, beta=beta, candidates=min_d,
+    runs = identical_runs(x).distinct(x.values)   # a copy of a run is not another system
+    check_top_k_fits(top_k, m, runs.shape[1])
+    differences = run_differences(runs, top_k=k)
+    table = realistic_min_d(frame, top_k=top_k, m=m, alpha=alpha, beta=beta, candidates=min_d,
                             differences=differences, trials=trials, seed=seed)
     intervals = ({} if n_boot is None else
                  min_d_intervals(x.values, table, alpha=alpha, beta=beta, level=level,
@@ -199,7 +207,7 @@ def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: f
     >>> table = realistic_min_d(x)
     >>> ci = min_d_intervals(x, table, seed=1)["n two-way exact"]
     >>> int(table.loc["top-k range", "n two-way exact"]), int(ci.lower[0]), int(ci.upper[0])
-    (2977, 2299, 3685)
+    (2191, 1692, 2712)
     """
     from .designs.anova import anova_n
     from .designs.anova2 import anova2_n
@@ -236,7 +244,7 @@ def interval_table(report: CollectionReport) -> pd.DataFrame:
     >>> t = interval_table(collection_report(example_matrix()))
     >>> [int(t.loc["top-k range", c]) for c in ("n one-way exact", "n one-way exact low",
     ...                                          "n one-way exact high")]
-    [5596, 3947, 7529]
+    [4118, 2905, 5541]
     """
     columns = {"min_d": report.min_d["min_d"]}
     for name, ci in report.n_intervals.items():

@@ -41,6 +41,39 @@ def test_report_holds_the_parts(scores):
 
 
 @pytest.mark.slow
+def test_copies_are_counted_once_in_the_differences_and_kept_in_the_variances(scores):
+    """All three matrices hold copies of runs (TREC 2010 Web: 10, two of them among the top 10;
+    TREC 2004 Robust: sys69 = sys67, both in the top 10; CLEF 2017 TAR: the Waterloo runs in
+    identical pairs). The report's differences are those of the matrix without its copies,
+    recounted here with itertools on pandas' own dropping of them: no top-k pair differs by 0.
+    V_E, V_E2 and the G-study are those of every run."""
+    import itertools
+    import warnings
+
+    from topicsetsize.matrices.copies import IdenticalRunsWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = tss.collection_report(scores, n_boot=None)
+    said = [str(w.message) for w in caught if issubclass(w.category, IdenticalRunsWarning)]
+    distinct = scores.T.drop_duplicates().T
+    copies = scores.shape[1] - distinct.shape[1]
+    assert copies > 0 and len(said) == 1           # one warning, naming every copy
+    assert said[0].startswith(f"{copies} run") and said[0].count(" = ") == copies
+    means = sorted(distinct.mean().tolist(), reverse=True)
+    top = [abs(a - b) for a, b in itertools.combinations(means[:10], 2)]
+    every = [abs(a - b) for a, b in itertools.combinations(means, 2)]
+    np.testing.assert_allclose(r.differences.top_pairs, sorted(top), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(r.differences.all_pairs, sorted(every), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(r.differences.to_best, sorted(means[0] - v for v in means[1:]),
+                               rtol=0, atol=1e-15)
+    assert r.differences.table.loc["min", "top-k pairs"] > 0
+    assert r.summary == tss.summarise(scores) and r.summary.runs == scores.shape[1]
+    assert r.gstudy == tss.g_study(scores)
+    assert r.min_d.attrs["variance"] == tss.residual_variance(scores)
+
+
+@pytest.mark.slow
 def test_curves_agree_with_d_study_and_power(scores):
     r = tss.collection_report(scores)
     ns = [5, 20, 80]

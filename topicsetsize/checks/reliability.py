@@ -22,6 +22,12 @@ set size). :func:`topicsetsize.select_topics`, :func:`topicsetsize.top_runs` and
 :func:`topicsetsize.transform_scores` (in :mod:`topicsetsize.checks.selection`) express the
 published set-up: topics 351–450 of TREC 2004 Robust, the best 75% of the runs by MAP over all
 249 topics, raw or standardised AP.
+
+Runs that are copies of others (equal scores on every topic) are kept: every pair of runs is
+tested, as in Voorhees' set-up, whose 6,806,000 comparisons count the copy sys69 of sys67 in
+the best 75% of TREC 2004 Robust. A copy and its original never differ (their pair is a tie,
+neither significant nor a conflict); ``topicsetsize reliability`` names the copies
+(:data:`COPIES`).
 """
 
 from __future__ import annotations
@@ -43,7 +49,12 @@ from .paired import paired_t
 # Importable from here too (they were defined here before topicsetsize.checks.selection existed).
 from .selection import SCORE_KINDS, select_topics, top_runs, transform_scores  # noqa: F401
 
-__all__ = ["SplitHalfResult", "split_half", "split_half_curve", "random_splits"]
+__all__ = ["SplitHalfResult", "split_half", "split_half_curve", "random_splits", "COPIES"]
+
+#: What the split halves do with runs that are copies of others (the end of the one-line
+#: warning of ``topicsetsize reliability`` that names them).
+COPIES = ("kept: every pair of runs is tested, as in Voorhees (SIGIR 2009), whose counts include "
+          "them; a copy and its original never differ")
 
 #: Bound on the elements of one chunk's (trials × pairs) arrays and one block's (topics × pairs)
 #: differences: a few such arrays live at once, so the peak memory stays at tens of MB.

@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..estimates.variance import residual_variance, two_way_residual_variance
+from ..matrices.copies import COUNTED_ONCE, identical_runs
 from ..matrices.matrix import check_matrix
 from ..numerics.distributions import f_crit, f_power, t_crit, t_power
 from ..params import check, check_choice
@@ -187,16 +188,17 @@ def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
         if missing:
             raise InputError(f"pair: run {missing[0]!r} is not in the matrix")
         return np.array([labels.index(p) for p in pair])
-    distinct = np.sort(np.unique(x, axis=1, return_index=True)[1])  # first of each duplicate
-    if distinct.size < 2:
-        raise InputError("scores: every run has the same score on every topic (1 distinct run): "
-                         "no two runs to compare")
+    copies = identical_runs(matrix)
+    copies.require_two("no two runs to compare")
+    distinct = copies.keep                      # the first of each group of identical runs
     if m is None:
         m = distinct.size if test != "ttest" else 2
     m = check("m", m, allow_array=False)
     if m > distinct.size:
         raise InputError(f"m={m} is out of range: allowed 2 <= m <= {distinct.size} (the "
                          f"distinct runs of the matrix)")
+    copies.warn(f"{COUNTED_ONCE}: the runs compared are the {m} best distinct runs",
+                stacklevel=3)
     best = distinct[np.argsort(-x[:, distinct].mean(axis=0), kind="stable")[:m]]
     return np.sort(best) if test != "ttest" else best[[0, m - 1]]
 
@@ -244,7 +246,9 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
     test : {"anova", "ttest", "anova2"}
     m : int, optional
         How many runs take part: the m best by mean score over all topics, counting a run
-        that duplicates an earlier column exactly only once (such a pair has no t-test).
+        that duplicates an earlier column exactly only once (a copy is not another system, and
+        such a pair has no t-test; one :class:`~topicsetsize.matrices.copies.IdenticalRunsWarning`
+        names the copies).
         ANOVA and two-way ANOVA: all m (default: every distinct run). t-test: the best against
         the m-th best (default m = 2, the two best runs).
     pair : (run, run), optional

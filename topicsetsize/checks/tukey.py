@@ -27,8 +27,8 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
 from ..estimates.variance import two_way_residual_variance
+from ..matrices.copies import COUNTED_ONCE, identical_runs
 from ..matrices.matrix import check_matrix
 from ..params import PARAMS, check, check_flag
 
@@ -165,6 +165,13 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     additive has V_E2 = 0 and gives ±inf; one whose runs all agree on every topic (a constant
     matrix, say) has nothing to test and is refused.
 
+    A run identical to an earlier one on every topic (a run submitted twice) is not another
+    system: it is counted once, as the first of its group, and one
+    :class:`~topicsetsize.matrices.copies.IdenticalRunsWarning` names the copies. Kept, each
+    copy would add a pair of difference 0 and repeat its original's pairs, and, a column more
+    in every shuffle, widen the randomised ranges and so raise every p-value: the family of
+    comparisons is that of the distinct systems.
+
     Parameters
     ----------
     scores : pandas.DataFrame or 2-D array-like
@@ -187,9 +194,11 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     Returns
     -------
     pandas.DataFrame
-        One row per pair (a before b in column order): ``run_a``, ``run_b``, ``difference``
-        (x̄_a − x̄_b), ``p_value``, ``es_hsd``, and with ``alpha`` ``significant``. ``attrs``
-        holds ``trials``, ``variance`` (V_E2), ``topics`` and ``runs``.
+        One row per pair of distinct runs (a before b in column order): ``run_a``, ``run_b``,
+        ``difference`` (x̄_a − x̄_b), ``p_value``, ``es_hsd``, and with ``alpha``
+        ``significant``. ``attrs`` holds ``trials``, ``variance`` (V_E2 of the distinct runs),
+        ``topics``, ``runs`` (the distinct runs tested) and ``copies`` (the ``(copy, original)``
+        pairs counted once).
 
     Examples
     --------
@@ -221,13 +230,14 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
         alpha = check("alpha", alpha, allow_array=False)
         if include_observed:                    # count/trials can be 0: any alpha is reached
             _warn_if_unattainable(trials, alpha)
-    x = matrix.values
+    copies = identical_runs(matrix)
+    copies.require_two("no two runs differ (V_E2 = 0, and ES_HSD = 0/0 is undefined)")
+    x = copies.distinct(matrix.values)          # each system once
     n, m = x.shape
-    if (x == x[:, :1]).all():
-        raise InputError("scores: every run has the same score on every topic: no two runs "
-                         "differ (V_E2 = 0, and ES_HSD = 0/0 is undefined)")
+    copies.warn(f"{COUNTED_ONCE}: the test and its V_E2 use the {m} distinct runs")
     variance = two_way_residual_variance(x)
-    labels = list(matrix.runs) if matrix.runs is not None else list(range(m))
+    labels = (list(matrix.runs[copies.keep]) if matrix.runs is not None
+              else copies.keep.tolist())
     ranges = np.sort(randomised_ranges(x, trials=trials, seed=seed, progress=progress))
     sums = x.sum(axis=0)
     a, b = np.triu_indices(m, k=1)
@@ -245,5 +255,5 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
                           "difference": difference, "p_value": p, "es_hsd": es})
     if alpha is not None:
         frame["significant"] = frame["p_value"] <= alpha
-    frame.attrs.update(trials=trials, variance=variance, topics=n, runs=m)
+    frame.attrs.update(trials=trials, variance=variance, topics=n, runs=m, copies=copies.copies)
     return frame

@@ -254,19 +254,32 @@ def fresh_seed(seed) -> int:
     return fresh(seed)
 
 
+#: Warnings said on stderr once the command has succeeded (``reporting_warnings(...,
+#: when_done=True)``), before what was read (``_inputs.said_what_was_read``).
+WHEN_DONE: list[str] = []
+
+
 @contextlib.contextmanager
-def reporting_warnings():
+def reporting_warnings(about: str | None = None, *, when_done: bool = False):
     """Collect the warnings of a block and print each on stderr as one line after it (not when
-    it fails: then the error is the one line). Yields the list they are collected in."""
+    it fails: then the error is the one line), a line said twice (one call a row, say) once;
+    ``about`` (the input the block works on, where a command takes several) begins each line.
+    ``when_done``: say them once the whole command has succeeded (:data:`WHEN_DONE`), for
+    warnings about its result (a later error is then the one line). Yields the list they are
+    collected in."""
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         warnings.simplefilter("ignore", RuntimeWarning)     # numerical, handled by the engine
         yield caught
-    for warning in caught:
-        text = " ".join(str(warning.message).splitlines())
-        print(f"topicsetsize: warning: {text}", file=sys.stderr)
+    where = f"{about}: " if about else ""
+    for text in dict.fromkeys(" ".join(str(w.message).splitlines()) for w in caught):
+        line = f"topicsetsize: warning: {where}{text}"
+        if when_done:
+            WHEN_DONE.append(line)
+        else:
+            print(line, file=sys.stderr)
 
 
 def progress(total: int, desc: str, *, disable: bool | None = None):

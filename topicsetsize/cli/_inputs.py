@@ -19,7 +19,7 @@ import argparse
 import sys
 
 from ..errors import InputError
-from ._common import path, progress, reporting_warnings
+from ._common import WHEN_DONE, path, progress, reporting_warnings
 
 #: The inputs of a matrix command and the options that go with each (one place: an option given
 #: with an input it does not apply to is refused, :func:`check_input_options`). ``FILE`` is a
@@ -177,10 +177,12 @@ def say_read(name, matrix) -> None:
 
 
 def said_what_was_read(succeeded: bool) -> None:
-    """Print the lines of :func:`say_read` on stderr where the command succeeded; forget them."""
+    """Print the warnings kept for the end (``reporting_warnings(when_done=True)``), then the
+    lines of :func:`say_read`, on stderr where the command succeeded; forget them."""
     if succeeded:
-        for line in READ_LINES:
+        for line in (*WHEN_DONE, *READ_LINES):
             print(line, file=sys.stderr)
+    WHEN_DONE.clear()
     READ_LINES.clear()
 
 

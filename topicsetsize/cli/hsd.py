@@ -2,12 +2,13 @@
 
 Reads FILE with the package's reader (or the bundled TREC 2010 Web AP matrix with
 ``--example``), runs :func:`topicsetsize.checks.tukey.tukey_hsd_randomised` with a progress bar and
-prints the pairs sorted by p-value, marking those significant at ``--alpha``.
+prints the pairs sorted by p-value, marking those significant at ``--alpha``. A run identical to
+another on every topic is counted once (a copy is not another system); a warning names them.
 """
 
 from __future__ import annotations
 
-from ._common import checked, fresh_seed, number, print_frame, progress
+from ._common import checked, fresh_seed, number, print_frame, progress, reporting_warnings
 from ._inputs import add_matrix_input, load_matrix
 from .workload import check_workload
 
@@ -65,7 +66,8 @@ def run_hsd(args) -> int:
 
     _check_workload(scores.shape, trials, args)
     seed = fresh_seed(args.seed)
-    with progress(trials, "randomised trials") as bar:
+    with reporting_warnings(about=name, when_done=True), \
+            progress(trials, "randomised trials") as bar:
         table = tukey_hsd_randomised(scores, trials=trials, seed=seed, alpha=alpha,
                                      progress=bar.update)
     order = np.lexsort((-table["difference"].abs().to_numpy(), table["p_value"].to_numpy()))
@@ -76,8 +78,10 @@ def run_hsd(args) -> int:
     shown = table.assign(significant=table["significant"].map({True: "*", False: ""}))
     shown.index = shown.index + 1
     n, m = table.attrs["topics"], table.attrs["runs"]
+    copies = (f" (of {scores.shape[1]}: {len(table.attrs['copies'])} copies counted once)"
+              if table.attrs["copies"] else "")
     print_frame(shown.round({"difference": 4, "p_value": 4, "es_hsd": 3}),
-                title=f"Randomised Tukey HSD on {name}: {n} topics x {m} runs, "
+                title=f"Randomised Tukey HSD on {name}: {n} topics x {m} runs{copies}, "
                       f"{m * (m - 1) // 2} pairs, {trials} trials, seed={seed}\n"
                       f"difference = mean(run_a) - mean(run_b); es_hsd = difference / "
                       f"sqrt(V_E2), V_E2 = {table.attrs['variance']:.4g} (two-way residual "

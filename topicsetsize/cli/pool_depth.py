@@ -155,7 +155,7 @@ def run(args) -> int:
                                            "the past topics (the same resamples at every depth)")
     print_frame(show, title=(
         f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "
-        f"ir_measures, {int(study.table['topics'].iloc[0])} topics; "
+        f"ir_measures, {_pooled(study)} pooled and evaluated; "
         + ("condensed lists: unjudged documents removed (Sakai, SIGIR 2007)" if study.condensed
            else "unjudged = non-relevant")
         + "; judged = pooled documents, judged_share = of them judged by the qrels"
@@ -186,6 +186,16 @@ def _budget_note(study) -> None:
         depths = ", ".join(f"pd={d} ({table.loc[d, 'cost high']:,.0f})" for d in over)
         print(f"note: within the budget of {study.budget:,.0f} at the point n but not at the "
               f"upper end of n's interval (cost high): {depths}")
+
+
+def _pooled(study) -> str:
+    """How many topics and runs the study pooled and evaluated, as ``evaluate`` says it:
+    ``30 topics x 20 runs``, or per collection where there are several."""
+    shapes = [scores.shape for scores in next(iter(study.scores.values()))]
+    each = [f"{n} topics x {m} runs" for n, m in shapes]
+    if len(each) == 1:
+        return each[0]
+    return f"{sum(n for n, _ in shapes)} topics of {len(each)} collections ({', '.join(each)})"
 
 
 def _share(value: float) -> str:

@@ -11,7 +11,16 @@ progress bar and print a summary table; ``--seed`` makes them reproducible.
 from __future__ import annotations
 
 from ..errors import InputError
-from ._common import checked, fresh_seed, number, numbers, print_frame, progress, records_frame
+from ._common import (
+    checked,
+    fresh_seed,
+    number,
+    numbers,
+    print_frame,
+    progress,
+    records_frame,
+    reporting_warnings,
+)
 from ._inputs import add_matrix_input, load_matrix
 from .workload import check_workload
 
@@ -91,8 +100,9 @@ def run_reliability(args) -> int:
     raw, name = load_matrix(args)       # the choice of input checked first, before pandas
     import pandas as pd
 
-    from ..checks.reliability import split_half_curve
+    from ..checks.reliability import COPIES, split_half_curve
     from ..checks.selection import select_topics, top_runs, transform_scores
+    from ..matrices.copies import identical_runs
 
     runs = raw.columns if args.top_runs is None else top_runs(raw, fraction=args.top_runs).columns
     scores = transform_scores(raw, kind=args.scores)[runs]
@@ -106,9 +116,11 @@ def run_reliability(args) -> int:
     check_workload(f"{trials:,} trials x {len(halves)} half size(s) on {n} topics x {m} runs",
                    seconds=trials * len(halves) * n * m / _CELLS_PER_SECOND, force=args.force)
     seed = fresh_seed(args.seed)
-    with progress(trials * len(halves), "split-half trials") as bar:
-        table = split_half_curve(scores, halves=halves, trials=trials, alpha=args.alpha,
-                                 seed=seed, progress=bar.update)
+    with reporting_warnings(about=name, when_done=True):
+        identical_runs(scores).warn(COPIES)         # the runs tested, after any selection
+        with progress(trials * len(halves), "split-half trials") as bar:
+            table = split_half_curve(scores, halves=halves, trials=trials, alpha=args.alpha,
+                                     seed=seed, progress=bar.update)
     if args.csv:
         print_frame(table, csv=True)
         return 0
@@ -141,11 +153,9 @@ def run_check_power(args) -> int:
     trials = check("trials", args.trials)
     scores, name = load_matrix(args)
     from ..checks.resampling import resampled_power
+    from ..matrices.copies import identical_runs
 
-    distinct = scores.T.drop_duplicates().shape[0]
-    if distinct < 2:
-        raise InputError(f"{name}: every run has the same score on every topic: no two runs to "
-                         "compare")
+    identical_runs(scores, name=name).require_two("no two runs to compare", name=name)
     pair = None
     if args.pair is not None:
         pair = [p.strip() for p in args.pair.split(",")]
@@ -157,7 +167,9 @@ def run_check_power(args) -> int:
                    / _CELLS_PER_SECOND, force=args.force)
     seed = fresh_seed(args.seed)
     results = []
-    with progress(trials * len(args.n), "resampled trials") as bar:
+    # the copies of runs, counted once, said once (not once an n)
+    with reporting_warnings(about=name, when_done=True), \
+            progress(trials * len(args.n), "resampled trials") as bar:
         for n in args.n:
             try:
                 results.append(resampled_power(scores, n=n, trials=trials, alpha=args.alpha,

@@ -8,7 +8,9 @@ against the others), and the minD values that occur between its runs (top-k rang
 median and quartile, corrected for the selection of the top k by split halves, with their
 Monte Carlo error; all-pairs median) with the share of their pairs, the standard error of a
 paired difference, and Sakai's n for each (one-way ANOVA legacy and exact, two-way ANOVA
-exact). ``--example`` adds the bundled TREC 2010 Web AP matrix.
+exact). Runs that are copies of others (equal scores on every topic) count once in the
+differences and the minD values and are kept in the variances; a warning names them.
+``--example`` adds the bundled TREC 2010 Web AP matrix.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ._common import (
     numbers,
     path,
     print_frame,
+    reporting_warnings,
 )
 from ._inputs import add_input_options, load_matrices
 
@@ -83,6 +86,7 @@ def run(args) -> int:
     if args.min_d:
         check("min_d", args.min_d)
     from ..decide.realistic import check_top_k_fits, table_notes, top_k_and_m
+    from ..matrices.copies import identical_runs
 
     top_k_and_m(args.top_k, args.m)         # k = m: refused before any matrix is read
     if args.plot is not None:
@@ -96,13 +100,14 @@ def run(args) -> int:
     _check_halves_workload(args, matrices)
     reports = {}
     for name, matrix in matrices.items():
-        check_top_k_fits(args.top_k, args.m, matrix.shape[1], names=("--top-k", "--m"),
-                         where=name)
+        check_top_k_fits(args.top_k, args.m, len(identical_runs(matrix, name=name).keep),
+                         names=("--top-k", "--m"), where=name)
         try:
-            reports[name] = collection_report(
-                matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
-                target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d,
-                trials=args.trials, seed=args.seed, n_boot=n_boot)
+            with reporting_warnings(about=name, when_done=True):     # e.g. the copies of runs
+                reports[name] = collection_report(
+                    matrix, top_k=args.top_k, m=args.m, alpha=args.alpha, beta=args.beta,
+                    target=args.target, level=args.level, a=args.a, b=args.b, min_d=args.min_d,
+                    trials=args.trials, seed=args.seed, n_boot=n_boot)
         except InputError as exc:
             raise InputError(f"{name}: {exc}") from exc
     if args.plot is not None:

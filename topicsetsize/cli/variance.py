@@ -4,8 +4,9 @@ Each FILE (a CSV/TSV, an .xlsx workbook, a long-format file, or a folder of ``tr
 files, one per run) is one matrix. The row gives its runs and topics, the one-way residual
 variance V_E of the raw and of the std-AB scores, the two-way (runs x topics) residual variance
 V_E2 of both (the variance of the two-way ANOVA design, ``topicsetsize n anova2``), and Kendall's
-τ [95% CI] between the run rankings by mean raw and by mean std-AB score. ``--example`` adds the
-bundled TREC 2010 Web AP matrix.
+τ [95% CI] between the run rankings by mean raw and by mean std-AB score. Runs that are copies
+of others (equal scores on every topic) are kept, each as a run of its own; a warning names them.
+``--example`` adds the bundled TREC 2010 Web AP matrix.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ._common import (
     interval_note,
     path,
     print_frame,
+    reporting_warnings,
 )
 from ._inputs import add_input_options, load_matrices
 
@@ -46,12 +48,15 @@ def run(args) -> int:
     matrices = load_matrices(args, args.files)
     import pandas as pd
 
-    from ..estimates.summary import summarise_many
+    from ..estimates.summary import COPIES, summarise_many
+    from ..matrices.copies import identical_runs
 
     rows = []
     for name, matrix in matrices.items():
         try:
-            rows.append(summarise_many({name: matrix}, a=args.a, b=args.b))
+            with reporting_warnings(about=name, when_done=True):     # the copies of runs
+                identical_runs(matrix).warn(COPIES)
+                rows.append(summarise_many({name: matrix}, a=args.a, b=args.b))
         except InputError as exc:       # e.g. a constant matrix: tau is undefined
             raise InputError(f"{name}: {exc}") from exc
     table = pd.concat(rows)

@@ -17,7 +17,8 @@ ranking (distinct descending scores in that order), so the pool and the measures
 ranking whichever evaluator computes the measure.
 
 **Measures** are computed by :mod:`ir_measures` only (``ir_measures.evaluator``), never here. A
-topic on which a run retrieved nothing scores 0 for that run (trec_eval ``-c``).
+topic on which a run retrieved nothing scores 0 for that run (trec_eval ``-c``); the study says
+so once, naming the run and the topics, as ``evaluate`` does.
 
 **Judged documents.** Every document in the depth-pd pool counts as judged: its relevance is
 taken from the qrels, or 0 where the qrels do not judge it. Relevant documents that no run
@@ -53,8 +54,10 @@ from ..matrices.evaluation import (
     parse_measure,
     qrels_dict,
     require_ir_measures,
+    run_names,
     run_sources,
     score_run,
+    warn_missing_topics,
 )
 from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
@@ -99,7 +102,8 @@ class PoolDepthStudy:
     cheapest : pandas.Series or None
         The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
     scores : dict
-        ``{pd: [topics × runs matrix of each collection]}``, the re-evaluated scores.
+        ``{pd: [topics × runs matrix of each collection]}``, the re-evaluated scores (each
+        matrix's ``attrs["run_names_note"]`` says how its runs were named).
     measure : str
         The ir_measures name of the measure.
     budget : float or None
@@ -167,9 +171,9 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     Parameters
     ----------
     runs : str, Path, dict, or a list of these
-        A folder of TREC run files (``qid Q0 docno rank score tag``; the file name is the run
-        name), or a mapping ``{run name: DataFrame (query_id, doc_id, score) or path}``. For
-        several collections, a list with one entry per collection.
+        A folder of TREC run files (``qid Q0 docno rank score tag``; runs named as ``evaluate``
+        names them, :func:`~topicsetsize.matrices.evaluation.run_names`), or a mapping ``{run
+        name: DataFrame (query_id, doc_id, score) or path}``; a list of these, one a collection.
     qrels : str, Path, DataFrame, or a list of these
         TREC qrels (``qid 0 docno rel``), or a frame (query_id, doc_id, relevance); a list, one
         per collection, when ``runs`` is a list.
@@ -208,7 +212,9 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     Notes
     -----
     Where the qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a
-    depth, an :class:`IncompleteJudgmentsWarning` names the depths and their shares.
+    depth, an :class:`IncompleteJudgmentsWarning` names the depths and their shares. A run that
+    retrieved nothing for some matched topics scores 0 there at every depth: one warning per
+    collection names it and them (:func:`topicsetsize.matrices.evaluation.warn_missing_topics`).
 
     Cost and memory: the qrels and each run are read and checked once (one run at a time; a
     plain file is split in one vectorised pass, :mod:`topicsetsize.matrices.fields`), and
@@ -275,14 +281,20 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         qrels_topics = qrels_c["query_id"].unique()
         ranked.add_qrels(qrels_c)
         del qrels_c
+        each_run, tags = [], []         # for the runs' names and the warning below
         for load in sources.values():
-            ranked.add(load())
+            ranked.add(run := load())
+            each_run.append(set(run.topics))
+            tags.append(run.tag)
+            del run
         ranked.done()
         topics = list(match_topics(qrels_topics, ranked.topics,
                                    qrels_name=qrels_name, runs_name="the runs").matched)
         if len(topics) < 2:
             raise InputError(f"{qrels_name}: 1 topic in common with the runs ({topics[0]!r}); "
                              "V_E needs at least 2 topics")
+        names, names_note = run_names(runs_c, list(sources), tags)     # once, not a depth
+        warn_missing_topics(names, each_run, topics, where=where if len(collections) > 1 else "")
         pooled = ranked.pool(max(depths_list), topics)
         if not pooled["in_qrels"].any():
             raise InputError(f"{qrels_name}: none of the documents the runs retrieve is judged")
@@ -316,7 +328,8 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         del ranked, pooled
         for k, depth in enumerate(depths_list):
             scores[depth].append(pd.DataFrame(matrices[k], index=pd.Index(topics, name="topic"),
-                                              columns=pd.Index(list(sources), name="run")))
+                                              columns=pd.Index(names, name="run")))
+            scores[depth][-1].attrs["run_names_note"] = names_note
     share = in_qrels / judged
     _warn_incomplete(depths_list, share, condensed)
     table = pd.DataFrame({

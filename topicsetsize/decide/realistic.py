@@ -8,6 +8,12 @@ the run pairs it was computed on that differ by at least that much, the standard
 paired difference on the past topics (is the candidate above the noise of the matrix?) and the
 topic set sizes of the one-way (Sakai, AIRS 2016, Eq. 1; legacy and exact) and two-way (exact)
 ANOVA designs.
+
+**Copies.** A run identical to another on every topic (a run submitted twice) is not another
+system: the differences between runs, the top k and every candidate count it once
+(:func:`topicsetsize.matrices.copies.identical_runs`; a copy would add differences of 0, which
+no two systems show, and take a system's place in the top k). V_E and V_E2, and so every n, keep
+every run, as ``topicsetsize variance`` does. :func:`realistic_min_d` says so in one warning.
 """
 
 from __future__ import annotations
@@ -30,16 +36,22 @@ from ..estimates.differences import (
     top_order,
 )
 from ..estimates.variance import residual_variance, two_way_residual_variance
+from ..matrices.copies import COUNTED_ONCE, identical_runs
 from ..matrices.matrix import check_matrix
 from ..numerics.search import SearchLimitError
 from ..params import N_HALVES, PARAMS, check
 
 __all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", "DEFAULT_TOP_K",
-           "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE", "mc_error_note",
-           "noise_note", "table_notes"]
+           "COPIES", "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE",
+           "mc_error_note", "noise_note", "table_notes"]
 
 #: The size of the top group when neither ``top_k`` nor ``m`` is given.
 DEFAULT_TOP_K = 10
+
+#: What :func:`realistic_min_d` (and so ``topicsetsize report``) does with runs that are copies
+#: of others (the end of the one-line warning that names them).
+COPIES = (f"{COUNTED_ONCE}: in the differences between run means and the minD candidates; the "
+          "variance estimates (V_E, V_E2, the G-study's components) keep every run")
 
 #: The columns of :func:`realistic_min_d`'s table, in order, before :data:`MC_SE_COLUMN` (the
 #: workbook's Report sheet shows these).
@@ -92,17 +104,19 @@ def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:
 
 def check_top_k_fits(top_k, m, runs: int, *, names=("top_k", "m"), where="the matrix"):
     """Refuse a top group (``top_k`` or ``m``, as given) larger than the ``runs`` of the
-    matrix; neither given (the default, 10) is cut to the runs without a word.
+    matrix, its distinct runs (copies counted once); neither given (the default, 10) is cut to
+    the runs without a word.
 
-    >>> check_top_k_fits(None, 90, 88)
+    >>> check_top_k_fits(None, 90, 78)
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: m=90 is out of range: allowed 2 <= m <= 88 (the runs of the matrix)
+    topicsetsize.InputError: m=90 is out of range: allowed 2 <= m <= 78 (the distinct runs of \
+the matrix)
     """
     for name, value in zip(names, (top_k, m)):
         if value is not None and value > runs:
             raise InputError(f"{name}={value} is out of range: allowed 2 <= {name} <= {runs} "
-                             f"(the runs of {where})")
+                             f"(the distinct runs of {where})")
 
 
 def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: float = 0.20,
@@ -110,8 +124,11 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
                     trials: int = N_HALVES, seed: int = 0):
     r"""minD values worth designing for, read off the matrix, with Sakai's n for each.
 
-    The candidates (rows) are differences that occur between the runs of the matrix. The top
-    group is the k = m best runs by mean (at most every run):
+    The candidates (rows) are differences that occur between the runs of the matrix, each run
+    counted once (a run identical to an earlier one on every topic is a copy, not another
+    system: one :class:`~topicsetsize.matrices.copies.IdenticalRunsWarning` names the copies,
+    which V_E and V_E2 keep). The top group is the k = m best runs by mean (at most every
+    distinct run):
 
     * ``top-k range``: the best minus the k-th best run (what an ANOVA of the top k runs
       would have to detect as its range minD);
@@ -137,7 +154,7 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     set sizes at α, β for m systems: ``n one-way legacy`` and ``n one-way exact``
     (:func:`topicsetsize.anova_n` with V_E, AIRS 2016 Eq. 1) and ``n two-way exact``
     (:func:`topicsetsize.anova2_n` with V_E2; the two-way design has no legacy approximation).
-    A candidate of 0 or below (equal runs) gets no share and no n.
+    A candidate of 0 or below (runs not told apart) gets no share and no n.
 
     Parameters
     ----------
@@ -149,7 +166,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     candidates : sequence of float
         Further minD values to check (> 0), e.g. ``[0.05, 0.1]``.
     differences : RunDifferences, optional
-        Reuse :func:`run_differences` of the same matrix and top group.
+        Reuse :func:`run_differences` of the same matrix's distinct runs
+        (:meth:`~topicsetsize.matrices.copies.RunCopies.distinct`) and top group.
     trials, seed : int
         Random halves of the selection correction, and their seed (default
         :data:`topicsetsize.params.N_HALVES` and 0: fewer halves bias the median and quartile
@@ -159,8 +177,9 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     -------
     pandas.DataFrame
         Index ``candidate``; the columns :data:`MIN_D_COLUMNS`, then :data:`MC_SE_COLUMN`.
-        ``attrs`` holds ``m``,
-        ``top_k``, ``alpha``, ``beta``, ``variance``, ``variance2``, ``trials``, ``seed``.
+        ``attrs`` holds ``m``, ``top_k``, ``alpha``, ``beta``, ``variance``, ``variance2``
+        (of every run), ``trials``, ``seed`` and ``copies`` (the ``(copy, original)`` pairs
+        counted once, :attr:`~topicsetsize.matrices.copies.RunCopies.copies`).
 
     Examples
     --------
@@ -168,32 +187,36 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     >>> table = realistic_min_d(example_matrix())
     >>> row = table.loc["top-k range"]
     >>> round(float(row["min_d"]), 4), round(float(row["uncorrected"]), 4), row["pairs"]
-    (0.0069, 0.0239, 'top 10')
+    (0.008, 0.0241, 'top 10')
     >>> round(float(row["se"]), 4), bool(row["above noise"]), int(row["n one-way legacy"])
-    (0.0156, False, 5567)
+    (0.0178, False, 4097)
     >>> round(float(row["mc_se"]), 5), float(table.loc["all-pairs median", "mc_se"])
     (9e-05, nan)
     """
     matrix = check_matrix(scores)
-    x = matrix.values
+    x = matrix.values                             # every run: V_E and V_E2
+    copies = identical_runs(matrix)
+    copies.require_two("no difference between runs to design for")
+    runs = copies.distinct(x)                     # each system once: the differences
     given = top_k, m
     k, m = top_k_and_m(top_k, m)                  # checks them
-    check_top_k_fits(*given, x.shape[1])
+    check_top_k_fits(*given, runs.shape[1])
     alpha = check("alpha", alpha, allow_array=False)
     if differences is None:
-        differences = run_differences(x, top_k=k)
-    elif differences.top_k != min(k, x.shape[1]):
+        differences = run_differences(runs, top_k=k)
+    elif differences.top_k != min(k, runs.shape[1]):
         raise InputError(f"differences has a top group of {differences.top_k} runs; the "
                          f"design has m={m}")
+    copies.warn(COPIES)
     k = differences.top_k
-    corrected = split_half_differences(x, top_k=k, trials=trials, seed=seed)
+    corrected = split_half_differences(runs, top_k=k, trials=trials, seed=seed)
     extra = np.atleast_1d(check("min_d", list(candidates))) if len(candidates) else []
-    order = top_order(x.mean(axis=0))
+    order = top_order(runs.mean(axis=0))
     top_i, top_j = (order[:k][v] for v in np.triu_indices(k, k=1))
-    all_i, all_j = np.triu_indices(x.shape[1], k=1)
-    se_top = float(np.median(paired_standard_errors(x, top_i, top_j)))
-    se_all = float(np.median(paired_standard_errors(x, all_i, all_j)))
-    se_range = float(paired_standard_errors(x, [order[0]], [order[k - 1]])[0])
+    all_i, all_j = np.triu_indices(runs.shape[1], k=1)
+    se_top = float(np.median(paired_standard_errors(runs, top_i, top_j)))
+    se_all = float(np.median(paired_standard_errors(runs, all_i, all_j)))
+    se_range = float(paired_standard_errors(runs, [order[0]], [order[k - 1]])[0])
     top, everyone = f"top {k}", "all"
     # candidate: (min_d, uncorrected, pairs, the pairs' differences, se)
     rows = {"top-k range": (corrected.top_range, differences.top_range, top,
@@ -233,7 +256,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     mc_se = [corrected.mc_se[key] for key in ("range", "median", "25%")]
     table[MC_SE_COLUMN] = mc_se + [np.nan] * (d.size - len(mc_se))
     table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
-                       trials=corrected.trials, seed=corrected.seed, critical=critical)
+                       trials=corrected.trials, seed=corrected.seed, critical=critical,
+                       copies=copies.copies)
     return table
 
 
@@ -242,7 +266,7 @@ def min_d_notes(table: pd.DataFrame) -> list[str]:
 
     * A row whose min_d is 0 or below (or missing): the top runs are not told apart (on the
       other half of the topics, the runs picked first are no better than those picked after
-      them, or the runs are equal); it has no share and no n.
+      them, or their means are equal); it has no share and no n.
     * A selection-corrected row above its uncorrected value, or with a share of 0: no pair of
       the past top runs differs by as much. The correction estimates what the top runs of the
       next collection will show, a difference not seen among these runs.
@@ -252,11 +276,17 @@ def min_d_notes(table: pd.DataFrame) -> list[str]:
     >>> from topicsetsize.examples import example_matrix
     >>> min_d_notes(realistic_min_d(example_matrix()))
     []
-    >>> for line in min_d_notes(realistic_min_d(example_matrix(), m=2)):
+
+    Two runs with equal means, each better on half the topics: the one picked on a random half
+    is the worse on the other.
+
+    >>> x = np.array([[.5, .3, .1], [.3, .5, .2], [.5, .3, .1], [.3, .5, .2], [.6, .2, .1],
+    ...               [.2, .6, .2]])
+    >>> for line in min_d_notes(realistic_min_d(x, m=2)):
     ...     print(line)
-    top-k range: min_d -0.0038: the top runs are not told apart; no n
-    top-k median: min_d -0.0038: the top runs are not told apart; no n
-    top-k 25%: min_d -0.0038: the top runs are not told apart; no n
+    top-k range: min_d -0.1068: the top runs are not told apart; no n
+    top-k median: min_d -0.1068: the top runs are not told apart; no n
+    top-k 25%: min_d -0.1068: the top runs are not told apart; no n
     """
     notes = []
     for name, row in table.iterrows():
@@ -291,8 +321,9 @@ def mc_error_note(table: pd.DataFrame, *, option: str = "trials") -> str | None:
     --------
     >>> from topicsetsize.examples import example_matrix
     >>> print(mc_error_note(realistic_min_d(example_matrix()), option="--trials"))
-    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k 25% 7%; another \
-seed moves n by about twice that share: raise --trials (64000) to about 140000 for 5%
+    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k median 6%, top-k 25% \
+22%; another seed moves n by about twice that share: raise --trials (64000) to about 1300000 for \
+5%
     """
     trials = int(table.attrs["trials"])
     if trials < 2:
@@ -345,8 +376,9 @@ def table_notes(table: pd.DataFrame, *, option: str = "--trials") -> list[str]:
     >>> from topicsetsize.examples import example_matrix
     >>> for line in table_notes(realistic_min_d(example_matrix())):
     ...     print(line)
-    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k 25% 7%; another \
-seed moves n by about twice that share: raise --trials (64000) to about 140000 for 5%
+    Monte Carlo error of the corrected min_d (mc_se) above 5% of it: top-k median 6%, top-k 25% \
+22%; another seed moves n by about twice that share: raise --trials (64000) to about 1300000 for \
+5%
     rows with above noise = no are differences these topics cannot tell from zero: their n is \
 sized on noise
     """

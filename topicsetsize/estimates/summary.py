@@ -8,6 +8,12 @@ T. Sakai, "A simple and effective approach to score standardisation", AIRS 2016,
 each past data set, the number of runs and topics, the one-way residual variance V_E of the raw
 and of the std-AB matrix (Eq. 1), and Kendall's τ, with its 95% confidence interval, between the
 run rankings by mean raw and by mean std-AB score.
+
+Runs that are copies of others (equal scores on every topic, a run submitted twice) are kept:
+V_E is the within-system variance pooled over the runs of the matrix as it is, as the published
+tables give it, and a copy only weighs its system's residuals twice (TREC 2010 Web AP, 10
+copies among 88 runs: V_E .0084 with them, .0081 without). ``topicsetsize variance`` names the
+copies (:data:`COPIES`; :func:`topicsetsize.matrices.copies.identical_runs` finds them).
 """
 
 from __future__ import annotations
@@ -24,7 +30,11 @@ from .ranking import kendall_tau_ci
 from .standardise import std_ab
 from .variance import check_varies, residual_variance, two_way_residual_variance
 
-__all__ = ["VarianceSummary", "summarise", "summarise_many"]
+__all__ = ["VarianceSummary", "summarise", "summarise_many", "COPIES"]
+
+#: What the variance estimates do with runs that are copies of others (the end of the one-line
+#: warning of ``topicsetsize variance`` that names them).
+COPIES = "kept: V_E, V_E2 and tau use every run, each copy as a run of its own"
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from .runfiles import as_run, parse_run, qrels_by_topic, run_files
 from .topics import match_topics
 
 __all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
-           "run_sources", "evaluate_runs", "evaluate_measures"]
+           "run_sources", "evaluate_runs", "evaluate_measures", "run_names", "warn_missing_topics"]
 
 
 def require_ir_measures():
@@ -290,9 +290,8 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
     match = match_topics(topics, run_topics, qrels_name=qrels_name,
                          runs_name=str(runs) if isinstance(runs, (str, os.PathLike)) else "runs",
                          no_relevant=no_relevant)
-    names, note = (_run_names(list(sources), tags) if isinstance(runs, (str, os.PathLike))
-                   else (list(sources), ""))
-    _warn_missing_topics(names, each_run, match.matched)
+    names, note = run_names(runs, list(sources), tags)
+    warn_missing_topics(names, each_run, match.matched)
     out = {}
     for name, k in plane.items():
         frame = pd.DataFrame(values[k], index=pd.Index(topics, name="topic"),
@@ -302,19 +301,37 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
     return out
 
 
-#: How many runs, and topics of each, the warning of :func:`_warn_missing_topics` names.
+#: How many runs, and topics of each, the warning of :func:`warn_missing_topics` names.
 _SHOWN_RUNS, _SHOWN_TOPICS = 5, 3
 
 
-def _warn_missing_topics(names: list[str], each_run: list[set], matched) -> None:
-    """One :class:`~topicsetsize.matrices.topics.TopicMismatchWarning` naming each run that
-    retrieved nothing for some of the matched topics (those some run has), how many and which:
-    they are scored 0 there, as ``trec_eval -c`` does, which lowers the run's mean.
+def warn_missing_topics(names: list[str], each_run: list[set], matched, *,
+                        where: str = "") -> None:
+    """Warn, in one line, of the runs that retrieved nothing for some of the matched topics.
 
+    Those runs are scored 0 there, as ``trec_eval -c`` does, which lowers their means: the
+    warning (a :class:`~topicsetsize.matrices.topics.TopicMismatchWarning`) names each such run,
+    how many topics it lacks and which (the first few). Nothing is said when every run has every
+    matched topic. :func:`evaluate_measures` and
+    :func:`topicsetsize.decide.pooling.pool_depth_study` both warn with it.
+
+    Parameters
+    ----------
+    names : list of str
+        The runs' names, in order.
+    each_run : list of set
+        The topics each run retrieved something for, in the same order.
+    matched : sequence of str
+        The topics scored (those of the qrels that some run has).
+    where : str, optional
+        Put before the line (e.g. ``"qrels.txt: "``, naming one collection of several).
+
+    Examples
+    --------
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as w:
     ...     warnings.simplefilter("always")
-    ...     _warn_missing_topics(["r1", "r2"], [{"1", "2"}, {"1"}], ("1", "2"))
+    ...     warn_missing_topics(["r1", "r2"], [{"1", "2"}, {"1"}], ("1", "2"))
     >>> print(w[0].message)
     1 of 2 runs retrieved nothing for some of the 2 matched topics, scored 0 there (as \
 trec_eval -c does): r2 lacks 1 (2)
@@ -331,9 +348,41 @@ trec_eval -c does): r2 lacks 1 (2)
              f"{', ...' if len(gone) > _SHOWN_TOPICS else ''})"
              for name, gone in lacking[:_SHOWN_RUNS]]
     more = f"; and {len(lacking) - _SHOWN_RUNS} more runs" if len(lacking) > _SHOWN_RUNS else ""
-    warnings.warn(f"{len(lacking)} of {len(names)} runs retrieved nothing for some of the "
-                  f"{len(matched)} matched topics, scored 0 there (as trec_eval -c does): "
+    warnings.warn(f"{where}{len(lacking)} of {len(names)} runs retrieved nothing for some of "
+                  f"the {len(matched)} matched topics, scored 0 there (as trec_eval -c does): "
                   f"{'; '.join(parts)}{more}", TopicMismatchWarning, stacklevel=3)
+
+
+def run_names(runs, keys: list[str], tags: list) -> tuple[list[str], str]:
+    """The names of runs read by :func:`run_sources`, and one line that says how they were named.
+
+    A folder's runs are named by the run tag their files carry (the sixth column), where a
+    file has one tag and no other run has it, by the file name otherwise; a mapping's runs by
+    its keys (the note is then empty). :func:`evaluate_measures` and
+    :func:`topicsetsize.decide.pooling.pool_depth_study` name them so.
+
+    Parameters
+    ----------
+    runs : str, Path or dict
+        What was given to :func:`run_sources`.
+    keys : list of str
+        Its keys, in order (a folder's file names).
+    tags : list
+        Each run's tag (:attr:`~topicsetsize.matrices.runcolumns.RunColumns.tag`), or None.
+
+    Returns
+    -------
+    tuple of (list of str, str)
+        The names, in order, and the note.
+
+    Examples
+    --------
+    >>> run_names({"a": None, "b": None}, ["a", "b"], ["x", "y"])
+    (['a', 'b'], '')
+    """
+    if isinstance(runs, (str, os.PathLike)):
+        return _run_names(keys, tags)
+    return list(keys), ""
 
 
 def _run_names(files: list[str], tags: list) -> tuple[list[str], str]:

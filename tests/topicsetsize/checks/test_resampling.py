@@ -174,11 +174,23 @@ def test_draws_are_n_topics_with_replacement_and_chunk_free():
 # --------------------------------------------------------------------------------------------
 
 def test_top_m_skips_duplicate_runs(data_dir):
+    from topicsetsize.matrices.copies import IdenticalRunsWarning
+
     web = pd.read_csv(data_dir / "trec2010web_ap.csv", index_col=0)
     distinct = web.T.drop_duplicates().T                     # first column of each duplicate
     order = distinct.mean().sort_values(ascending=False, kind="stable").index
-    r = resampled_power(web, n=10, trials=20, test="ttest", m=3, seed=0)
+    with pytest.warns(IdenticalRunsWarning) as caught:      # the copies named, once a call
+        r = resampled_power(web, n=10, trials=20, test="ttest", m=3, seed=0)
+    (line,) = [str(w.message) for w in caught]
+    assert line.startswith("10 runs are copies of others (identical scores on every topic): "
+                           "sys58 = sys4, sys59 = sys5, ")
+    assert line.endswith("; counted once (a copy is not another system): the runs compared are "
+                         "the 3 best distinct runs")
     assert r.runs == (order[0], order[2])
+    with warnings.catch_warnings(record=True) as caught:     # two runs named: nothing to drop
+        warnings.simplefilter("always")
+        resampled_power(web, n=10, trials=20, test="ttest", pair=("sys5", "sys45"), seed=0)
+    assert not [w for w in caught if issubclass(w.category, IdenticalRunsWarning)]
     a = resampled_power(web, n=10, trials=20, seed=0)
     assert a.m == distinct.shape[1] < web.shape[1]
     assert resampled_power(web, n=10, trials=20, m=4, seed=0).runs == tuple(

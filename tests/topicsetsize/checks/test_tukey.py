@@ -174,6 +174,27 @@ def test_labels_differences_and_effect_sizes(data_dir):
     assert table.attrs["trials"] == 200
 
 
+def test_a_copy_of_a_run_is_counted_once_and_named(data_dir):
+    # Robust04's best ten runs hold sys69, a copy of sys67 (tests/data/PROVENANCE.md): the test
+    # is that of the nine distinct runs (pandas drops the copy here), the same p-values from
+    # the same seed, and one warning names the copy
+    from topicsetsize.matrices.copies import IdenticalRunsWarning
+
+    robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    top = robust[robust.mean().sort_values(ascending=False, kind="stable").index[:10]]
+    assert {"sys67", "sys69"} <= set(top.columns)
+    with pytest.warns(IdenticalRunsWarning) as caught:
+        table = tukey_hsd_randomised(top, trials=300, seed=4)
+    assert [str(w.message) for w in caught] == [
+        "1 run is a copy of another (identical scores on every topic): sys69 = sys67; counted "
+        "once (a copy is not another system): the test and its V_E2 use the 9 distinct runs"]
+    alone = tukey_hsd_randomised(top.T.drop_duplicates().T, trials=300, seed=4)
+    pd.testing.assert_frame_equal(table, alone)
+    assert len(table) == 36 and "sys69" not in set(table.run_a) | set(table.run_b)
+    assert (table.attrs["runs"], table.attrs["copies"]) == (9, (("sys69", "sys67"),))
+    assert table.attrs["variance"] == two_way_residual_variance(top.drop(columns="sys69"))
+
+
 def test_progress_reports_every_trial():
     seen = []
     tukey_hsd_randomised(np.random.default_rng(0).normal(size=(30, 20)), trials=1234, seed=1,

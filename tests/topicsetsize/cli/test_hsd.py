@@ -34,7 +34,9 @@ def test_hsd_on_a_file_matches_the_library(capsys, data_dir):
 def test_hsd_table_on_the_example(capsys):
     assert main(["hsd", "--example", "--trials", "200", "--seed", "1", "--alpha", "0.01"]) == 0
     out = capsys.readouterr().out
-    assert "48 topics x 88 runs, 3828 pairs, 200 trials, seed=1" in out
+    # the 10 copies of runs counted once: 78 distinct runs, 78 x 77 / 2 pairs
+    assert "48 topics x 78 runs (of 88: 10 copies counted once), 3003 pairs, 200 trials, " \
+        "seed=1" in out
     assert "* = p <= 0.01" in out and "es_hsd" in out
     first = out.splitlines()[3].split()
     assert first[0] == "1" and first[-1] == "*"          # the smallest p-value first

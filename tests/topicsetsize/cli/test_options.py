@@ -213,3 +213,41 @@ def test_every_registered_option_is_named_as_its_flag():
                 checked += 1
                 assert "--" + name.replace("_", "-") in action.option_strings, (command, name)
     assert checked > 50
+
+
+#: What each matrix command does with runs that are copies of others, after the line's shared
+#: start (topicsetsize.matrices.copies.RunCopies.message): the comparisons count a copy once, the
+#: variance estimates and the split halves keep it.
+COPIES_DONE = {
+    "report": ("counted once (a copy is not another system): in the differences between run "
+               "means and the minD candidates; the variance estimates (V_E, V_E2, the G-study's "
+               "components) keep every run", ["--trials", "200", "--boot", "0"]),
+    "hsd": ("counted once (a copy is not another system): the test and its V_E2 use the 3 "
+            "distinct runs", ["--trials", "50", "--seed", "1"]),
+    "check-power": ("counted once (a copy is not another system): the runs compared are the 3 "
+                    "best distinct runs", ["--n", "5,10", "--trials", "50", "--seed", "1"]),
+    "variance": ("kept: V_E, V_E2 and tau use every run, each copy as a run of its own",
+                 ["--boot", "0"]),
+    "reliability": ("kept: every pair of runs is tested, as in Voorhees (SIGIR 2009), whose "
+                    "counts include them; a copy and its original never differ",
+                    ["--trials", "5", "--seed", "1"]),
+}
+
+
+@pytest.mark.parametrize("command", list(COPIES_DONE))
+def test_every_matrix_command_names_the_copies_of_runs_in_one_line(capsys, tmp_path, command):
+    # runs c and e are copies of a (a run identical to two others), b and d are distinct
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    a, b, d = (rng.uniform(0.1, 0.9, 12) for _ in range(3))
+    path = tmp_path / "copies.csv"
+    pd.DataFrame({"a": a, "b": b + 0.2, "c": a, "d": d - 0.05, "e": a},
+                 index=[f"t{k}" for k in range(12)]).clip(0, 1).to_csv(path)
+    doing, options = COPIES_DONE[command]
+    code, out, err = run_cli(capsys, command, str(path), *options)
+    assert code == 0 and out
+    said = [line for line in err.splitlines() if "copies of others" in line]
+    assert said == [f"topicsetsize: warning: {path}: 2 runs are copies of others (identical "
+                    f"scores on every topic): c = a, e = a; {doing}"]

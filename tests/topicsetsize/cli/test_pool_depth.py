@@ -41,6 +41,24 @@ def test_readable_output_without_design(capsys):
     assert "AP by ir_measures, 25 topics" in out and "cost" not in out
 
 
+def test_a_run_lacking_topics_is_one_warning_line(capsys, runs_lacking_topics):
+    assert main(["pool-depth", "--runs", str(runs_lacking_topics), "--qrels",
+                 "tests/data/pool_runs/A/qrels.txt", "--depths", "60,20,5"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ("topicsetsize: warning: 1 of 8 runs retrieved nothing for some of the 25 "
+                   "matched topics, scored 0 there (as trec_eval -c does): Arun3 lacks 2 (401, "
+                   "402)\n")
+    assert "AP by ir_measures, 25 topics x 8 runs pooled and evaluated;" in out
+
+
+def test_the_header_counts_the_topics_and_runs_of_each_collection(capsys):
+    assert main(["pool-depth", *A, *B, "--depths", "10"]) == 0
+    out, err = capsys.readouterr()
+    assert ("AP by ir_measures, 45 topics of 2 collections (25 topics x 8 runs, 20 topics x 8 "
+            "runs) pooled and evaluated;") in out
+    assert err == ""                # every run has every topic: no warning
+
+
 def test_plot_writes_png(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "fig.png"
@@ -187,8 +205,13 @@ def test_example_is_the_real_study(capsys):
     assert table["judged"].tolist() == study.table["judged"].tolist()
     assert table["v_e_raw"].to_numpy() == pytest.approx(study.table["v_e_raw"].to_numpy())
     assert table["n"].tolist() == study.table["n"].tolist()
-    # the notes: one line each on stderr, per run and kind
+    # the notes: one line each on stderr, per run and kind; IIIT's run (tag pubmed) lacks 3
+    # topics, said once (not once a depth) as evaluate says it
     assert "dropped 311 line(s)" in out.err and out.err.count("same score in 30 of 30") == 2
+    assert out.err.count("retrieved nothing") == 1 and (
+        "topicsetsize: warning: 1 of 20 runs retrieved nothing for some of the 30 matched topics, "
+        "scored 0 there (as trec_eval -c does): pubmed lacks 3 (CD009135, CD010276, CD011145)\n"
+        in out.err)
     assert main(["pool-depth", "--example", "--runs", "x"]) == 2
     assert "either --example or --runs" in capsys.readouterr().err
 

@@ -3,7 +3,9 @@
 The numbers are checked against the engine's own functions (each tested on its own in
 tests/topicsetsize/estimates/test_gtheory.py, test_differences.py and test_summary.py) on the
 bundled
-TREC 2010 Web AP matrix and the TREC 2004 Robust AP matrix of tests/data.
+TREC 2010 Web AP matrix and the TREC 2004 Robust AP matrix of tests/data. Their runs that are
+copies of others (10 in Web, sys69 = sys67 in Robust) count once in the differences and the minD
+candidates: those are recounted here on the matrix without its copies (``distinct``, pandas).
 """
 
 from __future__ import annotations
@@ -22,12 +24,33 @@ from topicsetsize.report import MIN_D_HELD_FIXED
 
 from .conftest import one_line_error, run_cli
 
+#: The warnings that name the copies of runs in the two real matrices, as the report says them.
+WEB_COPIES = ("topicsetsize: warning: example: TREC 2010 Web AP: 10 runs are copies of others "
+              "(identical scores on every topic): sys58 = sys4, sys59 = sys5, sys63 = sys24, "
+              "sys64 = sys25, sys65 = sys26, sys67 = sys66, sys75 = sys37, sys83 = sys41, sys84 "
+              "= sys43, sys86 = sys49; counted once (a copy is not another system): in the "
+              "differences between run means and the minD candidates; the variance estimates "
+              "(V_E, V_E2, the G-study's components) keep every run\n")
+
+
+def robust_copies(path) -> str:
+    return (f"topicsetsize: warning: {path}: 1 run is a copy of another (identical scores on "
+            "every topic): sys69 = sys67; counted once (a copy is not another system): in the "
+            "differences between run means and the minD candidates; the variance estimates "
+            "(V_E, V_E2, the G-study's components) keep every run\n")
+
+
+def distinct(scores: pd.DataFrame) -> pd.DataFrame:
+    """The matrix without the runs that repeat an earlier run on every topic (pandas)."""
+    return scores.T.drop_duplicates().T
+
 
 @pytest.mark.slow
 def test_text_report_side_by_side(capsys, data_dir):
     robust = data_dir / "trec2004robust_ap.csv"
     code, out, err = run_cli(capsys, "report", "--example", str(robust))
-    assert code == 0 and err == ("topicsetsize: read example: TREC 2010 Web AP: 48 topics x 88 "
+    assert code == 0 and err == (WEB_COPIES + robust_copies(robust)
+                                 + "topicsetsize: read example: TREC 2010 Web AP: 48 topics x 88 "
                                  f"runs\ntopicsetsize: read {robust}: 249 topics x 110 runs\n")
     header = next(line for line in out.splitlines() if "example: TREC 2010 Web AP" in line)
     assert str(robust) in header                      # the two matrices side by side
@@ -53,14 +76,15 @@ def test_text_report_side_by_side(capsys, data_dir):
 
 @pytest.mark.slow
 def test_distribution_of_differences(capsys, data_dir):
-    """The all-pairs / top-k / best-vs-others table, recounted here with itertools."""
+    """The all-pairs / top-k / best-vs-others table, recounted here with itertools on the 109
+    distinct runs (sys69, a copy of sys67, is counted once: both are among the top 10)."""
     import itertools
     import statistics
 
     robust = data_dir / "trec2004robust_ap.csv"
     code, out, _ = run_cli(capsys, "report", str(robust))
     assert code == 0
-    means = sorted(pd.read_csv(robust, index_col=0).mean().tolist(), reverse=True)
+    means = sorted(distinct(pd.read_csv(robust, index_col=0)).mean().tolist(), reverse=True)
     groups = [[abs(a - b) for a, b in itertools.combinations(means, 2)],
               [abs(a - b) for a, b in itertools.combinations(means[:10], 2)],
               [means[0] - v for v in means[1:]]]
@@ -68,18 +92,22 @@ def test_distribution_of_differences(capsys, data_dir):
     start = next(k for k, x in enumerate(lines) if "differences between run means" in x)
     assert lines[start + 1].split() == ["all", "pairs", "top-k", "pairs", "best", "vs", "others"]
     rows = {x.split()[0]: x.split()[1:] for x in lines[start + 2:start + 9]}
-    assert rows["pairs"] == ["5995", "45", "109"]
+    assert rows["pairs"] == ["5886", "45", "108"]       # 109 x 108 / 2; 10 x 9 / 2; 109 - 1
     assert rows["median"] == [f"{statistics.median(g):.4f}" for g in groups]
+    assert rows["min"] == [f"{min(g):.4f}" for g in groups]
     assert rows["max"] == [f"{max(g):.4f}" for g in groups]
+    assert min(groups[1]) > 0.0004 and rows["min"][1] == "0.0004"   # no 0 from the copy
 
 
 @pytest.mark.slow
 def test_own_candidates(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--min-d", "0.05,0.1")
     assert code == 0
-    d = tss.run_differences(example_matrix()).all_pairs
+    d = tss.run_differences(distinct(example_matrix())).all_pairs
     row = next(x for x in out.splitlines() if x.startswith("minD=0.1 "))
-    # share of all 3,828 pairs differing by >= .1, counted here; n from the engine
+    # share of all 3,003 pairs of distinct runs differing by >= .1, counted here; n from the
+    # engine, with V_E of every run (the copies kept)
+    assert len(d) == 3003
     share = sum(1 for x in d if x >= 0.1) / len(d)
     v = tss.residual_variance(example_matrix())
     # min_d, (no uncorrected value), pairs, share, se, above noise, n one-way legacy
@@ -183,7 +211,7 @@ def test_n_with_its_bootstrap_interval_equals_the_engine(capsys):
 
     code, out, err = run_cli(capsys, "report", "--example", "--seed", "7", "--boot", "500")
     assert code == 0
-    assert err == "topicsetsize: read example: TREC 2010 Web AP: 48 topics x 88 runs\n"
+    assert err == WEB_COPIES + "topicsetsize: read example: TREC 2010 Web AP: 48 topics x 88 runs\n"
     assert "500 resamples, seed=7 (--seed 7 repeats it)" in out
     table = interval_table(collection_report(example_matrix(), n_boot=500, seed=7))
     row = table.loc["top-k range"]
@@ -233,35 +261,37 @@ def test_boot_help_states_the_registry_default():
 
 def test_a_top_group_larger_than_the_runs_is_refused(capsys, tmp_path):
     # --m 1000 on 88 runs used the top 88 without a word; now one line names the flag, the
-    # value and the range (the line before it says which matrix was read)
+    # value and the range (the line before it says which matrix was read): the 78 distinct
+    # runs, the 10 copies counted once
     path = tmp_path / "w.csv"
     example_matrix().to_csv(path)
     for flag in ("--m", "--top-k"):
         code, out, err = run_cli(capsys, "report", str(path), flag, "1000")
         assert code == 2 and out == "" and "Traceback" not in err
         assert err.splitlines()[-1] == (f"topicsetsize: error: {flag}=1000 is out of range: "
-                                        f"allowed 2 <= {flag} <= 88 (the runs of {path})")
-    with pytest.raises(tss.InputError, match=r"^m=89 is out of range: allowed 2 <= m <= 88"):
-        tss.collection_report(example_matrix(), m=89)
+                                        f"allowed 2 <= {flag} <= 78 (the distinct runs of {path})")
+    with pytest.raises(tss.InputError, match=r"^m=79 is out of range: allowed 2 <= m <= 78"):
+        tss.collection_report(example_matrix(), m=79)
     # the largest allowed top group is accepted (1000 halves: the values are not what is
-    # tested here, and 3,828 pairs x the default 64,000 halves cost 7 s)
-    assert run_cli(capsys, "report", str(path), "--m", "88", "--boot", "0",
+    # tested here, and 3,003 pairs x the default 64,000 halves cost 7 s)
+    assert run_cli(capsys, "report", str(path), "--m", "78", "--boot", "0",
                    "--trials", "1000")[0] == 0
 
 
 @pytest.mark.slow
 def test_notes_for_rows_not_told_apart_and_corrections_above_the_seen(capsys, data_dir):
-    code, out, _ = run_cli(capsys, "report", "--example", "--m", "2", "--boot", "0")
+    robust = data_dir / "trec2004robust_ap.csv"
+    code, out, _ = run_cli(capsys, "report", str(robust), "--m", "2", "--boot", "0")
     assert code == 0
-    # -0.0038 at the default 64,000 halves (topicsetsize.params.N_HALVES); -0.0047 at 1000
-    assert ("note: example: TREC 2010 Web AP: top-k range: min_d -0.0038: the top runs are not "
-            "told apart; no n") in out.splitlines()
-    code, out, _ = run_cli(capsys, "report", str(data_dir / "trec2004robust_ap.csv"),
-                           "--boot", "0")
+    # Robust's best two runs (sys74, sys75): -0.0005 at the default 64,000 halves
+    # (topicsetsize.params.N_HALVES, seed 0)
+    assert (f"note: {robust}: top-k range: min_d -0.0005: the top runs are not told apart; "
+            "no n") in out.splitlines()
+    code, out, _ = run_cli(capsys, "report", str(robust), "--boot", "0")
     line = next(x for x in out.splitlines() if "corrected for selection)" in x)
-    # 0.0319 at the default 64,000 halves; 0.0323 at 1000 (seed 0)
-    assert line.startswith("note: ") and "top-k range: min_d 0.0319" in line
-    assert "> 0.0306 uncorrected, share 0%: no pair of the past top 10 runs" in line
+    # 0.0323 at the default 64,000 halves; 0.0326 at 1000 (seed 0)
+    assert line.startswith("note: ") and "top-k range: min_d 0.0323" in line
+    assert "> 0.0311 uncorrected, share 0%: no pair of the past top 10 runs" in line
 
 
 # --- The Monte Carlo error of the corrected candidates, and --trials ----------------------------

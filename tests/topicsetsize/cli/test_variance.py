@@ -254,7 +254,11 @@ def test_matrix_without_topic_ids_says_every_run_was_read(capsys, tmp_path, data
     matrix.to_csv(path, index=False, quoting=csv.QUOTE_NONNUMERIC)
     assert main(["variance", str(path), "--csv"]) == 0
     captured = capsys.readouterr()
-    assert captured.err == (f"topicsetsize: read {path}: 249 topics x 110 runs (no topic-id "
+    # sys69 is a copy of sys67 (tests/data/PROVENANCE.md): named, and kept in V_E
+    assert captured.err == (f"topicsetsize: warning: {path}: 1 run is a copy of another "
+                            "(identical scores on every topic): sys69 = sys67; kept: V_E, V_E2 "
+                            "and tau use every run, each copy as a run of its own\n"
+                            f"topicsetsize: read {path}: 249 topics x 110 runs (no topic-id "
                             "column: every column is a run, topics numbered 1..249)\n")
     assert pd.read_csv(io.StringIO(captured.out)).loc[0, "runs"] == 110
 

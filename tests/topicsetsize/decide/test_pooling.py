@@ -355,11 +355,21 @@ def test_real_quirky_runs_equal_trec_eval_order_reference_at_every_depth():
         study = pool_depth_study(runs, qrels=qrels, depths=depths, measure="AP",
                                  duplicates="first")
     reference = _trec_eval_order_reference(runs, qrels, depths, "AP")
+    # the runs named as evaluate names them: a file's tag where it has one tag and no other
+    # file has it, else the file name (the tags read here with pandas, independently)
+    tags = {}
+    for path in sorted(Path(runs).iterdir()):
+        seen = set(pd.read_csv(path, sep=r"\s+", header=None, usecols=[5], dtype=str)[5])
+        tags[path.name] = seen.pop() if len(seen) == 1 else None
+    alone = [t for t in tags.values() if t and list(tags.values()).count(t) == 1]
+    names = {f: t if t in alone else f for f, t in tags.items()}
+    assert names["IIIT__run1.res.txt.gz"] == "pubmed"
     for depth, (pool_size, matrix) in reference.items():
         assert study.table.loc[depth, "judged"] == pool_size
         got = study.scores[depth][0]
         assert got.index.tolist() == matrix.index.tolist()
-        assert np.allclose(got[matrix.columns].to_numpy(), matrix.to_numpy(), atol=1e-12), depth
+        assert got.columns.tolist() == [names[f] for f in matrix.columns]
+        assert np.allclose(got.to_numpy(), matrix.to_numpy(), atol=1e-12), depth
     with pytest.raises(InputError, match="TMAL30Q_BM25.res.gz, line 2: document '8855462' is "
                                          "retrieved twice for topic 'CD007431'"):
         pool_depth_study(runs, qrels=qrels, depths=[10], measure="AP")
@@ -566,3 +576,72 @@ def test_runs_given_as_frames_are_checked_once(monkeypatch):
     pool_depth_study(runs, qrels=A_QRELS, depths=[10, 5], measure="P@5")
     # the collection's label (its qrels) then the run: each run once (twice before)
     assert sorted(names) == sorted(f"{A_QRELS}: run {k}" for k in runs)
+
+
+def _lacking_warnings(caught) -> list[str]:
+    """The lines of the warnings that some run retrieved nothing for some topics."""
+    return [str(w.message) for w in caught if "retrieved nothing" in str(w.message)]
+
+
+def test_a_run_lacking_topics_is_named_once_a_study_as_evaluate_names_it(runs_lacking_topics):
+    # Arun3 has no line for topics 401 and 402: scored 0 there at every depth, and the study
+    # says so once (not once a depth), in the words of evaluate's warning on the same runs.
+    import warnings
+
+    from tests.conftest import LACKED_TOPICS, LACKING_RUN
+    from topicsetsize.matrices.evaluation import evaluate_runs
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        study = pool_depth_study(runs_lacking_topics, qrels=A_QRELS, depths=[60, 20, 5],
+                                 measure="AP")
+    said = _lacking_warnings(caught)
+    assert said == ["1 of 8 runs retrieved nothing for some of the 25 matched topics, scored 0 "
+                    "there (as trec_eval -c does): Arun3 lacks 2 (401, 402)"]
+    for depth in (60, 20, 5):
+        assert (study.scores[depth][0].loc[list(LACKED_TOPICS), LACKING_RUN] == 0).all()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate_runs(runs_lacking_topics, A_QRELS, "AP")
+    assert _lacking_warnings(caught) == said
+
+
+def test_no_lacking_warning_where_every_run_has_every_topic():
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        study = pool_depth_study([A_RUNS, B_RUNS], qrels=[A_QRELS, B_QRELS], depths=[20, 5],
+                                 measure="AP")
+    assert study.table["topics"].iloc[0] == 45            # the study ran: 25 + 20 topics
+    assert _lacking_warnings(caught) == []
+
+
+def test_several_collections_name_the_one_with_the_lacking_run(runs_lacking_topics):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pool_depth_study([runs_lacking_topics, B_RUNS], qrels=[A_QRELS, B_QRELS], depths=[10],
+                         measure="AP")
+    (line,) = _lacking_warnings(caught)
+    assert line.startswith(f"{A_QRELS}: 1 of 8 runs retrieved nothing") and "Arun3 lacks 2" in line
+
+
+@pytest.mark.slow
+def test_the_bundled_iiit_run_lacks_three_topics():
+    # The real CLEF 2017 TAR data: IIIT's run (tag pubmed) has no result for 3 of the 30
+    # topics (topicsetsize/data/clef2017_tar/README.md: "30 topics (IIIT: 27)").
+    import warnings
+
+    runs, qrels = example_runs()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        study = pool_depth_study(runs, qrels=qrels, depths=[20, 10], measure="AP",
+                                 duplicates="first")
+    assert _lacking_warnings(caught) == [
+        "1 of 20 runs retrieved nothing for some of the 30 matched topics, scored 0 there (as "
+        "trec_eval -c does): pubmed lacks 3 (CD009135, CD010276, CD011145)"]
+    lacked = ["CD009135", "CD010276", "CD011145"]
+    assert (study.scores[10][0].loc[lacked, "pubmed"] == 0).all()
+    assert "runs named by their run tags" in study.scores[10][0].attrs["run_names_note"]

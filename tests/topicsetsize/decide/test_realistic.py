@@ -1,8 +1,11 @@
 """Tests of topicsetsize.decide.realistic: the candidate minD values of real matrices, their
 shares counted by hand over the run pairs and their n checked against the engine's functions.
 
-The matrices: TREC 2010 Web AP (the bundled example, 88 runs) and TREC 2004 Robust AP
-(tests/data, 110 runs).
+The matrices: TREC 2010 Web AP (the bundled example, 88 runs of which 10 are copies of others)
+and TREC 2004 Robust AP (tests/data, 110 runs, sys69 a copy of sys67). The candidates count each
+run once: the expected values below are computed on the matrix without its copies, dropped here
+by pandas (``distinct``), independently of topicsetsize.matrices.copies; V_E and V_E2 keep every
+run.
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ import topicsetsize as tss
 from topicsetsize.decide.realistic import realistic_min_d
 from topicsetsize.errors import InputError
 from topicsetsize.estimates.differences import run_differences
+from topicsetsize.matrices.copies import IdenticalRunsWarning
+
+pytestmark = pytest.mark.filterwarnings("ignore::topicsetsize.matrices.copies.IdenticalRunsWarning")
 
 
 @pytest.fixture
@@ -25,14 +31,20 @@ def scores(real_scores):
     return real_scores
 
 
+def distinct(scores: pd.DataFrame) -> pd.DataFrame:
+    """The matrix without the runs that repeat an earlier run on every topic (pandas)."""
+    return scores.T.drop_duplicates().T
+
+
 @pytest.mark.slow
 def test_candidates_and_their_n(scores):
     table = realistic_min_d(scores, top_k=10, alpha=0.05, beta=0.2)
-    d = run_differences(scores, top_k=10)
+    d = run_differences(distinct(scores), top_k=10)
     assert table.loc["top-k range", "uncorrected"] == d.top_range
     assert table.loc["top-k median", "uncorrected"] == pytest.approx(
         statistics.median(d.top_pairs))
     assert table.loc["all-pairs median", "share"] >= 0.5     # the median: half differ more
+    # the n from V_E and V_E2 of every run, copies kept
     v1, v2 = tss.residual_variance(scores), tss.two_way_residual_variance(scores)
     for _, row in table.iterrows():
         assert row["n one-way legacy"] == tss.anova_n(0.05, 0.2, row["min_d"], v1, 10)
@@ -48,7 +60,7 @@ def test_candidates_and_their_n(scores):
 def test_own_candidates_are_added(scores):
     table = realistic_min_d(scores, candidates=[0.05, 0.1])
     assert table.index[-2:].tolist() == ["minD=0.05", "minD=0.1"]
-    d = run_differences(scores).all_pairs
+    d = run_differences(distinct(scores)).all_pairs
     assert table.loc["minD=0.1", "share"] == sum(1 for x in d if x >= 0.1) / len(d)
     v2 = tss.two_way_residual_variance(scores)
     assert table.loc["minD=0.05", "n two-way exact"] == tss.anova2_n(0.05, 0.2, 0.05, v2, 10)
@@ -56,15 +68,44 @@ def test_own_candidates_are_added(scores):
         realistic_min_d(scores, candidates=[-1])
 
 
-def test_identical_runs_give_no_n():
+def test_a_copy_is_counted_once_in_the_candidates_and_kept_in_the_variances():
+    # the best run twice: its copy is not another system, so the top two are columns 1 and 3
+    # (means .4 and 1/6), not the copy's difference of 0; V_E is that of all three columns
     x = np.array([[0.5, 0.5, 0.1], [0.3, 0.3, 0.2], [0.4, 0.4, 0.2]])
-    table = realistic_min_d(x, top_k=2)            # the top two runs are identical
-    assert table.loc["top-k range", "min_d"] == 0
-    assert pd.isna(table.loc["top-k range", "n one-way exact"])
-    same = np.array([[0.5, 0.5], [0.3, 0.3], [0.4, 0.4]])    # no difference at all
-    table = realistic_min_d(same, candidates=[0.1])
-    assert table["n one-way exact"].isna().sum() == 4
-    assert table.loc["minD=0.1", "share"] == 0.0
+    with pytest.warns(IdenticalRunsWarning) as caught:
+        table = realistic_min_d(x, top_k=2)
+    assert [str(w.message) for w in caught] == [
+        "1 run is a copy of another (identical scores on every topic): column 2 = column 1; "
+        "counted once (a copy is not another system): in the differences between run means and "
+        "the minD candidates; the variance estimates (V_E, V_E2, the G-study's components) keep "
+        "every run"]
+    assert table.loc["top-k range", "uncorrected"] == pytest.approx(0.4 - 1 / 6)
+    assert table.loc["top-k range", "min_d"] > 0
+    assert not pd.isna(table.loc["top-k range", "n one-way exact"])
+    assert table.attrs["copies"] == (("column 2", "column 1"),)
+    assert table.attrs["variance"] == tss.residual_variance(x)
+    assert table.attrs["variance"] != tss.residual_variance(x[:, [0, 2]])
+    same = np.array([[0.5, 0.5], [0.3, 0.3], [0.4, 0.4]])    # one run, twice: no difference
+    with pytest.raises(InputError, match=r"^scores: every run has the same score on every "
+                                         r"topic \(1 distinct run\): no difference between runs"):
+        realistic_min_d(same, candidates=[0.1])
+
+
+@pytest.mark.slow
+def test_the_top_pairs_of_a_real_matrix_have_no_zero_from_a_copy():
+    # TREC 2010 Web AP: sys59 = sys5 (the best run) and sys86 = sys49 are among its top 10 by
+    # mean; counted once, the top 10 are ten distinct systems and no pair differs by 0
+    web = tss.example_matrix()
+    table = realistic_min_d(web)
+    means = distinct(web).mean().sort_values(ascending=False, kind="stable")
+    top = means.iloc[:10].to_numpy()
+    pairs = sorted(abs(a - b) for k, a in enumerate(top) for b in top[k + 1:])
+    assert "sys59" not in means.index and "sys86" not in means.index
+    assert table.loc["top-k range", "uncorrected"] == pytest.approx(top[0] - top[9], abs=1e-15)
+    assert table.loc["top-k median", "uncorrected"] == pytest.approx(statistics.median(pairs))
+    assert table.loc["top-k 25%", "uncorrected"] == pytest.approx(np.quantile(pairs, 0.25))
+    assert min(pairs) > 0 and table.loc["top-k 25%", "uncorrected"] > 0
+    assert set(table.attrs["copies"]) >= {("sys59", "sys5"), ("sys86", "sys49")}
 
 
 # --- Honest candidates (issue 25.3) -------------------------------------------------------------
@@ -76,7 +117,7 @@ def test_each_share_counts_the_pairs_of_its_row(scores):
     import itertools
 
     table = realistic_min_d(scores, candidates=[0.05])
-    means = sorted(scores.mean().tolist(), reverse=True)
+    means = sorted(distinct(scores).mean().tolist(), reverse=True)
     groups = {"top 10": [abs(a - b) for a, b in itertools.combinations(means[:10], 2)],
               "all": [abs(a - b) for a, b in itertools.combinations(means, 2)]}
     assert table.loc["top-k range", "pairs"] == "top 10"
@@ -92,7 +133,7 @@ def test_top_k_is_m(data_dir):
     """--m 20 uses the top 20 runs (190 pairs), not the top 10."""
     robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
     table = realistic_min_d(robust, m=20)
-    means = np.sort(robust.mean().to_numpy())[::-1]
+    means = np.sort(distinct(robust).mean().to_numpy())[::-1]
     assert table.attrs["top_k"] == table.attrs["m"] == 20
     assert table.loc["top-k range", "uncorrected"] == means[0] - means[19]
     assert table.loc["top-k range", "pairs"] == "top 20"
@@ -111,7 +152,7 @@ def test_standard_errors_and_the_noise_mark(data_dir):
 
     robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
     table = realistic_min_d(robust)
-    x = robust.to_numpy()
+    x = distinct(robust).to_numpy()
     n = x.shape[0]
     order = np.argsort(-x.mean(axis=0), kind="stable")
 
@@ -136,7 +177,7 @@ def test_standard_errors_and_the_noise_mark(data_dir):
 def test_notes_name_rows_not_told_apart_and_corrections_above_what_was_seen(data_dir):
     from topicsetsize.decide.realistic import min_d_notes
 
-    # TREC 2004 Robust: the corrected top-10 range (.0323) exceeds the uncorrected one (.0306),
+    # TREC 2004 Robust: the corrected top-10 range (.0323) exceeds the uncorrected one (.0311),
     # so no pair of the top 10 differs by as much (share 0): a note says so
     robust = realistic_min_d(pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0))
     row = robust.loc["top-k range"]
@@ -145,10 +186,10 @@ def test_notes_name_rows_not_told_apart_and_corrections_above_what_was_seen(data
     assert [line.split(":")[0] for line in notes] == ["top-k range"]
     assert "share 0%: no pair of the past top 10 runs differs by as much" in notes[0]
     assert "not a difference seen" in notes[0]
-    # identical top runs: min_d <= 0 and no n, said in one line per such row
-    x = tss.example_matrix().to_numpy()
-    x = np.column_stack([x, x[:, x.mean(axis=0).argmax()]])       # a copy of the best run
-    table = realistic_min_d(x, m=2)
+    # top runs not told apart: min_d <= 0 and no n, said in one line per such row (Robust's
+    # best two, sys74 and sys75: the one picked on a random half is the worse on the other,
+    # -.0005 on average)
+    table = realistic_min_d(pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0), m=2)
     bad = table.index[~(table["min_d"] > 0)]
     assert len(bad) == 3 and table.loc[bad, "n one-way exact"].isna().all()
     assert min_d_notes(table) == [f"{name}: min_d {table.loc[name, 'min_d']:.4f}: the top runs "
@@ -166,25 +207,27 @@ def test_mc_se_is_the_last_column_and_that_of_the_split_halves(scores):
 
     table = realistic_min_d(scores, m=10, candidates=[0.05], trials=300, seed=3)
     assert list(table.columns) == [*MIN_D_COLUMNS, MC_SE_COLUMN]
-    mc = split_half_differences(scores, top_k=10, trials=300, seed=3).mc_se
+    mc = split_half_differences(distinct(scores), top_k=10, trials=300, seed=3).mc_se
     assert table[MC_SE_COLUMN].iloc[:3].tolist() == [mc["range"], mc["median"], mc["25%"]]
     assert table[MC_SE_COLUMN].iloc[3:].isna().all()
 
 
-def test_mc_error_note_names_the_rows_and_the_trials_for_five_percent():
-    """On the bundled matrix at 1000 halves every corrected row is above 5% (range 11%,
-    median 15%, 25% 39%: realistic_min_d's mc_se over min_d); the trials named are the 1000
-    times (largest share / 5%)², rounded up to two significant digits. The range's error, a
-    mean's, halves with four times the halves (within 10%: each estimate is off by about
-    1/√(2·trials) of itself)."""
+def test_mc_error_note_names_the_rows_and_the_trials_for_five_percent(data_dir):
+    """On TREC 2004 Robust at 1000 halves the corrected median and 25% rows are above 5% (7%
+    and 12%: realistic_min_d's mc_se over min_d, seed 0), the range below (1%); the trials
+    named are the 1000 times (largest share / 5%)², rounded up to two significant digits. The
+    range's error, a mean's, halves with four times the halves (within 10%: each estimate is
+    off by about 1/√(2·trials) of itself)."""
     from topicsetsize.decide.realistic import MC_SE_SHARE, mc_error_note
 
-    x = tss.example_matrix()
+    x = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
     table = realistic_min_d(x, trials=1000)        # the default until it became N_HALVES
     share = (table["mc_se"] / table["min_d"]).iloc[:3]
     line = mc_error_note(table, option="--trials")
     assert line.startswith("Monte Carlo error of the corrected min_d (mc_se) above 5% of it: ")
-    assert ", ".join(f"{n} {s:.0%}" for n, s in share.items()) in line
+    large = share[share > MC_SE_SHARE]
+    assert list(large.index) == ["top-k median", "top-k 25%"]
+    assert f"of it: {', '.join(f'{n} {s:.0%}' for n, s in large.items())};" in line
     needed = int(line.split("to about ")[1].split()[0])
     exact = 1000 * (share.max() / MC_SE_SHARE) ** 2
     assert exact <= needed < 1.1 * exact
@@ -199,15 +242,16 @@ def test_mc_error_note_names_the_rows_and_the_trials_for_five_percent():
                                   "corrected min_d (mc_se); raise trials (default 64000)")
 
 
-def test_mc_error_note_names_a_min_d_within_two_mc_se_of_zero_apart(data_dir):
-    """CLEF 2017 TAR (30 topics x 19 runs), 1000 halves: the corrected top-10 25% is 0.0002
-    with an mc_se of 0.0005 (realistic_min_d, seed 0); its share of min_d (over 200%) would ask
-    for millions of halves, so it is named apart, and the trials come from the other rows."""
+def test_mc_error_note_names_a_min_d_within_two_mc_se_of_zero_apart():
+    """TREC 2010 Web AP (48 topics x 78 distinct runs), m = 9, 1000 halves: the corrected
+    top-9 25% is 0.00045 with an mc_se of 0.00030 (realistic_min_d, seed 0); its share of min_d
+    (67%) would ask for hundreds of thousands of halves, so it is named apart, and the trials
+    come from the other rows."""
     from topicsetsize.decide.realistic import mc_error_note
 
-    # at 1000 halves (the default until it became N_HALVES; at 64,000 this row is -0.0010)
-    table = realistic_min_d(pd.read_csv(data_dir / "clef2017_tar_ap.csv", index_col=0),
-                            trials=1000)
+    # at 1000 halves (the default until it became N_HALVES; at 64,000 this row is 0.00032
+    # with an mc_se of 0.00006)
+    table = realistic_min_d(tss.example_matrix(), m=9, trials=1000)
     d, se = table.loc["top-k 25%", "min_d"], table.loc["top-k 25%", "mc_se"]
     assert 0 < d <= 2 * se
     line = mc_error_note(table)
