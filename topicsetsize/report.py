@@ -20,9 +20,11 @@ from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_inte
 from .estimates.summary import VarianceSummary, summarise
 from .matrices.copies import identical_runs
 from .matrices.matrix import check_matrix
-from .params import N_BOOT, N_HALVES, check
+from .numerics.search import SearchLimitError
+from .params import N_BOOT, N_HALVES, N_MAX, check
 
 __all__ = ["CollectionReport", "collection_report", "reliability_curves", "min_d_intervals",
+           "interval_end_text",
            "interval_table", "MIN_D_HELD_FIXED"]
 
 
@@ -209,23 +211,33 @@ def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: f
     >>> int(table.loc["top-k range", "n two-way exact"]), int(ci.lower[0]), int(ci.upper[0])
     (2191, 1692, 2712)
     """
-    from .designs.anova import anova_n
-    from .designs.anova2 import anova2_n
+    from .designs.anova import anova_n, anova_power
+    from .designs.anova2 import anova2_n, anova2_power
     from .estimates.uncertainty import fresh_seed, n_interval
 
     seed = fresh_seed(seed)
     m = int(table.attrs["m"])
     d = table["min_d"].to_numpy(float, na_value=np.nan)
-    usable = np.isfinite(d) & (d > 0)
     out = {}
     for column, (design, method, estimator) in _N_COLUMNS.items():
         if column not in table:
             continue
+        # the rows with an n: a minD above 0 whose n is within the search limit
+        usable = table[column].notna().to_numpy() & np.isfinite(d) & (d > 0)
 
-        def n_of(v, design=design, method=method):
-            if design == "anova2":
-                return anova2_n(alpha, beta, d[usable][:, None], v, m)
-            return anova_n(alpha, beta, d[usable][:, None], v, m, method=method)
+        def n_of(v, design=design, method=method, usable=usable):
+            n, power = (anova2_n, anova2_power) if design == "anova2" else (anova_n, anova_power)
+            min_d, v = np.broadcast_arrays(d[usable][:, None], v)
+            try:
+                return n(alpha, beta, min_d, v, m, method=method)
+            except SearchLimitError:
+                # a resample's σ̂² too large for any n up to the limit (a tiny minD): its n is
+                # inf, and the interval's upper end says "more than the limit" if it falls there
+                reach = power(N_MAX, m=m, min_d=min_d, variance=v, alpha=alpha,
+                              method=method) >= 1.0 - beta
+                out = np.full(min_d.shape, np.inf)
+                out[reach] = n(alpha, beta, min_d[reach], v[reach], m, method=method)
+                return out
 
         ci = n_interval(scores, n_of, estimator=estimator, level=level, n_boot=n_boot, seed=seed)
         lower, upper = np.full(d.size, np.nan), np.full(d.size, np.nan)
@@ -249,9 +261,25 @@ def interval_table(report: CollectionReport) -> pd.DataFrame:
     columns = {"min_d": report.min_d["min_d"]}
     for name, ci in report.n_intervals.items():
         columns[name] = report.min_d[name]
-        columns[f"{name} low"] = pd.Series(ci.lower, index=report.min_d.index).astype("Int64")
-        columns[f"{name} high"] = pd.Series(ci.upper, index=report.min_d.index).astype("Int64")
+        for end, values in (("low", ci.lower), ("high", ci.upper)):
+            # an end beyond the search limit (inf in the NInterval) has no whole number: NA
+            # here; interval_end_text says "more than" the limit
+            finite = np.where(np.isfinite(values), values, np.nan)
+            columns[f"{name} {end}"] = pd.Series(finite, index=report.min_d.index).astype("Int64")
     return pd.DataFrame(columns)
+
+
+def interval_end_text(value) -> str:
+    """An end of an interval of n as text: the whole number, "more than" the search limit
+    where it lies beyond it (inf), or "" where the row has none (NaN).
+
+    >>> interval_end_text(5541.0), interval_end_text(float("inf")), interval_end_text(np.nan)
+    ('5541', 'more than 1,000,000,000', '')
+    """
+    value = float(value)
+    if value != value:
+        return ""
+    return f"more than {N_MAX:,}" if value == np.inf else str(int(value))
 
 
 def reliability_curves(report: CollectionReport, ns) -> pd.DataFrame:

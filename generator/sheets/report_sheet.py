@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from openpyxl.styles import Alignment
 from openpyxl.worksheet.pagebreak import Break
 
@@ -37,7 +38,7 @@ from ..spreadsheet.cells import (
     ref,
     wrapped_lines,
 )
-from ..spreadsheet.layout import Cursor, guarded, write_inputs, write_status
+from ..spreadsheet.layout import TOO_LARGE, Cursor, guarded, write_inputs, write_status
 
 __all__ = ["add_report_sheet", "SHEET", "DESCRIPTION", "FIGURES", "START_N", "START_TARGET",
            "WIDTHS", "MIN_D_HEADINGS"]
@@ -270,13 +271,16 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
              f"{name}: Sakai's n above, {first.level:.0%} interval over its "
              f"{report.summary.topics} topics; {_PRE}", ("candidate", *columns),
              numbers=len(columns))
-    for candidate, values in table.iterrows():
+    for i, candidate in enumerate(table.index):
         put_label(cur.ws, cur.row, 1, str(candidate))
-        for c, column in enumerate((f"{d} {end}" for d in designs for end in ("low", "high")),
-                                   start=2):
-            value = values[column]
-            put_number(cur.ws, cur.row, c, None if pd.isna(value) else int(value),
-                       number_format="0")
+        ends = (end for d in designs for end in (report.n_intervals[d].lower[i],
+                                                 report.n_intervals[d].upper[i]))
+        for c, value in enumerate(ends, start=2):
+            if value == np.inf:         # beyond the search limit: said, as the calculators say it
+                put_text(cur.ws, cur.row, c, TOO_LARGE)
+            else:
+                put_number(cur.ws, cur.row, c, None if pd.isna(value) else int(value),
+                           number_format="0")
         cur.skip()
     put_text(cur.ws, cur.row, 1,
              f"Expanded percentile bootstrap: the topics resampled with replacement "

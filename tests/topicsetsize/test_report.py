@@ -126,3 +126,36 @@ def test_every_n_of_the_min_d_table_has_its_bootstrap_interval(scores):
         n = r.min_d[name].to_numpy(float, na_value=np.nan)[usable]
         assert ((ci.lower[usable] <= n) & (n <= ci.upper[usable])).all()
     assert tss.collection_report(scores, n_boot=None).n_intervals == {}
+
+
+def test_a_candidate_at_the_search_limit_has_no_n_or_an_open_upper_end():
+    """A candidate minD whose n passes the search limit (10⁹) has no n (and a note), and one
+    whose point n is below it but some resamples' above has the upper end inf ("more than"),
+    checked against the design's power at the limit on the same resamples; the report stands
+    (it failed as a whole before)."""
+    from topicsetsize.decide.realistic import min_d_notes
+    from topicsetsize.estimates.uncertainty import bootstrap_variances
+    from topicsetsize.examples import example_matrix
+    from topicsetsize.params import N_MAX
+    from topicsetsize.report import interval_end_text, interval_table
+
+    x = example_matrix()
+    v2 = tss.two_way_residual_variance(x.values)
+    edge = tss.anova2_min_d(9.5e8, m=10, variance=v2, alpha=0.05, beta=0.2)   # n ≈ 9.5e8
+    r = tss.collection_report(x, min_d=[edge, edge / 100], n_boot=200, seed=3)
+    rows = r.min_d.loc[r.min_d["min_d"].isin([edge, edge / 100])]
+    at_edge, beyond = rows.index
+    assert rows.loc[beyond, ["n one-way legacy", "n one-way exact", "n two-way exact"]] \
+        .isna().all()
+    assert any(note.startswith(f"{beyond}: min_d") and "too small to detect" in note
+               for note in min_d_notes(r.min_d))
+    n = int(rows.loc[at_edge, "n two-way exact"])
+    assert n <= N_MAX
+    ci = r.n_intervals["n two-way exact"]
+    i = list(r.min_d.index).index(at_edge)
+    # the resamples' σ̂² for which no n up to the limit has power 1 - beta: the upper tail
+    v = bootstrap_variances([x.values], estimator="two-way", n_boot=200, seed=3)
+    short = tss.anova2_power(N_MAX, m=10, min_d=edge, variance=v, alpha=0.05) < 0.8
+    assert short.any() and ci.upper[i] == np.inf and ci.lower[i] <= n
+    assert interval_end_text(ci.upper[i]) == f"more than {N_MAX:,}"
+    assert pd.isna(interval_table(r).loc[at_edge, "n two-way exact high"])

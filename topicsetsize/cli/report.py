@@ -220,6 +220,8 @@ def _differences_table(report):
 
 
 def _min_d_table(report):
+    import pandas as pd
+
     from ..decide.realistic import MC_SE_COLUMN, SHOWN_COLUMNS
 
     table = report.min_d[list(SHOWN_COLUMNS)].copy()      # mc_se before the n it moves
@@ -229,6 +231,8 @@ def _min_d_table(report):
     table[MC_SE_COLUMN] = table[MC_SE_COLUMN].map(lambda v: "" if v != v else f"{v:.5f}")
     table["share"] = table["share"].map(lambda v: "" if v != v else f"{v:.1%}")
     table["above noise"] = table["above noise"].map({True: "yes", False: "no"})
+    for column in (c for c in SHOWN_COLUMNS if c.startswith("n ")):   # no n: the notes say why
+        table[column] = table[column].map(lambda v: "none" if v is pd.NA else str(v))
     return table.rename_axis(None)
 
 
@@ -236,13 +240,14 @@ def _interval_table(report):
     """Each candidate's n beside its interval: ``466 [323, 623]``."""
     import pandas as pd
 
-    from ..report import interval_table
+    from ..report import interval_end_text, interval_table
 
     table = interval_table(report)
     out = pd.DataFrame({"min_d": table["min_d"].map("{:.4f}".format)}, index=table.index)
-    for name in report.n_intervals:
-        out[name] = [("" if pd.isna(n) else f"{n} [{lo}, {hi}]") for n, lo, hi in
-                     table[[name, f"{name} low", f"{name} high"]].itertuples(index=False)]
+    for name, ci in report.n_intervals.items():
+        out[name] = [("" if pd.isna(n) else
+                      f"{n} [{interval_end_text(lo)}, {interval_end_text(hi)}]")
+                     for n, lo, hi in zip(table[name], ci.lower, ci.upper)]
     return out.rename_axis(None)
 
 

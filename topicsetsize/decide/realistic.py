@@ -39,7 +39,7 @@ from ..estimates.variance import residual_variance, two_way_residual_variance
 from ..matrices.copies import COUNTED_ONCE, identical_runs
 from ..matrices.matrix import check_matrix
 from ..numerics.search import SearchLimitError
-from ..params import N_HALVES, PARAMS, check
+from ..params import N_HALVES, N_MAX, PARAMS, check
 
 __all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", "DEFAULT_TOP_K",
            "COPIES", "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE",
@@ -69,19 +69,20 @@ SHOWN_COLUMNS = (*(c for c in MIN_D_COLUMNS if not c.startswith("n ")), MC_SE_CO
 MC_SE_SHARE = 0.05
 
 
-def _name_the_candidate(exc, column: str, n_of, rows, values) -> None:
-    """Re-raise a search-limit error of the n of the candidates as one naming the candidate
-    (its row and minD value) rather than a ``--min-d`` the user never gave."""
-    for row, value in zip(rows, values):
-        try:
-            n_of(np.array([value]))
-        except SearchLimitError:
-            limit = str(exc).split(" topics reaches", 1)[0]
-            raise SearchLimitError(f"{limit} topics reaches the target for the {column} of the "
-                                   f"minD candidate {row!r} ({value:.6g}): the difference is too "
-                                   "small to detect against the variance of these scores") \
-                from exc
-    raise exc
+def _n_within_limit(n_of, values: np.ndarray) -> np.ndarray:
+    """``n_of`` of the candidates' minD ``values``, NaN for a candidate whose n no n up to the
+    search limit reaches (too small to detect against the variance of these scores): that row
+    has no n, and :func:`min_d_notes` says why, rather than the whole report failing."""
+    try:
+        return np.asarray(n_of(values), float)
+    except SearchLimitError:
+        out = np.full(values.size, np.nan)
+        for i, value in enumerate(values):
+            try:
+                out[i] = np.asarray(n_of(np.array([value])), float)[0]
+            except SearchLimitError:
+                pass
+        return out
 
 
 def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:
@@ -248,10 +249,7 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
                        ("n two-way exact", lambda v: anova2_n(alpha, beta, v, v2, m))):
         n = np.full(d.size, np.nan)
         if usable.any():
-            try:
-                n[usable] = n_of(d[usable])
-            except SearchLimitError as exc:
-                _name_the_candidate(exc, name, n_of, table.index[usable], d[usable])
+            n[usable] = _n_within_limit(n_of, d[usable])
         table[name] = pd.Series(n, index=table.index).astype("Int64")
     mc_se = [corrected.mc_se[key] for key in ("range", "median", "25%")]
     table[MC_SE_COLUMN] = mc_se + [np.nan] * (d.size - len(mc_se))
@@ -293,6 +291,12 @@ def min_d_notes(table: pd.DataFrame) -> list[str]:
         d, seen = float(row["min_d"]), float(row["uncorrected"])
         if not d > 0:
             notes.append(f"{name}: min_d {d:.4f}: the top runs are not told apart; no n")
+            continue
+        beyond = [c for c in table.columns if c.startswith("n ") and pd.isna(row[c])]
+        if beyond:
+            notes.append(f"{name}: min_d {d:.4g} is too small to detect against the variance of "
+                         f"these scores: no n up to {N_MAX:,} topics reaches the target "
+                         f"({', '.join(beyond)}); no n")
         elif seen == seen and (d > seen or row["share"] == 0):
             above = f" > {seen:.4f} uncorrected" if d > seen else ""
             none = (f", share 0%: no pair of the past {row['pairs']} runs differs by as much"

@@ -294,12 +294,19 @@ def test_check_power_errors_name_the_file(capsys, tmp_path, data_dir):
 
 
 @pytest.mark.slow
-def test_report_search_limit_names_the_candidate_not_a_flag(capsys, tmp_path, data_dir):
+def test_report_search_limit_gives_a_candidate_no_n_and_names_it(capsys, tmp_path, data_dir):
+    """A candidate minD too small for any n up to the search limit gets no n (``none``) and a
+    note naming it, not a flag the user never gave; the rest of the report stands (it failed
+    as a whole before)."""
     import pandas as pd
 
     matrix = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
     matrix.iloc[0, 0] = 1e20                    # a huge variance: no n reaches the target
     path = tmp_path / "wbig.csv"
     matrix.to_csv(path)
-    err = one_line_error(capsys, "report", str(path), "--boot", "0")
-    assert "--min-d" not in err and "of the minD candidate 'all-pairs median' (" in err
+    code, out, err = run_cli(capsys, "report", str(path), "--boot", "0")
+    assert code == 0 and "--min-d" not in out + err
+    assert "all-pairs median: min_d" in out and "is too small to detect against the variance " \
+        "of these scores: no n up to 1,000,000,000 topics reaches the target" in out
+    row = next(line for line in out.splitlines() if line.startswith("all-pairs median "))
+    assert row.split()[-3:] == ["none"] * 3
