@@ -63,7 +63,7 @@ from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_flag, check_method
 from .budget import budget_plan, cheapest_row
-from .pools import RankedRuns, best_ranks, depth_pool, trec_ranking
+from .pools import RankedRuns, best_ranks, condensed_run, depth_pool, trec_ranking
 
 __all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning", "PoolDepthStudy",
            "trec_ranking", "best_ranks", "depth_pool", "pool_depth_study", "parse_measure",
@@ -319,7 +319,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 run = ranked.run_dict(j, topics)
                 for k, evaluator in evaluators.items():
                     matrices[k][:, j] = score_run(evaluator, measure,
-                                                  _condense(run, kept[k]) if condensed else run,
+                                                  condensed_run(run, kept[k]) if condensed else run,
                                                   topics)
                     if progress is not None:
                         progress(1)
@@ -358,13 +358,6 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
             cheapest = cheapest.drop("within_budget")
     return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
                           interval)
-
-
-def _condense(run: dict, judged: dict) -> dict:
-    """A run's condensed list (Sakai, SIGIR 2007): only its documents in ``judged``
-    ({topic: set of documents}), in their order."""
-    return {q: {d: s for d, s in docs.items() if d in judged.get(q, ())}
-            for q, docs in run.items()}
 
 
 def _warn_incomplete(depths: list, share: np.ndarray, condensed: bool) -> None:

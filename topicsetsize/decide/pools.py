@@ -17,7 +17,7 @@ from ..matrices.runcolumns import RunColumns
 from ..matrices.runfiles import as_run, trec_order, trec_score
 from ..params import check
 
-__all__ = ["trec_ranking", "best_ranks", "depth_pool", "RankedRuns"]
+__all__ = ["trec_ranking", "best_ranks", "depth_pool", "condensed_run", "RankedRuns"]
 
 
 def trec_ranking(runs: dict) -> pd.DataFrame:
@@ -85,6 +85,17 @@ def depth_pool(runs: dict, depth: int) -> pd.DataFrame:
     depth = check("depth", depth, allow_array=False)
     best = best_ranks({name: as_run(r, name) for name, r in runs.items()})
     return best[best <= depth].index.to_frame(index=False)
+
+
+def condensed_run(run: dict, judged: dict) -> dict:
+    """A run's condensed list (Sakai, SIGIR 2007): only its documents in ``judged``
+    ({topic: set of documents}), in their order (as trec_eval ``-J`` evaluates it).
+
+    >>> condensed_run({"1": {"a": 3.0, "b": 2.0, "c": 1.0}}, {"1": {"c", "a"}})
+    {'1': {'a': 3.0, 'c': 1.0}}
+    """
+    return {q: {d: s for d, s in docs.items() if d in judged.get(q, ())}
+            for q, docs in run.items()}
 
 
 class RankedRuns:
