@@ -136,7 +136,7 @@ def run(args) -> int:
             f"{attrs['top_k']} picked on a random half of the topics, measured on the other "
             f"half, mean over {attrs['trials']} halves (seed {attrs['seed']}); uncorrected = on "
             f"all topics\nmc_se = Monte Carlo standard error of a corrected min_d over those "
-            f"halves (how far another --seed moves it; 4x the --trials, half the mc_se)\n"
+            f"halves (how far another --seed moves it; four times the --trials halves it)\n"
             f"share = of the row's pairs, those differing by at least min_d; se = "
             f"standard error of a paired difference on the past topics; above noise = min_d >= "
             f"{attrs['critical']:.2f} se (paired t-test, alpha={report.alpha:g})"))

@@ -306,7 +306,7 @@ def test_the_min_d_table_shows_mc_se_and_the_note_to_raise_trials(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--boot", "100")
     assert code == 0
     assert ("mc_se = Monte Carlo standard error of a corrected min_d over those halves (how far "
-            "another --seed moves it; 4x the --trials, half the mc_se)") in out
+            "another --seed moves it; four times the --trials halves it)") in out
     table = tss.realistic_min_d(example_matrix())
     lines = out.splitlines()
     for candidate in ("top-k range", "top-k median", "top-k 25%"):
