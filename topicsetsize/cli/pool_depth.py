@@ -120,6 +120,7 @@ def run(args) -> int:
                                  variance_from=args.variance_from, duplicates=args.duplicates,
                                  condensed=args.condensed, progress=bar.update, n_boot=n_boot,
                                  seed=seed)
+    _copies(study, args)
     if args.plot is not None:
         from ..plots import plot_pool_depth
 
@@ -174,6 +175,24 @@ def run(args) -> int:
     if args.plot is not None:
         print(f"wrote {args.plot}")
     return 0
+
+
+def _copies(study, args) -> None:
+    """Name the runs that are copies of others in each collection's scores at the deepest pool
+    (identical runs score alike at every depth), as every matrix command does: the study keeps
+    them, as the variance estimates do."""
+    from ..matrices.copies import identical_runs
+
+    deepest = study.scores[max(study.scores)]
+    for k, scores in enumerate(deepest):
+        about = str(args.qrels[k]) if len(deepest) > 1 else None
+        with reporting_warnings(about=about, when_done=True):
+            identical_runs(scores).warn(COPIES_KEPT)
+
+
+#: What the study does with copies of runs (the end of :meth:`RunCopies.warn`'s line).
+COPIES_KEPT = ("kept: V_E and n at every depth use every run, each copy as a run of its own, as "
+               "the variance estimates do")
 
 
 def _budget_note(study) -> None:
