@@ -21,6 +21,7 @@ data, and the notes hold candidate names: all written as text.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from openpyxl.styles import Alignment
@@ -122,13 +123,19 @@ def add_report_sheet(wb, estimates) -> None:
     ws.cell(inp.rows["n_dstudy"], 2).number_format = "General"
     _, ok = write_status(cur, wb, "report", inp)
     cur.skip()
+    from topicsetsize.matrices.copies import identical_runs
     from topicsetsize.report import collection_report  # pandas and scipy.stats: only here
 
     for est in estimates:
-        report = collection_report(est.scores, seed=INTERVAL_SEED)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            report = collection_report(est.scores, seed=INTERVAL_SEED)
+        for caught_warning in caught:   # said again, naming the matrix (the spec holds several)
+            warnings.warn(type(caught_warning.message)(f"{est.spec.name}: "
+                                                       f"{caught_warning.message}"), stacklevel=2)
         _figures(cur, est.spec.name, report, inp, ok)
         _differences(cur, est.spec.name, report.differences)
-        _min_d(cur, est.spec.name, report)
+        _min_d(cur, est.spec.name, report, copies=identical_runs(est.scores))
         _n_intervals(cur, est.spec.name, report)
     ws.print_title_rows = "1:1"
     fit_texts(ws, 3, ws.max_row, len(WIDTHS))      # the notes wrap within the tables' width
@@ -209,12 +216,13 @@ def _differences(cur: Cursor, name: str, differences) -> None:
     cur.skip()
 
 
-def _min_d(cur: Cursor, name: str, report) -> None:
+def _min_d(cur: Cursor, name: str, report, *, copies) -> None:
     """The minD values that occur between the runs, with Sakai's n for each, and the notes of
-    ``topicsetsize report`` on them (:func:`topicsetsize.decide.realistic.table_notes`)."""
+    ``topicsetsize report`` on them (:func:`topicsetsize.decide.realistic.table_notes`), and
+    the runs that are ``copies`` of others (counted once here) as its warning names them."""
     import pandas as pd
 
-    from topicsetsize.decide.realistic import table_notes
+    from topicsetsize.decide.realistic import COPIES, table_notes
 
     attrs = report.min_d.attrs
     explained = (
@@ -230,7 +238,8 @@ def _min_d(cur: Cursor, name: str, report) -> None:
         "notes) is about how far another seed moves it; n goes as 1/minD², so another seed "
         "moves n by about twice that share of minD. The notes in bold, where there are any, "
         "are those topicsetsize report FILE prints (--trials: its number of halves).")
-    notes = table_notes(report.min_d, option="--trials")
+    notes = table_notes(report.min_d, option="--trials") + (
+        [copies.message(COPIES)] if len(copies) else [])
     _section(cur, len(report.min_d.index) + sum(map(_lines, (*explained, *notes))),
              f"{name}: minD values between its runs (top {report.differences.top_k} runs, the "
              f"top-k rows corrected for the selection of the top k by split halves; "

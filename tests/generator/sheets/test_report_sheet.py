@@ -337,17 +337,20 @@ def test_mc_se_is_the_engines_for_the_same_seed(report_book, reports):
 
 
 @pytest.mark.slow
-def test_the_notes_are_the_engines_as_text(report_book, reports):
+def test_the_notes_are_the_engines_as_text(report_book, reports, data_dir):
     """Under each minD table, the lines the command prints under it (table_notes: min_d_notes,
-    the Monte Carlo note, the noise note), in the engine's words, as text cells: never a
-    formula. Web has the Monte Carlo note (its median and 25% rows, 6% and 22%), Robust
-    min_d_notes' note (its corrected range above the uncorrected one)."""
-    from topicsetsize.decide.realistic import mc_error_note, min_d_notes, table_notes
+    the Monte Carlo note, the noise note), then the copies of runs as its warning names them,
+    in the engine's words, as text cells: never a formula. Web has the Monte Carlo note (its
+    median and 25% rows, 6% and 22%), Robust min_d_notes' note (its corrected range above the
+    uncorrected one); both have copies."""
+    from topicsetsize.decide.realistic import COPIES, mc_error_note, min_d_notes, table_notes
+    from topicsetsize.matrices.copies import identical_runs
 
     ws = openpyxl.load_workbook(report_book)[SHEET]
     for name, report in reports.items():
         _, _, after = _min_d_rows(ws, name)
-        want = table_notes(report.min_d, option="--trials")
+        want = table_notes(report.min_d, option="--trials") + [
+            identical_runs(_scores(data_dir)[name]).message(COPIES)]
         cells = [row[0] for row in after[-len(want):]]
         assert [c.value for c in cells] == want
         assert all(c.data_type == "s" and c.quotePrefix for c in cells)
@@ -379,3 +382,24 @@ def test_the_intervals_say_they_hold_min_d_fixed(report_book):
         assert note.value.startswith("Expanded percentile bootstrap:")
         assert held.value == MIN_D_HELD_FIXED and held.data_type == "s"
     assert "not the uncertainty of min_d" in MIN_D_HELD_FIXED
+
+
+@pytest.mark.slow
+def test_the_copies_of_runs_are_named_under_each_min_d_table(report_book, data_dir):
+    """The minD candidates count a copy of a run once: under each matrix's table the sheet
+    names the copies as the report's warning does, and the warning names the matrix."""
+    from topicsetsize.generator import build_workbook
+
+    from topicsetsize.decide.realistic import COPIES
+    from topicsetsize.matrices.copies import IdenticalRunsWarning, identical_runs
+
+    ws = openpyxl.load_workbook(report_book)[SHEET]
+    texts = [c.value for row in ws.iter_rows(max_col=1) for c in row if isinstance(c.value, str)]
+    for scores in _scores(data_dir).values():
+        assert texts.count(identical_runs(scores).message(COPIES)) == 1
+    # Robust's one copy (tests/data/PROVENANCE.md: sys69 = sys67)
+    assert any(t.startswith("1 run is a copy of another") and "sys69 = sys67" in t for t in texts)
+    spec = spec_from_dict({"title": "report", "m": [10], "min_d": [0.05],
+                           "matrices": [{"name": NAMES[0], "path": "example"}]})
+    with pytest.warns(IdenticalRunsWarning, match=rf"^{NAMES[0]}: 10 runs are copies"):
+        build_workbook(spec)
