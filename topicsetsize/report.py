@@ -20,7 +20,6 @@ from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_inte
 from .estimates.summary import VarianceSummary, summarise
 from .matrices.copies import identical_runs
 from .matrices.matrix import check_matrix
-from .numerics.search import SearchLimitError
 from .params import N_BOOT, N_HALVES, N_MAX, check
 
 __all__ = ["CollectionReport", "collection_report", "reliability_curves", "min_d_intervals",
@@ -180,11 +179,6 @@ MIN_D_HELD_FIXED = ("min_d is held fixed: the intervals cover the sampling of th
                     "topics (neither its Monte Carlo error, mc_se above, nor the error of its "
                     "correction for selection)")
 
-#: The n columns of the minD table: (design function, method, σ̂² estimator).
-_N_COLUMNS = {"n one-way legacy": ("anova", "legacy", "one-way"),
-              "n one-way exact": ("anova", "exact", "one-way"),
-              "n two-way exact": ("anova2", "exact", "two-way")}
-
 
 def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: float = 0.20,
                     level: float = 0.95, n_boot: int = N_BOOT, seed=None) -> dict:
@@ -211,33 +205,22 @@ def min_d_intervals(scores, table: pd.DataFrame, *, alpha: float = 0.05, beta: f
     >>> int(table.loc["top-k range", "n two-way exact"]), int(ci.lower[0]), int(ci.upper[0])
     (2191, 1692, 2712)
     """
-    from .designs.anova import anova_n, anova_power
-    from .designs.anova2 import anova2_n, anova2_power
+    from .decide.realistic import N_COLUMNS, column_n
     from .estimates.uncertainty import fresh_seed, n_interval
 
     seed = fresh_seed(seed)
     m = int(table.attrs["m"])
     d = table["min_d"].to_numpy(float, na_value=np.nan)
     out = {}
-    for column, (design, method, estimator) in _N_COLUMNS.items():
+    for column, (_, _, estimator) in N_COLUMNS.items():
         if column not in table:
             continue
-        # the rows with an n: a minD above 0 whose n is within the search limit
+        # the rows with an n: a minD above 0 whose n is within the search limit; a resample
+        # beyond it has n = inf, the interval's upper end then "more than" the limit
         usable = table[column].notna().to_numpy() & np.isfinite(d) & (d > 0)
 
-        def n_of(v, design=design, method=method, usable=usable):
-            n, power = (anova2_n, anova2_power) if design == "anova2" else (anova_n, anova_power)
-            min_d, v = np.broadcast_arrays(d[usable][:, None], v)
-            try:
-                return n(alpha, beta, min_d, v, m, method=method)
-            except SearchLimitError:
-                # a resample's σ̂² too large for any n up to the limit (a tiny minD): its n is
-                # inf, and the interval's upper end says "more than the limit" if it falls there
-                reach = power(N_MAX, m=m, min_d=min_d, variance=v, alpha=alpha,
-                              method=method) >= 1.0 - beta
-                out = np.full(min_d.shape, np.inf)
-                out[reach] = n(alpha, beta, min_d[reach], v[reach], m, method=method)
-                return out
+        def n_of(v, column=column, usable=usable):
+            return column_n(column, d[usable][:, None], v, alpha=alpha, beta=beta, m=m)
 
         ci = n_interval(scores, n_of, estimator=estimator, level=level, n_boot=n_boot, seed=seed)
         lower, upper = np.full(d.size, np.nan), np.full(d.size, np.nan)

@@ -24,8 +24,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..designs.anova import anova_n
-from ..designs.anova2 import anova2_n
+from ..designs.anova import anova_n, anova_power
+from ..designs.anova2 import anova2_n, anova2_power
 from ..errors import InputError
 from ..estimates.differences import (
     RunDifferences,
@@ -41,7 +41,8 @@ from ..matrices.matrix import check_matrix
 from ..numerics.search import SearchLimitError
 from ..params import N_HALVES, N_MAX, PARAMS, check
 
-__all__ = ["realistic_min_d", "min_d_notes", "top_k_and_m", "check_top_k_fits", "DEFAULT_TOP_K",
+__all__ = ["realistic_min_d", "N_COLUMNS", "column_n", "min_d_notes", "top_k_and_m",
+           "check_top_k_fits", "DEFAULT_TOP_K",
            "COPIES", "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE",
            "mc_error_note", "noise_note", "table_notes"]
 
@@ -69,19 +70,32 @@ SHOWN_COLUMNS = (*(c for c in MIN_D_COLUMNS if not c.startswith("n ")), MC_SE_CO
 MC_SE_SHARE = 0.05
 
 
-def _n_within_limit(n_of, values: np.ndarray) -> np.ndarray:
-    """``n_of`` of the candidates' minD ``values``, NaN for a candidate whose n no n up to the
-    search limit reaches (too small to detect against the variance of these scores): that row
-    has no n, and :func:`min_d_notes` says why, rather than the whole report failing."""
+#: The n columns of :func:`realistic_min_d`'s table: (design, method, the σ̂² it is sized on).
+N_COLUMNS = {"n one-way legacy": ("anova", "legacy", "one-way"),
+             "n one-way exact": ("anova", "exact", "one-way"),
+             "n two-way exact": ("anova2", "exact", "two-way")}
+
+
+def column_n(column: str, min_d, variance, *, alpha: float, beta: float, m: int) -> np.ndarray:
+    """n of the design of the n ``column`` (:data:`N_COLUMNS`) at the arrays ``min_d`` and
+    ``variance`` (broadcast), inf where no n up to the search limit has power 1 − β (a minD too
+    small to detect against that variance): a candidate, or a resample of the topics, beyond
+    the limit does not stop the report. Those cells are found by the power at the limit.
+
+    >>> column_n("n one-way exact", [0.1, 1e-6], 0.06, alpha=0.05, beta=0.2, m=10).tolist()
+    [189.0, inf]
+    """
+    design, method, _ = N_COLUMNS[column]
+    n_of, power = (anova2_n, anova2_power) if design == "anova2" else (anova_n, anova_power)
+    min_d, variance = np.broadcast_arrays(np.asarray(min_d, float), np.asarray(variance, float))
     try:
-        return np.asarray(n_of(values), float)
+        return np.asarray(n_of(alpha, beta, min_d, variance, m, method=method), float)
     except SearchLimitError:
-        out = np.full(values.size, np.nan)
-        for i, value in enumerate(values):
-            try:
-                out[i] = np.asarray(n_of(np.array([value])), float)[0]
-            except SearchLimitError:
-                pass
+        reach = power(N_MAX, m=m, min_d=min_d, variance=variance, alpha=alpha,
+                      method=method) >= 1.0 - beta
+        out = np.full(min_d.shape, np.inf)
+        if reach.any():
+            out[reach] = n_of(alpha, beta, min_d[reach], variance[reach], m, method=method)
         return out
 
 
@@ -243,13 +257,12 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
                           "above noise": d >= critical * se},
                          index=pd.Index(list(rows), name="candidate"))
     v1, v2 = residual_variance(x), two_way_residual_variance(x)
-    for name, n_of in (("n one-way legacy", lambda v: anova_n(alpha, beta, v, v1, m)),
-                       ("n one-way exact",
-                        lambda v: anova_n(alpha, beta, v, v1, m, method="exact")),
-                       ("n two-way exact", lambda v: anova2_n(alpha, beta, v, v2, m))):
+    for name, (_, _, estimator) in N_COLUMNS.items():
         n = np.full(d.size, np.nan)
         if usable.any():
-            n[usable] = _n_within_limit(n_of, d[usable])
+            n[usable] = column_n(name, d[usable], v1 if estimator == "one-way" else v2,
+                                 alpha=alpha, beta=beta, m=m)
+        n[np.isinf(n)] = np.nan         # beyond the search limit: no n (min_d_notes says why)
         table[name] = pd.Series(n, index=table.index).astype("Int64")
     mc_se = [corrected.mc_se[key] for key in ("range", "median", "25%")]
     table[MC_SE_COLUMN] = mc_se + [np.nan] * (d.size - len(mc_se))
