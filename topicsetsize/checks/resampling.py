@@ -107,9 +107,16 @@ class ResampledPower:
         return self.gap / self.null_se
 
 
-def _nonzero(variance: float, what: str, runs) -> float:
+#: Why a V_E, or a variance of differences, is 0 (:func:`_nonzero`).
+_FLAT = "each run scores the same on every topic"
+_PARALLEL = "the runs differ by the same amount on every topic"
+
+
+def _nonzero(variance: float, what: str, runs, because: str) -> float:
     if not variance > 0:
-        raise InputError(f"scores: {what} of runs {list(runs)!r} is 0: the test is undefined")
+        *first, last = map(repr, runs)
+        raise InputError(f"scores: {what} of runs {', '.join(first)} and {last} is 0 ({because}): "
+                         "the test is undefined")
     return variance
 
 
@@ -186,7 +193,8 @@ def _choose_runs(matrix, test: str, m, pair) -> np.ndarray:
             raise InputError(f"pair={pair!r} must name two different runs")
         missing = [p for p in pair if p not in labels]
         if missing:
-            raise InputError(f"pair: run {missing[0]!r} is not in the matrix")
+            raise InputError(f"pair={pair!r} names run {missing[0]!r}, which is not in the "
+                             f"matrix (runs {labels[0]!r} ... {labels[-1]!r})")
         return np.array([labels.index(p) for p in pair])
     copies = identical_runs(matrix)
     copies.require_two("no two runs to compare")
@@ -286,10 +294,11 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
         k = x.shape[1]
         means = x.mean(axis=0)
         if test == "anova":
-            variance = _nonzero(residual_variance(x), "V_E", labels)
+            variance = _nonzero(residual_variance(x), "V_E", labels, _FLAT)
             df_e, statistic = k * (n - 1), _anova_reject
         else:
-            variance = _nonzero(two_way_residual_variance(x), "the two-way V_E", labels)
+            variance = _nonzero(two_way_residual_variance(x), "the two-way V_E", labels,
+                                _PARALLEL)
             df_e, statistic = (k - 1) * (n - 1), _anova2_reject
         difference = float(means.max() - means.min())
         lam = n * float(((means - means.mean()) ** 2).sum()) / variance
@@ -303,7 +312,8 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
         k = 2
         d = x[:, 0] - x[:, 1]
         shift = d.mean()
-        variance = _nonzero(float(d.var(ddof=1)), "the variance of the differences", labels)
+        variance = _nonzero(float(d.var(ddof=1)), "the variance of the differences", labels,
+                            _PARALLEL)
         difference = abs(float(shift))
         lam = math.sqrt(n) * difference / math.sqrt(variance)
         theoretical = float(t_power(alpha, n - 1, lam))

@@ -78,7 +78,7 @@ def select_topics(scores: pd.DataFrame, *, spec) -> pd.DataFrame:
         else:
             hit = np.array([t == item for t in ids])
             if not hit.any():
-                raise InputError(f"topics: topic {item!r} is not in the matrix "
+                raise InputError(f"topics={item!r} is not a topic id of the matrix "
                                  f"(ids {ids[0]!r} ... {ids[-1]!r})")
         keep |= hit
     if not keep.any():

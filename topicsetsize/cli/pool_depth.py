@@ -138,10 +138,10 @@ def run(args) -> int:
         show[column] = show[column].map("{:.4f}".format)
     design = ""
     if "n low" in show:         # the interval on n, as one column after n
-        show["n [low, high]"] = [f"[{lo}, {hi}]" for lo, hi in zip(show.pop("n low"),
-                                                                    show.pop("n high"))]
+        show["n [low, high]"] = [_interval_text(lo, hi) for lo, hi in zip(show.pop("n low"),
+                                                                           show.pop("n high"))]
     if "cost high" in show:     # after the interval on n it comes from
-        show["cost high"] = show.pop("cost high").map("{:,.0f}".format)
+        show["cost high"] = show.pop("cost high").map(_cost_text)
     if m is not None:
         show["cost"] = show["cost"].map("{:,.0f}".format)
         if "within_budget" in show:
@@ -168,7 +168,7 @@ def run(args) -> int:
         else:
             row = study.cheapest
             within = " within the budget" if args.budget is not None else ""
-            between = (f" [{int(row['n low'])}, {int(row['n high'])}]" if "n low" in row.index
+            between = (" " + _interval_text(row["n low"], row["n high"]) if "n low" in row.index
                        else "")
             print(f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])}{between} topics, "
                   f"{row['cost']:,.0f} documents judged")
@@ -202,9 +202,23 @@ def _budget_note(study) -> None:
         return
     over = table.index[table["within_budget"] & (table["cost high"] > study.budget)]
     if len(over):
-        depths = ", ".join(f"pd={d} ({table.loc[d, 'cost high']:,.0f})" for d in over)
+        depths = ", ".join(f"pd={d} ({_cost_text(table.loc[d, 'cost high'])})" for d in over)
         print(f"note: within the budget of {study.budget:,.0f} at the point n but not at the "
               f"upper end of n's interval (cost high): {depths}")
+
+
+def _interval_text(low, high) -> str:
+    """n's interval as ``[low, high]``; an end beyond the search limit in words."""
+    from ..report import interval_end_text
+
+    return f"[{interval_end_text(low)}, {interval_end_text(high)}]"
+
+
+def _cost_text(cost) -> str:
+    """A cost with thousands separators; at an n beyond the search limit (inf), that n."""
+    from ..params import N_MAX
+
+    return f"{cost:,.0f}" if cost != float("inf") else f"n high more than {N_MAX:,}"
 
 
 def _pooled(study) -> str:

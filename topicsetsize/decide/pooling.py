@@ -62,8 +62,15 @@ from ..matrices.evaluation import (
 from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_flag, check_method
-from .budget import budget_plan, cheapest_row
-from .pools import RankedRuns, best_ranks, condensed_run, depth_pool, trec_ranking
+from .budget import budget_plan, cheapest_row, depth_n_intervals
+from .pools import (
+    RankedRuns,
+    best_ranks,
+    condensed_run,
+    depth_pool,
+    trec_ranking,
+    warn_deeper_than_runs,
+)
 
 __all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning", "PoolDepthStudy",
            "trec_ranking", "best_ranks", "depth_pool", "pool_depth_study", "parse_measure",
@@ -97,8 +104,9 @@ class PoolDepthStudy:
         ``v_e_std_ab`` (one-way residual variance, pooled over the collections), and, when ``m``
         and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
         in :func:`topicsetsize.decide.budget.budget_plan`, then ``n low`` and ``n high``, the
-        bootstrap interval of n over the past topics (``n_interval``), and ``cost high``, the
-        cost at ``n high`` (``within_budget`` is judged at the point n).
+        bootstrap interval of n over the past topics (``n_interval``; whole numbers, or floats
+        with inf where resamples need more than the search limit of 10⁹ topics), and
+        ``cost high``, the cost at ``n high`` (``within_budget`` is judged at the point n).
     cheapest : pandas.Series or None
         The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
     scores : dict
@@ -298,6 +306,8 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         pooled = ranked.pool(max(depths_list), topics)
         if not pooled["in_qrels"].any():
             raise InputError(f"{qrels_name}: none of the documents the runs retrieve is judged")
+        warn_deeper_than_runs(depths_list, int(pooled["rank"].max()),
+                              where if len(collections) > 1 else "")
         topics_total += len(topics)
         # Each run evaluated once at each depth, from its compact form: the depths in groups
         # whose evaluators (each holding its depth's pool) together hold at most twice the
@@ -346,11 +356,12 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                            beta=beta, budget=budget, method=method)
         table = table.join(plan.table[["n", "cost", "within_budget"]])
         if n_boot is not None:
-            interval = _depth_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
+            interval = depth_n_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
                                         beta=beta, method=method, variance_from=variance_from,
                                         n_boot=n_boot, seed=seed, level=level)
-            table["n low"] = np.asarray(interval.lower).astype("int64")
-            table["n high"] = np.asarray(interval.upper).astype("int64")
+            for end, values in (("n low", interval.lower), ("n high", interval.upper)):
+                values = np.asarray(values, float)    # inf: resamples beyond 10⁹ topics
+                table[end] = values.astype("int64") if np.isfinite(values).all() else values
             table["cost high"] = table["n high"] * table["docs_per_topic"]   # at n's upper end
         cheapest = cheapest_row(table)
         if budget is None:      # every depth is "within" no budget: the column would only say yes
@@ -374,29 +385,6 @@ def _warn_incomplete(depths: list, share: np.ndarray, condensed: bool) -> None:
     warnings.warn(IncompleteJudgmentsWarning(
         f"the qrels judge only {', '.join(low)} of the pooled documents (below "
         f"{JUDGED_SHARE_MIN:.0%}): {then}"), stacklevel=3)
-
-
-def _depth_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_from, n_boot,
-                     seed, level):
-    """The interval of n at every depth: each depth's pooled σ̂² over the same resamples of the
-    topics (one seed), n of every (depth, resample) in one call of ``anova_n``."""
-    from ..designs.anova import anova_n
-    from ..estimates.uncertainty import (
-        bootstrap_variances,
-        fresh_seed,
-        interval_of,
-        interval_tails,
-        resampled_n,
-    )
-
-    seed = fresh_seed(seed)
-    scale = "raw" if variance_from == "raw" else "std-ab"
-    variances = np.stack([bootstrap_variances(scores[d], scale=scale, n_boot=n_boot, seed=seed)
-                          for d in depths])
-    n = resampled_n(lambda v: anova_n(alpha, beta, min_d, v, m, method=method), variances)
-    tails = interval_tails(level, [len(s) for s in scores[depths[0]]])
-    return interval_of(n, variances, level=level, tails=tails, seed=seed,
-                       estimator=f"one-way {scale}")
 
 
 def _depth_groups(sizes: list) -> list[list[int]]:

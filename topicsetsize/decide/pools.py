@@ -8,6 +8,7 @@ order. :mod:`topicsetsize.decide.pooling` re-judges and re-evaluates the runs wi
 from __future__ import annotations
 
 import mmap
+import warnings
 from itertools import repeat
 
 import numpy as np
@@ -17,7 +18,8 @@ from ..matrices.runcolumns import RunColumns
 from ..matrices.runfiles import as_run, trec_order, trec_score
 from ..params import check
 
-__all__ = ["trec_ranking", "best_ranks", "depth_pool", "condensed_run", "RankedRuns"]
+__all__ = ["trec_ranking", "best_ranks", "depth_pool", "condensed_run", "RankedRuns",
+           "DeeperThanRunsWarning", "warn_deeper_than_runs"]
 
 
 def trec_ranking(runs: dict) -> pd.DataFrame:
@@ -96,6 +98,33 @@ def condensed_run(run: dict, judged: dict) -> dict:
     """
     return {q: {d: s for d, s in docs.items() if d in judged.get(q, ())}
             for q, docs in run.items()}
+
+
+class DeeperThanRunsWarning(UserWarning):
+    """A pool depth beyond the deepest rank at which any document enters the pool: its pool
+    is that of the shallower depth, every document the runs retrieve."""
+
+
+def warn_deeper_than_runs(depths, deepest: int, where: str = "") -> None:
+    """One :class:`DeeperThanRunsWarning` naming the ``depths`` beyond ``deepest``, the
+    largest best rank of a pooled document (a row of :meth:`RankedRuns.best_ranks` at the
+    largest depth): their pools, V_E and n are those of pd = ``deepest``.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_deeper_than_runs([1000, 100, 50], 100)
+    >>> str(caught[0].message).split(": ")[0]
+    'pd=1000 is deeper than the runs reach'
+    """
+    beyond = [d for d in depths if d > deepest]
+    if beyond:
+        warnings.warn(DeeperThanRunsWarning(
+            f"{where}{', '.join(f'pd={d}' for d in beyond)} "
+            f"{'is' if len(beyond) == 1 else 'are'} deeper than the runs reach: every document "
+            f"they retrieve is in the pool from pd={deepest} on (no run ranks a new document "
+            f"below rank {deepest}), so {'its pool' if len(beyond) == 1 else 'their pools'}, "
+            f"V_E and n are those of pd={deepest}"), stacklevel=3)
 
 
 class RankedRuns:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -212,21 +213,22 @@ def test_reproducible_chunk_free_and_progress(monkeypatch):
     (dict(test="chi2"), "test='chi2' is not one of 'anova', 'ttest'"),
     (dict(m=4), "m=4 is out of range: allowed 2 <= m <= 3"),
     (dict(trials=0), "trials=0 is out of range"),
-    (dict(test="ttest", pair=(0, 7)), "pair: run 7 is not in the matrix"),
+    (dict(test="ttest", pair=(0, 7)),
+     "pair=[0, 7] names run 7, which is not in the matrix (runs 0 ... 2)"),
     (dict(test="ttest", pair=(1, 1)), "must name two different runs"),
     (dict(test="anova", pair=(0, 1)), "pair is only for test='ttest'"),
 ])
 def test_errors_name_the_argument(kwargs, message):
     x = normal_matrix(30, [0.0, 0.1, 0.2], seed=0)
     kwargs.setdefault("n", 10)
-    with pytest.raises(InputError, match=message) as err:
+    with pytest.raises(InputError, match=re.escape(message)) as err:
         resampled_power(x, **kwargs)
     assert "\n" not in str(err.value)
 
 
 def test_identical_pair_is_an_error():
     x = np.column_stack([np.arange(10.0), np.arange(10.0), np.ones(10)])
-    with pytest.raises(InputError, match="variance of the differences of runs \\[0, 1\\] is 0"):
+    with pytest.raises(InputError, match="variance of the differences of runs 0 and 1 is 0"):
         resampled_power(x, n=5, test="ttest", pair=(0, 1))
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from topicsetsize import anova_n, anova_power
 from topicsetsize.cli import main
 from topicsetsize.decide.pooling import pool_depth_study
+from topicsetsize.params import N_MAX
 
 from .conftest import one_line_error
 
@@ -229,9 +232,13 @@ def test_duplicates_refused_unless_first(capsys, tmp_path):
     assert err.count("\n") == 1 and "r1, line 2: document 'A401-0132' is retrieved twice" in err
     assert main([*argv, "--duplicates", "first"]) == 0
     err = capsys.readouterr().err
-    # and the one rule on topics (23 of the qrels' unmatched), and, the study done, the copies:
-    # r1 without its repeated line ranks what r2 ranks, so they score alike at every depth
-    dropped, topics, copies = err.splitlines()
+    # and the one rule on topics (23 of the qrels' unmatched), a depth beyond the runs' one
+    # document a topic, and, the study done, the copies: r1 without its repeated line ranks
+    # what r2 ranks, so they score alike at every depth
+    dropped, topics, deeper, copies = err.splitlines()
+    assert deeper == ("topicsetsize: warning: pd=10 is deeper than the runs reach: every "
+                      "document they retrieve is in the pool from pd=1 on (no run ranks a new "
+                      "document below rank 1), so its pool, V_E and n are those of pd=1")
     assert copies == ("topicsetsize: warning: 1 run is a copy of another (identical scores on "
                       "every topic): r2 = r1; kept: V_E and n at every depth use every run, each "
                       "copy as a run of its own, as the variance estimates do")
@@ -296,6 +303,35 @@ def test_n_interval_per_depth_equals_the_engine(capsys):
                              f"{row['cost high']:>9,.0f}")
         assert row["n low"] <= row["n"] <= row["n high"]
         assert row["cost high"] == pytest.approx(row["n high"] * row["docs_per_topic"])
+
+
+def test_an_interval_end_beyond_the_search_limit_is_said_not_raised(capsys):
+    """A minD whose point n at each depth is below 10⁹ topics but whose upper resamples need
+    more: the study used to stop with the resample's variance in the error; now that end is
+    inf in the table, "more than 1,000,000,000" in the output (and its cost high says why),
+    and the point n are anova_n's at V_E. The inf is checked against the power at 10⁹ topics
+    with the σ̂² of that end: below 1 − β."""
+    min_d = 1.73e-5     # pd=60 and pd=10: point n just below 10⁹, the upper end beyond
+    argv = ["pool-depth", *A, "--depths", "60,10", "--measure", "AP", "--m", "8", "--min-d",
+            str(min_d), "--seed", "3", "--boot", "400"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    study = pool_depth_study("tests/data/pool_runs/A/runs",
+                             qrels="tests/data/pool_runs/A/qrels.txt", depths=[60, 10],
+                             measure="AP", m=8, min_d=min_d, n_boot=400, seed=3)
+    table = study.table
+    assert table["n"].tolist() == [anova_n(0.05, 0.2, min_d, v, 8) for v in table["v_e_raw"]]
+    beyond = np.isinf(table["n high"].to_numpy())
+    assert beyond.any() and (table["n"] < N_MAX).all()
+    power = anova_power(N_MAX, m=8, min_d=min_d, variance=study.n_interval.variance_high,
+                        alpha=0.05, method="legacy")
+    assert (power[beyond] < 0.8).all() and (power[~beyond] >= 0.8).all()
+    for depth, row in table.iterrows():
+        line = next(x for x in out.splitlines() if x.split()[:1] == [str(depth)])
+        if np.isinf(row["n high"]):
+            assert line.endswith(f"[{int(row['n low'])}, more than 1,000,000,000]  "
+                                 "n high more than 1,000,000,000")
+    assert "cheapest: pd=" in out and "more than 1,000,000,000] topics" in out
 
 
 def test_the_default_bootstrap_seed_is_zero_as_in_report(capsys):

@@ -166,6 +166,27 @@ def test_ir_measures_computes_the_measure(study_a):
     assert ndcg == pytest.approx(expected[ir_measures.nDCG @ 10], abs=1e-12)
 
 
+def test_a_depth_beyond_the_runs_is_named_and_pools_what_the_deepest_rank_pools():
+    """The deepest best rank of a retrieved document (pandas over the runs as read,
+    :func:`best_ranks`' frame path, not RankedRuns): a depth beyond it pools the same
+    documents and gives the same V_E as that rank, and the warning names it; at that rank
+    itself, nothing is said."""
+    import warnings
+
+    from topicsetsize.decide.pools import DeeperThanRunsWarning, best_ranks
+
+    deepest = int(best_ranks(read_runs(A_RUNS)).max())
+    with pytest.warns(DeeperThanRunsWarning, match=f"^pd={10 * deepest} is deeper than the "
+                      f"runs reach: .* from pd={deepest} on"):
+        study = pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[10 * deepest, deepest],
+                                 measure="AP")
+    table = study.table
+    assert table.loc[10 * deepest].tolist() == table.loc[deepest].tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeeperThanRunsWarning)
+        pool_depth_study(A_RUNS, qrels=A_QRELS, depths=[deepest], measure="AP")
+
+
 def test_two_collections_pool_the_variance():
     study = pool_depth_study([A_RUNS, B_RUNS], qrels=[A_QRELS, B_QRELS], depths=[60, 10],
                              measure="AP")
