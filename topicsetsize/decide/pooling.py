@@ -357,8 +357,8 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         table = table.join(plan.table[["n", "cost", "within_budget"]])
         if n_boot is not None:
             interval = depth_n_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
-                                        beta=beta, method=method, variance_from=variance_from,
-                                        n_boot=n_boot, seed=seed, level=level)
+                                         beta=beta, method=method, variance_from=variance_from,
+                                         n_boot=n_boot, seed=seed, level=level)
             for end, values in (("n low", interval.lower), ("n high", interval.upper)):
                 values = np.asarray(values, float)    # inf: resamples beyond 10⁹ topics
                 table[end] = values.astype("int64") if np.isfinite(values).all() else values
