@@ -32,6 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from topicsetsize.decide.budget import ROW_KEYS, ROW_OPTIONAL
+
 from .calculators import INPUTS
 
 __all__ = ["Spec", "Measure", "MatrixSpec", "SCORES", "EXAMPLE", "DECIDE_MS"]
@@ -45,7 +47,8 @@ TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method
              "measures", "matrices", "calculators", "parts", "decide", "requirements",
              "pool_depths", "budget")
 DECIDE_KEYS = ("n", "min_d", "m", "variance", "round_to", "method")
-POOL_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
+#: A ``[[pool_depths]]`` row's keys, required and optional, as a budget plan's (declared once).
+POOL_KEYS, POOL_OPTIONAL = ROW_KEYS, ROW_OPTIONAL
 BUDGET_KEYS = ("documents", "m", "min_d", "method")
 #: The m of the Decide sheet when the spec gives none (the papers' tables).
 DECIDE_MS = (2, 5, 10, 20, 50, 100)
@@ -108,7 +111,7 @@ class Spec:
     calculators: dict = field(default_factory=dict)   # {"anova": {"alpha": .05, ...}, ...}
     decide: dict = field(default_factory=dict)        # {"n": 100, "min_d": .1, "m": (...), ...}
     requirements: tuple[dict, ...] = ()               # {label, variance, m, min_d} each
-    pool_depths: tuple[dict, ...] = ()                # {pd, docs_per_topic, variance} each
+    pool_depths: tuple[dict, ...] = ()   # {pd, docs_per_topic, variance[, variance_high]} each
     budget: dict = field(default_factory=dict)        # {"documents", "m", "min_d", "method"}
     parts: dict = field(default_factory=dict)         # {"V": {"m": (2, ..., 100)}, ...}
     description: str = ""

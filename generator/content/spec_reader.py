@@ -25,6 +25,7 @@ from .spec import (
     MATRIX_KEYS,
     MEASURE_KEYS,
     POOL_KEYS,
+    POOL_OPTIONAL,
     SCORES,
     TOP_KEYS,
     MatrixSpec,
@@ -316,13 +317,25 @@ def _pool_depths(where, rows) -> tuple[dict, ...]:
     for k, item in enumerate(rows, start=1):
         key = f"pool_depths[{k}]"
         where.is_table(item, key)
-        where.keys(item, tuple(POOL_KEYS), key)
-        out.append({name: where.number(item, name, param, required=True, prefix=key)
-                    for name, param in POOL_KEYS.items()})
+        where.keys(item, (*POOL_KEYS, *POOL_OPTIONAL), key)
+        row = {name: where.number(item, name, param, required=True, prefix=key)
+               for name, param in POOL_KEYS.items()}
+        for name, param in POOL_OPTIONAL.items():
+            if name in item:
+                row[name] = where.number(item, name, param, prefix=key)
+        if row.get("variance_high", row["variance"]) < row["variance"]:
+            where.fail(f"{key}.variance_high", f"variance_high={row['variance_high']:.10g} is "
+                       f"below the variance {row['variance']:.10g}: the upper end of σ̂²'s "
+                       "interval is at least σ̂²")
+        out.append(row)
     depths = [r["pd"] for r in out]
     dup = next((d for d in depths if depths.count(d) > 1), None)
     if dup is not None:
         where.fail("pool_depths", f"depth pd = {dup} is given twice")
+    highs = sum("variance_high" in r for r in out)
+    if 0 < highs < len(out):
+        where.fail("pool_depths", f"variance_high is given for {highs} of {len(out)} depths: "
+                                  "give it for every depth or for none")
     return tuple(out)
 
 

@@ -14,6 +14,7 @@ from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.styles import Alignment
 
 import topicsetsize as tss
+from topicsetsize.params import N_MAX
 
 from ..content.calculators import INPUTS
 from ..content.spec import Spec
@@ -38,17 +39,21 @@ SHEET = "Budget"
 _HEADERS = ("pool depth pd", "judged docs per topic", "σ̂² at pd", "required n (not live)",
             "cost = n × docs", "within budget", "cost if within",
             "pd if cheapest (ties: the deeper)")
+#: The columns added where the spec gives each depth's ``variance_high`` (I and J).
+_HIGH_HEADERS = ("n high: at σ̂² high (not live)", "cost high = n high × docs")
 
 
 def add_budget_sheet(wb, spec: Spec) -> None:
     """Write the Budget sheet (the spec must have ``[[pool_depths]]`` and ``[budget]``)."""
     b = spec.budget
     rows = spec.pool_depths
+    high = all("variance_high" in r for r in rows)
     plan = tss.budget_plan([r["pd"] for r in rows],
                            docs_per_topic=[r["docs_per_topic"] for r in rows],
                            variances=[r["variance"] for r in rows], m=b["m"],
                            min_d=b["min_d"], alpha=spec.alpha, beta=spec.beta,
-                           budget=b["documents"], method=b["method"])
+                           budget=b["documents"], method=b["method"],
+                           variances_high=[r["variance_high"] for r in rows] if high else None)
     cur = start_sheet(wb, SHEET, "Budget: how deep to pool, how many topics, at what cost", [
         f"Required n per pool depth: one-way ANOVA, m = {b['m']}, minD = {b['min_d']:g}, "
         f"α = {spec.alpha:g}, β = {spec.beta:g}, {b['method']} method (precomputed by the "
@@ -62,17 +67,18 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     _, ok = write_status(cur, wb, "budget", inp)
     cur.skip()
     first, last, tied, cheapest = _depths(cur, plan, budget, ok)
-    _cheapest(cur, wb, first, last, tied, cheapest, ok)
-    _chart(cur, first, last)
+    _cheapest(cur, wb, first, last, tied, cheapest, ok, high)
+    _chart(cur, first, last, "J" if high else "H")
 
 
 def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
     """The table of pool depths: n, cost, fit; the cheapest row highlighted. Returns its
     first and last rows, the range of the tied depths and the cheapest depth's formula."""
     ws, rows = cur.ws, plan.table
+    high = "n high" in rows
     cur.heading("Pool depths")
     top = cur.row
-    for c, text in enumerate(_HEADERS, start=1):
+    for c, text in enumerate(_HEADERS + (_HIGH_HEADERS if high else ()), start=1):
         put_label(ws, top, c, text, font=STYLE.bold,
                   fill=STYLE.header_fill).alignment = STYLE.header
     ws.row_dimensions[top].height = 45
@@ -93,16 +99,36 @@ def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
         # the pd of a row that ties for the cheapest cost within the budget, else blank text
         put_formula(ws, r, 8, f'=IF(AND(F{r}=1,E{r}=MIN({costs_if})),A{r},"")',
                     number_format="0")
+        if high:
+            _high_cells(ws, r, row["n high"], ok)
+    end = "J" if high else "H"
+    if high:    # first, so that it shows on the highlighted row too: within at n, not at n high
+        highlight_if(ws, f"J{first}:J{last}",
+                     f"AND($F{first}=1,OR(NOT(ISNUMBER($J{first})),$J{first}>{budget}))")
     cheapest = f"IF(COUNT({tied})=0,0,MAX({tied}))"
-    highlight_if(ws, f"A{first}:H{last}", f"AND(ISNUMBER($H{first}),$A{first}={cheapest})",
+    highlight_if(ws, f"A{first}:{end}{last}", f"AND(ISNUMBER($H{first}),$A{first}={cheapest})",
                  fill=STYLE.cross_fill, font=STYLE.bold)
-    block = Block(first, last, {k: c for c, k in enumerate("ABCDEFGH", start=1)})
+    block = Block(first, last, {k: c for c, k in enumerate("ABCDEFGHIJ"[:ord(end) - 64],
+                                                           start=1)})
     grey_when_bad(cur, block, ok)
     cur.row = last + 2
     return first, last, tied, cheapest
 
 
-def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str) -> None:
+def _high_cells(ws, r: int, n_high: float, ok: str) -> None:
+    """Row ``r``'s n high (precomputed; words beyond the search limit) and its live cost."""
+    beyond = f"more than {N_MAX:,}"
+    if n_high == float("inf"):
+        put_label(ws, r, 9, beyond).alignment = Alignment(horizontal="right", shrink_to_fit=True)
+    else:
+        put_number(ws, r, 9, n_high, number_format=N_FMT)
+    put_formula(ws, r, 10, guarded(ok, f'IF(ISNUMBER(I{r}),I{r}*B{r},"n high {beyond}")',
+                                   f'"{NO_VALUE}"'), number_format="#,##0"
+                ).alignment = Alignment(horizontal="right", shrink_to_fit=True)
+
+
+def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str,
+              high: bool) -> None:
     """The cheapest depth within the budget, its n and its cost (named answers)."""
     ws = cur.ws
     put_label(ws, cur.row, 1, "Cheapest within the budget", font=STYLE.bold)
@@ -115,11 +141,15 @@ def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str)
     name_cell(wb, "budget_cheapest", ws.title, cur.row, 2)
     cur.skip()
     # numbers, not TEXT(): the cell's number format shows the separators in every locale
-    for name, label, value, fmt in (
-            ("budget_cheapest_pd", "its pool depth", f'IF(COUNT({tied})=0,"none",{cheapest})',
-             "0"),
-            ("budget_cheapest_cost", "its cost (judged documents)",
-             f'IF(COUNT({tied})=0,"none",INDEX($E${first}:$E${last},{match}))', "#,##0")):
+    answers = [("budget_cheapest_pd", "its pool depth", f'IF(COUNT({tied})=0,"none",{cheapest})',
+                "0"),
+               ("budget_cheapest_cost", "its cost (judged documents)",
+                f'IF(COUNT({tied})=0,"none",INDEX($E${first}:$E${last},{match}))', "#,##0")]
+    if high:
+        answers.append(("budget_cheapest_cost_high", "its cost at n high (judged documents)",
+                        f'IF(COUNT({tied})=0,"none",INDEX($J${first}:$J${last},{match}))',
+                        "#,##0"))
+    for name, label, value, fmt in answers:
         put_label(ws, cur.row, 1, label)
         put_formula(ws, cur.row, 2, guarded(ok, value), number_format=fmt,
                     font=STYLE.answer).alignment = Alignment(horizontal="left")
@@ -128,16 +158,23 @@ def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str)
     cur.skip()
     cur.note("Highlighted: the cheapest depth within the budget. The cost compares depths "
              "only: a shallower pool is cheaper per topic but noisier, so it needs more topics.")
-    for line in ("Each n is a point estimate: its σ̂² was measured on a few dozen past topics "
-                 "and carries their sampling error.",
-                 "topicsetsize pool-depth on the runs and qrels gives the 95% interval of n at "
-                 "every depth, and the cost at its upper end (cost high):",
-                 "a depth within the budget at n may not be at n high. Compare the budget with "
-                 "cost high before committing to a depth."):
+    lines = ("Each n is a point estimate: its σ̂² was measured on a few dozen past topics "
+             "and carries their sampling error.",
+             *(("n high is n at σ̂² high, the upper end of σ̂²'s interval over the past topics "
+                "(the spec's variance_high; topicsetsize pool-depth --csv gives the 95% one),",
+                "and cost high the cost there: a depth within the budget at n may not be at "
+                "n high (its cost high in pink). Compare the budget with cost high before "
+                "committing to a depth.")
+               if high else
+               ("topicsetsize pool-depth on the runs and qrels gives the 95% interval of n at "
+                "every depth, and the cost at its upper end (cost high):",
+                "a depth within the budget at n may not be at n high. Compare the budget with "
+                "cost high before committing to a depth.")))
+    for line in lines:
         cur.note(line)
 
 
-def _chart(cur, first: int, last: int) -> None:
+def _chart(cur, first: int, last: int, end: str) -> None:
     """n against judged documents per topic, below the table; the print layout."""
     ws = cur.ws
     chart = ScatterChart()
@@ -156,6 +193,6 @@ def _chart(cur, first: int, last: int) -> None:
     # below the table (beside it, the page had to shrink to about 4 pt to fit the width)
     ws.add_chart(chart, f"A{cur.row + 1}")
     ws.freeze_panes = "A3"
-    ws.print_area = f"A1:H{cur.row + 17}"     # the chart takes about 16 rows
+    ws.print_area = f"A1:{end}{cur.row + 17}"     # the chart takes about 16 rows
     ws.print_title_rows = "1:1"
     ws.page_setup.scale = PRINT_SCALE          # as the calculators: 9 pt answers

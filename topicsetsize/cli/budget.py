@@ -2,8 +2,10 @@
 
 From summary figures: for each pool depth pd, the mean number of documents judged per topic and
 the within-system variance observed at that depth. Prints the required n (one-way ANOVA), the
-cost n x documents per topic, whether it fits the budget, and the cheapest depth that does.
-The figures come from a TOML plan (--plan FILE) or from the options.
+cost n x documents per topic, whether it fits the budget, and the cheapest depth that does;
+with the upper end of each depth's V_E interval (--variance-high, pool-depth --csv's variance
+high), also n high and the cost there. The figures come from a TOML plan (--plan FILE) or from
+the options.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ def register(sub, designs) -> None:
         description=__doc__.split("\n\n")[1].replace("\n", " "))
     parser.add_argument("--plan", type=path, metavar="FILE.toml",
                         help="TOML: top-level m, min_d, alpha, beta, budget, method and one "
-                             "[[pool_depths]] table per depth with pd, docs_per_topic, variance")
+                             "[[pool_depths]] table per depth with pd, docs_per_topic, variance "
+                             "(and optionally variance_high)")
     parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
                         metavar="PD[,PD...]", help="pool depths")
     parser.add_argument("--docs-per-topic", type=numbers("docs_per_topic", labels=False),
@@ -29,6 +32,10 @@ def register(sub, designs) -> None:
                         help="mean documents judged per topic, one per depth")
     parser.add_argument("--variance", type=numbers("variance", labels=False), metavar="V[,V...]",
                         help="within-system variance V_E at each depth")
+    parser.add_argument("--variance-high", type=numbers("variance", labels=False),
+                        metavar="V[,V...]",
+                        help="optional: the upper end of each depth's V_E interval (pool-depth "
+                             "--csv's 'variance high'): adds n high and the cost at it")
     parser.add_argument("--m", type=number("m"), help="number of systems")
     parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
     parser.add_argument("--alpha", type=number("alpha"),
@@ -45,13 +52,15 @@ def register(sub, designs) -> None:
 
 
 _FIGURES = ("depths", "docs_per_topic", "variance")
+#: The per-depth figures that may be left out.
+_OPTIONAL = ("variance_high",)
 
 
 def run(args) -> int:
     """Read the plan (file or options; options override the file) and print it."""
     from ..params import check
 
-    given = {k: getattr(args, k) for k in _FIGURES if getattr(args, k) is not None}
+    given = {k: getattr(args, k) for k in _FIGURES + _OPTIONAL if getattr(args, k) is not None}
     if args.plan is not None:
         if given:
             raise InputError(f"give the per-depth figures either in --plan {args.plan} or as "
@@ -63,12 +72,14 @@ def run(args) -> int:
         missing = [f"--{k.replace('_', '-')}" for k in _FIGURES if k not in given]
         if missing:
             raise InputError(f"give --plan FILE.toml, or {', '.join(missing)}")
-        for key in _FIGURES[1:]:     # before the numerical libraries load: a refusal is quick
-            if len(given[key]) != len(args.depths):
+        for key in [k for k in _FIGURES[1:] + _OPTIONAL if k in given]:  # quick refusals,
+            if len(given[key]) != len(args.depths):                      # before numpy loads
                 raise InputError(f"--{key.replace('_', '-')} has {len(given[key])} values for "
                                  f"{len(args.depths)} depths: give one value per depth")
         kwargs = {"depths": args.depths, "docs_per_topic": args.docs_per_topic,
                   "variances": args.variance}
+        if args.variance_high is not None:
+            kwargs["variances_high"] = args.variance_high
     for key in ("m", "min_d", "alpha", "beta", "budget", "method"):
         if getattr(args, key) is not None:
             kwargs[key] = getattr(args, key)
@@ -89,6 +100,12 @@ def run(args) -> int:
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map("{:,.0f}".format)
+    if "n high" in show:
+        from ..report import interval_end_text
+        from .pool_depth import cost_text
+
+        show["n high"] = show["n high"].map(interval_end_text)
+        show["cost high"] = show["cost high"].map(cost_text)
     if "within_budget" in show:
         show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
     budget = f", budget={plan.budget:,.0f}" if plan.budget is not None else ""
@@ -96,7 +113,9 @@ def run(args) -> int:
         f"Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): one-way ANOVA, "
         f"m={kwargs['m']}, minD={kwargs['min_d']:.15g}, alpha={kwargs.get('alpha', 0.05):.15g}, "
         f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs.get('method', 'legacy')}{budget}\n"
-        "cost = n x docs_per_topic"))
+        "cost = n x docs_per_topic" + ("; n high = n at variance high, the upper end of V_E's "
+                                       "interval; cost high = n high x docs_per_topic"
+                                       if "n high" in show else "")))
     print(_verdict(plan))
     return 0
 
@@ -106,5 +125,11 @@ def _verdict(plan) -> str:
         return f"no pool depth fits the budget of {plan.budget:,.0f} documents"
     row = plan.cheapest
     within = " within the budget" if plan.budget is not None else ""
+    from .pool_depth import cost_text
+
+    high = ""
+    if "n high" in row.index:
+        high = (f" ({cost_text(row['cost high'])} at n high = {int(row['n high'])})"
+                if row["n high"] != float("inf") else f" ({cost_text(row['cost high'])})")
     return (f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])} topics, "
-            f"{row['cost']:,.0f} documents judged")
+            f"{row['cost']:,.0f} documents judged{high}")

@@ -141,7 +141,8 @@ def run(args) -> int:
         show["n [low, high]"] = [_interval_text(lo, hi) for lo, hi in zip(show.pop("n low"),
                                                                            show.pop("n high"))]
     if "cost high" in show:     # after the interval on n it comes from
-        show["cost high"] = show.pop("cost high").map(_cost_text)
+        show["cost high"] = show.pop("cost high").map(cost_text)
+        show["variance high"] = show.pop("variance high").map("{:.4f}".format)
     if m is not None:
         show["cost"] = show["cost"].map("{:,.0f}".format)
         if "within_budget" in show:
@@ -149,8 +150,10 @@ def run(args) -> int:
         budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
         design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
                   f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
-                  "cost = n x docs_per_topic" + ("; cost high = n high x docs_per_topic"
-                                                 if study.n_interval is not None else ""))
+                  "cost = n x docs_per_topic" + (
+                      f"; cost high = n high x docs_per_topic; variance high = the V_E "
+                      f"{args.variance_from} at n high (a budget plan's variance_high)"
+                      if study.n_interval is not None else ""))
         if study.n_interval is not None:
             design += "\n" + interval_note(study.n_interval.level, n_boot, seed,
                                            "the past topics (the same resamples at every depth)")
@@ -202,7 +205,7 @@ def _budget_note(study) -> None:
         return
     over = table.index[table["within_budget"] & (table["cost high"] > study.budget)]
     if len(over):
-        depths = ", ".join(f"pd={d} ({_cost_text(table.loc[d, 'cost high'])})" for d in over)
+        depths = ", ".join(f"pd={d} ({cost_text(table.loc[d, 'cost high'])})" for d in over)
         print(f"note: within the budget of {study.budget:,.0f} at the point n but not at the "
               f"upper end of n's interval (cost high): {depths}")
 
@@ -214,7 +217,7 @@ def _interval_text(low, high) -> str:
     return f"[{interval_end_text(low)}, {interval_end_text(high)}]"
 
 
-def _cost_text(cost) -> str:
+def cost_text(cost) -> str:
     """A cost with thousands separators; at an n beyond the search limit (inf), that n."""
     from ..params import N_MAX
 

@@ -29,9 +29,13 @@ PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": 
              "method": False}
 #: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
 ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
+#: The optional key of a ``[[pool_depths]]`` row (every row or none): the upper end of σ̂²'s
+#: interval at that depth (``topicsetsize pool-depth --csv``'s ``variance high``), which gives
+#: ``n high`` and ``cost high``.
+ROW_OPTIONAL = {"variance_high": "variance"}
 
 __all__ = ["BudgetPlan", "NestedPoolsWarning", "budget_plan", "cheapest_row", "depth_n_intervals",
-           "read_plan", "PLAN_KEYS"]
+           "read_plan", "PLAN_KEYS", "ROW_KEYS", "ROW_OPTIONAL"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,7 +47,8 @@ class BudgetPlan:
     table : pandas.DataFrame
         One row per pool depth (index ``pd``): ``docs_per_topic``, ``variance``, the required
         ``n``, the ``cost`` n × docs_per_topic and ``within_budget`` (True everywhere when no
-        budget is given).
+        budget is given); with ``variances_high``, also ``variance high``, ``n high`` (n at it;
+        inf beyond the search limit of 10⁹ topics) and ``cost high`` (n high × docs_per_topic).
     cheapest : pandas.Series or None
         The row of ``table`` with the smallest cost among those within the budget (ties: the
         deeper pool); None when no depth fits the budget.
@@ -57,7 +62,7 @@ class BudgetPlan:
 
 
 def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta=0.20,
-                budget=None, method="legacy") -> BudgetPlan:
+                budget=None, method="legacy", variances_high=None) -> BudgetPlan:
     r"""Topic set size and assessment cost at each pool depth (Sakai, CIKM 2014, §6.3).
 
     For each depth pd, n(pd) = ``anova_n(alpha, beta, min_d, variances[pd], m)`` and the cost is
@@ -81,6 +86,11 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
         The number of documents that can be judged in all.
     method : {"legacy", "exact"}
         How the ANOVA topic set size is computed (:func:`topicsetsize.anova_n`).
+    variances_high : sequence of float, optional
+        The upper end of each depth's σ̂² interval (at least ``variances``; e.g. the
+        ``variance high`` column of :func:`topicsetsize.pool_depth_study`): n is non-decreasing
+        in σ̂², so n at it is the upper end of n's interval, and the cost there is what the
+        budget must cover for that level of confidence (``within_budget`` stays judged at n).
 
     Returns
     -------
@@ -108,6 +118,16 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     10            100.0    0.1900  593   59300           True
     >>> int(plan.cheapest.name), int(plan.cheapest["cost"])
     (10, 59300)
+
+    With the upper ends of the σ̂² intervals, n high and the cost at it:
+
+    >>> high = budget_plan([30, 10], docs_per_topic=[253, 100], variances=[0.1525, 0.19],
+    ...                    variances_high=[0.21, 0.26], m=10, min_d=0.10, budget=150_000)
+    >>> high.table[["n", "n high", "cost", "cost high"]]
+          n  n high    cost  cost high
+    pd
+    30  476     655  120428     165715
+    10  593     811   59300      81100
     """
     method = check_method(method)
     # One design for every depth: single numbers, not one per depth.
@@ -118,7 +138,12 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
         raise InputError(f"depths={depths} has a repeated depth: give each depth once")
     docs = check("docs_per_topic", np.asarray(_as_list(docs_per_topic, "docs_per_topic"), float))
     variances = check("variance", np.asarray(_as_list(variances, "variances"), float))
-    for name, values in (("docs_per_topic", docs), ("variances", variances)):
+    figures = [("docs_per_topic", docs), ("variances", variances)]
+    if variances_high is not None:
+        variances_high = check("variance", np.asarray(_as_list(variances_high,
+                                                               "variances_high"), float))
+        figures.append(("variances_high", variances_high))
+    for name, values in figures:
         if len(values) != len(depths):
             raise InputError(f"{name} has {len(values)} values for {len(depths)} depths: give one "
                              "value per depth")
@@ -131,7 +156,28 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     table = pd.DataFrame({"docs_per_topic": docs, "variance": variances, "n": n,
                           "cost": _whole_if_possible(cost), "within_budget": fits},
                          index=pd.Index(depths, name="pd"))
+    if variances_high is not None:
+        table = table.assign(**_high(variances_high, variances, docs, depths, m=m, min_d=min_d,
+                                     alpha=alpha, beta=beta, method=method))
     return BudgetPlan(table, cheapest_row(table), budget)
+
+
+def _high(variances_high, variances, docs, depths, **design) -> dict:
+    """The columns ``variance high``, ``n high`` (inf beyond the search limit) and ``cost high``
+    of :func:`budget_plan`."""
+    from .realistic import n_or_inf
+
+    below = np.flatnonzero(variances_high < variances)
+    if below.size:
+        k = below[0]
+        raise InputError(f"variance_high={variances_high[k]:.10g} at pd={depths[k]} is below "
+                         f"its variance {variances[k]:.10g}: the upper end of σ̂²'s interval is "
+                         "at least σ̂²")
+    n_high = n_or_inf("anova", design.pop("min_d"), variances_high, **design)
+    whole = np.isfinite(n_high).all()
+    return {"variance high": variances_high,
+            "n high": n_high.astype("int64") if whole else n_high,
+            "cost high": _whole_if_possible(n_high * docs) if whole else n_high * docs}
 
 
 class NestedPoolsWarning(UserWarning):
@@ -201,7 +247,8 @@ def read_plan(path) -> dict:
 
     The file has top-level ``m``, ``min_d`` and optionally ``alpha``, ``beta``, ``budget`` and
     ``method``, and one ``[[pool_depths]]`` table per depth with ``pd``, ``docs_per_topic`` and
-    ``variance``::
+    ``variance``, and optionally (at every depth or none) ``variance_high``, the upper end of
+    σ̂²'s interval (``topicsetsize pool-depth --csv``'s ``variance high``)::
 
         m = 10
         min_d = 0.10
@@ -211,11 +258,13 @@ def read_plan(path) -> dict:
         pd = 30
         docs_per_topic = 253
         variance = 0.1525
+        variance_high = 0.21
 
     Returns
     -------
     dict
-        ``depths``, ``docs_per_topic``, ``variances`` and the top-level keys given.
+        ``depths``, ``docs_per_topic``, ``variances`` (and ``variances_high``) and the
+        top-level keys given.
 
     Raises
     ------
@@ -268,15 +317,18 @@ def read_plan(path) -> dict:
                          "depth, with pd, docs_per_topic and variance)")
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise InputError(f"{path}: 'pool_depths' must be [[pool_depths]] tables")
-    columns: dict = {key: [] for key in ROW_KEYS}
+    keys = {**ROW_KEYS, **ROW_OPTIONAL}
+    columns: dict = {key: [] for key in keys}
     for k, row in enumerate(rows, start=1):    # counted from 1, as the workbook spec does
         where = f"pool_depths[{k}]"
-        extra = sorted(set(row) - set(ROW_KEYS))
+        extra = sorted(set(row) - set(keys))
         if extra:
             raise InputError(f"{path}: {where}: unknown key {extra[0]!r} (allowed: "
-                             f"{', '.join(ROW_KEYS)})")
-        for key, param in ROW_KEYS.items():
+                             f"{', '.join(keys)})")
+        for key, param in keys.items():
             if key not in row:
+                if key in ROW_OPTIONAL:
+                    continue
                 raise InputError(f"{path}: {where}: missing key {key!r}")
             try:
                 columns[key].append(check(param, row[key], allow_array=False))
@@ -284,8 +336,17 @@ def read_plan(path) -> dict:
                 raise key_error(path, f"{where}.{key}", exc, name=param) from None
     if len(set(columns["pd"])) != len(columns["pd"]):
         raise InputError(f"{path}: pool_depths: depth pd is repeated: {columns['pd']}")
+    high = columns["variance_high"]
+    if 0 < len(high) < len(rows):
+        raise InputError(f"{path}: pool_depths: variance_high is given for {len(high)} of "
+                         f"{len(rows)} depths: give it for every depth or for none")
+    for k, (v, v_high) in enumerate(zip(columns["variance"], high), start=1):
+        if v_high < v:
+            raise InputError(f"{path}: pool_depths[{k}].variance_high = {v_high:.10g} is below "
+                             f"its variance {v:.10g}: the upper end of σ̂²'s interval is at least "
+                             "σ̂²")
     return dict(out, depths=columns["pd"], docs_per_topic=columns["docs_per_topic"],
-                variances=columns["variance"])
+                variances=columns["variance"], **({"variances_high": high} if high else {}))
 
 
 def depth_n_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_from, n_boot,

@@ -105,8 +105,10 @@ class PoolDepthStudy:
         and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
         in :func:`topicsetsize.decide.budget.budget_plan`, then ``n low`` and ``n high``, the
         bootstrap interval of n over the past topics (``n_interval``; whole numbers, or floats
-        with inf where resamples need more than the search limit of 10⁹ topics), and
-        ``cost high``, the cost at ``n high`` (``within_budget`` is judged at the point n).
+        with inf where resamples need more than the search limit of 10⁹ topics),
+        ``cost high``, the cost at ``n high`` (``within_budget`` is judged at the point n), and
+        ``variance high``, the σ̂² (of ``variance_from``) at which n is ``n high``: a budget
+        plan's ``variance_high`` (:func:`topicsetsize.budget_plan`).
     cheapest : pandas.Series or None
         The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
     scores : dict
@@ -363,6 +365,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 values = np.asarray(values, float)    # inf: resamples beyond 10⁹ topics
                 table[end] = values.astype("int64") if np.isfinite(values).all() else values
             table["cost high"] = table["n high"] * table["docs_per_topic"]   # at n's upper end
+            table["variance high"] = interval.variance_high     # σ̂² there, for a budget plan
         cheapest = cheapest_row(table)
         if budget is None:      # every depth is "within" no budget: the column would only say yes
             table = table.drop(columns="within_budget")

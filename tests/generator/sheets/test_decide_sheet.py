@@ -167,7 +167,7 @@ def _budget_rows(ws):
     top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "pool depth pd")
     out, r = [], top + 1
     while isinstance(ws.cell(r, 1).value, (int, float)):
-        out.append([ws.cell(r, c).value for c in range(1, 9)])
+        out.append([ws.cell(r, c).value for c in range(1, 11)])
         r += 1
     return out
 
@@ -178,10 +178,13 @@ def test_budget_costs_and_cheapest_equal_budget_plan(batch, book):
     spec = (load_spec(bundled_spec("decide_example")) if book == "decide"
             else spec_from_dict(DECIDE_INJECTION))
     b = spec.budget
+    high = [r["variance_high"] for r in spec.pool_depths if "variance_high" in r] or None
     plan = tss.budget_plan([r["pd"] for r in spec.pool_depths],
                            docs_per_topic=[r["docs_per_topic"] for r in spec.pool_depths],
                            variances=[r["variance"] for r in spec.pool_depths], m=b["m"],
-                           min_d=b["min_d"], budget=b["documents"], method=b["method"])
+                           min_d=b["min_d"], budget=b["documents"], method=b["method"],
+                           variances_high=high)
+    assert (high is not None) == (book == "decide")    # both layouts are recalculated
     wb = batch.values(book)
     rows = _budget_rows(wb["Budget"])
     assert [r[0] for r in rows] == list(plan.table.index)
@@ -189,11 +192,19 @@ def test_budget_costs_and_cheapest_equal_budget_plan(batch, book):
         # cost = n x docs_per_topic: LibreOffice and numpy may round a decimal product apart
         assert row[3] == want["n"] and row[4] == pytest.approx(want["cost"], rel=1e-12), (book, pd)
         assert row[5] == int(want["within_budget"])
+        if high is None:
+            assert row[8:] == [None, None]
+        else:
+            assert row[8] == want["n high"] and row[9] == pytest.approx(want["cost high"],
+                                                                         rel=1e-12), (book, pd)
     assert named(wb, "budget_cheapest_pd") == int(plan.cheapest.name)
     assert named(wb, "budget_cheapest").startswith(f"pool depth {int(plan.cheapest.name)}: "
                                                    f"n = {int(plan.cheapest['n'])} topics")
     if book == "decide":        # CLEF 2017 TAR, AP at pd = 50: 116 topics x 262.7 documents
         assert rows[1][:5] == [50, 262.7, 0.03691, 116, pytest.approx(116 * 262.7)]
+        # and the cheapest depth's cost at n high (pd = 5: n high = n at variance_high .08156)
+        assert named(wb, "budget_cheapest_cost_high") == pytest.approx(
+            tss.anova_n(0.05, 0.2, 0.1, 0.08156, 10) * 35.9, rel=1e-12)
 
 
 @pytest.mark.libreoffice
@@ -217,6 +228,15 @@ def test_budget_follows_the_typed_budget(batch):
      "s.toml: unknown key 'pool_depths[1].x'"),
     ({"title": "t", "budget": {"documents": 1, "m": 10, "min_d": 0.1}},
      "s.toml: budget: needs [[pool_depths]]"),
+    ({"title": "t", "pool_depths": [{"pd": 3, "docs_per_topic": 1, "variance": 0.1,
+                                     "variance_high": 0.05}],
+      "budget": {"documents": 1, "m": 10, "min_d": 0.1}},
+     "s.toml: pool_depths[1].variance_high: variance_high=0.05 is below the variance 0.1"),
+    ({"title": "t", "pool_depths": [{"pd": 3, "docs_per_topic": 1, "variance": 0.1,
+                                     "variance_high": 0.2},
+                                    {"pd": 9, "docs_per_topic": 2, "variance": 0.1}],
+      "budget": {"documents": 1, "m": 10, "min_d": 0.1}},
+     "s.toml: pool_depths: variance_high is given for 1 of 2 depths"),
     ({"title": "t", "requirements": [{"label": "EN", "variance": -1, "m": 2, "min_d": 0.1}]},
      "s.toml: requirements[1] ('EN'): variance=-1 is out of range"),
     ({"title": "t", "requirements": [{"variance": 0.1, "m": 2}]},
@@ -254,10 +274,28 @@ def test_the_budget_sheet_says_n_is_a_point_estimate_and_where_its_interval_is(c
     ws = build_workbook(load_spec(bundled_spec("decide_example")))["Budget"]
     notes = " ".join(str(c.value) for row in ws.iter_rows(min_col=1, max_col=1) for c in row
                      if c.value)
-    assert "point estimate" in notes and "95% interval of n" in notes
-    assert "topicsetsize pool-depth" in notes and "cost high" in notes
+    assert "point estimate" in notes and "σ̂²'s interval" in notes
+    assert "topicsetsize pool-depth --csv gives the 95% one" in notes and "cost high" in notes
     # what the sheet points at is there: pool-depth's table has n's interval and cost high
     assert main(["pool-depth", "--example", "--depths", "20,10", "--m", "10", "--min-d", "0.1",
                  "--budget", "20000", "--boot", "200", "--csv"]) == 0
     header = capsys.readouterr().out.splitlines()[0].split(",")
-    assert {"n low", "n high", "cost high"} <= set(header), header
+    assert {"n low", "n high", "cost high", "variance high"} <= set(header), header
+
+
+def test_cost_high_over_the_budget_is_marked_where_n_fits():
+    """With variance_high, the Budget sheet's cost high cells carry one conditional format:
+    within the budget at n (F = 1) but not at n high (J above the budget, or no number), added
+    before the cheapest row's, so that it shows there too; without it, no such rule."""
+    from topicsetsize.generator import build_workbook
+
+    ws = build_workbook(load_spec(bundled_spec("decide_example")))["Budget"]
+    rules = {str(r.sqref): [x.formula[0] for x in r.rules] for r in ws.conditional_formatting}
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "pool depth pd")
+    first, last = top + 1, top + 6
+    [formula] = rules[f"J{first}:J{last}"]
+    assert formula.startswith(f"AND($F{first}=1,OR(NOT(ISNUMBER($J{first})),$J{first}>")
+    order = [str(r.sqref) for r in ws.conditional_formatting]
+    assert order.index(f"J{first}:J{last}") < order.index(f"A{first}:J{last}")
+    plain = build_workbook(spec_from_dict(DECIDE_INJECTION))["Budget"]
+    assert not any(str(r.sqref).startswith("J") for r in plain.conditional_formatting)

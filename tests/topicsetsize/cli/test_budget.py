@@ -136,3 +136,27 @@ def test_plan_errors_name_the_toml_key_not_the_flag(capsys, tmp_path, line, bad,
     err = capsys.readouterr().err
     assert err.startswith(f"topicsetsize: error: {plan}: {said}") and err.count("\n") == 1
     assert " --" not in err
+
+
+def test_variance_high_adds_n_high_and_cost_high(capsys):
+    """--variance-high: n high (anova_n at it) and cost high in the table, the CSV and the
+    verdict; one per depth, not below the variance (one line naming the flag)."""
+    from topicsetsize import anova_n
+
+    argv = ["budget", "--depths", "100,30,10", "--docs-per-topic", "731,253,100", "--variance",
+            "0.14,0.1525,0.19", "--m", "10", "--min-d", "0.1", "--budget", "150000"]
+    assert main([*argv, "--variance-high", "0.2,0.21,0.26", "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+    want = [anova_n(0.05, 0.2, 0.1, v, 10) for v in (0.2, 0.21, 0.26)]
+    assert table["n high"].tolist() == want
+    assert table["cost high"].tolist() == [n * d for n, d in zip(want, (731, 253, 100))]
+    assert main([*argv, "--variance-high", "0.2,0.21,0.26"]) == 0
+    out = capsys.readouterr().out
+    assert (f"cheapest within the budget: pd=10, n=593 topics, 59,300 documents judged "
+            f"({want[2] * 100:,} at n high = {want[2]})") in out
+    assert main([*argv, "--variance-high", "0.2,0.21"]) == 2
+    assert "--variance-high has 2 values for 3 depths" in capsys.readouterr().err
+    assert main([*argv, "--variance-high", "0.2,0.21,0.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--variance-high 0.1 at pd=10 is below its variance 0.19" \
+        in err

@@ -300,7 +300,9 @@ def test_n_interval_per_depth_equals_the_engine(capsys):
     for depth, row in study.table.iterrows():
         line = next(x for x in out.splitlines() if x.split()[:1] == [str(depth)])
         assert line.endswith(f"[{int(row['n low'])}, {int(row['n high'])}] "
-                             f"{row['cost high']:>9,.0f}")
+                             f"{row['cost high']:>9,.0f} {row['variance high']:>13.4f}")
+        # variance high is the resampled V_E at which n is n high (its bootstrap percentile)
+        assert anova_n(0.05, 0.2, 0.05, row["variance high"], 8) == row["n high"]
         assert row["n low"] <= row["n"] <= row["n high"]
         assert row["cost high"] == pytest.approx(row["n high"] * row["docs_per_topic"])
 
@@ -330,7 +332,7 @@ def test_an_interval_end_beyond_the_search_limit_is_said_not_raised(capsys):
         line = next(x for x in out.splitlines() if x.split()[:1] == [str(depth)])
         if np.isinf(row["n high"]):
             assert line.endswith(f"[{int(row['n low'])}, more than 1,000,000,000]  "
-                                 "n high more than 1,000,000,000")
+                                 f"n high more than 1,000,000,000 {row['variance high']:>13.4f}")
     assert "cheapest: pd=" in out and "more than 1,000,000,000] topics" in out
 
 

@@ -157,3 +157,68 @@ def test_a_deeper_pool_judging_fewer_documents_is_warned():
         warnings.simplefilter("error")
         budget_plan([100, 30, 10], docs_per_topic=[731, 253, 100], **design)
         budget_plan([10, 30, 100], docs_per_topic=[100, 100, 731], **design)   # equal: fine
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_n_high_is_anova_n_at_the_upper_variance_and_inf_beyond_the_limit(method):
+    """n high = anova_n at each depth's variance_high (n is non-decreasing in σ̂²), cost high =
+    n high × docs; a variance_high whose n is beyond 10⁹ topics gives inf there (its power at
+    10⁹ below 1 − β), while the point n stay whole numbers."""
+    depths, docs, var = [100, 50, 10], [700.0, 420.5, 95.0], [0.04, 0.05, 0.09]
+    high = [0.06, 0.07, 0.12]
+    plan = budget_plan(depths, docs_per_topic=docs, variances=var, variances_high=high, m=5,
+                       min_d=0.1, method=method, budget=1e5)
+    want = [tss.anova_n(0.05, 0.2, 0.1, v, 5, method=method) for v in high]
+    assert plan.table["n high"].tolist() == want
+    assert plan.table["cost high"].tolist() == pytest.approx(np.multiply(want, docs), rel=1e-15)
+    assert (plan.table["n high"] >= plan.table["n"]).all()
+    huge = budget_plan(depths, docs_per_topic=docs, variances=var,
+                       variances_high=[0.06, 1e7, 0.12], m=5, min_d=0.1, method=method)
+    assert np.isinf(huge.table.loc[50, "n high"]) and np.isinf(huge.table.loc[50, "cost high"])
+    assert tss.anova_power(10**9, m=5, min_d=0.1, variance=1e7, alpha=0.05, method=method) < 0.8
+    assert huge.table.loc[10, "n high"] == want[2]
+
+
+def test_variance_high_below_the_variance_is_an_error():
+    with pytest.raises(InputError, match=r"^variance_high=0.03 at pd=100 is below its variance "
+                                         r"0.04"):
+        budget_plan([100], docs_per_topic=[700], variances=[0.04], variances_high=[0.03], m=5,
+                    min_d=0.1)
+
+
+def test_read_plan_variance_high_at_every_depth_or_none(tmp_path):
+    f = tmp_path / "plan.toml"
+    f.write_text(PLAN.replace("variance = 0.14\n", "variance = 0.14\nvariance_high = 0.2\n")
+                 .replace("variance = 0.1525\n", "variance = 0.1525\nvariance_high = 0.21\n"))
+    kwargs = read_plan(f)
+    assert kwargs["variances_high"] == [0.2, 0.21]
+    depths = kwargs.pop("depths")
+    assert budget_plan(depths, **kwargs).table.loc[30, "n high"] == tss.anova_n(
+        0.05, 0.2, 0.1, 0.21, 10)
+    f.write_text(PLAN.replace("variance = 0.14\n", "variance = 0.14\nvariance_high = 0.2\n"))
+    with pytest.raises(InputError, match=r"variance_high is given for 1 of 2 depths"):
+        read_plan(f)
+    f.write_text(PLAN.replace("variance = 0.14\n", "variance = 0.14\nvariance_high = 0.1\n")
+                 .replace("variance = 0.1525\n", "variance = 0.1525\nvariance_high = 0.21\n"))
+    with pytest.raises(InputError, match=r"plan.toml: pool_depths\[1\]\.variance_high = 0.1 is "
+                                         r"below its variance 0.14"):
+        read_plan(f)
+
+
+@pytest.mark.slow
+def test_pool_depth_variance_high_gives_pool_depth_n_high():
+    """The bundled CLEF runs: pool-depth's ``variance high`` column, fed to budget_plan as
+    variances_high, gives back its n high and cost high at every depth (the interval's upper
+    end is n at that percentile of the resampled σ̂²)."""
+    from topicsetsize.examples import example_runs
+
+    runs, qrels = example_runs()
+    with pytest.warns(UserWarning):
+        study = tss.pool_depth_study(runs, qrels=qrels, depths=[100, 20, 5], measure="AP",
+                                     m=10, min_d=0.1, duplicates="first", n_boot=500, seed=2)
+    t = study.table
+    plan = budget_plan(list(t.index), docs_per_topic=t["docs_per_topic"], variances=t["v_e_raw"],
+                       variances_high=t["variance high"], m=10, min_d=0.1)
+    assert plan.table["n high"].tolist() == t["n high"].tolist()
+    assert plan.table["cost high"].to_numpy() == pytest.approx(t["cost high"].to_numpy(),
+                                                               rel=1e-15)
