@@ -21,13 +21,43 @@ def require_matplotlib():
     return Figure
 
 
+def _interval_bars(ax, study, table, x, n) -> float:
+    """Bars from n low (or n) to n high where the table has them (a study's bootstrap
+    interval, a plan's n at variance high); an end beyond the search limit drawn to the top
+    with an arrow. Returns the highest finite end drawn (0 without bars)."""
+    import numpy as np
+
+    from .params import N_MAX
+
+    if "n high" not in table:
+        return 0.0
+    high = table["n high"].to_numpy(float)
+    low = table["n low"].to_numpy(float) if "n low" in table else n
+    finite = np.isfinite(high)
+    top = float(np.max(high[finite], initial=n.max()))
+    interval = getattr(study, "n_interval", None)
+    label = (f"{interval.level:.0%} interval of n (bootstrap over the past topics)"
+             if interval is not None else "n to n high (at the upper end of V_E's interval)")
+    beyond = max(top, N_MAX) * 1.05      # an end beyond the limit: drawn past 10⁹
+    shown = np.where(finite, high, beyond)
+    ax.errorbar(x, n, yerr=[n - low, shown - n], fmt="none", ecolor="tab:blue", alpha=0.5,
+                capsize=4, lw=1.2, label=label)
+    for xi in x[~finite]:
+        ax.annotate("more than 10⁹", (xi, beyond), textcoords="offset points",
+                    xytext=(4, 0), fontsize=8, color="tab:blue")
+    return top if finite.all() else beyond
+
+
 def plot_pool_depth(study, path, *, title: str | None = None):
     """Required n against judged documents per topic, one point per pool depth (PNG).
 
     As in Sakai, CIKM 2014, Figures 4–5: x is the mean number of documents judged per topic at
     pool depth pd, y the topic set size n at the V_E observed at that depth; each point is
     labelled with its pd. With a budget B, the curve n = B / x bounds the affordable region
-    (below it), and the cheapest affordable depth is circled.
+    (below it), and the cheapest affordable depth is circled. Where the table has ``n high``
+    (a study's bootstrap interval, ``n low`` to ``n high``; a plan's n at ``variance high``),
+    each point carries a bar to it: a point inside the budget whose bar crosses the curve fits
+    at n but not at n high.
 
     Parameters
     ----------
@@ -71,7 +101,8 @@ def plot_pool_depth(study, path, *, title: str | None = None):
         ax.plot([cheapest["docs_per_topic"]], [cheapest["n"]], "o", ms=14, mfc="none",
                 mec="tab:green", mew=2,
                 label=f"cheapest: pd={cheapest.name}, cost {cheapest['cost']:,.0f}")
-    ax.set_ylim(0, n.max() * 1.25)
+    top = _interval_bars(ax, study, table, x, n)
+    ax.set_ylim(0, max(n.max(), top) * 1.25)
     ax.set_xlabel("documents judged per topic (mean over topics)")
     ax.set_ylabel("required number of topics n")
     ax.grid(True, alpha=0.3)
