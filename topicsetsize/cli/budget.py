@@ -32,7 +32,8 @@ def register(sub, designs) -> None:
                         help="mean documents judged per topic, one per depth")
     parser.add_argument("--variance", type=numbers("variance", labels=False), metavar="V[,V...]",
                         help="within-system variance V_E at each depth")
-    parser.add_argument("--variance-high", type=numbers("variance", labels=False),
+    parser.add_argument("--variance-high", type=numbers("variance_high", key="variance",
+                                                         labels=False),
                         metavar="V[,V...]",
                         help="optional: the upper end of each depth's V_E interval (pool-depth "
                              "--csv's 'variance high'): adds n high and the cost at it")
