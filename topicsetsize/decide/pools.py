@@ -17,6 +17,7 @@ import pandas as pd
 from ..matrices.runcolumns import RunColumns
 from ..matrices.runfiles import as_run, trec_order, trec_score
 from ..params import check
+from .vocabulary import Vocabulary
 
 __all__ = ["trec_ranking", "best_ranks", "depth_pool", "condensed_run", "RankedRuns",
            "DeeperThanRunsWarning", "warn_deeper_than_runs"]
@@ -136,9 +137,11 @@ class RankedRuns:
     (:func:`~topicsetsize.matrices.runfiles.trec_order`). The scores themselves are not kept:
     once ranked, a run's measures depend on its ranking only, which :meth:`run_dict` gives
     ir_measures as distinct descending scores. That is 4 bytes a retrieved document (about a
-    seventh of a run file's line) plus each distinct document id once, from which the pool of
-    every depth (:meth:`best_ranks`) and every run's ir_measures input (:meth:`run_dict`) are
-    built without reading the files again.
+    seventh of a run file's line) plus each distinct document id once (while runs are added,
+    some 30 bytes an id in a :class:`~topicsetsize.decide.vocabulary.Vocabulary`; Python
+    strings made at once by :meth:`done`), from which the pool of every depth
+    (:meth:`best_ranks`) and every run's ir_measures input (:meth:`run_dict`) are built without
+    reading the files again.
 
     Examples
     --------
@@ -161,12 +164,9 @@ class RankedRuns:
     def __init__(self) -> None:
         self._topics: list[str] = []           # topic ids, a topic's code is its position
         self._topic_code: dict[str, int] = {}
-        self._docs: list[str] = []             # document ids, likewise
-        self._doc_code: dict[str, int] = {}
+        self._docs = Vocabulary()              # document ids, likewise (held compactly)
         self._runs: list[tuple] = []           # (block topics, block starts, docs, ties)
         self._tying = np.zeros(0, bool)        # the document codes that tie in some run
-        self._doc_objects = np.zeros(0, object)     # the document ids as an array, made once
-        self._doc_index = pd.Index([], dtype=object)    # most document ids, hashed once
         self._retrieved: set[int] = set()      # the topics some run retrieves for
         self._qrels = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # (keys, relevance)
 
@@ -193,7 +193,7 @@ class RankedRuns:
         block_topics = self._codes(np.asarray(run.topics, object), self._topics,
                                    self._topic_code)[topic[starts]]
         self._retrieved.update(block_topics.tolist())
-        docs = self._doc_codes(docs)[order]
+        docs = self._docs.codes(docs)[order]
         # Ties (equal scores in a topic) are put in the order of their document ids, descending
         # (byte order, strcmp), once every run is in (:meth:`_settle`): one sort of the ids
         # that tie anywhere, instead of one a run.
@@ -213,7 +213,7 @@ class RankedRuns:
             return
         tying = np.flatnonzero(self._tying)
         by_id = np.zeros(len(self._docs), np.int32)
-        by_id[tying[np.argsort(self._doc_array()[tying], kind="stable")]] = \
+        by_id[tying[np.argsort(np.array(self._docs.strings(tying), object), kind="stable")]] = \
             np.arange(1, len(tying) + 1, dtype=np.int32)
         for k, (block_topics, starts, docs, ties) in enumerate(self._runs):
             if ties is None:
@@ -228,31 +228,10 @@ class RankedRuns:
                              _lasting(docs[np.argsort(key, kind="stable")]), None)
         self._tying = np.zeros(0, bool)
 
-    def _doc_codes(self, docs: list) -> np.ndarray:
-        """The codes of a run's document ids (one a row), new ids added (:meth:`_codes`).
-
-        The ids are looked up at once in an index of the vocabulary (:class:`pandas.Index`,
-        its hash table made once and again only when the ids added since are more than a
-        quarter of it, so remaking it costs a constant share of the ids); only those it misses
-        (ids added since, and new ids) one at a time.
-        """
-        if len(self._docs) - len(self._doc_index) > len(self._doc_index) // 4:
-            self._doc_index = pd.Index(self._doc_array(), dtype=object, copy=False)
-        docs = np.asarray(docs, object)
-        out = self._doc_index.get_indexer(docs).astype(np.int32)
-        missed = np.flatnonzero(out < 0)
-        if len(missed):
-            out[missed] = np.fromiter(map(self._doc_code.get, docs[missed].tolist(),
-                                          repeat(-1)), np.int32, len(missed))
-        new = missed[out[missed] < 0]
-        if len(new):
-            fresh, ids = pd.factorize(docs[new])
-            out[new] = self._codes(ids, self._docs, self._doc_code)[fresh]
-        return out
-
     @staticmethod
     def _codes(ids: np.ndarray, names: list, code: dict) -> np.ndarray:
-        """The codes of ``ids`` (distinct), new ones appended to ``names`` and ``code``.
+        """The codes of ``ids`` (distinct topic ids), new ones appended to ``names`` and
+        ``code``.
 
         A new id is kept as a copy made now, not as the string the run's frame holds: copies
         made together sit together in memory, where the frame's strings, once freed, would
@@ -279,7 +258,7 @@ class RankedRuns:
         topic, topics = pd.factorize(qrels["query_id"].to_numpy(object))
         doc, docs = pd.factorize(qrels["doc_id"].to_numpy(object))
         key = _key(self._codes(topics, self._topics, self._topic_code)[topic],
-                   self._codes(docs, self._docs, self._doc_code)[doc])
+                   self._docs.codes(docs)[doc])
         order = np.argsort(key, kind="stable")
         self._qrels = (key[order], qrels["relevance"].to_numpy(np.int64)[order])
 
@@ -295,15 +274,16 @@ class RankedRuns:
         at = np.minimum(np.searchsorted(keys, _key(topic, doc)), max(len(keys) - 1, 0))
         judged = (keys[at] == _key(topic, doc)) if len(keys) else np.zeros(len(doc), bool)
         return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
-                             "doc_id": self._doc_array()[doc], "rank": rank,
+                             "doc_id": self._docs.ids()[doc], "rank": rank,
                              "relevance": np.where(judged, relevance[at] if len(keys) else 0,
                                                    0).astype(np.int64),
                              "in_qrels": judged})
 
     def done(self) -> None:
-        """Every run is added: drop what only adding needed (the maps from ids to codes)."""
-        self._doc_code = {}
-        self._doc_index = pd.Index([], dtype=object)
+        """Every run is added: drop what only adding needed (the lookup of ids' codes), the
+        document ids made Python strings at once (:meth:`Vocabulary.done
+        <topicsetsize.decide.vocabulary.Vocabulary.done>`)."""
+        self._docs.done()
 
     def run_dict(self, run: int, topics) -> dict:
         """``{qid: {docid: score}}`` (ir_measures' run format) of run number ``run`` on
@@ -314,7 +294,7 @@ class RankedRuns:
         wanted = {self._topic_code[t] for t in topics if t in self._topic_code}
         self._settle()
         block_topics, starts, docs, _ = self._runs[run]
-        ids = self._doc_array()
+        ids = self._docs.ids()
         longest = int(np.diff(starts).max()) if len(starts) > 1 else 0
         descending = [float(k) for k in range(longest, 0, -1)]
         out = {}
@@ -332,13 +312,7 @@ class RankedRuns:
         sorted by topic code, then document code."""
         topic, doc, rank = self._best(depth)
         return pd.DataFrame({"query_id": np.asarray(self._topics, object)[topic],
-                             "doc_id": self._doc_array()[doc], "rank": rank})
-
-    def _doc_array(self) -> np.ndarray:
-        """The document ids as an object array (made again only where ids were added)."""
-        if len(self._doc_objects) != len(self._docs):
-            self._doc_objects = np.array(self._docs, object)
-        return self._doc_objects
+                             "doc_id": self._docs.ids()[doc], "rank": rank})
 
     def _best(self, depth: int) -> tuple:
         """:meth:`best_ranks` as codes: (topic codes, document codes, ranks)."""
