@@ -61,6 +61,9 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         "Cost = n × judged documents per topic (Sakai, CIKM 2014, §6.3); type your budget in "
         "the yellow cell: the cost, the fit and the cheapest depth recalculate.",
     ])
+    if high:    # ten columns on the calculators' printed page: A, B and D to J narrower
+        for letter, width in {"A": 30, "B": 13, **dict.fromkeys("DEFGHIJ", 11)}.items():
+            cur.ws.column_dimensions[letter].width = width
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["budget"], {"budget": b["documents"]})
     budget = inp.used["budget"]
@@ -81,7 +84,7 @@ def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
     for c, text in enumerate(_HEADERS + (_HIGH_HEADERS if high else ()), start=1):
         put_label(ws, top, c, text, font=STYLE.bold,
                   fill=STYLE.header_fill).alignment = STYLE.header
-    ws.row_dimensions[top].height = 45
+    ws.row_dimensions[top].height = 60 if high else 45     # four lines in the narrower columns
     first, last = top + 1, top + len(rows)
     costs_if = f"$G${first}:$G${last}"
     tied = f"$H${first}:$H${last}"
@@ -146,7 +149,7 @@ def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str,
                ("budget_cheapest_cost", "its cost (judged documents)",
                 f'IF(COUNT({tied})=0,"none",INDEX($E${first}:$E${last},{match}))', "#,##0")]
     if high:
-        answers.append(("budget_cheapest_cost_high", "its cost at n high (judged documents)",
+        answers.append(("budget_cheapest_cost_high", "its cost at n high",
                         f'IF(COUNT({tied})=0,"none",INDEX($J${first}:$J${last},{match}))',
                         "#,##0"))
     for name, label, value, fmt in answers:
