@@ -23,8 +23,8 @@ def require_matplotlib():
 
 def _interval_bars(ax, study, table, x, n) -> float:
     """Bars from n low (or n) to n high where the table has them (a study's bootstrap
-    interval, a plan's n at variance high); an end beyond the search limit drawn to the top
-    with an arrow. Returns the highest finite end drawn (0 without bars)."""
+    interval, a plan's n at variance high); an end beyond the search limit (inf) drawn past
+    10⁹ and labelled "more than 10⁹". Returns the highest end drawn (0 without bars)."""
     import numpy as np
 
     from .params import N_MAX
