@@ -10,7 +10,9 @@ within the budget are live formulas. A chart plots n against the judged document
 
 from __future__ import annotations
 
+import numpy as np
 from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.chart.legend import Legend
 from openpyxl.styles import Alignment
 
 import topicsetsize as tss
@@ -71,7 +73,9 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     cur.skip()
     first, last, tied, cheapest = _depths(cur, plan, budget, ok)
     _cheapest(cur, wb, first, last, tied, cheapest, ok, high)
-    _chart(cur, first, last, "J" if high else "H")
+    # n high drawn where every depth has a number (a text cell would plot as 0)
+    _chart(cur, first, last, "J" if high else "H",
+           high and bool(np.isfinite(plan.table["n high"]).all()))
 
 
 def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
@@ -177,8 +181,9 @@ def _cheapest(cur, wb, first: int, last: int, tied: str, cheapest: str, ok: str,
         cur.note(line)
 
 
-def _chart(cur, first: int, last: int, end: str) -> None:
-    """n against judged documents per topic, below the table; the print layout."""
+def _chart(cur, first: int, last: int, end: str, with_high: bool) -> None:
+    """n (and, ``with_high``, n high) against judged documents per topic, below the table;
+    the print layout."""
     ws = cur.ws
     chart = ScatterChart()
     set_title(chart, "n against judged documents per topic")   # one line: y is "required n"
@@ -193,6 +198,13 @@ def _chart(cur, first: int, last: int, end: str) -> None:
     series = Series(ys, xs, title="required n")
     style_series(series, 0)
     chart.series.append(series)
+    if with_high:
+        series = Series(Reference(ws, min_col=9, min_row=first, max_row=last), xs,
+                        title="n high (at σ̂² high)")
+        style_series(series, 1)
+        chart.series.append(series)
+        chart.legend = Legend()
+        chart.legend.position = "b"
     # below the table (beside it, the page had to shrink to about 4 pt to fit the width)
     ws.add_chart(chart, f"A{cur.row + 1}")
     ws.freeze_panes = "A3"

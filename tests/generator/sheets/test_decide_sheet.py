@@ -261,7 +261,12 @@ def test_sheets_of_the_decide_example():
     for sheet in ("ANOVA2", "TTEST2", "CI2", "Decide", "Budget"):
         assert sheet in about
     chart = wb["Budget"]._charts[0]
-    assert chart.x_axis.title is not None and len(chart.series) == 1
+    # n, and n high (every depth of decide_example has a variance_high)
+    assert chart.x_axis.title is not None and len(chart.series) == 2
+    refs = [s.yVal.numRef.f for s in chart.series]
+    assert refs[0].startswith("'Budget'!$D$") and refs[1].startswith("'Budget'!$I$"), refs
+    plain = build_workbook(spec_from_dict(DECIDE_INJECTION))["Budget"]._charts[0]
+    assert len(plain.series) == 1 and plain.legend is None
 
 
 def test_the_budget_sheet_says_n_is_a_point_estimate_and_where_its_interval_is(capsys):
