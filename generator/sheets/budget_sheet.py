@@ -195,7 +195,9 @@ def _chart(cur, first: int, last: int, end: str, with_high: bool) -> None:
     chart.legend = None
     xs = Reference(ws, min_col=2, min_row=first, max_row=last)
     ys = Reference(ws, min_col=4, min_row=first, max_row=last)
-    series = Series(ys, xs, title="required n")
+    # the legend's words are not an answer's label ("required n"), which a printed line of
+    # labels and answers would be read as
+    series = Series(ys, xs, title="n (at σ̂²)" if with_high else "required n")
     style_series(series, 0)
     chart.series.append(series)
     if with_high:
