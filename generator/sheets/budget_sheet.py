@@ -16,7 +16,6 @@ from openpyxl.chart.legend import Legend
 from openpyxl.styles import Alignment
 
 import topicsetsize as tss
-from topicsetsize.params import N_MAX
 
 from ..content.calculators import INPUTS
 from ..content.spec import Spec
@@ -24,6 +23,7 @@ from ..spreadsheet.cells import STYLE, put_formula, put_label, put_number
 from ..spreadsheet.formulas import N_FMT, OK_FMT
 from ..spreadsheet.layout import (
     NO_VALUE,
+    TOO_LARGE,
     guarded,
     highlight_if,
     name_cell,
@@ -124,12 +124,11 @@ def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
 
 def _high_cells(ws, r: int, n_high: float, ok: str) -> None:
     """Row ``r``'s n high (precomputed; words beyond the search limit) and its live cost."""
-    beyond = f"more than {N_MAX:,}"
     if n_high == float("inf"):
-        put_label(ws, r, 9, beyond).alignment = Alignment(horizontal="right", shrink_to_fit=True)
+        put_label(ws, r, 9, TOO_LARGE).alignment = Alignment(horizontal="right", shrink_to_fit=True)
     else:
         put_number(ws, r, 9, n_high, number_format=N_FMT)
-    put_formula(ws, r, 10, guarded(ok, f'IF(ISNUMBER(I{r}),I{r}*B{r},"n high {beyond}")',
+    put_formula(ws, r, 10, guarded(ok, f'IF(ISNUMBER(I{r}),I{r}*B{r},"n high {TOO_LARGE}")',
                                    f'"{NO_VALUE}"'), number_format="#,##0"
                 ).alignment = Alignment(horizontal="right", shrink_to_fit=True)
 

@@ -219,9 +219,9 @@ def _interval_text(low, high) -> str:
 
 def cost_text(cost) -> str:
     """A cost with thousands separators; at an n beyond the search limit (inf), that n."""
-    from ..params import N_MAX
+    from ..report import interval_end_text
 
-    return f"{cost:,.0f}" if cost != float("inf") else f"n high more than {N_MAX:,}"
+    return f"{cost:,.0f}" if cost != float("inf") else f"n high {interval_end_text(cost)}"
 
 
 def _pooled(study) -> str:

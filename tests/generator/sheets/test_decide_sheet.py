@@ -304,3 +304,22 @@ def test_cost_high_over_the_budget_is_marked_where_n_fits():
     assert order.index(f"J{first}:J{last}") < order.index(f"A{first}:J{last}")
     plain = build_workbook(spec_from_dict(DECIDE_INJECTION))["Budget"]
     assert not any(str(r.sqref).startswith("J") for r in plain.conditional_formatting)
+
+
+def test_an_n_high_beyond_the_limit_is_said_in_words_and_left_out_of_the_chart():
+    """A variance_high whose n is beyond 10⁹ topics (budget_plan: inf): its n high cell holds
+    the words of every other answer beyond the limit (TOO_LARGE, text, not a formula), its
+    cost high formula says the same where the cell holds no number, and the chart draws n only
+    (a text cell would plot as 0); the finite row keeps its number."""
+    from topicsetsize.generator import build_workbook
+
+    data = dict(DECIDE_INJECTION, pool_depths=[
+        {"pd": 100, "docs_per_topic": 731, "variance": 0.14, "variance_high": 0.2},
+        {"pd": 10, "docs_per_topic": 100, "variance": 0.19, "variance_high": 1e12}])
+    ws = build_workbook(spec_from_dict(data))["Budget"]
+    rows = _budget_rows(ws)
+    assert rows[0][8] == tss.anova_n(0.05, 0.2, 0.1, 0.2, 10, method="exact")
+    top = next(r for r in range(1, 40) if ws.cell(r, 1).value == "pool depth pd")
+    assert rows[1][8] == TOO_LARGE and ws.cell(top + 2, 9).data_type == "s"
+    assert f'"n high {TOO_LARGE}"' in rows[1][9]
+    assert len(ws._charts[0].series) == 1
