@@ -63,8 +63,9 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         "Cost = n × judged documents per topic (Sakai, CIKM 2014, §6.3); type your budget in "
         "the yellow cell: the cost, the fit and the cheapest depth recalculate.",
     ])
-    if high:    # ten columns on the calculators' printed page: A, B and D to J narrower
-        for letter, width in {"A": 30, "B": 13, **dict.fromkeys("DEFGHIJ", 11)}.items():
+    if high:    # ten columns on the calculators' printed page: A, B and E to J narrower (D
+        # keeps the width of the check's longest word, "not a number", in bold)
+        for letter, width in {"A": 30, "B": 13, **dict.fromkeys("EFGHIJ", 11)}.items():
             cur.ws.column_dimensions[letter].width = width
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, INPUTS["budget"], {"budget": b["documents"]})
