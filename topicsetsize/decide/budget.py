@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..designs.anova import anova_n
 from ..errors import InputError
 from ..params import check, check_method
+
+if TYPE_CHECKING:                 # pandas is imported where a plan is made: a workbook
+    import pandas as pd           # without pool depths never needs it (0.2 s of its CPU)
 
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
@@ -150,6 +153,8 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     if budget is not None:
         budget = float(check("budget", budget, allow_array=False))
     _warn_if_not_nested(depths, docs)
+    import pandas as pd
+
     n = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method=method)).astype("int64")
     cost = n * docs
     fits = cost <= budget if budget is not None else np.ones(len(depths), bool)
@@ -215,6 +220,7 @@ def _warn_if_not_nested(depths: list, docs: np.ndarray) -> None:
 def cheapest_row(table: pd.DataFrame) -> pd.Series | None:
     """The row with the smallest ``cost`` among those ``within_budget`` (ties: the deepest pool).
 
+    >>> import pandas as pd
     >>> t = pd.DataFrame({"cost": [10, 5, 5], "within_budget": [True, True, False]},
     ...                  index=pd.Index([100, 50, 10], name="pd"))
     >>> int(cheapest_row(t).name)
@@ -367,6 +373,7 @@ def depth_n_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance
     --------
     Two depths of one collection (20 topics × 5 runs each), n for m = 5, minD = .2:
 
+    >>> import pandas as pd
     >>> rng = np.random.default_rng(0)
     >>> scores = {10: [pd.DataFrame(rng.random((20, 5)))],
     ...           5: [pd.DataFrame(rng.random((20, 5)) ** 2)]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import subprocess
+import sys
 
 import openpyxl
 import pytest
@@ -124,6 +125,20 @@ def test_console_script(tmp_path, script, script_env):
     res = subprocess.run([*script, "workbook", "--out", str(tmp_path / "w.xlsx")],
                          capture_output=True, text=True, timeout=120, env=script_env)
     assert res.returncode == 0 and res.stdout == f"wrote {tmp_path / 'w.xlsx'} (12 measures)\n"
+
+
+@pytest.mark.slow
+def test_the_default_workbook_does_not_import_pandas(tmp_path):
+    """Nothing on the default workbook's path uses pandas: importing it was 0.2 s of the
+    command's CPU (issue 28.6). A spec with pool depths (its Budget sheet) still needs it."""
+    code = ("import sys\nfrom topicsetsize.cli import main\n"
+            "for spec in sys.argv[1:]:\n"
+            "    main(['workbook', spec, '--out', spec + '.xlsx'])\n"
+            "    print(spec, 'pandas' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, "ntcir12_std_ab", "decide_example"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1::2] == ["ntcir12_std_ab False", "decide_example True"]
 
 
 @pytest.mark.slow
