@@ -316,7 +316,14 @@ def _read_frame(path: Path, fields) -> pd.DataFrame:
         got = int(frame.loc[line].notna().sum())
         raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
                          f"got {got}")
-    return frame.drop(columns=k).set_axis(list(fields), axis=1)
+    frame = frame.drop(columns=k).set_axis(list(fields), axis=1)
+    for name in fields:                 # a plain file has none (it is read without pandas)
+        nul = frame[name].str.contains("\0", regex=False).to_numpy()
+        if nul.any():
+            raise InputError(f"{path}, line {frame.index[nul.argmax()]}: the {name} field "
+                             f"{frame[name].iloc[nul.argmax()]!r} holds a NUL character "
+                             "(trec_eval would cut it there)")
+    return frame
 
 
 def _read_error(exc: Exception, path: Path, fields) -> Exception:

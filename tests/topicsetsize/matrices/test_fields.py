@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from topicsetsize.errors import InputError
 from topicsetsize.matrices.fields import plain_blocks, read_fields
 
 NAMES = ("qid", "Q0", "docno", "rank", "score", "tag")
@@ -136,3 +137,21 @@ def test_blocks_of_an_empty_or_missing_file_say_read_it_whole(tmp_path):
     (tmp_path / "one").write_bytes(b"1 Q0 a 1 2 t")                # no newline at the end
     (block,) = plain_blocks(tmp_path / "one", len(NAMES), 4)
     assert block.strings(5) == ["t"] and block.line.tolist() == [1]
+
+
+@pytest.mark.parametrize("fields", [("qid", "Q0", "docno", "rank", "score", "tag"),
+                                    ("qid", "iter", "docno", "rel")])
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_nul_character_is_refused_naming_the_file_line_and_field(tmp_path, fields, gz):
+    """trec_eval reads C strings: an id holding a NUL would be cut there, so the runs' and
+    qrels' reader refuses it (pandas kept it: ir_measures evaluated a run on the longer id,
+    pool-depth refused it without naming the file)."""
+    good = "1 Q0 d1 1 2.0 t\n" if len(fields) == 6 else "1 0 d1 1\n"
+    bad = good.replace("d1", "d\x002").replace(" 1 2.0", " 2 1.0")
+    path = tmp_path / ("f.gz" if gz else "f")
+    data = ("\n" + good + bad).encode()
+    path.write_bytes(gzip.compress(data) if gz else data)
+    with pytest.raises(InputError) as exc:
+        read_fields(path, fields)
+    assert str(exc.value) == (f"{path}, line 3: the docno field 'd\\x002' holds a NUL character "
+                              "(trec_eval would cut it there)")
