@@ -24,8 +24,10 @@ from ..designs.anova import anova_n
 from ..errors import InputError
 from ..params import check, check_method
 
-if TYPE_CHECKING:                 # pandas is imported where a plan is made: a workbook
-    import pandas as pd           # without pool depths never needs it (0.2 s of its CPU)
+# pandas is imported where a plan is made: a workbook without pool depths never needs it
+# (its import was 0.2 s of the default workbook's CPU)
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
