@@ -6,7 +6,10 @@ and prints the JSON of its result with :meth:`AboveImports.report` merged in, la
 the peak is ``VmHWM`` of ``/proc/self/status`` after resetting it to the current resident size
 through ``/proc/self/clear_refs`` once the imports are done, minus ``VmRSS`` at that point;
 where ``clear_refs`` is not available, ``ru_maxrss`` after the imports and at the end (the
-report says which). Linux/macOS only (``resource``).
+report says which). On Linux the report also splits what is still resident at its end, above
+the imports, into pages of mapped files (``RssFile``: chiefly shared libraries' machine code
+first run after the imports) and anonymous memory (``RssAnon``: the heap, live data and the
+free blocks the allocator keeps). Linux/macOS only (``resource``).
 """
 
 from __future__ import annotations
@@ -32,10 +35,23 @@ def _maxrss() -> int:
     return k if sys.platform == "darwin" else k * 1024
 
 
+#: The kinds of resident memory :meth:`AboveImports.report` splits its end into.
+KINDS = {"file": "RssFile", "anon": "RssAnon"}
+
+
+def _kinds() -> dict[str, int]:
+    """``/proc/self/status``'s resident memory by kind (bytes); empty where there is none."""
+    try:
+        return {key: _status(name) for key, name in KINDS.items()}
+    except (OSError, AttributeError):
+        return {}
+
+
 class AboveImports:
     """The resident peak from now on (see the module docstring); make it after the imports."""
 
     def __init__(self) -> None:
+        self._kinds = _kinds()
         try:
             with open("/proc/self/clear_refs", "w") as out:   # VmHWM := the current VmRSS
                 out.write("5")
@@ -45,10 +61,12 @@ class AboveImports:
             self.method, self.base, self._peak = "ru_maxrss (no clear_refs)", _maxrss(), _maxrss
 
     def report(self) -> dict:
-        """``peak`` above the imports, ``whole`` peak, ``imports`` (bytes), and ``method``."""
-        peak = self._peak()
+        """``peak`` above the imports, ``whole`` peak, ``imports`` (bytes), and ``method``;
+        on Linux also ``file`` and ``anon``, each kind's resident size now above the imports."""
+        peak, now = self._peak(), _kinds()
         return {"peak": peak - self.base, "whole": peak, "imports": self.base,
-                "method": self.method}
+                "method": self.method,
+                **{key: now[key] - self._kinds[key] for key in now if key in self._kinds}}
 
 
 def above_imports() -> AboveImports:

@@ -9,8 +9,8 @@ a topic, the same qrels per topic) with 40 of its 249 topics (4.4 M lines, about
 files); ``--topics 249`` is Robust04's size (27 M lines, some 800 MiB here). Synthetic run
 files (plain text, ``qid Q0 docno rank score tag``, scores with ties, document ids distinct
 across topics as in a real collection) and qrels (every document of each topic's universe
-judged, 10 % relevant) are written to a temporary folder by a child process (so that this
-process stays small). Then each measurement runs in its own child
+judged, 10 % relevant) are written to a temporary folder by a child process (``_synthetic.py``,
+so that this process stays small). Then each measurement runs in its own child
 of this small parent, which reports its CPU time (``time.process_time``) and its peak resident
 memory above its imports: on Linux ``VmHWM`` of ``/proc/self/status`` after resetting it to the
 current resident size through ``/proc/self/clear_refs`` once the imports are done, minus
@@ -34,20 +34,17 @@ depths). Linux/macOS only (``resource``).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _figures import figure  # noqa: E402
 from _resident import run_child  # noqa: E402
+from _synthetic import write_in_child  # noqa: E402
 
 #: The depths of the two studies.
 STUDIES = {"study, 1 depth": [100], "study, 4 depths": [100, 50, 20, 10]}
@@ -88,33 +85,6 @@ print(json.dumps({{"seconds": time.perf_counter() - start, "cpu": time.process_t
 """
 
 
-def write_collection(folder: Path, runs: int, topics: int, docs: int, seed: int = 2004):
-    """Synthetic runs and qrels: each run ranks ``docs`` of the topic's 3 x ``docs`` documents
-    (shared across runs, so that pools overlap; ids distinct across topics), scores with ties
-    (2 decimals)."""
-    rng = np.random.default_rng(seed)
-    run_dir = folder / "runs"
-    run_dir.mkdir()
-    universe = 3 * docs
-    qids = np.arange(301, 301 + topics).astype(str)
-    prefix = np.repeat(np.char.add(np.char.add("D", qids), "-"), docs)
-    ranks = np.tile(np.arange(1, docs + 1), topics)
-    for r in range(runs):
-        picks = np.concatenate([rng.choice(universe, docs, replace=False) for _ in range(topics)])
-        scores = np.round(np.sort(rng.gamma(2.0, 2.0, (topics, docs)), axis=1)[:, ::-1], 2)
-        pd.DataFrame({"qid": np.repeat(qids, docs), "q0": "Q0",
-                      "doc": np.char.add(prefix, picks.astype(str)), "rank": ranks,
-                      "score": scores.ravel(), "tag": f"run{r}"}).to_csv(
-            run_dir / f"run{r:03d}", sep=" ", header=False, index=False)
-    judged = np.tile(np.arange(universe).astype(str), topics)
-    pd.DataFrame({"qid": np.repeat(qids, universe), "it": 0,
-                  "doc": np.char.add(np.repeat(np.char.add(np.char.add("D", qids), "-"),
-                                               universe), judged),
-                  "rel": (rng.random(topics * universe) < 0.1).astype(int)}).to_csv(
-        folder / "qrels", sep=" ", header=False, index=False)
-    return run_dir, folder / "qrels"
-
-
 def child(runs: Path, qrels: Path, depths: list) -> dict:
     return run_child(CHILD.format(root=str(ROOT), runs=str(runs), qrels=str(qrels),
                                   depths=depths))
@@ -125,17 +95,10 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=110)
     parser.add_argument("--topics", type=int, default=40)
     parser.add_argument("--docs", type=int, default=1000)
-    parser.add_argument("--write-to", type=Path, help=argparse.SUPPRESS)  # the writer child
     args = parser.parse_args()
-    if args.write_to:
-        write_collection(args.write_to, args.runs, args.topics, args.docs)
-        return 0
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        subprocess.run([sys.executable, __file__, "--runs", str(args.runs), "--topics",
-                        str(args.topics), "--docs", str(args.docs), "--write-to", tmp],
-                       check=True)
-        runs, qrels = Path(tmp) / "runs", Path(tmp) / "qrels"
+        runs, qrels = write_in_child(Path(tmp), args.runs, args.topics, args.docs)
         size = sum(p.stat().st_size for p in runs.iterdir())
         print(f"{args.runs} runs x {args.topics} topics x {args.docs} documents: "
               f"{args.runs * args.topics * args.docs:,} lines, {size / 2**20:.0f} MiB of run "

@@ -85,6 +85,16 @@ README_ROWS = [
      "{evaluate.one_mib_ratio} / {evaluate.four_mib_ratio} (target 1.2×; whole commands, "
      "imports included: CPU {evaluate.command_one_cpu_ratio}, memory "
      "{evaluate.command_one_mib_ratio})"),
+    ("`evaluate` at scale, synthetic, Robust04's shape with 40 topics, "
+     "{evaluate.scale_run_files_mib} of run files, 1 / 4 measures (`evaluate`)",
+     "CPU {evaluate.scale_one_cpu_s} / {evaluate.scale_four_cpu_s}; {evaluate.scale_one_mib} / "
+     "{evaluate.scale_four_mib} resident above the imports",
+     "ir_measures' readers + `iter_calc`: CPU {evaluate.scale_peer_one_cpu_s} / "
+     "{evaluate.scale_peer_four_cpu_s}; {evaluate.scale_peer_one_mib} / "
+     "{evaluate.scale_peer_four_mib}",
+     "CPU {evaluate.scale_one_cpu_ratio} / {evaluate.scale_four_cpu_ratio}, memory "
+     "{evaluate.scale_one_mib_ratio} / {evaluate.scale_four_mib_ratio} (target 1.2×; memory "
+     "{evaluate.scale_one_to_files} / {evaluate.scale_four_to_files} the run files)"),
 ]
 
 #: docs/performance.md rows: (benchmark, topicsetsize, peer or floor, ratio).
@@ -136,6 +146,21 @@ DOCS_ROWS = README_ROWS[:1] + [
      "{evaluate.peer_command_one_cpu_s}, {evaluate.peer_command_one_mib}): CPU "
      "{evaluate.command_one_cpu_ratio} / {evaluate.command_four_cpu_ratio}, memory "
      "{evaluate.command_one_mib_ratio} / {evaluate.command_four_mib_ratio}"),
+    ("`evaluate` at scale, the same comparison on synthetic runs (`_synthetic.py`, as "
+     "`pool_depth_scale`'s): 110 runs × 40 topics × 1,000 documents, no duplicates, scores with "
+     "ties, AP / AP, nDCG@10, P@10 and RR in one call, each in a fresh child, least of 3 "
+     "(`evaluate`)",
+     "CPU {evaluate.scale_one_cpu_s} / {evaluate.scale_four_cpu_s}; peak "
+     "{evaluate.scale_one_mib} / {evaluate.scale_four_mib} resident above the imports "
+     "({evaluate.scale_one_to_files} / {evaluate.scale_four_to_files} the run files, "
+     "{evaluate.scale_run_files_mib})",
+     "the same ir_measures pass: CPU {evaluate.scale_peer_one_cpu_s} / "
+     "{evaluate.scale_peer_four_cpu_s}; peak {evaluate.scale_peer_one_mib} / "
+     "{evaluate.scale_peer_four_mib} ({evaluate.scale_peer_one_to_files} / "
+     "{evaluate.scale_peer_four_to_files} the run files); same values (largest difference "
+     "{evaluate.scale_largest_difference})",
+     "CPU {evaluate.scale_one_cpu_ratio} / {evaluate.scale_four_cpu_ratio}, memory "
+     "{evaluate.scale_one_mib_ratio} / {evaluate.scale_four_mib_ratio} (target 1.2×)"),
     ("pool-depth study, 2 collections, 16 runs, 5 depths (`pool_depth`)", "{pool_depth.study_s}",
      "a naive per-depth, per-run pooling loop with ir_measures: {pool_depth.naive_s}",
      "naive / study {pool_depth.naive_to_study}"),

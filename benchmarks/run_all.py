@@ -18,9 +18,9 @@ temporary name first).
 
 ``pool_depth_scale`` (about a minute a run) runs ``--scale-repeat`` times
 (default 1: its figures then have no spread, and the summary says ``1 run``). ``--small``
-passes smaller sizes to the two long ones (``pool_depth_scale``: 40 runs x 20 topics;
-``read_matrix``: 2,000 topics) and one child per side to ``evaluate``, for a quick look on a
-loaded machine; the README's figures are from a run without it.
+passes smaller sizes to the long ones (``pool_depth_scale`` and ``evaluate``'s case at scale:
+40 runs x 20 topics; ``read_matrix``: 2,000 topics) and one child per side to ``evaluate``, for
+a quick look on a loaded machine; the README's figures are from a run without it.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ BENCHMARKS = {
     "tukey": ([], []),
     "split_half": ([], []),
     "workbook": ([], []),
-    "evaluate": ([], ["--repeat", "1"]),
+    "evaluate": ([], ["--repeat", "1", "--runs", "40", "--topics", "20"]),
     "read_matrix": ([], ["--topics", "2000"]),
     "pool_depth": ([], []),
     "pool_depth_scale": ([], ["--runs", "40", "--topics", "20"]),
@@ -99,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", type=Path, help="also write the log to this file")
     parser.add_argument("--only", help="comma-separated names among: " + ", ".join(BENCHMARKS))
     parser.add_argument("--small", action="store_true",
-                        help="smaller sizes for read_matrix and pool_depth_scale")
+                        help="smaller sizes for read_matrix, pool_depth_scale and "
+                             "evaluate's case at scale")
     parser.add_argument("--repeat", type=int, default=3,
                         help="passes over the benchmarks (default 3); each figure is "
                              "summarised as min / median / max over them")
