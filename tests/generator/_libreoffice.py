@@ -1,9 +1,11 @@
 """Recalculate generated workbooks in headless LibreOffice and read the values back.
 
 One ``soffice --convert-to xlsx`` call converts a chunk of workbooks (a launch costs about
-1.5 s), within a time budget that scales with the chunk and the machine's load; a chunk that
-fails is retried one workbook at a time, so a busy machine fails at most the tests of the
-workbooks it could not recalculate, each with the cause. The throw-away user profile sets
+1.5 s) and is watched as it goes: it may take a while to start and then a while for each
+workbook, both scaled by the machine's load, and is killed where it writes no workbook for
+longer (a hang costs that, not the whole chunk's time). A chunk that fails is retried one
+workbook at a time, so a busy machine fails at most the tests of the workbooks it could not
+recalculate, each with the cause. The throw-away user profile sets
 "recalculate on load: always" for xlsx and ods (Calc/Formula/Load/OOXMLRecalcMode = 0), so
 every formula is computed by LibreOffice, whatever the file carries. The re-saved files are
 only read (openpyxl, ``data_only=True``); numbers come back with 15 significant digits.
@@ -19,12 +21,13 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 __all__ = ["find_soffice", "require_soffice", "recalculate_batch", "ERROR_PREFIXES",
-           "filled_cells_without_errors", "chart_gap_cells", "time_budget", "Recalculated"]
+           "filled_cells_without_errors", "chart_gap_cells", "stall_limit", "Recalculated"]
 
 _ITEM = ('<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="{}" '
          'oor:op="fuse"><value>0</value></prop></item>')    # 0 = always recalculate on load
@@ -105,10 +108,13 @@ def require_soffice() -> str:
 #: fails (a crash, a time-out on a busy machine) is retried one workbook at a time, so one slow
 #: or broken workbook costs only its own tests.
 CHUNK = 8
-#: Seconds a LibreOffice call may take: a fixed part plus a part per workbook, both multiplied
-#: by the machine's load per core where that is above 1 (on an idle 2-core machine a workbook
-#: of the suite takes 1-4 s; the budget is ten times that). ``TSS_LO_SECONDS_PER_BOOK`` raises it.
+#: Seconds a LibreOffice call may go without writing its next workbook: a fixed part before the
+#: first (the launch) plus a part per workbook, both multiplied by the machine's load per core
+#: where that is above 1 (on an idle 2-core machine a workbook of the suite takes 1-4 s; the
+#: budget is ten times that). ``TSS_LO_SECONDS_PER_BOOK`` raises it.
 BASE_SECONDS, SECONDS_PER_BOOK = 60.0, 30.0
+#: Seconds between two looks at a call's progress.
+POLL_SECONDS = 0.5
 
 
 def load_per_core() -> float:
@@ -119,14 +125,18 @@ def load_per_core() -> float:
         return 0.0
 
 
-def time_budget(books: int) -> float:
-    """Seconds one LibreOffice call on ``books`` workbooks may take on this machine, now.
+def _per_book() -> float:
+    return float(os.environ.get("TSS_LO_SECONDS_PER_BOOK", SECONDS_PER_BOOK))
 
-    >>> time_budget(2) >= BASE_SECONDS + 2 * SECONDS_PER_BOOK
+
+def stall_limit(done: int) -> float:
+    """Seconds a LibreOffice call that has written ``done`` workbooks may take for the next one
+    on this machine, now (the launch as well before the first).
+
+    >>> stall_limit(0) >= BASE_SECONDS + SECONDS_PER_BOOK > stall_limit(1) >= SECONDS_PER_BOOK
     True
     """
-    per_book = float(os.environ.get("TSS_LO_SECONDS_PER_BOOK", SECONDS_PER_BOOK))
-    return (BASE_SECONDS + per_book * books) * max(1.0, load_per_core())
+    return ((BASE_SECONDS if done == 0 else 0.0) + _per_book()) * max(1.0, load_per_core())
 
 
 class Recalculated(dict):
@@ -145,8 +155,11 @@ class Recalculated(dict):
 
 def _convert(exe: str, paths: list[Path], outdir: Path) -> tuple[str, str | None]:
     """One ``soffice --convert-to xlsx`` call on ``paths``: (console output, why it failed or
-    None). A call that outlives :func:`time_budget` is killed with its whole process group."""
-    budget = time_budget(len(paths))
+    None). A call that writes no workbook within :func:`stall_limit` is killed with its whole
+    process group."""
+    outputs = [outdir / p.name for p in paths]
+    for out in outputs:                 # a failed call's partial output is no progress
+        out.unlink(missing_ok=True)
     profile = Path(tempfile.mkdtemp(prefix="lo_profile_"))
     try:
         (profile / "user").mkdir()
@@ -156,17 +169,9 @@ def _convert(exe: str, paths: list[Path], outdir: Path) -> tuple[str, str | None
                "--outdir", str(outdir), *map(str, paths)]
         with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               stdin=subprocess.DEVNULL, start_new_session=True) as proc:
-            try:
-                console, _ = proc.communicate(timeout=budget)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                console, _ = proc.communicate()
-                cores = os.cpu_count() or 1
-                return console, (
-                    f"LibreOffice did not finish recalculating {len(paths)} workbook(s) within "
-                    f"{budget:.0f} s (load average {load_per_core() * cores:.1f} on {cores} "
-                    f"cores): the machine is too busy or LibreOffice hangs; rerun when it is "
-                    f"quieter, or raise TSS_LO_SECONDS_PER_BOOK (now {SECONDS_PER_BOOK:g} s)")
+            console, stalled = _watch(proc, outputs)
+            if stalled is not None:
+                return console, stalled
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     missing = [p.name for p in paths if not (outdir / p.name).is_file()]
@@ -175,6 +180,30 @@ def _convert(exe: str, paths: list[Path], outdir: Path) -> tuple[str, str | None
         return console, (f"LibreOffice failed (rc={proc.returncode}, missing {missing}):\n"
                          f"{console}")
     return console, None
+
+
+def _watch(proc: subprocess.Popen, outputs: list[Path]) -> tuple[str, str | None]:
+    """Wait for ``proc`` (LibreOffice writing ``outputs`` in turn): (its console output, None),
+    or, where it writes no new output within :func:`stall_limit`, kill its process group and
+    say why (a hang, after the last workbook too, costs that limit, not the chunk's time)."""
+    done, since = 0, time.monotonic()
+    while True:
+        try:
+            return proc.communicate(timeout=POLL_SECONDS)[0], None
+        except subprocess.TimeoutExpired:
+            pass
+        made = sum(out.is_file() for out in outputs)
+        if made > done:
+            done, since = made, time.monotonic()
+        limit = stall_limit(done)
+        if time.monotonic() - since > limit:
+            os.killpg(proc.pid, signal.SIGKILL)
+            cores = os.cpu_count() or 1
+            return proc.communicate()[0], (
+                f"LibreOffice recalculated {done} of {len(outputs)} workbook(s), then nothing "
+                f"for {limit:.0f} s (load average {load_per_core() * cores:.1f} on {cores} "
+                f"cores): the machine is too busy or LibreOffice hangs; rerun when it is "
+                f"quieter, or raise TSS_LO_SECONDS_PER_BOOK (now {_per_book():g} s)")
 
 
 def recalculate_batch(paths, outdir, *, strict: bool = True) -> tuple[Recalculated, str]:

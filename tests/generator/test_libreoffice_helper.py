@@ -57,25 +57,66 @@ def test_a_broken_workbook_fails_alone(tmp_path, monkeypatch):
 
 @pytest.mark.libreoffice
 def test_a_time_out_names_its_cause(tmp_path, monkeypatch):
-    """Past its time budget LibreOffice is killed and the failure says why: the budget, the
-    load average and the knob that raises it."""
-    monkeypatch.setattr(_libreoffice, "time_budget", lambda books: 0.01)
+    """Past its time limit LibreOffice is killed and the failure says why: how far it got,
+    the limit, the load average and the knob that raises it."""
+    monkeypatch.setattr(_libreoffice, "stall_limit", lambda done: 0.01)
     (tmp_path / "in").mkdir()
     book = _tiny_workbook(tmp_path / "in" / "slow.xlsx")
     done, _ = _libreoffice.recalculate_batch([book], tmp_path / "out", strict=False)
     assert book not in done
-    with pytest.raises(pytest.fail.Exception,
-                       match=r"within 0 s \(load average .* cores\).*TSS_LO_SECONDS_PER_BOOK"):
+    with pytest.raises(pytest.fail.Exception, match=r"recalculated 0 of 1 workbook\(s\), then "
+                       r"nothing for 0 s \(load average .* cores\).*TSS_LO_SECONDS_PER_BOOK"):
         done[book]
 
 
-def test_the_time_budget_grows_with_the_work_and_the_load(monkeypatch):
+def test_the_time_limit_grows_with_the_load_and_starts_with_the_launch(monkeypatch):
     monkeypatch.setattr(_libreoffice, "load_per_core", lambda: 0.5)
-    idle = _libreoffice.time_budget(8)
-    assert idle == _libreoffice.BASE_SECONDS + 8 * _libreoffice.SECONDS_PER_BOOK
-    assert _libreoffice.time_budget(16) > idle
+    first, next_ = _libreoffice.stall_limit(0), _libreoffice.stall_limit(3)
+    assert first == _libreoffice.BASE_SECONDS + _libreoffice.SECONDS_PER_BOOK
+    assert next_ == _libreoffice.SECONDS_PER_BOOK
     monkeypatch.setattr(_libreoffice, "load_per_core", lambda: 4.0)   # load 8 on 2 cores
-    assert _libreoffice.time_budget(8) == 4 * idle
+    assert _libreoffice.stall_limit(0) == 4 * first and _libreoffice.stall_limit(3) == 4 * next_
+    monkeypatch.setenv("TSS_LO_SECONDS_PER_BOOK", "120")
+    assert _libreoffice.stall_limit(3) == 4 * 120
+
+
+#: A stand-in for soffice: copies the first ``WRITES`` inputs to --outdir, one a second, then
+#: hangs (as LibreOffice at times does, before or after its last workbook).
+_HANGING = """#!{python}
+import shutil, sys, time
+args = sys.argv[1:]
+out = args[args.index("--outdir") + 1]
+for path in args[args.index("--outdir") + 2:][:{writes}]:
+    time.sleep(1)
+    shutil.copy(path, out)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("writes", [0, 1, 2])
+def test_a_hang_costs_the_time_limit_not_the_chunks_time(tmp_path, monkeypatch, writes):
+    """A call that stops writing workbooks (before the first, between two, after the last)
+    is killed once it has written nothing for the limit, and the chunk is retried one
+    workbook at a time: minutes of a hung LibreOffice cost seconds (issue 28.1)."""
+    import sys
+    import time
+
+    fake = tmp_path / "soffice"
+    fake.write_text(_HANGING.format(python=sys.executable, writes=writes))
+    fake.chmod(0o755)
+    monkeypatch.setattr(_libreoffice, "require_soffice", lambda: str(fake))
+    monkeypatch.setattr(_libreoffice, "stall_limit", lambda done: 3.0)
+    (tmp_path / "in").mkdir()
+    books = [_tiny_workbook(tmp_path / "in" / f"w{k}.xlsx") for k in range(2)]
+    start = time.monotonic()
+    done, _ = _libreoffice.recalculate_batch(books, tmp_path / "out", strict=False)
+    took = time.monotonic() - start
+    # the chunk, then each workbook alone: each call killed 3 s after its last write
+    assert took < 3 * (3 + 1 + 2) + 10, took
+    assert set(done.failures) == set(books) and not dict(done)
+    with pytest.raises(pytest.fail.Exception,
+                       match=rf"recalculated {min(writes, 1)} of 1 workbook\(s\), then nothing"):
+        done[books[0]]
 
 
 def test_error_values_are_found_except_a_charts_gaps():
