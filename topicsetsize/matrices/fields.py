@@ -182,22 +182,37 @@ def read_fields(path, fields) -> Fields:
         raise FileNotFoundError(f"{path}: no such file")
     if path.is_dir():
         raise IsADirectoryError(f"{path}: is a folder, expected a file")
-    fast = _plain(path, len(fields))
-    return fast if fast is not None else Fields(None, None, _read_frame(path, fields))
+    data = _text(path)
+    if data is not None:
+        fast = _split(data, len(fields))
+        if fast is not None:
+            return fast
+        nul = data.find(b"\0")     # not for pandas: it keeps a NUL, or cuts the field (2.0)
+        if nul >= 0:
+            line = data[data.rfind(b"\n", 0, nul) + 1:].split(b"\n", 1)[0]
+            j = next(j for j, f in enumerate(line.split()) if b"\0" in f)
+            raise _nul_error(path, data.count(b"\n", 0, nul) + 1,
+                             fields[j] if j < len(fields) else f"field {j + 1}",
+                             line.split()[j].decode("utf-8", "replace"))
+    return Fields(None, None, _read_frame(path, fields))
 
 
-def _plain(path: Path, k: int) -> Fields | None:
-    """:class:`Fields` split at once where the file is plain (module notes), else None."""
+def _text(path: Path) -> bytes | None:
+    """The bytes of a plain or gzipped file, None where it is compressed otherwise or cannot be
+    read so (pandas reads it and says what is wrong)."""
     compression = infer_compression(path, "infer")
     if compression not in (None, "gzip"):
         return None
     try:
         data = path.read_bytes()
-        if compression == "gzip":
-            data = gzip.decompress(data)
+        return gzip.decompress(data) if compression == "gzip" else data
     except (*_READ_ERRORS, ValueError):
-        return None                         # pandas reads it again and says what is wrong
-    return _split(data, k)
+        return None
+
+
+def _nul_error(path, line: int, name: str, value: str) -> InputError:
+    return InputError(f"{path}, line {line}: the {name} field {value!r} holds a NUL character "
+                      "(trec_eval would cut it there)")
 
 
 def plain_blocks(path, k: int, size: int | None = None):
@@ -317,12 +332,11 @@ def _read_frame(path: Path, fields) -> pd.DataFrame:
         raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
                          f"got {got}")
     frame = frame.drop(columns=k).set_axis(list(fields), axis=1)
-    for name in fields:                 # a plain file has none (it is read without pandas)
+    for name in fields:     # a .bz2, .xz, ... file: recent pandas keeps a NUL (2.0 cuts there)
         nul = frame[name].str.contains("\0", regex=False).to_numpy()
         if nul.any():
-            raise InputError(f"{path}, line {frame.index[nul.argmax()]}: the {name} field "
-                             f"{frame[name].iloc[nul.argmax()]!r} holds a NUL character "
-                             "(trec_eval would cut it there)")
+            raise _nul_error(path, frame.index[nul.argmax()], name,
+                             frame[name].iloc[nul.argmax()])
     return frame
 
 
