@@ -24,7 +24,7 @@ import pandas as pd
 from pandas.io.common import infer_compression
 
 from ..errors import InputError
-from .formats.common import parse_floats
+from .formats.common import looks_binary, parse_floats
 
 __all__ = ["Fields", "read_fields", "plain_blocks"]
 
@@ -187,9 +187,14 @@ def read_fields(path, fields) -> Fields:
         fast = _split(data, len(fields))
         if fast is not None:
             return fast
+        what = "TREC run" if len(fields) == 6 else "TREC qrels"
+        if looks_binary(data, nul=False):
+            raise InputError(f"{path}: a binary file, not a {what} file (expected "
+                             "whitespace-separated text, or such text gzipped, named .gz)")
         nul = data.find(b"\0")     # not for pandas: it keeps a NUL, or cuts the field (2.0)
         if nul >= 0:
-            line = data[data.rfind(b"\n", 0, nul) + 1:].split(b"\n", 1)[0]
+            end = data.find(b"\n", nul)
+            line = data[data.rfind(b"\n", 0, nul) + 1:end if end >= 0 else len(data)]
             j = next(j for j, f in enumerate(line.split()) if b"\0" in f)
             raise _nul_error(path, data.count(b"\n", 0, nul) + 1,
                              fields[j] if j < len(fields) else f"field {j + 1}",

@@ -155,3 +155,25 @@ def test_a_nul_character_is_refused_naming_the_file_line_and_field(tmp_path, fie
         read_fields(path, fields)
     assert str(exc.value) == (f"{path}, line 3: the docno field 'd\\x002' holds a NUL character "
                               "(trec_eval would cut it there)")
+
+
+@pytest.mark.parametrize("fields", [("qid", "Q0", "docno", "rank", "score", "tag"),
+                                    ("qid", "iter", "docno", "rel")])
+@pytest.mark.parametrize("gz", [False, True])
+def test_a_binary_file_is_named_so(tmp_path, fields, gz):
+    """A workbook or a program given as a run or qrels file is said to be binary (not a
+    tokenizer's complaint about its line 32, nor a NUL in its first 'field')."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as book:   # an .xlsx is a zip
+        book.writestr("xl/workbook.xml", bytes(random.Random(0).randrange(256)
+                                               for _ in range(20000)))
+    path = tmp_path / ("scores.xlsx.gz" if gz else "scores.xlsx")
+    path.write_bytes(gzip.compress(buffer.getvalue()) if gz else buffer.getvalue())
+    with pytest.raises(InputError) as exc:
+        read_fields(path, fields)
+    what = "TREC run" if len(fields) == 6 else "TREC qrels"
+    assert str(exc.value) == (f"{path}: a binary file, not a {what} file (expected "
+                              "whitespace-separated text, or such text gzipped, named .gz)")

@@ -19,9 +19,9 @@ import pandas as pd
 from ...atomic import read_whole
 from ...errors import InputError
 
-__all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "nonempty_bytes",
-           "decode_text", "guess_delimiter", "split_fields", "is_numeric", "csv_rows",
-           "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
+__all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "looks_binary",
+           "nonempty_bytes", "decode_text", "guess_delimiter", "split_fields", "is_numeric",
+           "csv_rows", "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
 
 SUMMARY_TOPIC = "all"          # trec_eval's summary rows
 #: Cell texts read as "no score here" (case-insensitive, after stripping blanks).
@@ -46,10 +46,21 @@ def nonempty_bytes(path: Path, data: bytes | None = None) -> bytes:
     return data
 
 
-def decode_text(path: Path, data: bytes) -> str:
+def looks_binary(data: bytes, *, nul: bool = True) -> bool:
+    """Whether ``data``'s first 8 KiB look binary: a known magic number, more than one byte in
+    20 a control character, or (``nul``) a NUL anywhere in them.
+
+    >>> run = b"1 Q0 d\\x002 1 2.0 t\\n" + b"1 Q0 d3 2 1.0 t\\n" * 3
+    >>> looks_binary(run), looks_binary(run, nul=False)
+    (True, False)
+    """
     head = data[:8192]
     control = sum(byte < 32 and byte not in b"\t\n\r\f\v\b" for byte in head)
-    if b"\x00" in head or head.startswith(BINARY_MAGIC) or control > len(head) // 20:
+    return (nul and b"\x00" in head) or head.startswith(BINARY_MAGIC) or control > len(head) // 20
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    if looks_binary(data):
         raise InputError(f"{path}: a binary file, not a score matrix (expected CSV/TSV text, "
                          "trec_eval output, the long format or an .xlsx workbook)")
     try:
