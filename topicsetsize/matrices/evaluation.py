@@ -79,8 +79,10 @@ def parse_measure(measure):
             IndexError) as exc:
         if str(exc).startswith("measure="):
             raise
+    several = ("; several are given one by one (['AP', 'nDCG@10'], or --measure AP nDCG@10)"
+               if "," in measure else "")
     raise InputError(f"measure={measure!r} is not an ir_measures measure (e.g. AP, nDCG@10, "
-                     "P@10, or trec_eval's map)")
+                     f"P@10, or trec_eval's map){several}")
 
 
 def _checked(measure, text: str):

@@ -85,7 +85,9 @@ def test_real_runs_equal_ir_measures_on_trec_eval_order():
     ("Judged@0", r"measure='Judged@0': the cutoff @0"),
     ("nDCG@1.5", r"measure='nDCG@1.5': the cutoff @1.5 must be a whole number"),
     ("AP(rel=1.5)", r"measure='AP\(rel=1.5\)': the relevance level rel=1.5"),
-    ("Bogus", r"measure='Bogus' is not an ir_measures measure"),
+    ("Bogus", r"measure='Bogus' is not an ir_measures measure \(e\.g\. [^;]*\)$"),
+    ("AP,nDCG@10", r"measure='AP,nDCG@10' is not an ir_measures measure .*; several are given "
+                   r"one by one \(\['AP', 'nDCG@10'\], or --measure AP nDCG@10\)"),
 ])
 def test_bad_measures_fail_before_evaluation(measure, match):
     with pytest.raises(InputError, match=match) as info:
