@@ -48,15 +48,18 @@ def nonempty_bytes(path: Path, data: bytes | None = None) -> bytes:
 
 def looks_binary(data: bytes, *, nul: bool = True) -> bool:
     """Whether ``data``'s first 8 KiB look binary: a known magic number, more than one byte in
-    20 a control character, or (``nul``) a NUL anywhere in them.
+    20 a control character (NUL aside), and a NUL anywhere in them (``nul``) or else more than
+    one NUL, and in more than one byte in 20 (a text file with a stray NUL is not binary).
 
     >>> run = b"1 Q0 d\\x002 1 2.0 t\\n" + b"1 Q0 d3 2 1.0 t\\n" * 3
-    >>> looks_binary(run), looks_binary(run, nul=False)
-    (True, False)
+    >>> looks_binary(run), looks_binary(run, nul=False), looks_binary(b"1 0 d\\x002 0", nul=False)
+    (True, False, False)
     """
     head = data[:8192]
-    control = sum(byte < 32 and byte not in b"\t\n\r\f\v\b" for byte in head)
-    return (nul and b"\x00" in head) or head.startswith(BINARY_MAGIC) or control > len(head) // 20
+    nuls = head.count(0)
+    control = sum(byte < 32 and byte not in b"\t\n\r\f\v\b" for byte in head) - nuls
+    return (nuls > (0 if nul else max(1, len(head) // 20)) or head.startswith(BINARY_MAGIC)
+            or control > len(head) // 20)
 
 
 def decode_text(path: Path, data: bytes) -> str:
