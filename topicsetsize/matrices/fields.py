@@ -174,8 +174,8 @@ def read_fields(path, fields) -> Fields:
     FileNotFoundError, IsADirectoryError
         ``path`` is missing or a folder.
     ValueError
-        One line naming the file and line: the file is empty, is not text, or a line does not
-        hold ``len(fields)`` fields.
+        One line naming the file and line: the file is empty, is not text (binary), a line
+        does not hold ``len(fields)`` fields, or a field holds a NUL character.
     """
     path = Path(path)
     if not path.exists():
@@ -187,9 +187,8 @@ def read_fields(path, fields) -> Fields:
         fast = _split(data, len(fields))
         if fast is not None:
             return fast
-        what = "TREC run" if len(fields) == 6 else "TREC qrels"
         if looks_binary(data, nul=False):
-            raise InputError(f"{path}: a binary file, not a {what} file (expected "
+            raise InputError(f"{path}: a binary file, not a {_kind(fields)} file (expected "
                              "whitespace-separated text, or such text gzipped, named .gz)")
         nul = data.find(b"\0")     # not for pandas: it keeps a NUL, or cuts the field (2.0)
         if nul >= 0:
@@ -213,6 +212,10 @@ def _text(path: Path) -> bytes | None:
         return gzip.decompress(data) if compression == "gzip" else data
     except (*_READ_ERRORS, ValueError):
         return None
+
+
+def _kind(fields) -> str:
+    return "TREC run" if len(fields) == 6 else "TREC qrels"
 
 
 def _nul_error(path, line: int, name: str, value: str) -> InputError:
@@ -352,7 +355,7 @@ def _read_error(exc: Exception, path: Path, fields) -> Exception:
     if isinstance(exc, OSError) and exc.filename is not None:
         return exc                                  # open() named the file
     kind = _COMPRESSED.get(path.suffix.lower())
-    what = "TREC run" if len(fields) == 6 else "TREC qrels"
+    what = _kind(fields)
     if kind is not None:
         return InputError(f"{path}: named {path.suffix} but not a valid {kind} file ({exc}): "
                           f"expected {kind}-compressed {what} text; if it is plain text, "
