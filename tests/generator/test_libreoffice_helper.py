@@ -93,6 +93,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("writes", [0, 1])
 def test_a_hang_costs_the_time_limit_not_the_chunks_time(tmp_path, monkeypatch, writes):
     """A call that stops writing workbooks (before the first; between two, in the chunk of
