@@ -193,12 +193,19 @@ def read_fields(path, fields) -> Fields:
         nul = data.find(b"\0")     # not for pandas: it keeps a NUL, or cuts the field (2.0)
         if nul >= 0:
             end = data.find(b"\n", nul)
-            line = data[data.rfind(b"\n", 0, nul) + 1:end if end >= 0 else len(data)]
-            j = next(j for j, f in enumerate(line.split()) if b"\0" in f)
+            cells = data[data.rfind(b"\n", 0, nul) + 1:end if end >= 0 else len(data)].split()
+            j = next(j for j, cell in enumerate(cells) if b"\0" in cell)
             raise _nul_error(path, data.count(b"\n", 0, nul) + 1,
                              fields[j] if j < len(fields) else f"field {j + 1}",
-                             line.split()[j].decode("utf-8", "replace"))
-    return Fields(None, None, _read_frame(path, fields))
+                             cells[j].decode("utf-8", "replace"))
+    frame = _read_frame(path, fields)
+    if data is None:                # a .bz2, .xz, ... file: recent pandas keeps a NUL (2.0 cuts)
+        for name in fields:
+            nul = frame[name].str.contains("\0", regex=False).to_numpy()
+            if nul.any():
+                raise _nul_error(path, frame.index[nul.argmax()], name,
+                                 frame[name].iloc[nul.argmax()])
+    return Fields(None, None, frame)
 
 
 def _text(path: Path) -> bytes | None:
@@ -339,13 +346,7 @@ def _read_frame(path: Path, fields) -> pd.DataFrame:
         got = int(frame.loc[line].notna().sum())
         raise InputError(f"{path}, line {line}: expected {k} fields ({' '.join(fields)}), "
                          f"got {got}")
-    frame = frame.drop(columns=k).set_axis(list(fields), axis=1)
-    for name in fields:     # a .bz2, .xz, ... file: recent pandas keeps a NUL (2.0 cuts there)
-        nul = frame[name].str.contains("\0", regex=False).to_numpy()
-        if nul.any():
-            raise _nul_error(path, frame.index[nul.argmax()], name,
-                             frame[name].iloc[nul.argmax()])
-    return frame
+    return frame.drop(columns=k).set_axis(list(fields), axis=1)
 
 
 def _read_error(exc: Exception, path: Path, fields) -> Exception:

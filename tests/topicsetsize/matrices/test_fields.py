@@ -177,3 +177,22 @@ def test_a_binary_file_is_named_so(tmp_path, fields, gz):
     what = "TREC run" if len(fields) == 6 else "TREC qrels"
     assert str(exc.value) == (f"{path}: a binary file, not a {what} file (expected "
                               "whitespace-separated text, or such text gzipped, named .gz)")
+
+
+def test_a_nul_in_a_file_pandas_reads_is_refused_where_pandas_keeps_it(tmp_path):
+    """A .bz2 file is read by pandas alone: where pandas keeps a NUL (pandas 3), the field is
+    refused as in a plain file; where it cuts the field there (pandas 2.0, as trec_eval does),
+    the cut id is what is read."""
+    import bz2
+
+    path = tmp_path / "run.bz2"
+    path.write_bytes(bz2.compress(b"1 Q0 d1 1 2.0 t\n1 Q0 d\x002 2 1.0 t\n"))
+    kept = "\0" in pd.read_csv(path, sep=r"\s+", header=None, dtype=str).iloc[1, 2]
+    names = ("qid", "Q0", "docno", "rank", "score", "tag")
+    if kept:
+        with pytest.raises(InputError) as exc:
+            read_fields(path, names)
+        assert str(exc.value) == (f"{path}, line 2: the docno field 'd\\x002' holds a NUL "
+                                  "character (trec_eval would cut it there)")
+    else:
+        assert read_fields(path, names).strings(2) == ["d1", "d"]

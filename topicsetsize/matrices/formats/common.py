@@ -47,9 +47,10 @@ def nonempty_bytes(path: Path, data: bytes | None = None) -> bytes:
 
 
 def looks_binary(data: bytes, *, nul: bool = True) -> bool:
-    """Whether ``data``'s first 8 KiB look binary: a known magic number, more than one byte in
-    20 a control character (NUL aside), and a NUL anywhere in them (``nul``) or else more than
-    one NUL, and in more than one byte in 20 (a text file with a stray NUL is not binary).
+    """Whether ``data``'s first 8 KiB look binary: they start with a known magic number, or more
+    than one byte in 20 is a control character other than NUL, or they hold a NUL (with
+    ``nul=False``: more than one NUL, and more than one byte in 20; a text file with a stray
+    NUL is then not binary).
 
     >>> run = b"1 Q0 d\\x002 1 2.0 t\\n" + b"1 Q0 d3 2 1.0 t\\n" * 3
     >>> looks_binary(run), looks_binary(run, nul=False), looks_binary(b"1 0 d\\x002 0", nul=False)
