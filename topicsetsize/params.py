@@ -38,8 +38,8 @@ from .errors import InputError
 if TYPE_CHECKING:       # numpy is loaded where an array is checked, not to check one number
     import numpy as np
 
-__all__ = ["Range", "PARAMS", "METHODS", "check", "check_all", "check_each", "check_scalars",
-           "check_method", "check_choice", "check_flag"]
+__all__ = ["Range", "PARAMS", "ERROR_USUAL", "METHODS", "check", "check_all", "check_each",
+           "check_scalars", "check_method", "check_choice", "check_flag"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,10 @@ class Range:
     """An interval of valid values for one parameter.
 
     ``low``/``high`` are the bounds, ``low_open``/``high_open`` say whether the
-    bound itself is excluded, and ``integer`` asks for a whole number.
+    bound itself is excluded, and ``integer`` asks for a whole number. ``usual`` is the
+    (closed) interval where a value is meant as documented; ``mistaken`` says, for a valid
+    value outside it, what the value asks for and what was most likely meant (a format string
+    of ``name``, ``value`` and ``complement`` = 1 − value): see :meth:`unusual`.
     """
 
     low: float = -math.inf
@@ -56,6 +59,26 @@ class Range:
     high_open: bool = True
     integer: bool = False
     doc: str = ""
+    usual: tuple[float, float] = (-math.inf, math.inf)
+    mistaken: str = ""
+
+    def unusual(self, name: str, value: float) -> str | None:
+        """What a valid ``value`` outside :attr:`usual` asks for, in one line (else None).
+
+        A swapped probability (β = .8 for a power of .8, α = .95 for a 95% confidence level)
+        is valid, and answers another question: the command line says so
+        (:func:`topicsetsize.cli._common.check_registered`), and the workbook refuses it.
+
+        >>> PARAMS["beta"].unusual("beta", 0.8)[:56]
+        'beta=0.8 asks for a power of only 1 - beta = 0.2 (power '
+        >>> PARAMS["beta"].unusual("beta", 0.2) is None
+        True
+        """
+        low, high = self.usual
+        if low <= value <= high or not self.mistaken:
+            return None
+        return self.mistaken.format(name=name, value=_fmt(value),
+                                    complement=_fmt(round(1.0 - value, 12)))
 
     def describe(self, name: str) -> str:
         """Human-readable form of the range, e.g. ``0 < alpha < 1``."""
@@ -129,11 +152,22 @@ N_HALVES = 64000
 
 _PROB = dict(low=0.0, high=1.0)
 _POS = dict(low=0.0)
+#: The error probabilities α and β a design is meant for: at most one half (the workbook's
+#: calculators accept no more, generator/content/inputs.py). Above, a value is most likely the
+#: complement of the one meant (a confidence level, a power), and answers another question.
+ERROR_USUAL = (0.0, 0.5)
 
 #: The registry: every numeric argument of the public API and its valid range.
 PARAMS: dict[str, Range] = {
-    "alpha": Range(**_PROB, doc="significance level (probability of a Type I error)"),
-    "beta": Range(**_PROB, doc="probability of a Type II error; the power is 1 - beta"),
+    "alpha": Range(**_PROB, doc="significance level (probability of a Type I error)",
+                   usual=ERROR_USUAL,
+                   mistaken="{name}={value} is the probability of a Type I error, not a "
+                            "confidence level: 95% confidence is alpha=0.05 (did you mean "
+                            "{name}={complement}?)"),
+    "beta": Range(**_PROB, doc="probability of a Type II error; the power is 1 - beta",
+                  usual=ERROR_USUAL,
+                  mistaken="{name}={value} asks for a power of only 1 - beta = {complement} "
+                           "(power 0.8 is beta=0.2: did you mean {name}={complement}?)"),
     "min_d": Range(**_POS, doc="minimum detectable range between the best and the worst system"),
     "min_dt": Range(**_POS, doc="minimum detectable difference between two systems"),
     "min_delta_t": Range(**_POS, doc="minimum detectable effect size minDt / sigma_t"),
@@ -180,7 +214,9 @@ PARAMS: dict[str, Range] = {
                         "statistics)"),
     "values": Range(doc="numbers to round up for display (any finite real numbers)"),
     "target": Range(**_PROB, doc="reliability coefficient to reach (E rho^2 or Phi)"),
-    "level": Range(**_PROB, doc="confidence level of an interval, e.g. 0.95"),
+    "level": Range(**_PROB, doc="confidence level of an interval, e.g. 0.95", usual=(0.5, 1.0),
+                   mistaken="{name}={value} asks for a {value} confidence interval (a 95% "
+                            "interval is level=0.95: did you mean {name}={complement}?)"),
     "relevance": Range(**_C_INT, doc="relevance level of a qrels line (graded; negative allowed)"),
     "rank": Range(**_C_INT, doc="rank of a run line (ignored for the order, as by trec_eval)"),
     "top_k": Range(low=2, high=10**9, low_open=False, high_open=False, integer=True,

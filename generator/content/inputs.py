@@ -6,7 +6,8 @@ narrower in the workbook, where the formulas have been verified against the engi
 * α ∈ [1e-6, 0.5] and β ∈ (0, 0.5]: the legacy approximations wobble at small n, and the
   workbook scans n = 2..128 and bisects above; above n = 128 the legacy criterion
   "power ≥ 1 − β" rises monotonically for these α and β (the engine's own sweep and the
-  tests agree).
+  tests agree). One half is the registry's usual bound too (``ERROR_USUAL``): above it, the
+  command line warns that the value is most likely a confidence level or a power.
 * m ≤ 1000 systems.
 
 The same ranges drive the data validation of the input cells and the checks of a spec's
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from topicsetsize.errors import InputError
-from topicsetsize.params import PARAMS, Range, check
+from topicsetsize.params import ERROR_USUAL, PARAMS, Range, check
 
 __all__ = ["Input", "SHEET_INPUTS", "REPORT_INPUTS", "alpha_input", "beta_input", "your_n_input",
            "WORKBOOK_RANGES", "allowed", "check_input",
@@ -28,9 +29,9 @@ __all__ = ["Input", "SHEET_INPUTS", "REPORT_INPUTS", "alpha_input", "beta_input"
 
 #: Where the workbook is narrower than the package registry.
 WORKBOOK_RANGES: dict[str, Range] = {
-    "alpha": Range(low=1e-6, high=0.5, low_open=False, high_open=False,
+    "alpha": Range(low=1e-6, high=ERROR_USUAL[1], low_open=False, high_open=False,
                    doc=PARAMS["alpha"].doc),
-    "beta": Range(low=0.0, high=0.5, high_open=False, doc=PARAMS["beta"].doc),
+    "beta": Range(low=0.0, high=ERROR_USUAL[1], high_open=False, doc=PARAMS["beta"].doc),
     "m": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,
                doc=PARAMS["m"].doc),
 }

@@ -127,3 +127,29 @@ def test_check_flag_refuses_anything_else_in_one_line(value, shown):
     with pytest.raises(InputError) as info:
         check_flag("condensed", value)
     assert str(info.value) == f"condensed={shown} is not one of True, False"
+
+
+@pytest.mark.parametrize("name, value, meant", [
+    ("alpha", 0.95, "0.05"), ("alpha", 0.99, "0.01"), ("beta", 0.8, "0.2"),
+    ("beta", 0.9, "0.1"), ("level", 0.05, "0.95"), ("level", 0.1, "0.9"),
+])
+def test_a_valid_probability_outside_its_usual_range_names_its_complement(name, value, meant):
+    check(name, value)                      # valid: refused nowhere but in the workbook
+    note = PARAMS[name].unusual(name, value)
+    assert note.startswith(f"{name}={value:g} ") and note.endswith(f"did you mean {name}={meant}?)")
+
+
+@pytest.mark.parametrize("name, value", [
+    ("alpha", 0.05), ("alpha", 0.5), ("beta", 0.5), ("beta", 1e-9), ("level", 0.5),
+    ("level", 0.95), ("variance", 1e9), ("m", 10**9),
+])
+def test_a_usual_value_has_no_note(name, value):
+    assert PARAMS[name].unusual(name, value) is None
+
+
+def test_the_workbook_refuses_what_the_command_line_warns_about():
+    # one declaration: the calculators' upper bound of alpha and beta is the usual one
+    from topicsetsize.generator.content.inputs import allowed
+    for name in ("alpha", "beta"):
+        assert allowed(name).high == PARAMS[name].usual[1] == 0.5
+        assert not allowed(name).high_open

@@ -90,13 +90,15 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         args.process_ends = process_ends
-        check_registered(_chosen(parser, args), args)
+        notes = check_registered(_chosen(parser, args), args)
         _files.check_files(args)        # outputs that are inputs, -, a closed stdout
         with warnings.catch_warnings(), _files.sigterm_as_interrupt(), _files.guarded_stdout():
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
             # fallbacks); they must not break the one-line contract of stderr.
             warnings.simplefilter("ignore", RuntimeWarning)
             warnings.showwarning = _one_line_warning
+            for note in notes:          # a valid value that most likely means another one
+                warnings.warn(note, UserWarning, stacklevel=1)
             code = int(args.handler(args) or 0)
         said_what_was_read(code == 0)       # what each matrix gave: one line each, on stderr
         return code

@@ -43,15 +43,22 @@ def numbers(name: str, *, key: str | None = None, whole: bool = False, labels: b
     return convert
 
 
-def check_registered(parsers: list[argparse.ArgumentParser], args) -> None:
-    """Check every option of ``parsers`` (the command's) typed by :func:`number` or
-    :func:`numbers` against the parameter registry: one rule for all of them, run before the
-    command's handler imports numpy, scipy or pandas (a refusal costs Python's start-up only).
+def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
+    """Check every option of ``parsers`` (the command's) typed by :func:`number`,
+    :func:`numbers` or :func:`checked` against the parameter registry: one rule for all of
+    them, run before the command's handler imports numpy, scipy or pandas (a refusal costs
+    Python's start-up only).
 
     A list option's values are labels of the rows it gives: each value once (a repeated one is
     most likely a typo, and the long CSV of a table cannot hold it).
+
+    Returns the warnings for valid values outside their usual range, one line each
+    (:meth:`topicsetsize.params.Range.unusual`: β = .8, a power of .2, where a power of .8 was
+    most likely meant).
     """
-    from ..params import check
+    from ..params import PARAMS, check
+
+    notes = []
 
     for action in (a for parser in parsers for a in parser._actions):
         name, key = getattr(action.type, "param", (None, None))
@@ -61,11 +68,15 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> None:
         values = value if isinstance(value, list) else [value]
         for item in values:
             check(name, item, key=key)
+        note = next(filter(None, (PARAMS[key or name].unusual(name, v) for v in values)), None)
+        if note is not None:
+            notes.append(note)
         labels = isinstance(value, list) and getattr(action.type, "labels", False)
         seen: set = set()          # linear: a list may hold MAX_LIST_VALUES values
         repeated = next((v for v in values if v in seen or seen.add(v)), None)
         if labels and repeated is not None:
             raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
+    return notes
 
 
 def path(text: str) -> str:
@@ -154,6 +165,7 @@ def checked(name: str):
             raise argparse.ArgumentTypeError(str(exc)) from None
         return int(value) if PARAMS[name].integer else value
     convert.__name__ = name
+    convert.param = (name, None)
     return convert
 
 

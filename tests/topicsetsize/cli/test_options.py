@@ -251,3 +251,37 @@ def test_every_matrix_command_names_the_copies_of_runs_in_one_line(capsys, tmp_p
     said = [line for line in err.splitlines() if "copies of others" in line]
     assert said == [f"topicsetsize: warning: {path}: 2 runs are copies of others (identical "
                     f"scores on every topic): c = a, e = a; {doing}"]
+
+
+@pytest.mark.parametrize("argv, line", [
+    # a power of .8 typed as beta: the n answers a power of .2, a budget far too small
+    (["n", "ttest", "--beta", "0.8", "--min-dt", "0.1", "--variance-t", "0.1"],
+     "beta=0.8 asks for a power of only 1 - beta = 0.2 (power 0.8 is beta=0.2: did you "
+     "mean beta=0.2?)"),
+    (["table", "anova", "--beta", "0.9", "--variance", ".06", "--m", "2,10", "--min-d", ".1"],
+     "did you mean beta=0.1?"),
+    # a confidence level typed as alpha: a 5% interval, n = 2
+    (["n", "ci", "--alpha", "0.95", "--delta", "0.1", "--variance-t", "0.06"],
+     "alpha=0.95 is the probability of a Type I error, not a confidence level"),
+    (["guarantees", "--n", "50", "--variance", ".05", "--beta", "0.95"],
+     "did you mean beta=0.05?"),
+    # report's options are typed by checked(), not number(): the same rule reaches them
+    (["report", "--example", "--level", "0.05", "--trials", "1000", "--boot", "100"],
+     "level=0.05 asks for a 0.05 confidence interval (a 95% interval is level=0.95"),
+])
+def test_a_probability_that_most_likely_means_its_complement_is_answered_with_a_warning(
+        capsys, argv, line):
+    code, out, err = run_cli(capsys, *argv)
+    warnings = [e for e in err.splitlines() if e.startswith("topicsetsize: warning:")]
+    assert code == 0 and out                # valid: the command answers what was asked
+    assert sum(line in w for w in warnings) == 1      # once (report has warnings of its own)
+
+
+@pytest.mark.parametrize("argv", [
+    ["n", "ttest", "--beta", "0.5", "--min-dt", "0.1", "--variance-t", "0.1"],   # the bound
+    ["n", "ci", "--alpha", "0.5", "--delta", "0.1", "--variance-t", "0.06"],
+    ["n", "ttest", "--beta", "0.2", "--alpha", "0.01", "--min-dt", "0.1", "--variance-t", "0.1"],
+])
+def test_usual_probabilities_are_answered_without_a_warning(capsys, argv):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0 and "warning" not in err
