@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:       # the command line's parser reads EXAMPLE_RUNS_DEPTH without pandas
+    import pandas as pd
 
-from .matrices.readers import read_matrix
-
-__all__ = ["EXAMPLE_FILE", "example_matrix", "EXAMPLE_RUNS", "example_runs"]
+__all__ = ["EXAMPLE_FILE", "example_matrix", "EXAMPLE_RUNS", "EXAMPLE_RUNS_DEPTH",
+           "example_runs"]
 
 #: The bundled file, inside the package ``topicsetsize.data``.
 EXAMPLE_FILE = "trec2010web_ap.csv"
@@ -40,6 +41,8 @@ def example_matrix() -> pd.DataFrame:
     >>> scores.index[:3].tolist(), scores.columns[:3].tolist()
     (['q01', 'q02', 'q03'], ['sys1', 'sys2', 'sys3'])
     """
+    from .matrices.readers import read_matrix
+
     source = resources.files("topicsetsize.data") / EXAMPLE_FILE
     with resources.as_file(source) as path:
         frame = read_matrix(path, fmt="wide")
@@ -49,6 +52,9 @@ def example_matrix() -> pd.DataFrame:
 
 #: The bundled CLEF 2017 eHealth TAR runs and qrels, inside ``topicsetsize.data``.
 EXAMPLE_RUNS = "clef2017_tar"
+#: The documents per topic each bundled run keeps (its top ones in trec_eval order): pools and
+#: scores of the bundled runs are those of runs submitted at this depth.
+EXAMPLE_RUNS_DEPTH = 100
 
 
 def example_runs() -> tuple[Path, Path]:

@@ -13,8 +13,10 @@ many topics of the qrels and of the runs matched.
 from __future__ import annotations
 
 import sys
+import warnings
 
 from ..errors import InputError
+from ..examples import EXAMPLE_RUNS_DEPTH
 from ._common import csv_cell, path, print_frame, progress, reporting_warnings
 from ._inputs import add_runs_options, say_read
 
@@ -30,7 +32,8 @@ def register(sub, designs) -> None:
                         help="one or more ir_measures measures: AP, nDCG@10, P@10, ... (or "
                              "trec_eval's map), evaluated in one pass")
     parser.add_argument("--example", action="store_true",
-                        help="the bundled CLEF 2017 eHealth TAR runs and qrels (implies "
+                        help="the bundled CLEF 2017 eHealth TAR runs (20 runs x 30 topics, top "
+                             f"{EXAMPLE_RUNS_DEPTH} documents each) and qrels (implies "
                              "--duplicates first)")
     parser.add_argument("--out", type=path, metavar="FILE",
                         help="write here (atomically) instead of stdout: .csv, .tsv (one "
@@ -94,6 +97,13 @@ def _evaluate(args) -> dict:
                 f" ({args.measure[first]} and {args.measure[k]} are the same measure)"
             raise InputError(f"--measure {args.measure[first]} is given twice{same}: give "
                              "each measure once")
+    if args.example:
+        warnings.warn(f"--example: the bundled runs keep each run's top {EXAMPLE_RUNS_DEPTH} "
+                      "documents per topic, so these are the scores of the runs cut there (a "
+                      f"relevant document a run ranks below {EXAMPLE_RUNS_DEPTH} counts as not "
+                      "retrieved), not CLEF 2017's official ones (a measure at a cutoff of "
+                      f"at most {EXAMPLE_RUNS_DEPTH}, such as P@10, is the same)", UserWarning,
+                      stacklevel=2)
     label = ", ".join(dict.fromkeys(map(str, measures)))
     with reporting_warnings(), progress(len(run_sources(args.runs)), f"evaluating {label}") as bar:
         matrices = evaluate_measures(args.runs, args.qrels, measures,

@@ -13,6 +13,7 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 from __future__ import annotations
 
 from ..errors import InputError
+from ..examples import EXAMPLE_RUNS_DEPTH
 from ._common import (
     add_boot_options,
     boot_args,
@@ -46,7 +47,8 @@ def register(sub, designs) -> None:
                         help="TREC qrels (qid 0 docno rel), one per --runs, in the same order")
     parser.add_argument("--example", action="store_true",
                         help="the bundled CLEF 2017 eHealth TAR runs (20 runs x 30 topics, top "
-                             "100 documents each) and qrels; implies --duplicates first")
+                             f"{EXAMPLE_RUNS_DEPTH} documents each: depths up to "
+                             f"{EXAMPLE_RUNS_DEPTH}) and qrels; implies --duplicates first")
     add_duplicates_option(parser)
     parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
                         metavar="PD[,PD...]",
@@ -252,7 +254,14 @@ def _example_inputs(args) -> None:
         runs, qrels = example_runs()
         args.runs, args.qrels, args.duplicates = [str(runs)], [str(qrels)], "first"
         args.depths = args.depths or EXAMPLE_DEPTHS
-        args.label = "CLEF 2017 eHealth TAR (bundled, top 100)"
+        deeper = [d for d in args.depths if d > EXAMPLE_RUNS_DEPTH]
+        if deeper:      # the cut runs would pool fewer documents than CLEF 2017's, and say so
+            raise InputError(
+                f"--depths {deeper[0]} is out of range for --example: allowed depths <= "
+                f"{EXAMPLE_RUNS_DEPTH} (the bundled runs keep each run's top "
+                f"{EXAMPLE_RUNS_DEPTH} documents per topic; a deeper pool needs the full runs: "
+                "--runs DIR --qrels FILE)")
+        args.label = f"CLEF 2017 eHealth TAR (bundled, top {EXAMPLE_RUNS_DEPTH})"
         return
     for option in ("runs", "qrels", "depths"):
         if not getattr(args, option):

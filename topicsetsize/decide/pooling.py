@@ -247,14 +247,21 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
 
     Examples
     --------
-    >>> study = pool_depth_study("tests/data/pool_runs/A/runs",
-    ...                          qrels="tests/data/pool_runs/A/qrels.txt", depths=[60, 10],
-    ...                          measure="AP", m=8, min_d=0.05)
+    The bundled CLEF 2017 TAR runs (their quirks are reported as warnings; one run repeats
+    documents, whose first lines are kept):
+
+    >>> import warnings
+    >>> from topicsetsize.examples import example_runs
+    >>> runs, qrels = example_runs()
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     study = pool_depth_study(runs, qrels=qrels, depths=[100, 10], measure="AP", m=20,
+    ...                              min_d=0.1, duplicates="first")
     >>> study.table[["docs_per_topic", "v_e_raw", "n", "cost"]].round(4)
-        docs_per_topic  v_e_raw    n      cost
+        docs_per_topic  v_e_raw    n     cost
     pd
-    60          181.56   0.0077   89  16158.84
-    10           41.92   0.0103  118   4946.56
+    100       458.9000   0.0348  144  66081.6
+    10         66.4333   0.0458  189  12555.9
     """
     require_ir_measures()
     method = check_method(method)

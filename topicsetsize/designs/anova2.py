@@ -266,7 +266,7 @@ def anova2_min_d(n, *, m, variance, alpha, beta, method="exact"):
     --------
     >>> d = anova2_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.20)
     >>> round(d, 4), anova2_power(100, m=10, min_d=d, variance=0.0601, alpha=0.05) >= 0.8
-    (0.137, True)
+    (0.1378, True)
     """
     return TWO_WAY.min_effect(n, m, variance, alpha, beta, method)
 

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from topicsetsize.estimates.summary import summarise
+from topicsetsize.examples import EXAMPLE_RUNS_DEPTH, example_runs
 from topicsetsize.matrices.evaluation import evaluate_runs
 
 from .conftest import one_line_error, run_cli
@@ -65,6 +66,22 @@ def test_evaluate_example_is_the_bundled_clef_runs(capsys):
     assert code == 0
     matrix = pd.read_csv(io.StringIO(stdout), index_col=0)
     assert matrix.shape == (30, 20) and "dropped 311 line(s)" in err
+    # the bundled runs are cut at 100 documents: their AP is not CLEF 2017's, and that is said
+    assert err.count("topicsetsize: warning: --example: the bundled runs keep each run's top "
+                     f"{EXAMPLE_RUNS_DEPTH} documents per topic") == 1
+    runs, _ = example_runs()
+    deepest = max(_most_lines_of_a_topic(path) for path in runs.iterdir()
+                  if "UOS__test__sis.TMAL30Q" not in path.name)   # the run keeping duplicates
+    assert deepest == EXAMPLE_RUNS_DEPTH
+
+
+def _most_lines_of_a_topic(path) -> int:
+    """The largest number of lines of one topic in a gzipped run file."""
+    import collections
+    import gzip
+
+    with gzip.open(path, "rt") as f:
+        return max(collections.Counter(line.split()[0] for line in f if line.strip()).values())
 
 
 @pytest.mark.parametrize("argv, match", [

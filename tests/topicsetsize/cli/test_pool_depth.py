@@ -12,6 +12,7 @@ import pytest
 from topicsetsize import anova_n, anova_power
 from topicsetsize.cli import main
 from topicsetsize.decide.pooling import pool_depth_study
+from topicsetsize.examples import EXAMPLE_RUNS_DEPTH
 from topicsetsize.params import N_MAX
 
 from .conftest import one_line_error
@@ -217,6 +218,14 @@ def test_example_is_the_real_study(capsys):
         in out.err)
     assert main(["pool-depth", "--example", "--runs", "x"]) == 2
     assert "either --example or --runs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("depths", ["200", "100,101"])
+def test_example_depths_stop_where_the_bundled_runs_are_cut(capsys, depths):
+    # the bundled runs keep their top 100 documents: a deeper pool of them is not CLEF 2017's
+    err = one_line_error(capsys, "pool-depth", "--example", "--depths", depths)
+    assert err.startswith(f"topicsetsize: error: --depths {depths.split(',')[-1]} is out of "
+                          f"range for --example: allowed depths <= {EXAMPLE_RUNS_DEPTH}")
 
 
 def test_duplicates_refused_unless_first(capsys, tmp_path):
