@@ -10,6 +10,8 @@ within the budget are live formulas. A chart plots n against the judged document
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 from openpyxl.chart import Reference, ScatterChart, Series
 from openpyxl.chart.legend import Legend
@@ -74,6 +76,9 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     cur.skip()
     first, last, tied, cheapest = _depths(cur, plan, budget, ok)
     _cheapest(cur, wb, first, last, tied, cheapest, ok, high)
+    # legacy: the depths whose n falls short under the exact power, in the warning's red
+    for line in textwrap.wrap(plan.note, 110):
+        cur.note(line, font=STYLE.warning_font)
     # n high drawn where every depth has a number (a text cell would plot as 0)
     _chart(cur, first, last, "J" if high else "H",
            high and bool(np.isfinite(plan.table["n high"]).all()))

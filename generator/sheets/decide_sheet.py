@@ -162,8 +162,18 @@ def _recommendation(cur, spec: Spec) -> None:
     ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
     ws.row_dimensions[cur.row].height = 15 * (len(rec.sentence) // 95 + 1)
     sentence_row = cur.row
-    cur.skip(2)
-    headers = ("requirement", "label", "σ̂²", "m", "minD", "its n", "power at the recommended n")
+    cur.skip()
+    if rec.note:    # legacy: what the exact power says of it (a shortfall in the warning's red)
+        short = rec.note.startswith("The legacy approximation under-sizes n")
+        note = put_text(ws, cur.row, 2, rec.note,
+                        font=STYLE.warning_font if short else STYLE.note)
+        note.alignment = STYLE.wrap
+        ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
+        ws.row_dimensions[cur.row].height = 15 * (len(rec.note) // 95 + 1)
+        cur.skip()
+    cur.skip()
+    headers = ("requirement", "label", "σ̂²", "m", "minD", "its n",
+               f"power at the recommended n ({method})")
     for c, text in enumerate(headers, start=1):
         put_label(ws, cur.row, c, text, font=STYLE.bold,
                   fill=STYLE.header_fill).alignment = STYLE.header

@@ -64,8 +64,8 @@ class Cursor:
         self.row += 1
         return self.row - 1
 
-    def note(self, text: str) -> int:
-        put_label(self.ws, self.row, 1, text, font=STYLE.note)
+    def note(self, text: str, font=None) -> int:
+        put_label(self.ws, self.row, 1, text, font=font or STYLE.note)
         self.row += 1
         return self.row - 1
 

@@ -93,6 +93,10 @@ def run(args) -> int:
             kwargs[key] = check(key, kwargs[key], allow_array=False)
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
+    if plan.note:           # the legacy n under the exact power: on stderr, as n's warning
+        import warnings
+
+        warnings.warn(plan.note, UserWarning, stacklevel=1)
     table = plan.table
     if plan.budget is None:     # every depth is "within" no budget: the column would only say yes
         table = table.drop(columns="within_budget")

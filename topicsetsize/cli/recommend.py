@@ -90,6 +90,10 @@ def run(args) -> int:
     result = recommend(items, alpha=args.alpha, beta=args.beta, round_to=args.round_to,
                        method=args.method)
     frame = result.requirements
+    if result.note:         # the legacy sizes under the exact power: on stderr, as n's warning
+        import warnings
+
+        warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
         print_frame(frame.assign(recommended=result.n), csv=True)
         return 0

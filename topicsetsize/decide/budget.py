@@ -59,11 +59,16 @@ class BudgetPlan:
         deeper pool); None when no depth fits the budget.
     budget : float or None
         The budget asked for.
+    note : str
+        With ``method="legacy"``, the depths whose legacy n falls short of 1 − β under the
+        exact noncentral F, with the exact n and cost (the legacy ANOVA under-sizes n); ""
+        where none does, and with ``method="exact"``.
     """
 
     table: pd.DataFrame
     cheapest: pd.Series | None
     budget: float | None
+    note: str = ""
 
 
 def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta=0.20,
@@ -166,7 +171,36 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     if variances_high is not None:
         table = table.assign(**_high(variances_high, variances, docs, depths, m=m, min_d=min_d,
                                      alpha=alpha, beta=beta, method=method))
-    return BudgetPlan(table, cheapest_row(table), budget)
+    cheapest, note = cheapest_row(table), ""
+    if method == "legacy":
+        exact = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method="exact"))
+        note = legacy_shortfall(depths, n, exact, docs, beta,
+                                first=None if cheapest is None else cheapest.name)
+    return BudgetPlan(table, cheapest, budget, note)
+
+
+def legacy_shortfall(depths, n, exact, docs, beta: float, first=None) -> str:
+    """One sentence naming the depths whose legacy n is below the exact n ("" where none is):
+    the depth ``first`` (the cheapest) where it is one of them, else the first such depth.
+
+    >>> print(legacy_shortfall([10, 20, 30], np.array([188, 157, 150]),
+    ...                        np.array([189, 157, 151]), np.array([50.0, 90.0, 99.5]), 0.2))
+    Under the exact noncentral F, the legacy n falls short of 80% power at pd=10: it needs 189
+    topics (not 188), cost 9,450 (not 9,400), and at 1 more depth; the exact plan:
+    method="exact" (--method exact).
+    """
+    from .guarantee import percent_text
+
+    short = [k for k in range(len(depths)) if exact[k] > n[k]]
+    if not short:
+        return ""
+    k = next((j for j in short if depths[j] == first), short[0])
+    more = ("" if len(short) == 1 else
+            f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
+    return (f"Under the exact noncentral F, the legacy n falls short of {percent_text(beta)} "
+            f"power at pd={depths[k]}: it needs {int(exact[k]):,} topics (not {int(n[k]):,}), "
+            f"cost {exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f}){more}; the exact "
+            'plan: method="exact" (--method exact).')
 
 
 def _high(variances_high, variances, docs, depths, **design) -> dict:

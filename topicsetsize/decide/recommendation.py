@@ -26,7 +26,7 @@ import pandas as pd
 from ..designs.anova import anova_n, anova_power
 from ..errors import InputError
 from ..params import check, check_method
-from .wording import sentence
+from .wording import legacy_note, sentence
 
 __all__ = ["Recommendation", "recommend", "check_requirement", "REQUIREMENT_KEYS"]
 
@@ -53,6 +53,11 @@ class Recommendation:
     alpha, beta : float
     round_to : int
     method : str
+    note : str
+        With ``method="legacy"``, what the exact noncentral F says of it
+        (:func:`~topicsetsize.decide.wording.legacy_note`): the recommended n falls short of
+        1 − β under it (then with the exact recommendation), or only a requirement's own n
+        does; "" where the legacy sizes are the exact ones, and with ``method="exact"``.
 
     Examples
     --------
@@ -68,6 +73,7 @@ class Recommendation:
     beta: float
     round_to: int
     method: str
+    note: str = ""
 
     def __str__(self) -> str:
         return self.sentence
@@ -268,8 +274,15 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                                                min_d=frame["min_d"].to_numpy(),
                                                variance=frame["variance"].to_numpy(),
                                                alpha=alpha, method=method))
+    note = ""
+    if method == "legacy":      # the legacy ANOVA under-sizes n: what the exact power says
+        args = (frame["min_d"].to_numpy(), frame["variance"].to_numpy(), frame["m"].to_numpy())
+        exact_n = np.atleast_1d(anova_n(alpha, beta, *args, method="exact"))
+        exact_power = np.atleast_1d(anova_power(n, m=args[2], min_d=args[0], variance=args[1],
+                                                alpha=alpha, method="exact"))
+        note = legacy_note(n, frame, exact_n, exact_power, beta, round_to)
     return Recommendation(n, frame, sentence(n, frame, beta, alpha), alpha, beta, round_to,
-                          method)
+                          method, note)
 
 
 # --- Requirement files ---------------------------------------------------------------------------

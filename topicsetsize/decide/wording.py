@@ -4,12 +4,13 @@ Section 4), written from the table :func:`topicsetsize.decide.recommendation.rec
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["sentence", "clause", "min_d_text"]
+__all__ = ["sentence", "clause", "min_d_text", "legacy_note"]
 
 
 def min_d_text(x: float) -> str:
@@ -24,12 +25,17 @@ def min_d_text(x: float) -> str:
     return f"{x:.2f}" if round(x, 2) == x else repr(float(x))
 
 
+def _comparing(row) -> str:
+    """A requirement's comparison: "for [label, ]comparing any m = 2 systems with a minD of 0.10"."""
+    who = "for " if row.label is None else f"for {row.label}, "
+    return f"{who}comparing any m = {row.m} systems with a minD of {min_d_text(row.min_d)}"
+
+
 def clause(row, recommended: int) -> str:
     """One requirement in the papers' words; the label (plain text) names the measure."""
-    who = "for " if row.label is None else f"for {row.label}, "
     tail = (f"exactly {row.n} topics are needed" if row.n == recommended
             else f"{row.n} topics are sufficient")
-    return f"{who}comparing any m = {row.m} systems with a minD of {min_d_text(row.min_d)} ({tail})"
+    return f"{_comparing(row)} ({tail})"
 
 
 def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05) -> str:
@@ -51,3 +57,42 @@ def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05) -> s
     level = "" if alpha == 0.05 else f" at alpha = {float(alpha)!r}"
     return (f"Create {n} topics: this guarantees {percent_text(beta)} power"
             f"{level} {separator.join(clauses)}.")
+
+
+def legacy_note(n: int, frame: pd.DataFrame, exact_n, exact_power, beta: float,
+                round_to: int) -> str:
+    """What the exact noncentral F says of a legacy recommendation, in one sentence ("" where
+    the legacy sizes are the exact ones).
+
+    The legacy ANOVA approximation under-sizes n (AIRS 2016, Table 2: 2,301 legacy topics
+    against 2,360 exact): where the recommended n itself falls short of 1 − β under the exact
+    power, the sentence's guarantee does not hold, and the note says so with the exact
+    recommendation; where only a requirement's own "n topics are sufficient" does, it gives
+    the exact sizes. ``exact_n`` and ``exact_power`` are per row of ``frame`` (the exact n and
+    the exact power at ``n``).
+    """
+    from .guarantee import percent_text
+
+    def floor_text(p) -> str:       # rounded down: a power never shown above what it is
+        return f"{math.floor(float(p) * 1e4) / 1e4:.4f}"
+
+    rows = list(frame.itertuples())
+    short = [i for i, p in enumerate(exact_power) if p < 1.0 - beta]
+    if short:
+        first = rows[short[0]]
+        more = ("" if len(short) == 1 else
+                f" (and {len(short) - 1} more requirement{'s' if len(short) > 2 else ''})")
+        exact = -(-int(max(exact_n)) // round_to) * round_to
+        return (f"The legacy approximation under-sizes n: under the exact noncentral F, {n} "
+                f"topics give a power of only {floor_text(exact_power[short[0]])} "
+                f"{_comparing(first)}{more}, below {percent_text(beta)}; the exact method "
+                f"recommends {exact} topics.")
+    under = [i for i, row in enumerate(rows) if exact_n[i] > row.n]
+    if not under:
+        return ""
+    names = " and ".join(str(rows[i].Index) for i in under)
+    sizes = " and ".join(f"{int(exact_n[i])} (not {rows[i].n})" for i in under)
+    which = f"requirement {names} needs" if len(under) == 1 else f"requirements {names} need"
+    return (f"Under the exact noncentral F, the legacy sizes fall short of {percent_text(beta)} "
+            f"power: {which} {sizes} topics; the recommended {n} topics meet every requirement "
+            "under both.")

@@ -323,3 +323,36 @@ def test_an_n_high_beyond_the_limit_is_said_in_words_and_left_out_of_the_chart()
     assert rows[1][8] == TOO_LARGE and ws.cell(top + 2, 9).data_type == "s"
     assert f'"n high {TOO_LARGE}"' in rows[1][9]
     assert len(ws._charts[0].series) == 1
+
+
+def test_legacy_answers_say_what_the_exact_power_needs_on_decide_and_budget():
+    """decide_example is legacy (the paper's numbers): the Decide sheet shows the recommendation's
+    note below its sentence and the Budget sheet the plan's, in the warning's red where the
+    exact power falls short; both are the engine's text (recommend, budget_plan)."""
+    from topicsetsize.generator import build_workbook
+    from topicsetsize.generator.spreadsheet.cells import STYLE
+
+    spec = load_spec(bundled_spec("decide_example"))
+    wb = build_workbook(spec)
+    rec = tss.recommend(list(spec.requirements), alpha=spec.alpha, beta=spec.beta,
+                        round_to=spec.decide.get("round_to", 10),
+                        method=spec.decide.get("method", "legacy"))
+    assert rec.method == "legacy" and rec.note       # Table 2: 93 legacy, 96 exact topics
+    decide = wb["Decide"]
+    sentence = next(c for row in decide.iter_rows() for c in row if c.value == rec.sentence)
+    note = decide.cell(sentence.row + 1, 2)
+    assert note.value == rec.note and note.font.color.rgb.endswith(
+        (STYLE.warning_font if rec.note.startswith("The legacy") else STYLE.note).color.rgb[-6:])
+    assert any(c.value == "power at the recommended n (legacy)" for row in decide.iter_rows()
+               for c in row)
+    b = spec.budget
+    rows = spec.pool_depths
+    plan = tss.budget_plan([r["pd"] for r in rows], docs_per_topic=[r["docs_per_topic"]
+                           for r in rows], variances=[r["variance"] for r in rows], m=b["m"],
+                           min_d=b["min_d"], alpha=spec.alpha, beta=spec.beta,
+                           budget=b["documents"], method=b["method"])
+    assert plan.note.startswith("Under the exact noncentral F, the legacy n falls short")
+    red = [c for row in wb["Budget"].iter_rows(min_col=1, max_col=1) for c in row
+           if c.value and c.font.color is not None and c.font.color.rgb
+           == STYLE.warning_font.color.rgb]
+    assert " ".join(c.value for c in red) == plan.note       # wrapped, every word kept

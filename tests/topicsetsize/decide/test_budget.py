@@ -222,3 +222,32 @@ def test_pool_depth_variance_high_gives_pool_depth_n_high():
     assert plan.table["n high"].tolist() == t["n high"].tolist()
     assert plan.table["cost high"].to_numpy() == pytest.approx(t["cost high"].to_numpy(),
                                                                rel=1e-15)
+
+
+def test_a_legacy_plan_names_the_depths_the_exact_power_needs_more_topics_at():
+    # variances chosen so that the legacy and exact n differ at one depth and agree at another,
+    # each checked against anova_n first (exact: noncentral F, checked against AIRS 2016 Table 2
+    # in tests/topicsetsize/designs)
+    design = dict(m=10, min_d=0.1, alpha=0.05, beta=0.2)
+    legacy = [tss.anova_n(design["alpha"], design["beta"], design["min_d"], v, design["m"])
+              for v in (0.06, 0.0259)]
+    exact = [tss.anova_n(design["alpha"], design["beta"], design["min_d"], v, design["m"],
+                         method="exact") for v in (0.06, 0.0259)]
+    assert exact[0] > legacy[0] and exact[1] == legacy[1]
+    plan = budget_plan([10, 20], docs_per_topic=[50, 90], variances=[0.06, 0.0259], **design)
+    assert plan.note == (f"Under the exact noncentral F, the legacy n falls short of 80% power "
+                         f"at pd=10: it needs {exact[0]} topics (not {legacy[0]}), cost "
+                         f"{exact[0] * 50:,} (not {legacy[0] * 50:,}); the exact plan: "
+                         'method="exact" (--method exact).')
+    assert budget_plan([10, 20], docs_per_topic=[50, 90], variances=[0.06, 0.0259],
+                       method="exact", **design).note == ""
+
+
+def test_the_note_names_the_cheapest_depth_first():
+    # both depths fall short; the cheapest (pd=10, given second) is the one named
+    design = dict(m=10, min_d=0.1, alpha=0.05, beta=0.2)
+    plan = budget_plan([20, 10], docs_per_topic=[90, 50], variances=[0.06, 0.061], **design)
+    short = plan.table["n"].to_numpy() < [tss.anova_n(0.05, 0.2, 0.1, v, 10, method="exact")
+                                         for v in (0.06, 0.061)]
+    assert short.all() and int(plan.cheapest.name) == 10
+    assert "power at pd=10:" in plan.note and plan.note.count("and at 1 more depth;") == 1

@@ -228,3 +228,50 @@ def test_a_repeated_label_is_refused():
     with pytest.raises(tss.InputError, match=r"^requirement 2: label='EN' is given twice"):
         recommend([{"label": "EN", "variance": 0.06, "m": 2, "min_d": 0.1},
                    {"label": " EN ", "variance": 0.07, "m": 2, "min_d": 0.2}])
+
+
+def _cell(table2, m, min_d):
+    """One Table 2 part-I cell (MedNLPDoc raw recall, V_E = .0601): its legacy and exact n."""
+    row = table2[(table2.measure == "MedNLPDoc raw recall") & (table2.m == m)
+                 & (table2.min_d == min_d)].iloc[0]
+    return {"variance": row.variance, "m": m, "min_d": min_d}, row.n_legacy, row.n_exact
+
+
+def test_the_papers_recommendation_says_what_the_exact_power_needs(table2, paper_requirements):
+    # Table 2: (m = 2, minD = .10) needs 93 legacy, 96 exact topics; (50, .20) 91 and 91 or less.
+    # The recommended 100 meets both under the exact power too: the note says so, and gives 96.
+    _, legacy, exact = _cell(table2, 2, 0.1)
+    r = recommend(paper_requirements)
+    assert r.sentence == PAPER            # the paper's words, unchanged
+    assert r.note == (f"Under the exact noncentral F, the legacy sizes fall short of 80% power: "
+                      f"requirement 1 needs {exact} (not {legacy}) topics; the recommended 100 "
+                      "topics meet every requirement under both.")
+    exact_power = tss.anova_power(100, m=2, min_d=0.1, variance=0.0601, alpha=0.05,
+                                  method="exact")
+    assert exact_power >= 0.8
+
+
+def test_a_legacy_recommendation_below_the_exact_power_says_so_with_the_exact_one(table2):
+    # Table 2: m = 2, minD = .02 needs 2,301 legacy and 2,360 exact topics: rounded up to 2,310,
+    # the legacy recommendation promises 80% power that the exact power does not reach
+    need, legacy, exact = _cell(table2, 2, 0.02)
+    r = recommend([need], round_to=10)
+    assert r.n == 2310 and legacy < r.n < exact
+    power = tss.anova_power(r.n, **need, alpha=0.05, method="exact")
+    assert power < 0.8
+    assert r.note.startswith(f"The legacy approximation under-sizes n: under the exact "
+                             f"noncentral F, 2310 topics give a power of only {power:.6f}"[:-2])
+    assert r.note.endswith(f"below 80%; the exact method recommends {exact} topics.")
+    # exact: the sentence is the exact one, and nothing to add
+    r = recommend([need], round_to=10, method="exact")
+    assert r.n == exact and r.note == ""
+
+
+def test_no_note_where_the_legacy_sizes_are_the_exact_ones(table2):
+    # Table 2: (m = 2, minD = .20) -> 24 legacy, 25 exact; a requirement whose two sizes agree
+    # (found in the table, not assumed) gets no note
+    same = table2[(table2.n_legacy == table2.n_exact) & (table2.alpha == 0.05)
+                  & (table2.beta == 0.2)].iloc[0]
+    r = recommend([{"variance": same.variance, "m": int(same.m), "min_d": same.min_d}],
+                  round_to=1)
+    assert r.n == same.n_legacy and r.note == ""
