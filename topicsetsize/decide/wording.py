@@ -26,7 +26,8 @@ def min_d_text(x: float) -> str:
 
 
 def _comparing(row) -> str:
-    """A requirement's comparison: "for [label, ]comparing any m = 2 systems with a minD of 0.10"."""
+    """A requirement's comparison: "for [label, ]comparing any m = 2 systems with a minD of
+    0.10"."""
     who = "for " if row.label is None else f"for {row.label}, "
     return f"{who}comparing any m = {row.m} systems with a minD of {min_d_text(row.min_d)}"
 
