@@ -115,8 +115,9 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
                     generated=generated, estimates=estimates)
     wb.active = 1                     # open on the ANOVA calculator
     wb["ANOVA"].sheet_view.tabSelected = True
+    footer = _footer(spec, generated)
     for ws in wb.worksheets:
-        _page_setup(ws)
+        _page_setup(ws, footer)
     wb.calculation.fullCalcOnLoad = True
     return wb
 
@@ -149,18 +150,36 @@ def _starting_values(spec: Spec, estimates) -> dict:
     return values
 
 
-def _page_setup(ws) -> None:
-    """Landscape, one page wide (unless the sheet sets its own scale), and protected (no
-    password: it only guards against overwriting a formula by accident; Review > Unprotect
-    lifts it). Rows may still be
+def _footer(spec, generated) -> tuple[str, str]:
+    """The printed pages' footer: what the page is (the sheet, its page of how many) and where
+    it comes from (the spec's file name, topicsetsize's version, the day it was generated), so
+    that a page read on its own says both. Only the spec's file name, never a path; the
+    header and footer codes ``&`` in it are doubled (printed as they are)."""
+    from topicsetsize import __version__
+
+    date = (generated or _dt.date.today()).isoformat()
+    source = Path(spec.source).name.replace("&", "&&")
+    return ("&A, page &P of &N",
+            f"topicsetsize {__version__}, spec {source}, generated {date}")
+
+
+def _page_setup(ws, footer: tuple[str, str]) -> None:
+    """Landscape, one page wide (unless the sheet sets its own scale), the footer on every
+    page (:func:`_footer`), and protected (no password: it only guards against overwriting a
+    formula by accident; Review > Unprotect lifts it). Rows may still be
     shown and hidden, so the grouped workings can be opened."""
+    ws.oddFooter.left.text, ws.oddFooter.right.text = footer
+    ws.oddFooter.left.size = ws.oddFooter.right.size = 8
     ws.page_setup.orientation = "landscape"
     ws.page_setup.paperSize = ws.PAPERSIZE_A4
     if ws.page_setup.scale is None:         # a sheet without its own print scale
         ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
         ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.page_margins.left = ws.page_margins.right = 0.4
+    # the footer 0.2 inch from the paper's edge, within the 0.5 inch margin (LibreOffice leaves
+    # out a footer at openpyxl's 0.3 inch: the 0.2 inch left above it cannot hold its line)
     ws.page_margins.top = ws.page_margins.bottom = 0.5
+    ws.page_margins.footer = 0.2
     ws.print_options.gridLines = False
     if ws.sheet_state == "visible":
         ws.protection.sheet = True

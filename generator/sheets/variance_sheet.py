@@ -9,6 +9,8 @@ names are user data: they are written as text, never as formulas.
 
 from __future__ import annotations
 
+from openpyxl.worksheet.pagebreak import Break
+
 from ..content.matrix_estimates import MatrixEstimate
 from ..spreadsheet.cells import STYLE, fit_texts, put_label, put_number, put_text
 
@@ -59,26 +61,51 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
     row = 6 + len(estimates)
     for est in estimates:
         row += 1
+        ws.row_breaks.append(Break(id=row - 1))     # each matrix's runs on pages of their own
         put_text(ws, row, 1, f"{est.spec.name}: runs and topics", font=STYLE.heading)
         row += 1
         for text in (f"Data: {est.file}.", *(f"Note: {note}." for note in est.notes)):
             put_text(ws, row, 1, text, font=STYLE.note)
             row += 1
-        heads = ("run", "mean raw", "mean std-AB", "rank raw", "rank std-AB", "",
-                 "topic", "std-AB factor: mean", "std-AB factor: SD")
-        for c, text in enumerate(heads, start=1):
-            if text:
-                put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill)
-        for i, (run, r) in enumerate(est.runs.iterrows(), start=1):
-            put_text(ws, row + i, 1, run)
-            put_number(ws, row + i, 2, r["mean_raw"], number_format="0.0000")
-            put_number(ws, row + i, 3, r["mean_std_ab"], number_format="0.0000")
-            put_number(ws, row + i, 4, r["rank_raw"])
-            put_number(ws, row + i, 5, r["rank_std_ab"])
-        for i, (topic, t) in enumerate(est.topics.iterrows(), start=1):
-            put_text(ws, row + i, 7, topic)
-            put_number(ws, row + i, 8, t["mean"], number_format="0.0000")
-            put_number(ws, row + i, 9, t["sd"], number_format="0.0000")
-        row += max(len(est.runs), len(est.topics)) + 1
+        runs, topics = list(est.runs.iterrows()), list(est.topics.iterrows())
+        lines = max(len(runs), len(topics))
+        for start in range(0, lines, PAGE_LINES):   # a page of lines under their headings
+            if start:
+                ws.row_breaks.append(Break(id=row - 1))
+            _headings(ws, row, est.spec.name if start else None)
+            for i, k in enumerate(range(start, min(start + PAGE_LINES, lines)), start=row + 1):
+                if k < len(runs):
+                    run, r = runs[k]
+                    put_text(ws, i, 1, run)
+                    put_number(ws, i, 2, r["mean_raw"], number_format="0.0000")
+                    put_number(ws, i, 3, r["mean_std_ab"], number_format="0.0000")
+                    put_number(ws, i, 4, r["rank_raw"])
+                    put_number(ws, i, 5, r["rank_std_ab"])
+                if k < len(topics):
+                    topic, t = topics[k]
+                    put_text(ws, i, 7, topic)
+                    put_number(ws, i, 8, t["mean"], number_format="0.0000")
+                    put_number(ws, i, 9, t["sd"], number_format="0.0000")
+            row += min(PAGE_LINES, lines - start) + 1
+        row += 1
     ws.print_title_rows = "1:1"                 # the heading on every page
     fit_texts(ws, 1, ws.max_row, len(SUMMARY_COLUMNS))
+
+
+#: Runs (and topics) per printed page of the Variance sheet: each page repeats the column
+#: headings (and the matrix's name), so that a page read on its own says what its numbers are.
+#: 30 lines, the headings and the sheet's title fit a landscape A4 page at the sheet's
+#: fit-to-width scale with room to spare.
+PAGE_LINES = 30
+_HEADS = ("run", "mean raw", "mean std-AB", "rank raw", "rank std-AB", "", "topic",
+          "std-AB factor: mean", "std-AB factor: SD")
+
+
+def _headings(ws, row: int, continued: str | None) -> None:
+    """The column headings of a page of runs and topics; on a continuation page, column A
+    names the matrix (``continued``) above its runs."""
+    for c, text in enumerate(_HEADS, start=1):
+        if text:
+            if c == 1 and continued:
+                text = f"run ({continued}, continued)"
+            put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill)

@@ -317,3 +317,39 @@ def test_no_path_of_the_machine_in_a_workbook(tmp_path, capsys):
     assert "and the score matrices under Data below" in about
     wb = openpyxl.load_workbook(books["matrix"])
     assert wb["Variance"]["B5"].value == "trec2004robust_ap.csv"
+
+
+@pytest.mark.slow
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("name", ["matrix", "runs", "long"])
+def test_every_page_of_runs_and_topics_says_what_its_columns_are(printed, name):
+    """The Variance sheet's runs and topics (TREC 2004 Robust: 110 runs, 249 topics, nine
+    pages) print under their column headings on every page, a continuation page naming the
+    matrix: no page of bare numbers."""
+    path, pages, _ = printed[name]
+    variance = sheet_pages(path, pages)["Variance"]
+    assert len(variance) > 1
+    for page in variance[1:]:
+        assert "mean raw" in page and "std-AB factor: mean" in page, (name, page[:300])
+    if name != "runs":      # more topics than fit a page: the continuation pages name it
+        assert sum("continued" in page for page in variance) >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.libreoffice
+@pytest.mark.parametrize("name", NAMES)
+def test_every_page_has_the_footer_with_its_sheet_and_provenance(printed, name):
+    """Each printed page names its sheet and its page, and where it comes from: the spec's
+    file name (never a path), topicsetsize's version and the day it was generated."""
+    from topicsetsize import __version__
+
+    path, pages, _ = printed[name]
+    by_sheet = sheet_pages(path, pages)
+    for sheet, its in by_sheet.items():
+        for page in its:
+            flat = " ".join(page.split())
+            assert re.search(rf"{re.escape(sheet)}, page \d+ of {len(pages)}", flat), (
+                name, sheet, flat[-200:])
+            assert re.search(rf"topicsetsize {re.escape(__version__)}, spec [^,]+, generated "
+                             r"\d{4}-\d{2}-\d{2}", flat), (name, sheet, flat[-200:])
+            assert "/" not in flat.split(", spec ", 1)[1].split(",")[0]    # a name, no path

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from topicsetsize.params import N_MAX
 
-from ...spreadsheet.cells import STYLE, col, put_label
+from ...spreadsheet.cells import STYLE, col, put_formula, put_label
 from ...spreadsheet.formulas import N_FMT, P_FMT
 from ...spreadsheet.layout import Cursor, highlight_if
 from ...spreadsheet.rows import Block, Col, bisection_answer, bisection_cols, write_block
@@ -20,14 +20,17 @@ def answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
     templates = []
     labels = []
     for label, answer in answers:
-        templates += [f"=IF(ISNUMBER({answer}),MAX(2,{answer}-1),{N_MAX})",
+        # an answer beyond the search limit (text): the powers at 10⁹ − 1 and 10⁹, said so
+        templates += [f"=IF(ISNUMBER({answer}),MAX(2,{answer}-1),{N_MAX - 1})",
                       f"=IF(ISNUMBER({answer}),{answer},{N_MAX})"]
-        labels += [f"{label} − 1", label]
+        beyond = f"{label} > 10⁹: at 10⁹"
+        labels += [f'=IF(ISNUMBER({answer}),"{label} − 1","{beyond} − 1")',
+                   f'=IF(ISNUMBER({answer}),"{label}","{beyond}")']
     put_label(cur.ws, cur.row, 1, "at", font=STYLE.bold, fill=STYLE.header_fill)
     block = guarded_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
                                                *display_columns(cols)], len(templates), ok)
     for i, label in enumerate(labels):
-        put_label(cur.ws, block.top + i, 1, label)
+        put_formula(cur.ws, block.top + i, 1, label)
     cur.row = block.bottom + 2
     return block
 
@@ -40,14 +43,15 @@ def around_block(cur: Cursor, answer: str, cols: list[Col], heading: str,
     value cell is boxed and bold: that is where the power crosses 1 − β (or the width δ).
     """
     cur.heading(heading, font=STYLE.bold)
-    centre = f"IF(ISNUMBER({answer}),{answer},2)"
+    # an answer beyond the search limit (text): the n up to 10⁹, none of them the answer
+    centre = f"IF(ISNUMBER({answer}),{answer},{N_MAX})"
     block = guarded_block(cur.ws, cur.row, 2, [
         Col("n", "n", lambda i: f"=MIN(MAX(2,{centre}-{AROUND}),{N_MAX - 2 * AROUND})+{i}",
             N_FMT),
         *display_columns(cols)], 2 * AROUND + 1, ok)
     ncol = col(block.columns["n"])
     highlight_if(cur.ws, f"{ncol}{block.top}:{ncol}{block.bottom}",
-                 f"${ncol}{block.top}={centre}", fill=STYLE.answer_fill)
+                 f"AND(ISNUMBER({answer}),${ncol}{block.top}={centre})", fill=STYLE.answer_fill)
     for value, verdict in verdicts:
         v, c = col(block.columns[value]), col(block.columns[verdict])
         rng = f"{v}{block.top + 1}:{v}{block.bottom}"

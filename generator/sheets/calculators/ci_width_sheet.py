@@ -80,7 +80,7 @@ def _summary(b: SheetBuild) -> tuple[str, str, Cursor]:
     cur.heading("At your n", font=STYLE.bold)
     write_result(cur, "expected width at your n", b.show("width", f'"{CHECK_INPUTS}"'),
                  number_format=P_FMT, answer=True, name=calc.name("width_at_n"), wb=b.wb,
-                 note="the narrowest δ that your n guarantees")
+                 note="the δ your n meets on average: one interval may be wider")
     write_result(cur, "approximate width at your n", b.show("width_approx"),
                  number_format=P_FMT)
     cur.skip()

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import openpyxl
 import pytest
-from topicsetsize.generator.sheets.variance_sheet import SUMMARY_COLUMNS
+from topicsetsize.generator.sheets.variance_sheet import PAGE_LINES, SUMMARY_COLUMNS
 
 import topicsetsize as tss
 
@@ -31,16 +31,24 @@ def _check(ws):
     assert math.isclose(row["τ 95% CI low"], want.tau_ci_low, rel_tol=1e-12)
     assert math.isclose(row["τ 95% CI high"], want.tau_ci_high, rel_tol=1e-12)
     # runs: mean raw per run; topics: the std-AB factors (mean, sample SD over the runs)
+    # in pages of PAGE_LINES lines, each under its headings (a continuation's names the matrix)
     top = next(r for r in range(6, 20) if ws.cell(r, 1).value == "run")
-    runs = {ws.cell(top + i, 1).value: ws.cell(top + i, 2).value for i in range(1, 89)}
-    assert runs.keys() == set(scores.columns)
+    headings = [r for r in range(top, ws.max_row + 1) if ws.cell(r, 2).value == "mean raw"]
+    assert [ws.cell(r, 1).value for r in headings] == [
+        "run", *["run (TREC 2010 Web AP, continued)"] * (len(headings) - 1)]
+    assert len(headings) == -(-88 // PAGE_LINES)            # 88 runs, 48 topics
+    assert {b.id for b in ws.row_breaks.brk} >= {r - 1 for r in headings[1:]}
+    lines = [r for r in range(top + 1, ws.max_row + 1)
+             if r not in headings and ws.cell(r, 1).value is not None]
+    runs = {ws.cell(r, 1).value: ws.cell(r, 2).value for r in lines}
+    assert len(runs) == 88 and runs.keys() == set(scores.columns)
     for run, mean in runs.items():
         assert math.isclose(mean, scores[run].mean(), rel_tol=1e-12)
     sd = scores.to_numpy().std(axis=1, ddof=1)
-    for i in range(48):
-        topic = ws.cell(top + 1 + i, 7).value
-        assert topic == scores.index[i]
-        assert math.isclose(ws.cell(top + 1 + i, 9).value, sd[i], rel_tol=1e-12)
+    topics = [r for r in lines if ws.cell(r, 7).value is not None]
+    assert [ws.cell(r, 7).value for r in topics] == list(scores.index)
+    for i, r in enumerate(topics):
+        assert math.isclose(ws.cell(r, 9).value, sd[i], rel_tol=1e-12)
 
 
 def test_variance_sheet_of_the_example_spec(built):

@@ -42,8 +42,10 @@ def _engine_n(fn, *args, **kw):
 
 
 def _rows(ws, first_label: str, count: int, occurrence: int = 1):
-    """Rows of a block whose column-A labels start with ``first_label``: (row, header map)."""
-    hits = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == first_label]
+    """Rows of a block whose column-A labels start with ``first_label`` (or its form for an
+    answer beyond the search limit, the powers at 10⁹ − 1 and 10⁹): (row, header map)."""
+    beyond = first_label.replace(" − 1", " > 10⁹: at 10⁹ − 1")
+    hits = [r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value in (first_label, beyond)]
     top = hits[occurrence - 1]
     header = {ws.cell(top - 1, c).value: c for c in range(1, ws.max_column + 1)}
     return list(range(top, top + count)), header
@@ -349,3 +351,29 @@ def test_search_limit_is_stated_not_a_wrong_number(batch):
     with pytest.raises(tss.SearchLimitError):
         tss.ttest_n(0.05, 0.2, 1e-5, 1.0)
     assert TOO_LARGE == f"more than {N_MAX:,}"
+
+
+@pytest.mark.libreoffice
+def test_an_answer_beyond_the_search_limit_shows_the_powers_at_the_limit_said_so(batch):
+    """Where no n up to 10⁹ meets 1 − β (a text answer), the table of the powers at the
+    answers shows them at 10⁹ − 1 and 10⁹, labelled as such (not as "n − 1" and "n" of an
+    answer), and the table around the answer runs up to 10⁹ (not from 2, whose row the
+    highlight would have marked as the answer)."""
+    seen = 0
+    for name, calc in _books(batch):
+        wb = batch.values(name)
+        for key, sheet in (("anova", "ANOVA"), ("ttest", "TTEST")):
+            if key not in calc or isinstance(named(wb, f"{key}_n_exact"), (int, float)):
+                continue
+            seen += 1
+            ws = wb[sheet]
+            rows, head = _rows(ws, "legacy n − 1", 4)     # the first input style's answers
+            rows = rows[2:]                                 # exact n − 1, exact n
+            assert ws.cell(rows[0], 1).value == "exact n > 10⁹: at 10⁹ − 1", (name, sheet)
+            assert ws.cell(rows[1], 1).value == "exact n > 10⁹: at 10⁹"
+            assert [ws.cell(r, head["n"]).value for r in rows] == [N_MAX - 1, N_MAX]
+            around, _ = _block_after(ws, "Power for n around the exact answer", 1)
+            column = [ws.cell(r, 2).value for r in range(around[0], around[0] + 40)]
+            n = column[:next(i for i, v in enumerate(column) if not isinstance(v, int))]
+            assert n[-1] == N_MAX and n == list(range(n[0], N_MAX + 1)), (name, sheet, n)
+    assert seen        # the grid holds such cases (_cases.py: beyond the search limit)
