@@ -48,6 +48,10 @@ X_FMT = "0.0000E+00"
 #: A small positive quantity (Δ): six decimals, or in scientific notation below 10⁻⁴, where
 #: six decimals would show 0.000000 (minD = 1e-5 gives Δ = 8.3e-10).
 SMALL_FMT = "[<0.0001]0.000E+00;0.000000"
+#: An initial estimate n₀ (a real number of topics): one decimal, or in scientific notation
+#: from 10¹² on, where the digits would not fit the answer column and print as "###" (minDt =
+#: 1e-7 gives n₀ ≈ 7.8·10¹⁴; a CI's δ = 1e-12, 7.7·10²³).
+N0_FMT = "[<1000000000000]#,##0.0;0.000E+00"
 _HALF = POISSON_TERMS // 2
 
 

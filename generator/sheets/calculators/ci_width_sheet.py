@@ -9,7 +9,7 @@ from topicsetsize.params import N_MAX
 
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import STYLE
-from ...spreadsheet.formulas import N_FMT, P_FMT, ci_models
+from ...spreadsheet.formulas import N0_FMT, N_FMT, P_FMT, ci_models
 from ...spreadsheet.layout import (
     CHECK_INPUTS,
     Cursor,
@@ -66,7 +66,7 @@ def _summary(b: SheetBuild) -> tuple[str, str, Cursor]:
     place."""
     cur, calc, per = b.cur, b.calc, b.calc.per_system
     cur.heading("Results")
-    write_result(cur, "initial estimate n₀", b.show("n0"), number_format="#,##0.0",
+    write_result(cur, "initial estimate n₀", b.show("n0"), number_format=N0_FMT,
                  note=calc.wording["n0_note"])
     n_exact = write_result(cur, f"required n{' per system' * per}",
                            b.show("n_exact", f'"{CHECK_INPUTS}"'), number_format=N_FMT,
@@ -94,7 +94,7 @@ def _workings(b: SheetBuild, work: Cursor):
     z = f"_xlfn.NORM.S.INV(1-{alpha}/2)"
     b.w.update(params_block(work, "Parameters", [
         ("n0", "initial estimate n₀",
-         calc.formulas["n0"].format(z=z, zb="", effect=delta, variance=var_t), "#,##0.0")]))
+         calc.formulas["n0"].format(z=z, zb="", effect=delta, variance=var_t), N0_FMT)]))
     shared, exact, approx = ci_models(alpha, delta, var_t, calc.columns["dfe"],
                                       calc.formulas["per"])
     found = []

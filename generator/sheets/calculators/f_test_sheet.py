@@ -8,7 +8,14 @@ from topicsetsize.designs.legacy import NAGATA_LAMBDA
 
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import STYLE
-from ...spreadsheet.formulas import N_FMT, P_FMT, SMALL_FMT, anova_models, chi2_lambda_model
+from ...spreadsheet.formulas import (
+    N0_FMT,
+    N_FMT,
+    P_FMT,
+    SMALL_FMT,
+    anova_models,
+    chi2_lambda_model,
+)
 from ...spreadsheet.layout import CHECK_INPUTS, Cursor, power_search, write_result
 from ...spreadsheet.rows import Col, bisection_cols, write_block
 from .blocks import (
@@ -80,7 +87,7 @@ def _summary(b: SheetBuild) -> tuple[dict[str, str], Cursor]:
                      note="x1 + x2·√φA (Nagata 2003), for the legacy sheet's four (α, β) pairs")
     write_result(cur, "λ̂ (noncentral χ²)", b.show("lam_chi2"), number_format="0.0000",
                  note="solves Pr{χ'²(φA, λ) ≥ c} = 1 − β")
-    write_result(cur, "initial estimate n₀ = λ̂/Δ", b.show("n0"), number_format="#,##0.0",
+    write_result(cur, "initial estimate n₀ = λ̂/Δ", b.show("n0"), number_format=N0_FMT,
                  note=("Nagata's λ̂ where the legacy sheet has it, else the χ² one" if legacy_too
                        else "the φE → ∞ limit; the search starts from nothing"))
     answers = {}
@@ -136,7 +143,7 @@ def _workings(b: SheetBuild, work: Cursor):
     lam = (f"IF(ISNUMBER({q['lam_nagata']}),{q['lam_nagata']},{q['lam_chi2']})" if legacy_too
            else q["lam_chi2"])
     b.w.update(params_block(work, "", [("n0", "initial estimate n₀ = λ̂/Δ",
-                                        f"={lam}/{p['effect']}", "#,##0.0")]))
+                                        f"={lam}/{p['effect']}", N0_FMT)]))
 
     def models(effect):
         return anova_models(alpha, beta, m, effect, b.k, b.calc.columns["dfe"])

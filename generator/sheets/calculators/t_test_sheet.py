@@ -9,7 +9,7 @@ from openpyxl.worksheet.pagebreak import Break
 
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import STYLE
-from ...spreadsheet.formulas import N_FMT, P_FMT, ttest_models
+from ...spreadsheet.formulas import N0_FMT, N_FMT, P_FMT, ttest_models
 from ...spreadsheet.layout import CHECK_INPUTS, Cursor, power_search, write_inputs, write_result
 from ...spreadsheet.rows import Col, write_block
 from .blocks import (
@@ -102,7 +102,7 @@ def _summary(b: SheetBuild, styles) -> tuple[list[dict[str, str]], list[Cursor]]
         cur.heading(f"Results: {label}" if legacy_too else "Results")
         key, text, note = _effect_label(calc, s)
         write_result(cur, text, b.show(key), number_format="0.000000", note=note)
-        write_result(cur, "initial estimate n₀", b.show(f"n0_{s}"), number_format="#,##0.0",
+        write_result(cur, "initial estimate n₀", b.show(f"n0_{s}"), number_format=N0_FMT,
                      note=calc.wording["n0_note"])
         found = {}
         for method, name in zip(methods, names):
@@ -142,10 +142,10 @@ def _workings(b: SheetBuild, work: Cursor, styles) -> dict[str, tuple]:
     if two:
         params.append(("effect2", "minΔt (second style)", f"={effect2}", "0.000000"))
     params.append(("n0_1", "initial estimate n₀" + " (first style)" * two,
-                   n0.format(z=z, zb=zb, effect=min_dt, variance=var_t), "#,##0.0"))
+                   n0.format(z=z, zb=zb, effect=min_dt, variance=var_t), N0_FMT))
     if two:
         params.append(("n0_2", "initial estimate n₀ (second style)",
-                       f"=(({z}+{zb})/{effect2})^2+{z}^2/2", "#,##0.0"))
+                       f"=(({z}+{zb})/{effect2})^2+{z}^2/2", N0_FMT))
     p = params_block(work, "Parameters", params)
     b.w.update(p)
     parts = {}
