@@ -303,6 +303,7 @@ ENV: dict[str, object] = {
     "INDEX_": _index,
     "MATCH_": _match,
     "LEFT_": lambda s, n=1: text(s)[:int(N(n))],
+    "RIGHT_": lambda s, n=1: text(s)[len(text(s)) - int(N(n)):] if int(N(n)) else "",
     "FIXED_": _fixed,
 }
 FUNCTIONS = {key[:-1].replace("_", "."): key for key in ENV if key.endswith("_")}

@@ -80,9 +80,13 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                         "topicsetsize engine when the workbook was generated (the ANOVA sheet "
                         "recomputes any cell live).", font=STYLE.note)
     put_label(ws, 3, 1, "Legacy = Nagata's approximation (reproduces the published tables); "
-                        "exact = noncentral F. Shaded cells: the methods disagree (hover for "
-                        "both values).", font=STYLE.note)
-    row = 5
+                        "exact = noncentral F. Shaded cells: the methods disagree (an exact "
+                        "cell's comment gives both values).", font=STYLE.note)
+    put_label(ws, 4, 1, "A std-AB measure's minD is a difference of standardised scores (each "
+                        "topic's z-scores × 0.15 + 0.5), not of raw scores: its n answers "
+                        "another question than the raw measure's under the same minD.",
+              font=STYLE.note)
+    row = 6
     width = max(len(t.min_ds) for t in tables) + 1
     places = []
     page_top = 1

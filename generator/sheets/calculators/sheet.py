@@ -157,14 +157,21 @@ def measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
                 number_format=ws.cell(typed, 2).number_format,
                 font=STYLE.bold).alignment = Alignment(horizontal="general")
     twice = "2·" if scale != "1" else ""
-    put_formula(ws, row, 3, f'=IF({picked},"= {twice}V_E of "&{here}&" (Variance sheet)",'
-                            f'"= the typed {symbol} above")', font=STYLE.note)
+    # a std-AB variance measures standardised scores: the difference typed is one of them too
+    std_ab = f'IF(RIGHT({here},6)="std-AB","{_STD_AB_NOTE}","")'
+    put_formula(ws, row, 3, f'=IF({picked},"= {twice}V_E of "&{here}&" (Variance sheet)"&'
+                            f'{std_ab},"= the typed {symbol} above")', font=STYLE.note)
     # wrapped within the printed page, as tall as the longest name it can show needs (the
     # formula's text is not known to fit_texts): a long measure name ran past the page edge
     longest = max((str(c.value) for c in wb["Helpers"]["C"][1:] if c.value), key=len)
     wrap_over(ws, row, 3, _CHART_LAST_COLUMN - 1,
-              f"= {twice}V_E of {longest} (Variance sheet)", _CHART_LAST_COLUMN - 1)
+              f"= {twice}V_E of {longest} (Variance sheet){_STD_AB_NOTE}",
+              _CHART_LAST_COLUMN - 1)
     cur.skip()
+
+
+#: Said after a picked std-AB measure's variance: the difference typed is on its scale.
+_STD_AB_NOTE = "; the difference typed is then one of std-AB scores, not of raw ones"
 
 
 def start_sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
