@@ -13,12 +13,13 @@ table.
 from __future__ import annotations
 
 import numpy as np
+from openpyxl.styles import Alignment
 
 import topicsetsize as tss
 
 from ..content.calculators import CALCULATORS, INPUTS
 from ..content.spec import DECIDE_MS, Spec
-from ..spreadsheet.cells import STYLE, fit_texts, put_label, put_number, put_text
+from ..spreadsheet.cells import STYLE, fit_texts, put_formula, put_label, put_number, put_text
 from ..spreadsheet.formulas import N_FMT, P_FMT, anova_models
 from ..spreadsheet.layout import name_cell, write_inputs, write_status
 from ..spreadsheet.rows import Col
@@ -92,7 +93,8 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
              "has no value); p_exact: the noncentral F. \"yes\" where the power is ≥ 1 − β.")
     cur.skip()
 
-    _precomputed(cur, spec, start)
+    _precomputed(cur, spec, start, f'AND({ok},{n}={int(start["n"])},{alpha}={start["alpha"]!r},'
+                                    f'{beta}={start["beta"]!r})')
     if spec.requirements:
         _recommendation(cur, spec)
     ws = cur.ws
@@ -106,8 +108,10 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
     fit_texts(ws, 1, cur.row, 8)
 
 
-def _precomputed(cur, spec: Spec, start: dict) -> None:
-    """Minimum detectable minD per m at the default n, per variance and method."""
+def _precomputed(cur, spec: Spec, start: dict, same: str) -> None:
+    """Minimum detectable minD per m at the default n, per variance and method: shown while
+    the typed n, α and β are the defaults (``same``, a formula's condition), "—" otherwise
+    (the numbers would answer another n than the candidate's live table just above)."""
     n, alpha, beta = int(start["n"]), start["alpha"], start["beta"]
     ms = spec.decide.get("m", DECIDE_MS)
     variances = decide_variances(spec, start["variance"], from_matrix="_source" in start)
@@ -126,10 +130,9 @@ def _precomputed(cur, spec: Spec, start: dict) -> None:
             except tss.InputError:       # not reached at this n: said in the cell
                 values = [None] * len(ms)
             for i, value in enumerate(values):
-                if value is None:
-                    put_label(ws, top + 1 + i, column, "not reached")
-                else:
-                    put_number(ws, top + 1 + i, column, value, number_format="0.0000")
+                shown = '"not reached"' if value is None else repr(value)
+                put_formula(ws, top + 1 + i, column, f'=IF({same},{shown},"—")',
+                            number_format="0.0000").alignment = Alignment(horizontal="right")
             column += 1
     ws.row_dimensions[top].height = 30
     for i, m in enumerate(ms):
@@ -138,6 +141,8 @@ def _precomputed(cur, spec: Spec, start: dict) -> None:
     cur.note("The smallest range between the best and the worst of m systems that n topics "
              "detect with power 1 − β (topicsetsize.anova_min_d, the minD of "
              "topicsetsize.guarantees).")
+    cur.note(f"—: the typed candidate n, α or β is not the default this table was computed "
+             f"for (n = {n}, α = {alpha:g}, β = {beta:g}), or an input is bad.")
     cur.skip()
 
 

@@ -124,12 +124,16 @@ def test_decide_powers_equal_anova_power(batch, book):
             assert ok == (1 if want >= 1 - inputs["beta"] else 0)
 
 
-def test_decide_precomputed_min_d_equals_guarantees():
-    from topicsetsize.generator import build_workbook
+def _precomputed_top(ws) -> int:
+    return [r for r in range(1, 60) if ws.cell(r, 1).value == "m (systems)"][1]
 
-    wb = build_workbook(load_spec(bundled_spec("decide_example")))
-    ws = wb["Decide"]
-    top = [r for r in range(1, 60) if ws.cell(r, 1).value == "m (systems)"][1]
+
+def test_decide_precomputed_min_d_equals_guarantees(tmp_path):
+    from topicsetsize.generator import write_workbook
+
+    path = write_workbook(load_spec(bundled_spec("decide_example")), tmp_path / "d.xlsx")
+    ws = openpyxl.load_workbook(path, data_only=True)["Decide"]     # the saved values
+    top = _precomputed_top(ws)
     assert ws.cell(top, 2).value == "σ̂² = 0.0601, legacy"
     for col, method in ((2, "legacy"), (3, "exact")):
         want = tss.guarantees(100, variance=0.0601, ms=(2, 5, 10, 20, 50, 100), alpha=0.05,
@@ -138,6 +142,18 @@ def test_decide_precomputed_min_d_equals_guarantees():
         assert got == pytest.approx(want, rel=1e-12)
     # AIRS 2016: 100 topics detect a range just under .10 for m = 2 (93 topics suffice)
     assert ws.cell(top + 1, 2).value < 0.10
+
+
+@pytest.mark.libreoffice
+def test_decide_precomputed_min_d_shows_only_for_its_own_n_alpha_and_beta(batch):
+    # decide_edited types n = 57, alpha = .01, beta = .10: the table computed for n = 100,
+    # .05, .20 would answer another design than the live table above it
+    same = batch.values("decide")["Decide"]
+    edited = batch.values("decide_edited")["Decide"]
+    top = _precomputed_top(same)
+    assert isinstance(same.cell(top + 1, 2).value, float)
+    cells = [edited.cell(top + 1 + i, c).value for i in range(6) for c in (2, 3)]
+    assert cells == ["—"] * 12
 
 
 @pytest.mark.libreoffice
