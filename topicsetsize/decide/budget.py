@@ -22,7 +22,8 @@ import numpy as np
 
 from ..designs.anova import anova_n
 from ..errors import InputError
-from ..params import check, check_method
+from ..numerics.search import SearchLimitError
+from ..params import N_MAX, check, check_method
 
 # pandas is imported where a plan is made: a workbook without pool depths never needs it
 # (its import was 0.2 s of the default workbook's CPU)
@@ -173,7 +174,13 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
                                      alpha=alpha, beta=beta, method=method))
     cheapest, note = cheapest_row(table), ""
     if method == "legacy":
-        exact = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method="exact"))
+        try:
+            exact = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method="exact"))
+        except SearchLimitError:    # a legacy n below the limit, an exact one beyond: inf
+            from .realistic import n_or_inf  # (scipy.stats: loaded only where needed)
+
+            exact = n_or_inf("anova", min_d, variances, alpha=alpha, beta=beta, m=m,
+                             method="exact")
         note = legacy_shortfall(depths, n, exact, docs, beta,
                                 first=None if cheapest is None else cheapest.name)
     return BudgetPlan(table, cheapest, budget, note)
@@ -197,10 +204,13 @@ def legacy_shortfall(depths, n, exact, docs, beta: float, first=None) -> str:
     k = next((j for j in short if depths[j] == first), short[0])
     more = ("" if len(short) == 1 else
             f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
+    needs = (f"it needs {int(exact[k]):,} topics (not {int(n[k]):,}), cost "
+             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f})" if np.isfinite(exact[k])
+             else f"no n up to the search limit of {N_MAX:,} topics reaches it (not "
+                  f"{int(n[k]):,})")
     return (f"Under the exact noncentral F, the legacy n falls short of {percent_text(beta)} "
-            f"power at pd={depths[k]}: it needs {int(exact[k]):,} topics (not {int(n[k]):,}), "
-            f"cost {exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f}){more}; the exact "
-            'plan: method="exact" (--method exact).')
+            f"power at pd={depths[k]}: {needs}{more}; the exact plan: method=\"exact\" "
+            "(--method exact).")
 
 
 def _high(variances_high, variances, docs, depths, **design) -> dict:

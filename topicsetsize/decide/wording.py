@@ -83,16 +83,19 @@ def legacy_note(n: int, frame: pd.DataFrame, exact_n, exact_power, beta: float,
         first = rows[short[0]]
         more = ("" if len(short) == 1 else
                 f" (and {len(short) - 1} more requirement{'s' if len(short) > 2 else ''})")
-        exact = -(-int(max(exact_n)) // round_to) * round_to
+        top = max(exact_n)
+        exact = (f"recommends {-(-int(top) // round_to) * round_to} topics" if math.isfinite(top)
+                 else "finds no n up to the search limit of 1,000,000,000 topics")
         return (f"The legacy approximation under-sizes n: under the exact noncentral F, {n} "
                 f"topics give a power of only {floor_text(exact_power[short[0]])} "
                 f"{_comparing(first)}{more}, below {percent_text(beta)}; the exact method "
-                f"recommends {exact} topics.")
+                f"{exact}.")
     under = [i for i, row in enumerate(rows) if exact_n[i] > row.n]
     if not under:
         return ""
     names = " and ".join(str(rows[i].Index) for i in under)
-    sizes = " and ".join(f"{int(exact_n[i])} (not {rows[i].n})" for i in under)
+    sizes = " and ".join(f"{int(exact_n[i])} (not {rows[i].n})" for i in under)   # finite:
+    # an exact n beyond the limit leaves the recommended n short, said above
     which = f"requirement {names} needs" if len(under) == 1 else f"requirements {names} need"
     return (f"Under the exact noncentral F, the legacy sizes fall short of {percent_text(beta)} "
             f"power: {which} {sizes} topics; the recommended {n} topics meet every requirement "

@@ -251,3 +251,20 @@ def test_the_note_names_the_cheapest_depth_first():
                                          for v in (0.06, 0.061)]
     assert short.all() and int(plan.cheapest.name) == 10
     assert "power at pd=10:" in plan.note and plan.note.count("and at 1 more depth;") == 1
+
+
+@pytest.mark.filterwarnings("ignore::topicsetsize.numerics.precision.PrecisionWarning")
+def test_an_exact_n_beyond_the_search_limit_is_said_not_raised():
+    # minD = .02 against a variance of 25,500 (m = 2): the legacy n is below 10⁹, the exact
+    # one beyond (checked first); the legacy plan is made, and its note says so
+    from topicsetsize.numerics.search import SearchLimitError
+
+    legacy = tss.anova_n(0.05, 0.2, 0.02, 25_500, 2)
+    assert legacy < 10**9
+    with pytest.raises(SearchLimitError):
+        tss.anova_n(0.05, 0.2, 0.02, 25_500, 2, method="exact")
+    plan = budget_plan([10], docs_per_topic=[5], variances=[25_500], m=2, min_d=0.02)
+    assert plan.table.loc[10, "n"] == legacy
+    assert (f"no n up to the search limit of 1,000,000,000 topics reaches it (not {legacy:,})"
+            in plan.note)
+

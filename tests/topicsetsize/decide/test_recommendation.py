@@ -275,3 +275,17 @@ def test_no_note_where_the_legacy_sizes_are_the_exact_ones(table2):
     r = recommend([{"variance": same.variance, "m": int(same.m), "min_d": same.min_d}],
                   round_to=1)
     assert r.n == same.n_legacy and r.note == ""
+
+
+@pytest.mark.filterwarnings("ignore::topicsetsize.numerics.precision.PrecisionWarning")
+def test_an_exact_n_beyond_the_search_limit_leaves_the_recommendation_short_and_says_so():
+    # as tests/topicsetsize/decide/test_budget.py: the legacy n of minD = .02 against 25,500
+    # (m = 2) is below 10⁹, the exact one beyond; next to an ordinary requirement
+    r = recommend([{"variance": 25_500, "m": 2, "min_d": 0.02},
+                   {"variance": 0.06, "m": 10, "min_d": 0.1}], round_to=1)
+    assert r.n < 10**9
+    assert r.note.startswith(f"The legacy approximation under-sizes n: under the exact "
+                             f"noncentral F, {r.n} topics give a power of only 0.")
+    assert r.note.endswith("the exact method finds no n up to the search limit of "
+                           "1,000,000,000 topics.")
+
