@@ -60,36 +60,42 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
 
     row = 6 + len(estimates)
     for est in estimates:
-        row += 1
-        ws.row_breaks.append(Break(id=row - 1))     # each matrix's runs on pages of their own
-        put_text(ws, row, 1, f"{est.spec.name}: runs and topics", font=STYLE.heading)
-        row += 1
-        for text in (f"Data: {est.file}.", *(f"Note: {note}." for note in est.notes)):
-            put_text(ws, row, 1, text, font=STYLE.note)
-            row += 1
-        runs, topics = list(est.runs.iterrows()), list(est.topics.iterrows())
-        lines = max(len(runs), len(topics))
-        for start in range(0, lines, PAGE_LINES):   # a page of lines under their headings
-            if start:
-                ws.row_breaks.append(Break(id=row - 1))
-            _headings(ws, row, est.spec.name if start else None)
-            for i, k in enumerate(range(start, min(start + PAGE_LINES, lines)), start=row + 1):
-                if k < len(runs):
-                    run, r = runs[k]
-                    put_text(ws, i, 1, run)
-                    put_number(ws, i, 2, r["mean_raw"], number_format="0.0000")
-                    put_number(ws, i, 3, r["mean_std_ab"], number_format="0.0000")
-                    put_number(ws, i, 4, r["rank_raw"])
-                    put_number(ws, i, 5, r["rank_std_ab"])
-                if k < len(topics):
-                    topic, t = topics[k]
-                    put_text(ws, i, 7, topic)
-                    put_number(ws, i, 8, t["mean"], number_format="0.0000")
-                    put_number(ws, i, 9, t["sd"], number_format="0.0000")
-            row += min(PAGE_LINES, lines - start) + 1
-        row += 1
+        row = _runs_and_topics(ws, row + 1, est)
     ws.print_title_rows = "1:1"                 # the heading on every page
     fit_texts(ws, 1, ws.max_row, len(SUMMARY_COLUMNS))
+
+
+def _runs_and_topics(ws, row: int, est: MatrixEstimate) -> int:
+    """One matrix's runs (mean raw and std-AB scores, ranks) and topics (std-AB factors) from
+    ``row`` on, on pages of their own, :data:`PAGE_LINES` to a page under the headings; returns
+    the row after them."""
+    ws.row_breaks.append(Break(id=row - 1))
+    put_text(ws, row, 1, f"{est.spec.name}: runs and topics", font=STYLE.heading)
+    row += 1
+    for text in (f"Data: {est.file}.", *(f"Note: {note}." for note in est.notes)):
+        put_text(ws, row, 1, text, font=STYLE.note)
+        row += 1
+    runs, topics = list(est.runs.iterrows()), list(est.topics.iterrows())
+    lines = max(len(runs), len(topics))
+    for start in range(0, lines, PAGE_LINES):   # a page of lines under their headings
+        if start:
+            ws.row_breaks.append(Break(id=row - 1))
+        _headings(ws, row, est.spec.name if start else None)
+        for i, k in enumerate(range(start, min(start + PAGE_LINES, lines)), start=row + 1):
+            if k < len(runs):
+                run, r = runs[k]
+                put_text(ws, i, 1, run)
+                put_number(ws, i, 2, r["mean_raw"], number_format="0.0000")
+                put_number(ws, i, 3, r["mean_std_ab"], number_format="0.0000")
+                put_number(ws, i, 4, r["rank_raw"])
+                put_number(ws, i, 5, r["rank_std_ab"])
+            if k < len(topics):
+                topic, t = topics[k]
+                put_text(ws, i, 7, topic)
+                put_number(ws, i, 8, t["mean"], number_format="0.0000")
+                put_number(ws, i, 9, t["sd"], number_format="0.0000")
+        row += min(PAGE_LINES, lines - start) + 1
+    return row + 1
 
 
 #: Runs (and topics) per printed page of the Variance sheet: each page repeats the column

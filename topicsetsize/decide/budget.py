@@ -23,7 +23,8 @@ import numpy as np
 from ..designs.anova import anova_n
 from ..errors import InputError
 from ..numerics.search import SearchLimitError
-from ..params import N_MAX, check, check_method
+from ..params import check, check_method
+from .wording import budget_note
 
 # pandas is imported where a plan is made: a workbook without pool depths never needs it
 # (its import was 0.2 s of the default workbook's CPU)
@@ -181,36 +182,9 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
 
             exact = n_or_inf("anova", min_d, variances, alpha=alpha, beta=beta, m=m,
                              method="exact")
-        note = legacy_shortfall(depths, n, exact, docs, beta,
-                                first=None if cheapest is None else cheapest.name)
+        note = budget_note(depths, n, exact, docs, beta,
+                           first=None if cheapest is None else cheapest.name)
     return BudgetPlan(table, cheapest, budget, note)
-
-
-def legacy_shortfall(depths, n, exact, docs, beta: float, first=None) -> str:
-    """One sentence naming the depths whose legacy n is below the exact n ("" where none is):
-    the depth ``first`` (the cheapest) where it is one of them, else the first such depth.
-
-    >>> print(legacy_shortfall([10, 20, 30], np.array([188, 157, 150]),
-    ...                        np.array([189, 157, 151]), np.array([50.0, 90.0, 99.5]), 0.2))
-    Under the exact noncentral F, the legacy n falls short of 80% power at pd=10: it needs 189
-    topics (not 188), cost 9,450 (not 9,400), and at 1 more depth; the exact plan:
-    method="exact" (--method exact).
-    """
-    from .guarantee import percent_text
-
-    short = [k for k in range(len(depths)) if exact[k] > n[k]]
-    if not short:
-        return ""
-    k = next((j for j in short if depths[j] == first), short[0])
-    more = ("" if len(short) == 1 else
-            f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
-    needs = (f"it needs {int(exact[k]):,} topics (not {int(n[k]):,}), cost "
-             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f})" if np.isfinite(exact[k])
-             else f"no n up to the search limit of {N_MAX:,} topics reaches it (not "
-                  f"{int(n[k]):,})")
-    return (f"Under the exact noncentral F, the legacy n falls short of {percent_text(beta)} "
-            f"power at pd={depths[k]}: {needs}{more}; the exact plan: method=\"exact\" "
-            "(--method exact).")
 
 
 def _high(variances_high, variances, docs, depths, **design) -> dict:

@@ -1,5 +1,6 @@
 """The recommendation in words: "Create n topics: this guarantees 80% power for ..." (AIRS 2016,
-Section 4), written from the table :func:`topicsetsize.decide.recommendation.recommend` computes.
+Section 4), written from the table :func:`topicsetsize.decide.recommendation.recommend` computes;
+and what the exact noncentral F says of a legacy recommendation or budget plan.
 """
 
 from __future__ import annotations
@@ -7,10 +8,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from ..params import N_MAX
+
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["sentence", "clause", "min_d_text", "legacy_note"]
+__all__ = ["sentence", "clause", "min_d_text", "legacy_note", "budget_note"]
+
+#: The searches' limit as the notes write it.
+_LIMIT = f"{N_MAX:,}"
 
 
 def min_d_text(x: float) -> str:
@@ -85,7 +91,7 @@ def legacy_note(n: int, frame: pd.DataFrame, exact_n, exact_power, beta: float,
                 f" (and {len(short) - 1} more requirement{'s' if len(short) > 2 else ''})")
         top = max(exact_n)
         exact = (f"recommends {-(-int(top) // round_to) * round_to} topics" if math.isfinite(top)
-                 else "finds no n up to the search limit of 1,000,000,000 topics")
+                 else f"finds no n up to the search limit of {_LIMIT} topics")
         return (f"The legacy approximation under-sizes n: under the exact noncentral F, {n} "
                 f"topics give a power of only {floor_text(exact_power[short[0]])} "
                 f"{_comparing(first)}{more}, below {percent_text(beta)}; the exact method "
@@ -100,3 +106,35 @@ def legacy_note(n: int, frame: pd.DataFrame, exact_n, exact_power, beta: float,
     return (f"Under the exact noncentral F, the legacy sizes fall short of {percent_text(beta)} "
             f"power: {which} {sizes} topics; the recommended {n} topics meet every requirement "
             "under both.")
+
+
+def budget_note(depths, n, exact, docs, beta: float, first=None) -> str:
+    """What the exact noncentral F says of a legacy budget plan (:func:`~.budget.budget_plan`), in
+    one sentence naming the depths whose legacy n is below the exact n (inf: beyond the search
+    limit; "" where none is): the depth ``first`` (the cheapest) where it is one of them, else
+    the first such depth.
+
+    >>> import numpy as np
+    >>> print(budget_note([10, 20, 30], np.array([188, 157, 150]), np.array([189, 157, 151]),
+    ...                   np.array([50.0, 90.0, 99.5]), 0.2))
+    Under the exact noncentral F, the legacy n falls short of 80% power at pd=10: it needs 189
+    topics (not 188), cost 9,450 (not 9,400), and at 1 more depth; the exact plan:
+    method="exact" (--method exact).
+    """
+    import numpy as np
+
+    from .guarantee import percent_text
+
+    short = [k for k in range(len(depths)) if exact[k] > n[k]]
+    if not short:
+        return ""
+    k = next((j for j in short if depths[j] == first), short[0])
+    more = ("" if len(short) == 1 else
+            f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
+    needs = (f"it needs {int(exact[k]):,} topics (not {int(n[k]):,}), cost "
+             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f})" if np.isfinite(exact[k])
+             else f"no n up to the search limit of {_LIMIT} topics reaches it (not "
+                  f"{int(n[k]):,})")
+    return (f"Under the exact noncentral F, the legacy n falls short of {percent_text(beta)} "
+            f"power at pd={depths[k]}: {needs}{more}; the exact plan: method=\"exact\" "
+            "(--method exact).")

@@ -31,7 +31,7 @@ def test_default_builds_the_bundled_ntcir_spec_in_the_current_folder(capsys, tmp
     wb = openpyxl.load_workbook(path)
     assert wb.sheetnames == ["About", *sheets(), "Decide", "Tables", "Charts", "Helpers"]
     ws = wb["Tables"]
-    assert ws["A5"].value == "MedNLPDoc raw recall" and ws["B9"].value == 2301   # Table 2, I
+    assert ws["A6"].value == "MedNLPDoc raw recall" and ws["B10"].value == 2301  # Table 2, I
     assert [p.name for p in tmp_path.iterdir()] == ["ntcir12_std_ab.xlsx"]      # no temp left
 
 

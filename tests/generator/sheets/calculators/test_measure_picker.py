@@ -133,7 +133,9 @@ def test_the_variance_shown_is_the_variance_used(batch):
         label, value, note = _used_row(batch.values("example_picked"), calc)
         assert label == f"{symbol} used"
         assert value == pytest.approx(scale * std, rel=1e-12)
-        assert note == f"= {'2·' if scale == 2 else ''}V_E of {picked} (Variance sheet)"
+        # a std-AB variance: the difference typed is then one of std-AB scores
+        assert note == (f"= {'2·' if scale == 2 else ''}V_E of {picked} (Variance sheet); the "
+                        "difference typed is then one of std-AB scores, not of raw ones")
         label, value, note = _used_row(batch.values("example"), calc)
         assert value == pytest.approx(scale * raw, rel=1e-12)
         assert note == f"= the typed {symbol} above"
