@@ -67,7 +67,7 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
         "Type a candidate n and a minD (yellow): the table shows the one-way ANOVA power "
         "for each number of systems m, live, and whether it reaches 1 − β.",
         "The minimum detectable minD per m below it is precomputed by the generator for the "
-        "default inputs: it does not follow the yellow cells.",
+        "default n, α and β: it shows \"—\" while they differ.",
     ])
     cur.ws.column_dimensions["C"].width = 44      # "a whole number from 2 to 1,000,000,000"
     start = decide_defaults(spec, fallback, source)
