@@ -169,9 +169,8 @@ def _recommendation(cur, spec: Spec) -> None:
     sentence_row = cur.row
     cur.skip()
     if rec.note:    # legacy: what the exact power says of it (a shortfall in the warning's red)
-        short = rec.note.startswith("The legacy approximation under-sizes n")
         note = put_text(ws, cur.row, 2, rec.note,
-                        font=STYLE.warning_font if short else STYLE.note)
+                        font=STYLE.warning_font if rec.short else STYLE.note)
         note.alignment = STYLE.wrap
         ws.merge_cells(start_row=cur.row, start_column=2, end_row=cur.row, end_column=8)
         ws.row_dimensions[cur.row].height = 15 * (len(rec.note) // 95 + 1)

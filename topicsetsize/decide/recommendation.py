@@ -59,6 +59,10 @@ class Recommendation:
         (:func:`~topicsetsize.decide.wording.legacy_note`): the recommended n falls short of
         1 − β under it (then with the exact recommendation), or only a requirement's own n
         does; "" where the legacy sizes are the exact ones, and with ``method="exact"``.
+    short : bool
+        With ``method="legacy"``, whether the recommended n falls short of 1 − β for some
+        requirement under the exact noncentral F (the note's first case: the sentence's
+        guarantee does not hold).
 
     Examples
     --------
@@ -75,6 +79,7 @@ class Recommendation:
     round_to: int
     method: str
     note: str = ""
+    short: bool = False
 
     def __str__(self) -> str:
         return self.sentence
@@ -275,15 +280,16 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                                                min_d=frame["min_d"].to_numpy(),
                                                variance=frame["variance"].to_numpy(),
                                                alpha=alpha, method=method))
-    note = ""
+    note, short = "", False
     if method == "legacy":      # the legacy ANOVA under-sizes n: what the exact power says
         args = (frame["min_d"].to_numpy(), frame["variance"].to_numpy(), frame["m"].to_numpy())
         exact_n = _exact_n(alpha, beta, *args)
         exact_power = np.atleast_1d(anova_power(n, m=args[2], min_d=args[0], variance=args[1],
                                                 alpha=alpha, method="exact"))
         note = legacy_note(n, frame, exact_n, exact_power, beta, round_to)
+        short = bool((exact_power < 1.0 - beta).any())
     return Recommendation(n, frame, sentence(n, frame, beta, alpha), alpha, beta, round_to,
-                          method, note)
+                          method, note, short)
 
 
 def _exact_n(alpha, beta, min_d, variance, m) -> np.ndarray:

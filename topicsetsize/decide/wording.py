@@ -118,11 +118,9 @@ def budget_note(depths, n, exact, docs, beta: float, first=None) -> str:
     >>> print(budget_note([10, 20, 30], np.array([188, 157, 150]), np.array([189, 157, 151]),
     ...                   np.array([50.0, 90.0, 99.5]), 0.2))
     Under the exact noncentral F, the legacy n falls short of 80% power at pd=10: it needs 189
-    topics (not 188), cost 9,450 (not 9,400), and at 1 more depth; the exact plan:
-    method="exact" (--method exact).
+    topics (not 188), cost 9,450 (not 9,400), and at 1 more depth; the exact method plans with
+    the exact n.
     """
-    import numpy as np
-
     from .guarantee import percent_text
 
     short = [k for k in range(len(depths)) if exact[k] > n[k]]
@@ -132,9 +130,8 @@ def budget_note(depths, n, exact, docs, beta: float, first=None) -> str:
     more = ("" if len(short) == 1 else
             f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
     needs = (f"it needs {int(exact[k]):,} topics (not {int(n[k]):,}), cost "
-             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f})" if np.isfinite(exact[k])
+             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f})" if math.isfinite(exact[k])
              else f"no n up to the search limit of {_LIMIT} topics reaches it (not "
                   f"{int(n[k]):,})")
     return (f"Under the exact noncentral F, the legacy n falls short of {percent_text(beta)} "
-            f"power at pd={depths[k]}: {needs}{more}; the exact plan: method=\"exact\" "
-            "(--method exact).")
+            f"power at pd={depths[k]}: {needs}{more}; the exact method plans with the exact n.")

@@ -358,7 +358,8 @@ def test_legacy_answers_say_what_the_exact_power_needs_on_decide_and_budget():
     sentence = next(c for row in decide.iter_rows() for c in row if c.value == rec.sentence)
     note = decide.cell(sentence.row + 1, 2)
     assert note.value == rec.note and note.font.color.rgb.endswith(
-        (STYLE.warning_font if rec.note.startswith("The legacy") else STYLE.note).color.rgb[-6:])
+        (STYLE.warning_font if rec.short else STYLE.note).color.rgb[-6:])
+    assert not rec.short            # Table 2: 100 topics meet both requirements exactly too
     assert any(c.value == "power at the recommended n (legacy)" for row in decide.iter_rows()
                for c in row)
     b = spec.budget

@@ -237,8 +237,8 @@ def test_a_legacy_plan_names_the_depths_the_exact_power_needs_more_topics_at():
     plan = budget_plan([10, 20], docs_per_topic=[50, 90], variances=[0.06, 0.0259], **design)
     assert plan.note == (f"Under the exact noncentral F, the legacy n falls short of 80% power "
                          f"at pd=10: it needs {exact[0]} topics (not {legacy[0]}), cost "
-                         f"{exact[0] * 50:,} (not {legacy[0] * 50:,}); the exact plan: "
-                         'method="exact" (--method exact).')
+                         f"{exact[0] * 50:,} (not {legacy[0] * 50:,}); the exact method plans "
+                         "with the exact n.")
     assert budget_plan([10, 20], docs_per_topic=[50, 90], variances=[0.06, 0.0259],
                        method="exact", **design).note == ""
 

@@ -248,7 +248,7 @@ def test_the_papers_recommendation_says_what_the_exact_power_needs(table2, paper
                       "topics meet every requirement under both.")
     exact_power = tss.anova_power(100, m=2, min_d=0.1, variance=0.0601, alpha=0.05,
                                   method="exact")
-    assert exact_power >= 0.8
+    assert exact_power >= 0.8 and not r.short
 
 
 def test_a_legacy_recommendation_below_the_exact_power_says_so_with_the_exact_one(table2):
@@ -258,7 +258,7 @@ def test_a_legacy_recommendation_below_the_exact_power_says_so_with_the_exact_on
     r = recommend([need], round_to=10)
     assert r.n == 2310 and legacy < r.n < exact
     power = tss.anova_power(r.n, **need, alpha=0.05, method="exact")
-    assert power < 0.8
+    assert power < 0.8 and r.short
     assert r.note.startswith(f"The legacy approximation under-sizes n: under the exact "
                              f"noncentral F, 2310 topics give a power of only {power:.6f}"[:-2])
     assert r.note.endswith(f"below 80%; the exact method recommends {exact} topics.")
