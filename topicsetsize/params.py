@@ -296,7 +296,8 @@ def _refuse(name: str, bad: float, spec: Range):
     if spec.integer and finite and bad != round(bad) and (
             spec.holds(math.floor(bad)) or spec.holds(math.ceil(bad))):
         raise InputError(f"{name}={shown} is not a whole number: allowed {spec.describe(name)}")
-    raise InputError(f"{name}={shown} is out of range: allowed {spec.describe(name)}")
+    what = "out of range" if finite else "not a finite number"     # nan, inf: no range has them
+    raise InputError(f"{name}={shown} is {what}: allowed {spec.describe(name)}")
 
 
 def check_all(**arguments) -> list[np.ndarray]:

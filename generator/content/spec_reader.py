@@ -143,7 +143,9 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
     ``measure`` picks the measure of trec_eval / long-format files (``--measure``); ``fmt``,
     ``transpose``, ``drop_incomplete_topics`` and ``topic_ids`` are passed to
     :func:`topicsetsize.read_matrix` (``--format``, ``--transpose``,
-    ``--drop-incomplete-topics``, ``--topic-ids``/``--no-topic-ids``).
+    ``--drop-incomplete-topics``, ``--topic-ids``/``--no-topic-ids``). The calculators and
+    Decide start from the first added matrix, and the title names the added matrices (the
+    spec's own title, whose tables stay, opens the description).
     """
     used = {x.name for x in spec.measures} | {x.name for x in spec.matrices}
     extra = []
@@ -169,8 +171,16 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
     calculators = {calc: {k: v for k, v in values.items() if k not in _VARIANCE_KEYS}
                    for calc, values in spec.calculators.items()}
     decide = {k: v for k, v in spec.decide.items() if k not in _VARIANCE_KEYS}
+    # The title names what the calculators start from; the spec's own title and description,
+    # which its tables still answer, follow as the description.
+    names = ", ".join(x.name for x in extra)
+    described = f"Also the tables of the spec: {spec.title}." + (
+        f" {spec.description}" if spec.description else "")
     return replace(spec, matrices=spec.matrices + tuple(extra), calculators=calculators,
-                   decide=decide, start_from=extra[0].name)
+                   decide=decide, start_from=extra[0].name,
+                   title=f"Topic set sizes from the score "
+                         f"{'matrices' if len(extra) > 1 else 'matrix'} {names}",
+                   description=described)
 
 
 #: The calculator inputs that a matrix's estimate replaces.

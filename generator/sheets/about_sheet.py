@@ -42,9 +42,25 @@ _HOW = (
     "shows the power (or the CI width) against n.",
     "A bad input (blank, text, out of range) is named in the Status row, and every answer "
     "reads \"see Status\" (a table cell \"—\") until it is fixed.",
-    "Decide checks a candidate n; Budget (when the spec has pool depths) weighs the judging "
-    "cost; Tables and Charts list n for the spec's measures.",
 )
+
+#: What the other sheets are for, in the "How to use it" section (only those in the workbook).
+_GUIDE = (("Decide", "Decide checks a candidate n"), ("Budget", "Budget weighs the judging cost"),
+          ("Tables", "Tables lists n for the spec's measures"),
+          ("Charts", "Charts plots it against m and minD"))
+
+
+def _guide(sheets) -> tuple[str, ...]:
+    """The line of :data:`_GUIDE` for the sheets of this workbook (none if it has none of them).
+
+    >>> _guide({"Decide": "", "Tables": ""})
+    ("Decide checks a candidate n; Tables lists n for the spec's measures.",)
+    >>> _guide({})
+    ()
+    """
+    said = [text for sheet, text in _GUIDE if sheet in sheets]
+    return ("; ".join(said) + ".",) if said else ()
+
 
 _METHOD = (
     "Required n: the smallest n ≥ 2 from which the power stays at or above 1 − β "
@@ -99,7 +115,7 @@ def add_about_sheet(wb, spec: Spec, sheets: dict[str, str], *,
                                   "topics." + (" Notes on the Variance sheet." if e.notes
                                                else "")),
                 *(("", "", f"Dropped: {note}.") for note in e.notes if "dropped" in note))])
-    row = _section(ws, row, "How to use it", [("", "", text) for text in _HOW])
+    row = _section(ws, row, "How to use it", [("", "", text) for text in _HOW + _guide(sheets)])
     row = _section(ws, row, "Sheets", [(name, "", text) for name, text in sheets.items()])
     row = _section(ws, row, "Method", [("", "", text) for text in _METHOD])
     tables = (f"Tables: α = {spec.alpha:g}, β = {spec.beta:g}, m ∈ "

@@ -27,7 +27,7 @@ __all__ = ["Cursor", "write_inputs", "write_result", "name_cell", "validation_fo
            "range_conditions", "check_formula", "Inputs", "write_status", "guarded",
            "CHECK_INPUTS", "NO_VALUE", "STATUS_OK",
            "power_search", "SCAN_TOP", "TOO_LARGE", "too_large_text", "highlight_if",
-           "answer_text"]
+           "answer_text", "both_systems_note"]
 
 #: The legacy criterion is scanned for every n = 2..SCAN_TOP and bisected above.
 SCAN_TOP = 128
@@ -264,12 +264,14 @@ def guarded(ok: str, expr: str, otherwise: str = f'"{CHECK_INPUTS}"') -> str:
 
 
 def write_result(cur: Cursor, label: str, formula, *, number_format: str = "General",
-                 answer: bool = False, note: str = "", name: str = "", wb=None) -> str:
+                 answer: bool = False, note="", name: str = "", wb=None) -> str:
     """A result row: label in A, formula in B, an explanation in C. Returns B's reference.
 
     ``formula`` is a formula, or a function returning one once the cells it refers to have
-    been written (the cell is filled by :meth:`Cursor.resolve`). ``name`` defines a
-    workbook-level name for the cell (``wb`` needed).
+    been written (the cell is filled by :meth:`Cursor.resolve`). ``note`` is a text, or a
+    function of B's reference that returns a formula (a note that quotes the result, e.g.
+    :func:`both_systems_note`). ``name`` defines a workbook-level name for the cell (``wb``
+    needed).
     """
     ws, row = cur.ws, cur.row
     put_label(ws, row, 1, label, font=STYLE.bold if answer else None)
@@ -284,12 +286,24 @@ def write_result(cur: Cursor, label: str, formula, *, number_format: str = "Gene
         cur.pending.append((cell, formula))
     if answer:
         cell.border = STYLE.box
-    if note:
+    if callable(note):
+        put_formula(ws, row, 3, note(ref(row, 2)), font=STYLE.note)
+    elif note:
         put_label(ws, row, 3, note, font=STYLE.note)
     if name:
         name_cell(wb, name, ws.title, row, 2)
     cur.skip()
     return ref(row, 2, absolute=True)
+
+
+def both_systems_note(answer: str) -> str:
+    """The note of an n per system (the unpaired designs): the topics of both systems, 2n, as a
+    number where the answer is one.
+
+    >>> both_systems_note("B12")
+    '=IF(ISNUMBER(B12),FIXED(2*B12,0)&" topics in all (2n)","2n topics in all")'
+    """
+    return f'=IF(ISNUMBER({answer}),FIXED(2*{answer},0)&" topics in all (2n)","2n topics in all")'
 
 
 def highlight_if(ws, cells: str, condition: str, fill=STYLE.warning_fill, font=None) -> None:

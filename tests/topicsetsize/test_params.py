@@ -21,7 +21,8 @@ def test_every_parameter_has_a_description():
     ("m", 3.5, "m=3.5 is not a whole number: allowed 2 <= m <= 1000000000 (a whole number)"),
     ("variance", [0.1, "x"], "variance=[0.1, 'x'] is not a number: allowed variance > 0"),
     ("variance", [], "variance is empty: allowed variance > 0"),
-    ("min_d", float("inf"), "min_d=inf is out of range: allowed min_d > 0"),
+    ("min_d", float("inf"), "min_d=inf is not a finite number: allowed min_d > 0"),
+    ("alpha", [0.05, float("nan")], "alpha=nan is not a finite number: allowed 0 < alpha < 1"),
 ])
 def test_messages(name, value, message):
     with pytest.raises(InputError) as info:

@@ -105,6 +105,7 @@ def run(args) -> int:
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map("{:,.0f}".format)
+    show["docs_per_topic"] = show["docs_per_topic"].map("{:,.15g}".format)     # 2,000, not 2000.0
     if "n high" in show:
         from ..report import interval_end_text
         from .pool_depth import cost_text

@@ -14,6 +14,7 @@ from ...spreadsheet.layout import (
     CHECK_INPUTS,
     Cursor,
     answer_text,
+    both_systems_note,
     guarded,
     too_large_text,
     write_result,
@@ -71,7 +72,7 @@ def _summary(b: SheetBuild) -> tuple[str, str, Cursor]:
     n_exact = write_result(cur, f"required n{' per system' * per}",
                            b.show("n_exact", f'"{CHECK_INPUTS}"'), number_format=N_FMT,
                            answer=True, name=calc.name("n"), wb=b.wb,
-                           note="2n topics in all" if per else "")
+                           note=both_systems_note if per else "")
     n_approx = write_result(cur, "n with the approximation", b.show("n_approx",
                                                                      f'"{CHECK_INPUTS}"'),
                             number_format=N_FMT, name=calc.name("n_approx"), wb=b.wb)

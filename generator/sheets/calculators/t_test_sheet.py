@@ -10,7 +10,14 @@ from openpyxl.worksheet.pagebreak import Break
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import STYLE
 from ...spreadsheet.formulas import N0_FMT, N_FMT, P_FMT, ttest_models
-from ...spreadsheet.layout import CHECK_INPUTS, Cursor, power_search, write_inputs, write_result
+from ...spreadsheet.layout import (
+    CHECK_INPUTS,
+    Cursor,
+    both_systems_note,
+    power_search,
+    write_inputs,
+    write_result,
+)
 from ...spreadsheet.rows import Col, write_block
 from .blocks import (
     answers_block,
@@ -110,7 +117,7 @@ def _summary(b: SheetBuild, styles) -> tuple[list[dict[str, str]], list[Cursor]]
                 cur, f"required n, {method}" if legacy_too else
                 f"required n{' per system' * per}", b.show(f"n_{method}_{s}", f'"{CHECK_INPUTS}"'),
                 number_format=N_FMT, answer=True, name=name, wb=b.wb,
-                note="2n topics in all" if per else "")
+                note=both_systems_note if per else "")
         answers.append(found)
         warns.append(Cursor(cur.ws, cur.row))
         cur.skip(2 if legacy_too else 1)

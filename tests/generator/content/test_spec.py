@@ -122,6 +122,23 @@ def test_with_matrices_adds_raw_and_std_ab_and_keeps_names_unique(tmp_path):
         with_matrices(spec, [tmp_path / "nope.csv"])
 
 
+def test_with_matrices_names_them_in_the_title_and_keeps_the_spec_s_own(tmp_path):
+    """A workbook of the default spec built with --matrix starts its calculators from the matrix:
+    its title says so, not "NTCIR-12 topic set sizes" alone; the spec's title and description,
+    whose tables stay, open the description. Without a matrix, nothing changes."""
+    a = tmp_path / "robust.csv"
+    a.write_text("topic,r1,r2\nt1,0.1,0.2\nt2,0.3,0.1\n")
+    default = load_spec(bundled_spec())
+    spec = with_matrices(default, [a])
+    assert spec.title == "Topic set sizes from the score matrix robust"
+    assert spec.description == f"Also the tables of the spec: {default.title}. " \
+                               f"{default.description}"
+    two = with_matrices(spec_from_dict({"title": "t"}), [a, a])
+    assert two.title == "Topic set sizes from the score matrices robust, robust (2)"
+    assert two.description == "Also the tables of the spec: t."
+    assert with_matrices(default, []) == default
+
+
 def test_grids_per_part_and_per_measure():
     spec = spec_from_dict({"title": "t", "m": [2, 10], "min_d": [0.1, 0.2],
                            "parts": {"V": {"m": [2, 100]}, "W": {"min_d": [0.5]}},

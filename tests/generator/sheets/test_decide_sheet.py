@@ -71,6 +71,12 @@ def test_anova2_power_at_n_minus_1_and_n(batch):
             assert _close(ws.cell(r, 3).value, want), (name, label)
 
 
+def _both_systems(wb, name: str):
+    """The note beside the answer ``name`` (n per system): the topics of both systems."""
+    sheet, coord = next(iter(wb.defined_names[name].destinations))
+    return wb[sheet][coord.replace("$", "").replace("B", "C")].value
+
+
 @pytest.mark.libreoffice
 def test_ttest2_and_ci2_equal_engine(batch):
     books = _grid(batch, "ttest2")
@@ -79,6 +85,11 @@ def test_ttest2_and_ci2_equal_engine(batch):
         wb = batch.values(name)
         assert named(wb, "ttest2_n") == _n(tss.ttest2_n, t["alpha"], t["beta"], t["min_d"],
                                            t["variance"]), name
+        # beside it, the topics of both systems as a number (2n), recalculated by LibreOffice
+        n = named(wb, "ttest2_n")
+        assert _both_systems(wb, "ttest2_n") == (
+            f"{2 * int(n):,} topics in all (2n)" if isinstance(n, (int, float))
+            else "2n topics in all"), name
         assert _close(named(wb, "ttest2_power"),
                       tss.ttest2_power(t["n"], min_d=t["min_d"], variance=t["variance"],
                                        alpha=t["alpha"])), name
@@ -91,6 +102,10 @@ def test_ttest2_and_ci2_equal_engine(batch):
     for name, c in books:
         wb = batch.values(name)
         assert named(wb, "ci2_n") == _n(tss.ci2_n, c["alpha"], c["delta"], c["variance"]), name
+        n = named(wb, "ci2_n")
+        assert _both_systems(wb, "ci2_n") == (
+            f"{2 * int(n):,} topics in all (2n)" if isinstance(n, (int, float))
+            else "2n topics in all"), name
         assert _close(named(wb, "ci2_width_at_n"),
                       tss.ci2_delta(c["n"], variance=c["variance"], alpha=c["alpha"])), name
 

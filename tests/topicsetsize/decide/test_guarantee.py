@@ -204,7 +204,7 @@ def test_round_up_takes_decimals_by_keyword():
     ("0.1", "values='0.1' is not a number"),
     (None, "values=None is not a number"),
     ([0.1, "x"], "values=[0.1, 'x'] is not a number"),
-    (float("nan"), "values=nan is out of range"),
+    (float("nan"), "values=nan is not a finite number"),
     (True, "values=True is not a number"),
 ])
 def test_round_up_rejects_what_is_not_a_real_number(values, message):

@@ -162,7 +162,7 @@ GOOD = {"variance": 0.0601, "m": 2, "min_d": 0.1}
      "requirement 2: m=2.5 is not a whole number: allowed 2 <= m <= 1000000000 "
      "(a whole number)"),
     ([{"variance": 0.1, "m": 2, "min_d": float("nan")}],
-     "requirement 1: min_d=nan is out of range: allowed min_d > 0"),
+     "requirement 1: min_d=nan is not a finite number: allowed min_d > 0"),
     ([{"variance": 0.0, "m": 2, "min_d": 0.1}],
      "requirement 1: variance=0 is out of range: allowed variance > 0"),
     ([GOOD, {"label": "tiny", "variance": 0.06, "m": 2, "min_d": 1e-7}],

@@ -127,7 +127,8 @@ def test_bad_parameters_and_factors(web):
     # B outside (0, 1) once ran (B = -0.5, B = 1) or failed far from std_ab (B = 2: every score
     # clipped to 1, and Kendall's tau undefined)
     for b in (-0.5, 0, 1, 2, float("nan")):
-        with pytest.raises(InputError, match=rf"^b={b:g} is out of range: allowed 0 < b < 1$"):
+        what = "out of range" if b == b else "not a finite number"
+        with pytest.raises(InputError, match=rf"^b={b:g} is {what}: allowed 0 < b < 1$"):
             std_ab(web, b=b)
     with pytest.raises(InputError, match=r"^a=0 is out of range: allowed a > 0$"):
         std_ab(web, a=0)
