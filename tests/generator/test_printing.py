@@ -117,6 +117,8 @@ def test_every_page_stands_on_its_own(printed, name):
         for page in by_sheet[sheet]:
             # the numbers of a page are read against n (no page of bare working columns)
             assert re.search(r"(^|\s)n(\s|$)", page), (name, sheet, page[:300])
+            # and every page says what its numbers were computed for (row 2, repeated)
+            assert "Inputs: α = " in page, (name, sheet, page[:300])
     for page in by_sheet["Decide"]:
         assert re.search(r"(^|\s)m(\s|$)", page), (name, "Decide", page[:300])
     if "Tables" in by_sheet:

@@ -11,6 +11,8 @@ from openpyxl.utils import column_index_from_string
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
+from topicsetsize.params import PARAMS
+
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import (
     STYLE,
@@ -174,7 +176,10 @@ def measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
 _STD_AB_NOTE = "; the difference typed is then one of std-AB scores, not of raw ones"
 
 
-def start_sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
+def start_sheet(wb, title: str, heading: str, intro: list[str], *,
+                inputs_line: bool = False) -> Cursor:
+    """A sheet with its title in row 1 and its intro below; with ``inputs_line``, row 2 is kept
+    for :func:`write_inputs_line`."""
     ws = wb.create_sheet(title)
     for letter, width in _WIDTHS.items():
         ws.column_dimensions[letter].width = width
@@ -182,6 +187,8 @@ def start_sheet(wb, title: str, heading: str, intro: list[str]) -> Cursor:
         ws.column_dimensions[col(c)].width = 13
     cur = Cursor(ws)
     cur.heading(heading, font=STYLE.title)
+    if inputs_line:
+        cur.skip()
     for line in intro:
         cur.note(line)
     cur.skip()
@@ -318,7 +325,7 @@ class SheetBuild:
 def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | None
           ) -> SheetBuild:
     """The sheet with its title, its inputs (and the measure picker of a one-way variance)."""
-    cur = start_sheet(wb, calc.sheet, calc.title, list(calc.intro))
+    cur = start_sheet(wb, calc.sheet, calc.title, list(calc.intro), inputs_line=True)
     cur.ws.column_dimensions["C"].width = NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, calc.inputs, values)
@@ -329,10 +336,28 @@ def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | Non
 
 
 def end_inputs(b: SheetBuild) -> None:
-    """The status line under the inputs; the charts start below it."""
+    """The status line under the inputs, and the inputs' line in row 2; the charts start
+    below the status."""
     b.status, b.ok = write_status(b.cur, b.wb, b.calc.key, b.inp)
+    write_inputs_line(b)
     b.cur.skip()
     b.anchor = b.cur.row
+
+
+def write_inputs_line(b: SheetBuild) -> None:
+    """Row 2, under the title: the values the answers use, in one line (live), e.g. "Inputs:
+    α = 0.05, β = 0.2, minD = 0.02, σ̂² = 0.0601, m = 2, your n = 100"; "Inputs: see Status"
+    while one is bad. Frozen on screen and printed atop every page (:func:`finish`), so that
+    each page of tables says what it was computed for. Numbers that are not whole show with
+    at most 5 significant digits (a picked measure's variance has 15)."""
+    parts = []
+    for item in (*b.calc.inputs, *(b.calc.second_style or ())):
+        used = b.inp.used[item.key]
+        shown = used if PARAMS[item.key].integer else \
+            f"ROUND({used},4-INT(LN({used})/LN(10)))"     # every input is > 0 while in range
+        parts.append(f'"{item.symbol} = "&{shown}')
+    put_formula(b.cur.ws, 2, 1, guarded(b.ok, '"Inputs: "&' + '&", "&'.join(parts),
+                                        '"Inputs: see Status"'))
 
 
 def pick(models, method: str) -> list[Col]:
@@ -402,7 +427,7 @@ def finish(cur: Cursor, first_work: int, tables_top: int, table: Block) -> None:
                   if r < tables_top and cell.value is not None)
     ws.print_area = (f"A1:{col(_CHART_LAST_COLUMN)}{max(end, written)},"
                      f"A{tables_top}:{col(last)}{first_work - 1}")
-    ws.print_title_rows = "1:1"
+    ws.print_title_rows = "1:2"             # the title and the inputs' line on every page
     ws.page_setup.scale = print_scale(ws, max(end, written))
 
 

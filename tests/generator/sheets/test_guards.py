@@ -91,6 +91,8 @@ def test_status_names_the_bad_input_and_its_range(batch):
             rng = reader_range(item.key)
             assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).", \
                 (name, calc, value, status)
+            if calc in _CALCULATORS:     # the line atop every printed page: no fallback value
+                assert wb[_CALCULATORS[calc].sheet]["A2"].value == "Inputs: see Status", name
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) == CHECK_INPUTS, (name, answer)
             if calc in TABLES:       # no number and no "yes" left from the fallback values
@@ -108,6 +110,8 @@ def test_status_is_ok_with_good_inputs(batch):
                 assert calc == "budget"
                 continue
             assert named(wb, f"{calc}_status") == STATUS_OK, (name, calc)
+            if calc in _CALCULATORS:
+                _check_inputs_line(wb, _CALCULATORS[calc], name)
             for answer in ANSWERS[calc]:
                 assert named(wb, answer) != CHECK_INPUTS
             if calc in TABLES:
@@ -115,6 +119,29 @@ def test_status_is_ok_with_good_inputs(batch):
 
 
 _SHEETS = {**{c.key: c.sheet for c in calculators()}, "decide": "Decide"}
+_CALCULATORS = {c.key: c for c in calculators()}
+
+
+def _check_inputs_line(wb, calc, name):
+    """Row 2 of a calculator (printed atop each of its pages) gives every input the answers
+    use, as recalculated by LibreOffice: the typed value (to 5 significant digits), a picked
+    measure's variance (its "used" row), and the TTEST's minΔt from minDt/σ̂t where it is
+    left blank."""
+    ws = wb[calc.sheet]
+    line = ws["A2"].value
+    assert line.startswith("Inputs: "), (name, calc.key, line)
+    shown = dict(part.split(" = ") for part in line[len("Inputs: "):].split(", "))
+    items = (*calc.inputs, *calc.second_style)
+    assert list(shown) == [item.symbol for item in items], (name, line)
+    labels = {ws.cell(r, 1).value: ws.cell(r, 2).value for r in range(3, 40)}
+    typed = {item.key: named(wb, item.name) for item in items}
+    for item in items:
+        want = labels.get(f"{item.symbol} used", typed[item.key])
+        if want is None:                    # minΔt left blank: it follows minDt/σ̂t
+            want = typed["min_dt"] / typed["variance_t"] ** 0.5
+        got = float(shown[item.symbol])
+        assert got == want if float(want).is_integer() else \
+            abs(got - want) <= 6e-5 * abs(want), (name, item.symbol, got, want)
 
 
 def test_no_number_below_the_status_while_an_input_is_bad(batch):
