@@ -11,8 +11,6 @@ from openpyxl.utils import column_index_from_string
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from topicsetsize.params import PARAMS
-
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import (
     STYLE,
@@ -37,6 +35,7 @@ from ...spreadsheet.layout import (
     write_status,
 )
 from ...spreadsheet.rows import Block, Col, write_block
+from .inputs_line import write_inputs_line
 
 #: Rows of the χ² bisection for λ̂: the bracket shrinks to 2^-50 of its width.
 LAMBDA_STEPS = 50
@@ -342,35 +341,6 @@ def end_inputs(b: SheetBuild) -> None:
     write_inputs_line(b)
     b.cur.skip()
     b.anchor = b.cur.row
-
-
-def write_inputs_line(b: SheetBuild) -> None:
-    """Row 2, under the title: the values the answers use, in one line (live), e.g. "Inputs:
-    α = 0.05, β = 0.2, minD = 0.02, σ̂² = 0.0601, m = 2, your n = 100"; "Inputs: see Status"
-    while one is bad. Frozen on screen and printed atop every page (:func:`finish`), so that
-    each page of tables says what it was computed for. Numbers that are not whole show with
-    at most 5 significant digits (a picked measure's variance has 15), by :func:`short_number`."""
-    parts = []
-    for item in (*b.calc.inputs, *(b.calc.second_style or ())):
-        used = b.inp.used[item.key]
-        shown = used if PARAMS[item.key].integer else short_number(used)
-        parts.append(f'"{item.symbol} = "&{shown}')
-    put_formula(b.cur.ws, 2, 1, guarded(b.ok, '"Inputs: "&' + '&", "&'.join(parts),
-                                        '"Inputs: see Status"'))
-
-
-def short_number(x: str) -> str:
-    """A formula's text of the positive number ``x`` with at most 5 significant digits, the same
-    in every spreadsheet: 0.0601 and 0.04511 as they are, 1e-6 and 2.5e+7 as a mantissa and an
-    exponent, for the text of a number beyond the decimals ("1E-06" in LibreOffice, "1e-06" in
-    the ``formulas`` package's Excel arithmetic) differs between engines.
-
-    >>> short_number("B5")
-    '(IF(OR(B5<0.001,B5>=1000000),ROUND(B5/10^INT(LN(B5)/LN(10)+1E-12),4)&"e"&INT(LN(B5)/LN(10)+1E-12),ROUND(B5,4-INT(LN(B5)/LN(10)+1E-12))&""))'
-    """
-    k = f"INT(LN({x})/LN(10)+1E-12)"        # the decimal exponent (x > 0 while in range)
-    return (f'(IF(OR({x}<0.001,{x}>=1000000),ROUND({x}/10^{k},4)&"e"&{k},'
-            f'ROUND({x},4-{k})&""))')
 
 
 def pick(models, method: str) -> list[Col]:
