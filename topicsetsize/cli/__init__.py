@@ -47,15 +47,34 @@ _DESIGN_GROUPS = {
 EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 
 
+#: A number as ``float()`` reads one, without its sign.
+_NUMBER = r"(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|inf|infinity|nan)"
+#: A command-line token that is a negative number, or a comma-separated list of numbers that
+#: starts with one (``--min-d -1e-2,0.1``).
+_NEGATIVE_NUMBER = re.compile(rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$", re.IGNORECASE)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argparse parser whose errors are one line (no usage dump), exit status 2, and which
     takes an option only as spelled in full: argparse's prefix matching would read ``--n`` as
     ``--no-topic-ids`` or ``--m 10`` as ``--measure 10``, another option than the one meant,
     silently. Every sub-parser is of this class (argparse builds them with the class of their
-    parent), so the rule holds for every command."""
+    parent), so the rule holds for every command.
+
+    A token that starts with ``-`` is taken as a value where it is a number in any spelling
+    (``-1e-3``, ``-inf``, ``-nan``) or a list of numbers (``-1e-2,0.1``), not only ``-0.1``:
+    argparse read ``--min-d -1e-3`` as an option missing its value ("expected one argument"),
+    where the value's own check names it and its range. No option looks like a number.
+
+    >>> bool(_NEGATIVE_NUMBER.match("-1e-3")), bool(_NEGATIVE_NUMBER.match("-inf,0.1"))
+    (True, True)
+    >>> bool(_NEGATIVE_NUMBER.match("-m")), bool(_NEGATIVE_NUMBER.match("--min-d"))
+    (False, False)
+    """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **{**kwargs, "allow_abbrev": False})
+        self._negative_number_matcher = _NEGATIVE_NUMBER     # argparse's, wider (see above)
 
     def error(self, message):  # noqa: D401 - argparse API
         self.exit(2, f"{self.prog}: error: {message}\n")

@@ -126,6 +126,23 @@ def test_an_input_error_or_an_os_error_on_the_users_path_is_one_line(capsys, mon
     assert err == f"topicsetsize: error: {line}\n"
 
 
+@pytest.mark.parametrize("argv, line", [
+    (("n", "anova", "--min-d", "-1e-3", "--variance", "0.05", "--m", "5"),
+     "--min-d -0.001 is out of range: allowed min_d > 0"),
+    (("n", "ttest", "--min-dt", "0.1", "--variance-t", "-inf"),
+     "--variance-t -inf is not a finite number: allowed variance_t > 0"),
+    (("table", "anova", "--variance", "0.05", "--m", "2,5", "--min-d", "-1e-2,0.1"),
+     "--min-d -0.01 is out of range: allowed min_d > 0"),
+    (("n", "anova", "--min-d", "0.1", "--variance", "0.05", "--m", "5", "--alpha", "-.05"),
+     "--alpha -0.05 is out of range: allowed 0 < alpha < 1"),
+])
+def test_a_negative_number_in_any_spelling_is_a_value_named_with_its_range(capsys, argv, line):
+    """argparse took only -0.1-like tokens as values: "--min-d -1e-3" (or -inf, or a list
+    that starts with a negative number) was an option missing its value ("expected one
+    argument"), a message that names neither the value nor its range."""
+    assert one_line_error(capsys, *argv) == f"topicsetsize: error: {line}\n"
+
+
 def test_messages_speak_in_flags(capsys):
     """The engine says method='exact'; the command line says --method exact."""
     err = one_line_error(capsys, "guarantees", "--variance", "0.0601", "--n", "2")
