@@ -29,6 +29,7 @@ import warnings
 from .. import __version__
 from ..errors import InputError
 from ._common import check_registered
+from ._numbers import NUMBER
 
 #: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
 #: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.
@@ -47,11 +48,9 @@ _DESIGN_GROUPS = {
 EXIT_USER_ERROR, EXIT_INTERRUPTED = 2, 130
 
 
-#: A number as ``float()`` reads one, without its sign.
-_NUMBER = r"(?:(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|inf|infinity|nan)"
 #: A command-line token that is a negative number, or a comma-separated list of numbers that
 #: starts with one (``--min-d -1e-2,0.1``).
-_NEGATIVE_NUMBER = re.compile(rf"^-{_NUMBER}(?:,\s*[-+]?{_NUMBER})*$", re.IGNORECASE)
+_NEGATIVE_NUMBER = re.compile(rf"^-{NUMBER}(?:,\s*[-+]?{NUMBER})*$", re.IGNORECASE)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -238,16 +237,16 @@ def _as_typed_list(value: str) -> str | None:
     >>> _as_typed_list("['sys1', 'sys2']"), _as_typed_list("[10, 10]"), _as_typed_list("[x]")
     ('sys1,sys2', '10,10', None)
     """
-    import ast
+    inner = _TYPED_LIST.fullmatch(value.strip())
+    if inner is None:
+        return None
+    return ",".join(item.strip("'\"") for item in re.findall(_LIST_ITEM, inner.group(1) or ""))
 
-    try:
-        items = ast.literal_eval(value)
-    except (ValueError, SyntaxError):
-        return None
-    if not isinstance(items, list) or not all(isinstance(item, (str, int, float))
-                                              for item in items):
-        return None
-    return ",".join(str(item) for item in items)
+
+#: An item of a list as Python shows it: a text in quotes (without escapes), or a number.
+_LIST_ITEM = rf"'[^'\\]*'|\"[^\"\\]*\"|[-+]?{NUMBER}"
+_TYPED_LIST = re.compile(rf"\[\s*((?:{_LIST_ITEM})(?:\s*,\s*(?:{_LIST_ITEM}))*)?\s*\]",
+                         re.IGNORECASE)
 
 
 if __name__ == "__main__":  # pragma: no cover

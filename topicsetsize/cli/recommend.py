@@ -12,6 +12,7 @@ import re
 
 from ..errors import InputError
 from ._common import number, path, print_frame
+from ._numbers import as_number
 
 #: A comma that starts the next ``key=`` of a --require value (a label may hold other commas).
 _NEXT_KEY = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")
@@ -62,10 +63,8 @@ def parse_require(text: str, where: str) -> dict:
         if key == "label":
             out[key] = value
             continue
-        try:
-            out[key] = float(value)
-        except ValueError:
-            out[key] = value.strip()
+        x = as_number(value)
+        out[key] = value.strip() if x is None else x
     return out
 
 

@@ -31,16 +31,20 @@ def available_memory() -> int | None:
     True
     """
     try:
-        with open("/proc/meminfo", encoding="ascii") as info:
+        with open("/proc/meminfo", encoding="ascii", errors="replace") as info:
             for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
+                fields = line.split()
+                if fields[:1] == ["MemAvailable:"] and fields[1:2] and fields[1].isdigit():
+                    return int(fields[1]) * 1024
+    except OSError:             # no /proc (not Linux), or unreadable
         pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):
-        return None
+    names = getattr(os, "sysconf_names", {})
+    if "SC_PAGE_SIZE" in names and "SC_PHYS_PAGES" in names:
+        try:
+            return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except OSError:
+            return None
+    return None
 
 
 def _size(nbytes: float) -> str:

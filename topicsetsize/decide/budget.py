@@ -22,8 +22,8 @@ import numpy as np
 
 from ..designs.anova import anova_n
 from ..errors import InputError
-from ..numerics.search import SearchLimitError
 from ..params import check, check_method
+from .limit import n_or_inf
 from .wording import budget_note
 
 # pandas is imported where a plan is made: a workbook without pool depths never needs it
@@ -175,13 +175,9 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
                                      alpha=alpha, beta=beta, method=method))
     cheapest, note = cheapest_row(table), ""
     if method == "legacy":
-        try:
-            exact = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method="exact"))
-        except SearchLimitError:    # a legacy n below the limit, an exact one beyond: inf
-            from .realistic import n_or_inf  # (scipy.stats: loaded only where needed)
-
-            exact = n_or_inf("anova", min_d, variances, alpha=alpha, beta=beta, m=m,
-                             method="exact")
+        # a legacy n below the limit may have an exact one beyond it: inf
+        exact = np.atleast_1d(n_or_inf("anova", min_d, variances, alpha=alpha, beta=beta, m=m,
+                                       method="exact"))
         note = budget_note(depths, n, exact, docs, beta,
                            first=None if cheapest is None else cheapest.name)
     return BudgetPlan(table, cheapest, budget, note)
@@ -190,8 +186,6 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
 def _high(variances_high, variances, docs, depths, **design) -> dict:
     """The columns ``variance high``, ``n high`` (inf beyond the search limit) and ``cost high``
     of :func:`budget_plan`."""
-    from .realistic import n_or_inf
-
     below = np.flatnonzero(variances_high < variances)
     if below.size:
         k = below[0]
@@ -380,7 +374,7 @@ def depth_n_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance
     """The bootstrap interval of the one-way ANOVA's n at every pool depth: each depth's
     pooled σ̂² (V_E of ``scores[depth]``, a list of topics × runs matrices, one a collection,
     on ``variance_from``'s scale) over the same resamples of the topics (one seed), and n of
-    every (depth, resample) in one call (:func:`~topicsetsize.decide.realistic.n_or_inf`: a
+    every (depth, resample) in one call (:func:`~topicsetsize.decide.limit.n_or_inf`: a
     resample beyond the search limit makes its end inf). The limits are percentiles of the
     resampled n (:func:`topicsetsize.estimates.uncertainty.interval_of`), as ``report``'s.
 
@@ -416,8 +410,6 @@ def depth_n_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance
         interval_tails,
         resampled_n,
     )
-    from .realistic import n_or_inf
-
     seed = fresh_seed(seed)
     scale = "raw" if variance_from == "raw" else "std-ab"
     variances = np.stack([bootstrap_variances(scores[d], scale=scale, n_boot=n_boot, seed=seed)

@@ -24,8 +24,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..designs.anova import anova_n, anova_power
-from ..designs.anova2 import anova2_n, anova2_power
 from ..errors import InputError
 from ..estimates.differences import (
     RunDifferences,
@@ -38,10 +36,10 @@ from ..estimates.differences import (
 from ..estimates.variance import residual_variance, two_way_residual_variance
 from ..matrices.copies import COUNTED_ONCE, identical_runs
 from ..matrices.matrix import check_matrix
-from ..numerics.search import SearchLimitError
 from ..params import N_HALVES, N_MAX, PARAMS, check
+from .limit import n_or_inf
 
-__all__ = ["realistic_min_d", "N_COLUMNS", "column_n", "n_or_inf", "min_d_notes", "top_k_and_m",
+__all__ = ["realistic_min_d", "N_COLUMNS", "column_n", "min_d_notes", "top_k_and_m",
            "check_top_k_fits", "DEFAULT_TOP_K",
            "COPIES", "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE",
            "mc_error_note", "noise_note", "table_notes"]
@@ -79,7 +77,7 @@ N_COLUMNS = {"n one-way legacy": ("anova", "legacy", "one-way"),
 def column_n(column: str, min_d, variance, *, alpha: float, beta: float, m: int) -> np.ndarray:
     """n of the design of the n ``column`` (:data:`N_COLUMNS`) at the arrays ``min_d`` and
     ``variance`` (broadcast), inf where no n up to the search limit has power 1 − β
-    (:func:`n_or_inf`): a candidate, or a resample of the topics, beyond the limit does not
+    (:func:`~.limit.n_or_inf`): a candidate, or a resample of the topics, beyond the limit does not
     stop the report.
 
     >>> column_n("n one-way exact", [0.1, 1e-6], 0.06, alpha=0.05, beta=0.2, m=10).tolist()
@@ -87,30 +85,6 @@ def column_n(column: str, min_d, variance, *, alpha: float, beta: float, m: int)
     """
     design, method, _ = N_COLUMNS[column]
     return n_or_inf(design, min_d, variance, alpha=alpha, beta=beta, m=m, method=method)
-
-
-def n_or_inf(design: str, min_d, variance, *, alpha: float, beta: float, m: int,
-             method: str) -> np.ndarray:
-    """n of the one-way (``design="anova"``) or two-way (``"anova2"``) ANOVA at the arrays
-    ``min_d`` and ``variance`` (broadcast), as floats, inf where no n up to the search limit
-    (10⁹) has power 1 − β: a minD too small to detect against that variance. Those cells are
-    found by the power at the limit; the others are searched as ``anova_n`` searches them.
-
-    >>> n_or_inf("anova", 0.02, [0.0601, 1e5], alpha=0.05, beta=0.2, m=2,
-    ...          method="legacy").tolist()
-    [2301.0, inf]
-    """
-    n_of, power = (anova2_n, anova2_power) if design == "anova2" else (anova_n, anova_power)
-    min_d, variance = np.broadcast_arrays(np.asarray(min_d, float), np.asarray(variance, float))
-    try:
-        return np.asarray(n_of(alpha, beta, min_d, variance, m, method=method), float)
-    except SearchLimitError:
-        reach = power(N_MAX, m=m, min_d=min_d, variance=variance, alpha=alpha,
-                      method=method) >= 1.0 - beta
-        out = np.full(min_d.shape, np.inf)
-        if reach.any():
-            out[reach] = n_of(alpha, beta, min_d[reach], variance[reach], m, method=method)
-        return out
 
 
 def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:

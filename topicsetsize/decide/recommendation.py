@@ -25,8 +25,8 @@ import pandas as pd
 
 from ..designs.anova import anova_n, anova_power
 from ..errors import InputError
-from ..numerics.search import SearchLimitError
 from ..params import check, check_method
+from .limit import n_or_inf
 from .wording import legacy_note, sentence
 
 __all__ = ["Recommendation", "recommend", "check_requirement", "REQUIREMENT_KEYS"]
@@ -283,26 +283,14 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
     note, short = "", False
     if method == "legacy":      # the legacy ANOVA under-sizes n: what the exact power says
         args = (frame["min_d"].to_numpy(), frame["variance"].to_numpy(), frame["m"].to_numpy())
-        exact_n = _exact_n(alpha, beta, *args)
+        exact_n = n_or_inf("anova", *args[:2], alpha=alpha, beta=beta, m=args[2],
+                           method="exact")      # inf: no n up to the limit
         exact_power = np.atleast_1d(anova_power(n, m=args[2], min_d=args[0], variance=args[1],
                                                 alpha=alpha, method="exact"))
         note = legacy_note(n, frame, exact_n, exact_power, beta, round_to)
         short = bool((exact_power < 1.0 - beta).any())
     return Recommendation(n, frame, sentence(n, frame, beta, alpha), alpha, beta, round_to,
                           method, note, short)
-
-
-def _exact_n(alpha, beta, min_d, variance, m) -> np.ndarray:
-    """Each requirement's exact n, as floats: inf where no n up to the search limit reaches
-    1 − β (a legacy n below the limit may have an exact one beyond it)."""
-    try:
-        return np.atleast_1d(anova_n(alpha, beta, min_d, variance, m, method="exact")).astype(
-            float)
-    except SearchLimitError:
-        from .realistic import n_or_inf  # (scipy.stats: loaded only where needed)
-
-        return np.concatenate([n_or_inf("anova", [d], [v], alpha=alpha, beta=beta, m=int(k),
-                                        method="exact") for d, v, k in zip(min_d, variance, m)])
 
 
 # --- Requirement files ---------------------------------------------------------------------------

@@ -286,24 +286,3 @@ def test_table_notes_are_every_note_in_the_commands_order(data_dir):
     quiet["min_d"] = quiet["min_d"].abs() + 0.01
     quiet["share"] = 0.5
     assert noise_note(quiet) is None and table_notes(quiet) == []
-
-
-@pytest.mark.parametrize("design,method", [("anova", "legacy"), ("anova", "exact"),
-                                           ("anova2", "exact")])
-def test_n_or_inf_is_the_design_n_where_it_exists_and_inf_beyond_the_limit(design, method):
-    """One grid of σ̂² from an ordinary one to one whose minD needs more than 10⁹ topics: the
-    finite cells are the design's own n (its *_n function, cell by cell), the inf cells have
-    power below 1 − β at 10⁹ topics (its *_power function) and the finite ones at least that."""
-    from topicsetsize.decide.realistic import n_or_inf
-    from topicsetsize.params import N_MAX
-
-    n_of, power = {"anova": (tss.anova_n, tss.anova_power),
-                   "anova2": (tss.anova2_n, tss.anova2_power)}[design]
-    variances = np.geomspace(0.01, 1e4, 13)
-    n = n_or_inf(design, 0.001, variances, alpha=0.05, beta=0.2, m=5, method=method)
-    beyond = np.isinf(n)
-    assert beyond.any() and not beyond.all()
-    assert n[~beyond].tolist() == [n_of(0.05, 0.2, 0.001, v, 5, method=method)
-                                   for v in variances[~beyond]]
-    at_limit = power(N_MAX, m=5, min_d=0.001, variance=variances, alpha=0.05, method=method)
-    assert (at_limit[beyond] < 0.8).all() and (at_limit[~beyond] >= 0.8).all()
