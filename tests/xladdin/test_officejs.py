@@ -81,6 +81,7 @@ def test_meta_describes_every_function_with_its_parameters_and_docs(officejs, mo
             assert described.get("repeating", False) == (param.kind is param.VAR_POSITIONAL)
 
 
+@pytest.mark.slow
 def test_meta_uses_the_spreadsheet_argument_names(officejs):
     # The registry's functions take the Excel names of their engine arguments (the design's
     # inputs for n), with a `method` where the design has a choice; the classic names (PUBLISHED
@@ -100,6 +101,7 @@ def test_meta_uses_the_spreadsheet_argument_names(officejs):
     assert signatures["STDAB"] == ["range", "A", "B", "clip"]
 
 
+@pytest.mark.slow
 def test_meta_of_a_design_registered_at_run_time(officejs):
     # The one-sample t-test toy (_toy_design.py), built in the worker by design_functions with
     # xlwings' Office.js decorators, described by xlwings' custom_functions_meta.

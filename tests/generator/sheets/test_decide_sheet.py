@@ -143,6 +143,7 @@ def _precomputed_top(ws) -> int:
     return [r for r in range(1, 60) if ws.cell(r, 1).value == "m (systems)"][1]
 
 
+@pytest.mark.slow
 def test_decide_precomputed_min_d_equals_guarantees(tmp_path):
     from topicsetsize.generator import write_workbook
 
@@ -283,6 +284,7 @@ def test_bad_decide_and_budget_keys_give_one_line(data, message):
     assert text.startswith(message) and "\n" not in text, text
 
 
+@pytest.mark.slow
 def test_sheets_of_the_decide_example():
     from topicsetsize.generator import build_workbook
 

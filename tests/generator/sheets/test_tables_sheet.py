@@ -68,6 +68,7 @@ def test_every_measure_has_both_engine_tables(built):
             assert got.columns.tolist() == list(ds)
 
 
+@pytest.mark.slow
 def test_cells_where_methods_differ_are_shaded_with_a_note(built):
     ws = openpyxl.load_workbook(built.source["ntcir"])["Tables"]
     top = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value ==
@@ -144,6 +145,7 @@ def test_ttest_and_ci_tables_equal_engine(built):
                 [want_of(v, d) for d in grid], (title, measure.name)
 
 
+@pytest.mark.slow
 def test_tables_print_with_titles_and_no_heading_alone(built):
     """Print titles on every page, and a page break before a measure's heading wherever its
     tables would not fit on the page (issue 15.5): no heading is left alone at a page end."""

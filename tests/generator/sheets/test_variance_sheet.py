@@ -51,6 +51,7 @@ def _check(ws):
         assert math.isclose(ws.cell(r, 9).value, sd[i], rel_tol=1e-12)
 
 
+@pytest.mark.slow
 def test_variance_sheet_of_the_example_spec(built):
     _check(openpyxl.load_workbook(built.source["example"])["Variance"])
 

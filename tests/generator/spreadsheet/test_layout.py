@@ -31,6 +31,7 @@ def test_validation_formulas_accept_exactly_the_allowed_values(batch):
     assert rows == sum(len(v) for v in VALIDATION_PROBES.values())
 
 
+@pytest.mark.slow
 def test_every_input_cell_is_validated_and_named(built):
     wb = openpyxl.load_workbook(built.source["decide"])
     for calc, items in INPUTS.items():

@@ -144,6 +144,7 @@ def test_agrees_with_normal_limit_of_shuffles_with_topic_effects():
     assert (one_way - table.p_value).max() > 0.3
 
 
+@pytest.mark.slow
 def test_family_wise_error_rate_under_the_null():
     # 800 null matrices (i.i.d. normal, 10 topics x 5 runs), B = 199: with the observed matrix
     # counted in, the smallest p-value is <= .05 exactly when the observed range ranks in the

@@ -13,6 +13,7 @@ from topicsetsize.designs.allpairs import allpairs_n
 from .conftest import one_line_error
 
 
+@pytest.mark.slow
 def test_allpairs_matches_the_library(capsys):
     argv = ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "5",
             "--configuration", "equally-spaced", "--trials", "3000", "--seed", "4"]

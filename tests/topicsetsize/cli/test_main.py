@@ -150,6 +150,7 @@ def test_messages_speak_in_flags(capsys):
     assert "allowed n >= 3," in err          # how large n must be, not "a larger n"
 
 
+@pytest.mark.slow
 def test_workbook_under_a_file_is_one_line_naming_the_path(capsys, tmp_path):
     blocker = tmp_path / "FILE"
     blocker.write_text("x")

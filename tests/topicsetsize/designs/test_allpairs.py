@@ -120,6 +120,7 @@ def test_n_is_the_first_n_reaching_the_target(configuration, target):
     assert scan[-1] == getattr(r.power, field) and max(scan[:-1]) < 0.8
 
 
+@pytest.mark.slow
 def test_equally_spaced_needs_more_topics_than_least_favourable():
     lf = allpairs_n(0.05, 0.20, 0.1, 0.02, 5, trials=5000, seed=1).n
     es = allpairs_n(0.05, 0.20, 0.1, 0.02, 5, configuration="equally-spaced", trials=5000,
