@@ -139,7 +139,9 @@ class Inputs:
     ``used[key]`` is the expression of the value the formulas use: the input when it is in
     range, else its starting value (so that no formula ever sees a blank, a text or an
     out-of-range number). ``checks[key]`` is the check cell ("ok" or what is wrong),
-    ``cells[key]`` the input cell and ``rows[key]`` its row.
+    ``cells[key]`` the input cell and ``rows[key]`` its row; ``shown_after[key]``, where set,
+    a formula's text said after the value in the calculator's inputs line (a picked measure's
+    "(std-AB)").
     """
 
     used: dict[str, str] = field(default_factory=dict)
@@ -147,6 +149,7 @@ class Inputs:
     cells: dict[str, str] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[str, str]] = field(default_factory=list)   # (check cell, message)
+    shown_after: dict[str, str] = field(default_factory=dict)
 
 
 def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,

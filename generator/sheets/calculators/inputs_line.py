@@ -13,15 +13,18 @@ __all__ = ["write_inputs_line", "short_number"]
 def write_inputs_line(b) -> None:
     """Row 2 of the calculator ``b`` (a :class:`.sheet.SheetBuild`), under its title: the values
     its answers use, in one live line, e.g. "Inputs: α = 0.05, β = 0.2, minD = 0.02,
-    σ̂² = 0.0601, m = 2, your n = 100"; "Inputs: see Status" while one is bad. Frozen on screen
-    and printed atop every page (:func:`.sheet.finish`), so that each page of tables says what
-    it was computed for. Numbers that are not whole show with at most 5 significant digits (a
-    picked measure's variance has 15), by :func:`short_number`."""
+    σ̂² = 0.0601, m = 2, your n = 100" ("σ̂² = 0.016507 (std-AB)" where a measure's std-AB
+    variance is picked: minD is then one of std-AB scores; ``inp.shown_after``); "Inputs: see
+    Status" while one is bad. Frozen on screen and printed atop every page
+    (:func:`.sheet.finish`), so that each page of tables says what it was computed for.
+    Numbers that are not whole show with at most 5 significant digits (a picked measure's
+    variance has 15), by :func:`short_number`."""
     parts = []
     for item in (*b.calc.inputs, *(b.calc.second_style or ())):
         used = b.inp.used[item.key]
         shown = used if PARAMS[item.key].integer else short_number(used)
-        parts.append(f'"{item.symbol} = "&{shown}')
+        after = b.inp.shown_after.get(item.key)
+        parts.append(f'"{item.symbol} = "&{shown}' + (f"&{after}" if after else ""))
     put_formula(b.cur.ws, 2, 1, guarded(b.ok, '"Inputs: "&' + '&", "&'.join(parts),
                                         '"Inputs: see Status"'))
 

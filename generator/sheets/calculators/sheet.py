@@ -149,6 +149,7 @@ def measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     inp.used[key] = (f"(IF({picked},"
                      f"{scale}*INDEX({prefix}_variances,{match}),{inp.used[key]}))")
     inp.messages.append((chk, f'"the measure is "&{chk}&" (pick one from the list)."'))
+    inp.shown_after[key] = f'IF(AND({picked},RIGHT({here},6)="std-AB")," (std-AB)","")'
     typed = inp.rows[key]
     highlight_if(ws, f"B{typed}:E{typed}", picked, fill=None, font=_STRUCK)
     cur.skip()

@@ -139,7 +139,7 @@ def _check_inputs_line(wb, calc, name):
         want = labels.get(f"{item.symbol} used", typed[item.key])
         if want is None:                    # minΔt left blank: it follows minDt/σ̂t
             want = typed["min_dt"] / typed["variance_t"] ** 0.5
-        got = float(shown[item.symbol])
+        got = float(shown[item.symbol].removesuffix(" (std-AB)"))    # a picked std-AB measure
         assert got == want if float(want).is_integer() else \
             abs(got - want) <= 6e-5 * abs(want), (name, item.symbol, got, want)
 

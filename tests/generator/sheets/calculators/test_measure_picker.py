@@ -15,6 +15,8 @@ from topicsetsize import example_matrix
 
 from ...conftest import named
 
+SHEETS = {"anova": "ANOVA", "ttest": "TTEST", "ci": "CI"}
+
 
 def _variances():
     est = estimate(load_spec(bundled_spec("trec2010_web_example")).matrices[0])
@@ -136,9 +138,14 @@ def test_the_variance_shown_is_the_variance_used(batch):
         # a std-AB variance: the difference typed is then one of std-AB scores
         assert note == (f"= {'2·' if scale == 2 else ''}V_E of {picked} (Variance sheet); the "
                         "difference typed is then one of std-AB scores, not of raw ones")
+        # the inputs' line atop every page says so too (its σ̂² is the used row's, 5 digits)
+        line = batch.values("example_picked")[SHEETS[calc]]["A2"].value
+        assert f", {symbol} = {scale * std:.5g} (std-AB), " in line, (calc, line)
         label, value, note = _used_row(batch.values("example"), calc)
         assert value == pytest.approx(scale * raw, rel=1e-12)
         assert note == f"= the typed {symbol} above"
+        line = batch.values("example")[SHEETS[calc]]["A2"].value
+        assert f", {symbol} = {scale * raw:.5g}, " in line and "std-AB" not in line, line
         assert _used_row(batch.values("example_badpick"), calc)[1] == CHECK_INPUTS
     source = openpyxl.load_workbook(batch.source["example_picked"])
     for calc in symbols:
