@@ -268,15 +268,17 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
     interval_table`): per candidate, the low and high end for each design."""
     import pandas as pd
 
+    from topicsetsize.estimates.interval_coverage import few_topics_note
     from topicsetsize.report import MIN_D_HELD_FIXED, interval_table
 
     if not report.n_intervals:
         return
+    few = few_topics_note(report.summary.topics)    # the upper ends run low: said, in red
     table = interval_table(report)
     first = next(iter(report.n_intervals.values()))
     designs = list(report.n_intervals)
     columns = [f"{d.removeprefix('n ')} {end}" for d in designs for end in ("low", "high")]
-    _section(cur, len(table.index) + 1 + _lines(MIN_D_HELD_FIXED),
+    _section(cur, len(table.index) + 1 + _lines(MIN_D_HELD_FIXED) + (_lines(few) if few else 0),
              f"{name}: Sakai's n above, {first.level:.0%} interval over its "
              f"{report.summary.topics} topics; {_PRE}", ("candidate", *columns),
              numbers=len(columns))
@@ -298,6 +300,9 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
              font=STYLE.note)
     cur.skip()
     put_text(cur.ws, cur.row, 1, MIN_D_HELD_FIXED, font=STYLE.note)    # as the command says it
+    if few:
+        cur.skip()
+        put_text(cur.ws, cur.row, 1, few[0].upper() + few[1:] + ".", font=STYLE.warning_font)
     cur.skip(2)
 
 

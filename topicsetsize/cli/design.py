@@ -276,11 +276,42 @@ def _print_tables(build, title: str, args) -> None:
                           .pipe(lambda f, m=method: f.assign(method=m) if several else f)
                           for method, frame in frames.items()], ignore_index=True)
         print_frame(long, csv=True, index=False)
+    else:
+        for method, frame in frames.items():
+            print_frame(frame, title=f"{title} ({method})")
+            if several:
+                print()
+    if "legacy" in frames and "exact" in args.spec.methods and args.spec.criterion == "power":
+        _legacy_table_shortfall(args, frames["legacy"])
+
+
+def _legacy_table_shortfall(args, frame) -> None:
+    """Warn where the exact power at a legacy table's n is below 1 − β (as
+    :func:`_legacy_shortfall` does for one n): how many cells, and the first of them."""
+    import warnings
+
+    import numpy as np
+
+    from ..params import check
+
+    design = args.spec
+    rows, effect = design.table_rows, design.effect
+    fixed = {k: check(k, getattr(args, k), allow_array=False)
+             for k in design.inputs if k not in (rows, effect, "beta")}
+    n = frame.to_numpy()
+    power = design.function("power")(
+        n, **{rows: np.asarray(frame.index, float)[:, None],
+              effect: np.asarray(frame.columns, float)[None, :]}, **fixed, method="exact")
+    target = 1.0 - args.beta
+    short = np.asarray(power) < target
+    if not short.any():
         return
-    for method, frame in frames.items():
-        print_frame(frame, title=f"{title} ({method})")
-        if several:
-            print()
+    i, j = np.argwhere(short)[0]
+    warnings.warn(f"in {int(short.sum()):,} of {short.size:,} cells of the legacy table the "
+                  f"exact power at its n is below 1 - beta = {target:.6g} (e.g. {rows}="
+                  f"{frame.index[i]:g}, {effect}={frame.columns[j]:g}: n = {n[i, j]:,} has "
+                  f"{floor_power(float(power[i, j])):.6g}); --method exact gives the exact table",
+                  UserWarning, stacklevel=2)
 
 
 #: Cells per chunk of a long table run (one progress-bar step per chunk).
@@ -328,3 +359,29 @@ def _min_d(args) -> None:
     rows = [{"method": meth, design.effect: ceil_sig(min_of(
         args.n, **given, **_with_method(design, meth)))} for meth in _methods(args)]
     _report(_title(args, "min-d"), rows, args)
+    if design.criterion == "power" and "legacy" in _methods(args) and "exact" in design.methods:
+        _legacy_min_shortfall(design, args.n, given, rows)
+
+
+def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict]) -> None:
+    """Warn where the exact power at the legacy minimum difference (as printed) is below 1 − β:
+    the legacy approximation promises to detect a difference the exact test detects less often
+    (as :func:`_legacy_shortfall` does for n)."""
+    import warnings
+
+    shown = rows[0][design.effect]
+    if not shown > 0:       # 1 − β ≤ α: any difference has the power, in both methods
+        return
+    power_args = {k: v for k, v in given.items() if k != "beta"}
+    exact_power = design.function("power")(n, **{design.effect: shown}, **power_args,
+                                           method="exact")
+    target = 1.0 - given["beta"]
+    if exact_power >= target:
+        return
+    exact = next((row[design.effect] for row in rows if row["method"] == "exact"), None)
+    if exact is None:
+        exact = ceil_sig(design.function("min_effect")(n, **given, method="exact"))
+    warnings.warn(f"at the legacy {design.effect} = {shown:.6g} the exact power is only "
+                  f"{floor_power(exact_power):.6g} < 1 - beta = {target:.6g}; the exact "
+                  f"method's {design.effect} is {exact:.6g} (--method exact)", UserWarning,
+                  stacklevel=2)

@@ -42,6 +42,10 @@ def run(args) -> int:
     result = guarantees(args.n, variance=args.variance,
                         ms=DEFAULT_MS if args.m is None else args.m, alpha=args.alpha,
                         beta=args.beta, variance_t=args.variance_t, method=args.method)
+    if result.note:         # the legacy guarantees under the exact tests: on stderr (as n's)
+        import warnings
+
+        warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
         print_frame(result.table, csv=True, index=False)
         return 0

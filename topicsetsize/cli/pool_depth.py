@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..examples import EXAMPLE_RUNS_DEPTH
+from ._bootstrap import add_boot_options, boot_args, interval_note
 from ._common import (
-    add_boot_options,
-    boot_args,
-    interval_note,
     number,
     numbers,
     path,
@@ -123,6 +121,10 @@ def run(args) -> int:
                                  condensed=args.condensed, progress=bar.update, n_boot=n_boot,
                                  seed=seed)
     _copies(study, args)
+    if study.note:          # the legacy n under the exact power: on stderr, as budget's warning
+        import warnings
+
+        warnings.warn(study.note, UserWarning, stacklevel=1)
     if args.plot is not None:
         from ..plots import plot_pool_depth
 
@@ -158,7 +160,8 @@ def run(args) -> int:
                       if study.n_interval is not None else ""))
         if study.n_interval is not None:
             design += "\n" + interval_note(study.n_interval.level, n_boot, seed,
-                                           "the past topics (the same resamples at every depth)")
+                                           "the past topics (the same resamples at every depth)",
+                                           count=int(study.table["topics"].iloc[0]))
     print_frame(show, title=(
         f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "
         f"ir_measures, {_pooled(study)} pooled and evaluated; "

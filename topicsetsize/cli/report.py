@@ -17,13 +17,10 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..params import N_HALVES  # the standard library only: the parser stays light
+from ._bootstrap import add_boot_options, boot_args, check_boot_workload, interval_note
 from ._common import (
-    add_boot_options,
     add_std_ab_options,
-    boot_args,
-    check_boot_workload,
     checked,
-    interval_note,
     numbers,
     path,
     print_frame,
@@ -147,7 +144,8 @@ def run(args) -> int:
             print_frame(_interval_table(report), title=(
                 f"{name}: Sakai's n [low, high] (the n above, with their uncertainty)\n"
                 + interval_note(report.level, n_boot, seed,
-                                f"its {report.summary.topics} topics")
+                                f"its {report.summary.topics} topics",
+                                count=report.summary.topics)
                 + "\n" + MIN_D_HELD_FIXED))
     if any(r.gstudy.negative for r in reports.values()):
         print("note: a negative variance component estimate was set to 0 (see 'negative')")

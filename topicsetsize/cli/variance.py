@@ -12,12 +12,9 @@ of others (equal scores on every topic) are kept, each as a run of its own; a wa
 from __future__ import annotations
 
 from ..errors import InputError
+from ._bootstrap import add_boot_options, boot_args, check_boot_workload, interval_note
 from ._common import (
-    add_boot_options,
     add_std_ab_options,
-    boot_args,
-    check_boot_workload,
-    interval_note,
     path,
     print_frame,
     reporting_warnings,
@@ -84,7 +81,7 @@ def run(args) -> int:
                 "Each sigma2 with its 95% interval over the topics: an n sized on it has the "
                 "interval n(low) to n(high)\n"
                 + interval_note(0.95, n_boot, seed, "the topics of each matrix",
-                                of="sigma2")))
+                                of="sigma2", count=min(len(m) for m in matrices.values()))))
     return 0
 
 

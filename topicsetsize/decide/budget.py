@@ -179,7 +179,7 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
         exact = np.atleast_1d(n_or_inf("anova", min_d, variances, alpha=alpha, beta=beta, m=m,
                                        method="exact"))
         note = budget_note(depths, n, exact, docs, beta,
-                           first=None if cheapest is None else cheapest.name)
+                           first=None if cheapest is None else cheapest.name, budget=budget)
     return BudgetPlan(table, cheapest, budget, note)
 
 

@@ -138,6 +138,10 @@ class Guarantees:
         The inputs (``variance_t`` after its default 2·variance is applied).
     method : str
         "legacy" or "exact".
+    note : str
+        With the legacy method, what the exact noncentral F and t say of it, in one sentence
+        ("" where every guarantee holds under them): the legacy approximations under-size n, so
+        a legacy minD or minDt (as the table shows it) can have an exact power below 1 − β.
 
     Examples
     --------
@@ -157,6 +161,7 @@ class Guarantees:
     alpha: float
     beta: float
     method: str
+    note: str = ""
 
     def statements(self, *, decimals: int = 2) -> list[str]:
         """The guarantees in words, one sentence per line, as the papers state them.
@@ -271,4 +276,58 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
         "min_d": np.asarray(min_d, float).ravel(),
         "min_dt": np.repeat(np.asarray(min_dt, float), k),
         "ci_delta": np.repeat(np.asarray(width, float), k)}, columns=list(COLUMNS))
-    return Guarantees(table, variance, float(variance_t), alpha, beta, method)
+    note = "" if method == "exact" else _legacy_note(table, variance, variance_t, alpha, beta)
+    return Guarantees(table, variance, float(variance_t), alpha, beta, method, note)
+
+
+def _legacy_note(table: pd.DataFrame, variance: float, variance_t: float, alpha: float,
+                 beta: float) -> str:
+    """What the exact noncentral F (ANOVA) and t (paired t-test) say of legacy guarantees: the
+    cells whose minD or minDt, as the table shows it (rounded up to :data:`TABLE_DECIMALS`), is
+    below the exact one, i.e. has an exact power below 1 − β; the first of them named with
+    that power (rounded down) and the exact value. "" where there is none.
+
+    >>> g = guarantees([100], variance=0.0601, ms=[2, 50])
+    >>> print(g.note)
+    Under the exact tests the legacy guarantees promise more than they give in 2 of 3: with
+    100 topics, m = 2 systems, a minimum detectable range of 0.0962 has a power of only 0.7885
+    (one-way ANOVA, below 80%; exactly 0.0977); method="exact" (--method exact) gives the exact
+    guarantees.
+    """
+    from ..designs.anova import anova_power
+    from ..designs.ttest import ttest_power
+
+    n, m = table["n"].to_numpy(), table["m"].to_numpy()
+    first_m = ~table.duplicated("n").to_numpy()          # minDt: one per n
+    shown_d = round_up(table["min_d"].to_numpy(), decimals=TABLE_DECIMALS)
+    shown_dt = round_up(table["min_dt"].to_numpy()[first_m], decimals=TABLE_DECIMALS)
+    exact_d = np.asarray(anova_min_d(n, m=m, variance=variance, alpha=alpha, beta=beta,
+                                     method="exact"), float)
+    exact_dt = np.asarray(ttest_min_dt(n[first_m], variance_t=variance_t, alpha=alpha,
+                                       beta=beta, method="exact"), float)
+    # 0 where 1 − β ≤ α: any difference has the power, in both methods
+    short_d, short_dt = (shown_d > 0) & (shown_d < exact_d), (shown_dt > 0) & (shown_dt < exact_dt)
+    cells = int(short_d.sum() + short_dt.sum())
+    if not cells:
+        return ""
+    if short_d.any():
+        i = int(np.argmax(short_d))
+        power = anova_power(int(n[i]), m=int(m[i]), min_d=shown_d[i], variance=variance,
+                            alpha=alpha, method="exact")
+        where = (f"with {n[i]} topics, m = {m[i]} systems, a minimum detectable range of "
+                 f"{shown_d[i]:.{TABLE_DECIMALS}f}")
+        test, exact = "one-way ANOVA", exact_d[i]
+    else:
+        i = int(np.argmax(short_dt))
+        k = int(n[first_m][i])
+        power = ttest_power(k, min_dt=shown_dt[i], variance_t=variance_t, alpha=alpha,
+                            method="exact")
+        where = (f"with {k} topics, a minimum detectable difference of "
+                 f"{shown_dt[i]:.{TABLE_DECIMALS}f}")
+        test, exact = "paired t-test", exact_dt[i]
+    floor = math.floor(float(power) * 1e4) / 1e4
+    return (f"Under the exact tests the legacy guarantees promise more than they give in "
+            f"{cells} of {short_d.size + short_dt.size}: {where} has a power of only "
+            f"{floor:.4f} ({test}, below {percent_text(beta)}; exactly "
+            f"{round_up(exact, decimals=TABLE_DECIMALS):.{TABLE_DECIMALS}f}); "
+            'method="exact" (--method exact) gives the exact guarantees.')

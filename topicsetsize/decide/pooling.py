@@ -124,6 +124,8 @@ class PoolDepthStudy:
         With ``m`` and ``min_d`` (and ``n_boot``): the interval of n at every depth
         (``lower``/``upper`` one per row of ``table``), from the same resamples of the topics
         at every depth (:mod:`topicsetsize.estimates.uncertainty`); its ``seed`` repeats it.
+    note : str
+        With the legacy method, the budget plan's note on the exact n (else ""), as budget's.
     """
 
     table: pd.DataFrame
@@ -133,6 +135,7 @@ class PoolDepthStudy:
     budget: float | None = None
     condensed: bool = False
     n_interval: object = None
+    note: str = ""
 
 
 def load_collection(runs, qrels, *, name: str = "") -> tuple[dict, pd.DataFrame]:
@@ -357,13 +360,13 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         "v_e_raw": [pooled_variance(scores[d]) for d in depths_list],
         "v_e_std_ab": [pooled_variance([std_ab(s) for s in scores[d]]) for d in depths_list],
     }, index=pd.Index(depths_list, name="pd"))
-    cheapest, interval = None, None
+    cheapest, interval, note = None, None, ""
     if m is not None:
         column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
         plan = budget_plan(depths_list, docs_per_topic=table["docs_per_topic"].to_numpy(),
                            variances=table[column].to_numpy(), m=m, min_d=min_d, alpha=alpha,
                            beta=beta, budget=budget, method=method)
-        table = table.join(plan.table[["n", "cost", "within_budget"]])
+        table, note = table.join(plan.table[["n", "cost", "within_budget"]]), plan.note
         if n_boot is not None:
             interval = depth_n_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
                                          beta=beta, method=method, variance_from=variance_from,
@@ -378,7 +381,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
             table = table.drop(columns="within_budget")
             cheapest = cheapest.drop("within_budget")
     return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
-                          interval)
+                          interval, note)
 
 
 def _warn_incomplete(depths: list, share: np.ndarray, condensed: bool) -> None:

@@ -108,11 +108,11 @@ def legacy_note(n: int, frame: pd.DataFrame, exact_n, exact_power, beta: float,
             "under both.")
 
 
-def budget_note(depths, n, exact, docs, beta: float, first=None) -> str:
+def budget_note(depths, n, exact, docs, beta: float, first=None, budget=None) -> str:
     """What the exact noncentral F says of a legacy budget plan (:func:`~.budget.budget_plan`), in
     one sentence naming the depths whose legacy n is below the exact n (inf: beyond the search
     limit; "" where none is): the depth ``first`` (the cheapest) where it is one of them, else
-    the first such depth.
+    the first such depth; with a ``budget``, whether the exact cost there is over it.
 
     >>> import numpy as np
     >>> print(budget_note([10, 20, 30], np.array([188, 157, 150]), np.array([189, 157, 151]),
@@ -120,6 +120,11 @@ def budget_note(depths, n, exact, docs, beta: float, first=None) -> str:
     Under the exact noncentral F, the legacy n falls short of 80% power at pd=10: it needs 189
     topics (not 188), cost 9,450 (not 9,400), and at 1 more depth; the exact method plans with
     the exact n.
+    >>> print(budget_note([10], np.array([188]), np.array([189]), np.array([50.0]), 0.2,
+    ...                   budget=9420))
+    Under the exact noncentral F, the legacy n falls short of 80% power at pd=10: it needs 189
+    topics (not 188), cost 9,450 (not 9,400), over the budget of 9,420; the exact method plans
+    with the exact n.
     """
     from .guarantee import percent_text
 
@@ -129,8 +134,11 @@ def budget_note(depths, n, exact, docs, beta: float, first=None) -> str:
     k = next((j for j in short if depths[j] == first), short[0])
     more = ("" if len(short) == 1 else
             f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
+    over = (f", over the budget of {budget:,.0f}"
+            if budget is not None and exact[k] * docs[k] > budget else "")
     needs = (f"it needs {int(exact[k]):,} topics (not {int(n[k]):,}), cost "
-             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f})" if math.isfinite(exact[k])
+             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f}){over}"
+             if math.isfinite(exact[k])
              else f"no n up to the search limit of {_LIMIT} topics reaches it (not "
                   f"{int(n[k]):,})")
     return (f"Under the exact noncentral F, the legacy n falls short of {percent_text(beta)} "

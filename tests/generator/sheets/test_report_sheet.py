@@ -19,6 +19,7 @@ import pytest
 from topicsetsize.generator import spec_from_dict, write_workbook
 from topicsetsize.generator.content.inputs import reader_range
 from topicsetsize.generator.sheets.report_sheet import FIGURES, MIN_D_HEADINGS, SHEET
+from topicsetsize.generator.spreadsheet.cells import STYLE
 from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS, STATUS_OK
 
 import topicsetsize as tss
@@ -369,19 +370,31 @@ def test_the_notes_are_the_engines_as_text(report_book, reports, data_dir):
 @pytest.mark.slow
 def test_the_intervals_say_they_hold_min_d_fixed(report_book):
     """Under each table of intervals on n, after the bootstrap's note: the engine's sentence
-    (the command prints it too), as text."""
+    (the command prints it too), as text; then, from fewer than 50 topics, that the upper ends
+    run low (the commands' note, in red)."""
+    from topicsetsize.estimates.interval_coverage import few_topics_note
     from topicsetsize.report import MIN_D_HELD_FIXED
 
     ws = openpyxl.load_workbook(report_book)[SHEET]
     rows = list(ws.iter_rows())
+    seen = set()
     for name in NAMES:
         top = next(i for i, row in enumerate(rows) if str(row[0].value).startswith(
             f"{name}: Sakai's n above, 95% interval over its"))
+        topics = int(rows[top][0].value.split("over its ")[1].split()[0])
+        few = few_topics_note(topics)
         end = next((i for i in range(top, len(rows)) if rows[i][0].value is None), len(rows))
+        if few:
+            last = rows[end - 1][0]
+            assert last.value == few[0].upper() + few[1:] + "." and last.data_type == "s"
+            assert last.font.color.rgb == STYLE.warning_font.color.rgb
+            end -= 1
+        seen.add(bool(few))
         note, held = rows[end - 2][0], rows[end - 1][0]
         assert note.value.startswith("Expanded percentile bootstrap:")
         assert held.value == MIN_D_HELD_FIXED and held.data_type == "s"
     assert "not the uncertainty of min_d" in MIN_D_HELD_FIXED
+    assert seen == {True, False}        # the 48 topics of the Web example, and Robust's 249
 
 
 @pytest.mark.slow

@@ -9,9 +9,11 @@ import sys
 
 import pandas as pd
 import pytest
+from scipy import stats
 
 import topicsetsize as tss
 from topicsetsize.cli import main
+from topicsetsize.cli._common import ceil_sig
 from topicsetsize.params import PARAMS
 
 from .conftest import one_line_error, run_cli
@@ -133,6 +135,40 @@ def test_a_legacy_n_short_of_the_exact_power_is_warned(capsys):
     # the paired t-test's legacy n = 159 has exact power .800228 (docs/guide.md): no warning
     code, out, err = run_cli(capsys, "n", "ttest", "--min-dt", "0.05", "--variance-t", "0.05")
     assert tss.ttest_power(159, min_dt=0.05, variance_t=0.05, alpha=0.05, method="exact") >= 0.8
+    assert (code, err) == (0, "")
+
+
+def test_a_legacy_min_d_or_table_short_of_the_exact_power_is_warned(capsys):
+    """As for n: the legacy minD that n topics detect, and a legacy table's n, can fall short of
+    1 − β under the exact noncentral F; one line on stderr says so (the exact minD; how many
+    cells), none with the exact method or where the legacy answer is enough."""
+    argv = ("min-d", "anova", "--n", "100", "--m", "10", "--variance", "0.0601")
+    code, out, err = run_cli(capsys, *argv, "--csv")
+    legacy = pd.read_csv(io.StringIO(out)).min_d.iloc[0]
+    # the exact power at the printed legacy minD, by scipy's noncentral F
+    crit = stats.f.isf(0.05, 9, 990)
+    power = stats.ncf.sf(crit, 9, 990, 100 * legacy ** 2 / (2 * 0.0601))
+    exact = tss.anova_min_d(100, m=10, variance=0.0601, alpha=0.05, beta=0.2, method="exact")
+    assert power < 0.8 and code == 0
+    assert err == (f"topicsetsize: warning: at the legacy min_d = {legacy:.6g} the exact power is "
+                   f"only {math.floor(power * 1e6) / 1e6:.6g} < 1 - beta = 0.8; the exact "
+                   f"method's min_d is {ceil_sig(exact):.6g} (--method exact)\n")
+    assert run_cli(capsys, *argv, "--method", "exact")[2] == ""
+    # AIRS 2016 Table 2 part I (legacy 2301, 369, 93 for m = 2): every cell short, m = 2 first
+    code, out, err = run_cli(capsys, "table", "anova", "--m", "2,10", "--min-d", "0.02,0.05,0.1",
+                             "--variance", "0.0601")
+    power = tss.anova_power(2301, m=2, min_d=0.02, variance=0.0601, alpha=0.05, method="exact")
+    assert code == 0 and err == (
+        "topicsetsize: warning: in 6 of 6 cells of the legacy table the exact power at its n is "
+        f"below 1 - beta = 0.8 (e.g. m=2, min_d=0.02: n = 2,301 has "
+        f"{math.floor(power * 1e6) / 1e6:.6g}); --method exact gives the exact table\n")
+    # the paired t-test's legacy table is enough under the exact noncentral t here
+    code, out, err = run_cli(capsys, "table", "ttest", "--variance-t", "0.1,0.2", "--min-dt",
+                             "0.05,0.1", "--csv")
+    table = pd.read_csv(io.StringIO(out))
+    assert (tss.ttest_power(table.n.to_numpy(), min_dt=table.min_dt.to_numpy(),
+                            variance_t=table.variance_t.to_numpy(), alpha=0.05,
+                            method="exact") >= 0.8).all()
     assert (code, err) == (0, "")
 
 

@@ -216,6 +216,12 @@ def test_example_is_the_real_study(capsys):
         "topicsetsize: warning: 1 of 20 runs retrieved nothing for some of the 30 matched topics, "
         "scored 0 there (as trec_eval -c does): pubmed lacks 3 (CD009135, CD010276, CD011145)\n"
         in out.err)
+    # the legacy n under the exact power, as budget says it (the study's budget plan's note)
+    assert study.note.startswith("Under the exact noncentral F, the legacy n falls short")
+    assert f"topicsetsize: warning: {study.note}\n" in out.err
+    assert main(["pool-depth", "--example", "--depths", "100,10", "--m", "20", "--min-d", "0.1",
+                 "--method", "exact", "--csv"]) == 0
+    assert "exact noncentral F" not in capsys.readouterr().err
     assert main(["pool-depth", "--example", "--runs", "x"]) == 2
     assert "either --example or --runs" in capsys.readouterr().err
 

@@ -253,7 +253,7 @@ def test_boot_takes_a_whole_number_in_e_notation(capsys):
 
 
 def test_boot_help_states_the_registry_default():
-    from topicsetsize.cli._common import BOOT_HELP
+    from topicsetsize.cli._bootstrap import BOOT_HELP
     from topicsetsize.params import N_BOOT
 
     assert f"default {N_BOOT};" in BOOT_HELP

@@ -241,6 +241,16 @@ def test_a_legacy_plan_names_the_depths_the_exact_power_needs_more_topics_at():
                          "with the exact n.")
     assert budget_plan([10, 20], docs_per_topic=[50, 90], variances=[0.06, 0.0259],
                        method="exact", **design).note == ""
+    # a budget that the legacy cost meets and the exact cost does not: said, not left to spot
+    budget = legacy[0] * 50 + 10
+    assert exact[0] * 50 > budget
+    over = budget_plan([10, 20], docs_per_topic=[50, 90], variances=[0.06, 0.0259],
+                       budget=budget, **design)
+    assert over.note == plan.note.replace(
+        f"(not {legacy[0] * 50:,})", f"(not {legacy[0] * 50:,}), over the budget of {budget:,}")
+    assert "over the budget" not in budget_plan(
+        [10, 20], docs_per_topic=[50, 90], variances=[0.06, 0.0259], budget=exact[0] * 50,
+        **design).note
 
 
 def test_the_note_names_the_cheapest_depth_first():

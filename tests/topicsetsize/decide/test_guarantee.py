@@ -115,6 +115,33 @@ def test_exact_values_equal_scipy_root_finding():
         assert row.ci_delta == pytest.approx(_ci_width(row.n, 0.1202, 0.05), rel=1e-9)
 
 
+def test_legacy_note_names_the_guarantees_the_exact_tests_do_not_give():
+    """The legacy approximations under-size n: a legacy minD (minDt) as the table shows it, below
+    the exact one, has an exact power below 1 − β. The note counts those cells, found here by
+    scipy's root finding on the exact powers, and names the first with its exact power (scipy's
+    noncentral F) and the exact minD; the exact method has no note."""
+    n, ms, v = [10, 50, 100, 500], [2, 10, 50], 0.0601
+    g = guarantees(n, variance=v, ms=ms)
+    rows = g.table.itertuples()
+    shown = [(r.n, r.m, round_up(r.min_d, decimals=4)) for r in rows]
+    short_d = [(k, m, d) for k, m, d in shown if d < _exact_min_d(k, m, v, 0.05, 0.2)]
+    short_dt = [k for k, dt in zip(n, g.table.drop_duplicates("n").min_dt)
+                if round_up(dt, decimals=4) < _exact_min_dt(k, 2 * v, 0.05, 0.2)]
+    assert short_d, "the AIRS 2016 variance has legacy minD below the exact ones"
+    k, m, d = short_d[0]
+    crit = stats.f.isf(0.05, m - 1, m * (k - 1))
+    power = stats.ncf.sf(crit, m - 1, m * (k - 1), k * d * d / (2 * v))
+    assert power < 0.8
+    exact = round_up(_exact_min_d(k, m, v, 0.05, 0.2), decimals=4)
+    assert g.note == (
+        f"Under the exact tests the legacy guarantees promise more than they give in "
+        f"{len(short_d) + len(short_dt)} of {len(n) * len(ms) + len(n)}: with {k} topics, "
+        f"m = {m} systems, a minimum detectable range of {d:.4f} has a power of only "
+        f"{np.floor(power * 1e4) / 1e4:.4f} (one-way ANOVA, below 80%; exactly {exact:.4f}); "
+        'method="exact" (--method exact) gives the exact guarantees.')
+    assert guarantees(n, variance=v, ms=ms, method="exact").note == ""
+
+
 # --- Against the published numbers ------------------------------------------------------------
 
 @pytest.mark.parametrize("method", METHODS)
