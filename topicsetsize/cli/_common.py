@@ -22,7 +22,8 @@ def number(name: str, *, key: str | None = None):
         except ValueError:
             from ..params import PARAMS
 
-            raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number: allowed "
+            one = " (one value here, not a list)" if "," in text else ""
+            raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number{one}: allowed "
                                              f"{PARAMS[key or name].describe(name)}") from None
     convert.__name__ = name
     convert.param = (name, key)

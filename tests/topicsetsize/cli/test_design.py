@@ -74,6 +74,9 @@ def test_min_d(capsys):
     (["n", "anova", "--min-d", "abc", "--variance", "0.06", "--m", "10"],
      "min_d='abc' is not a number: allowed min_d > 0"),
     (["n", "anova", "--min-d", "1e-9", "--variance", "0.06", "--m", "10"], "search limit"),
+    # a list where one value goes (min-d takes one n; guarantees takes several)
+    (["min-d", "anova", "--n", "100,2301", "--m", "2", "--variance", "0.06"],
+     "n='100,2301' is not a number (one value here, not a list): allowed 2 <= n"),
     (["table", "anova", "--m", "2,x", "--min-d", "0.1", "--variance", "0.06"], "whole numbers"),
     (["n", "ttest", "--min-dt", "0.1"], "--min-dt needs --variance-t"),
     # was "--variance-t None is not a number": min-d has no --min-dt for it to go with
