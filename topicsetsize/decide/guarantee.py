@@ -301,30 +301,37 @@ def _legacy_note(table: pd.DataFrame, variance: float, variance_t: float, alpha:
     first_m = ~table.duplicated("n").to_numpy()          # minDt: one per n
     shown_d = round_up(table["min_d"].to_numpy(), decimals=TABLE_DECIMALS)
     shown_dt = round_up(table["min_dt"].to_numpy()[first_m], decimals=TABLE_DECIMALS)
-    exact_d = np.asarray(anova_min_d(n, m=m, variance=variance, alpha=alpha, beta=beta,
-                                     method="exact"), float)
-    exact_dt = np.asarray(ttest_min_dt(n[first_m], variance_t=variance_t, alpha=alpha,
-                                       beta=beta, method="exact"), float)
-    # 0 where 1 − β ≤ α: any difference has the power, in both methods
-    short_d, short_dt = (shown_d > 0) & (shown_d < exact_d), (shown_dt > 0) & (shown_dt < exact_dt)
+    # Below the exact minD (minDt) is the power at the shown value below 1 − β: one vectorised
+    # power per design, the exact minimum only for the cell named (the power rises with the
+    # difference). 0 where 1 − β ≤ α: any difference has the power, in both methods.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        power_d = np.asarray(anova_power(n, m=m, min_d=np.where(shown_d > 0, shown_d, 1.0),
+                                         variance=variance, alpha=alpha, method="exact"), float)
+        power_dt = np.asarray(ttest_power(n[first_m],
+                                          min_dt=np.where(shown_dt > 0, shown_dt, 1.0),
+                                          variance_t=variance_t, alpha=alpha, method="exact"),
+                              float)
+    short_d = (shown_d > 0) & (power_d < 1.0 - beta)
+    short_dt = (shown_dt > 0) & (power_dt < 1.0 - beta)
     cells = int(short_d.sum() + short_dt.sum())
     if not cells:
         return ""
     if short_d.any():
         i = int(np.argmax(short_d))
-        power = anova_power(int(n[i]), m=int(m[i]), min_d=shown_d[i], variance=variance,
-                            alpha=alpha, method="exact")
+        power = power_d[i]
         where = (f"with {n[i]} topics, m = {m[i]} systems, a minimum detectable range of "
                  f"{shown_d[i]:.{TABLE_DECIMALS}f}")
-        test, exact = "one-way ANOVA", exact_d[i]
+        test = "one-way ANOVA"
+        exact = anova_min_d(int(n[i]), m=int(m[i]), variance=variance, alpha=alpha, beta=beta,
+                            method="exact")
     else:
         i = int(np.argmax(short_dt))
         k = int(n[first_m][i])
-        power = ttest_power(k, min_dt=shown_dt[i], variance_t=variance_t, alpha=alpha,
-                            method="exact")
+        power = power_dt[i]
         where = (f"with {k} topics, a minimum detectable difference of "
                  f"{shown_dt[i]:.{TABLE_DECIMALS}f}")
-        test, exact = "paired t-test", exact_dt[i]
+        test = "paired t-test"
+        exact = ttest_min_dt(k, variance_t=variance_t, alpha=alpha, beta=beta, method="exact")
     floor = math.floor(float(power) * 1e4) / 1e4
     return (f"Under the exact tests the legacy guarantees promise more than they give in "
             f"{cells} of {short_d.size + short_dt.size}: {where} has a power of only "
