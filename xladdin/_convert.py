@@ -30,7 +30,7 @@ import numpy as np
 
 from topicsetsize.errors import InputError
 from topicsetsize.matrices.matrix import check_matrix
-from topicsetsize.params import METHODS, PARAMS, check, check_choice
+from topicsetsize.params import METHODS, PARAMS, Range, check, check_choice
 
 __all__ = ["number", "optional_number", "method", "flag", "matrix", "vector", "plain", "table"]
 
@@ -52,10 +52,25 @@ def number(name: str, value):
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: alpha is blank: allowed 0 < alpha < 1
+
+    A value outside its usual range (:meth:`topicsetsize.params.Range.unusual`) is most likely
+    the complement of the one meant, and is refused, as the workbook's calculators refuse it:
+
+    >>> number("beta", 0.8)
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: beta=0.8 asks for a power of only 1 - beta = 0.2 (power 0.8 is
+    beta=0.2: did you mean beta=0.2?); allowed 0 < beta <= 0.5 in Excel
     """
     if _blank(value):
         raise InputError(f"{name} is blank: allowed {PARAMS[name].describe(name)}")
-    return check(name, value, allow_array=False)
+    checked = check(name, value, allow_array=False)
+    swapped = PARAMS[name].unusual(name, checked)
+    if swapped is not None:     # the workbook refuses it too; the command line warns
+        low, high = PARAMS[name].usual
+        usual = Range(low=max(low, PARAMS[name].low), high=high, high_open=False)
+        raise InputError(f"{swapped}; allowed {usual.describe(name)} in Excel")
+    return checked
 
 
 def optional_number(name: str, value):

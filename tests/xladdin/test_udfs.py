@@ -284,6 +284,23 @@ def test_bad_parameters_give_the_engine_message():
         "a=0 is out of range: allowed a > 0"
 
 
+def test_a_swapped_probability_is_refused_as_the_workbook_refuses_it():
+    """beta = .8 (a power of .2) and alpha = .95 (a confidence level) are valid to the engine,
+    which answers them, but most likely the complement of what was meant: the command line
+    warns (params.Range.unusual), the workbook's calculators refuse them, and so do the Excel
+    functions, with the same words and the range they take; one half is taken."""
+    assert tss.anova_n(0.05, 0.8, 0.1, 0.0601, 10) < tss.anova_n(0.05, 0.2, 0.1, 0.0601, 10)
+    assert _message(udfs.TSS_ANOVA, 0.05, 0.8, 0.1, 0.0601, 10.0) == (
+        "beta=0.8 asks for a power of only 1 - beta = 0.2 (power 0.8 is beta=0.2: did you mean "
+        "beta=0.2?); allowed 0 < beta <= 0.5 in Excel")
+    assert _message(udfs.TSS_POWER_ANOVA, 20.0, 3.0, 0.5, 0.25, 0.95).startswith(
+        "alpha=0.95 is the probability of a Type I error, not a confidence level")
+    assert _message(udfs.TSS_POWER_ANOVA, 20.0, 3.0, 0.5, 0.25, 0.95).endswith(
+        "; allowed 0 < alpha <= 0.5 in Excel")
+    assert udfs.TSS_ANOVA(0.05, 0.5, 0.1, 0.0601, 10.0) == \
+        tss.anova_n(0.05, 0.5, 0.1, 0.0601, 10)
+
+
 def test_blank_text_and_ranges_where_a_number_belongs():
     assert _message(udfs.TSS_ANOVA, None, 0.2, 0.1, 0.0601, 10.0) == \
         "alpha is blank: allowed 0 < alpha < 1"
