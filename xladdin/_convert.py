@@ -32,7 +32,8 @@ from topicsetsize.errors import InputError
 from topicsetsize.matrices.matrix import check_matrix
 from topicsetsize.params import METHODS, PARAMS, Range, check, check_choice
 
-__all__ = ["number", "optional_number", "method", "flag", "matrix", "vector", "plain", "table"]
+__all__ = ["excel_range", "number", "optional_number", "method", "flag", "matrix", "vector",
+           "plain", "table"]
 
 
 def _blank(value) -> bool:
@@ -51,7 +52,7 @@ def number(name: str, value):
     >>> number("alpha", None)
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: alpha is blank: allowed 0 < alpha < 1
+    topicsetsize.InputError: alpha is blank: allowed 0 < alpha <= 0.5
 
     A value outside its usual range (:meth:`topicsetsize.params.Range.unusual`) is most likely
     the complement of the one meant, and is refused, as the workbook's calculators refuse it:
@@ -63,14 +64,28 @@ def number(name: str, value):
     beta=0.2: did you mean beta=0.2?); allowed 0 < beta <= 0.5 in Excel
     """
     if _blank(value):
-        raise InputError(f"{name} is blank: allowed {PARAMS[name].describe(name)}")
+        raise InputError(f"{name} is blank: allowed {excel_range(name)}")
     checked = check(name, value, allow_array=False)
     swapped = PARAMS[name].unusual(name, checked)
     if swapped is not None:     # the workbook refuses it too; the command line warns
-        low, high = PARAMS[name].usual
-        usual = Range(low=max(low, PARAMS[name].low), high=high, high_open=False)
-        raise InputError(f"{swapped}; allowed {usual.describe(name)} in Excel")
+        raise InputError(f"{swapped}; allowed {excel_range(name)} in Excel")
     return checked
+
+
+def excel_range(key: str, name: str | None = None) -> str:
+    """The values the Excel functions take for the engine parameter ``key``, as text: the
+    registry's range, narrowed to its usual one where a value outside it is most likely the
+    complement of the one meant (α, β ≤ 0.5: :meth:`topicsetsize.params.Range.unusual`).
+
+    >>> excel_range("beta"), excel_range("m")
+    ('0 < beta <= 0.5', '2 <= m <= 1000000000 (a whole number)')
+    """
+    spec, name = PARAMS[key], name or key
+    if not spec.mistaken:
+        return spec.describe(name)
+    low, high = spec.usual
+    return Range(low=max(low, spec.low), high=min(high, spec.high),
+                 high_open=high >= spec.high and spec.high_open).describe(name)
 
 
 def optional_number(name: str, value):

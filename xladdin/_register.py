@@ -44,8 +44,9 @@ ERRORS = "text" if getattr(xw.func, "__module__", "") == "xlwings.udfs" else "ra
 
 def _param(key: str, name: str) -> str:
     """The argument doc of an Excel argument ``name`` from the engine registry entry ``key``."""
-    spec = PARAMS[key]
-    return f"{spec.doc}: {spec.describe(name)}"
+    from ._convert import excel_range
+
+    return f"{PARAMS[key].doc}: {excel_range(key, name)}"
 
 
 #: The engine's std-AB defaults (A, B, clip), quoted in the argument docs.

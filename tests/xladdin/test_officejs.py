@@ -254,7 +254,8 @@ def test_bad_parameters(officejs):
     assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10, "fast")) == \
         "method='fast' is not one of 'legacy', 'exact'"
     # An empty cell given for a required number arrives as "" and is read as blank.
-    assert _error(officejs.call("TSS_CI", "", 0.1, 0.05)) == "alpha is blank: allowed 0 < alpha < 1"
+    assert _error(officejs.call("TSS_CI", "", 0.1, 0.05)) == \
+        "alpha is blank: allowed 0 < alpha <= 0.5"
 
 
 def test_blank_and_text_cells_in_a_range(officejs, book_matrix):

@@ -303,7 +303,7 @@ def test_a_swapped_probability_is_refused_as_the_workbook_refuses_it():
 
 def test_blank_text_and_ranges_where_a_number_belongs():
     assert _message(udfs.TSS_ANOVA, None, 0.2, 0.1, 0.0601, 10.0) == \
-        "alpha is blank: allowed 0 < alpha < 1"
+        "alpha is blank: allowed 0 < alpha <= 0.5"
     assert _message(udfs.TSS_ANOVA, "0.05", 0.2, 0.1, 0.0601, 10.0) == \
         "alpha='0.05' is not a number: allowed 0 < alpha < 1"
     assert "must be a single number" in _message(udfs.TSS_CI, [0.05, 0.01], 0.1, 0.05)
