@@ -5,7 +5,7 @@
 # pip finds compatible with those pins.
 #
 # It also stands for xlwings Lite's Pyodide, which ships scipy 1.14.1: the floor here is 1.14.0,
-# and neither has scipy.optimize.elementwise (the fallback root finder is what runs).
+# and neither has scipy.optimize.elementwise (the project's own root finder needs none).
 #
 # Same tests as that job plus tests/xladdin; not the CLI (subprocess start-ups) and not the
 # generator (LibreOffice), which the main job runs on the newest dependencies.

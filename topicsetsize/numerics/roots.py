@@ -2,32 +2,22 @@
 
 The minimum detectable differences (:mod:`topicsetsize.designs.detectable`,
 :mod:`topicsetsize.designs.anova2`) invert a power curve in the noncentrality λ, one cell per array
-element. :func:`smallest_reaching` brackets and narrows every cell at once with scipy's
-vectorised bracketing root finder (:func:`scipy.optimize.elementwise.find_root`, scipy ≥ 1.15).
-Where scipy is older (Pyodide, and so xlwings Lite, ships scipy 1.14), a small vectorised
-bracket-and-Illinois search in this module takes its place and gives the same λ to the
-requested tolerance.
+element. :func:`smallest_reaching` brackets and narrows every cell at once: the right end doubles
+until the power is reached, then the Illinois variant of regula falsi narrows each bracket.
+
+scipy ≥ 1.15 has a vectorised bracketing root finder (:func:`scipy.optimize.elementwise.find_root`,
+Chandrupatla's method), and this module used it where it could. It no longer does: scipy 1.14,
+which Pyodide and so xlwings Lite ship, lacks it, so the search below had to exist anyway, and
+importing ``scipy.optimize`` for it cost 0.19 s of CPU in every process that computes a minimum
+difference (the default workbook's precomputed minD table among them: 0.4 times the import floor
+of its budget, issue 28.6), for the same λ within the tolerance (the tests compare the two where
+scipy has ``find_root``, and both with :func:`scipy.optimize.brentq`). One path also gives the
+same bits on every platform.
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-#: scipy.optimize.elementwise (scipy >= 1.15), imported on first use (importing scipy.optimize
-#: costs about 0.2 s); None where scipy is older, or where a test forces the fallback.
-elementwise = ...
-
-
-def _scipy_elementwise():
-    global elementwise
-    if elementwise is ...:
-        try:
-            from scipy.optimize import elementwise as found
-        except ImportError:          # pragma: no cover - exercised by forcing the fallback
-            found = None
-        elementwise = found
-    return elementwise
-
 
 __all__ = ["smallest_reaching", "at_least"]
 
@@ -49,57 +39,52 @@ def smallest_reaching(f, args, *, first_step, tol: float = 1e-13) -> np.ndarray:
     args = tuple(np.asarray(x, float) for x in args)
     x = np.zeros(np.broadcast(*args).shape)
     args = tuple(np.broadcast_to(a, x.shape) for a in args)
-    todo = ~(f(x, *args) >= 0)                       # cells that x = 0 does not satisfy
+    at_zero = f(x, *args)
+    todo = ~(at_zero >= 0)                           # cells that x = 0 does not satisfy
     if not todo.any():
         return x
     sub = tuple(a[todo] for a in args)
-    start = np.zeros(int(todo.sum()))
     step = np.broadcast_to(np.asarray(first_step, float), x.shape)[todo]
-    scipy_roots = _scipy_elementwise()
-    if scipy_roots is None:
-        x[todo] = _first_root(f, start, start + step, sub, tol)
-        return x
-    bracket = scipy_roots.bracket_root(f, start, start + step, xmin=0.0, args=sub)
-    root = scipy_roots.find_root(f, bracket.bracket, args=sub,
-                                 tolerances=dict(xrtol=tol, xatol=tol))
-    # find_root returns a point within tolerance of the crossing: take the bracket end
-    # where f is reached.
-    found = np.where(f(root.x, *sub) >= 0, root.x, root.bracket[1])
-    x[todo] = np.where(bracket.success & root.success, found, np.nan)
+    x[todo] = _first_root(f, np.zeros(step.size), step, np.asarray(at_zero)[todo], sub, tol)
     return x
 
 
-def _first_root(f, lo, hi, args, tol, *, limit: float = 1e250, max_steps: int = 2000):
-    """Where f crosses from < 0 to ≥ 0 on [lo, ∞), elementwise, for scipy without ``elementwise``.
+def _first_root(f, lo, hi, f_lo, args, tol, *, limit: float = 1e250, max_steps: int = 2000):
+    """Where f crosses from < 0 to ≥ 0 on [lo, ∞), elementwise.
 
-    ``f(lo) < 0`` is given. The right end doubles until ``f(hi) ≥ 0`` (NaN where it never
+    ``f_lo`` = f(lo) < 0 is given. The right end doubles until ``f(hi) ≥ 0`` (NaN where it never
     does below ``limit``); then the Illinois variant of regula falsi narrows [lo, hi] with
-    f(lo) < 0 ≤ f(hi) until hi − lo ≤ tol·(1 + hi); every third step, and wherever the
-    interpolated point is unusable, it bisects instead, so the bracket at least halves every
-    three steps. Returns hi, a point where the power is reached.
+    f(lo) < 0 ≤ f(hi) until hi − lo ≤ tol·(1 + hi). A point is kept half the tolerance inside
+    the bracket, so that where the interpolation lands on an end (f(hi) = 0 exactly, or a
+    power converging from one side) the other end moves up to it and the bracket closes; where
+    two interpolated steps in a row fail to halve the bracket, it bisects instead. Returns hi, a
+    point where the power is reached.
     """
-    lo, hi = np.array(lo, float), np.array(hi, float)
+    lo, hi, f_lo = np.array(lo, float), np.array(hi, float), np.array(f_lo, float)
     args = tuple(np.asarray(x) for x in args)
     f_hi = f(hi, *args)
     out = ~(f_hi >= 0)
     while out.any():                                     # bracket: double the right end
         idx = np.flatnonzero(out)
-        lo[idx] = hi[idx]
+        lo[idx], f_lo[idx] = hi[idx], f_hi[idx]
         hi[idx] = hi[idx] * 2.0
         f_hi[idx] = f(hi[idx], *(x[idx] for x in args))
         out[idx] = ~(f_hi[idx] >= 0) & (hi[idx] < limit)
     found = f_hi >= 0
-    f_lo = f(lo, *args)
     side = np.zeros(lo.shape, np.int8)                   # which end moved last (Illinois)
-    active = np.flatnonzero(found & (hi - lo > tol * (1.0 + hi)))
-    for step in range(max_steps):
+    slow = np.zeros(lo.shape, np.int8)                   # steps in a row that did not halve it
+    width = hi - lo
+    active = np.flatnonzero(found & (width > tol * (1.0 + hi)))
+    for _ in range(max_steps):
         if active.size == 0:
             break
         a, b, fa, fb = lo[active], hi[active], f_lo[active], f_hi[active]
         with np.errstate(invalid="ignore", divide="ignore"):
             x = b - fb * (b - a) / (fb - fa)
-        ok = np.isfinite(x) & (x > a) & (x < b) & (step % 3 != 2)
+        ok = np.isfinite(x) & (x >= a) & (x <= b) & (slow[active] < 2)
         x = np.where(ok, x, a + 0.5 * (b - a))
+        inside = 0.5 * tol * (1.0 + b)       # an active bracket is wider than twice this
+        x = np.minimum(np.maximum(x, a + inside), b - inside)
         fx = f(x, *(v[active] for v in args))
         up = fx >= 0
         # Illinois: halve the stale end's value when the same end moves twice in a row.
@@ -109,7 +94,10 @@ def _first_root(f, lo, hi, args, tol, *, limit: float = 1e250, max_steps: int = 
         lo[active] = np.where(up, a, x)
         hi[active] = np.where(up, x, b)
         side[active] = np.where(up, 1, -1)
-        active = active[hi[active] - lo[active] > tol * (1.0 + hi[active])]
+        narrower = hi[active] - lo[active]
+        slow[active] = np.where(ok & (narrower > 0.5 * width[active]), slow[active] + 1, 0)
+        width[active] = narrower
+        active = active[narrower > tol * (1.0 + hi[active])]
     return np.where(found, hi, np.nan)
 
 

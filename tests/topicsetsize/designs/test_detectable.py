@@ -1,5 +1,5 @@
-"""The minimum detectable effect (designs/detectable.py): the fallback root finder against scipy's
-and brentq."""
+"""The minimum detectable effect (designs/detectable.py) against brentq on the power, cell by
+cell."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 from scipy import optimize
 
 import topicsetsize as tss
-from topicsetsize.numerics import roots
 
 _GRID = dict(n=np.array([20, 34, 188, 1000, 10**6]), m=np.array([[2], [10], [1000]]))
 
@@ -24,22 +23,8 @@ def _both_designs(method, alpha, beta):
 
 
 @pytest.mark.parametrize("method", ["legacy", "exact"])
-def test_fallback_root_finder_gives_the_same_answers(monkeypatch, method):
-    if roots._scipy_elementwise() is None:
-        pytest.skip("this scipy has no scipy.optimize.elementwise: only the fallback exists")
-    for alpha, beta in _ERRORS:
-        want = _both_designs(method, alpha, beta)
-        with monkeypatch.context() as patch:
-            patch.setattr(roots, "elementwise", None)
-            got = _both_designs(method, alpha, beta)
-        for g, w in zip(got, want):
-            np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
-
-
-@pytest.mark.parametrize("method", ["legacy", "exact"])
-def test_fallback_root_finder_against_brentq(monkeypatch, method):
+def test_min_d_against_brentq(method):
     # Independent: scipy.optimize.brentq (in every scipy) on the power in lambda, cell by cell.
-    monkeypatch.setattr(roots, "elementwise", None)
     for alpha, beta in _ERRORS:
         d, dt = _both_designs(method, alpha, beta)
         for i, n in enumerate(_GRID["n"]):
