@@ -16,6 +16,7 @@ import numpy as np
 from openpyxl.styles import Alignment
 
 import topicsetsize as tss
+from topicsetsize.decide.guarantee import TABLE_DECIMALS, round_up
 
 from ..content.calculators import CALCULATORS, INPUTS
 from ..content.spec import DECIDE_MS, Spec
@@ -124,15 +125,19 @@ def _precomputed(cur, spec: Spec, start: dict, same: str) -> None:
         for method in ("legacy", "exact"):
             put_label(ws, top, column, f"σ̂² = {v:g}, {method}", font=STYLE.bold,
                       fill=STYLE.header_fill).alignment = STYLE.header
-            try:        # the ANOVA column of tss.guarantees(n, ...), without its t and CI
-                values = [float(x) for x in np.ravel(tss.anova_min_d(
-                    n, m=np.asarray(ms), variance=v, alpha=alpha, beta=beta, method=method))]
+            try:        # the ANOVA column of tss.guarantees(n, ...) as its table prints it:
+                # rounded up, so that a value shown has the power (rounded, 0.097605 showed
+                # 0.0976, a range that 100 topics detect with a power just under 80%)
+                values = [float(x) for x in round_up(np.ravel(tss.anova_min_d(
+                    n, m=np.asarray(ms), variance=v, alpha=alpha, beta=beta, method=method)),
+                    decimals=TABLE_DECIMALS)]
             except tss.InputError:       # not reached at this n: said in the cell
                 values = [None] * len(ms)
             for i, value in enumerate(values):
                 shown = '"not reached"' if value is None else repr(value)
                 put_formula(ws, top + 1 + i, column, f'=IF({same},{shown},"—")',
-                            number_format="0.0000").alignment = Alignment(horizontal="right")
+                            number_format=f"0.{'0' * TABLE_DECIMALS}"
+                            ).alignment = Alignment(horizontal="right")
             column += 1
     ws.row_dimensions[top].height = 30
     for i, m in enumerate(ms):
@@ -140,7 +145,8 @@ def _precomputed(cur, spec: Spec, start: dict, same: str) -> None:
     cur.row = top + len(ms) + 1
     cur.note("The smallest range between the best and the worst of m systems that n topics "
              "detect with power 1 − β (topicsetsize.anova_min_d, the minD of "
-             "topicsetsize.guarantees).")
+             f"topicsetsize.guarantees), rounded up to {TABLE_DECIMALS} decimals as the "
+             "guarantees table prints it: each value shown has that power.")
     cur.note(f"—: the typed candidate n, α or β is not the default this table was computed "
              f"for (n = {n}, α = {alpha:g}, β = {beta:g}), or an input is bad.")
     cur.skip()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import openpyxl
 import pytest
 from topicsetsize.generator import bundled_spec, load_spec, spec_from_dict
@@ -13,6 +14,7 @@ from topicsetsize.generator.sheets.calculators import sheets
 from topicsetsize.generator.spreadsheet.layout import TOO_LARGE
 
 import topicsetsize as tss
+from topicsetsize.decide.guarantee import round_up
 from topicsetsize.errors import InputError
 
 from .._cases import ANOVA2, CI2, TTEST2, grid_workbooks
@@ -153,9 +155,14 @@ def test_decide_precomputed_min_d_equals_guarantees(tmp_path):
     assert ws.cell(top, 2).value == "σ̂² = 0.0601, legacy"
     for col, method in ((2, "legacy"), (3, "exact")):
         want = tss.guarantees(100, variance=0.0601, ms=(2, 5, 10, 20, 50, 100), alpha=0.05,
-                              beta=0.2, method=method).table["min_d"].tolist()
+                              beta=0.2, method=method).table["min_d"].to_numpy()
         got = [ws.cell(top + 1 + i, col).value for i in range(6)]
-        assert got == pytest.approx(want, rel=1e-12)
+        # rounded up to 4 decimals, as the guarantees table prints them: each has the power
+        assert got == round_up(want, decimals=4).tolist()
+        assert all(g >= w and g - w < 1e-4 for g, w in zip(got, want))
+        power = tss.anova_power(100, m=np.array([2, 5, 10, 20, 50, 100]), min_d=np.array(got),
+                                variance=0.0601, alpha=0.05, method=method)
+        assert (power >= 0.8).all()
     # AIRS 2016: 100 topics detect a range just under .10 for m = 2 (93 topics suffice)
     assert ws.cell(top + 1, 2).value < 0.10
 
