@@ -179,7 +179,7 @@ class Guarantees:
         >>> print("\\n".join(g.statements()))
         With 100 topics, m = 10 systems: minimum detectable range 0.14 (one-way ANOVA,
         alpha = 0.05, 80% power).
-        With 100 topics, m = 2 systems: minimum detectable difference 0.10 (paired t-test,
+        With 100 topics, m = 2 systems: minimum detectable difference 0.099 (paired t-test,
         alpha = 0.05, 80% power).
         With 100 topics: expected width of the 95% confidence interval of a difference 0.14.
         """

@@ -21,7 +21,7 @@ def anova_effect(min_d, variance):
     Where minD² or 2σ² would overflow (or underflow) it is computed as (minD/σ)²/2, so that
     Δ is right whenever it is representable.
 
-    >>> anova_effect(0.1, 0.005)
+    >>> round(anova_effect(0.1, 0.005), 12)
     1.0
     >>> float(anova_effect(1e200, 1e200))        # minD² overflows; (minD/σ)²/2 = 5e199
     5e+199

@@ -91,7 +91,7 @@ def trec_score(score) -> np.ndarray:
     fall to the document ids, as in trec_eval (and pytrec_eval, which ir_measures uses).
 
     >>> trec_score([2.70763738219, 2.707637382189]).tolist()   # equal in single precision
-    [2.7076373100280762, 2.7076373100280762]
+    [2.707637310028076, 2.707637310028076]
     """
     with np.errstate(over="ignore"):        # beyond float32's range: +-inf, as a C float gets
         return np.asarray(score, float).astype(np.float32).astype(float)

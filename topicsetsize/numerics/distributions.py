@@ -199,7 +199,7 @@ def f_power(alpha, dfn, dfd, nc, *, precise: bool = True):
 
     >>> round(float(f_power(0.05, 2, 57, 10.0)), 4)
     0.7933
-    >>> float(f_power(0.05, 2, 27, 0.0))   # no effect: the power is the level
+    >>> round(float(f_power(0.05, 2, 27, 0.0)), 12)   # no effect: the power is the level
     0.05
     >>> float(f_power(0.05, 9, 10, 1e25))  # Boost's NaN at a huge effect becomes 1
     1.0
