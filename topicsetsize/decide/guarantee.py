@@ -20,15 +20,18 @@ from __future__ import annotations
 import decimal
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..designs.anova import anova_min_d
 from ..designs.ci import ci_delta
 from ..designs.ttest import ttest_min_dt
 from ..errors import InputError
 from ..params import check, check_method
+
+if TYPE_CHECKING:      # pandas is imported where a table is made: round_up needs none (the
+    import pandas as pd  # default workbook's Decide sheet imports no pandas, issue 28.6)
 
 __all__ = ["Guarantees", "guarantees", "round_up", "percent_text", "DEFAULT_MS",
            "TABLE_DECIMALS"]
@@ -271,6 +274,8 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
     min_dt = ttest_min_dt(n_grid, variance_t=variance_t, alpha=alpha, beta=beta, method=method)
     width = ci_delta(n_grid, variance_t=variance_t, alpha=alpha)
     k = m_grid.size
+    import pandas as pd
+
     table = pd.DataFrame({
         "n": np.repeat(n_grid, k), "m": np.tile(m_grid, n_grid.size),
         "min_d": np.asarray(min_d, float).ravel(),
