@@ -30,7 +30,7 @@ import numpy as np
 
 from topicsetsize.errors import InputError
 from topicsetsize.matrices.matrix import check_matrix
-from topicsetsize.params import METHODS, PARAMS, Range, check, check_choice
+from topicsetsize.params import METHODS, PARAMS, check, check_choice
 
 __all__ = ["excel_range", "number", "optional_number", "method", "flag", "matrix", "vector",
            "plain", "table"]
@@ -54,38 +54,43 @@ def number(name: str, value):
     ...
     topicsetsize.InputError: alpha is blank: allowed 0 < alpha <= 0.5
 
-    A value outside its usual range (:meth:`topicsetsize.params.Range.unusual`) is most likely
-    the complement of the one meant, and is refused, as the workbook's calculators refuse it:
+    α and β are taken up to one half (:func:`excel_range`), as the workbook's calculators take
+    them; a value above, valid to the engine, is most likely the complement of the one meant
+    (:meth:`topicsetsize.params.Range.unusual`), and the refusal says so:
 
     >>> number("beta", 0.8)
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: beta=0.8 asks for a power of only 1 - beta = 0.2 (power 0.8 is
     beta=0.2: did you mean beta=0.2?); allowed 0 < beta <= 0.5 in Excel
+    >>> number("beta", 1.5)
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: beta=1.5 is out of range: allowed 0 < beta <= 0.5
     """
     if _blank(value):
         raise InputError(f"{name} is blank: allowed {excel_range(name)}")
-    checked = check(name, value, allow_array=False)
-    swapped = PARAMS[name].unusual(name, checked)
-    if swapped is not None:     # the workbook refuses it too; the command line warns
-        raise InputError(f"{swapped}; allowed {excel_range(name)} in Excel")
-    return checked
+    narrower = f"{name}_excel"
+    if narrower not in PARAMS:
+        return check(name, value, allow_array=False)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) \
+            and PARAMS[name].holds(float(value)):
+        swapped = PARAMS[name].unusual(name, float(value))
+        if swapped is not None:     # the workbook refuses it too; the command line warns
+            raise InputError(f"{swapped}; allowed {excel_range(name)} in Excel")
+    return check(name, value, allow_array=False, key=narrower)
 
 
 def excel_range(key: str, name: str | None = None) -> str:
-    """The values the Excel functions take for the engine parameter ``key``, as text: the
-    registry's range, narrowed to its usual one where a value outside it is most likely the
-    complement of the one meant (α, β ≤ 0.5: :meth:`topicsetsize.params.Range.unusual`).
+    """The values the Excel functions take for the engine parameter ``key``, as text (under the
+    argument's ``name``, by default ``key``): the registry's ``{key}_excel`` entry where it has
+    one (α, β ≤ 0.5, where a value above is most likely the complement of the one meant:
+    :meth:`topicsetsize.params.Range.unusual`), else its own.
 
-    >>> excel_range("beta"), excel_range("m")
-    ('0 < beta <= 0.5', '2 <= m <= 1000000000 (a whole number)')
+    >>> excel_range("beta"), excel_range("min_d", "minD")
+    ('0 < beta <= 0.5', 'minD > 0')
     """
-    spec, name = PARAMS[key], name or key
-    if not spec.mistaken:
-        return spec.describe(name)
-    low, high = spec.usual
-    return Range(low=max(low, spec.low), high=min(high, spec.high),
-                 high_open=high >= spec.high and spec.high_open).describe(name)
+    return PARAMS.get(f"{key}_excel", PARAMS[key]).describe(name or key)
 
 
 def optional_number(name: str, value):

@@ -269,8 +269,10 @@ def _engine_message(fn, *args, **kwargs) -> str:
 
 
 def test_bad_parameters_give_the_engine_message():
+    # α and β: the registry's range for the Excel functions (alpha_excel), as in the workbook
     assert _message(udfs.TSS_ANOVA, 1.5, 0.2, 0.1, 0.0601, 10.0) == \
-        _engine_message(tss.anova_n, 1.5, 0.2, 0.1, 0.0601, 10) == \
+        "alpha=1.5 is out of range: allowed 0 < alpha <= 0.5"
+    assert _engine_message(tss.anova_n, 1.5, 0.2, 0.1, 0.0601, 10) == \
         "alpha=1.5 is out of range: allowed 0 < alpha < 1"
     assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, 0.0601, 1.0) == \
         _engine_message(tss.anova_n, 0.05, 0.2, 0.1, 0.0601, 1) == \
@@ -305,7 +307,7 @@ def test_blank_text_and_ranges_where_a_number_belongs():
     assert _message(udfs.TSS_ANOVA, None, 0.2, 0.1, 0.0601, 10.0) == \
         "alpha is blank: allowed 0 < alpha <= 0.5"
     assert _message(udfs.TSS_ANOVA, "0.05", 0.2, 0.1, 0.0601, 10.0) == \
-        "alpha='0.05' is not a number: allowed 0 < alpha < 1"
+        "alpha='0.05' is not a number: allowed 0 < alpha <= 0.5"
     assert "must be a single number" in _message(udfs.TSS_CI, [0.05, 0.01], 0.1, 0.05)
     assert _message(udfs.STDAB, [[0.1, 0.2], [0.3, 0.4]], None, None, "yes") == \
         "clip='yes' is not TRUE or FALSE"
@@ -366,7 +368,7 @@ def test_classic_add_in_shows_the_message_as_the_cell_text(monkeypatch):
     # there a bad argument returns the one-line message as the cell's text instead.
     monkeypatch.setattr(_register, "ERRORS", "text")
     assert udfs.TSS_ANOVA(1.5, 0.2, 0.1, 0.0601, 10.0) == \
-        "#VALUE! alpha=1.5 is out of range: allowed 0 < alpha < 1"
+        "#VALUE! alpha=1.5 is out of range: allowed 0 < alpha <= 0.5"
     assert udfs.TSS_VAR([[0.1, "x"], [0.2, 0.3]]) == \
         "#VALUE! range: text 'x' at row 1, column 2 is not a number"
     assert udfs.TSS_ANOVA(0.05, 0.2, 0.1, 0.0601, 10.0) == 188      # good input: a number

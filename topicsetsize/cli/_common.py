@@ -22,12 +22,28 @@ def number(name: str, *, key: str | None = None):
         except ValueError:
             from ..params import PARAMS
 
-            one = " (one value here, not a list)" if "," in text else ""
-            raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number{one}: allowed "
-                                             f"{PARAMS[key or name].describe(name)}") from None
+            spec = PARAMS[key or name]
+            raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number{_comma(text, spec)}"
+                                             f": allowed {spec.describe(name)}") from None
     convert.__name__ = name
     convert.param = (name, key)
     return convert
+
+
+def _comma(text: str, spec) -> str:
+    """What a comma in a number's text most likely is: a decimal comma ("0,05" of a real
+    parameter: 0.05?), else a list where one value goes ("" without a comma).
+
+    >>> from topicsetsize.params import PARAMS
+    >>> _comma("0,05", PARAMS["alpha"]), _comma("100,2301", PARAMS["n"])
+    (' (a decimal point, not a comma: 0.05?)', ' (one value here, not a list)')
+    """
+    if "," not in text:
+        return ""
+    head, _, tail = text.partition(",")
+    if not spec.integer and "," not in tail and head.lstrip("+-").isdigit() and tail.isdigit():
+        return f" (a decimal point, not a comma: {head}.{tail}?)"
+    return " (one value here, not a list)"
 
 
 def numbers(name: str, *, key: str | None = None, whole: bool = False, labels: bool = True):

@@ -11,8 +11,9 @@ which Pyodide and so xlwings Lite ship, lacks it, so the search below had to exi
 importing ``scipy.optimize`` for it cost 0.19 s of CPU in every process that computes a minimum
 difference (the default workbook's precomputed minD table among them: 0.4 times the import floor
 of its budget, issue 28.6), for the same λ within the tolerance (the tests compare the two where
-scipy has ``find_root``, and both with :func:`scipy.optimize.brentq`). One path also gives the
-same bits on every platform.
+scipy has ``find_root``, and both with :func:`scipy.optimize.brentq`). One path also means the
+same search on every platform (the powers it inverts are scipy.special's, of each platform's
+scipy).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def smallest_reaching(f, args, *, first_step, tol: float = 1e-13) -> np.ndarray:
         return x
     sub = tuple(a[todo] for a in args)
     step = np.broadcast_to(np.asarray(first_step, float), x.shape)[todo]
+    step = np.where(step > 0, step, 1.0)         # a step of 0 (or NaN) would never double
     x[todo] = _first_root(f, np.zeros(step.size), step, np.asarray(at_zero)[todo], sub, tol)
     return x
 
@@ -79,7 +81,7 @@ def _first_root(f, lo, hi, f_lo, args, tol, *, limit: float = 1e250, max_steps: 
         if active.size == 0:
             break
         a, b, fa, fb = lo[active], hi[active], f_lo[active], f_hi[active]
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             x = b - fb * (b - a) / (fb - fa)
         ok = np.isfinite(x) & (x >= a) & (x <= b) & (slow[active] < 2)
         x = np.where(ok, x, a + 0.5 * (b - a))

@@ -77,6 +77,9 @@ def test_min_d(capsys):
     # a list where one value goes (min-d takes one n; guarantees takes several)
     (["min-d", "anova", "--n", "100,2301", "--m", "2", "--variance", "0.06"],
      "n='100,2301' is not a number (one value here, not a list): allowed 2 <= n"),
+    # a decimal comma (a locale's 0,05) where a real number goes
+    (["n", "anova", "--alpha", "0,05", "--min-d", "0.1", "--variance", "0.06", "--m", "10"],
+     "alpha='0,05' is not a number (a decimal point, not a comma: 0.05?): allowed 0 < alpha"),
     (["table", "anova", "--m", "2,x", "--min-d", "0.1", "--variance", "0.06"], "whole numbers"),
     (["n", "ttest", "--min-dt", "0.1"], "--min-dt needs --variance-t"),
     # was "--variance-t None is not a number": min-d has no --min-dt for it to go with

@@ -88,3 +88,10 @@ def test_two_way_min_d_reaches_its_power_and_no_less_does():
     power = tss.anova2_power(n, m=m, min_d=d, variance=0.02, alpha=0.05)
     below = tss.anova2_power(n, m=m, min_d=d * (1 - 1e-9), variance=0.02, alpha=0.05)
     assert (power >= 0.8).all() and (below < 0.8).all()
+
+
+def test_a_first_step_of_zero_or_nan_still_brackets():
+    # a step of 0 never doubles: it starts at 1 instead (the search hung)
+    got = roots.smallest_reaching(lambda x, t: x - t, (np.array([2.0, 5.0]),),
+                                  first_step=np.array([0.0, np.nan]))
+    np.testing.assert_allclose(got, [2.0, 5.0], rtol=1e-12)
