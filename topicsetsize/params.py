@@ -186,8 +186,7 @@ PARAMS: dict[str, Range] = {
                            "or 1)"),
     "b": Range(**_PROB, doc="std-AB centre B: the mean of the standardised scores, inside the "
                             "[0, 1] they are clipped to"),
-    # The Excel functions' α and β: at most one half, as the workbook's calculators accept
-    # (above, a value is most likely the complement of the one meant; xladdin refuses it)
+    # The Excel functions' α and β: at most one half, as in the workbook (see ERROR_USUAL)
     "alpha_excel": Range(low=0.0, high=ERROR_USUAL[1], high_open=False,
                          doc="significance level of an Excel function"),
     "beta_excel": Range(low=0.0, high=ERROR_USUAL[1], high_open=False,
