@@ -70,10 +70,8 @@ def number(name: str, value):
     """
     if _blank(value):
         raise InputError(f"{name} is blank: allowed {excel_range(name)}")
-    narrower = f"{name}_excel"
-    if narrower not in PARAMS:
-        return check(name, value, allow_array=False)
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) \
+    narrower = f"{name}_excel" if f"{name}_excel" in PARAMS else None
+    if narrower and isinstance(value, numbers.Real) and not isinstance(value, bool) \
             and PARAMS[name].holds(float(value)):
         swapped = PARAMS[name].unusual(name, float(value))
         if swapped is not None:     # the workbook refuses it too; the command line warns

@@ -29,6 +29,8 @@ from topicsetsize.errors import InputError
 from topicsetsize.estimates.standardise import std_ab
 from topicsetsize.params import PARAMS
 
+from ._convert import excel_range
+
 __all__ = ["ARG_DOCS", "EXCEL_NAMES", "RANGE_ARGS", "ERRORS", "ExcelArgumentError", "excel_name",
            "excel_function"]
 
@@ -44,8 +46,6 @@ ERRORS = "text" if getattr(xw.func, "__module__", "") == "xlwings.udfs" else "ra
 
 def _param(key: str, name: str) -> str:
     """The argument doc of an Excel argument ``name`` from the engine registry entry ``key``."""
-    from ._convert import excel_range
-
     return f"{PARAMS[key].doc}: {excel_range(key, name)}"
 
 

@@ -7,6 +7,7 @@ import argparse
 
 from ..errors import InputError
 from ._common import checked
+from ._numbers import as_number
 
 #: The help of ``--boot``; its default is :data:`topicsetsize.params.N_BOOT` (a test keeps the
 #: number here in step; params imports numpy, which building the parser must not).
@@ -24,11 +25,8 @@ def whole_number(flag: str):
     """An argparse ``type=`` for a whole number written as ``--trials`` takes it (``2000``,
     ``1e6``); the error names ``flag``; the range is checked after parsing."""
     def convert(text: str) -> int:
-        try:
-            value = float(text)
-        except ValueError:
-            value = float("nan")
-        if not value.is_integer():
+        value = as_number(text)
+        if value is None or not value.is_integer():
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
         return int(value)
     convert.__name__ = flag

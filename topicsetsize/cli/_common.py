@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 
 from ..errors import InputError
+from ._numbers import as_number
 
 
 def number(name: str, *, key: str | None = None):
@@ -17,14 +19,14 @@ def number(name: str, *, key: str | None = None):
     loaded; the engine checks it again, in its own words where a design narrows the range.
     """
     def convert(text: str) -> float:
-        try:
-            return float(text)
-        except ValueError:
-            from ..params import PARAMS
+        value = as_number(text)
+        if value is not None:
+            return value
+        from ..params import PARAMS
 
-            spec = PARAMS[key or name]
-            raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number{_comma(text, spec)}"
-                                             f": allowed {spec.describe(name)}") from None
+        spec = PARAMS[key or name]
+        raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number{_comma(text, spec)}: "
+                                         f"allowed {spec.describe(name)}")
     convert.__name__ = name
     convert.param = (name, key)
     return convert
@@ -116,13 +118,14 @@ def _items(text: str) -> list[str]:
 
 def float_list(text: str) -> list[float]:
     """Parse ``"0.02,0.05,0.1"`` into floats, for argparse ``type=``."""
-    items = _items(text)
-    try:
-        return [float(x) for x in items]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a comma-separated list of numbers") from None
+    values = [as_number(x) for x in _items(text)]
+    if None in values:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers")
+    return values
 
+
+#: An end of a range in a list of whole numbers (``2-10``): digits, an optional sign.
+_WHOLE = re.compile(r"\s*[-+]?\d+\s*")
 
 #: The most values a list option may expand to (a range such as ``2-1000000000`` would fill the
 #: memory before any check of its values).
@@ -141,24 +144,23 @@ def int_list(text: str) -> list[int]:
     argparse.ArgumentTypeError: '1-100000000' gives 100,000,000 values: allowed at most 10,000
     """
     out: list[int] = []
-    try:
-        for part in _items(text):
-            if "-" in part[1:]:
-                lo, hi = part.split("-", 1) if not part.startswith("-") else (part, part)
-                values = range(int(lo), int(hi) + 1)
-            else:
-                value = float(part)
-                if not value.is_integer():
-                    raise ValueError
-                values = range(int(value), int(value) + 1)
-            if len(out) + len(values) > MAX_LIST_VALUES:      # counted before it is built
-                raise argparse.ArgumentTypeError(
-                    f"{text!r} gives {len(out) + len(values):,} values: allowed at most "
-                    f"{MAX_LIST_VALUES:,}")
-            out.extend(values)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a comma-separated list of whole numbers") from None
+    for part in _items(text):
+        if "-" in part[1:]:           # a range A-B of two whole numbers as int() reads them
+            lo, hi = part.split("-", 1) if not part.startswith("-") else (part, part)
+            ends = _WHOLE.fullmatch(lo) and _WHOLE.fullmatch(hi)
+            values = range(int(lo), int(hi) + 1) if ends else None
+        else:
+            value = as_number(part)
+            whole = value is not None and value.is_integer()
+            values = range(int(value), int(value) + 1) if whole else None
+        if values is None:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a comma-separated list of whole numbers")
+        if len(out) + len(values) > MAX_LIST_VALUES:      # counted before it is built
+            raise argparse.ArgumentTypeError(
+                f"{text!r} gives {len(out) + len(values):,} values: allowed at most "
+                f"{MAX_LIST_VALUES:,}")
+        out.extend(values)
     if not out:
         raise argparse.ArgumentTypeError(f"{text!r} is an empty range")
     return out
@@ -178,7 +180,7 @@ def checked(name: str):
         value = convert_number(text)
         try:
             check(name, value, allow_array=False)
-        except ValueError as exc:
+        except InputError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         return int(value) if PARAMS[name].integer else value
     convert.__name__ = name
@@ -235,13 +237,10 @@ def csv_cell(value):
     >>> [csv_cell(v) for v in ["=HYPERLINK(1)", "@SUM(1+1)", "+run", "-0.5", -0.5, "r"]]
     ["'=HYPERLINK(1)", "'@SUM(1+1)", "'+run", '-0.5', -0.5, 'r']
     """
-    if not isinstance(value, str) or not value.startswith(_FORMULA_START):
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START) \
+            or as_number(value) is not None:
         return value
-    try:
-        float(value)
-        return value
-    except ValueError:
-        return "'" + value
+    return "'" + value
 
 
 def csv_safe(frame):

@@ -1,5 +1,5 @@
-"""The minimum detectable effect (designs/detectable.py) against brentq on the power, cell by
-cell."""
+"""The minimum detectable effect (designs/detectable.py) against scipy's root finders: the
+vectorised ``find_root`` (where scipy has it) and brentq on the power, cell by cell."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from scipy import optimize
 
 import topicsetsize as tss
+from topicsetsize.designs import detectable
 
 _GRID = dict(n=np.array([20, 34, 188, 1000, 10**6]), m=np.array([[2], [10], [1000]]))
 
@@ -20,6 +21,35 @@ def _both_designs(method, alpha, beta):
                         method=method)
     dt = tss.ttest_min_dt(_GRID["n"], variance_t=0.1, alpha=alpha, beta=beta, method=method)
     return d, dt
+
+
+def _scipy_smallest_reaching(f, args, *, first_step, tol=1e-13):
+    """roots.smallest_reaching with scipy's bracket_root and find_root (what the engine used
+    before it kept its own search only), as an independent reference."""
+    elementwise = pytest.importorskip("scipy.optimize.elementwise")
+    args = tuple(np.asarray(x, float) for x in args)
+    x = np.zeros(np.broadcast(*args).shape)
+    args = tuple(np.broadcast_to(a, x.shape) for a in args)
+    todo = ~(f(x, *args) >= 0)
+    sub = tuple(a[todo] for a in args)
+    step = np.broadcast_to(np.asarray(first_step, float), x.shape)[todo]
+    bracket = elementwise.bracket_root(f, np.zeros(step.size), step, xmin=0.0, args=sub)
+    root = elementwise.find_root(f, bracket.bracket, args=sub,
+                                 tolerances=dict(xrtol=tol, xatol=tol))
+    found = np.where(f(root.x, *sub) >= 0, root.x, root.bracket[1])
+    x[todo] = np.where(bracket.success & root.success, found, np.nan)
+    return x
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_min_d_equals_scipy_find_root(monkeypatch, method):
+    for alpha, beta in _ERRORS:
+        got = _both_designs(method, alpha, beta)
+        with monkeypatch.context() as patch:
+            patch.setattr(detectable, "smallest_reaching", _scipy_smallest_reaching)
+            want = _both_designs(method, alpha, beta)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("method", ["legacy", "exact"])
