@@ -25,7 +25,6 @@ from ..numerics.distributions import (
     f_crit_one,
     f_power,
     f_power_one,
-    f_power_pair,
 )
 from ..numerics.search_one import Uncertain
 from ..numerics.shapes import as_output
@@ -35,6 +34,7 @@ from .kinds import FKind
 from .legacy import (
     NAGATA_LAMBDA,
     AnovaLegacyTerms,
+    curve_n,
     lambda_curve,
     legacy_anova_pair,
     legacy_anova_power,
@@ -201,13 +201,9 @@ def anova_legacy_terms(n, *, m, min_d, variance, alpha) -> AnovaLegacyTerms:
 
 
 def _anova_guess(alpha, beta, m, effect, method: str):
-    """A close estimate of n: λ(φE)/Δ with λ(φE) ≈ λ∞ + k/φE, iterated twice."""
-    lam, slope = lambda_curve(alpha, beta, m - 1.0, method)
-    with np.errstate(divide="ignore"):  # Δ underflowed to 0: n = inf, the search says too small
-        n = lam / effect
-        for _ in range(2):
-            n = (lam + slope / (m * np.maximum(n - 1.0, 1.0))) / effect
-    return n
+    """A close estimate of n: nΔ = λ(φE) with λ(φE) ≈ λ∞ + k/φE, φE = m(n − 1)
+    (:func:`~topicsetsize.designs.legacy.lambda_curve`)."""
+    return curve_n(*lambda_curve(alpha, beta, m - 1.0, method), m, effect)
 
 
 def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
@@ -387,19 +383,12 @@ def _m(m):
     return m
 
 
-def _power_pair(n, m, effect, alpha):
-    """The exact fast power at n and a bound of it at n − 1, one F point (issue 28)."""
-    below = n - 1.0
-    return f_power_pair(alpha, m - 1.0, m * below, n * effect, m * (n - 2.0), below * effect,
-                        precise=False)
-
-
 #: The one-way ANOVA's pieces (φA = m − 1, φE = m(n − 1), λ = nΔ), of the F kind
 #: (:class:`topicsetsize.designs.kinds.FKind`).
 ONE_WAY = FKind("anova", power_at=anova_power_at, power_one=anova_power_one, guess=_anova_guess,
                 lambda_one=_lambda_one, dfe_per_topic=_m, power_of_lambda=_power_of_lambda,
                 monotone=partial(monotone_from, "anova"),
-                monotone_one=partial(monotone_from_one, "anova"), power_pair=_power_pair,
+                monotone_one=partial(monotone_from_one, "anova"),
                 legacy_pair=legacy_anova_pair, power_cell=_power_cell)
 
 #: The one-cell search of :func:`anova_n` (kept under its name for the search's tests).

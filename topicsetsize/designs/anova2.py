@@ -27,19 +27,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-from scipy import special
-
 from ..numerics.cell import f_power_cell
 from ..numerics.distributions import (
     chi2_lambda_one,
     f_power,
     f_power_one,
-    f_power_pair,
 )
 from ..numerics.shapes import as_output
 from ..params import check_all
 from .kinds import FKind
+from .legacy import curve_n, lambda_curve
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -103,12 +100,9 @@ def _power_cell(n, m, effect, alpha, method, use=None, points=None):
 
 
 def _guess(alpha, beta, m, effect, method="exact"):
-    """λ of the φE → ∞ limit (noncentral χ²) over Δ, corrected once for finite φE."""
-    dfn = m - 1.0
-    lam = special.chndtrinc(special.chdtri(dfn, alpha), dfn, beta)
-    lam = np.where(np.isfinite(lam), lam, 1.0)
-    n = lam / effect
-    return n * (1.0 + (dfn + 2.0) / np.maximum(dfn * np.maximum(n - 1.0, 1.0), 1.0))
+    """nΔ = λ(φE), the exact λ curve of the φE → ∞ limit (noncentral χ²) corrected to first order
+    in 1/φE, φE = (m − 1)(n − 1) (:func:`~topicsetsize.designs.legacy.lambda_curve`)."""
+    return curve_n(*lambda_curve(alpha, beta, m - 1.0, "exact"), m - 1.0, effect)
 
 
 def _lambda_one(alpha, beta, dfn, method):
@@ -124,17 +118,11 @@ def _m_minus_one(m):
     return m - 1.0
 
 
-def _power_pair(n, m, effect, alpha):
-    """The fast power at n and a bound of it at n − 1, one F point (issue 28)."""
-    return f_power_pair(alpha, m - 1.0, (m - 1.0) * (n - 1.0), n * effect,
-                        (m - 1.0) * (n - 2.0), (n - 1.0) * effect, precise=False)
-
-
 #: The two-way ANOVA's pieces (φA = m − 1, φE = (m − 1)(n − 1), λ = nΔ), of the F kind
 #: (:class:`topicsetsize.designs.kinds.FKind`).
 TWO_WAY = FKind("anova2", power_at=_power_at, power_one=_power_one, guess=_guess,
                 lambda_one=_lambda_one, dfe_per_topic=_m_minus_one,
-                power_of_lambda=_power_of_lambda, label="two-way", power_pair=_power_pair,
+                power_of_lambda=_power_of_lambda, label="two-way",
                 power_cell=_power_cell)
 
 

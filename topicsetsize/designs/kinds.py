@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy import special
 
-from ..numerics.distributions import z_upper
+from ..numerics.distributions import f_power_rows, z_upper
 from ..numerics.precision import F_POWER_TOLERANCE, certify_from, certify_one
 from ..numerics.roots import at_least
 from ..numerics.search import describe_cells, smallest_n, smallest_n_for_power
@@ -62,6 +62,9 @@ from .detectable import lambda_required, raise_unreachable
 from .effects import anova_effect, t_effect
 from .registry import DESIGNS, Design
 from .tables import size_table
+
+#: The rows n and n − 1 of a search's power pair (:meth:`FKind.exact_pair`).
+_N_AND_BELOW = np.array([[0.0], [1.0]])
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -113,10 +116,9 @@ class FKind(_Kind):
     ``dfe_per_topic(m)`` (φE = dfe_per_topic·(n − 1)), ``power_of_lambda(lam, alpha, dfn, n,
     method)`` (the power at noncentrality λ, for the minimum effect), ``monotone`` and
     ``monotone_one`` (the n from which the power rises, per cell), ``label`` (how an error
-    names the cell's method; the method itself if None) and ``power_pair(n, m, effect, alpha)``
-    (optional: the exact method's fast power at n and an upper bound of it at n − 1 from one F
-    point, :func:`~topicsetsize.numerics.distributions.f_power_pair`, for the search's first
-    steps; issue 28), ``legacy_pair`` (optional: the same for the legacy method) and
+    names the cell's method; the method itself if None), ``legacy_pair`` (optional: the legacy
+    method's power at n and an upper bound of it at n − 1 from one F point, as
+    :meth:`exact_pair` for the exact method, for the search's first steps; issue 28) and
     ``power_cell(n, m, effect, alpha, method, use, points)`` (optional: ``power_at``'s precise
     power, the same bits, at ``n[use]`` of a few n of one cell, a 1-d array, for a scalar call's
     certificate, :func:`~topicsetsize.numerics.precision.certify_one`; issue 28.5).
@@ -133,9 +135,15 @@ class FKind(_Kind):
     monotone: Callable = _two
     monotone_one: Callable = _two
     label: str | None = None
-    power_pair: Callable | None = None
     legacy_pair: Callable | None = None
     power_cell: Callable | None = None
+
+    def exact_pair(self, n, m, effect, alpha):
+        """The exact fast power at n and an upper bound of it at n − 1 (φE = dfe_per_topic·(n − 1)
+        and n − 2), from one F point (:func:`~topicsetsize.numerics.distributions.f_power_rows`;
+        issue 28)."""
+        rows = n - _N_AND_BELOW
+        return f_power_rows(alpha, m - 1.0, self.dfe_per_topic(m) * (rows - 1.0), rows * effect)
 
     def power(self, n, m, min_d, variance, alpha, method):
         """The power at n topics (arguments broadcast; a scalar call gives a float)."""
@@ -177,7 +185,7 @@ class FKind(_Kind):
             monotone_from=self.monotone(method, alpha, 1.0 - beta), precise_at=precise,
             tolerance=F_POWER_TOLERANCE,
             check_from=lambda: certify_from(self.dfe_per_topic(m)),
-            power_pair=self.power_pair if method == "exact" else self.legacy_pair)
+            power_pair=self.exact_pair if method == "exact" else self.legacy_pair)
 
     def n_one(self, alpha, beta, min_d, variance, m, method):
         """n of one cell by :func:`~topicsetsize.numerics.search_one.smallest_n_one` (or None,

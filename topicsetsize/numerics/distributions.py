@@ -1,22 +1,19 @@
 """Critical values and exact power from the central and noncentral t and F.
 
-Thin, vectorised wrappers over :mod:`scipy.special` / :mod:`scipy.stats` that
-keep full accuracy where the obvious scipy call does not:
+Thin, vectorised wrappers over :mod:`scipy.special` / :mod:`scipy.stats` that keep full accuracy
+where the obvious scipy call does not:
 
-* the upper F point comes from the inverse regularised beta functions of both
-  tails, which stay accurate for p far below 1e-6 and for few denominator degrees of
-  freedom (``scipy.stats.f.isf`` loses digits below p ≈ 1e-6); from φ2 = 10⁵ on, where
-  that inverse is off by up to ~1e-8, one Newton step on the upper tail corrects it;
+* the upper F point comes from the inverse regularised beta functions of both tails, which stay
+  accurate for p far below 1e-6 and for few denominator degrees of freedom
+  (``scipy.stats.f.isf`` loses digits below p ≈ 1e-6); from φ2 = 10⁵ on, where that inverse is
+  off by up to ~1e-8, one Newton step on the upper tail corrects it;
 * from φ2 = 10⁶ on, where Boost's noncentral F is off by up to ~1e-9, the power sums the
-  Poisson mixture of beta tails itself (issue 29; ``docs/formulas.md`` §4, numerical
-  precision);
+  Poisson mixture of beta tails itself (issue 29; ``docs/formulas.md`` §4, numerical precision);
 * the two-sided noncentral t power is one noncentral F tail, Pr{|t'(φ, λ)| ≥ w} =
-  Pr{F'(1, φ, λ²) ≥ w²} (exact; ``docs/formulas.md`` §5): five times faster than two
-  noncentral t tails, and free of scipy 1.17's NaN in ``nct.cdf`` (e.g. df = 1199, nc = 5.58,
-  t = -3.30);
+  Pr{F'(1, φ, λ²) ≥ w²} (exact; ``docs/formulas.md`` §5): five times faster than two noncentral
+  t tails, and free of scipy 1.17's NaN in ``nct.cdf`` (e.g. df = 1199, nc = 5.58, t = -3.30);
 * a search's certificate at n − 1 and n needs one critical value (:func:`f_power_pair`,
-  :func:`t_power_pair`): the tail at n − 1 taken at n's critical value bounds its power from
-  above (issue 28).
+  :func:`t_power_pair`): the tail at n − 1 at n's critical value bounds its power (issue 28).
 """
 
 from __future__ import annotations
@@ -43,7 +40,7 @@ ncf_sf = _ncf_sf
 
 __all__ = ["ncf_sf", "PRECISE_FROM", "f_crit", "t_crit", "z_upper", "f_power", "t_power",
            "chi2_lambda_one", "f_crit_one", "f_power_one", "t_power_one", "f_power_pair",
-           "t_power_pair", "newton_f_point"]
+           "f_power_rows", "t_power_pair", "newton_f_point"]
 
 
 def _float_arrays(*values):
@@ -216,28 +213,31 @@ def f_power_pair(alpha, dfn, dfd, nc, dfd_below, nc_below, *, precise: bool = Tr
     even the bound is below 1 − β, the smaller design fails without its own F point (a
     search's certificate at n − 1 and n, issue 28).
 
-    Returns
-    -------
-    tuple of ndarray
-        (the power at (φ2, λ), as :func:`f_power`; the bound at (φ2', λ')).
+    Returns the tuple (the power at (φ2, λ), as :func:`f_power`; the bound at (φ2', λ')).
 
     >>> at, bound = f_power_pair(0.05, 2, 57, 10.0, 54, 9.5)
     >>> bool(at == f_power(0.05, 2, 57, 10.0)), bool(f_power(0.05, 2, 54, 9.5) <= bound < 0.8)
     (True, True)
     """
-    alpha, dfn, dfd, nc, dfd_below, nc_below = _float_arrays(alpha, dfn, dfd, nc, dfd_below,
-                                                             nc_below)
-    w = _f_point(alpha, dfn, dfd, precise)
-    if precise:       # the series picks cells out of flat arrays
-        both = _f_tail(np.concatenate([w.ravel(), w.ravel()]), np.concatenate([dfn.ravel()] * 2),
-                       np.concatenate([dfd.ravel(), dfd_below.ravel()]),
-                       np.concatenate([nc.ravel(), nc_below.ravel()]), precise)
-        return both[:w.size].reshape(w.shape), both[w.size:].reshape(w.shape)
-    # the F point and φ1 broadcast over the two rows (n, n − 1): the same tails, fewer copies
-    both = _f_tail(w.ravel(), dfn.ravel(),
-                   np.concatenate([dfd.ravel(), dfd_below.ravel()]).reshape(2, -1),
-                   np.concatenate([nc.ravel(), nc_below.ravel()]).reshape(2, -1), precise)
-    return both[0].reshape(w.shape), both[1].reshape(w.shape)
+    alpha, dfn, dfd, nc, below, nc_below = _float_arrays(alpha, dfn, dfd, nc, dfd_below, nc_below)
+    return tuple(f_power_rows(alpha, dfn, np.stack([dfd, below]), np.stack([nc, nc_below]),
+                              precise=precise))
+
+
+def f_power_rows(alpha, dfn, dfd, nc, *, precise: bool = False):
+    """The F tails at the F point of ``dfd[0]``, for each row of ``dfd`` and ``nc``: the pair
+    of :func:`f_power_pair` (rows n and n − 1) without its copies, as a search calls it with
+    float arrays of one shape (``alpha``, ``dfn``) and rows of it (``dfd``, ``nc``).
+
+    >>> at, bound = f_power_rows(np.array([.05]), np.array([2.]), np.array([[57.], [54.]]),
+    ...                          np.array([[10.], [9.5]]))
+    >>> bool(at[0] == f_power(0.05, 2, 57, 10.0)), bool(bound[0] == bound[0] < 0.8)
+    (True, True)
+    """
+    w = _f_point(alpha, dfn, dfd[0], precise)
+    if precise:          # the series picks cells out of arrays of one shape
+        w, dfn = np.broadcast_to(w, dfd.shape), np.broadcast_to(dfn, dfd.shape)
+    return _f_tail(w, dfn, dfd, nc, precise)
 
 
 def _f_tail(w, dfn, dfd, nc, precise):

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from scipy import special
+from scipy import optimize, special
 
 import topicsetsize as tss
 from topicsetsize.designs.anova import ONE_WAY, anova_power_at
@@ -50,20 +50,28 @@ def test_monotone_thresholds_hold():
             assert (p[drops - 1] <= 10 * alpha).all(), (alpha, es)
 
 
-@pytest.mark.parametrize("rows", [99, 140])      # every row exact; rows from φA = 100 on too
+@pytest.mark.parametrize("rows", [99, 2000])     # the rows as they are; the distinct ones
 @pytest.mark.parametrize(("alpha", "beta"), [(0.05, 0.20), (0.01, 0.10), (1e-4, 0.5), (0.5, 0.01)])
 def test_exact_lambda_curve_matches_scipys_inverses(alpha, beta, rows):
-    """The exact curve's Newton steps (issue 28.4) land where scipy's own inverses do: λ∞ from
-    chndtrinc, and λ at the reference φE = 50(φA + 1) from ncfdtrinc at the exact F point
-    (an independent computation); Nagata's start alone is off by up to 2.5%."""
+    """The exact curve (issue 28.4): λ∞ from its Newton steps where scipy's chndtrinc puts it,
+    and the slope k = λ∞·χ²/2 the limit of (λ(φE) − λ∞)·φE, λ(φE) solved with brentq on
+    scipy's own noncentral F (ncfdtr at fdtri's F point, an independent computation) at
+    φE = 10⁴(φA + 1) (10⁶ at most), where the curvature left is below 1e-3 relative (5e-4 at
+    φA = 2000); Nagata's start alone is off by up to 9%."""
     lam, slope = lambda_curve(np.asarray(alpha), np.asarray(beta), np.arange(1.0, rows + 1.0),
-                               "exact")
-    df, lam, slope = np.arange(1.0, 100.0), lam[:99], slope[:99]      # the exact rows
+                              "exact")
+    df = np.arange(1.0, rows + 1.0)
     limit = special.chndtrinc(special.chdtri(df, alpha), df, beta)
-    ref = 50.0 * (df + 1.0)
-    at_ref = special.ncfdtrinc(df, ref, beta, special.fdtri(df, ref, 1.0 - alpha))
     np.testing.assert_allclose(lam, limit, rtol=1e-4)
-    np.testing.assert_allclose(lam + slope / ref, at_ref, rtol=2e-4)
+    for i in (0, 1, 2, 4, 9, 29, 98) + ((999, 1999) if rows > 99 else ()):
+        d, x = df[i], special.chdtri(df[i], alpha)
+        at_inf = optimize.brentq(lambda v: special.chndtr(x, d, v) - beta, 1e-3, 1e4,
+                                 xtol=1e-14, rtol=1e-15)
+        phi_e = min(1e4 * (d + 1.0), 1e6)       # below 10⁶, where Boost's F is precise
+        w = special.fdtri(d, phi_e, 1.0 - alpha)
+        at = optimize.brentq(lambda v: special.ncfdtr(d, phi_e, v, w) - beta, 0.5 * at_inf,
+                             1.5 * at_inf + 10.0, xtol=1e-14, rtol=1e-15)
+        np.testing.assert_allclose(slope[i], (at - at_inf) * phi_e, rtol=1e-3)
 
 
 def _random_cells(size, seed):
