@@ -9,6 +9,7 @@ a "Workings" heading, where anyone can follow them.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from openpyxl.formatting.rule import FormulaRule
@@ -16,7 +17,7 @@ from openpyxl.styles import Alignment, Protection
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from topicsetsize.params import N_MAX, Range
+from topicsetsize.params import N_MAX, PARAMS, Range
 
 from ..content.inputs import Input, allowed, reader_range
 from .cells import STYLE, put_formula, put_label, put_number, ref
@@ -119,6 +120,42 @@ def check_formula(cell: str, rng: Range, *, optional: bool = False) -> str:
             f'"out of range"),IF(ISBLANK({cell}),{blank},"not a number"))')
 
 
+def mistaken_hint(key: str, symbol: str, cell: str) -> str:
+    """The Status message's tail for a value that is most likely the complement of the one
+    meant (α = 0.95, β = 0.8): the registry's ``mistaken`` words for ``key`` (as the command line
+    and the Excel functions say them, with the symbol for the name), as an Excel string
+    expression appended with ``&``; "" for a key without them. It says nothing where the value
+    is not such a number.
+
+    >>> print(mistaken_hint("beta", "β", "B6").replace("&", "&\\n"))
+    &
+    IF(AND(ISNUMBER(B6),B6>0.5,B6<1)," "&
+    "β="&
+    B6&
+    " asks for a power of only 1 - β = "&
+    ROUND(1-B6,12)&
+    " (power 0.8 is β=0.2: did you mean β="&
+    ROUND(1-B6,12)&
+    "?)","")
+    >>> mistaken_hint("variance", "σ̂²", "B6")
+    ''
+    """
+    spec = PARAMS.get(key)
+    if spec is None or not spec.mistaken:
+        return ""
+    filled = {"{name}": f'"{symbol}"', "{value}": cell, "{complement}": f"ROUND(1-{cell},12)"}
+    parts = []
+    for part in re.split(r"(\{name\}|\{value\}|\{complement\})", spec.mistaken):
+        if part in filled:
+            parts.append(filled[part])
+        elif part:
+            parts.append('"' + part.replace(key, symbol).replace('"', '""') + '"')
+    # the words run on between two names: "β=" & B6 reads as one text
+    text = "&".join(parts).replace('"&"', "")
+    below = f"{cell}{'<' if spec.high_open else '<='}{_num(spec.high)}"
+    return f'&IF(AND(ISNUMBER({cell}),{cell}>{_num(spec.usual[1])},{below})," "&{text},"")'
+
+
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
@@ -208,7 +245,8 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
         block.cells[item.key] = here
         block.rows[item.key] = row
         block.messages.append((check, f'"{item.symbol} is "&{check}&" (allowed: '
-                                      f'{reader_range(item.key)})."'))
+                                      f'{reader_range(item.key)})."'
+                                      + mistaken_hint(item.key, item.symbol, here)))
         cur.skip()
     return block
 

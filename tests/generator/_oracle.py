@@ -20,6 +20,11 @@ from topicsetsize.errors import InputError
 NOT_REACHED = "not reached at this n"
 
 
+class RoundedUp(float):
+    """An engine value that the sheet shows rounded up (a minimum detectable effect, to 6
+    decimals): compare with ``tests.generator.conftest.rounded_up``, not for equality."""
+
+
 def _input(wb, name):
     sheet, coord = next(iter(wb.defined_names[name].destinations))
     return wb[sheet][coord.replace("$", "")].value
@@ -60,7 +65,7 @@ def engine_value(design, answer: Answer, given: dict):
     if 1 - args["beta"] <= args["alpha"] + 1e-12:
         return 0          # no effect needed: the sheet's smallest effect already has the power
     try:
-        return fn(given["n"], **args, **method)
+        return RoundedUp(fn(given["n"], **args, **method))
     except InputError:
         return NOT_REACHED
 

@@ -222,6 +222,20 @@ def named(wb: openpyxl.Workbook, name: str):
     return wb[sheet][coord.replace("$", "")].value
 
 
+def rounded_up(got, want: float, rtol: float = 1e-7, decimals: int = 6) -> bool:
+    """Whether a calculator's minimum detectable effect ``got`` is the engine's ``want`` rounded
+    up to ``decimals`` (the sheet's bisection ends within ``rtol`` of the engine's value, on the
+    side that has the power): never below it, at most one step above, on the step's grid.
+    Where ``want`` is (next to) 0 (1 − β ≤ α), 0 or the first step."""
+    step = 10.0 ** -decimals
+    if not isinstance(got, (int, float)):
+        return False
+    if want < step:
+        return got in (0, step)
+    on_grid = abs(got / step - round(got / step)) < 1e-6
+    return on_grid and want * (1.0 - rtol) <= got <= want * (1.0 + rtol) + step
+
+
 def _injection_spec(folder: Path):
     path = folder / "injection_scores.csv"
     with path.open("w", newline="", encoding="utf-8") as f:

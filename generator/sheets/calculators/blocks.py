@@ -8,7 +8,7 @@ from topicsetsize.params import N_MAX
 
 from ...spreadsheet.cells import STYLE, col, put_formula, put_label
 from ...spreadsheet.formulas import N_FMT, P_FMT
-from ...spreadsheet.layout import Cursor, highlight_if
+from ...spreadsheet.layout import CHECK_INPUTS, Cursor, highlight_if, write_result
 from ...spreadsheet.rows import Block, Col, bisection_answer, bisection_cols, write_block
 from .sheet import AROUND, CURVE, LOG_HI, LOG_LO, MIN_STEPS, display_columns, guarded_block
 
@@ -90,14 +90,36 @@ def curve_block(work: Cursor, answers: tuple[str, str], cols: list[Col],
     return block
 
 
+#: Decimals of the minimum detectable effect at the user's n, which is rounded up to them (as
+#: the Decide sheet's and the ``guarantees`` table's): the value shown has the power.
+MIN_DECIMALS = 6
+MIN_FMT = "0." + "0" * MIN_DECIMALS
+MIN_NOTE = f"rounded up to {MIN_DECIMALS} decimals: at this value the power is 1 − β or more"
+
+
+def at_your_n(cur: Cursor, b, methods, legacy_too: bool, effect_label: str, effect_name: str):
+    """The answers "at your n": each method's power and its minimum detectable effect (labelled
+    ``effect_label``, named ``effect_name``), from the working cells ``p_{method}`` and
+    ``d_{method}`` of the sheet build ``b``."""
+    for key, label, fmt, suffix, note in (
+            ("p", "power at your n", P_FMT, "power", ""),
+            ("d", effect_label, MIN_FMT, effect_name, MIN_NOTE)):
+        for method in methods:
+            tag = f", {method}" if legacy_too else ""
+            write_result(cur, f"{label}{tag}", b.show(f"{key}_{method}", f'"{CHECK_INPUTS}"'),
+                         number_format=fmt, answer=True, wb=b.wb, note=note,
+                         name=b.calc.name(f"{suffix}_{method}" if legacy_too else suffix))
+
+
 def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
               value) -> str:
     """Log-scale bisection for the smallest effect at a given n; returns its expression.
 
     ``cols_of(effect)`` gives the model columns for an effect expression; the bisection runs
-    over t = log10(effect) in [LOG_LO, LOG_HI] and ``value(t)`` turns the answer into the
-    quantity shown. It is 0 where even the smallest effect has the power (1 − β ≤ α), and a
-    text where the largest has not (an approximation undefined at this n).
+    over t = log10(effect) in [LOG_LO, LOG_HI] and ``value(t)`` turns the answer (the end that
+    has the power) into the quantity shown, rounded up to :data:`MIN_DECIMALS`. It is 0 where
+    even the smallest effect has the power (1 − β ≤ α), and a text where the largest has not
+    (an approximation undefined at this n).
     """
     work.heading(title, font=STYLE.bold)
     cols = (bisection_cols(str(LOG_LO), str(LOG_HI), ok=ok, integer=False, label="log10",
@@ -110,8 +132,8 @@ def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
         Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")], 2)
     work.row = ends.bottom + 2
     t = bisection_answer(block, ok, key="t")
-    return (f'IF({ends.cell(ok, ends.top)},0,IF({ends.cell(ok)},{value(t)},'
-            f'"not reached at this n"))')
+    return (f'IF({ends.cell(ok, ends.top)},0,IF({ends.cell(ok)},'
+            f'ROUNDUP({value(t)},{MIN_DECIMALS}),"not reached at this n"))')
 
 
 #: Rows of the "n against minD" chart's table: n spread geometrically from a third of the

@@ -11,7 +11,6 @@ from ...spreadsheet.cells import STYLE
 from ...spreadsheet.formulas import (
     N0_FMT,
     N_FMT,
-    P_FMT,
     SMALL_FMT,
     anova_models,
     chi2_lambda_model,
@@ -21,6 +20,7 @@ from ...spreadsheet.rows import Col, bisection_cols, write_block
 from .blocks import (
     answers_block,
     around_block,
+    at_your_n,
     curve_block,
     min_at_n,
     min_curve,
@@ -99,14 +99,7 @@ def _summary(b: SheetBuild) -> tuple[dict[str, str], Cursor]:
     warn = Cursor(cur.ws, cur.row)
     cur.skip()
     cur.heading("At your n", font=STYLE.bold)
-    for key, label, fmt, suffix in (("p", "power at your n", P_FMT, "power"),
-                                    ("d", "minimum detectable minD at your n", "0.000000",
-                                     "min_d_at_n")):
-        for method in methods:
-            tag = f", {method}" if legacy_too else ""
-            write_result(cur, f"{label}{tag}", b.show(f"{key}_{method}", f'"{CHECK_INPUTS}"'),
-                         number_format=fmt, answer=True, wb=b.wb,
-                         name=calc.name(f"{suffix}_{method}" if legacy_too else suffix))
+    at_your_n(cur, b, methods, legacy_too, "minimum detectable minD at your n", "min_d_at_n")
     cur.skip()
     return answers, warn
 

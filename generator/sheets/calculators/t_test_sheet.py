@@ -9,7 +9,7 @@ from openpyxl.worksheet.pagebreak import Break
 
 from ...content.calculators import Calculator
 from ...spreadsheet.cells import STYLE
-from ...spreadsheet.formulas import N0_FMT, N_FMT, P_FMT, ttest_models
+from ...spreadsheet.formulas import N0_FMT, N_FMT, ttest_models
 from ...spreadsheet.layout import (
     CHECK_INPUTS,
     Cursor,
@@ -22,6 +22,7 @@ from ...spreadsheet.rows import Col, write_block
 from .blocks import (
     answers_block,
     around_block,
+    at_your_n,
     curve_block,
     min_at_n,
     min_curve,
@@ -124,14 +125,8 @@ def _summary(b: SheetBuild, styles) -> tuple[list[dict[str, str]], list[Cursor]]
     cur.heading(f"At your n ({styles[0][0]})" if legacy_too else
                 f"At your n{' (per system)' * per}", font=STYLE.bold)
     sym = calc.symbol(calc.design.effect)
-    for key, label, fmt, suffix in (("p", "power at your n", P_FMT, "power"),
-                                    ("d", f"minimum detectable {sym} at your n", "0.000000",
-                                     f"{calc.design.effect}_at_n")):
-        for method in methods:
-            tag = f", {method}" if legacy_too else ""
-            write_result(cur, f"{label}{tag}", b.show(f"{key}_{method}", f'"{CHECK_INPUTS}"'),
-                         number_format=fmt, answer=True, wb=b.wb,
-                         name=calc.name(f"{suffix}_{method}" if legacy_too else suffix))
+    at_your_n(cur, b, methods, legacy_too, f"minimum detectable {sym} at your n",
+              f"{calc.design.effect}_at_n")
     cur.skip()
     return answers, warns
 

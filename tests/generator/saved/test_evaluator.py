@@ -13,8 +13,8 @@ from topicsetsize.generator.content.bundled import bundled_specs
 from topicsetsize.generator.saved.evaluator import FormulaError, _template_key, evaluate_workbook
 from topicsetsize.generator.spreadsheet.rows import shared_templates
 
-from .._oracle import answer_values
-from ..conftest import named
+from .._oracle import RoundedUp, answer_values
+from ..conftest import named, rounded_up
 
 #: The batch's workbook of each bundled spec (workbook_templates/*.toml).
 BUNDLED = {"ntcir12_std_ab": "ntcir", "trec2010_web_example": "example",
@@ -105,7 +105,9 @@ def test_evaluated_answers_equal_the_engine(spec):
     for key, want in engine.items():
         sheet, coord = next(iter(wb.defined_names[key].destinations))
         got = values[sheet][coord.replace("$", "")]
-        if isinstance(want, float):
+        if isinstance(want, RoundedUp):
+            assert rounded_up(got, want), (key, got, want)
+        elif isinstance(want, float):
             assert math.isclose(got, want, rel_tol=1e-7, abs_tol=1e-9), (key, got, want)
         else:
             assert got == want, (key, got, want)

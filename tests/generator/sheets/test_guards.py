@@ -15,6 +15,8 @@ from topicsetsize.generator.sheets.calculators import sheets
 from topicsetsize.generator.sheets.calculators.charts import CHART_NOTE
 from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
 
+from topicsetsize.params import PARAMS
+
 from .._libreoffice import filled_cells_without_errors
 from .._pdf import pdf_pages
 from ..conftest import BAD, bad_workbooks, named
@@ -79,7 +81,7 @@ def test_every_input_is_made_bad_at_least_twice():
 
 
 def test_status_names_the_bad_input_and_its_range(batch):
-    checked = 0
+    checked = hinted = 0
     for k, name in enumerate(batch.bad_names):
         wb = batch.values(name)
         for calc, edits in BAD.items():
@@ -89,8 +91,13 @@ def test_status_names_the_bad_input_and_its_range(batch):
             input_name, value, kind = edits[k]
             item = _input(input_name)
             rng = reader_range(item.key)
-            assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).", \
+            # a swapped α or β (0.7 for 0.3) gets the command line's words, with the symbol
+            words = PARAMS[item.key].unusual(item.key, value) \
+                if isinstance(value, float) and 0 < value < 1 else None
+            hint = " " + words.replace(item.key, item.symbol) if words else ""
+            assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).{hint}", \
                 (name, calc, value, status)
+            hinted += bool(hint)
             if calc in _CALCULATORS:     # the line atop every printed page: no fallback value
                 assert wb[_CALCULATORS[calc].sheet]["A2"].value == "Inputs: see Status", name
             for answer in ANSWERS[calc]:
@@ -99,6 +106,7 @@ def test_status_names_the_bad_input_and_its_range(batch):
                 assert set(TABLES[calc](wb)) == {NO_VALUE}, (name, calc, value)
             checked += 1
     assert checked == sum(len(v) for v in BAD.values())
+    assert hinted >= 5          # β = 0.7 in three calculators, α = 0.6 and 0.9, β = 0.9
 
 
 def test_status_is_ok_with_good_inputs(batch):

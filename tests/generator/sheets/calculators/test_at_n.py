@@ -12,7 +12,7 @@ import pytest
 import topicsetsize as tss
 
 from ..._cases import grid_workbooks
-from ...conftest import named
+from ...conftest import named, rounded_up
 
 pytestmark = pytest.mark.libreoffice
 
@@ -62,7 +62,7 @@ def test_anova_at_your_n_equals_engine(batch):
             if isinstance(d, str):
                 assert got == d, (name, method, got)
             else:
-                assert _close(got, d, RTOL_MIN), (name, method, got, d)
+                assert rounded_up(got, d, RTOL_MIN), (name, method, got, d)
         checked += 1
     assert checked == sum("anova" in c for c in grid_workbooks())
 
@@ -82,7 +82,7 @@ def test_ttest_at_your_n_equals_engine(batch):
             if isinstance(d, str):
                 assert got == d, (name, method, got)
             else:
-                assert _close(got, d, RTOL_MIN), (name, method, got, d)
+                assert rounded_up(got, d, RTOL_MIN), (name, method, got, d)
 
 
 def test_ci_width_at_your_n_equals_engine(batch):
