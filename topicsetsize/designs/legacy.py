@@ -230,19 +230,19 @@ def lambda_curve(alpha, beta, phi_a, method: str):
       (:func:`_nagata_lambda`): one χ² point per row and otherwise only arithmetic, with k from
       one reference point, φE = 50·(φA + 1).
     * The exact curve starts from Nagata's λ∞, off by a few % (up to 9% at α = .5), and takes
-      Newton steps on the noncentral χ² limit (``chndtr``), which leave λ∞ within 3e-5 of
-      scipy's inverse (``chndtrinc``, several times dearer) for α ≤ .05 and β ≤ .2, 3e-4 at
-      worst; k = λ∞·χ²(φA; α)/2 is the exact tangent at φE = ∞ (:func:`_exact_curve`). From
-      it the first power pair of the search settles 98–99.6% of the cells of the benchmark's
-      tables (issue 28.4). Nagata's curve, used for the exact search from φA = 100 on until this
-      curve replaced it, is off by .05% there, which costs a long table (m to 10⁵) about 1.5
-      times the time.
+      Halley steps on the noncentral χ² limit (``chndtr``), which leave λ∞ within 1.5e-7 of
+      scipy's inverse for the usual α and β (:func:`_exact_curve`; ``chndtrinc`` costs several
+      times more); k = λ∞·χ²(φA; α)/2 is the exact tangent at φE = ∞. From it the first
+      power pair of the search settles 98–99.6% of the cells of the benchmark's tables (issue
+      28.4). Nagata's curve, used for the exact search from φA = 100 on until this curve
+      replaced it, is off by .05% there, which costs a long table (m to 10⁵) about 1.5 times
+      the time.
     """
     (a, b, df), inverse, shape = _curve_rows(alpha, beta, phi_a)
     chi2 = special.chdtri(df, a)
     z_b, big_a = z_upper(b), np.sqrt(2.0 * chi2)
     if method == "exact":
-        # Nagata's λ∞ (a = 0) starts the Newton walk: it is within a few %.
+        # Nagata's λ∞ (a = 0) starts the Halley steps: it is within a few %.
         lam, slope = _exact_curve(chi2, df, z_b, _nagata_lambda(z_b, df, big_a, 0.0,
                                                                  steps=_NEWTON_START))
     else:
@@ -296,7 +296,7 @@ def _curve_rows(alpha, beta, phi_a):
 _FEW_ROWS = 64
 
 
-#: Nagata's steps that start the exact curve's Newton walk (:func:`_exact_curve`).
+#: Nagata's steps that start the exact curve's Halley steps (:func:`_exact_curve`).
 _NEWTON_START = 2
 
 
@@ -304,41 +304,53 @@ def _exact_curve(chi2, phi_a, z_b, lam):
     """The exact λ∞ and its slope k = dλ/d(1/φE) at φE = ∞, from a start ``lam`` close to λ∞
     (``z_b`` = z_β, the upper β point of N(0, 1)).
 
-    λ∞ solves Pr{χ'²(φA, λ) ≥ χ²} = 1 − β, χ² = χ²(φA; α), by Newton steps in
-    (√λ, Φ⁻¹(power)), where the power is close to a straight line: from Nagata's start, within
-    3% for the usual (α, β), one step leaves λ∞ within 3e-5 of scipy's inverse (``chndtrinc``),
-    and a second is taken where some step moved √λ by more than 1.5% (within 3e-4 at worst,
-    measured over α from 1e-9 to .5, β from 1e-3 to .5, φA from 1 to 10⁶). The derivative is
-    ∂/∂λ Pr{χ'²(φ, λ) ≥ x} = p_{φ+2}(x) = ½(P_φ(x) − P_{φ+2}(x)), P the noncentral χ² CDF
-    (``chndtr``) and p its density: one call for all rows per step.
+    λ∞ solves Pr{χ'²(φA, λ) ≥ χ²} = 1 − β, χ² = χ²(φA; α), by Halley steps on
+    g(√λ) = Φ⁻¹(power) − z_β, where the power is close to a straight line. The derivatives come
+    from P, the noncentral χ² CDF (``chndtr``) at φA, φA + 2 and φA + 4 (one call for all rows
+    per step): ∂power/∂λ = ½(P_φA − P_φA+2), ∂²power/∂λ² = −¼(P_φA − 2P_φA+2 + P_φA+4), and
+    with s = √λ, g′ = 2s·power′/φ(g), g″ = (4λ·power″ + 2·power′)/φ(g) + g·g′². From Nagata's
+    start (within 3% for the usual α and β) one step leaves λ∞ within 1.5e-7 of scipy's
+    inverse (``chndtrinc``, several times dearer) for α ≤ .05 and β ≤ .2, 4.4e-3 at worst, and
+    two steps within 5.3e-9 (α from 1e-9 to .5, β from 1e-3 to .5, φA from 1 to 10⁶); after a
+    step that moved √λ by r the error of λ∞ was at most 0.68·r³ on that grid. Another step is
+    taken where some step moved √λ by more than 1.5% (three steps at most): λ∞ is then within
+    1.5e-6 of ``chndtrinc`` over that grid, so that a guess of 10⁶ topics is within 1.5
+    (Nagata's λ∞, which the exact search took from φA = 100 on, is off by .05%: 500 topics).
 
     The slope is k = λ∞·χ²/2, so that λ(φE) ≈ λ∞·(1 + χ²/(2φE)). To first order in
     ε = 1/φE: the F test rejects where χ'²(φA, λ) ≥ wφA·V, V = χ²_φE/φE (mean 1, variance
     2ε), with wφA = x(1 + ε(x − φA + 2)/2), x = χ²; so the power is
-    Q(x) − ε·[p_φA(x)·x(x − φA + 2)/2 + p′_φA(x)·x²] (Q = 1 − P), and holding it at 1 − β,
-    k = [p·x(x − φA + 2)/2 + p′·x²] / p_{φA+2}. With the mixture identities
+    Q(x) − ε·[p_φA(x)·x(x − φA + 2)/2 + p′_φA(x)·x²] (Q = 1 − P, p its density), and holding
+    it at 1 − β, k = [p·x(x − φA + 2)/2 + p′·x²] / p_{φA+2}. With the mixture identities
     x·p_φ = φ·p_{φ+2} + λ·p_{φ+4} and p′_φ = ½(p_{φ−2} − p_φ), the bracket is x·λ·p_{φA+2}/2.
     Tested against brentq on scipy's ``chndtr`` and ``ncfdtr``. A step that fails (not finite
     or not positive) keeps the previous λ: the result only guides the search.
     """
-    phi = phi_a + np.array([[0.0], [2.0]])
+    phi = phi_a + _SHIFTS
     root = np.sqrt(lam)
     with np.errstate(all="ignore"):
         for _ in range(_CURVE_STEPS):
-            p0, p2 = special.chndtr(chi2, phi, root * root)
-            z = -special.ndtri(p0)                           # Φ⁻¹ of the power
-            step = (z_b - z) * np.exp(-0.5 * z * z) / (_SQRT_2PI * (p0 - p2) * root)
+            lam = root * root
+            p0, p2, p4 = special.chndtr(chi2, phi, lam)
+            z = -special.ndtri(p0)                          # Φ⁻¹ of the power
+            density = np.exp(-0.5 * z * z) / _SQRT_2PI
+            d1, d2 = 0.5 * (p0 - p2), -0.25 * (p0 - 2.0 * p2 + p4)
+            g1 = 2.0 * root * d1 / density
+            g2 = (4.0 * lam * d2 + 2.0 * d1) / density + z * g1 * g1
+            f = z - z_b
+            step = -2.0 * f * g1 / (2.0 * g1 * g1 - f * g2)
             new = root + step
-            root = np.where(new > 0, new, root)              # False where NaN
+            root = np.where(new > 0, new, root)             # False where NaN
             if not (np.abs(step) > _CURVE_CLOSE * root).any():
                 break
     lam = root * root
     return lam, 0.5 * lam * chi2
 
 
-#: At most so many Newton steps of :func:`_exact_curve`; another is taken only where some
-#: step moved √λ by more than ``_CURVE_CLOSE`` of it.
+#: At most so many Halley steps of :func:`_exact_curve`; another is taken only where some step
+#: moved √λ by more than ``_CURVE_CLOSE`` of it.
 _CURVE_STEPS, _CURVE_CLOSE = 3, 0.015
+_SHIFTS = np.array([[0.0], [2.0], [4.0]])
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
