@@ -40,7 +40,8 @@ def register(sub, designs) -> None:
                    help="minimum detectable difference between two systems")
     p.add_argument("--variance", type=number("variance"), required=True,
                    help="residual variance (two-way V_E; the one-way V_E errs on the safe side)")
-    p.add_argument("--m", type=number("m"), required=True, help="number of systems (2..1000)")
+    p.add_argument("--m", type=number("m", key="m_simulated"), required=True,
+                   help="number of systems (2..1000)")
     p.add_argument("--configuration", choices=_CONFIGURATIONS, default="least-favourable",
                    help="the true means (default least-favourable)")
     p.add_argument("--target", choices=_TARGETS, default="all-pairs",
