@@ -67,7 +67,7 @@ class Range:
 
         A swapped probability (β = .8 for a power of .8, α = .95 for a 95% confidence level)
         is valid, and answers another question: the command line says so (``check_registered``
-        of ``cli._common``); the workbook refuses it, in these words.
+        of ``cli._common``); the workbook refuses it and asks the question.
 
         >>> PARAMS["beta"].unusual("beta", 0.8)[:56]
         'beta=0.8 asks for a power of only 1 - beta = 0.2 (power '

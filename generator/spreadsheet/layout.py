@@ -9,7 +9,6 @@ a "Workings" heading, where anyone can follow them.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
 from openpyxl.formatting.rule import FormulaRule
@@ -122,38 +121,23 @@ def check_formula(cell: str, rng: Range, *, optional: bool = False) -> str:
 
 def mistaken_hint(key: str, symbol: str, cell: str) -> str:
     """The Status message's tail for a value that is most likely the complement of the one
-    meant (α = 0.95, β = 0.8): the registry's ``mistaken`` words for ``key`` (as the command line
-    and the Excel functions say them, with the symbol for the name), as an Excel string
-    expression appended with ``&``; "" for a key without them. It says nothing where the value
-    is not such a number.
+    meant (α = 0.95, β = 0.8): the question of the registry's ``mistaken`` words for ``key``
+    ("did you mean beta=0.2?", as the command line and the Excel functions ask it), with the
+    symbol for the name, as an Excel string expression appended with ``&``; "" for a key
+    without one. It says nothing where the value is not such a number. Only the question: the
+    whole of the words would run past the printed page.
 
-    >>> print(mistaken_hint("beta", "β", "B6").replace("&", "&\\n"))
-    &
-    IF(AND(ISNUMBER(B6),B6>0.5,B6<1)," "&
-    "β="&
-    B6&
-    " asks for a power of only 1 - β = "&
-    ROUND(1-B6,12)&
-    " (power 0.8 is β=0.2: did you mean β="&
-    ROUND(1-B6,12)&
-    "?)","")
+    >>> print(mistaken_hint("beta", "β", "B6"))
+    &IF(AND(ISNUMBER(B6),B6>0.5,B6<1)," Did you mean β="&ROUND(1-B6,12)&"?","")
     >>> mistaken_hint("variance", "σ̂²", "B6")
     ''
     """
     spec = PARAMS.get(key)
-    if spec is None or not spec.mistaken:
+    if spec is None or "did you mean {name}={complement}?" not in spec.mistaken:
         return ""
-    filled = {"{name}": f'"{symbol}"', "{value}": cell, "{complement}": f"ROUND(1-{cell},12)"}
-    parts = []
-    for part in re.split(r"(\{name\}|\{value\}|\{complement\})", spec.mistaken):
-        if part in filled:
-            parts.append(filled[part])
-        elif part:
-            parts.append('"' + part.replace(key, symbol).replace('"', '""') + '"')
-    # the words run on between two names: "β=" & B6 reads as one text
-    text = "&".join(parts).replace('"&"', "")
     below = f"{cell}{'<' if spec.high_open else '<='}{_num(spec.high)}"
-    return f'&IF(AND(ISNUMBER({cell}),{cell}>{_num(spec.usual[1])},{below})," "&{text},"")'
+    return (f'&IF(AND(ISNUMBER({cell}),{cell}>{_num(spec.usual[1])},{below}),'
+            f'" Did you mean {symbol}="&ROUND(1-{cell},12)&"?","")')
 
 
 def _num(x: float) -> str:

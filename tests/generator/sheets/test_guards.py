@@ -7,6 +7,8 @@ sheet (conftest.DONE_WHEN)."""
 
 from __future__ import annotations
 
+import re
+
 import openpyxl
 import pytest
 from topicsetsize.generator.content.calculators import INPUTS, calculators
@@ -91,10 +93,11 @@ def test_status_names_the_bad_input_and_its_range(batch):
             input_name, value, kind = edits[k]
             item = _input(input_name)
             rng = reader_range(item.key)
-            # a swapped α or β (0.7 for 0.3) gets the command line's words, with the symbol
+            # a swapped α or β (0.7 for 0.3) gets the command line's question, with the symbol
             words = PARAMS[item.key].unusual(item.key, value) \
                 if isinstance(value, float) and 0 < value < 1 else None
-            hint = " " + words.replace(item.key, item.symbol) if words else ""
+            asked = re.search(r"did you mean \w+=(\S+)\?", words) if words else None
+            hint = f" Did you mean {item.symbol}={asked[1]}?" if asked else ""
             assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).{hint}", \
                 (name, calc, value, status)
             hinted += bool(hint)
