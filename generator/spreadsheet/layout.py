@@ -128,7 +128,7 @@ def mistaken_hint(key: str, symbol: str, cell: str) -> str:
     whole of the words would run past the printed page.
 
     >>> print(mistaken_hint("beta", "β", "B6"))
-    &IF(AND(ISNUMBER(B6),B6>0.5,B6<1)," Did you mean β="&ROUND(1-B6,12)&"?","")
+    &IF(ISNUMBER(B6),IF(AND(B6>0.5,B6<1)," Did you mean β="&ROUND(1-B6,12)&"?",""),"")
     >>> mistaken_hint("variance", "σ̂²", "B6")
     ''
     """
@@ -136,8 +136,9 @@ def mistaken_hint(key: str, symbol: str, cell: str) -> str:
     if spec is None or "did you mean {name}={complement}?" not in spec.mistaken:
         return ""
     below = f"{cell}{'<' if spec.high_open else '<='}{_num(spec.high)}"
-    return (f'&IF(AND(ISNUMBER({cell}),{cell}>{_num(spec.usual[1])},{below}),'
-            f'" Did you mean {symbol}="&ROUND(1-{cell},12)&"?","")')
+    # AND does not stop at a FALSE: an error value in the cell would reach the comparisons
+    return (f'&IF(ISNUMBER({cell}),IF(AND({cell}>{_num(spec.usual[1])},{below}),'
+            f'" Did you mean {symbol}="&ROUND(1-{cell},12)&"?",""),"")')
 
 
 def _num(x: float) -> str:

@@ -59,6 +59,7 @@ BAD = {
               ("ttest_min_dt", -1, "out of range"), ("ttest_variance_t", None, "blank"),
               ("ttest_your_n", None, "blank"), ("ttest_min_delta_t", "0,2", "not a number")],
     "ci": [("ci_variance_t", "0,05", "not a number"), ("ci_delta", None, "blank"),
+           ("ci_alpha", "=1/0", "not a number"),      # an error value: no error in the Status
            ("ci_alpha", 0.0, "out of range"), ("ci_your_n", 2.5, "out of range"),
            ("ci_alpha", None, "blank"), ("ci_delta", -0.1, "out of range"),
            ("ci_variance_t", None, "blank"), ("ci_your_n", None, "blank")],
@@ -69,6 +70,7 @@ BAD = {
                ("anova2_min_d", None, "blank"), ("anova2_variance", "a", "not a number"),
                ("anova2_m", None, "blank"), ("anova2_your_n", 1.5, "out of range")],
     "ttest2": [("ttest2_variance", None, "blank"), ("ttest2_alpha", "5%", "not a number"),
+               ("ttest2_beta", "=NA()", "not a number"),
                ("ttest2_beta", 0.0, "out of range"), ("ttest2_min_d", -0.1, "out of range"),
                ("ttest2_your_n", None, "blank"), ("ttest2_variance", -1, "out of range"),
                ("ttest2_alpha", None, "blank"), ("ttest2_beta", "b", "not a number"),
@@ -225,7 +227,8 @@ def named(wb: openpyxl.Workbook, name: str):
 def rounded_up(got, want: float, rtol: float = 1e-7, decimals: int = 6) -> bool:
     """Whether a calculator's minimum detectable effect ``got`` is the engine's ``want`` rounded
     up to ``decimals`` (the sheet's bisection ends within ``rtol`` of the engine's value, on the
-    side that has the power): never below it, at most one step above, on the step's grid.
+    side that has the power): on the step's grid, not below ``want`` by more than ``rtol`` (a
+    value rounded to the nearest falls below it by up to half a step), at most one step above.
     Where ``want`` is (next to) 0 (1 − β ≤ α), 0 or the first step."""
     step = 10.0 ** -decimals
     if not isinstance(got, (int, float)):

@@ -229,10 +229,11 @@ def lambda_curve(alpha, beta, phi_a, method: str):
     * The legacy curve is Nagata's approximation (the legacy power) in closed form
       (:func:`_nagata_lambda`): one χ² point per row and otherwise only arithmetic, with k from
       one reference point, φE = 50·(φA + 1).
-    * The exact curve starts from Nagata's λ∞, off by a few % (up to 9% at α = .5), and takes
-      Halley steps on the noncentral χ² limit (``chndtr``), which leave λ∞ within 1.5e-7 of
-      scipy's inverse for the usual α and β (:func:`_exact_curve`; ``chndtrinc`` costs several
-      times more); k = λ∞·χ²(φA; α)/2 is the exact tangent at φE = ∞. From it the first
+    * The exact curve starts from Nagata's λ∞, off by a few % for the usual α and β (by up to a
+      third at α = .5 and β near .5), and takes Halley steps on the noncentral χ² limit
+      (``chndtr``), which leave λ∞ within 1.5e-7 of scipy's inverse for the usual α and β
+      (:func:`_exact_curve`; ``chndtrinc`` costs several times more); k = λ∞·χ²(φA; α)/2 is
+      the exact tangent at φE = ∞. From it the first
       power pair of the search settles 98–99.6% of the cells of the benchmark's tables (issue
       28.4). Nagata's curve, used for the exact search from φA = 100 on until this curve
       replaced it, is off by .05% there, which costs a long table (m to 10⁵) about 1.5 times
@@ -272,9 +273,10 @@ def curve_n(lam, slope, per_topic, effect):
     101.0
     """
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        # Δ underflowed to 0: n = inf, the search says too small
-        half = 0.5 * (lam - effect)
-        return 1.0 + (half + np.sqrt(half * half + effect * slope / per_topic)) / effect
+        # in r = λ/Δ, so that a huge Δ does not overflow: u² + (1 − r)u − k/(per_topic·Δ) = 0;
+        # Δ underflowed to 0 gives n = inf (the search says too small)
+        half = 0.5 * (lam / effect - 1.0)
+        return 1.0 + half + np.sqrt(half * half + slope / (per_topic * effect))
 
 
 def _curve_rows(alpha, beta, phi_a):
@@ -323,8 +325,8 @@ def _exact_curve(chi2, phi_a, z_b, lam):
     Q(x) − ε·[p_φA(x)·x(x − φA + 2)/2 + p′_φA(x)·x²] (Q = 1 − P, p its density), and holding
     it at 1 − β, k = [p·x(x − φA + 2)/2 + p′·x²] / p_{φA+2}. With the mixture identities
     x·p_φ = φ·p_{φ+2} + λ·p_{φ+4} and p′_φ = ½(p_{φ−2} − p_φ), the bracket is x·λ·p_{φA+2}/2.
-    Tested against brentq on scipy's ``chndtr`` and ``ncfdtr``. A step that fails (not finite
-    or not positive) keeps the previous λ: the result only guides the search.
+    Tested against brentq on scipy's ``chndtr`` and Boost's noncentral F. A step that fails
+    (not finite or not positive) keeps the previous λ: the result only guides the search.
     """
     phi = phi_a + _SHIFTS
     root = np.sqrt(lam)
@@ -340,7 +342,7 @@ def _exact_curve(chi2, phi_a, z_b, lam):
             f = z - z_b
             step = -2.0 * f * g1 / (2.0 * g1 * g1 - f * g2)
             new = root + step
-            root = np.where(new > 0, new, root)             # False where NaN
+            root = np.where(np.isfinite(new) & (new > 0), new, root)
             if not (np.abs(step) > _CURVE_CLOSE * root).any():
                 break
     lam = root * root

@@ -117,7 +117,7 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
     # First step: the two whole numbers around the guess, evaluated in one call. With a
     # good guess they certify the answer x0 + 1: a failure at x0 ≥ the monotone start and a
     # pass at x0 + 1 (the usual case, and a scalar call's fast exit).
-    # a NaN guess starts at start + 1 (fmax takes the other value), an infinite one at n_max
+    # a NaN or −inf guess starts at start + 1 (fmax takes the other value), +inf at n_max
     x1 = np.minimum(np.fmax(np.ceil(guess), start + 1), n_max).astype(np.int64)  # clip, cheaper
     x0 = x1 - 1
     if pair is None:

@@ -41,7 +41,7 @@ def test_allpairs_table(capsys):
     (["--target", "some"], "--target: invalid choice"),
     (["--trials", "0"], "--trials 0 is out of range"),
     (["--trials", "x"], "trials='x' is not a number"),
-    (["--m", "1"], "--m 1 is out of range: allowed 2 <= m <= 1000"),     # the simulation's range
+    (["--m", "1"], "--m 1 is out of range: allowed 2 <= m <= 1000 (a"),  # the simulation's
     (["--m", "5000"], "--m 5000 is out of range"),
     (["--alpha", "0"], "--alpha 0 is out of range"),
     (["--beta", "1"], "--beta 1 is out of range"),
