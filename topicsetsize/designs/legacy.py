@@ -234,7 +234,7 @@ def lambda_curve(alpha, beta, phi_a, method: str):
       (``chndtr``), which leave λ∞ within 1.5e-7 of scipy's inverse for the usual α and β
       (:func:`_exact_curve`; ``chndtrinc`` costs several times more); k = λ∞·χ²(φA; α)/2 is
       the exact tangent at φE = ∞. From it the first
-      power pair of the search settles 98–99.6% of the cells of the benchmark's tables (issue
+      power pair of the search settles 97–99.6% of the cells of the benchmark's tables (issue
       28.4). Nagata's curve, used for the exact search from φA = 100 on until this curve
       replaced it, is off by .05% there, which costs a long table (m to 10⁵) about 1.5 times
       the time.
