@@ -20,6 +20,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 from ..errors import InputError
@@ -238,9 +239,12 @@ def sigterm_as_interrupt():
     def terminated(signum, frame):
         raise Terminated
 
+    if threading.current_thread() is not threading.main_thread():   # signals are its alone
+        yield
+        return
     try:
         previous = signal.signal(signal.SIGTERM, terminated)
-    except (ValueError, OSError, AttributeError):         # not the main thread
+    except OSError:                                 # a platform that cannot set it
         yield
         return
     try:

@@ -233,11 +233,10 @@ def lambda_curve(alpha, beta, phi_a, method: str):
       third at α = .5 and β near .5), and takes Halley steps on the noncentral χ² limit
       (``chndtr``), which leave λ∞ within 1.5e-7 of scipy's inverse for the usual α and β
       (:func:`_exact_curve`; ``chndtrinc`` costs several times more); k = λ∞·χ²(φA; α)/2 is
-      the exact tangent at φE = ∞. From it the first
-      power pair of the search settles 97–99.6% of the cells of the benchmark's tables (issue
-      28.4). Nagata's curve, used for the exact search from φA = 100 on until this curve
-      replaced it, is off by .05% there, which costs a long table (m to 10⁵) about 1.5 times
-      the time.
+      the exact tangent at φE = ∞. From it the first power pair of the search settles
+      97–99.6% of the cells of the benchmark's tables (issue 28.4). Nagata's curve, used for
+      the exact search from φA = 100 on until this curve replaced it, is off by .05% there,
+      which costs a long table (m to 10⁵) about 1.5 times the time.
     """
     (a, b, df), inverse, shape = _curve_rows(alpha, beta, phi_a)
     chi2 = special.chdtri(df, a)
