@@ -38,8 +38,8 @@ from .errors import InputError
 if TYPE_CHECKING:       # numpy is loaded where an array is checked, not to check one number
     import numpy as np
 
-__all__ = ["Range", "PARAMS", "ERROR_USUAL", "METHODS", "check", "check_all", "check_each",
-           "check_scalars", "check_method", "check_choice", "check_flag"]
+__all__ = ["Range", "PARAMS", "ERROR_USUAL", "BETA_MIN", "METHODS", "check", "check_all",
+           "check_each", "check_scalars", "check_method", "check_choice", "check_flag"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,9 @@ N_HALVES = 64000
 
 _PROB = dict(low=0.0, high=1.0)
 _POS = dict(low=0.0)
+#: The smallest β: the powers are certified to 3e-11 (``F_POWER_TOLERANCE``); below 1e-16, 1 − β
+#: is 1.0 and the search answered too few topics (1,615, not 1,986, at β = 1e-20, one-way ANOVA).
+BETA_MIN = 1e-9
 #: The error probabilities α and β a design is meant for: at most one half (the workbook's
 #: calculators accept no more, generator/content/inputs.py). Above, a value is most likely the
 #: complement of the one meant (a confidence level, a power), and answers another question.
@@ -164,8 +167,8 @@ PARAMS: dict[str, Range] = {
                    mistaken="{name}={value} is the probability of a Type I error, not a "
                             "confidence level: 95% confidence is alpha=0.05 (did you mean "
                             "{name}={complement}?)"),
-    "beta": Range(**_PROB, doc="probability of a Type II error; the power is 1 - beta",
-                  usual=ERROR_USUAL,
+    "beta": Range(low=BETA_MIN, low_open=False, high=1.0, usual=ERROR_USUAL,
+                  doc="probability of a Type II error; the power is 1 - beta",
                   mistaken="{name}={value} asks for a power of only 1 - beta = {complement} "
                            "(power 0.8 is beta=0.2: did you mean {name}={complement}?)"),
     "min_d": Range(**_POS, doc="minimum detectable range between the best and the worst system"),
@@ -189,24 +192,22 @@ PARAMS: dict[str, Range] = {
     # The Excel functions' α and β: at most one half, as in the workbook (see ERROR_USUAL)
     "alpha_excel": Range(low=0.0, high=ERROR_USUAL[1], high_open=False,
                          doc="significance level of an Excel function"),
-    "beta_excel": Range(low=0.0, high=ERROR_USUAL[1], high_open=False,
+    "beta_excel": Range(low=BETA_MIN, low_open=False, high=ERROR_USUAL[1], high_open=False,
                         doc="probability of a Type II error of an Excel function"),
     "m_simulated": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,
                          doc="number of systems of a simulated design (the simulation holds "
                              "trials x m normals per chunk)"),
-    "trials": Range(low=1, low_open=False, high=10**8, high_open=False, integer=True,
-                    doc="number of random trials"),
+    "trials": Range(low=1, low_open=False, high=10**8, high_open=False, integer=True, doc="number "
+                    "of random trials"),
     "fraction": Range(low=0.0, high=1.0, high_open=False, doc="a fraction of the runs"),
-    "half": Range(low=2, low_open=False, integer=True,
-                  doc="topics per half in a split-half trial (at most half the topics)"),
+    "half": Range(low=2, low_open=False, integer=True, doc="topics per half in a split-half "
+                  "trial (at most half the topics)"),
     "depth": Range(low=1, low_open=False, high=10**9, high_open=False, integer=True,
                    doc="pool depth pd: every run's top pd documents per topic are judged"),
-    "docs_per_topic": Range(**_POS, high=DOCS_MAX, high_open=False,
-                            doc="mean number of documents judged per topic (the cost n x "
-                                "docs_per_topic, n up to 1e9, stays exact in a float)"),
-    "budget": Range(**_POS, high=BUDGET_MAX, high_open=False,
-                    doc="assessment budget: the number of documents that can be judged (at most "
-                        "the largest cost, 1e9 topics x 1e6 documents per topic)"),
+    "docs_per_topic": Range(**_POS, high=DOCS_MAX, high_open=False, doc="mean number of documents "
+                            "judged per topic (the cost n x docs_per_topic stays exact)"),
+    "budget": Range(**_POS, high=BUDGET_MAX, high_open=False, doc="assessment budget: the number "
+                    "of documents that can be judged (at most 1e9 topics x 1e6 per topic)"),
     "round_to": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
                       doc="the recommended number of topics is rounded up to a multiple of this"),
     "decimals": Range(low=0, high=15, low_open=False, high_open=False, integer=True,
@@ -214,9 +215,8 @@ PARAMS: dict[str, Range] = {
     "seed": Range(low=0, high=2**32 - 1, low_open=False, high_open=False, integer=True,
                   doc="seed of the random number generator (reproducible runs)"),
     "n_boot": Range(low=100, high=10**6, low_open=False, high_open=False, integer=True,
-                    doc="number of bootstrap resamples of the topics for the interval on n "
-                        "(at least 100: a 95% percentile interval needs its tail order "
-                        "statistics)"),
+                    doc="number of bootstrap resamples of the topics for the interval on n (at "
+                        "least 100: a 95% percentile interval needs its tail order statistics)"),
     "values": Range(doc="numbers to round up for display (any finite real numbers)"),
     "target": Range(**_PROB, doc="reliability coefficient to reach (E rho^2 or Phi)"),
     "level": Range(**_PROB, doc="confidence level of an interval, e.g. 0.95", usual=(0.5, 1.0),

@@ -62,11 +62,11 @@ def number(name: str, value):
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: beta=0.8 asks for a power of only 1 - beta = 0.2 (power 0.8 is
-    beta=0.2: did you mean beta=0.2?); allowed 0 < beta <= 0.5 in Excel
+    beta=0.2: did you mean beta=0.2?); allowed 1e-09 <= beta <= 0.5 in Excel
     >>> number("beta", 1.5)
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: beta=1.5 is out of range: allowed 0 < beta <= 0.5
+    topicsetsize.InputError: beta=1.5 is out of range: allowed 1e-09 <= beta <= 0.5
     """
     if _blank(value):
         raise InputError(f"{name} is blank: allowed {excel_range(name)}")
@@ -86,7 +86,7 @@ def excel_range(key: str, name: str | None = None) -> str:
     :meth:`topicsetsize.params.Range.unusual`), else its own.
 
     >>> excel_range("beta"), excel_range("min_d", "minD")
-    ('0 < beta <= 0.5', 'minD > 0')
+    ('1e-09 <= beta <= 0.5', 'minD > 0')
     """
     return PARAMS.get(f"{key}_excel", PARAMS[key]).describe(name or key)
 

@@ -3,11 +3,12 @@
 The ranges start from the package registry (:data:`topicsetsize.params.PARAMS`). A few are
 narrower in the workbook, where the formulas have been verified against the engine:
 
-* α ∈ [1e-6, 0.5] and β ∈ (0, 0.5]: the legacy approximations wobble at small n, and the
-  workbook scans n = 2..128 and bisects above; above n = 128 the legacy criterion
-  "power ≥ 1 − β" rises monotonically for these α and β (the engine's own sweep and the
-  tests agree). One half is the registry's usual bound too (``ERROR_USUAL``): above it, the
-  command line warns that the value is most likely a confidence level or a power.
+* α ∈ [1e-6, 0.5] and β ∈ [1e-9, 0.5] (the registry's smallest β, ``BETA_MIN``): the legacy
+  approximations wobble at small n, and the workbook scans n = 2..128 and bisects above; above
+  n = 128 the legacy criterion "power ≥ 1 − β" rises monotonically for these α and β (the
+  engine's own sweep and the tests agree). One half is the registry's usual bound too
+  (``ERROR_USUAL``): above it, the command line warns that the value is most likely a
+  confidence level or a power.
 * m ≤ 1000 systems.
 
 The same ranges drive the data validation of the input cells and the checks of a spec's
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from topicsetsize.errors import InputError
-from topicsetsize.params import ERROR_USUAL, PARAMS, Range, check
+from topicsetsize.params import BETA_MIN, ERROR_USUAL, PARAMS, Range, check
 
 __all__ = ["Input", "SHEET_INPUTS", "REPORT_INPUTS", "alpha_input", "beta_input", "your_n_input",
            "WORKBOOK_RANGES", "allowed", "check_input",
@@ -31,7 +32,8 @@ __all__ = ["Input", "SHEET_INPUTS", "REPORT_INPUTS", "alpha_input", "beta_input"
 WORKBOOK_RANGES: dict[str, Range] = {
     "alpha": Range(low=1e-6, high=ERROR_USUAL[1], low_open=False, high_open=False,
                    doc=PARAMS["alpha"].doc),
-    "beta": Range(low=0.0, high=ERROR_USUAL[1], high_open=False, doc=PARAMS["beta"].doc),
+    "beta": Range(low=BETA_MIN, low_open=False, high=ERROR_USUAL[1], high_open=False,
+                  doc=PARAMS["beta"].doc),
     "m": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,
                doc=PARAMS["m"].doc),
 }
@@ -52,7 +54,7 @@ def reader_range(key: str) -> str:
     """The workbook's range for ``key`` as a reader would write it (not as code).
 
     >>> reader_range("alpha"), reader_range("beta")
-    ('from 0.000001 to 0.5', 'more than 0, at most 0.5')
+    ('from 0.000001 to 0.5', 'from 0.000000001 to 0.5')
     >>> reader_range("m"), reader_range("variance")
     ('a whole number from 2 to 1,000', 'more than 0')
     """
@@ -84,7 +86,7 @@ def check_input(key: str, value):
     >>> check_input("beta", 0.8)
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: beta=0.8 is outside the workbook's range: allowed 0 < beta <= 0.5
+    topicsetsize.InputError: beta=0.8 is outside the workbook's range: allowed 1e-09 <= beta <= 0.5
     """
     number = check(key, value, allow_array=False)
     rng = allowed(key)

@@ -71,7 +71,7 @@ def load_spec(path, *, ignore_output: bool = False) -> Spec:
     >>> load_spec(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: .../s.toml: beta: beta=2 is out of range: allowed 0 < beta < 1
+    topicsetsize.InputError: .../s.toml: beta: beta=2 is out of range: allowed 1e-09 <= beta < 1
     """
     path = Path(path)
     if not path.exists() or path.is_dir():

@@ -154,3 +154,27 @@ def test_the_workbook_refuses_what_the_command_line_warns_about():
     for name in ("alpha", "beta"):
         assert allowed(name).high == PARAMS[name].usual[1] == 0.5
         assert not allowed(name).high_open
+
+
+def test_the_smallest_beta_is_refused_below_and_certified_at():
+    """β below BETA_MIN asks for a power that rounds to (or within the powers' precision of)
+    1: refused in one line, where the search had answered too few topics silently (β = 1e-20:
+    1,615 topics for a one-way ANOVA that needs 1,986; found by a reviewer with scipy's
+    ncf). At BETA_MIN itself the exact answer is certified by an independent computation:
+    scipy.stats's noncentral F lower tail (the Type II error itself, no 1 − β to round) at the
+    F point of scipy.stats.f, at most β at n and above it at n − 1."""
+    import topicsetsize as tss
+    from scipy import stats
+
+    from topicsetsize.params import BETA_MIN
+
+    for beta in (1e-20, 1e-12, np.nextafter(BETA_MIN, 0)):
+        with pytest.raises(InputError, match=r"beta=.* is out of range: allowed 1e-09 <= beta"):
+            tss.anova_n(0.05, beta, 0.1, 0.0601, 10, method="exact")
+    n = tss.anova_n(0.05, BETA_MIN, 0.1, 0.0601, 10, method="exact")
+
+    def type_two_error(topics):
+        dfn, dfd = 9, 10 * (topics - 1)
+        w = stats.f.isf(0.05, dfn, dfd)
+        return stats.ncf.cdf(w, dfn, dfd, topics * 0.1 ** 2 / (2 * 0.0601))
+    assert type_two_error(n) <= BETA_MIN < type_two_error(n - 1)

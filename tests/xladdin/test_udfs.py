@@ -294,7 +294,7 @@ def test_a_swapped_probability_is_refused_as_the_workbook_refuses_it():
     assert tss.anova_n(0.05, 0.8, 0.1, 0.0601, 10) < tss.anova_n(0.05, 0.2, 0.1, 0.0601, 10)
     assert _message(udfs.TSS_ANOVA, 0.05, 0.8, 0.1, 0.0601, 10.0) == (
         "beta=0.8 asks for a power of only 1 - beta = 0.2 (power 0.8 is beta=0.2: did you mean "
-        "beta=0.2?); allowed 0 < beta <= 0.5 in Excel")
+        "beta=0.2?); allowed 1e-09 <= beta <= 0.5 in Excel")
     assert _message(udfs.TSS_POWER_ANOVA, 20.0, 3.0, 0.5, 0.25, 0.95).startswith(
         "alpha=0.95 is the probability of a Type I error, not a confidence level")
     assert _message(udfs.TSS_POWER_ANOVA, 20.0, 3.0, 0.5, 0.25, 0.95).endswith(

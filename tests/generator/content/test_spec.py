@@ -51,7 +51,7 @@ def test_bundled_example_spec():
 
 @pytest.mark.parametrize("data, message", [
     ({**BASE, "alpah": 0.05}, "s.toml: unknown key 'alpah' (allowed: title, "),
-    ({**BASE, "beta": 2}, "s.toml: beta: beta=2 is out of range: allowed 0 < beta < 1"),
+    ({**BASE, "beta": 2}, "s.toml: beta: beta=2 is out of range: allowed 1e-09 <= beta < 1"),
     ({**BASE, "alpha": "0.05"}, "s.toml: alpha: alpha='0.05' is not a number"),
     ({**BASE, "m": [2, 1]}, "s.toml: m: m=1 is out of range: allowed 2 <= m <= 1000000000"),
     ({**BASE, "m": [2, 2.5]}, "s.toml: m: m=2.5 is not a whole number"),
@@ -74,7 +74,7 @@ def test_bundled_example_spec():
     ({**BASE, "chart_method": "fast"}, "s.toml: chart_method: 'fast' is not one of"),
     ({**BASE, "calculators": {"anova": {"beta": 0.8}}},
      "s.toml: calculators.anova.beta: beta=0.8 is outside the workbook's range: allowed "
-     "0 < beta <= 0.5"),
+     "1e-09 <= beta <= 0.5"),
     ({**BASE, "calculators": {"anova": {"m": 5000}}},
      "s.toml: calculators.anova.m: m=5000 is outside the workbook's range: allowed "
      "2 <= m <= 1000"),

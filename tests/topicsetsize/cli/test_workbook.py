@@ -102,7 +102,7 @@ def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
         (["workbook", "nope"], "topicsetsize: error: nope: no such spec file, and not a bundled "
                                "spec (decide_example, ntcir12_std_ab, trec2010_web_example)"),
         (["workbook", str(bad)], f"topicsetsize: error: {bad}: beta: beta=2 is out of range: "
-                                 "allowed 0 < beta < 1"),
+                                 "allowed 1e-09 <= beta < 1"),
         (["workbook", "--out", str(tmp_path / "w.csv")],
          f"topicsetsize: error: {tmp_path / 'w.csv'}: the workbook must be written to an .xlsx "
          "file"),
