@@ -21,7 +21,7 @@ log-uniform over 2..1e9, reached by choosing minD (or minDt) for variance 1 from
 large-sample noncentrality (``chi2_lambda_one``; for the t designs z(alpha/2) + z(beta)), so
 the answers spread over the whole range up to 1e9 (the returned n is what counts; each call
 is timed cold for its arguments, best of ``--grid-repeat`` calls). For each of
-``anova_n`` (exact and legacy), ``ttest_n`` (exact), ``anova2_n`` and ``ttest2_n`` it prints
+``anova_n`` and ``ttest_n`` (exact and legacy), ``anova2_n`` and ``ttest2_n`` it prints
 the worst and the median ratio to a table cell, and the point of the worst. At the worst point
 (an F design with a large answer) it also times the certificate alone: the precise powers at
 n − 1 and n that certify the answer (``FKind.power_cell``: the refined F points and, from
@@ -128,8 +128,9 @@ def grid_args(name: str, alpha: float, beta: float, m: int, n: float):
             return tss.anova2_n, (alpha, beta, min_d, 1.0, m), {}
         method = name.split()[-1].strip("()")
         return tss.anova_n, (alpha, beta, min_d, 1.0, m), {"method": method}
-    if name == "ttest_n (exact)":
-        return tss.ttest_n, (alpha, beta, z / n ** 0.5, 1.0), {"method": "exact"}
+    if name.startswith("ttest_n"):
+        method = name.split()[-1].strip("()")
+        return tss.ttest_n, (alpha, beta, z / n ** 0.5, 1.0), {"method": method}
     return tss.ttest2_n, (alpha, beta, z * (2.0 / n) ** 0.5, 1.0), {}
 
 
@@ -175,8 +176,8 @@ def certificate(name: str, alpha: float, beta: float, m: int, target: float, n: 
     return lambda: kind.power_cell(points, m, effect, alpha, method)
 
 
-GRID_FUNCTIONS = ("anova_n (exact)", "anova_n (legacy)", "ttest_n (exact)", "anova2_n",
-                  "ttest2_n")
+GRID_FUNCTIONS = ("anova_n (exact)", "anova_n (legacy)", "ttest_n (exact)", "ttest_n (legacy)",
+                  "anova2_n", "ttest2_n")
 
 
 def vector_cell(name: str, points: list, answers: list[int], repeat: int) -> float:

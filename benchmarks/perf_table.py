@@ -49,7 +49,7 @@ README_ROWS = [
      "{tables.ttest_exact_to_table_floor_cpu}); target 1.5×"),
     ("two-sample t-test table, 120 cells (`unpaired`)", "{unpaired.exact_us}",
      "statsmodels `TTestIndPower`: {unpaired.statsmodels_us}", "{unpaired.speedup} faster"),
-    ("one scalar call, worst over a random grid of (α, β, m, n ≤ 10⁹), 5 functions (`scalar`)",
+    ("one scalar call, worst over a random grid of (α, β, m, n ≤ 10⁹), 6 functions (`scalar`)",
      "median {scalar.grid_median_ratio}, worst {scalar.grid_worst_ratio} a table cell; vs the "
      "same cells in one vectorised call: median {scalar.grid_median_vs_same_cells}, worst "
      "{scalar.grid_worst_vs_same_cells} (its band of n alone: worst "

@@ -163,9 +163,9 @@ def test_the_smallest_beta_is_refused_below_and_certified_at():
     ncf). At BETA_MIN itself the exact answer is certified by an independent computation:
     scipy.stats's noncentral F lower tail (the Type II error itself, no 1 − β to round) at the
     F point of scipy.stats.f, at most β at n and above it at n − 1."""
-    import topicsetsize as tss
     from scipy import stats
 
+    import topicsetsize as tss
     from topicsetsize.params import BETA_MIN
 
     for beta in (1e-20, 1e-12, np.nextafter(BETA_MIN, 0)):

@@ -20,6 +20,7 @@ from scipy import special
 
 from ..numerics.distributions import f_crit, z_upper
 from ..numerics.shapes import flat_cells
+from ..params import ERROR_USUAL
 
 __all__ = ["AnovaLegacyTerms", "NAGATA_LAMBDA"]
 
@@ -143,11 +144,22 @@ _LEGACY_FROM = {"anova": ((1e-3, 9), (1e-6, 17), (1e-10, 33)),
 
 _LEGACY_FROM_ELSE = {"anova": 129, "ttest": 2049}
 
-#: Past its start, the legacy t-test power decreases in n only at levels below this many
-#: times α (:func:`monotone_from`): a target above it needs no check below the start. It was
-#: 10 until 2026-12-06, which sent every target at α ≥ .1 to the check up to n = 2048 (5–9 ms
-#: for one ``ttest_n`` call instead of about 20 µs).
-_LEGACY_T_LEVEL = 2.0
+
+def _legacy_t_level(alpha):
+    """The power level below which, past its start, the legacy t-test power can decrease in n
+    (:func:`monotone_from`): min(2α, α + .005) for α ≤ .5, else 1 (a float or an array). A
+    target above it needs no check below the start. It was 10α until 2026-12-06, which sent
+    every target at α ≥ .1 to the check up to n = 2048 (5–9 ms for one ``ttest_n`` call
+    instead of about 20 µs).
+
+    >>> [round(_legacy_t_level(a), 6) for a in (0.001, 0.1, 0.6)]
+    [0.002, 0.105, 1.0]
+    """
+    if isinstance(alpha, float):
+        return min(2.0 * alpha, alpha + 0.005) if alpha <= ERROR_USUAL[1] else 1.0
+    alpha = np.asarray(alpha, float)
+    return np.where(alpha <= ERROR_USUAL[1], np.minimum(2.0 * alpha, alpha + 0.005), 1.0)
+
 
 #: The same starts for :func:`numpy.searchsorted`: the smallest α of each, ascending, and the
 #: starts with ``_LEGACY_FROM_ELSE`` first (below the smallest α).
@@ -168,9 +180,10 @@ def monotone_from(design: str, method: str, alpha, target):
       8 (1e-3), 15 (1e-6) and 24 (1e-10);
     * legacy t-test: decreases reach n ≈ 600 at tiny α, but past n = 16
       (α ≥ 1e-3), 64 (α ≥ 1e-6) and 128 (α ≥ 1e-10) only at power levels below
-      2α (``_LEGACY_T_LEVEL``; at most 1.76α, at α = 1e-3, and α + .002 from α = .01
-      to .7, over effects from 1e-6 to 50 and n up to 8192). Targets 1 − β ≤ 2α
-      (α ≥ .25 for the usual targets), or smaller α, are checked up to n = 2048.
+      min(2α, α + .005) for α ≤ .5 (:func:`_legacy_t_level`; at most 1.76α, at α = 1e-3, and
+      α + .002 from α = .005 to .5, over effects from 1e-8 to 60 and n up to 16,384; from
+      α = .7 on, decreases reach the power 1). Targets 1 − β at or below that level (α > .5
+      for every target), or smaller α, are checked up to n = 2048.
     """
     alpha = np.asarray(alpha, float)
     if method == "exact":
@@ -178,7 +191,7 @@ def monotone_from(design: str, method: str, alpha, target):
     smallest, starts = _LEGACY_SORTED[design]
     from_n = starts[np.searchsorted(smallest, alpha, side="right")]
     if design == "ttest":
-        from_n = np.where(np.asarray(target) > _LEGACY_T_LEVEL * alpha, from_n,
+        from_n = np.where(np.asarray(target) > _legacy_t_level(alpha), from_n,
                           _LEGACY_FROM_ELSE[design])
     return from_n
 
@@ -193,7 +206,7 @@ def monotone_from_one(design: str, method: str, alpha: float, target: float) -> 
     """
     if method == "exact":
         return 2
-    if design == "anova" or target > _LEGACY_T_LEVEL * alpha:
+    if design == "anova" or target > _legacy_t_level(alpha):
         for smallest, n in _LEGACY_FROM[design]:
             if alpha >= smallest:
                 return n
