@@ -39,7 +39,7 @@ from ..matrices.matrix import check_matrix
 from ..params import N_HALVES, N_MAX, PARAMS, check
 from .limit import n_or_inf
 
-__all__ = ["realistic_min_d", "N_COLUMNS", "column_n", "min_d_notes", "top_k_and_m",
+__all__ = ["cut_note", "realistic_min_d", "N_COLUMNS", "column_n", "min_d_notes", "top_k_and_m",
            "check_top_k_fits", "DEFAULT_TOP_K",
            "COPIES", "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE",
            "mc_error_note", "noise_note", "table_notes"]
@@ -107,8 +107,8 @@ def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:
 
 def check_top_k_fits(top_k, m, runs: int, *, names=("top_k", "m"), where="the matrix"):
     """Refuse a top group (``top_k`` or ``m``, as given) larger than the ``runs`` of the
-    matrix, its distinct runs (copies counted once); neither given (the default, 10) is cut to
-    the runs without a word.
+    matrix, its distinct runs (copies counted once); neither given, the default 10 is cut to
+    the runs, the designs' m with it (:func:`cut_note` says so).
 
     >>> check_top_k_fits(None, 90, 78)
     Traceback (most recent call last):
@@ -164,7 +164,7 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     scores : pandas.DataFrame or 2-D array-like
     top_k, m : int, optional
         The size of the top group and the number of systems of the designs: k = m, so give one
-        (both only if equal); default 10.
+        (both only if equal); default 10, or every distinct run where there are fewer.
     alpha, beta : float
     candidates : sequence of float
         Further minD values to check (> 0), e.g. ``[0.05, 0.1]``.
@@ -181,8 +181,9 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     pandas.DataFrame
         Index ``candidate``; the columns :data:`MIN_D_COLUMNS`, then :data:`MC_SE_COLUMN`.
         ``attrs`` holds ``m``, ``top_k``, ``alpha``, ``beta``, ``variance``, ``variance2``
-        (of every run), ``trials``, ``seed`` and ``copies`` (the ``(copy, original)`` pairs
-        counted once, :attr:`~topicsetsize.matrices.copies.RunCopies.copies`).
+        (of every run), ``trials``, ``seed``, ``copies`` (the ``(copy, original)`` pairs
+        counted once, :attr:`~topicsetsize.matrices.copies.RunCopies.copies`) and
+        ``cut_to_runs`` (the default 10 cut to fewer distinct runs, :func:`cut_note`).
 
     Examples
     --------
@@ -212,6 +213,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
                          f"design has m={m}")
     copies.warn(COPIES)
     k = differences.top_k
+    cut = given == (None, None) and k < m    # the default 10, cut to fewer distinct runs:
+    m = k if cut else m                      # the designs' m with it (k = m)
     corrected = split_half_differences(runs, top_k=k, trials=trials, seed=seed)
     extra = np.atleast_1d(check("min_d", list(candidates))) if len(candidates) else []
     order = top_order(runs.mean(axis=0))
@@ -256,7 +259,7 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     table[MC_SE_COLUMN] = mc_se + [np.nan] * (d.size - len(mc_se))
     table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
                        trials=corrected.trials, seed=corrected.seed, critical=critical,
-                       copies=copies.copies)
+                       copies=copies.copies, cut_to_runs=cut)
     return table
 
 
@@ -387,5 +390,22 @@ def table_notes(table: pd.DataFrame, *, option: str = "--trials") -> list[str]:
     rows with above noise = no are differences these topics cannot tell from zero: their n is \
 sized on noise
     """
-    lines = [*min_d_notes(table), mc_error_note(table, option=option), noise_note(table)]
+    lines = [cut_note(table), *min_d_notes(table), mc_error_note(table, option=option),
+             noise_note(table)]
     return [line for line in lines if line is not None]
+
+
+def cut_note(table: pd.DataFrame) -> str | None:
+    """Where the default top group of :data:`DEFAULT_TOP_K` runs was cut to the fewer distinct
+    runs of the matrix, a line that says so: the designs' m is then that number too (k = m),
+    and a design of more systems is asked for with ``--m`` on a matrix of as many runs.
+
+    >>> from topicsetsize.examples import example_matrix
+    >>> print(cut_note(realistic_min_d(example_matrix().iloc[:, :6])))
+    the matrix has 6 distinct runs, fewer than the default 10: the top group and the designs' m are all 6 of them (k = m = 6)
+    """
+    if not table.attrs.get("cut_to_runs"):
+        return None
+    k = table.attrs["top_k"]
+    return (f"the matrix has {k} distinct runs, fewer than the default {DEFAULT_TOP_K}: the top "
+            f"group and the designs' m are all {k} of them (k = m = {k})")

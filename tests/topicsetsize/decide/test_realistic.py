@@ -143,6 +143,27 @@ def test_top_k_is_m(data_dir):
         realistic_min_d(robust, top_k=10, m=20)
 
 
+def test_the_default_cut_to_fewer_runs_cuts_m_too(data_dir):
+    """Six distinct runs and neither k nor m given: the top group is all six, and so is the
+    designs' m (k = m), with a note; it was m = 10 on a six-run range (a reviewer's finding).
+    The n is anova_n's at m = 6 for the table's own minD and V_E."""
+    from topicsetsize.decide.realistic import table_notes
+
+    six = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0).iloc[:, :6]
+    table = realistic_min_d(six, trials=200)
+    assert table.attrs["top_k"] == table.attrs["m"] == 6 and table.attrs["cut_to_runs"]
+    row = table.loc["top-k range"]
+    assert int(row["n one-way exact"]) == tss.anova_n(0.05, 0.2, float(row["min_d"]),
+                                                      table.attrs["variance"], 6,
+                                                      method="exact")
+    assert table_notes(table)[0].startswith("the matrix has 6 distinct runs, fewer than the "
+                                            "default 10")
+    given = realistic_min_d(six, m=6, trials=200)          # m given: no note, the same n
+    assert not given.attrs["cut_to_runs"] and not any("distinct runs" in line
+                                                      for line in table_notes(given))
+    assert given["n one-way exact"].equals(table["n one-way exact"])
+
+
 @pytest.mark.slow
 def test_standard_errors_and_the_noise_mark(data_dir):
     """se by hand (numpy, per pair: sd of the per-topic differences / sqrt(n)); above noise =
