@@ -66,7 +66,8 @@ def register(sub, designs) -> None:
                         help="legacy = the legacy Excel tools' approximations (default); "
                              "exact = noncentral F")
     parser.add_argument("--variance-from", choices=("raw", "std-ab"), default="raw",
-                        help="which V_E gives n (default raw)")
+                        help="which V_E gives n (default raw); with std-ab, --min-d is a "
+                             "difference of std-AB scores, not of raw scores of the measure")
     parser.add_argument("--condensed", action="store_true",
                         help="evaluate each run on its condensed list: only the documents that "
                              "the pool and the qrels judge (Sakai, SIGIR 2007); default: a "
@@ -154,7 +155,9 @@ def run(args) -> int:
         budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
         design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
                   f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
-                  "cost = n x docs_per_topic" + (
+                  + (f"minD is then a difference of std-AB scores, not of raw {measure} scores; "
+                     if args.variance_from == "std-ab" else "")
+                  + "cost = n x docs_per_topic" + (
                       f"; cost high = n high x docs_per_topic; variance high = the V_E "
                       f"{args.variance_from} at n high (a budget plan's variance_high)"
                       if study.n_interval is not None else ""))

@@ -39,6 +39,22 @@ def test_csv_equals_the_engine(capsys):
     assert table["judged"].tolist() == [8217, 1916]
 
 
+def test_a_std_ab_variance_says_that_min_d_is_on_its_scale(capsys):
+    """--variance-from std-ab sizes n from the std-AB V_E: --min-d is then a difference of
+    std-AB scores, which the design line says (a reviewer found the smaller n unexplained);
+    n is anova_n's at each depth's std-AB V_E, and the raw run says nothing of the kind."""
+    argv = ["pool-depth", *A, "--depths", "60,10", "--measure", "AP", "--m", "8", "--min-d",
+            "0.05"]
+    assert main([*argv, "--variance-from", "std-ab"]) == 0
+    out = capsys.readouterr().out
+    assert "minD is then a difference of std-AB scores, not of raw AP scores" in out
+    assert main([*argv, "--variance-from", "std-ab", "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
+    assert table["n"].tolist() == [anova_n(0.05, 0.2, 0.05, v, 8) for v in table["v_e_std_ab"]]
+    assert main(argv) == 0
+    assert "std-AB scores" not in capsys.readouterr().out
+
+
 def test_readable_output_without_design(capsys):
     assert main(["pool-depth", *A, "--depths", "60,5", "--measure", "map"]) == 0
     out = capsys.readouterr().out
