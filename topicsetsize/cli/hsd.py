@@ -87,4 +87,7 @@ def run_hsd(args) -> int:
                       f"sqrt(V_E2), V_E2 = {table.attrs['variance']:.4g} (two-way residual "
                       f"variance); * = p <= {alpha:.15g} ({int(table['significant'].sum())} "
                       "significant)")
+    if table.attrs["variance"] == 0:
+        print("note: V_E2 = 0: every pair of runs differs by the same amount on every topic, "
+              "so es_hsd is infinite wherever the difference is not 0")
     return 0

@@ -71,6 +71,8 @@ def run(args) -> int:
             "score\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
             "(topicsetsize n anova2)"))
+        for line in _zero_notes(table):
+            print(line)
         if ((table["tau_ci_low"] < -1) | (table["tau_ci_high"] > 1)).any():
             print("note: a tau CI bound beyond [-1, 1] is not an error: the interval is Sakai's "
                   "tau +- z*sqrt(2(2m+5)/(9m(m-1))) (AIRS 2016, Table 1), kept unclipped as "
@@ -83,6 +85,25 @@ def run(args) -> int:
                 + interval_note(0.95, n_boot, seed, "the topics of each matrix",
                                 of="sigma2", count=min(len(m) for m in matrices.values()))))
     return 0
+
+
+def _zero_notes(table) -> list[str]:
+    """A note for each matrix with a variance of 0: no n can be sized on it (every design
+    needs σ² > 0), and what the 0 says about the scores."""
+    what = {"var_raw": ("V_E raw", "every run scores the same on every topic"),
+            "var_std_ab": ("V_E std-AB", "every run scores the same on every topic"),
+            "var2_raw": ("V_E2 raw", "every pair of runs differs by the same amount on every "
+                                     "topic"),
+            "var2_std_ab": ("V_E2 std-AB", "every pair of runs differs by the same amount on "
+                                           "every topic")}
+    lines = []
+    for name, row in table.iterrows():
+        zero = [key for key in what if row[key] == 0]
+        if zero:
+            lines.append(f"note: {name}: {', '.join(what[k][0] for k in zero)} = 0 "
+                         f"({what[zero[0]][1]}): no topic set size can be sized on a variance "
+                         "of 0")
+    return lines
 
 
 #: The four estimates whose intervals are shown: (column of the summary, estimator, scale).

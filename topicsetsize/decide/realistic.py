@@ -401,8 +401,9 @@ def cut_note(table: pd.DataFrame) -> str | None:
     and a design of more systems is asked for with ``--m`` on a matrix of as many runs.
 
     >>> from topicsetsize.examples import example_matrix
-    >>> print(cut_note(realistic_min_d(example_matrix().iloc[:, :6])))
-    the matrix has 6 distinct runs, fewer than the default 10: the top group and the designs' m are all 6 of them (k = m = 6)
+    >>> note = cut_note(realistic_min_d(example_matrix().iloc[:, :6]))
+    >>> note.split(": ")[0], note.split(": ")[1][-29:]
+    ('the matrix has 6 distinct runs, fewer than the default 10', 'are all 6 of them (k = m = 6)')
     """
     if not table.attrs.get("cut_to_runs"):
         return None

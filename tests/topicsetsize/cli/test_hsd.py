@@ -73,3 +73,13 @@ def test_too_few_trials_for_alpha_is_a_warning(capsys):
 ])
 def test_hsd_bad_input_is_one_line(capsys, argv, message):
     assert message in one_line_error(capsys, *argv)
+
+
+def test_a_two_way_variance_of_zero_is_named(capsys, tmp_path):
+    """Runs that differ by the same amount on every topic: V_E2 = 0 and es_hsd = ±inf, which a
+    note explains (they were printed as -inf without a word)."""
+    flat = tmp_path / "flat.csv"
+    flat.write_text("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.1,0.2,0.3\n")
+    assert main(["hsd", str(flat), "--trials", "200", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "-inf" in out and "note: V_E2 = 0: every pair of runs differs by the same amount" in out

@@ -274,3 +274,17 @@ def test_ambiguous_matrix_is_refused_and_no_topic_ids_reads_it(capsys, tmp_path)
     assert err.count("\n") == 1 and "--no-topic-ids" in err and "--topic-ids" in err
     assert main(["variance", str(path), "--no-topic-ids", "--csv"]) == 0
     assert "3 topics x 3 runs" in capsys.readouterr().err
+
+
+def test_a_variance_of_zero_is_named(capsys, tmp_path):
+    """Every run constant over the topics: the four variances are 0, and a note says that no
+    n can be sized on them (the command printed the zeros without a word, where report
+    refuses the matrix); a matrix with variance prints no such note."""
+    flat = tmp_path / "flat.csv"
+    flat.write_text("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.1,0.2,0.3\n")
+    assert main(["variance", str(flat)]) == 0
+    out = capsys.readouterr().out
+    assert ("V_E raw, V_E std-AB, V_E2 raw, V_E2 std-AB = 0 (every run scores the same on "
+            "every topic): no topic set size can be sized on a variance of 0") in out
+    assert main(["variance", "--example"]) == 0
+    assert "variance of 0" not in capsys.readouterr().out
