@@ -79,6 +79,11 @@ def test_check_power_ttest_pair_table(capsys, data_dir):
      "error: --top-runs 1.5 is out of range: allowed 0 < top_runs <= 1\n"),
     (["reliability", "--example", "--top-runs", "0"],
      "error: --top-runs 0 is out of range: allowed 0 < top_runs <= 1\n"),
+    # a fraction that keeps one run was said as "scores has 1 run ('sys5')" (a reviewer's find)
+    (["reliability", "--example", "--top-runs", "0.01"],
+     "error: --top-runs 0.01 keeps 1 of the 88 runs of"),
+    (["reliability", "--example", "--top-runs", "0.01"],
+     ": allowed 1/88 < --top-runs <= 1 here (a split-half experiment compares at least 2 runs)\n"),
     # a reversed range was said to match no topic id
     (["reliability", "--example", "--topics", "40-10"],
      "error: --topics 40-10 is an empty range (first 40 > last 10): give it as 10-40\n"),
