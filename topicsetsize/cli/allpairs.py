@@ -43,7 +43,8 @@ def register(sub, designs) -> None:
     p.add_argument("--m", type=number("m", key="m_simulated"), required=True,
                    help="number of systems (2..1000)")
     p.add_argument("--configuration", choices=_CONFIGURATIONS, default="least-favourable",
-                   help="the true means (default least-favourable)")
+                   help="the true means (default least-favourable: only the best and the worst "
+                        "are minD apart; equally-spaced: every neighbour, all pairs detected)")
     p.add_argument("--target", choices=_TARGETS, default="all-pairs",
                    help="the power to size for (default all-pairs)")
     p.add_argument("--trials", type=number("trials"), default=10000,
@@ -95,4 +96,9 @@ def run_allpairs(args) -> int:
         f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "
         f"{args.configuration}, target {args.target}, {trials} trials per n, seed={seed}\n"
         f"n = {result.n} (simulated power at n-1 and n; the answer carries Monte Carlo error)"))
+    if args.configuration == "least-favourable" and args.m > 2:
+        print("note: least-favourable: only the best and the worst system are minD apart (the "
+              "others at their midpoint), so every pair at least minD apart is that one pair and "
+              "all_pairs = best_worst; --configuration equally-spaced puts every neighbour minD "
+              "apart, every pair to be detected (more topics)")
     return 0

@@ -36,6 +36,24 @@ def test_allpairs_table(capsys):
     assert "seed=1" in out and "n = " in out
 
 
+def test_the_least_favourable_default_says_that_it_detects_one_pair(capsys):
+    """In the default configuration only the best and the worst system are minD apart, so
+    'all pairs' is that pair (all_pairs = best_worst column for column) and n is about the
+    two-way ANOVA's: the output says so and names the configuration that detects every pair
+    (a reviewer found n = 63 where every pair minD apart needs 105); m = 2 has no other pair."""
+    argv = ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "5", "--trials",
+            "500", "--seed", "2"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "note: least-favourable: only the best and the worst system are minD apart" in out
+    assert "--configuration equally-spaced puts every neighbour minD apart" in out
+    assert main([*argv, "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="n")
+    assert table["all_pairs"].equals(table["best_worst"])
+    assert main([*argv, "--configuration", "equally-spaced"]) == 0
+    assert "note: least-favourable" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--configuration", "random"], "--configuration: invalid choice"),
     (["--target", "some"], "--target: invalid choice"),
