@@ -216,7 +216,8 @@ def read_matrix_reporting(path, args):
     from ..matrices.readers import read_matrix
 
     with reporting_warnings():
-        matrix = read_matrix(path, measure=reader_measure(args), fmt=args.fmt,
+        matrix = read_matrix(path, measure=getattr(args, "measure", None),
+                             sheet=getattr(args, "sheet", None), fmt=args.fmt,
                              transpose=args.transpose,
                              drop_incomplete_topics=args.drop_incomplete_topics,
                              topic_ids=args.topic_ids)

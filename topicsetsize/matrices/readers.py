@@ -191,6 +191,9 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     if measure is not None and fmt == "wide":
         warnings.warn(f"{source}: measure={measure!r} is not used: a wide CSV/TSV file holds the "
                       "scores of one measure, read as they are", stacklevel=2)
+    if sheet is not None and fmt != "xlsx":
+        warnings.warn(f"{source}: sheet={sheet!r} is not used: only an .xlsx workbook has "
+                      "sheets", stacklevel=2)
     if topic_ids is not None and fmt not in ("wide", "xlsx"):
         raise InputError(f"{source}: topic_ids={topic_ids} (--topic-ids/--no-topic-ids) applies "
                          f"to wide CSV/TSV and .xlsx files, not to {fmt} files")

@@ -294,6 +294,20 @@ def test_complete_file_gives_no_warning(data_dir):
         read_matrix(data_dir / "trec2010web_ap.csv", drop_incomplete_topics=True)
 
 
+def test_a_sheet_of_a_file_without_sheets_is_said_as_a_sheet(real, written, capsys):
+    """--sheet on a CSV was said as "measure='S' is not used" (the option the user did not
+    give; a reviewer's finding): the reader and the command name the sheet."""
+    from topicsetsize.cli import main
+
+    with pytest.warns(UserWarning, match=r"wide.tsv: sheet='S' is not used: only an .xlsx "
+                                         r"workbook has sheets"):
+        frame = read_matrix(written / "wide.tsv", sheet="S")
+    same(frame, real[1])
+    assert main(["variance", str(written / "wide.tsv"), "--sheet", "S"]) == 0
+    err = capsys.readouterr().err
+    assert "sheet='S' is not used" in err and "measure=" not in err
+
+
 def test_a_measure_a_wide_file_does_not_use_is_said(real, written):
     # a wide CSV/TSV holds one measure: measure= was silently ignored
     with pytest.warns(UserWarning, match=r"wide.tsv: measure='map' is not used: a wide CSV/TSV "
