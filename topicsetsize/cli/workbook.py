@@ -61,6 +61,10 @@ def run(args) -> int:
         raise InputError(f"--matrix {args.matrix[-1]}: this is a workbook spec, not a score "
                          f"matrix: put SPEC first (topicsetsize workbook {args.matrix[-1]} "
                          f"--matrix {' '.join(args.matrix[:-1]) or 'FILE'})")
+    if args.spec is not None and Path(args.spec).suffix.lower() in _MATRIX_SUFFIXES:
+        # a score matrix given as SPEC was read as TOML ("title: is missing", "not valid TOML")
+        raise InputError(f"{args.spec}: SPEC is a workbook spec (TOML), not a score matrix: give "
+                         f"the matrix with --matrix (topicsetsize workbook --matrix {args.spec})")
     check_input_options(args, {"FILE": bool(args.matrix), "--runs": args.runs is not None},
                         file="--matrix FILE")
     spec_file = _spec_path(args.spec or DEFAULT_SPEC)
@@ -167,6 +171,10 @@ def _refuse_overwriting_inputs(args, spec, out: Path) -> None:
                if m.resolved_path() is not None]
     refuse_output_over_inputs("--out" if args.out is not None else "the spec's output", out,
                               inputs)
+
+
+#: The file types of a score matrix (``topicsetsize variance`` reads them), never a spec's.
+_MATRIX_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xls")
 
 
 def _looks_like_spec(item: str) -> bool:

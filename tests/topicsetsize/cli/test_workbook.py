@@ -108,6 +108,11 @@ def test_user_errors_are_one_line_with_status_2(capsys, tmp_path):
          "file"),
         (["workbook", "--matrix", str(tmp_path / "none.csv")],
          f"topicsetsize: error: {tmp_path / 'none.csv'}: no such score matrix file or folder"),
+        # a matrix given as SPEC was read as TOML: "title: is missing" (a reviewer's finding)
+        (["workbook", str(tmp_path / "scores.csv")],
+         f"topicsetsize: error: {tmp_path / 'scores.csv'}: SPEC is a workbook spec (TOML), not a "
+         f"score matrix: give the matrix with --matrix (topicsetsize workbook --matrix "
+         f"{tmp_path / 'scores.csv'})"),
     ]
     for argv, message in cases:
         code, out, err = run_cli(capsys, *argv)
