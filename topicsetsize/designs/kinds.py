@@ -210,7 +210,8 @@ class FKind(_Kind):
             guess = n * (1.0 + (dfn + 2.0) / max(per_topic * max(n - 1.0, 1.0), 1.0))
             n = smallest_n_one(power, 1.0 - beta, guess,
                                self.monotone_one(method, alpha, 1.0 - beta),
-                               transform=probit_one)
+                               transform=probit_one, scan_many=lambda ns: power_at(
+                                   ns, m, effect, alpha, method, precise=False))
         return certify_one(lambda x: power_at(x, m, effect, alpha, method), 1.0 - beta, n,
                            lambda i: self._describe(alpha, beta, min_d, variance, m, method)(i),
                            dfe_per_topic=per_topic, fast=fast, power_some=None if power_cell
@@ -328,7 +329,8 @@ class TKind(_Kind):
             guess = self.guess(za, -float(special.ndtri(beta)), effect)
             return smallest_n_one(lambda n: power_one(n, effect, alpha, method), 1.0 - beta,
                                   guess, self.monotone_one(method, alpha, 1.0 - beta),
-                                  transform=probit_one)
+                                  transform=probit_one, scan_many=lambda ns: self.power_at(
+                                      ns, effect, alpha, method))
 
     def min_effect(self, n, variance, alpha, beta, method):
         """The smallest minD whose power at n reaches 1 − β: σ·λ/scale(n), λ solved to the last

@@ -37,7 +37,8 @@ class Uncertain(Exception):
 
 def smallest_n_one(value: Callable[[float], float], target: float, guess: float, start: int, *,
                    transform: Callable[[float], float] = float,
-                   evaluations: int = 12, n_min: int = 2, scan: int = 32) -> int | None:
+                   evaluations: int = 12, n_min: int = 2, scan: int = 32,
+                   scan_many: Callable | None = None) -> int | None:
     """:func:`~.search.smallest_n` for one cell in plain Python floats, or None where it cannot
     certify.
 
@@ -73,6 +74,11 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
         The smallest n (as in :func:`~.search.smallest_n`).
     scan : int
         At most this many evaluations in the scan below ``start``.
+    scan_many : callable, optional
+        ``scan_many(ns)``: the criterion at a float array of n, as the vectorised search
+        evaluates it. With it the scan below ``start`` takes every n down to ``n_min`` in one
+        call or two (:func:`_scan_below_one`) and always decides: a scan of 64 n cost 64 calls
+        of ``value``, or the whole vectorised search where it exceeded ``scan``.
 
     Returns
     -------
@@ -107,7 +113,7 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
                     lo, ylo = x, y
                 streak = min(streak, 0) - 1
             if hi == start:             # passes at the monotone start: scan below, as smallest_n
-                return _scan_below_one(value, target, start, n_min, scan)
+                return _scan_below_one(value, target, start, n_min, scan, scan_many)
             if hi - lo == 1:
                 return hi if start <= lo < ONE_CELL_N_MAX else None
             last = (last + [(x, y)])[-2:]
@@ -122,15 +128,40 @@ def smallest_n_one(value: Callable[[float], float], target: float, guess: float,
     return None
 
 
-def _scan_below_one(value, target, start, n_min, scan):
+def _scan_below_one(value, target, start, n_min, scan, many=None):
     """:func:`~.search._scan_below` for one cell: 1 + the largest failing n below ``start``
     (or n_min).
 
-    None if that takes more than ``scan`` evaluations."""
+    With ``many`` (the criterion at an array of n), n = start − 1, …, start − 64 in one call,
+    the rest down to n_min in another if none failed; else one n at a time, and None if that
+    takes more than ``scan`` evaluations.
+
+    >>> import numpy as np
+    >>> _scan_below_one(None, 0.5, 129, 2, 32, lambda ns: (ns >= 31) | (ns == 5))
+    31
+    """
+    if many is not None:
+        import numpy as np
+
+        top = start - 1
+        for low in (max(n_min, start - _SCAN_FIRST), n_min):
+            if low > top:
+                break
+            ns = np.arange(top, low - 1, -1, dtype=float)       # descending: the first failure
+            ok = np.asarray(many(ns)) >= target                  # is the largest (NaN fails)
+            if not ok.all():
+                return int(ns[np.argmin(ok)]) + 1
+            top = low - 1
+        return n_min
     for n in range(start - 1, max(n_min, start - scan) - 1, -1):
         if not value(float(n)) >= target:
             return n + 1
     return n_min if start - n_min <= scan else None
+
+
+#: The n right below the start that :func:`_scan_below_one` takes in its first call (the
+#: starts of the legacy approximations are 9 to 129, and 2049 for the rest).
+_SCAN_FIRST = 64
 
 
 def _next_one(lo, hi, ylo, yhi, t, last, streak, start):
