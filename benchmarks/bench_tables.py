@@ -353,21 +353,19 @@ def main() -> None:
                                ("ttest_legacy", tt_legacy, tt_sm),
                                ("ttest_floor", tt_floor, tt_sm)):
         figure(f"tables.{key}_speedup", peer / seconds, "x", "statsmodels best / ours best")
-    figure("tables.anova_exact_to_floor", t_exact / t_floor, "x", "exact table best / floor best")
-    figure("tables.ttest_exact_to_floor", tt_exact / tt_floor, "x",
-           "exact table best / floor best")
-    figure("tables.anova_exact_to_floor_cpu", cpu[0] / cpu[1], "x",
-           "exact table / floor, least thread CPU time of each")
-    figure("tables.ttest_exact_to_floor_cpu", cpu[2] / cpu[3], "x",
-           "exact table / floor, least thread CPU time of each")
-    figure("tables.anova_exact_to_table_floor", t_exact / t_each, "x",
-           "exact table best / best of each table's own floor, called table by table")
-    figure("tables.ttest_exact_to_table_floor", tt_exact / tt_each, "x",
-           "exact table best / best of each table's own floor, called table by table")
-    figure("tables.anova_exact_to_table_floor_cpu", cpu[0] / cpu[4], "x",
-           "exact table / each table's own floor, least thread CPU time of each")
-    figure("tables.ttest_exact_to_table_floor_cpu", cpu[2] / cpu[5], "x",
-           "exact table / each table's own floor, least thread CPU time of each")
+    # (design, its table, CPU; floor of all tables in one call, CPU; each table's own, CPU)
+    for design, times in (("anova", (t_exact, cpu[0], t_floor, cpu[1], t_each, cpu[4])),
+                          ("ttest", (tt_exact, cpu[2], tt_floor, cpu[3], tt_each, cpu[5]))):
+        table, table_cpu, floor, floor_cpu, each, each_cpu = times
+        for key, ratio, how in (
+                ("floor", table / floor, "exact table best / floor best"),
+                ("floor_cpu", table_cpu / floor_cpu,
+                 "exact table / floor, least thread CPU time of each"),
+                ("table_floor", table / each,
+                 "exact table best / best of each table's own floor, called table by table"),
+                ("table_floor_cpu", table_cpu / each_cpu,
+                 "exact table / each table's own floor, least thread CPU time of each")):
+            figure(f"tables.{design}_exact_to_{key}", ratio, "x", how)
     figure("tables.anova_fixed_to_floor_cpu", fixed_cpu[0] / cpu[1], "x",
            "validation, grid and DataFrame of the same table calls with n given / floor, least "
            "thread CPU time of each")
