@@ -71,7 +71,7 @@ def run(args) -> int:
             "score\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
             "(topicsetsize n anova2)"))
-        for line in _zero_notes(table):
+        for line in _zero_notes(table, matrices):
             print(line)
         if ((table["tau_ci_low"] < -1) | (table["tau_ci_high"] > 1)).any():
             print("note: a tau CI bound beyond [-1, 1] is not an error: the interval is Sakai's "
@@ -87,9 +87,14 @@ def run(args) -> int:
     return 0
 
 
-def _zero_notes(table) -> list[str]:
-    """A note for each matrix with a variance of 0: no n can be sized on it (every design
-    needs σ² > 0), and what the 0 says about the scores."""
+def _zero_notes(table, matrices) -> list[str]:
+    """A note for each matrix with a variance of 0 up to rounding (``negligible``: constant
+    runs give about 1e-33): no n can be sized on it (every design needs σ² > 0), and what the 0
+    says about the scores."""
+    import numpy as np
+
+    from ..estimates.variance import negligible
+
     what = {"var_raw": ("V_E raw", "every run scores the same on every topic"),
             "var_std_ab": ("V_E std-AB", "every run scores the same on every topic"),
             "var2_raw": ("V_E2 raw", "every pair of runs differs by the same amount on every "
@@ -98,7 +103,8 @@ def _zero_notes(table) -> list[str]:
                                            "every topic")}
     lines = []
     for name, row in table.iterrows():
-        zero = [key for key in what if row[key] == 0]
+        raw = float(np.abs(matrices[name].to_numpy(float)).max())
+        zero = [key for key in what if negligible(row[key], 1.0 if "std_ab" in key else raw)]
         if zero:
             lines.append(f"note: {name}: {', '.join(what[k][0] for k in zero)} = 0 "
                          f"({what[zero[0]][1]}): no topic set size can be sized on a variance "

@@ -128,7 +128,14 @@ def _write(args, spec) -> int:
     from topicsetsize.generator import count_steps, with_matrices, write_workbook
 
     if args.matrix:
-        spec = with_matrices(spec, args.matrix, measure=reader_measure(args), fmt=args.fmt,
+        measure = reader_measure(args)
+        if getattr(args, "sheet", None) is not None and not any(
+                str(p).lower().endswith(".xlsx") for p in args.matrix):
+            # as read_matrix says it: the sheet was passed on as a measure of a CSV file
+            print(f"topicsetsize: warning: --sheet {args.sheet}: not used: only an .xlsx "
+                  "workbook has sheets", file=sys.stderr)
+            measure = None
+        spec = with_matrices(spec, args.matrix, measure=measure, fmt=args.fmt,
                              transpose=args.transpose, topic_ids=args.topic_ids,
                              drop_incomplete_topics=args.drop_incomplete_topics)
     out = args.out if args.out is not None else args.out_folder / spec.output

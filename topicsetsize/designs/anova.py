@@ -219,7 +219,7 @@ def anova_initial_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     Parameters
     ----------
     alpha, beta : float or array_like
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     min_d, variance, m : float or array_like
         As in :func:`anova_n`.
     method : {"legacy", "exact"}
@@ -256,7 +256,7 @@ def anova_n(alpha, beta, min_d, variance, m, *, method="legacy"):
     Parameters
     ----------
     alpha, beta : float or array_like
-        Type I and Type II error probabilities, each in (0, 1), any pair.
+        Type I and Type II error probabilities: α in (0, 1), β in [1e-9, 1), any pair.
     min_d : float or array_like
         Minimum detectable range (> 0), on the scale of the scores.
     variance : float or array_like
@@ -303,7 +303,7 @@ def anova_min_d(n, *, m, variance, alpha, beta, method="legacy"):
     variance : float or array_like
         Within-system variance σ̂² (> 0).
     alpha, beta : float or array_like
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     method : {"legacy", "exact"}
 
     Returns
@@ -342,7 +342,7 @@ def anova_table(alpha, *, beta, variance, ms, min_ds, method="legacy") -> pd.Dat
     Parameters
     ----------
     alpha, beta : float
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     variance : float
         Within-system variance σ̂² (> 0).
     ms : sequence of int

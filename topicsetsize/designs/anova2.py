@@ -181,7 +181,7 @@ def anova2_n(alpha, beta, min_d, variance, m, *, method="exact"):
     Parameters
     ----------
     alpha, beta : float or array_like
-        Type I and Type II error probabilities, each in (0, 1).
+        Type I and Type II error probabilities: α in (0, 1), β in [1e-9, 1).
     min_d : float or array_like
         Minimum detectable range (> 0).
     variance : float or array_like
@@ -241,7 +241,7 @@ def anova2_min_d(n, *, m, variance, alpha, beta, method="exact"):
     variance : float or array_like
         Two-way residual variance σ̂² (> 0).
     alpha, beta : float or array_like
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     method : {"exact"}
         The noncentral F.
 
@@ -268,7 +268,7 @@ def anova2_table(alpha, *, beta, variance, ms, min_ds, method="exact") -> pd.Dat
     Parameters
     ----------
     alpha, beta : float
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     variance : float
         Two-way residual variance σ̂² (> 0).
     ms : sequence of int

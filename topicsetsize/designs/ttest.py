@@ -97,7 +97,7 @@ def ttest_initial_n(alpha, beta, min_delta_t):
     Parameters
     ----------
     alpha, beta : float or array_like
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     min_delta_t : float or array_like
         Effect size minΔt = minDt/σt (> 0).
 
@@ -128,7 +128,7 @@ def ttest_n_effect(alpha, beta, min_delta_t, *, method="legacy"):
     Parameters
     ----------
     alpha, beta : float or array_like
-        Type I and Type II error probabilities, each in (0, 1).
+        Type I and Type II error probabilities: α in (0, 1), β in [1e-9, 1).
     min_delta_t : float or array_like
         Minimum detectable effect size minΔt = minDt/σt (> 0).
     method : {"legacy", "exact"}
@@ -168,7 +168,7 @@ def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
     Parameters
     ----------
     alpha, beta : float or array_like
-        Type I and Type II error probabilities, each in (0, 1).
+        Type I and Type II error probabilities: α in (0, 1), β in [1e-9, 1).
     min_dt : float or array_like
         Minimum detectable difference between the two systems (> 0).
     variance_t : float or array_like
@@ -212,7 +212,7 @@ def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     variance_t : float or array_like
         Variance σ̂t² of the per-topic score differences (> 0).
     alpha, beta : float or array_like
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     method : {"legacy", "exact"}
 
     Returns
@@ -245,7 +245,7 @@ def ttest_table(alpha, *, beta, variance_t, min_dts, method="legacy") -> pd.Data
     Parameters
     ----------
     alpha, beta : float
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     variance_t : float or sequence of float
         Variances σ̂t² of the per-topic differences (each > 0), the rows.
     min_dts : sequence of float

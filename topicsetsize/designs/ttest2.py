@@ -108,7 +108,7 @@ def ttest2_n(alpha, beta, min_d, variance, *, method="exact"):
     Parameters
     ----------
     alpha, beta : float or array_like
-        Type I and Type II error probabilities, each in (0, 1).
+        Type I and Type II error probabilities: α in (0, 1), β in [1e-9, 1).
     min_d : float or array_like
         Minimum detectable difference (> 0).
     variance : float or array_like
@@ -160,7 +160,7 @@ def ttest2_min_d(n, *, variance, alpha, beta, method="exact"):
     variance : float or array_like
         Within-system variance σ̂² (> 0), the same in both groups, e.g. a one-way V_E.
     alpha, beta : float or array_like
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     method : {"exact"}
         The noncentral t.
 
@@ -190,7 +190,7 @@ def ttest2_table(alpha, *, beta, variance, min_ds, method="exact") -> pd.DataFra
     Parameters
     ----------
     alpha, beta : float
-        Error probabilities in (0, 1).
+        Error probabilities: α in (0, 1), β in [1e-9, 1).
     variance : float or sequence of float
         Within-system variances σ̂² (each > 0), the rows.
     min_ds : sequence of float

@@ -15,7 +15,7 @@ from ..matrices.matrix import check_matrix
 from ..params import check_choice
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
-           "pooled_variance", "ROUNDING", "check_varies"]
+           "pooled_variance", "ROUNDING", "check_varies", "negligible"]
 
 #: Variation below this fraction of the values' magnitude is rounding error, not signal: a
 #: matrix whose scores (or run means) spread less is treated as constant, and a mean square
@@ -55,6 +55,17 @@ def check_varies(x: np.ndarray, *, name: str = "scores", what: str = "") -> None
                 f"{size:.3g}, below {ROUNDING:g} of them): treated as constant, by V_E and "
                 "the G-study alike")
     raise InputError(text + (f": {what}" if what else ""))
+
+
+def negligible(variance: float, scale: float) -> bool:
+    """Whether a variance estimate is 0 up to rounding: at most (:data:`ROUNDING` × ``scale``)²,
+    ``scale`` the largest magnitude of the scores (1 for std-AB scores). Constant runs give
+    about 1e-33 rather than 0 in floating point (the mean of three 0.1 is not 0.1).
+
+    >>> negligible(4.8e-34, 0.3), negligible(0.0001, 0.3)
+    (True, False)
+    """
+    return variance <= (ROUNDING * scale) ** 2
 
 
 def residual_variance(scores) -> float:

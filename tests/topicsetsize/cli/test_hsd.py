@@ -76,10 +76,12 @@ def test_hsd_bad_input_is_one_line(capsys, argv, message):
 
 
 def test_a_two_way_variance_of_zero_is_named(capsys, tmp_path):
-    """Runs that differ by the same amount on every topic: V_E2 = 0 and es_hsd = ±inf, which a
-    note explains (they were printed as -inf without a word)."""
+    """Runs that differ by the same amount on every topic: V_E2 = 0 up to rounding and es_hsd
+    huge or ±inf, which a note explains (they were printed as -inf without a word)."""
     flat = tmp_path / "flat.csv"
-    flat.write_text("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.1,0.2,0.3\n")
+    flat.write_text("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.1,0.2,0.3\n3,0.1,0.2,0.3\n")   # V_E2 ~ 1e-33
     assert main(["hsd", str(flat), "--trials", "200", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "-inf" in out and "note: V_E2 = 0: every pair of runs differs by the same amount" in out
+    assert "note: V_E2 = 0 (up to rounding): every pair of runs differs by the same amount" in out
+    assert main(["hsd", "--example", "--trials", "200", "--seed", "1"]) == 0
+    assert "note: V_E2" not in capsys.readouterr().out

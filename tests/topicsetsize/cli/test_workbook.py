@@ -225,3 +225,14 @@ def test_matrix_without_topic_ids_is_said_and_chosen(capsys, tmp_path):
                            "--out", str(out))
     assert code == 0 and err == ("topicsetsize: read noids: 4 topics x 3 runs (no topic-id "
                                  "column: every column is a run, topics numbered 1..4)\n")
+
+
+def test_a_sheet_of_a_csv_matrix_is_said_as_a_sheet(capsys, tmp_path, data_dir):
+    """--sheet with a CSV --matrix warned "measure='Foo' is not used" (a reviewer's finding):
+    it names the sheet, and the workbook is written from the matrix as it is."""
+    out = tmp_path / "w.xlsx"
+    code, _, err = run_cli(capsys, "workbook", "--matrix", str(data_dir / "trec2010web_ap.csv"),
+                           "--sheet", "Foo", "--out", str(out))
+    assert code == 0 and out.exists()
+    assert "--sheet Foo: not used: only an .xlsx workbook has sheets" in err
+    assert "measure=" not in err

@@ -100,7 +100,7 @@ def test_the_fast_path_certifies_ordinary_cells(call, expected):
     # in two vectorised calls (it declined, and the call ran the whole vectorised search)
     (lambda: _anova_n_one(1e-12, 0.2, 5.0, 0.0601, 3, "legacy"),
      lambda: tss.anova_n(1e-12, 0.2, 5.0, 0.0601, [3])),
-    (lambda: _ttest_n_one(5.8e-4, 0.15, 1.5, "legacy"),              # start 65, n = 9
+    (lambda: _ttest_n_one(5.8e-4, 0.15, 1.5, "legacy"),              # start 65, n = 15
      lambda: tss.ttest_n_effect(5.8e-4, 0.15, [1.5])),
     (lambda: _ttest_n_one(1e-11, 0.2, 4.0, "legacy"),                # start 2049
      lambda: tss.ttest_n_effect(1e-11, 0.2, [4.0])),
