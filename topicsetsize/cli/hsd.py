@@ -87,9 +87,9 @@ def run_hsd(args) -> int:
                       f"sqrt(V_E2), V_E2 = {table.attrs['variance']:.4g} (two-way residual "
                       f"variance); * = p <= {alpha:.15g} ({int(table['significant'].sum())} "
                       "significant)")
-    from ..estimates.variance import negligible
+    from ..estimates.variance import ZERO_MEANS, negligible
 
     if negligible(table.attrs["variance"], float(np.abs(np.asarray(scores, float)).max())):
-        print("note: V_E2 = 0 (up to rounding): every pair of runs differs by the same amount on "
-              "every topic, so es_hsd is infinite (or huge) wherever the difference is not 0")
+        print(f"note: V_E2 = 0 (up to rounding): {ZERO_MEANS['two-way']}, so es_hsd is "
+              "infinite (or huge) wherever the difference is not 0")
     return 0

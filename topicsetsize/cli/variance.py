@@ -90,25 +90,22 @@ def run(args) -> int:
 def _zero_notes(table, matrices) -> list[str]:
     """A note for each matrix with a variance of 0 up to rounding (``negligible``: constant
     runs give about 1e-33): no n can be sized on it (every design needs σ² > 0), and what the 0
-    says about the scores."""
+    says about the scores (``ZERO_MEANS``)."""
     import numpy as np
 
-    from ..estimates.variance import negligible
+    from ..estimates.variance import ZERO_MEANS, negligible
 
-    what = {"var_raw": ("V_E raw", "every run scores the same on every topic"),
-            "var_std_ab": ("V_E std-AB", "every run scores the same on every topic"),
-            "var2_raw": ("V_E2 raw", "every pair of runs differs by the same amount on every "
-                                     "topic"),
-            "var2_std_ab": ("V_E2 std-AB", "every pair of runs differs by the same amount on "
-                                           "every topic")}
     lines = []
     for name, row in table.iterrows():
         raw = float(np.abs(matrices[name].to_numpy(float)).max())
-        zero = [key for key in what if negligible(row[key], 1.0 if "std_ab" in key else raw)]
+        zero = [(column, estimator, scale) for column, estimator, scale in _ESTIMATES
+                if negligible(row[column], 1.0 if scale == "std-ab" else raw)]
         if zero:
-            lines.append(f"note: {name}: {', '.join(what[k][0] for k in zero)} = 0 "
-                         f"({what[zero[0]][1]}): no topic set size can be sized on a variance "
-                         "of 0")
+            shown = ", ".join(f"V_E{'2' * (estimator == 'two-way')} "
+                              f"{'std-AB' if scale == 'std-ab' else 'raw'}"
+                              for _, estimator, scale in zero)
+            lines.append(f"note: {name}: {shown} = 0 ({ZERO_MEANS[zero[0][1]]}): no topic set "
+                         "size can be sized on a variance of 0")
     return lines
 
 

@@ -183,10 +183,11 @@ def monotone_from(design: str, method: str, alpha, target):
       8 (1e-3), 15 (1e-6) and 24 (1e-10);
     * legacy t-test: decreases reach n ≈ 600 at tiny α, but past n = 16
       (α ≥ 1e-3), 64 (α ≥ 1e-6) and 128 (α ≥ 1e-10) only at power levels below
-      min(2α, α + .005) for α ≤ .5 (:func:`_legacy_t_level`; at most 1.76α, at α = 1e-3, and
-      α + .002 from α = .005 to .5, over effects from 1e-8 to 60 and n up to 16,384; from
-      α = .7 on, decreases reach the power 1). Targets 1 − β at or below that level (α > .5
-      for every target), or smaller α, are checked up to n = 2048.
+      min(2α, α + .005) for α ≤ .5 (:func:`_legacy_t_level`; at most 1.76α, at α = 1e-3, over
+      effects from 1e-6 to 50 and n up to 8192, and α + .002 from α = .005 to .5, over effects
+      from 1e-8 to 60 and n up to 16,384). Above α = .5 no such level is relied on. Targets
+      1 − β at or below that level (α > .5 for every target), or smaller α, are checked up to
+      n = 2048.
     """
     alpha = np.asarray(alpha, float)
     if method == "exact":

@@ -15,7 +15,7 @@ from ..matrices.matrix import check_matrix
 from ..params import check_choice
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
-           "pooled_variance", "ROUNDING", "check_varies", "negligible"]
+           "pooled_variance", "ROUNDING", "check_varies", "negligible", "ZERO_MEANS"]
 
 #: Variation below this fraction of the values' magnitude is rounding error, not signal: a
 #: matrix whose scores (or run means) spread less is treated as constant, and a mean square
@@ -55,6 +55,12 @@ def check_varies(x: np.ndarray, *, name: str = "scores", what: str = "") -> None
                 f"{size:.3g}, below {ROUNDING:g} of them): treated as constant, by V_E and "
                 "the G-study alike")
     raise InputError(text + (f": {what}" if what else ""))
+
+
+#: What an estimate of 0 (:func:`negligible`) says about the scores, by estimator: no n can be
+#: sized on it, and the commands that show one say why.
+ZERO_MEANS = {"one-way": "every run scores the same on every topic",
+              "two-way": "every pair of runs differs by the same amount on every topic"}
 
 
 def negligible(variance: float, scale: float) -> bool:

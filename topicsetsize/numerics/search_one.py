@@ -137,7 +137,6 @@ def _scan_below_one(value, target, start, n_min, scan, many=None):
     none failed; else one n at a time (cheaper for a few), and None if that takes more than
     ``scan`` evaluations.
 
-    >>> import numpy as np
     >>> _scan_below_one(None, 0.5, 129, 2, 32, lambda ns: (ns >= 31) | (ns == 5))
     31
     """
