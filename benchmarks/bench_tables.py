@@ -11,8 +11,10 @@ TTestPower().solve_power cell by cell and checks that the n agree with the exact
 The "floor" rows time only the special-function calls that certify every exact cell (the
 power at n - 1 and at n, all cells in one vectorised call), the cheaper way of issue 28.4: one
 critical value per cell (the power at n - 1 taken at n's critical value is an upper bound of it;
-n - 1's own only where that bound is not below 1 - beta), and the paired t power as one
-noncentral F tail (t'^2 ~ F'(1, phi, lambda^2)): no certified table can cost less. Each table's
+n - 1's own only where that bound is not below 1 - beta), Boost's F point as it is (the refined
+one and the series only for cells whose fast powers lie within their error of 1 - beta), and
+the paired t power as one noncentral F tail (t'^2 ~ F'(1, phi, lambda^2)): no certified table
+can cost less. Each table's
 ratio to its floor is printed (issue 28.4 asks for at most 1.5x), and so is what the same table
 calls cost with their answers given (validation, grid and DataFrame): no search can bring a
 table closer to its floor than 1 + that. The floor is timed two ways: all tables' cells in one
@@ -110,12 +112,20 @@ def certification_floor_anova(tables):
     the cheaper way (issue 28.4).
 
     Per cell, the exact power at n − 1 and at n, with the bound shortcut: one upper F point
-    w(n) (``f_crit``) and two noncentral F tails (``_ncf_sf``), the one at n − 1 taken at w(n),
-    an upper bound of its power (w(n − 1) > w(n)); where that bound is not below 1 − β (found
-    here, before the clock starts), n − 1's own F point and tail as well. All the table's
-    cells in one vectorised call of each: what any certified answer must compute.
+    w(n) and two noncentral F tails (``_ncf_sf``), the one at n − 1 taken at w(n), an upper
+    bound of its power (w(n − 1) > w(n)); where that bound is not below 1 − β (found here,
+    before the clock starts), n − 1's own F point and tail as well. The F points are Boost's
+    inverse as it is (``f_crit(precise=False)``), as the search's fast power takes them: its
+    error is within ``FAST_POWER_ERROR``, so only a cell whose fast powers lie that close to
+    1 − β (and whose n reaches ``certify_from``) needs the precise powers at n − 1 and n
+    (``f_power``: the refined F point, the series), and those are timed too where there are
+    any. All the table's cells in one vectorised call of each: what any certified answer
+    must compute. (Until 2026-12-06 this floor refined every F point from φE = 10⁵ on,
+    whether a cell needed it or not, which put it some 20% above what a certificate costs.)
     """
-    from topicsetsize.numerics.distributions import _ncf_sf, f_crit
+    from topicsetsize.numerics.distributions import _ncf_sf, f_crit, f_power
+    from topicsetsize.numerics.precision import (F_POWER_TOLERANCE, certify_from,
+                                                 undecided_by_fast)
     cols = []
     for (a, b, v), table in tables.items():
         n = table.to_numpy(float).ravel()
@@ -123,18 +133,28 @@ def certification_floor_anova(tables):
         effect = np.broadcast_to(np.asarray(table.columns, float)[None, :] ** 2 / (2 * v),
                                  table.shape).ravel()
         cols.append((np.full(n.size, a), np.full(n.size, 1 - b), m - 1.0, m * (n - 1.0),
-                     m * (n - 2.0), n * effect, (n - 1.0) * effect))
-    alpha, target, dfn, dfd, dfd0, nc, nc0 = (np.concatenate(c) for c in zip(*cols))
-    own = _ncf_sf(f_crit(alpha, dfn, dfd), dfn, dfd0, nc0) >= target   # the fallback cells
+                     m * (n - 2.0), n * effect, (n - 1.0) * effect, n, m))
+    alpha, target, dfn, dfd, dfd0, nc, nc0, n, m = (np.concatenate(c) for c in zip(*cols))
+    w = f_crit(alpha, dfn, dfd, precise=False)
+    at, below = _ncf_sf(w, dfn, dfd, nc), _ncf_sf(w, dfn, dfd0, nc0)
+    own = below >= target                                             # the fallback cells
+    below[own] = _ncf_sf(f_crit(alpha[own], dfn[own], dfd0[own], precise=False), dfn[own],
+                         dfd0[own], nc0[own])
+    precise = undecided_by_fast(target, below, at, F_POWER_TOLERANCE) & (n >= certify_from(m))
     args2 = (np.concatenate([dfn, dfn]), np.concatenate([dfd, dfd0]), np.concatenate([nc, nc0]))
     own_args = (alpha[own], dfn[own], dfd0[own], nc0[own])
+    precise_args = tuple(np.concatenate([x[precise], x[precise]]) for x in (alpha, dfn)) + (
+        np.concatenate([dfd[precise], dfd0[precise]]), np.concatenate([nc[precise],
+                                                                        nc0[precise]]))
 
     def floor():
-        w = f_crit(alpha, dfn, dfd)
+        w = f_crit(alpha, dfn, dfd, precise=False)
         both = _ncf_sf(np.concatenate([w, w]), *args2)
         a_, n_, d_, l_ = own_args
-        return both, _ncf_sf(f_crit(a_, n_, d_), n_, d_, l_)
+        fallback = _ncf_sf(f_crit(a_, n_, d_, precise=False), n_, d_, l_)
+        return both, fallback, f_power(*precise_args) if precise_args[0].size else None
     floor.fallback = int(own.sum())
+    floor.precise = int(precise.sum())
     return floor
 
 
@@ -179,6 +199,7 @@ def table_by_table(make_floor, tables):
         for each in floors:
             each()
     floor.fallback = sum(each.fallback for each in floors)
+    floor.precise = sum(getattr(each, "precise", 0) for each in floors)
     return floor
 
 
@@ -323,7 +344,7 @@ def main() -> None:
     print(f"exact table / its certifying floor: ANOVA {t_exact / t_floor:.2f}, t-test "
           f"{tt_exact / tt_floor:.2f} (target at most 1.5; the floors' own critical value at "
           f"n - 1 for {floor_anova.fallback} of {n_anova} and {floor_ttest.fallback} of "
-          f"{n_ttest} cells)")
+          f"{n_ttest} cells; the precise ANOVA powers for {floor_anova.precise})")
     print(f"the same in CPU time (this thread): ANOVA {cpu[0] / cpu[1]:.2f}, t-test "
           f"{cpu[2] / cpu[3]:.2f}")
     print(f"exact table / the floor of each table call (each table's cells in their own calls): "

@@ -362,17 +362,43 @@ def ceil_sig(x: float, digits: int = 6) -> float:
     return float(f"{math.ceil(x / quantum - 1e-9) * quantum:.{digits}g}")
 
 
-def floor_power(p: float) -> float:
-    """Truncate a power to 6 decimals: 0.7999996 shows as 0.799999, never as 0.8.
+def fixed(x: float, decimals: int = 4) -> str:
+    """``x`` to ``decimals`` decimals, as the papers show scores and variances; a non-zero ``x``
+    below 10^-(decimals − 1) (scores on a small scale) to 3 significant digits instead, so that
+    it never reads as 0.
 
-    NaN (legacy power where Nagata's approximation is undefined) stays NaN.
+    >>> fixed(0.06011), fixed(8.44e-07), fixed(0.0), fixed(2.4e-06, 6), fixed(float("nan"))
+    ('0.0601', '8.44e-07', '0.0000', '2.4e-06', 'nan')
+    """
+    small = x != 0 and abs(x) < 10.0 ** (1 - decimals)      # False for NaN
+    return f"{x:.3g}" if small else f"{x:.{decimals}f}"
 
-    >>> floor_power(0.7999996), floor_power(float("nan"))
-    (0.799999, nan)
+
+def power_decimals(beta: float) -> int:
+    """Decimals that show a power beside the target 1 − β: 6, or two more than β's first
+    significant decimal where β is below 10⁻⁴ (at β = 1e-9, 0.999999 would show both the
+    power at n − 1 and at n, one below the target 0.999999999 and one above it, alike).
+
+    >>> power_decimals(0.2), power_decimals(1e-5), power_decimals(1e-9)
+    (6, 7, 11)
     """
     import math
 
-    return math.floor(p * 1e6) / 1e6 if math.isfinite(p) else p
+    return max(6, 1 - math.floor(math.log10(beta)) + 1) if 0 < beta < 1 else 6
+
+
+def floor_power(p: float, decimals: int = 6) -> float:
+    """Truncate a power to ``decimals`` decimals: 0.7999996 shows as 0.799999, never as 0.8.
+
+    NaN (legacy power where Nagata's approximation is undefined) stays NaN.
+
+    >>> floor_power(0.7999996), floor_power(float("nan")), floor_power(0.99999999987, 11)
+    (0.799999, nan, 0.99999999987)
+    """
+    import math
+
+    scale = 10.0 ** decimals
+    return math.floor(p * scale) / scale if math.isfinite(p) else p
 
 
 def around_n(n: int, value_of, name: str, *, missing=None) -> dict:

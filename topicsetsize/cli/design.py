@@ -16,7 +16,8 @@ import sys
 
 from ..designs.registry import DESIGNS, Design
 from ..errors import InputError
-from ._common import around_n, ceil_sig, floor_power, number, numbers, print_frame, progress
+from ._common import (around_n, ceil_sig, floor_power, number, numbers, power_decimals,
+                      print_frame, progress)
 
 _METHODS = ("legacy", "exact", "both")
 
@@ -159,18 +160,20 @@ def _n(args) -> None:
     given = {k: v for k, v in values.items()
              if k != "beta" and (power or k != design.effect)}
     n_label = "n per system" if design.per_system else "n"
+    decimals = power_decimals(values["beta"]) if power else 6
     rows = []
     for method in _methods(args):
         n = n_of(**values, **_with_method(design, method))
 
         def at(k, meth=method):
             value = value_of(k, **given, **_with_method(design, meth))
-            return floor_power(value) if power else value
+            return floor_power(value, decimals) if power else value
 
         rows.append({"method": method if power else "expected width", n_label: n,
                      **({"topics in all": 2 * n} if design.per_system else {}),
                      **around_n(n, at, "power" if power else "width", missing=float("nan"))})
-    _report(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label)
+    _report(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label,
+            decimals=decimals)
     if power and "legacy" in _methods(args) and "exact" in design.methods:
         _legacy_shortfall(design, values, given, rows, n_label)
 
@@ -187,18 +190,22 @@ def _legacy_shortfall(design: Design, values: dict, given: dict, rows: list[dict
     target = 1.0 - values["beta"]
     if exact_power >= target:
         return
+    digits = power_decimals(values["beta"])
     n_exact = next((row[n_label] for row in rows if row["method"] == "exact"), None)
     if n_exact is None:
         n_exact = design.function("n")(**values, method="exact")
     warnings.warn(f"at the legacy n = {n_legacy:,} the exact power is only "
-                  f"{floor_power(exact_power):.6g} < 1 - beta = {target:.6g} (the legacy "
+                  f"{floor_power(exact_power, digits):.{digits}g} < 1 - beta = "
+                  f"{target:.{digits}g} (the legacy "
                   f"powers above are the approximation's own); the exact method needs "
                   f"n = {n_exact:,} (--method exact)", UserWarning, stacklevel=2)
 
 
-def _report(title: str, rows: list[dict], args, *, n_column: str = "n") -> None:
+def _report(title: str, rows: list[dict], args, *, n_column: str = "n",
+            decimals: int = 6) -> None:
     """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table.
-    ``n_column`` holds the topic set size (``n per system`` in the unpaired designs).
+    ``n_column`` holds the topic set size (``n per system`` in the unpaired designs); floats
+    show ``decimals`` decimals (:func:`~._common.power_decimals` of a tiny β).
 
     Plain Python, no pandas: a one-answer command then starts in about the time of importing
     numpy and scipy.special. The layout is that of ``DataFrame.to_string`` (index ``method``).
@@ -224,7 +231,7 @@ def _report(title: str, rows: list[dict], args, *, n_column: str = "n") -> None:
                 used.append(mark)
                 line.append(mark)
             else:
-                line.append(_cell_text(value, huge))
+                line.append(_cell_text(value, huge, decimals))
         cells.append(line)
     left = max(len("method"), *(len(row["method"]) for row in rows))
     widths = [max(len(c), *(len(line[i]) + 1 for line in cells)) for i, c in enumerate(columns)]
@@ -237,14 +244,15 @@ def _report(title: str, rows: list[dict], args, *, n_column: str = "n") -> None:
         print(_NOTES[mark])
 
 
-def _cell_text(value, huge: bool) -> str:
-    """A cell as ``DataFrame.to_string`` shows it: floats to 6 decimals without trailing zeros
-    (``1.0``, ``0.13774``), or each in its shortest exact form once one is from 1e16 up."""
+def _cell_text(value, huge: bool, decimals: int = 6) -> str:
+    """A cell as ``DataFrame.to_string`` shows it: floats to 6 (``decimals``) decimals without
+    trailing zeros (``1.0``, ``0.13774``), or each in its shortest exact form once one is from
+    1e16 up."""
     if not isinstance(value, float):
         return str(value)
     if huge or not math.isfinite(value):
         return repr(value)
-    text = f"{value:.6f}".rstrip("0")
+    text = f"{value:.{decimals}f}".rstrip("0")
     return text + "0" if text.endswith(".") else text
 
 
@@ -307,10 +315,12 @@ def _legacy_table_shortfall(args, frame) -> None:
     if not short.any():
         return
     i, j = np.argwhere(short)[0]
+    digits = power_decimals(args.beta)
     warnings.warn(f"in {int(short.sum()):,} of {short.size:,} cells of the legacy table the "
-                  f"exact power at its n is below 1 - beta = {target:.6g} (e.g. {rows}="
+                  f"exact power at its n is below 1 - beta = {target:.{digits}g} (e.g. {rows}="
                   f"{frame.index[i]:g}, {effect}={frame.columns[j]:g}: n = {n[i, j]:,} has "
-                  f"{floor_power(float(power[i, j])):.6g}); --method exact gives the exact table",
+                  f"{floor_power(float(power[i, j]), digits):.{digits}g}); --method exact "
+                  "gives the exact table",
                   UserWarning, stacklevel=2)
 
 
@@ -381,7 +391,9 @@ def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict])
     exact = next((row[design.effect] for row in rows if row["method"] == "exact"), None)
     if exact is None:
         exact = ceil_sig(design.function("min_effect")(n, **given, method="exact"))
+    digits = power_decimals(given["beta"])
     warnings.warn(f"at the legacy {design.effect} = {shown:.6g} the exact power is only "
-                  f"{floor_power(exact_power):.6g} < 1 - beta = {target:.6g}; the exact "
+                  f"{floor_power(exact_power, digits):.{digits}g} < 1 - beta = "
+                  f"{target:.{digits}g}; the exact "
                   f"method's {design.effect} is {exact:.6g} (--method exact)", UserWarning,
                   stacklevel=2)

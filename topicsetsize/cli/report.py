@@ -21,6 +21,7 @@ from ._bootstrap import add_boot_options, boot_args, check_boot_workload, interv
 from ._common import (
     add_std_ab_options,
     checked,
+    fixed,
     numbers,
     path,
     print_frame,
@@ -185,10 +186,10 @@ def _readable(reports):
         s, g, d, gt = r.summary, r.gstudy, r.dstudy, r.gt_n_intervals()
         columns[name] = {
             "runs": str(s.runs), "topics": str(s.topics),
-            "V_E raw": f"{s.var_raw:.4f}", "V_E std-AB": f"{s.var_std_ab:.4f}",
-            "V_E2 raw": f"{s.var2_raw:.4f}", "V_E2 std-AB": f"{s.var2_std_ab:.4f}",
-            "sigma2_s (systems)": f"{g.var_s:.6f}", "sigma2_t (topics)": f"{g.var_t:.6f}",
-            "sigma2_e (residual)": f"{g.var_e:.6f}",
+            "V_E raw": fixed(s.var_raw), "V_E std-AB": fixed(s.var_std_ab),
+            "V_E2 raw": fixed(s.var2_raw), "V_E2 std-AB": fixed(s.var2_std_ab),
+            "sigma2_s (systems)": fixed(g.var_s, 6), "sigma2_t (topics)": fixed(g.var_t, 6),
+            "sigma2_e (residual)": fixed(g.var_e, 6),
             "negative set to 0": ", ".join(g.negative) or "none",
             f"Erho2 at n={s.topics} [CI]": interval(d.erho2, d.erho2_low, d.erho2_high),
             f"Phi at n={s.topics} [CI]": interval(d.phi, d.phi_low, d.phi_high),
@@ -212,8 +213,8 @@ def _generic(label: str) -> str:
 def _differences_table(report):
     table = report.differences.table.astype(object)
     for label in table.index:
-        fmt = "{:.0f}" if label == "pairs" else "{:.4f}"
-        table.loc[label] = [fmt.format(v) for v in report.differences.table.loc[label]]
+        table.loc[label] = [f"{v:.0f}" if label == "pairs" else fixed(v)
+                            for v in report.differences.table.loc[label]]
     return table
 
 
@@ -224,9 +225,9 @@ def _min_d_table(report):
 
     table = report.min_d[list(SHOWN_COLUMNS)].copy()      # mc_se before the n it moves
     for column in ("min_d", "uncorrected", "se"):
-        table[column] = table[column].map(lambda v: "" if v != v else f"{v:.4f}")
+        table[column] = table[column].map(lambda v: "" if v != v else fixed(v))
     # one digit more than min_d: at the default 64,000 halves it is about 1e-4
-    table[MC_SE_COLUMN] = table[MC_SE_COLUMN].map(lambda v: "" if v != v else f"{v:.5f}")
+    table[MC_SE_COLUMN] = table[MC_SE_COLUMN].map(lambda v: "" if v != v else fixed(v, 5))
     table["share"] = table["share"].map(lambda v: "" if v != v else f"{v:.1%}")
     table["above noise"] = table["above noise"].map({True: "yes", False: "no"})
     for column in (c for c in SHOWN_COLUMNS if c.startswith("n ")):   # no n: the notes say why
@@ -241,7 +242,7 @@ def _interval_table(report):
     from ..report import interval_end_text, interval_table
 
     table = interval_table(report)
-    out = pd.DataFrame({"min_d": table["min_d"].map("{:.4f}".format)}, index=table.index)
+    out = pd.DataFrame({"min_d": table["min_d"].map(fixed)}, index=table.index)
     for name, ci in report.n_intervals.items():
         out[name] = [("" if pd.isna(n) else
                       f"{n} [{interval_end_text(lo)}, {interval_end_text(hi)}]")

@@ -15,6 +15,7 @@ from ..errors import InputError
 from ._bootstrap import add_boot_options, boot_args, check_boot_workload, interval_note
 from ._common import (
     add_std_ab_options,
+    fixed,
     path,
     print_frame,
     reporting_warnings,
@@ -64,14 +65,15 @@ def run(args) -> int:
         print_frame(table if limits is None else table.join(limits.assign(n_boot=n_boot,
                                                                           seed=seed)), csv=True)
     else:
-        print_frame(_readable(table), title=(
+        zeros = _zeros(table, matrices)
+        print_frame(_readable(table, zeros), title=(
             f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
             f"(A={args.a:.15g}, B={args.b:.15g}) scores\n"
             "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
             "score\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
             "(topicsetsize n anova2)"))
-        for line in _zero_notes(table, matrices):
+        for line in _zero_notes(zeros):
             print(line)
         if ((table["tau_ci_low"] < -1) | (table["tau_ci_high"] > 1)).any():
             print("note: a tau CI bound beyond [-1, 1] is not an error: the interval is Sakai's "
@@ -79,7 +81,7 @@ def run(args) -> int:
                   "published")
         if limits is not None:
             print()
-            print_frame(_readable_limits(limits), title=(
+            print_frame(_readable_limits(limits, zeros), title=(
                 "Each sigma2 with its 95% interval over the topics: an n sized on it has the "
                 "interval n(low) to n(high)\n"
                 + interval_note(0.95, n_boot, seed, "the topics of each matrix",
@@ -87,26 +89,30 @@ def run(args) -> int:
     return 0
 
 
-def _zero_notes(table, matrices) -> list[str]:
-    """A note for each matrix with a variance of 0 up to rounding (``negligible``: constant
-    runs give about 1e-33): no n can be sized on it (every design needs σ² > 0), and what the 0
-    says about the scores (``ZERO_MEANS``)."""
+def _zeros(table, matrices) -> dict[str, list[tuple]]:
+    """Per matrix, the estimates (of :data:`_ESTIMATES`) that are 0 up to rounding
+    (``negligible``: constant runs give about 1e-33 rather than 0)."""
     import numpy as np
 
-    from ..estimates.variance import ZERO_MEANS, negligible
+    from ..estimates.variance import negligible
 
-    lines = []
+    zeros = {}
     for name, row in table.iterrows():
         raw = float(np.abs(matrices[name].to_numpy(float)).max())
-        zero = [(column, estimator, scale) for column, estimator, scale in _ESTIMATES
-                if negligible(row[column], 1.0 if scale == "std-ab" else raw)]
-        if zero:
-            shown = ", ".join(f"V_E{'2' * (estimator == 'two-way')} "
-                              f"{'std-AB' if scale == 'std-ab' else 'raw'}"
-                              for _, estimator, scale in zero)
-            lines.append(f"note: {name}: {shown} = 0 ({ZERO_MEANS[zero[0][1]]}): no topic set "
-                         "size can be sized on a variance of 0")
-    return lines
+        zeros[name] = [(column, estimator, scale) for column, estimator, scale in _ESTIMATES
+                       if negligible(row[column], 1.0 if scale == "std-ab" else raw)]
+    return zeros
+
+
+def _zero_notes(zeros) -> list[str]:
+    """A note for each matrix with a variance of 0 up to rounding (:func:`_zeros`): no n can be
+    sized on it (every design needs σ² > 0), and what the 0 says about the scores
+    (``ZERO_MEANS``)."""
+    from ..estimates.variance import ZERO_MEANS
+
+    return [f"note: {name}: {', '.join(_label(e, s) for _, e, s in zero)} = 0 "
+            f"({ZERO_MEANS[zero[0][1]]}): no topic set size can be sized on a variance of 0"
+            for name, zero in zeros.items() if zero]
 
 
 #: The four estimates whose intervals are shown: (column of the summary, estimator, scale).
@@ -133,27 +139,43 @@ def _limits(matrices, args, n_boot, seed):
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def _readable_limits(limits):
+def _label(estimator: str, scale: str) -> str:
+    """An estimate's column heading: ``V_E raw``, ``V_E2 std-AB``."""
+    return f"V_E{'2' * (estimator == 'two-way')} {'std-AB' if scale == 'std-ab' else 'raw'}"
+
+
+def _variance_text(x: float, zero: bool = False) -> str:
+    """A variance as the paper shows it, to 4 decimals; one below 0.001 (scores on a small
+    scale) to 3 significant digits instead (:func:`~._common.fixed`), so that it shows as 0.0000
+    only where it is 0 up to rounding (``zero``, :func:`_zeros`).
+
+    >>> _variance_text(0.06011), _variance_text(8.44e-07), _variance_text(4.8e-34, zero=True)
+    ('0.0601', '8.44e-07', '0.0000')
+    """
+    return fixed(0.0 if zero else x)
+
+
+def _readable_limits(limits, zeros):
     import pandas as pd
 
-    labels = {"var_raw": "V_E raw", "var_std_ab": "V_E std-AB", "var2_raw": "V_E2 raw",
-              "var2_std_ab": "V_E2 std-AB"}
-    return pd.DataFrame({label: [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in
-                                 zip(limits[f"{column}_low"], limits[f"{column}_high"])]
-                         for column, label in labels.items()}, index=limits.index)
+    return pd.DataFrame({_label(estimator, scale): [
+        f"[{_variance_text(lo, zero)}, {_variance_text(hi, zero)}]"
+        for lo, hi, zero in zip(limits[f"{column}_low"], limits[f"{column}_high"],
+                                (column in {z[0] for z in zeros[name]} for name in limits.index))]
+        for column, estimator, scale in _ESTIMATES}, index=limits.index)
 
 
-def _readable(table):
-    """The paper's layout: V_E to 4 decimals, tau and its CI to 3."""
+def _readable(table, zeros):
+    """The paper's layout: V_E to 4 decimals (:func:`_variance_text`; 0.0000 where it is 0 up
+    to rounding, ``zeros`` of :func:`_zeros`), tau and its CI to 3."""
     import pandas as pd
 
     return pd.DataFrame({
         "runs": table["runs"],
         "topics": table["topics"],
-        "V_E raw": table["var_raw"].map("{:.4f}".format),
-        "V_E std-AB": table["var_std_ab"].map("{:.4f}".format),
-        "V_E2 raw": table["var2_raw"].map("{:.4f}".format),
-        "V_E2 std-AB": table["var2_std_ab"].map("{:.4f}".format),
+        **{_label(estimator, scale): [
+            _variance_text(x, column in {z[0] for z in zeros[name]})
+            for name, x in table[column].items()] for column, estimator, scale in _ESTIMATES},
         "tau [95% CI]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" for t, lo, hi in
                          table[["tau", "tau_ci_low", "tau_ci_high"]].itertuples(index=False)],
     }, index=table.index.rename(None))

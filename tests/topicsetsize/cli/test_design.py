@@ -35,6 +35,30 @@ def test_both_methods_and_csv(capsys):
     assert frame.loc["exact", "power(n-1)"] < 0.8 <= frame.loc["exact", "power(n)"]
 
 
+def test_tiny_beta_shows_the_powers_apart_from_the_target(capsys):
+    """At β = 1e-9 six decimals showed power(n − 1) and power(n) both as 0.999999, one below the
+    target 0.999999999 and one above it: the table shows as many decimals as the target needs,
+    and the legacy warning's target is not rounded to 1."""
+    code, out, err = run_cli(capsys, "n", "anova", "--beta", "1e-9", "--min-d", "0.1",
+                             "--variance", "0.05", "--m", "5", "--method", "both")
+    assert code == 0
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()
+            if line.startswith(("legacy", "exact"))}
+    target = 1 - 1e-9
+    for method in ("legacy", "exact"):
+        below, at = (float(x) for x in rows[method][1:])
+        assert below < target <= at, (method, below, at)
+    # the exact powers, computed again, truncated to the 11 decimals shown
+    n = int(rows["exact"][0])
+    exact = [tss.anova_power(k, m=5, min_d=0.1, variance=0.05, alpha=0.05, method="exact")
+             for k in (n - 1, n)]
+    assert [float(x) for x in rows["exact"][1:]] == [math.floor(p * 1e11) / 1e11 for p in exact]
+    # the legacy minD at n = 50 falls short of the exact power: the warning keeps the digits
+    code, out, err = run_cli(capsys, "min-d", "anova", "--beta", "1e-9", "--n", "50",
+                             "--variance", "0.05", "--m", "5", "--method", "both")
+    assert code == 0 and "< 1 - beta = 0.999999999;" in err
+
+
 def test_ttest_and_ci(capsys):
     assert run_cli(capsys, "n", "ttest", "--min-delta-t", "0.2")[1].count(" 199 ") == 1
     code, out, _ = run_cli(capsys, "n", "ttest", "--min-dt", "0.1", "--variance-t", "0.04", "--csv")

@@ -18,6 +18,7 @@ import pytest
 
 import topicsetsize as tss
 from topicsetsize.cli import main
+from topicsetsize.cli._common import fixed
 from topicsetsize.estimates.gtheory import gt_n_interval
 from topicsetsize.examples import example_matrix
 from topicsetsize.report import MIN_D_HELD_FIXED
@@ -93,10 +94,10 @@ def test_distribution_of_differences(capsys, data_dir):
     assert lines[start + 1].split() == ["all", "pairs", "top-k", "pairs", "best", "vs", "others"]
     rows = {x.split()[0]: x.split()[1:] for x in lines[start + 2:start + 9]}
     assert rows["pairs"] == ["5886", "45", "108"]       # 109 x 108 / 2; 10 x 9 / 2; 109 - 1
-    assert rows["median"] == [f"{statistics.median(g):.4f}" for g in groups]
-    assert rows["min"] == [f"{min(g):.4f}" for g in groups]
-    assert rows["max"] == [f"{max(g):.4f}" for g in groups]
-    assert min(groups[1]) > 0.0004 and rows["min"][1] == "0.0004"   # no 0 from the copy
+    assert rows["median"] == [fixed(statistics.median(g)) for g in groups]
+    assert rows["min"] == [fixed(min(g)) for g in groups]
+    assert rows["max"] == [fixed(max(g)) for g in groups]
+    assert min(groups[1]) > 0.0004 and rows["min"][1] == fixed(min(groups[1]))   # no 0 from a copy
 
 
 @pytest.mark.slow
@@ -194,8 +195,8 @@ def test_m_sets_the_top_group_and_rows_say_their_pairs(capsys, data_dir):
     assert code == 0
     row = next(x for x in out.splitlines() if x.startswith("top-k range"))
     table = tss.realistic_min_d(pd.read_csv(robust, index_col=0), m=20)
-    assert row.split()[2:6] == [f"{table.loc['top-k range', 'min_d']:.4f}",
-                                f"{table.loc['top-k range', 'uncorrected']:.4f}", "top", "20"]
+    assert row.split()[2:6] == [fixed(table.loc['top-k range', 'min_d']),
+                                fixed(table.loc['top-k range', 'uncorrected']), "top", "20"]
     assert "pairs among the top 20 runs" in out and "190" in out
     assert "the top 20 picked on a random half of the topics" in out
     assert "note:" in out and "cannot tell from zero" in out
@@ -311,7 +312,7 @@ def test_the_min_d_table_shows_mc_se_and_the_note_to_raise_trials(capsys):
     lines = out.splitlines()
     for candidate in ("top-k range", "top-k median", "top-k 25%"):
         row = next(x for x in lines if x.startswith(candidate) and "[" not in x)
-        assert row.split()[-4] == f"{table.loc[candidate, 'mc_se']:.5f}"
+        assert row.split()[-4] == fixed(table.loc[candidate, 'mc_se'], 5)
     row = next(x for x in lines if x.startswith("all-pairs median") and "[" not in x)
     assert row.split()[-4] == "yes"                       # no mc_se: above noise, then the n
     assert (f"note: example: TREC 2010 Web AP: {mc_error_note(table, option='--trials')}"
@@ -344,8 +345,8 @@ def test_trials_sets_the_halves(capsys):
     table = tss.realistic_min_d(example_matrix(), trials=500)
     row = next(x for x in out.splitlines() if x.startswith("top-k range"))
     assert code == 0 and "mean over 500 halves (seed 0)" in out
-    assert row.split()[2] == f"{table.loc['top-k range', 'min_d']:.4f}"
-    assert row.split()[-4] == f"{table.loc['top-k range', 'mc_se']:.5f}"
+    assert row.split()[2] == fixed(table.loc['top-k range', 'min_d'])
+    assert row.split()[-4] == fixed(table.loc['top-k range', 'mc_se'], 5)
     code, out, _ = run_cli(capsys, "report", "--example", "--boot", "0", "--trials", "1")
     assert code == 0 and ("note: example: TREC 2010 Web AP: --trials 1: one random half gives "
                           "no Monte Carlo error") in out
@@ -377,3 +378,21 @@ def test_csv_has_the_mc_se_of_each_candidate(capsys):
     assert code == 0
     assert row["top-k median: mc_se"] == pytest.approx(table.loc["top-k median", "mc_se"])
     assert pd.isna(row["all-pairs median: mc_se"])
+
+
+def test_scores_on_a_small_scale_do_not_read_as_zeros(capsys, tmp_path):
+    """TREC 2010 Web AP / 100: the report printed V_E, the variance components, the
+    differences and the minD candidates as 0.0000 (4 or 6 decimals); each shows to 3
+    significant digits now, 1/100 (or 1/10,000 for a variance) of the same matrix's own."""
+    web = example_matrix()
+    small = tmp_path / "small.csv"
+    (web.iloc[:, :12] / 100).to_csv(small)
+    assert main(["report", str(small), "--boot", "0", "--trials", "200"]) == 0
+    out = capsys.readouterr().out
+    rows = {line[:20].strip(): line[20:].split() for line in out.splitlines()}
+    expected = tss.collection_report(web.iloc[:, :12] / 100, trials=200)
+    assert rows["V_E raw"] == [fixed(expected.summary.var_raw)]
+    assert abs(expected.summary.var_raw
+               - tss.collection_report(web.iloc[:, :12], trials=200).summary.var_raw / 1e4) < 1e-15
+    assert rows["sigma2_e (residual)"] == [fixed(expected.gstudy.var_e, 6)]
+    assert "0.0000" not in rows["V_E raw"][0] and "e-0" in rows["V_E raw"][0]

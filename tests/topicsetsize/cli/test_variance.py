@@ -289,3 +289,19 @@ def test_a_variance_of_zero_is_named(capsys, tmp_path):
             "every topic): no topic set size can be sized on a variance of 0") in out
     assert main(["variance", "--example"]) == 0
     assert "variance of 0" not in capsys.readouterr().out
+
+
+def test_a_small_variance_is_not_shown_as_zero(capsys, tmp_path, web):
+    """Scores on a small scale (TREC 2010 Web AP / 100): V_E ≈ 8.4e-7 printed as 0.0000, which
+    reads as the variance of 0 no n can be sized on; it shows to 3 significant digits, equal to
+    the engine's estimate, and the std-AB variance (scale-free) is unchanged."""
+    small = tmp_path / "small.csv"
+    (web / 100).to_csv(small)
+    assert main(["variance", str(small), "--boot", "200"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith(str(small)) and "[" not in
+               line.split()[3])
+    e = expected_row(web / 100)
+    assert row.split()[3:5] == [f"{e['var_raw']:.3g}", f"{e['var_std_ab']:.4f}"]
+    assert abs(e["var_raw"] - expected_row(web)["var_raw"] / 1e4) < 1e-15
+    assert "0.0000" not in out and "variance of 0" not in out
