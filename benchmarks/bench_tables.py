@@ -124,8 +124,7 @@ def certification_floor_anova(tables):
     whether a cell needed it or not, which put it some 20% above what a certificate costs.)
     """
     from topicsetsize.numerics.distributions import _ncf_sf, f_crit, f_power
-    from topicsetsize.numerics.precision import (F_POWER_TOLERANCE, certify_from,
-                                                 undecided_by_fast)
+    from topicsetsize.numerics.precision import F_POWER_TOLERANCE, certify_from, undecided_by_fast
     cols = []
     for (a, b, v), table in tables.items():
         n = table.to_numpy(float).ravel()

@@ -21,7 +21,7 @@ import topicsetsize as tss
 
 from ..content.calculators import INPUTS
 from ..content.spec import Spec
-from ..spreadsheet.cells import STYLE, put_formula, put_label, put_number
+from ..spreadsheet.cells import STYLE, fixed_format, put_formula, put_label, put_number
 from ..spreadsheet.formulas import N_FMT, OK_FMT
 from ..spreadsheet.layout import (
     NO_VALUE,
@@ -102,7 +102,7 @@ def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
         r = first + i
         put_number(ws, r, 1, pd, number_format="0")
         put_number(ws, r, 2, row["docs_per_topic"], number_format="#,##0.##")
-        put_number(ws, r, 3, row["variance"], number_format="0.0000")
+        put_number(ws, r, 3, row["variance"], number_format=fixed_format())
         put_number(ws, r, 4, row["n"], number_format=N_FMT)
         # guarded like every answer of the sheet: no number while the budget is bad
         for c, value, fmt in ((5, f"D{r}*B{r}", "#,##0"), (6, f"IF(E{r}<={budget},1,0)", OK_FMT)):

@@ -20,7 +20,15 @@ from topicsetsize.decide.guarantee import TABLE_DECIMALS, round_up
 
 from ..content.calculators import CALCULATORS, INPUTS
 from ..content.spec import DECIDE_MS, Spec
-from ..spreadsheet.cells import STYLE, fit_texts, put_formula, put_label, put_number, put_text
+from ..spreadsheet.cells import (
+    STYLE,
+    fit_texts,
+    fixed_format,
+    put_formula,
+    put_label,
+    put_number,
+    put_text,
+)
 from ..spreadsheet.formulas import N_FMT, P_FMT, anova_models
 from ..spreadsheet.layout import name_cell, write_inputs, write_status
 from ..spreadsheet.rows import Col
@@ -192,7 +200,7 @@ def _recommendation(cur, spec: Spec) -> None:
     for number, row in rec.requirements.iterrows():
         put_number(ws, cur.row, 1, number, number_format="0")
         put_text(ws, cur.row, 2, "" if row["label"] is None else row["label"])
-        put_number(ws, cur.row, 3, row["variance"], number_format="0.0000")
+        put_number(ws, cur.row, 3, row["variance"], number_format=fixed_format())
         put_number(ws, cur.row, 4, row["m"], number_format="0")
         put_number(ws, cur.row, 5, row["min_d"], number_format="0.00##")
         put_number(ws, cur.row, 6, row["n"], number_format=N_FMT)

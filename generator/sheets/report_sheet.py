@@ -32,6 +32,7 @@ from ..spreadsheet.cells import (
     STYLE,
     col,
     fit_texts,
+    fixed_format,
     put_formula,
     put_label,
     put_number,
@@ -55,11 +56,12 @@ DESCRIPTION = ("per score matrix: V_E, generalizability theory (the variance com
 
 #: The precomputed figures, in order: (label, field of CollectionReport.figures(), format).
 FIGURES = (("runs", "runs", "0"), ("topics", "topics", "0"),
-           ("V_E raw", "V_E raw", "0.0000"), ("V_E std-AB", "V_E std-AB", "0.0000"),
-           ("V_E2 raw", "V_E2 raw", "0.0000"), ("V_E2 std-AB", "V_E2 std-AB", "0.0000"),
-           ("σ² systems (variance component)", "sigma2_s", "0.000000"),
-           ("σ² topics (variance component)", "sigma2_t", "0.000000"),
-           ("σ² residual (variance component)", "sigma2_e", "0.000000"),
+           ("V_E raw", "V_E raw", fixed_format()), ("V_E std-AB", "V_E std-AB", fixed_format()),
+           ("V_E2 raw", "V_E2 raw", fixed_format()),
+           ("V_E2 std-AB", "V_E2 std-AB", fixed_format()),
+           ("σ² systems (variance component)", "sigma2_s", fixed_format(6)),
+           ("σ² topics (variance component)", "sigma2_t", fixed_format(6)),
+           ("σ² residual (variance component)", "sigma2_e", fixed_format(6)),
            ("Eρ² at its own n", "Erho2", "0.0000"), ("Eρ² 95% CI low", "Erho2 low", "0.0000"),
            ("Eρ² 95% CI high", "Erho2 high", "0.0000"), ("Φ at its own n", "Phi", "0.0000"),
            ("Φ 95% CI low", "Phi low", "0.0000"), ("Φ 95% CI high", "Phi high", "0.0000"),
@@ -90,8 +92,8 @@ _MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise",
 _MIN_D_TEXT = {"pairs": str, "above noise": lambda v: "yes" if v else "no"}
 #: The number formats of the minD table's number columns (else whole numbers): mc_se one digit
 #: more than minD, as the command prints it (at the default 64,000 halves it is about 1e-4).
-_MIN_D_FORMATS = {"min_d": "0.0000", "uncorrected": "0.0000", "se": "0.0000", "share": "0.0%",
-                  "mc_se": "0.00000"}
+_MIN_D_FORMATS = {"min_d": fixed_format(), "uncorrected": fixed_format(), "se": fixed_format(),
+                  "share": "0.0%", "mc_se": fixed_format(5)}
 #: The seed of the report's random halves and of the bootstrap intervals on n: the default of
 #: ``topicsetsize report`` (--seed 0), so that the command prints what the sheet shows, and a
 #: workbook built twice from the same data is the same.
@@ -211,7 +213,7 @@ def _differences(cur: Cursor, name: str, differences) -> None:
         put_label(cur.ws, cur.row, 1, str(statistic))
         for c, value in enumerate(values, start=2):
             put_number(cur.ws, cur.row, c, value,
-                       number_format="#,##0" if statistic == "pairs" else "0.0000")
+                       number_format="#,##0" if statistic == "pairs" else fixed_format())
         cur.skip()
     cur.skip()
 

@@ -15,7 +15,7 @@ import numpy as np
 from openpyxl.worksheet.pagebreak import Break
 
 from ..content.spec import Measure, Spec
-from ..spreadsheet.cells import STYLE, fit_texts, put_label, put_number, put_text
+from ..spreadsheet.cells import STYLE, fit_texts, fixed_format, put_label, put_number, put_text
 
 __all__ = ["MeasureTables", "TablePlace", "compute_tables", "add_tables_sheet", "SHEET"]
 
@@ -177,7 +177,7 @@ def add_pair_tables(wb, spec: Spec, measures) -> None:
         put_label(ws, row, 3 + len(grid), f"← {symbol}", font=STYLE.note)
         for i, measure in enumerate(measures):
             put_text(ws, row + 1 + i, 1, measure.name)
-            put_number(ws, row + 1 + i, 2, var_t[i], number_format="0.0000")
+            put_number(ws, row + 1 + i, 2, var_t[i], number_format=fixed_format())
             for j in range(len(grid)):
                 put_number(ws, row + 1 + i, 3 + j, int(values[i, j]), number_format="#,##0")
         # a name longer than its column wraps (cut by σ̂t², "…, raw" and "…, std-AB" alike)

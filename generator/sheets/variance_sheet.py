@@ -12,15 +12,15 @@ from __future__ import annotations
 from openpyxl.worksheet.pagebreak import Break
 
 from ..content.matrix_estimates import MatrixEstimate
-from ..spreadsheet.cells import STYLE, fit_texts, put_label, put_number, put_text
+from ..spreadsheet.cells import STYLE, fit_texts, fixed_format, put_label, put_number, put_text
 
 __all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS", "TAU_NOTE"]
 
 SHEET = "Variance"
 SUMMARY_COLUMNS = ("matrix", "data", "runs", "topics", "V_E raw", "V_E std-AB", "τ",
                    "τ 95% CI low", "τ 95% CI high")
-_FORMATS = {"V_E raw": "0.0000", "V_E std-AB": "0.0000", "τ": "0.000", "τ 95% CI low": "0.000",
-            "τ 95% CI high": "0.000"}
+_FORMATS = {"V_E raw": fixed_format(), "V_E std-AB": fixed_format(), "τ": "0.000",
+            "τ 95% CI low": "0.000", "τ 95% CI high": "0.000"}
 
 
 #: Why a τ CI may end above 1.
@@ -85,15 +85,15 @@ def _runs_and_topics(ws, row: int, est: MatrixEstimate) -> int:
             if k < len(runs):
                 run, r = runs[k]
                 put_text(ws, i, 1, run)
-                put_number(ws, i, 2, r["mean_raw"], number_format="0.0000")
-                put_number(ws, i, 3, r["mean_std_ab"], number_format="0.0000")
+                put_number(ws, i, 2, r["mean_raw"], number_format=fixed_format())
+                put_number(ws, i, 3, r["mean_std_ab"], number_format=fixed_format())
                 put_number(ws, i, 4, r["rank_raw"])
                 put_number(ws, i, 5, r["rank_std_ab"])
             if k < len(topics):
                 topic, t = topics[k]
                 put_text(ws, i, 7, topic)
-                put_number(ws, i, 8, t["mean"], number_format="0.0000")
-                put_number(ws, i, 9, t["sd"], number_format="0.0000")
+                put_number(ws, i, 8, t["mean"], number_format=fixed_format())
+                put_number(ws, i, 9, t["sd"], number_format=fixed_format())
         row += min(PAGE_LINES, lines - start) + 1
     return row + 1
 

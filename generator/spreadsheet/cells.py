@@ -17,7 +17,8 @@ from openpyxl.styles.styleable import StyleableObject
 from openpyxl.utils import get_column_letter
 
 __all__ = ["put_text", "put_number", "put_formula", "put_label", "set_style", "ref", "col",
-           "clean_text", "STYLE", "TEXT_LIMIT", "wrapped_lines", "fit_texts", "wrap_over"]
+           "clean_text", "STYLE", "TEXT_LIMIT", "wrapped_lines", "fit_texts", "wrap_over",
+           "fixed_format"]
 
 #: The longest string a spreadsheet cell holds.
 TEXT_LIMIT = 32767
@@ -26,6 +27,20 @@ _THIN = Side(style="thin", color="808080")
 #: The one font family of the workbook (Excel's default; LibreOffice substitutes a metric
 #: equivalent, Carlito, where Calibri is missing).
 FONT = "Calibri"
+
+
+def fixed_format(decimals: int = 4) -> str:
+    """The number format of a score, a difference or a variance: ``decimals`` decimals, as the
+    papers show them, but a non-zero value below 10^-(decimals − 1) (scores on a small scale,
+    a minD of 0.000232) in scientific notation, so that it never reads as 0 (the command line's
+    ``topicsetsize.cli._common.fixed``). For values ≥ 0: a format's conditions, which Excel and
+    LibreOffice share, take a negative value as below the threshold.
+
+    >>> fixed_format(), fixed_format(6)
+    ('[=0]0.0000;[<0.001]0.00E+00;0.0000', '[=0]0.000000;[<0.00001]0.00E+00;0.000000')
+    """
+    plain = "0." + "0" * decimals
+    return f"[=0]{plain};[<{10.0 ** (1 - decimals):.{max(decimals - 1, 1)}f}]0.00E+00;{plain}"
 
 
 class STYLE:

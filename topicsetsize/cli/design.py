@@ -16,8 +16,16 @@ import sys
 
 from ..designs.registry import DESIGNS, Design
 from ..errors import InputError
-from ._common import (around_n, ceil_sig, floor_power, number, numbers, power_decimals,
-                      print_frame, progress)
+from ._common import (
+    around_n,
+    ceil_sig,
+    floor_power,
+    number,
+    numbers,
+    power_decimals,
+    print_frame,
+    progress,
+)
 
 _METHODS = ("legacy", "exact", "both")
 

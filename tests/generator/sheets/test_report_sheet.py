@@ -19,7 +19,7 @@ import pytest
 from topicsetsize.generator import spec_from_dict, write_workbook
 from topicsetsize.generator.content.inputs import reader_range
 from topicsetsize.generator.sheets.report_sheet import FIGURES, MIN_D_HEADINGS, SHEET
-from topicsetsize.generator.spreadsheet.cells import STYLE
+from topicsetsize.generator.spreadsheet.cells import STYLE, fixed_format
 from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS, STATUS_OK
 
 import topicsetsize as tss
@@ -132,7 +132,8 @@ def test_differences_between_run_means(report_book, data_dir):
     for name in NAMES:
         _, body = _differences(ws, name)
         for label, cells in body:
-            fmt = "#,##0" if label.value == "pairs" else "0.0000"
+            # 4 decimals, a non-zero value below 0.001 (6.25e-06 in TREC 2010 Web) as 6.25E-06
+            fmt = "#,##0" if label.value == "pairs" else fixed_format()
             assert all(c.number_format == fmt and c.data_type == "n" for c in cells)
 
 
@@ -326,7 +327,7 @@ def test_mc_se_is_the_engines_for_the_same_seed(report_book, reports):
         assert [row[0].value for row in body] == list(report.min_d.index)
         for row in body:
             want, cell = report.min_d.loc[row[0].value, MC_SE_COLUMN], row[column]
-            assert cell.number_format == "0.00000"
+            assert cell.number_format == fixed_format(5)
             if pd.isna(want):
                 assert cell.value is None, (name, row[0].value)
             else:
