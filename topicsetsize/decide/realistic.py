@@ -44,6 +44,9 @@ __all__ = ["cut_note", "realistic_min_d", "N_COLUMNS", "column_n", "min_d_notes"
            "COPIES", "MIN_D_COLUMNS", "MC_SE_COLUMN", "SHOWN_COLUMNS", "MC_SE_SHARE",
            "mc_error_note", "noise_note", "table_notes"]
 
+#: The start of the name of a row that is your own minD (``candidates``), not one read off the
+#: data: ``minD=0.05``.
+OWN_ROW = "minD="
 #: The size of the top group when neither ``top_k`` nor ``m`` is given.
 DEFAULT_TOP_K = 10
 
@@ -182,8 +185,9 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
         Index ``candidate``; the columns :data:`MIN_D_COLUMNS`, then :data:`MC_SE_COLUMN`.
         ``attrs`` holds ``m``, ``top_k``, ``alpha``, ``beta``, ``variance``, ``variance2``
         (of every run), ``trials``, ``seed``, ``copies`` (the ``(copy, original)`` pairs
-        counted once, :attr:`~topicsetsize.matrices.copies.RunCopies.copies`) and
-        ``cut_to_runs`` (the default 10 cut to fewer distinct runs, :func:`cut_note`).
+        counted once, :attr:`~topicsetsize.matrices.copies.RunCopies.copies`),
+        ``cut_to_runs`` (the default 10 cut to fewer distinct runs, :func:`cut_note`) and
+        ``topics`` (the past topics).
 
     Examples
     --------
@@ -236,8 +240,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
             "all-pairs median": (float(np.median(differences.all_pairs)),
                                  float(np.median(differences.all_pairs)), everyone,
                                  differences.all_pairs, se_all),
-            **{f"minD={float(v):g}": (float(v), np.nan, everyone, differences.all_pairs,
-                                      se_all) for v in extra}}
+            **{f"{OWN_ROW}{float(v):g}": (float(v), np.nan, everyone, differences.all_pairs,
+                                          se_all) for v in extra}}
     d = np.array([r[0] for r in rows.values()])
     usable = d > 0                               # identical (or equal) runs: no difference
     critical = float(stats.t.isf(alpha / 2, x.shape[0] - 1))
@@ -259,7 +263,7 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
     table[MC_SE_COLUMN] = mc_se + [np.nan] * (d.size - len(mc_se))
     table.attrs.update(m=m, top_k=k, alpha=alpha, beta=beta, variance=v1, variance2=v2,
                        trials=corrected.trials, seed=corrected.seed, critical=critical,
-                       copies=copies.copies, cut_to_runs=cut)
+                       copies=copies.copies, cut_to_runs=cut, topics=x.shape[0])
     return table
 
 
@@ -362,17 +366,33 @@ def mc_error_note(table: pd.DataFrame, *, option: str = "trials") -> str | None:
 
 def noise_note(table: pd.DataFrame) -> str | None:
     """One line when some row of a :func:`realistic_min_d` table is below the noise of the past
-    topics (``above noise`` false), else None.
+    topics (``above noise`` false), else None. A difference read off the data below that noise
+    is one these topics cannot tell from zero, so its n is sized on noise; your own minD
+    (``minD=`` rows) below it is simply one these topics are too few to detect, which is what
+    its n is for, and the line says so.
 
     >>> from topicsetsize.examples import example_matrix
     >>> print(noise_note(realistic_min_d(example_matrix())))
     rows with above noise = no are differences these topics cannot tell from zero: their n is \
 sized on noise
+    >>> print(noise_note(realistic_min_d(example_matrix(), candidates=[0.01, 0.05])))
+    rows read off the data with above noise = no are differences these topics cannot tell from \
+zero: their n is sized on noise; minD=0.01: your own minD, which these 48 topics cannot tell from \
+zero (above noise = no): its n is how many topics can
     """
-    if table["above noise"].all():
+    below = [name for name, above in table["above noise"].items() if not above]
+    if not below:
         return None
-    return ("rows with above noise = no are differences these topics cannot tell from zero: "
-            "their n is sized on noise")
+    found = [name for name in below if not str(name).startswith(OWN_ROW)]
+    own = [name for name in below if str(name).startswith(OWN_ROW)]
+    rows = "rows read off the data" if own else "rows"
+    parts = [f"{rows} with above noise = no are differences these topics cannot tell from "
+             "zero: their n is sized on noise"] if found else []
+    if own:
+        parts.append(f"{', '.join(own)}: your own minD, which these {table.attrs['topics']} "
+                     "topics cannot tell from zero (above noise = no): its n is how many "
+                     "topics can")
+    return "; ".join(parts)
 
 
 def table_notes(table: pd.DataFrame, *, option: str = "--trials") -> list[str]:

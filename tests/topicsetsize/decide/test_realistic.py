@@ -307,3 +307,28 @@ def test_table_notes_are_every_note_in_the_commands_order(data_dir):
     quiet["min_d"] = quiet["min_d"].abs() + 0.01
     quiet["share"] = 0.5
     assert noise_note(quiet) is None and table_notes(quiet) == []
+
+
+def test_your_own_min_d_below_the_noise_is_not_called_noise(data_dir):
+    """A minD you give (``candidates``) that the past topics cannot tell from zero is what its
+    n is for: the note said its "n is sized on noise" (a reviewer's finding on CLEF 2017 TAR,
+    30 topics, minD = .05: n = 527 exact). The note now names it apart; a row read off the data
+    below the noise keeps the old sentence. "above noise" itself is the paired t-test of the
+    past topics: min_d >= t(alpha/2; n' - 1) * se (scipy)."""
+    from scipy import stats
+
+    from topicsetsize.decide.realistic import noise_note
+
+    clef = pd.read_csv(data_dir / "clef2017_tar_ap.csv", index_col=0)
+    table = realistic_min_d(clef, m=15, candidates=[0.05, 0.1], trials=200)
+    critical = stats.t.isf(0.025, clef.shape[0] - 1)
+    assert list(table["above noise"]) == list(table["min_d"] >= critical * table["se"])
+    own_below = [name for name in ("minD=0.05", "minD=0.1")
+                 if not table.loc[name, "above noise"]]
+    assert own_below == ["minD=0.05"]
+    note = noise_note(table)
+    assert ("minD=0.05: your own minD, which these 30 topics cannot tell from zero (above noise "
+            "= no): its n is how many topics can") in note
+    assert "minD=0.1" not in note
+    found_below = not table.drop(index=["minD=0.05", "minD=0.1"])["above noise"].all()
+    assert note.startswith("rows read off the data with above noise = no") == found_below
