@@ -59,4 +59,6 @@ def run(args) -> int:
         "statements too (to two decimals, or two significant digits below 0.1)"))
     print()
     print("\n".join(result.statements()))
+    if result.note:     # some statement fails under the exact tests: said beside them, so that
+        print(f"note: {result.note}")      # they are never copied without it
     return 0

@@ -109,6 +109,16 @@ def _number(x: float, decimals: int) -> str:
     return f"{value:.{places}f}" if abs(value) < 1e16 else repr(value)
 
 
+def _table_text(x: float) -> str:
+    """A value as the table shows it (:data:`TABLE_DECIMALS` decimals; from 1e16 on its shortest
+    exact form, as :func:`_number`), for the legacy note.
+
+    >>> _table_text(0.09617), _table_text(5.554905259160886e+149)
+    ('0.0962', '5.554905259160886e+149')
+    """
+    return f"{x:.{TABLE_DECIMALS}f}" if abs(x) < 1e16 else repr(float(x))
+
+
 def percent_text(q: float) -> str:
     """100(1 − q)% with the digits it needs, never rounded to 100%: the confidence level of α, or
     the power of β.
@@ -325,7 +335,7 @@ def _legacy_note(table: pd.DataFrame, variance: float, variance_t: float, alpha:
         i = int(np.argmax(short_d))
         power = power_d[i]
         where = (f"with {n[i]} topics, m = {m[i]} systems, a minimum detectable range of "
-                 f"{shown_d[i]:.{TABLE_DECIMALS}f}")
+                 f"{_table_text(shown_d[i])}")
         test = "one-way ANOVA"
         exact = anova_min_d(int(n[i]), m=int(m[i]), variance=variance, alpha=alpha, beta=beta,
                             method="exact")
@@ -334,12 +344,12 @@ def _legacy_note(table: pd.DataFrame, variance: float, variance_t: float, alpha:
         k = int(n[first_m][i])
         power = power_dt[i]
         where = (f"with {k} topics, a minimum detectable difference of "
-                 f"{shown_dt[i]:.{TABLE_DECIMALS}f}")
+                 f"{_table_text(shown_dt[i])}")
         test = "paired t-test"
         exact = ttest_min_dt(k, variance_t=variance_t, alpha=alpha, beta=beta, method="exact")
     floor = math.floor(float(power) * 1e4) / 1e4
     return (f"Under the exact tests the legacy guarantees promise more than they give in "
             f"{cells} of {short_d.size + short_dt.size}: {where} has a power of only "
             f"{floor:.4f} ({test}, below {percent_text(beta)}; exactly "
-            f"{round_up(exact, decimals=TABLE_DECIMALS):.{TABLE_DECIMALS}f}); "
+            f"{_table_text(round_up(exact, decimals=TABLE_DECIMALS))}); "
             'method="exact" (--method exact) gives the exact guarantees.')
