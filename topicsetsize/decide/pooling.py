@@ -39,7 +39,6 @@ the qrels judge are removed from the ranked list before the measure is computed,
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,12 +63,17 @@ from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_flag, check_method
 from .budget import budget_plan, cheapest_row, depth_n_intervals
 from .pools import (
+    JUDGED_SHARE_MIN,
+    IncompleteJudgmentsWarning,
     RankedRuns,
     best_ranks,
     condensed_run,
     depth_pool,
     trec_ranking,
     warn_deeper_than_runs,
+    warn_incomplete,
+    warn_no_relevant,
+    without_relevant,
 )
 
 __all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning", "PoolDepthStudy",
@@ -78,16 +82,6 @@ __all__ = ["VARIANCE_SOURCES", "JUDGED_SHARE_MIN", "IncompleteJudgmentsWarning",
 
 #: Which V_E the topic set size is computed from.
 VARIANCE_SOURCES = ("raw", "std-ab")
-
-#: Below this share of pooled documents judged by the qrels the study warns. Buckley & Voorhees
-#: (SIGIR 2004) show that AP and P@10 are not robust to substantially incomplete judgments, and
-#: Sakai (SIGIR 2007) that AP and nDCG on condensed lists are; neither gives a sharp threshold.
-#: 90% (at most one pooled document in ten unjudged) is this project's convention.
-JUDGED_SHARE_MIN = 0.90
-
-
-class IncompleteJudgmentsWarning(UserWarning):
-    """The qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a depth."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -288,6 +282,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     in_qrels = np.zeros(len(depths_list), "int64")
     topics_total = 0
     scores: dict[int, list[pd.DataFrame]] = {d: [] for d in depths_list}
+    lost: list[list] = [[] for _ in depths_list]    # per depth and collection: no relevant
     for runs_c, qrels_c, label in collections:
         qrels_name = label or "qrels"
         where = f"{label}: " if label else ""
@@ -332,6 +327,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 in_pool = pooled[pooled["rank"] <= depths_list[k]]
                 judged[k] += len(in_pool)
                 in_qrels[k] += int(in_pool["in_qrels"].sum())
+                lost[k].append(without_relevant(in_pool, topics))
                 if condensed:
                     in_pool = in_pool[in_pool["in_qrels"]]
                     kept[k] = in_pool.groupby("query_id", sort=False)["doc_id"].agg(set).to_dict()
@@ -353,13 +349,16 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                                               columns=pd.Index(names, name="run")))
             scores[depth][-1].attrs["run_names_note"] = names_note
     share = in_qrels / judged
-    _warn_incomplete(depths_list, share, condensed)
+    warn_incomplete(depths_list, share, condensed)
     table = pd.DataFrame({
         "judged": judged, "judged_share": share, "topics": topics_total,
         "docs_per_topic": judged / topics_total,
         "v_e_raw": [pooled_variance(scores[d]) for d in depths_list],
         "v_e_std_ab": [pooled_variance([std_ab(s) for s in scores[d]]) for d in depths_list],
     }, index=pd.Index(depths_list, name="pd"))
+    raw = variance_from == "raw"
+    warn_no_relevant(depths_list, lost, scores, topics_total, lambda kept: pooled_variance(
+        kept if raw else [std_ab(s) for s in kept]), "V_E raw" if raw else "V_E std-AB")
     cheapest, interval, note = None, None, ""
     if m is not None:
         column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
@@ -382,22 +381,6 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
             cheapest = cheapest.drop("within_budget")
     return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
                           interval, note)
-
-
-def _warn_incomplete(depths: list, share: np.ndarray, condensed: bool) -> None:
-    """One :class:`IncompleteJudgmentsWarning` naming the depths whose pools the qrels judge
-    less than :data:`JUDGED_SHARE_MIN` of."""
-    low = [f"{share[k]:.0%} at pd={d}" for k, d in enumerate(depths)
-           if share[k] < JUDGED_SHARE_MIN]
-    if not low:
-        return
-    then = ("the condensed lists leave the others out, so the runs are compared on the judged "
-            "documents only" if condensed else
-            "the others count as non-relevant, so V_E and n there reflect the missing judgments "
-            "as well as the pool depth (condensed lists evaluate on the judged documents only)")
-    warnings.warn(IncompleteJudgmentsWarning(
-        f"the qrels judge only {', '.join(low)} of the pooled documents (below "
-        f"{JUDGED_SHARE_MIN:.0%}): {then}"), stacklevel=3)
 
 
 def _depth_groups(sizes: list) -> list[list[int]]:

@@ -20,7 +20,9 @@ from ..params import check
 from .vocabulary import Vocabulary
 
 __all__ = ["trec_ranking", "best_ranks", "depth_pool", "condensed_run", "RankedRuns",
-           "DeeperThanRunsWarning", "warn_deeper_than_runs"]
+           "DeeperThanRunsWarning", "warn_deeper_than_runs", "NoRelevantWarning",
+           "without_relevant", "warn_no_relevant", "JUDGED_SHARE_MIN",
+           "IncompleteJudgmentsWarning", "warn_incomplete"]
 
 
 def trec_ranking(runs: dict) -> pd.DataFrame:
@@ -126,6 +128,76 @@ def warn_deeper_than_runs(depths, deepest: int, where: str = "") -> None:
             f"they retrieve is in the pool from pd={deepest} on (no run ranks a new document "
             f"below rank {deepest}), so {'its pool' if len(beyond) == 1 else 'their pools'}, "
             f"V_E and n are those of pd={deepest}"), stacklevel=3)
+
+
+#: Below this share of pooled documents judged by the qrels the study warns. Buckley & Voorhees
+#: (SIGIR 2004) show that AP and P@10 are not robust to substantially incomplete judgments, and
+#: Sakai (SIGIR 2007) that AP and nDCG on condensed lists are; neither gives a sharp threshold.
+#: 90% (at most one pooled document in ten unjudged) is this project's convention.
+JUDGED_SHARE_MIN = 0.90
+
+
+class IncompleteJudgmentsWarning(UserWarning):
+    """The qrels judge less than :data:`JUDGED_SHARE_MIN` of the pooled documents at a depth."""
+
+
+def warn_incomplete(depths: list, share: np.ndarray, condensed: bool) -> None:
+    """One :class:`IncompleteJudgmentsWarning` naming the depths whose pools the qrels judge
+    less than :data:`JUDGED_SHARE_MIN` of."""
+    low = [f"{share[k]:.0%} at pd={d}" for k, d in enumerate(depths)
+           if share[k] < JUDGED_SHARE_MIN]
+    if not low:
+        return
+    then = ("the condensed lists leave the others out, so the runs are compared on the judged "
+            "documents only" if condensed else
+            "the others count as non-relevant, so V_E and n there reflect the missing judgments "
+            "as well as the pool depth (condensed lists evaluate on the judged documents only)")
+    warnings.warn(IncompleteJudgmentsWarning(
+        f"the qrels judge only {', '.join(low)} of the pooled documents (below "
+        f"{JUDGED_SHARE_MIN:.0%}): {then}"), stacklevel=3)
+
+
+class NoRelevantWarning(UserWarning):
+    """Topics with no relevant document in a depth's pool: every run scores 0 on them there."""
+
+
+def without_relevant(pool: pd.DataFrame, topics) -> list:
+    """The ``topics`` with no relevant document (relevance at least 1) in ``pool`` (a depth's
+    rows of :meth:`RankedRuns.pool`), in order.
+
+    >>> pool = pd.DataFrame({"query_id": ["a", "a", "b"], "relevance": [0, 1, 0]})
+    >>> without_relevant(pool, ["a", "b", "c"])
+    ['b', 'c']
+    """
+    found = set(pool["query_id"][pool["relevance"].to_numpy() >= 1])
+    return [t for t in topics if t not in found]
+
+
+def warn_no_relevant(depths, lost: list[list], scores: dict, total: int, variance_of,
+                     label: str) -> None:
+    """One :class:`NoRelevantWarning` where some depth's pool leaves topics without a relevant
+    document. ``lost[k]`` holds, per collection, the topics :func:`without_relevant` found at
+    ``depths[k]``; ``scores`` the study's matrices by depth (one per collection, topics as
+    rows). Every run scores 0 on such a topic, which stays in V_E and n (the topics are the
+    same at every depth); trec_eval on that depth's qrels, and ``evaluate``, leave it out, so
+    the warning gives ``variance_of`` (``label``, e.g. V_E raw) of the matrices without them.
+    """
+    counts = [sum(len(c) for c in per_collection) for per_collection in lost]
+    if not any(counts):
+        return
+    parts = []
+    for k, depth in enumerate(depths):
+        if counts[k]:
+            kept = [s.drop(index=c) for s, c in zip(scores[depth], lost[k])]
+            without = (f"{label} without them {variance_of(kept):.4g}"
+                       if min(len(x) for x in kept) >= 2 else "fewer than 2 topics without them")
+            parts.append(f"{counts[k]}{f' of the {total}' if not parts else ''} at pd={depth} "
+                         f"({without})")
+    warnings.warn(NoRelevantWarning(
+        f"topics with no relevant document in a depth's pool: {', '.join(parts)}; every run "
+        "scores 0 on such a topic there, and it is kept in V_E and n, as at every depth "
+        "(trec_eval on that depth's qrels, and evaluate, would leave it out; a collection "
+        "judged that shallow may have to replace it)"), stacklevel=3)
 
 
 class RankedRuns:

@@ -264,9 +264,12 @@ def test_duplicates_refused_unless_first(capsys, tmp_path):
     assert main([*argv, "--duplicates", "first"]) == 0
     err = capsys.readouterr().err
     # and the one rule on topics (23 of the qrels' unmatched), a depth beyond the runs' one
-    # document a topic, and, the study done, the copies: r1 without its repeated line ranks
+    # document a topic, neither topic with a relevant document in that pool, and, the study
+    # done, the copies: r1 without its repeated line ranks
     # what r2 ranks, so they score alike at every depth
-    dropped, topics, deeper, copies = err.splitlines()
+    dropped, topics, deeper, no_relevant, copies = err.splitlines()
+    assert no_relevant.startswith("topicsetsize: warning: topics with no relevant document in a "
+                                  "depth's pool: 2 of the 2 at pd=10 (fewer than 2 topics")
     assert deeper == ("topicsetsize: warning: pd=10 is deeper than the runs reach: every "
                       "document they retrieve is in the pool from pd=1 on (no run ranks a new "
                       "document below rank 1), so its pool, V_E and n are those of pd=1")

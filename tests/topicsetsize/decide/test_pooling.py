@@ -666,3 +666,43 @@ def test_the_bundled_iiit_run_lacks_three_topics():
     lacked = ["CD009135", "CD010276", "CD011145"]
     assert (study.scores[10][0].loc[lacked, "pubmed"] == 0).all()
     assert "runs named by their run tags" in study.scores[10][0].attrs["run_names_note"]
+
+
+@pytest.mark.slow
+def test_topics_without_a_relevant_document_in_a_shallow_pool_are_named(clef):
+    """A reviewer's finding: at pd = 1 five of the 30 CLEF 2017 TAR topics have no relevant
+    document in the pool, so every run scores 0 on them, and they stayed in V_E and n without a
+    word (trec_eval on that depth's qrels, and `evaluate`, leave such topics out). One warning
+    names each depth's count, the first against the topics in all, and the V_E without them.
+    Independent count: the depth pool built by pandas (depth_pool, tested against a Python loop
+    above) joined with the qrels; V_E without them by residual_variance of the study's own
+    matrix with those rows dropped."""
+    import re
+    import warnings
+
+    from topicsetsize.decide.pools import NoRelevantWarning
+
+    runs, qrels, _ = clef
+    relevant = qrels[qrels["relevance"] >= 1]
+    topics = sorted(set(qrels["query_id"]).intersection(
+        set().union(*(set(r["query_id"]) for r in runs.values()))))
+    expected = {}
+    for depth in (5, 1):
+        pool = depth_pool(runs, depth).merge(relevant, on=["query_id", "doc_id"])
+        expected[depth] = [t for t in topics if t not in set(pool["query_id"])]
+    assert [len(expected[5]), len(expected[1])] == [1, 5]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        study = pool_depth_study(runs, qrels=qrels, depths=[20, 5, 1], measure="AP")
+    found = [str(w.message) for w in caught if issubclass(w.category, NoRelevantWarning)]
+    assert len(found) == 1
+    counts = re.findall(r"(\d+)(?: of the (\d+))? at pd=(\d+) \(V_E raw without them ([\d.]+)\)",
+                        found[0])
+    assert [(int(c), int(d)) for c, _, d, _ in counts] == [(1, 5), (5, 1)]
+    assert counts[0][1] == str(len(topics)) == "30"
+    for (_, _, depth, shown), lost in zip(counts, (expected[5], expected[1])):
+        matrix = study.scores[int(depth)][0]
+        assert (matrix.loc[lost] == 0).all().all()          # every run scores 0 there
+        assert float(shown) == pytest.approx(
+            tss.residual_variance(matrix.drop(index=lost).to_numpy()), rel=1e-3)
+    assert "pd=20" not in found[0]
