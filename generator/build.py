@@ -142,6 +142,9 @@ def _starting_values(spec: Spec, estimates) -> dict:
             value, source = sources[calc.variance.source]
             if calc.variance.factor != 1:
                 value, source = calc.variance.factor * value, f"{calc.variance.factor}·{source}"
+                if calc.variance.source == "one-way":   # what it leaves out, in the data
+                    source += (f" (2·V_E2 = {2 * v2:.4g}: the mean, over its pairs of runs, of "
+                               "the variance of their per-topic differences)")
             start = values.setdefault(calc.key, {})
             if calc.variance.input not in start:
                 start[calc.variance.input] = value

@@ -73,7 +73,7 @@ def run(args) -> int:
             "score\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
             "(topicsetsize n anova2)"))
-        for line in _zero_notes(zeros):
+        for line in _zero_notes(zeros) + _paired_notes(table, zeros):
             print(line)
         if ((table["tau_ci_low"] < -1) | (table["tau_ci_high"] > 1)).any():
             print("note: a tau CI bound beyond [-1, 1] is not an error: the interval is Sakai's "
@@ -113,6 +113,21 @@ def _zero_notes(zeros) -> list[str]:
     return [f"note: {name}: {', '.join(_label(e, s) for _, e, s in zero)} = 0 "
             f"({ZERO_MEANS[zero[0][1]]}): no topic set size can be sized on a variance of 0"
             for name, zero in zeros.items() if zero]
+
+
+def _paired_notes(table, zeros) -> list[str]:
+    """Per matrix, σ̂t² of the paired t-test and CI both ways: 2·V_E, the legacy convention
+    (covariance ignored), and 2·V_E2, which is exactly the mean, over every pair of its runs, of
+    the variance of their per-topic differences (the two-way residuals e_ij of runs i and i′
+    give d_j − d̄ = e_ij − e_i′j, and Σ over pairs of Σ_j (e_ij − e_i′j)² = m′·SS_e, since
+    Σ_i e_ij = 0); none for a matrix whose variances are 0 (:func:`_zero_notes` speaks of it).
+    """
+    return [f"note: {name}: for the paired t-test and CI, sigma_t^2 = 2 x V_E = "
+            f"{fixed(2 * row['var_raw'])} (std-AB {fixed(2 * row['var_std_ab'])}) leaves out "
+            f"that runs score alike on the same topics; 2 x V_E2 = {fixed(2 * row['var2_raw'])} "
+            f"(std-AB {fixed(2 * row['var2_std_ab'])}) is the mean, over every pair of its runs, "
+            "of the variance of their per-topic differences"
+            for name, row in table.iterrows() if not zeros[name]]
 
 
 #: The four estimates whose intervals are shown: (column of the summary, estimator, scale).

@@ -41,7 +41,9 @@ def test_calculators_start_from_the_spec_variance(built):
             ("ttest2_variance", raw, "V_E of TREC 2010 Web AP, raw"),
             ("ci2_variance", raw, "V_E of TREC 2010 Web AP, raw"),
             ("anova_variance", raw, "V_E of TREC 2010 Web AP, raw"),
-            ("ttest_variance_t", 2 * raw, "2·V_E of TREC 2010 Web AP, raw")):
+            ("ttest_variance_t", 2 * raw, "2·V_E of TREC 2010 Web AP, raw (2·V_E2 = "
+                                          f"{2 * two_way:.4g}: the mean, over its pairs of runs, "
+                                          "of the variance of their per-topic differences)")):
         assert named(wb, name) == pytest.approx(want, rel=1e-12), name
         sheet, coord = next(iter(wb.defined_names[name].destinations))
         cell = wb[sheet][coord.replace("$", "")]
@@ -98,10 +100,17 @@ def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir, bund
     resid = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
     two_way = (resid ** 2).sum() / ((topics - 1) * (runs - 1))
     name = "trec2004robust_ap, raw"
+    # 2·V_E2 beside 2·V_E: the mean over every pair of runs of the variance of their per-topic
+    # differences, pair by pair here (0.0264 against 2·V_E = 0.0902)
+    i, j = np.triu_indices(runs, 1)
+    mean_pair = float(np.var(x[:, i] - x[:, j], axis=0, ddof=1).mean())
+    assert mean_pair == pytest.approx(2 * two_way, rel=1e-12)
+    pairs = (f" (2·V_E2 = {mean_pair:.4g}: the mean, over its pairs of runs, of the variance of "
+             "their per-topic differences)")
     for key, want, source in (
             ("anova_variance", one_way, f"V_E of {name}"),
-            ("ttest_variance_t", 2 * one_way, f"2·V_E of {name}"),
-            ("ci_variance_t", 2 * one_way, f"2·V_E of {name}"),
+            ("ttest_variance_t", 2 * one_way, f"2·V_E of {name}{pairs}"),
+            ("ci_variance_t", 2 * one_way, f"2·V_E of {name}{pairs}"),
             ("anova2_variance", two_way, f"two-way V_E2 of {name}"),
             ("ttest2_variance", one_way, f"V_E of {name}"),
             ("ci2_variance", one_way, f"V_E of {name}"),
