@@ -110,6 +110,7 @@ class ResampledPower:
 #: Why a V_E, or a variance of differences, is 0 (:func:`_nonzero`).
 _FLAT = "each run scores the same on every topic"
 _PARALLEL = "the runs differ by the same amount on every topic"
+_COPIES = "the runs score alike on every topic, copies of one another"
 
 
 def _nonzero(variance: float, what: str, runs, because: str) -> float:
@@ -313,7 +314,7 @@ def resampled_power(scores, *, n: int, trials: int = 1000, alpha: float = 0.05,
         d = x[:, 0] - x[:, 1]
         shift = d.mean()
         variance = _nonzero(float(d.var(ddof=1)), "the variance of the differences", labels,
-                            _PARALLEL)
+                            _PARALLEL if shift else _COPIES)
         difference = abs(float(shift))
         lam = math.sqrt(n) * difference / math.sqrt(variance)
         theoretical = float(t_power(alpha, n - 1, lam))

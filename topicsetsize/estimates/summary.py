@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 from ..errors import InputError
+from ..matrices.copies import identical_runs
 from ..matrices.matrix import check_matrix
 from .ranking import kendall_tau_ci
 from .standardise import std_ab
@@ -127,13 +128,14 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
     raw = matrix.values
     check_varies(raw, what="there is no variance to estimate (V_E) and no run to rank "
                            "(Kendall's tau), so the matrix gives no figure to design for")
+    unranked = ("the runs cannot be ranked, so Kendall's tau between the raw and the std-AB "
+                "rankings is undefined, and the matrix shows no difference between runs to "
+                "design for")
+    identical_runs(raw).require_two(unranked, name=None)   # copies: say so
     standardised = std_ab(raw, a=a, b=b)
     means = {"raw": raw.mean(axis=0), "std-AB": standardised.mean(axis=0)}
     for kind, mean in means.items():
-        check_varies(mean, name=f"the runs' mean {kind} scores",
-                     what="the runs cannot be ranked, so Kendall's tau between the raw and the "
-                          "std-AB rankings is undefined, and the matrix shows no difference "
-                          "between runs to design for")
+        check_varies(mean, name=f"the runs' mean {kind} scores", what=unranked, plural=True)
     tau = kendall_tau_ci(*means.values())
     topics, runs = raw.shape
     return VarianceSummary(runs, topics, residual_variance(raw), residual_variance(standardised),

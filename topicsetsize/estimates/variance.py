@@ -32,13 +32,15 @@ _BOOK = [[.7, .5, 0], [.3, .1, 0], [.2, 0, .2], [.6, .2, .1], [.4, .4, .3], [.4,
          [.2, .3, .4], [.1, .2, .3]]
 
 
-def check_varies(x: np.ndarray, *, name: str = "scores", what: str = "") -> None:
+def check_varies(x: np.ndarray, *, name: str = "scores", what: str = "",
+                 plural: bool = False) -> None:
     """Refuse values that are constant, or that vary only at rounding level: a spread
     max − min at most :data:`ROUNDING` × max|x| (scores of 0.5 varying at 1e-15). Such
     variation is rounding error; estimated as a variance, it would be taken for signal (a V_E
     near 1e-31, every minD below 1e-14 "detectable").
 
-    ``what`` says what needs values that vary (appended to the message).
+    ``what`` says what needs values that vary (appended to the message); ``plural``: ``name``
+    names several values ("the runs' mean scores are all equal", not "is constant").
 
     >>> check_varies(np.array([0.5, 0.5 + 1e-15, 0.5]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -49,7 +51,8 @@ def check_varies(x: np.ndarray, *, name: str = "scores", what: str = "") -> None
     if spread > ROUNDING * size:
         return
     if spread == 0:
-        text = f"{name} is constant (every value is {float(x.flat[0]):g})"
+        text = (f"{name} {'are all equal' if plural else 'is constant'} (every value is "
+                f"{float(x.flat[0]):g})")
     else:
         text = (f"{name} vary only at rounding level (a spread of {spread:.3g} in values up to "
                 f"{size:.3g}, below {ROUNDING:g} of them): treated as constant, by V_E and "

@@ -65,19 +65,19 @@ class RunCopies:
             return scores.iloc[:, self.keep]
         return np.asarray(scores)[:, self.keep]
 
-    def require_two(self, what: str, *, name: str = "scores") -> None:
+    def require_two(self, what: str, *, name: str | None = "scores") -> None:
         """Refuse, in one line, a matrix whose runs are all alike (one distinct run): ``what``
-        says what that leaves undone, ``name`` names the matrix.
+        says what that leaves undone, ``name`` names the matrix (None: the caller's caller does).
 
         >>> identical_runs([[0.1, 0.1], [0.3, 0.3]]).require_two("no two runs to compare")
         Traceback (most recent call last):
         ...
-        topicsetsize.InputError: scores: every run has the same score on every topic (1 \
-distinct run): no two runs to compare
+        topicsetsize.InputError: scores: the runs score alike on every topic, copies of one \
+another (1 distinct run): no two runs to compare
         """
         if len(self.keep) < 2:
-            raise InputError(f"{name}: every run has the same score on every topic (1 distinct "
-                             f"run): {what}")
+            raise InputError(f"{f'{name}: ' if name else ''}the runs score alike on every topic, "
+                             f"copies of one another (1 distinct run): {what}")
 
     def message(self, doing: str) -> str:
         """The one line that names the copies, then ``doing`` (what is done with them).

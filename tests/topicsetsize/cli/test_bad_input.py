@@ -194,7 +194,28 @@ def test_hsd_on_a_constant_matrix_is_refused(capsys, tmp_path):
     path = tmp_path / "const.csv"
     path.write_text("topic,a,b,c\n1,0.5,0.5,0.5\n2,0.5,0.5,0.5\n3,0.5,0.5,0.5\n")
     err = one_line_error(capsys, "hsd", str(path))
-    assert "every run has the same score on every topic" in err
+    assert "the runs score alike on every topic, copies of one another" in err
+
+
+def test_two_identical_runs_are_named_copies_not_constant(capsys, tmp_path):
+    """A reviewer's finding: two runs with the same scores were refused as if every run scored
+    the same on every topic (check-power) or as runs whose means are constant (variance); both
+    say the runs are copies of one another now, and a pair of copies in check-power --pair is
+    not said to differ by the same amount on every topic."""
+    path = tmp_path / "two.csv"
+    path.write_text("topic,a,b\n1,0.1,0.1\n2,0.5,0.5\n3,0.3,0.3\n")
+    for command in (["check-power", "--n", "3"], ["variance"]):
+        err = one_line_error(capsys, command[0], str(path), *command[1:])
+        assert f"{path}: the runs score alike on every topic, copies of one another (1 distinct " \
+               "run)" in err, (command, err)
+    three = tmp_path / "three.csv"
+    three.write_text("topic,a,b,c\n1,0.1,0.1,0.2\n2,0.5,0.5,0.1\n3,0.3,0.3,0.6\n")
+    err = one_line_error(capsys, "check-power", str(three), "--n", "3", "--test", "ttest",
+                         "--pair", "a,b")
+    assert "is 0 (the runs score alike on every topic, copies of one another)" in err
+    code, _, err = run_cli(capsys, "check-power", str(three), "--n", "3", "--test", "ttest",
+                           "--pair", "a,c", "--trials", "50")
+    assert code == 0 and "copies" not in err
 
 
 def test_headers_keep_the_parameters_as_given(capsys):
@@ -290,8 +311,8 @@ def test_check_power_errors_name_the_file(capsys, tmp_path, data_dir):
     err = one_line_error(capsys, "check-power", str(matrix), "--n", "50", "--test", "ttest",
                          "--pair", "sys4,sys58", "--trials", "100")
     assert err.startswith(f"topicsetsize: error: {matrix}: the variance of the differences of "
-                          "runs 'sys4' and 'sys58' is 0 (the runs differ by the same amount "
-                          "on every topic)") and "scores:" not in err
+                          "runs 'sys4' and 'sys58' is 0 (the runs score alike on every topic, "
+                          "copies of one another)") and "scores:" not in err
 
 
 @pytest.mark.slow

@@ -114,8 +114,8 @@ def test_constant_matrix_in_check_power_names_the_file(capsys, tmp_path):
     path = tmp_path / "const.csv"
     path.write_text("topic,a,b,c\n" + "".join(f"t{k},0.5,0.5,0.5\n" for k in range(5)))
     err = one_line_error(capsys, "check-power", str(path), "--n", "3", "--trials", "5")
-    assert err == (f"topicsetsize: error: {path}: every run has the same score on every topic "
-                   "(1 distinct run): no two runs to compare\n")
+    assert err == (f"topicsetsize: error: {path}: the runs score alike on every topic, copies of "
+                   "one another (1 distinct run): no two runs to compare\n")
     with pytest.raises(InputError, match="1 distinct run"):     # the engine says so too
         resampled_power(pd.read_csv(path, index_col=0), n=3, trials=5, seed=1)
 

@@ -91,7 +91,8 @@ def test_no_warning_where_every_run_is_distinct():
 
 def test_one_distinct_run_is_refused_where_two_are_needed():
     copies = identical_runs([[0.1, 0.1, 0.1], [0.3, 0.3, 0.3]])
-    with pytest.raises(InputError, match=r"^runs.csv: every run has the same score on every "
-                                         r"topic \(1 distinct run\): nothing to compare$"):
+    with pytest.raises(InputError, match=r"^runs.csv: the runs score alike on every topic, "
+                                         r"copies of one another \(1 distinct run\): nothing to "
+                                         r"compare$"):
         copies.require_two("nothing to compare", name="runs.csv")
     identical_runs([[0.1, 0.2], [0.3, 0.4]]).require_two("nothing to compare")   # passes
