@@ -17,8 +17,7 @@ from scipy import special
 
 from ..numerics.distributions import t_crit, t_power, t_power_one, t_power_pair, z_upper
 from ..numerics.shapes import as_output
-from ..params import check_all, check_scalars
-from .effects import t_effect
+from ..params import check_all
 from .kinds import TKind
 from .legacy import monotone_from, monotone_from_one
 
@@ -191,10 +190,7 @@ def ttest_n(alpha, beta, min_dt, variance_t, *, method="legacy"):
     >>> ttest_n(0.05, 0.20, 0.1, 0.04)      # minΔt = .1/.2 = .5
     34
     """
-    one = check_scalars(min_dt=min_dt, variance_t=variance_t)
-    effect = t_effect(*(one or check_all(min_dt=min_dt, variance_t=variance_t)))
-    return ttest_n_effect(alpha, beta, effect if np.ndim(effect) else float(effect),
-                          method=method)
+    return PAIRED.n(alpha, beta, min_dt, variance_t, method)    # an error names minDt and σ̂t²
 
 
 def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):

@@ -157,3 +157,17 @@ def test_ttest_table_cells_equal_ttest_n():
     for v in t.index:
         for d in t.columns:
             assert t.loc[v, d] == tss.ttest_n(0.01, 0.1, d, v, method="exact")
+
+
+@pytest.mark.parametrize("alpha", [0.05, [0.05, 0.01]])
+def test_search_limit_names_min_dt_and_variance_t_as_given(alpha):
+    """ttest_n(min_dt, variance_t) said "min_delta_t=5e-10" when no n up to 10⁹ topics was
+    enough (a reviewer's finding): the effect it computed, not what was given. It names the
+    arguments given now, for a scalar call and a vectorised one alike. Beyond the limit: the
+    normal approximation ((z_{α/2} + z_β)/minΔt)² ≈ 3.1e19 topics at minΔt = 5e-10."""
+    from topicsetsize.numerics.search import SearchLimitError
+
+    need = ((stats.norm.isf(0.025) + stats.norm.isf(0.2)) / 5e-10) ** 2
+    assert need > 1e9
+    with pytest.raises(SearchLimitError, match=r"min_dt=1e-09, variance_t=4 \(exact\)"):
+        tss.ttest_n(alpha, 0.2, 1e-9, 4.0, method="exact")
