@@ -86,8 +86,9 @@ def test_a_copy_is_counted_once_in_the_candidates_and_kept_in_the_variances():
     assert table.attrs["variance"] == tss.residual_variance(x)
     assert table.attrs["variance"] != tss.residual_variance(x[:, [0, 2]])
     same = np.array([[0.5, 0.5], [0.3, 0.3], [0.4, 0.4]])    # one run, twice: no difference
-    with pytest.raises(InputError, match=r"^scores: every run has the same score on every "
-                                         r"topic \(1 distinct run\): no difference between runs"):
+    with pytest.raises(InputError, match=r"^scores: the runs score alike on every topic, copies "
+                                         r"of one another \(1 distinct run\): no difference "
+                                         r"between runs"):
         realistic_min_d(same, candidates=[0.1])
 
 
