@@ -197,6 +197,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     if topic_ids is not None and fmt not in ("wide", "xlsx"):
         raise InputError(f"{source}: topic_ids={topic_ids} (--topic-ids/--no-topic-ids) applies "
                          f"to wide CSV/TSV and .xlsx files, not to {fmt} files")
+    if fmt in ("wide", "xlsx"):
+        _warn_corner(source, cells, transpose)
     if transpose:
         if fmt not in ("wide", "xlsx"):
             raise InputError(f"{source}: transpose applies to wide CSV/TSV and .xlsx files, "
@@ -209,6 +211,27 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     frame.attrs.update(source=str(source), format=fmt, measure=measure,
                        topic_ids=getattr(cells, "topic_ids", None))
     return frame
+
+
+#: Corner cells (lower case) that name a wide file's rows: runs where its rows are read as
+#: topics, or topics where they are read as runs (``transpose``).
+_CORNERS = {False: {"run", "runs", "run_id", "runid", "run id", "runtag", "system", "systems"},
+            True: {"topic", "topics", "topic_id", "topicid", "topic id", "qid", "query",
+                   "query_id", "queries"}}
+
+
+def _warn_corner(source, cells, transpose: bool) -> None:
+    """Warn where a wide file's corner cell names its rows the other kind: "run" over rows
+    read as topics (a file of runs by topics read without ``transpose``, whose V_E would be
+    that of the wrong axis: 0.0057 for TREC 2010 Web AP's 0.0084), or "topic" over rows read
+    as runs."""
+    corner = cells.corner.strip()
+    if corner.lower() in _CORNERS[transpose]:
+        rows, named, fix = ("runs", "topics", "without transpose (no --transpose)") \
+            if transpose else ("topics", "runs", "with transpose=True (--transpose)")
+        warnings.warn(f"{source}: its first column is headed {corner!r}, but its "
+                      f"{cells.frame.shape[0]} rows are read as {rows}; if they are {named}, "
+                      f"read it {fix}", stacklevel=3)
 
 
 def _read_once(path: Path) -> bytes | None:

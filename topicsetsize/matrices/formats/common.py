@@ -35,6 +35,7 @@ class Cells(NamedTuple):
     frame: pd.DataFrame
     where: object               # callable (i, j) -> str, e.g. "line 4, field 3"
     topic_ids: bool | None = None   # wide files: whether the file had a topic-id column
+    corner: str = ""            # wide files: the header's first cell, over the row labels
 
 
 def nonempty_bytes(path: Path, data: bytes | None = None) -> bytes:

@@ -136,7 +136,7 @@ def parse_wide_numbers(path: Path, head: bytes, data: bytes | None = None,
     def where(i: int, j: int) -> str:  # pragma: no cover - a clean file has no cell to blame
         return f"topic {i + 1}, run {j + 1}"
 
-    return Cells(frame, where, ids)
+    return Cells(frame, where, ids, header[0] if ids else "")
 
 
 def parse_wide(rows, path: Path, line_word: str, field_word: str, transpose: bool,
@@ -183,7 +183,7 @@ def parse_wide(rows, path: Path, line_word: str, field_word: str, transpose: boo
     def where(i: int, j: int) -> str:
         return f"{line_word} {lines[i]}, {field(j + 1)}"
 
-    return Cells(frame, where, ids)
+    return Cells(frame, where, ids, "" if ids is False else as_label(header[0]))
 
 
 def _field(word: str, number: int) -> str:
