@@ -71,7 +71,7 @@ def run_allpairs(args) -> int:
     m = check("m", args.m, key="m_simulated")
     check_workload(f"{trials:,} trials x {m} systems", seconds=trials * m / _CELLS_PER_SECOND,
                    force=args.force)
-    from ..designs.allpairs import allpairs_n
+    from ..designs.allpairs import allpairs_n, one_pair_n
 
     seed = fresh_seed(args.seed)
     with progress(None, "simulated trials") as bar:
@@ -96,6 +96,13 @@ def run_allpairs(args) -> int:
         f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "
         f"{args.configuration}, target {args.target}, {trials} trials per n, seed={seed}\n"
         f"n = {result.n} (simulated power at n-1 and n; the answer carries Monte Carlo error)"))
+    exact = one_pair_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
+                       configuration=args.configuration, target=args.target)
+    if exact is not None:       # one pair to detect: its power in closed form, no simulation
+        below = "" if exact.power_below is None else f"{exact.power_below:.4f} at n-1, "
+        print(f"without simulation: n = {exact.n} (power {below}{exact.power:.4f} at n; the "
+              f"target is one pair, whose power is a noncentral t tail at Tukey's critical "
+              f"value: no Monte Carlo error)")
     if args.configuration == "least-favourable" and args.m > 2:
         print("note: least-favourable: only the best and the worst system are minD apart (the "
               "others at their midpoint), so every pair at least minD apart is that one pair and "

@@ -51,7 +51,28 @@ def test_the_least_favourable_default_says_that_it_detects_one_pair(capsys):
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="n")
     assert table["all_pairs"].equals(table["best_worst"])
     assert main([*argv, "--configuration", "equally-spaced"]) == 0
-    assert "note: least-favourable" not in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "note: least-favourable" not in out
+    # equally spaced, all pairs: m - 1 pairs at once, simulated only
+    assert "without simulation" not in out
+
+
+def test_one_pair_is_also_answered_without_simulation(capsys):
+    """Where the target is one pair, the command prints its n without Monte Carlo error beside
+    the simulated one (a reviewer: seeds 1-3 gave 168, 172, 171 where the answer is 170), from
+    the library's one_pair_n (tested against the simulation and scipy there)."""
+    from topicsetsize.designs.allpairs import one_pair_n
+
+    argv = ["n", "allpairs", "--min-d", "0.05", "--variance", "0.0132", "--m", "10",
+            "--trials", "500", "--seed", "1"]
+    assert main(argv) == 0
+    r = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10)
+    assert (f"without simulation: n = 170 (power {r.power_below:.4f} at n-1, {r.power:.4f} at "
+            "n; the target is one pair") in capsys.readouterr().out
+    assert main([*argv, "--configuration", "equally-spaced", "--target", "best-worst"]) == 0
+    spaced = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10, configuration="equally-spaced",
+                        target="best-worst")
+    assert f"without simulation: n = {spaced.n} " in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("extra, message", [
