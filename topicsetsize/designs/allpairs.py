@@ -425,8 +425,15 @@ def one_pair_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
 
     def power(n: int) -> float:
         df = (m - 1) * (n - 1)
-        q = float(stats.studentized_range.ppf(1 - alpha, m, df))
-        return float(1.0 - special.nctdtr(df, effect * math.sqrt(n / 2.0), q / math.sqrt(2.0)))
+        w = float(stats.studentized_range.ppf(1 - alpha, m, df)) / math.sqrt(2.0)
+        nc = effect * math.sqrt(n / 2.0)
+        p = float(1.0 - special.nctdtr(df, nc, w))
+        if math.isfinite(p):
+            return p
+        # scipy gives NaN at a huge noncentrality (1e50): there T ≈ nc/√(χ²_φ/φ), whose tail
+        # beyond w is Pr{χ²_φ ≤ φ(nc/w)²} (1 where that overflows)
+        with np.errstate(over="ignore"):
+            return float(special.chdtr(df, df * np.square(np.float64(nc) / w)))
 
     q_inf = float(stats.studentized_range.ppf(1 - alpha, m, np.inf))
     with np.errstate(over="ignore"):
