@@ -282,6 +282,15 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
                       progress).power(n)
 
 
+def _checked_n(alpha, beta, min_d, variance, m, configuration, target) -> tuple:
+    """The arguments of :func:`allpairs_n` and :func:`one_pair_n`, checked (one line each)."""
+    return (check("alpha", alpha, allow_array=False), check("beta", beta, allow_array=False),
+            check("min_d", min_d, allow_array=False),
+            check("variance", variance, allow_array=False), _check_m(m),
+            check_choice("configuration", configuration, CONFIGURATIONS),
+            check_choice("target", target, TARGETS))
+
+
 def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int, *,
                configuration: str = "least-favourable", target: str = "all-pairs",
                trials: int = 10000, seed=None,
@@ -339,13 +348,8 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     >>> r.n, round(r.power.all_pairs, 3), round(r.power_below.all_pairs, 3)
     (52, 0.808, 0.799)
     """
-    alpha = check("alpha", alpha, allow_array=False)
-    beta = check("beta", beta, allow_array=False)
-    min_d = check("min_d", min_d, allow_array=False)
-    variance = check("variance", variance, allow_array=False)
-    m = _check_m(m)
-    configuration = check_choice("configuration", configuration, CONFIGURATIONS)
-    target = check_choice("target", target, TARGETS)
+    alpha, beta, min_d, variance, m, configuration, target = _checked_n(
+        alpha, beta, min_d, variance, m, configuration, target)
     trials = check("trials", trials, allow_array=False)
     check_choice("method", method, METHODS)
     sim = _Simulator(m, min_d, variance, alpha, configuration, trials, seed, progress)
@@ -410,13 +414,8 @@ def one_pair_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     >>> one_pair_n(0.05, 0.20, 0.05, 0.0132, 10, configuration="equally-spaced") is None
     True
     """
-    alpha = check("alpha", alpha, allow_array=False)
-    beta = check("beta", beta, allow_array=False)
-    min_d = check("min_d", min_d, allow_array=False)
-    variance = check("variance", variance, allow_array=False)
-    m = _check_m(m)
-    configuration = check_choice("configuration", configuration, CONFIGURATIONS)
-    target = check_choice("target", target, TARGETS)
+    alpha, beta, min_d, variance, m, configuration, target = _checked_n(
+        alpha, beta, min_d, variance, m, configuration, target)
     spaced = configuration == "equally-spaced"
     if spaced and target == "all-pairs":
         return None
