@@ -121,7 +121,7 @@ def certification_floor_anova(tables):
     (``f_power``: the refined F point, the series), and those are timed too where there are
     any. All the table's cells in one vectorised call of each: what any certified answer
     must compute. (Until 2026-12-06 this floor refined every F point from φE = 10⁵ on,
-    whether a cell needed it or not, which put it some 20% above what a certificate costs.)
+    whether a cell needed it or not, which put it some 18% above what a certificate costs.)
     """
     from topicsetsize.numerics.distributions import _ncf_sf, f_crit, f_power
     from topicsetsize.numerics.precision import F_POWER_TOLERANCE, certify_from, undecided_by_fast
