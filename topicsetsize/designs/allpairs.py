@@ -406,6 +406,21 @@ def one_pair_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     power at least 1 − β, by :func:`topicsetsize.numerics.search.smallest_n` from the guess of
     :func:`allpairs_n`: the answer the simulation estimates, with no Monte Carlo error.
 
+    Parameters
+    ----------
+    alpha, beta, min_d, variance, m, configuration, target
+        As in :func:`allpairs_n`.
+
+    Returns
+    -------
+    OnePairN or None
+        n with the powers at n − 1 and n; None where the target is more than one pair.
+
+    Raises
+    ------
+    topicsetsize.SearchLimitError
+        If no n up to 10⁹ reaches the target.
+
     Examples
     --------
     >>> r = one_pair_n(0.05, 0.20, 0.05, 0.0132, 10)
