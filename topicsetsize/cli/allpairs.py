@@ -71,7 +71,8 @@ def run_allpairs(args) -> int:
     m = check("m", args.m, key="m_simulated")
     check_workload(f"{trials:,} trials x {m} systems", seconds=trials * m / _CELLS_PER_SECOND,
                    force=args.force)
-    from ..designs.allpairs import allpairs_n, one_pair_n
+    from ..designs.allpairs import allpairs_n
+    from ..designs.tukey_pair import one_pair_n
 
     seed = fresh_seed(args.seed)
     with progress(None, "simulated trials") as bar:

@@ -61,7 +61,7 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
     """Where the target is one pair, the command prints its n without Monte Carlo error beside
     the simulated one (a reviewer: seeds 1-3 gave 168, 172, 171 where the answer is 170), from
     the library's one_pair_n (tested against the simulation and scipy there)."""
-    from topicsetsize.designs.allpairs import one_pair_n
+    from topicsetsize.designs.tukey_pair import one_pair_n
 
     argv = ["n", "allpairs", "--min-d", "0.05", "--variance", "0.0132", "--m", "10",
             "--trials", "500", "--seed", "1"]
