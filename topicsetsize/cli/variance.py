@@ -89,9 +89,10 @@ def run(args) -> int:
     return 0
 
 
-def _zeros(table, matrices) -> dict[str, list[tuple]]:
+def _zeros(table, matrices) -> dict[str, dict[str, tuple]]:
     """Per matrix, the estimates (of :data:`_ESTIMATES`) that are 0 up to rounding
-    (``negligible``: constant runs give about 1e-33 rather than 0)."""
+    (``negligible``: constant runs give about 1e-33 rather than 0), by column: their
+    (estimator, scale)."""
     import numpy as np
 
     from ..estimates.variance import negligible
@@ -99,8 +100,8 @@ def _zeros(table, matrices) -> dict[str, list[tuple]]:
     zeros = {}
     for name, row in table.iterrows():
         raw = float(np.abs(matrices[name].to_numpy(float)).max())
-        zeros[name] = [(column, estimator, scale) for column, estimator, scale in _ESTIMATES
-                       if negligible(row[column], 1.0 if scale == "std-ab" else raw)]
+        zeros[name] = {column: (estimator, scale) for column, estimator, scale in _ESTIMATES
+                       if negligible(row[column], 1.0 if scale == "std-ab" else raw)}
     return zeros
 
 
@@ -110,9 +111,9 @@ def _zero_notes(zeros) -> list[str]:
     (``ZERO_MEANS``)."""
     from ..estimates.variance import ZERO_MEANS
 
-    return [f"note: {name}: {', '.join(_label(e, s) for _, e, s in zero)} = 0 "
-            f"({ZERO_MEANS[zero[0][1]]}): no topic set size can be sized on a variance of 0"
-            for name, zero in zeros.items() if zero]
+    return [f"note: {name}: {', '.join(_label(*kind) for kind in zero.values())} = 0 "
+            f"({ZERO_MEANS[next(iter(zero.values()))[0]]}): no topic set size can be sized on "
+            "a variance of 0" for name, zero in zeros.items() if zero]
 
 
 def _paired_notes(table, zeros) -> list[str]:
@@ -176,7 +177,7 @@ def _readable_limits(limits, zeros):
     return pd.DataFrame({_label(estimator, scale): [
         f"[{_variance_text(lo, zero)}, {_variance_text(hi, zero)}]"
         for lo, hi, zero in zip(limits[f"{column}_low"], limits[f"{column}_high"],
-                                (column in {z[0] for z in zeros[name]} for name in limits.index))]
+                                (column in zeros[name] for name in limits.index))]
         for column, estimator, scale in _ESTIMATES}, index=limits.index)
 
 
@@ -189,7 +190,7 @@ def _readable(table, zeros):
         "runs": table["runs"],
         "topics": table["topics"],
         **{_label(estimator, scale): [
-            _variance_text(x, column in {z[0] for z in zeros[name]})
+            _variance_text(x, column in zeros[name])
             for name, x in table[column].items()] for column, estimator, scale in _ESTIMATES},
         "tau [95% CI]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" for t, lo, hi in
                          table[["tau", "tau_ci_low", "tau_ci_high"]].itertuples(index=False)],

@@ -353,12 +353,12 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     table = pd.DataFrame({
         "judged": judged, "judged_share": share, "topics": topics_total,
         "docs_per_topic": judged / topics_total,
-        "v_e_raw": [pooled_variance(scores[d]) for d in depths_list],
-        "v_e_std_ab": [pooled_variance([std_ab(s) for s in scores[d]]) for d in depths_list],
+        "v_e_raw": [_pooled_v_e(scores[d], "raw") for d in depths_list],
+        "v_e_std_ab": [_pooled_v_e(scores[d], "std-ab") for d in depths_list],
     }, index=pd.Index(depths_list, name="pd"))
-    raw = variance_from == "raw"
-    warn_no_relevant(depths_list, lost, scores, topics_total, lambda kept: pooled_variance(
-        kept if raw else [std_ab(s) for s in kept]), "V_E raw" if raw else "V_E std-AB")
+    warn_no_relevant(depths_list, lost, scores, topics_total,
+                     lambda kept: _pooled_v_e(kept, variance_from),
+                     "V_E raw" if variance_from == "raw" else "V_E std-AB")
     cheapest, interval, note = None, None, ""
     if m is not None:
         column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
@@ -381,6 +381,11 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
             cheapest = cheapest.drop("within_budget")
     return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
                           interval, note)
+
+
+def _pooled_v_e(matrices: list, scores: str) -> float:
+    """V_E pooled over the collections' ``matrices`` of raw or std-AB ``scores``."""
+    return pooled_variance(matrices if scores == "raw" else [std_ab(s) for s in matrices])
 
 
 def _depth_groups(sizes: list) -> list[list[int]]:

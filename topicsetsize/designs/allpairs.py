@@ -379,4 +379,3 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
                        describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
                                           f"configuration={configuration!r}")[0])
     return AllPairsN(n, sim.power(n), sim.power(n - 1) if n > 2 else None, target)
-

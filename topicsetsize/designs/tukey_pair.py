@@ -104,9 +104,14 @@ def one_pair_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     with np.errstate(over="ignore"):
         guess = float(np.clip(np.square(np.float64(q_inf + math.sqrt(2) * stats.norm.ppf(
             1 - beta)) / effect), 2.0, N_MAX))
-    n = int(smallest_n(lambda ns, idx: np.array([power(int(k)) for k in ns]), [1 - beta],
-                       [guess], n_max=N_MAX,
-                       transform=lambda p: stats.norm.ppf(np.clip(p, 1e-12, 1 - 1e-12)),
-                       describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
-                                          f"configuration={configuration!r}")[0])
-    return OnePairN(n, power(n), power(n - 1) if n > 2 else None)
+    found, below, at = smallest_n(
+        lambda ns, idx: np.array([power(int(k)) for k in ns]), [1 - beta], [guess],
+        n_max=N_MAX, transform=lambda p: stats.norm.ppf(np.clip(p, 1e-12, 1 - 1e-12)),
+        describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
+                           f"configuration={configuration!r}", values=True)
+    n = int(found[0])
+    # the search's own powers at n − 1 and n (each costs a studentized range quantile), computed
+    # again only where it did not keep them (NaN)
+    at = float(at[0]) if math.isfinite(at[0]) else power(n)
+    below = None if n <= 2 else float(below[0]) if math.isfinite(below[0]) else power(n - 1)
+    return OnePairN(n, at, below)
