@@ -14,7 +14,7 @@ from openpyxl.worksheet.pagebreak import Break
 from ..content.matrix_estimates import MatrixEstimate
 from ..spreadsheet.cells import STYLE, fit_texts, fixed_format, put_label, put_number, put_text
 
-__all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS", "TAU_NOTE"]
+__all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS", "tau_note"]
 
 SHEET = "Variance"
 SUMMARY_COLUMNS = ("matrix", "data", "runs", "topics", "V_E raw", "V_E std-AB", "τ",
@@ -23,10 +23,20 @@ _FORMATS = {"V_E raw": fixed_format(), "V_E std-AB": fixed_format(), "τ": "0.00
             "τ 95% CI low": "0.000", "τ 95% CI high": "0.000"}
 
 
-#: Why a τ CI may end above 1.
-TAU_NOTE = ("Note: the τ CI is Sakai's unclipped form τ ± z·√(2(2k+5)/(9k(k−1))) over k runs, "
-            "as published (AIRS 2016, Table 1), so its upper end can exceed 1 (shaded; e.g. "
-            "1.030): read it as 'up to 1'. τ itself never exceeds 1.")
+def tau_note(highs) -> str:
+    """Why a τ CI may end above 1, naming the upper ends above 1 among ``highs`` (the sheet's
+    own, shaded), or none where no CI passes 1.
+
+    >>> tau_note([1.03, 0.99]).split("exceed 1 ")[1][:21]
+    '(shaded here: 1.030):'
+    >>> "shaded" in tau_note([0.98])
+    False
+    """
+    above = [f"{h:.3f}" for h in highs if h is not None and h > 1]
+    shaded = f" (shaded here: {', '.join(above)})" if above else ""
+    return ("Note: the τ CI is Sakai's unclipped form τ ± z·√(2(2k+5)/(9k(k−1))) over k runs, "
+            f"as published (AIRS 2016, Table 1), so its upper end can exceed 1{shaded}: read it "
+            "as 'up to 1'. τ itself never exceeds 1.")
 
 
 def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
@@ -43,7 +53,8 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
                         "per-topic z-scores ×0.15 + 0.5, clipped to [0, 1]. τ: Kendall's τ "
                         "between the raw and the std-AB run rankings, with its 95% CI.",
               font=STYLE.note)
-    put_label(ws, 3, 1, TAU_NOTE, font=STYLE.note)
+    put_label(ws, 3, 1, tau_note([est.summary.tau_ci_high for est in estimates]),
+              font=STYLE.note)
     for c, text in enumerate(SUMMARY_COLUMNS, start=1):
         put_label(ws, 4, c, text, font=STYLE.bold, fill=STYLE.header_fill).alignment = \
             STYLE.header if c > 2 else STYLE.wrap

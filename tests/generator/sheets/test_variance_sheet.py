@@ -71,3 +71,12 @@ def test_example_measures_use_the_estimates(built):
     want = tss.summarise(tss.example_matrix()).var_std_ab
     assert ws.cell(row + 1, 1).value.startswith(f"σ̂² = {want:.6g};")
     assert "Variance" not in openpyxl.load_workbook(built.source["ntcir"]).sheetnames
+
+
+@pytest.mark.slow
+def test_tau_note_names_the_sheets_own_shaded_ends(built):
+    # the note's example is the CI end above 1 that this workbook shades (TREC 2010 Web AP:
+    # 0.888 [0.746, 1.030], tss.summarise of the bundled matrix), not a fixed number
+    ws = openpyxl.load_workbook(built.source["example"])["Variance"]
+    high = tss.summarise(tss.example_matrix()).tau_ci_high
+    assert high > 1 and f"(shaded here: {high:.3f})" in ws.cell(3, 1).value
