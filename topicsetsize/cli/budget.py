@@ -122,6 +122,9 @@ def run(args) -> int:
         "cost = n x docs_per_topic" + ("; n high = n at variance high, the upper end of V_E's "
                                        "interval; cost high = n high x docs_per_topic"
                                        if "n high" in show else "")))
+    from .pool_depth import upper_end_note
+
+    upper_end_note(plan)        # as pool-depth says it on the same figures
     print(_verdict(plan))
     return 0
 

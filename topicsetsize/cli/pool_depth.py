@@ -173,7 +173,7 @@ def run(args) -> int:
         + "; judged = pooled documents, judged_share = of them judged by the qrels"
         f"{design}"))
     if m is not None:
-        _budget_note(study)
+        upper_end_note(study)
         if study.cheapest is None:
             print(f"no pool depth fits the budget of {args.budget:,.0f} documents")
         else:
@@ -206,8 +206,9 @@ COPIES_KEPT = ("kept: V_E and n at every depth use every run, each copy as a run
                "the variance estimates do")
 
 
-def _budget_note(study) -> None:
-    """A note naming the depths within the budget at the point n but not at n's upper end."""
+def upper_end_note(study) -> None:
+    """A note naming the depths within the budget at the point n but not at n's upper end
+    (``study``: a pool-depth study or a budget plan, each with ``table`` and ``budget``)."""
     table = study.table
     if study.budget is None or "cost high" not in table:
         return

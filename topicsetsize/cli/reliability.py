@@ -105,6 +105,9 @@ def run_reliability(args) -> int:
     from ..matrices.copies import identical_runs
 
     runs = raw.columns if args.top_runs is None else top_runs(raw, fraction=args.top_runs).columns
+    if len(runs) < 2 and args.top_runs is None:     # e.g. a folder of one run file
+        raise InputError(f"{name} has {len(runs)} run: a split-half experiment compares at "
+                         "least 2 runs")
     if len(runs) < 2:           # the pair test needs two runs: say which option left one
         raise InputError(f"--top-runs {args.top_runs:.15g} keeps 1 of the {raw.shape[1]} runs of "
                          f"{name}: allowed 1/{raw.shape[1]} < --top-runs <= 1 here (a split-half "

@@ -160,3 +160,22 @@ def test_variance_high_adds_n_high_and_cost_high(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--variance-high 0.1 at pd=10 is below its variance 0.19" \
         in err
+
+
+def test_budget_names_depths_over_budget_at_n_high(capsys):
+    """A depth within the budget at the point n but over it at n high is named in a note, as
+    pool-depth names it on the same figures (budget said nothing: 77,900 against a budget of
+    70,000 passed as 'cheapest within the budget'; a reviewer's find)."""
+    from topicsetsize import anova_n
+
+    argv = ["budget", "--depths", "100,30,10", "--docs-per-topic", "731,253,100", "--variance",
+            "0.14,0.1525,0.19", "--m", "10", "--min-d", "0.1", "--variance-high",
+            "0.2,0.21,0.26"]
+    n, high = anova_n(0.05, 0.2, 0.1, 0.19, 10), anova_n(0.05, 0.2, 0.1, 0.26, 10)
+    budget = (n * 100 + high * 100) // 2            # pd=10 fits at n, not at n high
+    assert main([*argv, "--budget", str(budget)]) == 0
+    out = capsys.readouterr().out
+    assert (f"note: within the budget of {budget:,} at the point n but not at the upper end of "
+            f"n's interval (cost high): pd=10 ({high * 100:,})") in out
+    assert main([*argv, "--budget", str(high * 100)]) == 0      # fits at n high too: no note
+    assert "note:" not in capsys.readouterr().out

@@ -173,3 +173,20 @@ def test_check_power_z_is_never_nan_and_the_note_only_where_it_applies(capsys, d
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "|z| > 3" not in out and "nan" not in out.lower()
+
+
+def test_a_folder_of_one_run_is_a_one_line_error(capsys, tmp_path):
+    # a folder holding one run file ended in a TypeError (formatting --top-runs, None there);
+    # a reviewer's find. The run and qrels are the bundled CLEF 2017 TAR ones.
+    import shutil
+    from pathlib import Path
+
+    from topicsetsize.data import __file__ as data_init
+    clef = Path(data_init).parent / "clef2017_tar"
+    runs = tmp_path / "onerun"
+    runs.mkdir()
+    shutil.copy(clef / "runs" / "AMC__amc.run.res.gz", runs)
+    pytest.importorskip("ir_measures")
+    message = one_line_error(capsys, "reliability", "--runs", str(runs), "--qrels",
+                             str(clef / "qrels.gz"), "--measure", "AP")
+    assert "has 1 run: a split-half experiment compares at least 2 runs" in message
