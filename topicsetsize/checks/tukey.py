@@ -65,8 +65,9 @@ def _warn_if_unattainable(trials: int, alpha: float) -> None:
         return
     needed = trials_to_reach(alpha)
     most = int(PARAMS["trials"].high)
-    reach = (f"at least {needed:,} trials are needed" if needed <= most
-             else f"it needs {needed:,} trials, more than the {most:,} allowed")
+    reach = (f"at least {needed:,} trials are needed for any p-value to reach alpha, and "
+             "thousands (5,000 by default) for the verdicts not to be Monte Carlo noise"
+             if needed <= most else f"it needs {needed:,} trials, more than the {most:,} allowed")
     warnings.warn(f"{trials:,} randomised trials give p-values of at least 1/({trials:,} + 1) = "
                   f"{smallest:.4g}, above alpha = {alpha:.15g}: no pair can be significant; "
                   f"{reach}", TooFewTrialsWarning, stacklevel=3)
@@ -221,7 +222,8 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     False
     >>> print(caught[0].message)
     10 randomised trials give p-values of at least 1/(10 + 1) = 0.09091, above alpha = 0.05: no
-    pair can be significant; at least 19 trials are needed
+    pair can be significant; at least 19 trials are needed for any p-value to reach alpha, and
+    thousands (5,000 by default) for the verdicts not to be Monte Carlo noise
     """
     matrix = check_matrix(scores)
     trials = check("trials", trials, allow_array=False)

@@ -275,11 +275,16 @@ def _float_format(frame):
     return (lambda v: repr(float(v))) if huge else None
 
 
-def fresh_seed(seed) -> int:
-    """``seed`` (from ``--seed``), or a fresh one to print so that the run can be repeated."""
+def fresh_seed(seed, *, csv: bool = False) -> int:
+    """``seed`` (from ``--seed``), or a fresh one to print so that the run can be repeated: the
+    table's title prints it, and with ``csv`` (no title) stderr says it."""
     from ..estimates.uncertainty import fresh_seed as fresh
 
-    return fresh(seed)
+    drawn = fresh(seed)
+    if seed is None and csv:
+        print(f"topicsetsize: seed={drawn} (drawn: --seed {drawn} repeats this run)",
+              file=sys.stderr)
+    return drawn
 
 
 #: Warnings said on stderr once the command has succeeded (``reporting_warnings(...,

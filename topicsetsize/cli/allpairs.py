@@ -74,7 +74,7 @@ def run_allpairs(args) -> int:
     from ..designs.allpairs import allpairs_n
     from ..designs.tukey_pair import one_pair_n
 
-    seed = fresh_seed(args.seed)
+    seed = fresh_seed(args.seed, csv=args.csv)
     with progress(None, "simulated trials") as bar:
         result = allpairs_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
                             configuration=args.configuration, target=args.target,

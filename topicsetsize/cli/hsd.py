@@ -65,7 +65,7 @@ def run_hsd(args) -> int:
     from ..checks.tukey import tukey_hsd_randomised
 
     _check_workload(scores.shape, trials, args)
-    seed = fresh_seed(args.seed)
+    seed = fresh_seed(args.seed, csv=args.csv)
     with reporting_warnings(about=name, when_done=True), \
             progress(trials, "randomised trials") as bar:
         table = tukey_hsd_randomised(scores, trials=trials, seed=seed, alpha=alpha,

@@ -122,7 +122,7 @@ def run_reliability(args) -> int:
     halves = args.half or [n // 2]
     check_workload(f"{trials:,} trials x {len(halves)} half size(s) on {n} topics x {m} runs",
                    seconds=trials * len(halves) * n * m / _CELLS_PER_SECOND, force=args.force)
-    seed = fresh_seed(args.seed)
+    seed = fresh_seed(args.seed, csv=args.csv)
     with reporting_warnings(about=name, when_done=True):
         identical_runs(scores).warn(COPIES)         # the runs tested, after any selection
         with progress(trials * len(halves), "split-half trials") as bar:
@@ -172,7 +172,7 @@ def run_check_power(args) -> int:
     check_workload(f"{trials:,} trials x {len(args.n)} n on {topics} topics x {runs} runs",
                    seconds=trials * len(args.n) * (topics * runs + max(args.n))
                    / _CELLS_PER_SECOND, force=args.force)
-    seed = fresh_seed(args.seed)
+    seed = fresh_seed(args.seed, csv=args.csv)
     results = []
     # the copies of runs, counted once, said once (not once an n)
     with reporting_warnings(about=name, when_done=True), \

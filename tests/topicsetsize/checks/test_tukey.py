@@ -252,7 +252,9 @@ def test_too_few_trials_for_alpha_are_said_before_the_trials(monkeypatch):
         table = tukey_hsd_randomised(x, trials=10, seed=1, alpha=0.05)
     assert [str(w.message) for w in caught] == [
         "10 randomised trials give p-values of at least 1/(10 + 1) = 0.09091, above alpha = "
-        "0.05: no pair can be significant; at least 19 trials are needed"]
+        "0.05: no pair can be significant; at least 19 trials are needed for any p-value to "
+        "reach alpha, and thousands (5,000 by default) for the verdicts not to be Monte Carlo "
+        "noise"]
     assert caught[0].filename == __file__ and ran == [1]      # said at the caller's line
     assert not table.significant.any() and table.p_value.min() == pytest.approx(1 / 11)
 

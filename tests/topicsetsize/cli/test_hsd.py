@@ -55,7 +55,8 @@ def test_too_few_trials_for_alpha_is_a_warning(capsys):
     assert captured.err.splitlines().count(
         "topicsetsize: warning: example: TREC 2010 Web AP: 10 randomised trials give p-values of "
         "at least 1/(10 + 1) = 0.09091, above alpha = 0.05: no pair can be significant; at least "
-        "19 trials are needed") == 1
+        "19 trials are needed for any p-value to reach alpha, and thousands (5,000 by default) "
+        "for the verdicts not to be Monte Carlo noise") == 1
     assert "(0 significant)" in captured.out
     assert main(["hsd", "--example", "--trials", "19", "--seed", "1", "--csv"]) == 0
     assert "randomised trials give" not in capsys.readouterr().err    # 1/20 = alpha: reachable
