@@ -59,6 +59,11 @@ def run(args) -> int:
         "statements too (to two decimals, or two significant digits below 0.1)"))
     print()
     print("\n".join(result.statements()))
+    if args.variance_t is None:     # σt² taken as 2·V_E: on the safe side, and how far
+        print(f"note: variance_t = 2 x variance = {result.variance_t:.15g} treats the two runs "
+              "as independent; runs that score alike on the same topics vary less in their "
+              "per-topic differences (2 x V_E2 of `topicsetsize variance` is the mean over a "
+              "matrix's run pairs), and give a smaller min_dt and CI width: --variance-t sets it")
     if result.note:     # some statement fails under the exact tests: said beside them, so that
         print(f"note: {result.note}")      # they are never copied without it
     return 0
