@@ -184,6 +184,15 @@ def _n(args) -> None:
             decimals=decimals)
     if power and "legacy" in _methods(args) and "exact" in design.methods:
         _legacy_shortfall(design, values, given, rows, n_label)
+    _caveat(args)
+
+
+def _caveat(args) -> None:
+    """The design's declared caveat (:attr:`Design.caveat`) under its answer, as a note (on
+    stderr with ``--csv``, which has no room for words)."""
+    caveat = args.spec.caveat
+    if caveat:
+        print(f"note: {args.spec.name}: {caveat}", file=sys.stderr if args.csv else sys.stdout)
 
 
 def _legacy_shortfall(design: Design, values: dict, given: dict, rows: list[dict],
@@ -338,6 +347,7 @@ _CHUNK_CELLS = 2000
 
 def _table(args) -> None:
     _print_tables(lambda meth: _table_chunked(args, meth), _title(args, "table"), args)
+    _caveat(args)
 
 
 def _table_chunked(args, method: str):
@@ -379,6 +389,7 @@ def _min_d(args) -> None:
     _report(_title(args, "min-d"), rows, args)
     if design.criterion == "power" and "legacy" in _methods(args) and "exact" in design.methods:
         _legacy_min_shortfall(design, args.n, given, rows)
+    _caveat(args)
 
 
 def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict]) -> None:

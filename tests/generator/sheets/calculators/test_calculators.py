@@ -377,3 +377,19 @@ def test_an_answer_beyond_the_search_limit_shows_the_powers_at_the_limit_said_so
             n = column[:next(i for i, v in enumerate(column) if not isinstance(v, int))]
             assert n[-1] == N_MAX and n == list(range(n[0], N_MAX + 1)), (name, sheet, n)
     assert seen        # the grid holds such cases (_cases.py: beyond the search limit)
+
+
+@pytest.mark.slow
+def test_a_designs_declared_caveat_is_on_its_calculator(built):
+    # the engine's declaration (DESIGNS[key].caveat) reaches the workbook: the ANOVA2 sheet says
+    # it under its intro, and a design without one (ANOVA) has no such line
+    import openpyxl
+
+    from topicsetsize.designs.registry import DESIGNS
+
+    wb = openpyxl.load_workbook(built.source["ntcir"])
+    texts = {name: [c.value for row in wb[name].iter_rows(max_row=8, max_col=1) for c in row
+                    if isinstance(c.value, str)] for name in ("ANOVA2", "ANOVA")}
+    caveat = DESIGNS["anova2"].caveat
+    assert f"Caution: {caveat[0].upper()}{caveat[1:]}." in texts["ANOVA2"]
+    assert not any(t.startswith("Caution:") for t in texts["ANOVA"])
