@@ -95,6 +95,12 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
         repeated = next((v for v in values if v in seen or seen.add(v)), None)
         if labels and repeated is not None:
             raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
+    alpha, beta = getattr(args, "alpha", None), getattr(args, "beta", None)
+    if isinstance(alpha, float) and isinstance(beta, float) and 1.0 - beta <= alpha:
+        notes.append(f"beta={beta:.15g} with alpha={alpha:.15g} asks for a power, 1 - beta = "
+                     f"{1.0 - beta:.15g}, that is not above alpha: every test has at least that "
+                     "power whatever the scores, so the answer (n = 2, a minimum difference of "
+                     "0) says nothing about detecting a real one")
     return notes
 
 

@@ -285,3 +285,22 @@ def test_a_probability_that_most_likely_means_its_complement_is_answered_with_a_
 def test_usual_probabilities_are_answered_without_a_warning(capsys, argv):
     code, out, err = run_cli(capsys, *argv)
     assert code == 0 and "warning" not in err
+
+
+@pytest.mark.parametrize("argv, n_or_d", [
+    (["n", "anova", "--alpha", "0.5", "--beta", "0.5", "--min-d", "0.001", "--variance",
+      "0.05", "--m", "5", "--method", "exact"], "exact   2 "),
+    (["guarantees", "--n", "50", "--variance", "0.01", "--alpha", "0.5", "--beta", "0.5",
+      "--m", "2", "--method", "exact"], "minimum detectable range 0.00"),
+])
+def test_a_power_not_above_alpha_is_answered_with_a_warning(capsys, argv, n_or_d):
+    # 1 - beta <= alpha: every test has that power whatever the scores, and "0.00" was stated
+    # as a guarantee without a word (a reviewer's find); the answer stands (the engine's tests
+    # keep n = 2 and minD = 0 there), with one warning line that says why it says nothing
+    from topicsetsize import anova_power
+
+    assert anova_power(2, m=5, min_d=1e-9, variance=0.05, alpha=0.5, method="exact") >= 0.5
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0 and n_or_d in out
+    assert err.count("1 - beta = 0.5, that is not above alpha: every test has at least that "
+                     "power whatever the scores") == 1
