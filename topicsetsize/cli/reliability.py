@@ -24,9 +24,40 @@ from ._common import (
 from ._inputs import add_matrix_input, load_matrix
 from .workload import check_workload
 
-#: Cells (trials x topics x runs) a second, resampled or split: measured on a 2-core machine
-#: (check-power --example --n 50 --trials 200000: 8.4e8 cells in 3.5 s, 2.4e8 a second).
-_CELLS_PER_SECOND = 2e8
+#: Split-half trials (:func:`_split_half_seconds`): cells (topics x runs) split a second, and
+#: paired t-tests (run pairs x 2 halves) a second, fitted to the whole commands on a 2-core
+#: machine (TREC 2004 Robust AP, 249 x 110, 20,000 trials: 5.9 s; TREC 2010 Web AP, 48 x 88,
+#: 50,000 trials: 6.3 s; the estimates 6.7 and 7.4 s). The one rate of 2e8 cells a second used
+#: before said 2.7 and 1.1 s: it left out the pairs.
+_CELLS_PER_SECOND, _TESTS_PER_SECOND = 2e8, 6e7
+#: check-power (:func:`_resampled_seconds`): seconds a trial, and a trial's further seconds a
+#: topic of the matrix, a run compared and a topic drawn (the counts' matrix products cost
+#: little beside the per-run statistics), fitted to 1,000,000 trials of the whole command on a
+#: 2-core machine: TREC 2004 Robust AP (249 topics) n = 5, 20, 249, 1000 with --m 5 (1.2, 1.5,
+#: 2.8, 9.2 s), n = 20 with all 110 runs (3.3 s) and TREC 2010 Web AP (48 topics) n = 20 with
+#: 2, 5 and all 78 distinct runs (0.9, 1.0, 2.8 s). The rate of 2e8 cells (topics x all runs)
+#: a second used before said 411 s for 3,000,000 trials at n = 249 on Robust, which took 10 s.
+_TRIAL, _PER_TOPIC, _PER_RUN, _PER_DRAW = 4e-7, 1.5e-9, 2.5e-8, 8e-9
+
+
+def _split_half_seconds(trials: int, halves: int, topics: int, runs: int) -> float:
+    """The estimated seconds of ``reliability`` (see :data:`_TESTS_PER_SECOND`).
+
+    >>> round(_split_half_seconds(20000, 1, 249, 110), 1)      # measured: 5.9 s
+    6.7
+    """
+    return trials * halves * (topics * runs / _CELLS_PER_SECOND
+                              + runs * (runs - 1) / _TESTS_PER_SECOND)
+
+
+def _resampled_seconds(trials: int, ns: list[int], topics: int, runs: int) -> float:
+    """The estimated seconds of ``check-power`` over ``runs`` compared (see :data:`_TRIAL`).
+
+    >>> round(_resampled_seconds(3_000_000, [249], 249, 110), 1)     # measured: 10 s
+    16.5
+    """
+    return trials * sum(_TRIAL + _PER_TOPIC * topics + _PER_RUN * runs + _PER_DRAW * n
+                        for n in ns)
 
 
 #: ``topicsetsize.checks.selection.SCORE_KINDS`` and ``topicsetsize.checks.resampling.TESTS``,
@@ -121,7 +152,7 @@ def run_reliability(args) -> int:
                          "experiment needs at least 4 topics (two halves of at least 2)")
     halves = args.half or [n // 2]
     check_workload(f"{trials:,} trials x {len(halves)} half size(s) on {n} topics x {m} runs",
-                   seconds=trials * len(halves) * n * m / _CELLS_PER_SECOND, force=args.force)
+                   seconds=_split_half_seconds(trials, len(halves), n, m), force=args.force)
     seed = fresh_seed(args.seed, csv=args.csv)
     with reporting_warnings(about=name, when_done=True):
         identical_runs(scores).warn(COPIES)         # the runs tested, after any selection
@@ -170,8 +201,8 @@ def run_check_power(args) -> int:
             raise InputError("--pair is only for --test ttest")
     topics, runs = scores.shape
     check_workload(f"{trials:,} trials x {len(args.n)} n on {topics} topics x {runs} runs",
-                   seconds=trials * len(args.n) * (topics * runs + max(args.n))
-                   / _CELLS_PER_SECOND, force=args.force)
+                   seconds=_resampled_seconds(trials, args.n, topics, _compared(args, runs)),
+                   force=args.force)
     seed = fresh_seed(args.seed, csv=args.csv)
     results = []
     # the copies of runs, counted once, said once (not once an n)
@@ -241,3 +272,10 @@ def _blocking_note(scores, results) -> str:
 def _runs(runs: tuple) -> str:
     shown = ", ".join(str(r) for r in runs[:4])
     return f"({shown}{', ...' if len(runs) > 4 else ''})"
+
+
+def _compared(args, runs: int) -> int:
+    """The runs check-power compares: --m, a t-test's 2, else every run of the matrix."""
+    if args.m is not None:
+        return min(args.m, runs)
+    return 2 if args.test == "ttest" else runs

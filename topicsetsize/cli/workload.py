@@ -99,9 +99,11 @@ fewer --trials, or --force to run it anyway
                          f"{_size(free)} this machine has free: give fewer {fewer}, or --force "
                          "to run it anyway")
     if not force and seconds > LONG_RUN_SECONDS:
-        raise InputError(f"{what} would take about {_duration(seconds)} (more than "
-                         f"{_duration(LONG_RUN_SECONDS)}): give fewer {fewer}, or --force to run "
-                         "it anyway")
+        about, limit = _duration(seconds), _duration(LONG_RUN_SECONDS)
+        said = (f"a little over {limit}" if about == limit       # not "about 10 minutes (more
+                else f"about {about} (more than {limit})")      # than 10 minutes)"
+        raise InputError(f"{what} would take {said}: give fewer {fewer}, or --force to run it "
+                         "anyway")
     if seconds > WARN_SECONDS or (free is not None and memory > free / 4):
         memory_note = f" and about {_size(memory)} of memory" if memory > 1e8 else ""
         print(f"topicsetsize: warning: {what}: this will take about {_duration(seconds)}"

@@ -32,7 +32,7 @@ def no_work(monkeypatch):
 
 
 @pytest.mark.parametrize("argv", [
-    ["check-power", "--example", "--n", "50", "--trials", "1e8"],
+    ["check-power", "--example", "--n", "50,100,200,400", "--trials", "1e8"],
     ["reliability", "--example", "--trials", "1e8"],
     ["hsd", "--example", "--trials", "1e8"],
     ["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "1000", "--trials", "1e8"],
@@ -111,3 +111,13 @@ def test_a_bootstrap_beyond_free_memory_is_refused_and_a_long_one_announced(caps
     assert code == 0
     assert "topicsetsize: warning: --boot 100 on 48 topics x 88 runs: this will take about 10 " \
            "seconds" in err
+
+
+def test_just_over_the_limit_is_not_said_as_the_limit():
+    # 620 s rounds to "10 minutes": it was said "about 10 minutes (more than 10 minutes)"
+    with pytest.raises(InputError) as caught:
+        workload.check_workload("x", seconds=620.0)
+    assert str(caught.value).startswith("x would take a little over 10 minutes: give fewer")
+    with pytest.raises(InputError) as caught:
+        workload.check_workload("x", seconds=1500.0)
+    assert "about 25 minutes (more than 10 minutes)" in str(caught.value)
