@@ -44,7 +44,8 @@ _PER_PAIR = {"table": (35e-6, 1300.0), "csv": (13e-6, 200.0)}
 
 
 def _check_workload(shape: tuple[int, int], trials: int, args) -> None:
-    """Refuse (without --force) or announce a run beyond the machine's memory or ten minutes."""
+    """Refuse (without --force) or announce a run beyond the machine's memory or ten minutes;
+    ``shape`` is (topics, runs tested): the distinct runs (the copies are counted once)."""
     n, m = shape
     pairs = m * (m - 1) // 2
     seconds, nbytes = _PER_PAIR["csv" if args.csv else "table"]
@@ -64,7 +65,9 @@ def run_hsd(args) -> int:
 
     from ..checks.tukey import tukey_hsd_randomised
 
-    _check_workload(scores.shape, trials, args)
+    from ..matrices.copies import identical_runs
+
+    _check_workload((scores.shape[0], len(identical_runs(scores).keep)), trials, args)
     seed = fresh_seed(args.seed, csv=args.csv)
     with reporting_warnings(about=name, when_done=True), \
             progress(trials, "randomised trials") as bar:
@@ -78,8 +81,9 @@ def run_hsd(args) -> int:
     shown = table.assign(significant=table["significant"].map({True: "*", False: ""}))
     shown.index = shown.index + 1
     n, m = table.attrs["topics"], table.attrs["runs"]
-    copies = (f" (of {scores.shape[1]}: {len(table.attrs['copies'])} copies counted once)"
-              if table.attrs["copies"] else "")
+    k = len(table.attrs["copies"])
+    copies = (f" (of {scores.shape[1]}: {k} {'copy' if k == 1 else 'copies'} counted once)"
+              if k else "")
     print_frame(shown.round({"difference": 4, "p_value": 4, "es_hsd": 3}),
                 title=f"Randomised Tukey HSD on {name}: {n} topics x {m} runs{copies}, "
                       f"{m * (m - 1) // 2} pairs, {trials} trials, seed={seed}\n"

@@ -74,10 +74,17 @@ class RunCopies:
         ...
         topicsetsize.InputError: scores: the runs score alike on every topic, copies of one \
 another (1 distinct run): no two runs to compare
+        >>> identical_runs([[0.1], [0.3]]).require_two("no two runs to compare")
+        Traceback (most recent call last):
+        ...
+        topicsetsize.InputError: scores: it has 1 run: no two runs to compare
         """
+        said = f"{name}: " if name else ""
+        if self.runs < 2:           # one run is no copy of another
+            raise InputError(f"{said}it has {self.runs} run: {what}")
         if len(self.keep) < 2:
-            raise InputError(f"{f'{name}: ' if name else ''}the runs score alike on every topic, "
-                             f"copies of one another (1 distinct run): {what}")
+            raise InputError(f"{said}the runs score alike on every topic, copies of one another "
+                             f"(1 distinct run): {what}")
 
     def message(self, doing: str) -> str:
         """The one line that names the copies, then ``doing`` (what is done with them).

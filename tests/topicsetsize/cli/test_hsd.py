@@ -86,3 +86,16 @@ def test_a_two_way_variance_of_zero_is_named(capsys, tmp_path):
     assert "note: V_E2 = 0 (up to rounding): every pair of runs differs by the same amount" in out
     assert main(["hsd", "--example", "--trials", "200", "--seed", "1"]) == 0
     assert "note: V_E2" not in capsys.readouterr().out
+
+
+def test_one_copy_is_said_in_the_singular_and_not_counted_in_the_workload(capsys, tmp_path):
+    # "(of 4: 1 copies counted once)"; and the time estimate counted the copies' pairs
+    # (88 runs, 3,828 pairs on TREC 2010 Web AP where 78 runs, 3,003 pairs are tested)
+    rng = np.random.default_rng(0)
+    x = pd.DataFrame(rng.random((10, 3)), columns=["a", "b", "c"]).assign(d=lambda f: f["a"])
+    path = tmp_path / "copy.csv"
+    x.to_csv(path)
+    assert main(["hsd", str(path), "--trials", "50", "--seed", "1"]) == 0
+    assert "(of 4: 1 copy counted once)" in capsys.readouterr().out
+    err = one_line_error(capsys, "hsd", "--example", "--trials", "1e8")
+    assert "78 runs (3,003 pairs) x 100,000,000 trials" in err

@@ -208,3 +208,20 @@ def test_csv_says_the_drawn_seed(capsys, argv):
     assert main([*argv, "--csv", "--seed", seed]) == 0
     again, err = capsys.readouterr()
     assert again == out and "drawn" not in err
+
+
+def test_check_power_on_one_run_says_it_has_one_run(capsys, tmp_path):
+    # a --runs folder of one run was said as "the runs score alike on every topic, copies of
+    # one another (1 distinct run)" (a reviewer's find; the bundled CLEF 2017 TAR run and qrels)
+    import shutil
+    from pathlib import Path
+
+    from topicsetsize.data import __file__ as data_init
+
+    pytest.importorskip("ir_measures")
+    clef = Path(data_init).parent / "clef2017_tar"
+    (tmp_path / "runs").mkdir()
+    shutil.copy(clef / "runs" / "AMC__amc.run.res.gz", tmp_path / "runs")
+    message = one_line_error(capsys, "check-power", "--runs", str(tmp_path / "runs"), "--qrels",
+                             str(clef / "qrels.gz"), "--measure", "AP", "--n", "3")
+    assert "it has 1 run: no two runs to compare" in message and "copies" not in message
