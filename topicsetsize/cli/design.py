@@ -336,8 +336,9 @@ def _legacy_table_shortfall(args, frame) -> None:
     warnings.warn(f"in {int(short.sum()):,} of {short.size:,} cells of the legacy table the "
                   f"exact power at its n is below 1 - beta = {target:.{digits}g} (e.g. {rows}="
                   f"{frame.index[i]:g}, {effect}={frame.columns[j]:g}: n = {n[i, j]:,} has "
-                  f"{floor_power(float(power[i, j]), digits):.{digits}g}); --method exact "
-                  "gives the exact table",
+                  f"{floor_power(float(power[i, j]), digits):.{digits}g}); "
+                  + ("the exact table is printed with it" if "exact" in _methods(args)
+                     else "--method exact gives the exact table"),
                   UserWarning, stacklevel=2)
 
 

@@ -192,6 +192,10 @@ def test_a_legacy_min_d_or_table_short_of_the_exact_power_is_warned(capsys):
         "topicsetsize: warning: in 6 of 6 cells of the legacy table the exact power at its n is "
         f"below 1 - beta = 0.8 (e.g. m=2, min_d=0.02: n = 2,301 has "
         f"{math.floor(power * 1e6) / 1e6:.6g}); --method exact gives the exact table\n")
+    # with --method both the exact table is printed with it: not pointed to as if it were not
+    code, out, err = run_cli(capsys, "table", "anova", "--m", "2,10", "--min-d", "0.02,0.05,0.1",
+                             "--variance", "0.0601", "--method", "both")
+    assert code == 0 and err.endswith("; the exact table is printed with it\n") and "(exact)" in out
     # the paired t-test's legacy table is enough under the exact noncentral t here
     code, out, err = run_cli(capsys, "table", "ttest", "--variance-t", "0.1,0.2", "--min-dt",
                              "0.05,0.1", "--csv")
