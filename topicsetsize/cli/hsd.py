@@ -64,7 +64,6 @@ def run_hsd(args) -> int:
     import numpy as np
 
     from ..checks.tukey import tukey_hsd_randomised
-
     from ..matrices.copies import identical_runs
 
     _check_workload((scores.shape[0], len(identical_runs(scores).keep)), trials, args)
