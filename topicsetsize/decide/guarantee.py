@@ -103,8 +103,17 @@ def _decimals(x: float, decimals: int) -> int:
 
 
 def _number(x: float, decimals: int) -> str:
+    """``x`` rounded up to :func:`_decimals` places; where rounding up reaches the next power
+    of ten (0.0996 to 0.100), to that value's places (0.10: two significant digits, as said).
+
+    >>> _number(0.0996, 2), _number(0.0312, 2), _number(0.137, 2)
+    ('0.10', '0.032', '0.14')
+    """
     places = _decimals(x, decimals)
     value = round_up(x, decimals=places)
+    fewer = _decimals(value, decimals)
+    if fewer < places:
+        places, value = fewer, round_up(x, decimals=fewer)
     # From 1e16 a float has no decimals to show: its shortest exact form (5.554905259160818e+149).
     return f"{value:.{places}f}" if abs(value) < 1e16 else repr(value)
 
