@@ -105,7 +105,9 @@ def run(args) -> int:
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map("{:,.0f}".format)
-    show["docs_per_topic"] = show["docs_per_topic"].map("{:,.15g}".format)     # 2,000, not 2000.0
+    show["n"] = show["n"].map("{:,}".format)                        # 591,738,523
+    show["docs_per_topic"] = show["docs_per_topic"].map(                # 2,000, not 2000.0;
+        lambda x: f"{x:,.2f}".rstrip("0").rstrip("."))                  # 121.43, a mean
     if "n high" in show:
         from ..report import interval_end_text
         from .pool_depth import cost_text
@@ -138,7 +140,7 @@ def _verdict(plan) -> str:
 
     high = ""
     if "n high" in row.index:
-        high = (f" ({cost_text(row['cost high'])} at n high = {int(row['n high'])})"
+        high = (f" ({cost_text(row['cost high'])} at n high = {int(row['n high']):,})"
                 if row["n high"] != float("inf") else f" ({cost_text(row['cost high'])})")
-    return (f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])} topics, "
+    return (f"cheapest{within}: pd={int(row.name)}, n={int(row['n']):,} topics, "
             f"{row['cost']:,.0f} documents judged{high}")

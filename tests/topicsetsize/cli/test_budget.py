@@ -179,3 +179,16 @@ def test_budget_names_depths_over_budget_at_n_high(capsys):
             f"n's interval (cost high): pd=10 ({high * 100:,})") in out
     assert main([*argv, "--budget", str(high * 100)]) == 0      # fits at n high too: no note
     assert "note:" not in capsys.readouterr().out
+
+
+def test_large_n_and_fractional_docs_per_topic_read_as_numbers(capsys):
+    # n was printed as 467161992 beside costs with separators, and a mean docs_per_topic as
+    # 121.433333333333 (a reviewer's find): n with separators, docs_per_topic to 2 decimals
+    from topicsetsize import anova_n
+
+    assert main(["budget", "--depths", "10,20", "--docs-per-topic", "121.4333333333333,2000",
+                 "--variance", "0.15,0.16", "--m", "10", "--min-d", "0.0001"]) == 0
+    out = capsys.readouterr().out
+    n = anova_n(0.05, 0.2, 0.0001, 0.15, 10)
+    assert n > 10**8 and " 121.43 " in out and f" {n:,} " in out
+    assert f"cheapest: pd=10, n={n:,} topics" in out
