@@ -95,6 +95,9 @@ def test_check_power_ttest_pair_table(capsys, data_dir):
     (["reliability", "--example", "--alpha", "0"], "--alpha 0 is out of range"),
     (["check-power", "--example", "--n", "10", "--m", "500"], "--m 500 is out of range"),
     (["check-power", "--example", "--n", "10", "--pair", "sys1,sys2"], "only for --test ttest"),
+    # --m was ignored beside --pair (a reviewer's find)
+    (["check-power", "--example", "--n", "10", "--test", "ttest", "--pair", "sys1,sys2", "--m",
+      "3"], "error: --pair sys1,sys2 names the two runs compared: give it or --m 3, not both\n"),
     (["check-power", "--example", "--n", "1"], "--n 1 is out of range"),
 ])
 def test_user_errors_are_one_line_with_status_2(capsys, argv, message):
