@@ -201,7 +201,7 @@ def run_check_power(args) -> int:
             raise InputError("--pair is only for --test ttest")
         if args.m is not None:          # it was ignored without a word
             raise InputError(f"--pair {args.pair} names the two runs compared: give it or "
-                             f"--m {args.m}, not both")
+                             f"--m {args.m:.15g}, not both")
     topics, runs = scores.shape
     check_workload(f"{trials:,} trials x {len(args.n)} n on {topics} topics x {runs} runs",
                    seconds=_resampled_seconds(trials, args.n, topics, _compared(args, runs)),
