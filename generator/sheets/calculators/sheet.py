@@ -325,7 +325,8 @@ class SheetBuild:
 def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | None
           ) -> SheetBuild:
     """The sheet with its title, its inputs (and the measure picker of a one-way variance)."""
-    caveat = calc.design.caveat     # the engine's declaration, as the command line says it
+    caveat = calc.design.caveat.replace("`", "")    # the engine's declaration (Markdown's
+    #                                                     code marks are no use in a cell)
     cur = start_sheet(wb, calc.sheet, calc.title, [*calc.intro, *(
         [f"Caution: {caveat[0].upper()}{caveat[1:]}."] if caveat else [])], inputs_line=True)
     cur.ws.column_dimensions["C"].width = NOTES_WIDTH
