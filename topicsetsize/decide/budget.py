@@ -332,9 +332,10 @@ def read_plan(path) -> dict:
         except InputError as exc:
             raise key_error(path, key, exc) from None
     rows = data.get("pool_depths")
-    if not rows:
-        raise InputError(f"{path}: missing key 'pool_depths' (one [[pool_depths]] table per "
-                         "depth, with pd, docs_per_topic and variance)")
+    if not rows:        # absent, or an empty list (which is there, and holds no depth)
+        said = "missing key 'pool_depths'" if rows is None else "'pool_depths' is empty"
+        raise InputError(f"{path}: {said} (one [[pool_depths]] table per depth, with pd, "
+                         "docs_per_topic and variance)")
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise InputError(f"{path}: 'pool_depths' must be [[pool_depths]] tables")
     keys = {**ROW_KEYS, **ROW_OPTIONAL}

@@ -278,3 +278,14 @@ def test_an_exact_n_beyond_the_search_limit_is_said_not_raised():
     assert (f"no n up to the search limit of 1,000,000,000 topics reaches it (not {legacy:,})"
             in plan.note)
 
+
+
+@pytest.mark.parametrize("text, said", [
+    ("m = 10\nmin_d = 0.1\npool_depths = []\n", "'pool_depths' is empty"),   # was "missing key"
+    ("m = 10\nmin_d = 0.1\n", "missing key 'pool_depths'"),
+])
+def test_read_plan_without_depths(tmp_path, text, said):
+    f = tmp_path / "plan.toml"
+    f.write_text(text)
+    with pytest.raises(InputError, match=f"plan.toml: {said} \\(one \\[\\[pool_depths\\]\\]"):
+        read_plan(f)
