@@ -376,6 +376,9 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
     else:
         frame = pd.DataFrame(numbers[~incomplete], index=topics, columns=runs)
     hint = one_run_hint if frame.shape[1] < 2 <= frame.shape[0] else ""
+    if dropped and frame.shape[0] < 2:      # the warning that says so is not shown beside an error
+        hint = (f"; drop_incomplete_topics (--drop-incomplete-topics) dropped the other "
+                f"{len(dropped)} of its {len(raw.index)} topics, which have missing scores")
     check_shape(frame.shape, str(path), frame.index, frame.columns, hint=hint)
     frame.attrs["dropped_topics"] = dropped
     return frame

@@ -288,6 +288,19 @@ def test_missing_cells_listed_then_dropped_on_request(tmp_path):
     assert frame.to_numpy().tolist() == [[0.1, 0.2], [0.4, 0.5]]      # the rest unchanged
 
 
+def test_dropping_all_but_one_topic_says_so_in_the_error(tmp_path):
+    # the error said "has 1 topic" alone: the warning naming the dropped topics is not shown
+    # beside an error (a reviewer's find)
+    path = tmp_path / "holes.csv"
+    path.write_text("topic,a,b\n1,0.1,0.2\n2,0.1,\n3,NA,0.3\n")
+    with pytest.raises(InputError) as exc, warnings.catch_warnings():
+        warnings.simplefilter("ignore", IncompleteTopicsWarning)
+        read_matrix(path, drop_incomplete_topics=True)
+    one_line_error(exc, "holes.csv has 1 topic ('1'): a score matrix needs at least 2 topics "
+                        "(rows); drop_incomplete_topics (--drop-incomplete-topics) dropped the "
+                        "other 2 of its 3 topics, which have missing scores")
+
+
 def test_complete_file_gives_no_warning(data_dir):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
