@@ -279,7 +279,6 @@ def test_an_exact_n_beyond_the_search_limit_is_said_not_raised():
             in plan.note)
 
 
-
 @pytest.mark.parametrize("text, said", [
     ("m = 10\nmin_d = 0.1\npool_depths = []\n", "'pool_depths' is empty"),   # was "missing key"
     ("m = 10\nmin_d = 0.1\n", "missing key 'pool_depths'"),
