@@ -314,7 +314,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         if not pooled["in_qrels"].any():
             raise InputError(f"{qrels_name}: none of the documents the runs retrieve is judged")
         warn_deeper_than_runs(depths_list, int(pooled["rank"].max()),
-                              where if len(collections) > 1 else "")
+                              where if len(collections) > 1 else "", ranked.longest)
         topics_total += len(topics)
         # Each run evaluated once at each depth, from its compact form: the depths in groups
         # whose evaluators (each holding its depth's pool) together hold at most twice the

@@ -108,10 +108,12 @@ class DeeperThanRunsWarning(UserWarning):
     is that of the shallower depth, every document the runs retrieve."""
 
 
-def warn_deeper_than_runs(depths, deepest: int, where: str = "") -> None:
+def warn_deeper_than_runs(depths, deepest: int, where: str = "", longest: int = 0) -> None:
     """One :class:`DeeperThanRunsWarning` naming the ``depths`` beyond ``deepest``, the
     largest best rank of a pooled document (a row of :meth:`RankedRuns.best_ranks` at the
-    largest depth): their pools, V_E and n are those of pd = ``deepest``.
+    largest depth): their pools, V_E and n are those of pd = ``deepest``. Where a run's list
+    is ``longest`` > ``deepest`` documents long (:attr:`RankedRuns.longest`), the runs do reach
+    deeper, and the depths only add no document: said so.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -121,7 +123,16 @@ def warn_deeper_than_runs(depths, deepest: int, where: str = "") -> None:
     'pd=1000 is deeper than the runs reach'
     """
     beyond = [d for d in depths if d > deepest]
-    if beyond:
+    if beyond and longest > deepest:        # a deeper document enters beyond every depth asked
+        ranks = (f"is {deepest + 1}" if max(beyond) == deepest + 1
+                 else f"lies between {deepest + 1} and {max(beyond)}")
+        warnings.warn(DeeperThanRunsWarning(
+            f"{where}{', '.join(f'pd={d}' for d in beyond)} "
+            f"add{'s' if len(beyond) == 1 else ''} no document to the pool of pd={deepest} (no "
+            f"document's best rank over the runs {ranks}), so "
+            f"{'its pool' if len(beyond) == 1 else 'their pools'}, V_E and n are those of "
+            f"pd={deepest}"), stacklevel=3)
+    elif beyond:
         warnings.warn(DeeperThanRunsWarning(
             f"{where}{', '.join(f'pd={d}' for d in beyond)} "
             f"{'is' if len(beyond) == 1 else 'are'} deeper than the runs reach: every document "
@@ -317,6 +328,13 @@ class RankedRuns:
             code.update(zip(fresh, out[new].tolist()))
             names.extend(fresh)
         return out
+
+    @property
+    def longest(self) -> int:
+        """The most documents a run retrieves for a topic (how deep the runs reach)."""
+        self._settle()
+        return max((int(np.diff(starts).max()) for _, starts, _, _ in self._runs
+                    if len(starts) > 1), default=0)
 
     @property
     def topics(self) -> list[str]:

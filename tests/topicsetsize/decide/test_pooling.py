@@ -706,3 +706,34 @@ def test_topics_without_a_relevant_document_in_a_shallow_pool_are_named(clef):
         assert float(shown) == pytest.approx(
             tss.residual_variance(matrix.drop(index=lost).to_numpy()), rel=1e-3)
     assert "pd=20" not in found[0]
+
+
+def test_a_depth_that_adds_no_document_is_not_said_beyond_the_runs(tmp_path):
+    """pd=2 adds nothing to pd=1's pool here (every rank-2 document is another run's rank 1),
+    but run r1 ranks a new document, c, at rank 3: "pd=2 is deeper than the runs reach (no run
+    ranks a new document below rank 1)" was false (a reviewer's find). It says that pd=2 adds
+    no document, and the table agrees; with pd=3, c enters and nothing is said."""
+    import warnings
+
+    from topicsetsize.decide.pools import DeeperThanRunsWarning
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "r1").write_text("".join(f"{t} Q0 {d} {k} {9 - k} r1\n" for t in (1, 2)
+                                     for k, d in enumerate("abc", start=1)))
+    (runs / "r2").write_text("".join(f"{t} Q0 {d} {k} {9 - k} r2\n" for t in (1, 2)
+                                     for k, d in enumerate("ba", start=1)))
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n2 0 a 0\n2 0 b 1\n2 0 c 1\n")
+    with pytest.warns(DeeperThanRunsWarning) as caught:
+        study = pool_depth_study(str(runs), qrels=str(qrels), depths=[2, 1], measure="AP")
+    message = str(caught[0].message)
+    assert message.startswith("pd=2 adds no document to the pool of pd=1 (no document's best "
+                              "rank over the runs is 2), so its pool, V_E and n are those of "
+                              "pd=1")
+    assert "deeper than the runs reach" not in message
+    assert study.table.loc[2, "judged"] == study.table.loc[1, "judged"] == 4
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeeperThanRunsWarning)
+        deeper = pool_depth_study(str(runs), qrels=str(qrels), depths=[3, 1], measure="AP")
+    assert deeper.table.loc[3, "judged"] == 6              # c enters at pd = 3, both topics
