@@ -183,9 +183,30 @@ def run(args) -> int:
                        else "")
             print(f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])}{between} topics, "
                   f"{row['cost']:,.0f} documents judged")
+            _below_cutoff_note(study, measure, within)
     if args.plot is not None:
         print(f"wrote {args.plot}")
     return 0
+
+
+def _below_cutoff_note(study, measure, within: str) -> None:
+    """Where the cheapest depth lies below the measure's cutoff (and the lists are not
+    condensed), its n measures the pool (the warning says why): the cheapest from the cutoff on,
+    beside it."""
+    from ..decide.budget import cheapest_row
+    from ..decide.cutoff import measure_cutoff
+
+    k = measure_cutoff(measure)
+    if study.condensed or k is None or study.cheapest.name >= k:
+        return
+    table = study.table[study.table.index >= k]
+    if "within_budget" not in table:
+        table = table.assign(within_budget=True)
+    row = cheapest_row(table)
+    other = (f"pd={int(row.name)}, n={int(row['n'])} topics, {row['cost']:,.0f} documents judged"
+             if row is not None else "none")
+    print(f"note: pd={int(study.cheapest.name)} is below the cutoff of {measure} ({k}): its n "
+          f"measures the pool, not the systems; the cheapest{within} from pd={k} on: {other}")
 
 
 def _copies(study, args) -> None:

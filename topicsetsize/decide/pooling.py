@@ -62,6 +62,7 @@ from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_flag, check_method
 from .budget import budget_plan, cheapest_row, depth_n_intervals
+from .cutoff import warn_shallower_than_cutoff
 from .pools import (
     JUDGED_SHARE_MIN,
     IncompleteJudgmentsWarning,
@@ -277,6 +278,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     if budget is not None:
         budget = float(check("budget", budget, allow_array=False))
     collections = _collections(runs, qrels)
+    warn_shallower_than_cutoff(depths_list, measure, condensed)     # before the long work
 
     judged = np.zeros(len(depths_list), "int64")
     in_qrels = np.zeros(len(depths_list), "int64")

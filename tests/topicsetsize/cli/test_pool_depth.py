@@ -15,7 +15,7 @@ from topicsetsize.decide.pooling import pool_depth_study
 from topicsetsize.examples import EXAMPLE_RUNS_DEPTH
 from topicsetsize.params import N_MAX
 
-from .conftest import one_line_error
+from .conftest import one_line_error, run_cli
 
 A = ["--runs", "tests/data/pool_runs/A/runs", "--qrels", "tests/data/pool_runs/A/qrels.txt"]
 B = ["--runs", "tests/data/pool_runs/B/runs", "--qrels", "tests/data/pool_runs/B/qrels.txt"]
@@ -408,3 +408,21 @@ def _example():
     runs, qrels = example_runs()
     return {"runs": [str(runs)], "qrels": [str(qrels)], "depths": EXAMPLE_DEPTHS,
             "measure": "AP", "duplicates": "first"}
+
+
+def test_depths_below_the_measures_cutoff_are_said_and_not_taken_as_cheapest(capsys):
+    """P@10 at pd = 5 and 3 counts ranks 4-10 unjudged as non-relevant: V_E and n fell with the
+    depth (197 -> 82 topics) and pd = 3 was called the cheapest without a word (a reviewer's
+    find). A warning names the depths and the cheapest from the cutoff on is said beside it;
+    with condensed lists neither (their n stays level)."""
+    argv = ["pool-depth", "--example", "--measure", "P@10", "--m", "10", "--min-d", "0.1",
+            "--depths", "20,10,5,3", "--budget", "20000", "--boot", "0"]
+    code, out, err = run_cli(capsys, *argv)
+    table = pd.read_csv(io.StringIO(run_cli(capsys, *argv, "--csv")[1]), index_col="pd")
+    assert code == 0 and table.loc[3, "n"] < table.loc[10, "n"]     # the artefact itself
+    assert "warning: P@10 at pd=5, pd=3: below its cutoff 10" in err
+    assert (f"note: pd=3 is below the cutoff of P@10 (10): its n measures the pool, not the "
+            f"systems; the cheapest within the budget from pd=10 on: pd=10, "
+            f"n={table.loc[10, 'n']} topics") in out
+    code, out, err = run_cli(capsys, *argv, "--condensed")
+    assert code == 0 and "cutoff" not in err and "cutoff" not in out
