@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 
 import numpy as np
 from scipy import special
@@ -162,13 +163,45 @@ def _fixed(x, decimals=2, no_commas=False):
 
 
 def _match(value, area, kind=1):
+    """Exact MATCH (``kind`` 0), as Excel's: a text with ``?``, ``*`` or ``~`` is a pattern
+    (any one character, any run of characters, the next character as it is), matched whole and
+    regardless of case.
+
+    >>> _match("A~?B", ["AxB", "A?B"], 0), _match("A?B", ["AxB", "A?B"], 0)
+    (2.0, 1.0)
+    """
     if N(kind) != 0:
         raise FormulaError("only exact MATCH is supported")
     items = area.ravel().tolist() if isinstance(area, np.ndarray) else area
+    if isinstance(value, str) and any(c in value for c in "?*~"):
+        pattern = re.compile(_wildcards(value), re.IGNORECASE | re.DOTALL)
+        same = lambda item: isinstance(item, str) and pattern.fullmatch(item) is not None
+    else:
+        same = lambda item: item is not None and compare("=", value, item)
     for i, item in enumerate(items):
-        if item is not None and compare("=", value, item):
+        if same(item):
             return float(i + 1)
     raise _NotAvailable()
+
+
+def _wildcards(value: str) -> str:
+    """The regular expression of an Excel lookup pattern (``~`` escapes the next character)."""
+    out, escaped = [], False
+    for c in value:
+        if escaped:
+            out.append(re.escape(c))
+            escaped = False
+        elif c == "~":
+            escaped = True
+        else:
+            out.append({"?": ".", "*": ".*"}.get(c, re.escape(c)))
+    return "".join(out) + ("~" if escaped else "")
+
+
+def _substitute(value, old, new):
+    """SUBSTITUTE of every occurrence (the form with three arguments)."""
+    value, old = text(value), text(old)
+    return value.replace(old, text(new)) if old else value
 
 
 class _NotAvailable(FormulaError):
@@ -305,6 +338,7 @@ ENV: dict[str, object] = {
     "LEFT_": lambda s, n=1: text(s)[:int(N(n))],
     "RIGHT_": lambda s, n=1: text(s)[len(text(s)) - int(N(n)):] if int(N(n)) else "",
     "FIXED_": _fixed,
+    "SUBSTITUTE_": _substitute,
 }
 FUNCTIONS = {key[:-1].replace("_", "."): key for key in ENV if key.endswith("_")}
 #: The functions whose value is a logical value (the evaluator's compiled code takes it as a

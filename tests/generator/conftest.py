@@ -255,6 +255,32 @@ def _injection_spec(folder: Path):
     }, source=str(folder / "=spec.toml"))
 
 
+#: Matrix names that Excel's lookups would take as patterns (? and * wildcards, ~ their escape),
+#: each after a name it would match, and what the wild_picked workbook picks (a reviewer's find:
+#: "A?B, raw" fed AxB's V_E to the calculator).
+WILDCARD_NAMES = ("AxB", "A?B", "CzD", "C~*D")
+WILDCARD_PICKS = {"anova_measure": "A?B, raw", "ttest_measure": "C~*D, raw"}
+
+
+def wildcard_matrix(k: int) -> list[list[float]]:
+    """The scores of WILDCARD_NAMES[k]: 6 topics x 3 runs, each matrix its own V_E."""
+    return [[round((i * (k + 2) + j * 3) % 7 / 10 * (1 + 0.1 * k), 4) for j in range(3)]
+            for i in range(6)]
+
+
+def _wildcard_spec(folder: Path):
+    matrices = []
+    for k, name in enumerate(WILDCARD_NAMES):
+        path = folder / f"wild_{k}.csv"
+        with path.open("w", newline="", encoding="utf-8") as f:
+            out = csv.writer(f)
+            out.writerow(["topic", "r1", "r2", "r3"])
+            out.writerows([f"t{i}", *row] for i, row in enumerate(wildcard_matrix(k)))
+        matrices.append({"name": name, "path": str(path)})
+    return spec_from_dict({"title": "wildcards", "m": [2, 10], "min_d": [0.1, 0.2],
+                           "matrices": matrices}, source=str(folder / "wild.toml"))
+
+
 def _probe_workbook(path: Path) -> Path:
     """Formulas of the generator evaluated directly: the noncentral-F mixture at the points
     of MIXTURE_POINTS (sheet "mixture", one row per point and α, in order) and every input's
@@ -340,6 +366,9 @@ def built(tmp_path_factory) -> Batch:
         recipes[name] = lambda name=name, pick=pick: _edited(
             source, "example", src / f"{name}.xlsx",
             {f"{calc}_measure": pick for calc in ("anova", "ttest", "ci")}, text=True)
+    spec_book("wild", lambda: _wildcard_spec(src))
+    recipes["wild_picked"] = lambda: _edited(source, "wild", src / "wild_picked.xlsx",
+                                             WILDCARD_PICKS, text=True)
     recipes["decide_edited"] = lambda: _edited(source, "decide", src / "decide_edited.xlsx",
                                                DECIDE_EDITS)
     for k, edits in enumerate(bad_workbooks()):

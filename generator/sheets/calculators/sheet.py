@@ -129,7 +129,10 @@ def measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     cell.alignment = Alignment(shrink_to_fit=True)      # "…, raw" and "…, std-AB" both whole
     put_label(ws, row, 3, "a measure of the Variance sheet")
     here = ref(row, 2, absolute=True)
-    match = f"MATCH({here},{prefix}_names,0)"
+    # MATCH takes ~, * and ? as wildcards: escaped, so that a name holding them ("A?B") finds
+    # itself, not another ("AxB")
+    literal = f'SUBSTITUTE(SUBSTITUTE(SUBSTITUTE({here},"~","~~"),"*","~*"),"?","~?")'
+    match = f"MATCH({literal},{prefix}_names,0)"
     check = put_formula(ws, row, 4, f'=IF(ISBLANK({here}),"ok",IF(ISNA({match}),'
                                     f'"not a measure","ok"))')
     check.alignment = STYLE.center
