@@ -92,6 +92,9 @@ def run(args) -> int:
                          f"{len(args.qrels)} --qrels")
     if (args.m is None) != (args.min_d is None):
         raise InputError("give both --m and --min-d (the ANOVA design) or neither")
+    if args.budget is not None and args.m is None:      # it was dropped without a word
+        raise InputError(f"--budget {args.budget:,.15g} needs --m and --min-d (the ANOVA design "
+                         "whose n at each depth it is set against)")
     if args.plot is not None:
         if args.m is None:
             raise InputError("--plot needs --m and --min-d (it plots the required n)")

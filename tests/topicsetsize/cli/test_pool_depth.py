@@ -111,6 +111,8 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
     ([*A, "--depths", "10", "--m", "8", "--min-d", ".1", "--plot", "f.pdf"], "must end in .png"),
     ([*A, "--depths", "10", "--measure", "Bogus"], "--measure Bogus"),
     ([*A, "--depths", "10", "--budget", "-1", "--m", "8", "--min-d", ".1"], "budget"),
+    # --budget without the design was dropped without a word (a reviewer's find)
+    ([*A, "--depths", "10", "--budget", "100"], "--budget 100 needs --m and --min-d"),
 ])
 def test_bad_input(capsys, argv, match):
     assert main(["pool-depth", *argv]) == 2
