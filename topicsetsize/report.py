@@ -18,6 +18,7 @@ from .decide.realistic import check_top_k_fits, realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_interval
 from .estimates.summary import VarianceSummary, summarise
+from .estimates.variance import require_sizeable
 from .matrices.copies import identical_runs
 from .matrices.matrix import check_matrix
 from .params import N_BOOT, N_HALVES, N_MAX, check
@@ -156,6 +157,8 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
         check(name, value, allow_array=False)
     x = check_matrix(scores)
     frame = x.like_input(x.values)
+    summary = summarise(frame, a=a, b=b)
+    require_sizeable(summary.var_raw, float(np.abs(x.values).max()))
     g = g_study(x.values)
     k, _ = top_k_and_m(top_k, m)                  # checks them
     runs = identical_runs(x).distinct(x.values)   # a copy of a run is not another system
@@ -166,7 +169,7 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     intervals = ({} if n_boot is None else
                  min_d_intervals(x.values, table, alpha=alpha, beta=beta, level=level,
                                  n_boot=n_boot, seed=seed))
-    return CollectionReport(summarise(frame, a=a, b=b), g, d_study(g, level=level),
+    return CollectionReport(summary, g, d_study(g, level=level),
                             gt_n(g, target), gt_n(g, target, coefficient="phi"), differences,
                             table, target, level, alpha, beta, int(table.attrs["m"]), intervals)
 

@@ -45,6 +45,7 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     >>> e.summary.runs, e.summary.topics, round(e.summary.var_raw, 4)
     (88, 48, 0.0084)
     """
+    import numpy as np
     import pandas as pd
 
     from topicsetsize import (
@@ -55,6 +56,7 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         std_ab,
         summarise,
     )
+    from topicsetsize.estimates.variance import require_sizeable
     from topicsetsize.examples import EXAMPLE_FILE
 
     path = spec.resolved_path()
@@ -68,6 +70,8 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         file = spec.origin or path.name
     try:
         summary = summarise(scores)
+        # the calculators start from V_E raw: 0 (constant runs) would be refused as variance=0
+        require_sizeable(summary.var_raw, float(np.abs(scores.to_numpy()).max()))
     except InputError as exc:       # e.g. a constant matrix: say which file
         raise InputError(f"{path if path is not None else file}: {exc}") from None
     standardised = std_ab(scores)

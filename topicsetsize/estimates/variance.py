@@ -15,7 +15,8 @@ from ..matrices.matrix import check_matrix
 from ..params import check_choice
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
-           "pooled_variance", "ROUNDING", "check_varies", "negligible", "ZERO_MEANS"]
+           "pooled_variance", "ROUNDING", "check_varies", "negligible", "ZERO_MEANS",
+           "require_sizeable"]
 
 #: Variation below this fraction of the values' magnitude is rounding error, not signal: a
 #: matrix whose scores (or run means) spread less is treated as constant, and a mean square
@@ -75,6 +76,22 @@ def negligible(variance: float, scale: float) -> bool:
     (True, False)
     """
     return variance <= (ROUNDING * scale) ** 2
+
+
+def require_sizeable(v_e: float, scale: float, name: str | None = None) -> None:
+    """Refuse, in one line, a one-way V_E that is 0 up to rounding (:func:`negligible`): no
+    topic set size can be sized on it. ``name`` names the matrix (None: the caller does),
+    ``scale`` its largest magnitude.
+
+    >>> require_sizeable(4.8e-34, 0.3, "const.csv")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: const.csv: V_E raw = 0 (every run scores the same on every \
+topic): no topic set size can be sized on it
+    """
+    if negligible(v_e, scale):
+        raise InputError(f"{name + ': ' if name else ''}V_E raw = 0 ({ZERO_MEANS['one-way']}): "
+                         "no topic set size can be sized on it")
 
 
 def residual_variance(scores) -> float:

@@ -396,3 +396,22 @@ def test_scores_on_a_small_scale_do_not_read_as_zeros(capsys, tmp_path):
                - tss.collection_report(web.iloc[:, :12], trials=200).summary.var_raw / 1e4) < 1e-15
     assert rows["sigma2_e (residual)"] == [fixed(expected.gstudy.var_e, 6)]
     assert "0.0000" not in rows["V_E raw"][0] and "e-0" in rows["V_E raw"][0]
+
+
+@pytest.mark.parametrize("rows", [
+    "t1,0,1,0.5\nt2,0,1,0.5\nt3,0,1,0.5\n",             # V_E exactly 0
+    "t1,0.2,0.5,0.1\nt2,0.2,0.5,0.1\nt3,0.2,0.5,0.1\n",  # 4.8e-34: 0 up to rounding
+])
+@pytest.mark.parametrize("command", ["report", "workbook"])
+def test_runs_constant_over_the_topics_are_said_as_such(capsys, tmp_path, rows, command):
+    # report said "variance=0 is out of range" (an argument never typed), or sized n = 2 on
+    # the rounding noise 4.81e-34; workbook --matrix the former, without the file (a
+    # reviewer's find): both say what variance says of such a matrix
+    path = tmp_path / "const.csv"
+    path.write_text(",a,b,c\n" + rows)
+    argv = [command, str(path)] if command == "report" else [
+        command, "--matrix", str(path), "--out", str(tmp_path / "w.xlsx")]
+    message = one_line_error(capsys, *argv)
+    assert message.endswith("const.csv: V_E raw = 0 (every run scores the same on every topic): "
+                            "no topic set size can be sized on it\n")
+    assert not (tmp_path / "w.xlsx").exists()
