@@ -92,18 +92,22 @@ def run_allpairs(args) -> int:
     if args.csv:
         print_frame(table, csv=True)
         return 0
+    exact = one_pair_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
+                       configuration=args.configuration, target=args.target)
+    if exact is None:           # pairs at once: the simulation is the answer
+        answer = (f"n = {result.n} (simulated power at n-1 and n; the answer carries Monte "
+                  "Carlo error)")
+    else:   # one pair to detect: its power in closed form leads, the simulation checks it
+        below = "" if exact.power_below is None else f"{exact.power_below:.4f} at n-1, "
+        answer = (f"n = {exact.n} without simulation (power {below}{exact.power:.4f} at n: the "
+                  "target is one pair, whose power is a noncentral t tail at Tukey's critical "
+                  f"value); the simulation below checks it: n = {result.n}, with Monte Carlo "
+                  "error")
     print_frame(table.round(4), title=(
         f"Tukey HSD, all pairs: m={args.m:.15g} systems, minD={args.min_d:.15g}, "
         f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "
         f"{args.configuration}, target {args.target}, {trials} trials per n, seed={seed}\n"
-        f"n = {result.n} (simulated power at n-1 and n; the answer carries Monte Carlo error)"))
-    exact = one_pair_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
-                       configuration=args.configuration, target=args.target)
-    if exact is not None:       # one pair to detect: its power in closed form, no simulation
-        below = "" if exact.power_below is None else f"{exact.power_below:.4f} at n-1, "
-        print(f"without simulation: n = {exact.n} (power {below}{exact.power:.4f} at n; the "
-              f"target is one pair, whose power is a noncentral t tail at Tukey's critical "
-              f"value: no Monte Carlo error)")
+        + answer))
     if args.configuration == "least-favourable" and args.m > 2:
         print("note: least-favourable: only the best and the worst system are minD apart (the "
               "others at their midpoint), so every pair at least minD apart is that one pair and "

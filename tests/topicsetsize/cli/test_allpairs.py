@@ -67,12 +67,16 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
             "--trials", "500", "--seed", "1"]
     assert main(argv) == 0
     r = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10)
-    assert (f"without simulation: n = 170 (power {r.power_below:.4f} at n-1, {r.power:.4f} at "
-            "n; the target is one pair") in capsys.readouterr().out
+    out = capsys.readouterr().out
+    # the exact answer leads (the simulated one, 64 against 65 at seed 1 for minD = .1, fell
+    # short of it in the headline; a reviewer's find), the simulation checks it
+    assert (f"\nn = 170 without simulation (power {r.power_below:.4f} at n-1, {r.power:.4f} at "
+            "n: the target is one pair") in out
+    assert "; the simulation below checks it: n = " in out and "(simulated power" not in out
     assert main([*argv, "--configuration", "equally-spaced", "--target", "best-worst"]) == 0
     spaced = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10, configuration="equally-spaced",
                         target="best-worst")
-    assert f"without simulation: n = {spaced.n} " in capsys.readouterr().out
+    assert f"\nn = {spaced.n} without simulation " in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("extra, message", [
