@@ -39,6 +39,7 @@ the qrels judge are removed from the ranked list before the measure is computed,
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -368,7 +369,10 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                            variances=table[column].to_numpy(), m=m, min_d=min_d, alpha=alpha,
                            beta=beta, budget=budget, method=method)
         table, note = table.join(plan.table[["n", "cost", "within_budget"]]), plan.note
-        if n_boot is not None:
+        if n_boot is not None and topics_total < MIN_BOOT_TOPICS:     # resamples of 2 topics
+            warnings.warn(f"no interval of n: {topics_total} past topics are too few to "
+                          f"resample (at least {MIN_BOOT_TOPICS})", stacklevel=2)
+        elif n_boot is not None:
             interval = depth_n_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
                                          beta=beta, method=method, variance_from=variance_from,
                                          n_boot=n_boot, seed=seed, level=level)
@@ -383,6 +387,11 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
             cheapest = cheapest.drop("within_budget")
     return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
                           interval, note)
+
+
+#: The fewest past topics the interval of n is resampled from (with 2, the centring factor
+#: n′/(n′ − 1) = 2 put both ends above the point: n = 6 in [12, 12], a reviewer's find).
+MIN_BOOT_TOPICS = 5
 
 
 def _pooled_v_e(matrices: list, scores: str) -> float:

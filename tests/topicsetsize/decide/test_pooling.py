@@ -737,3 +737,24 @@ def test_a_depth_that_adds_no_document_is_not_said_beyond_the_runs(tmp_path):
         warnings.simplefilter("error", DeeperThanRunsWarning)
         deeper = pool_depth_study(str(runs), qrels=str(qrels), depths=[3, 1], measure="AP")
     assert deeper.table.loc[3, "judged"] == 6              # c enters at pd = 3, both topics
+
+
+def test_too_few_topics_give_no_interval_of_n(tmp_path):
+    """With 2 past topics the interval of n lay above the point (n = 6 in [12, 12]; a
+    reviewer's find): below MIN_BOOT_TOPICS topics the study says so and makes none."""
+    from topicsetsize.decide.pooling import MIN_BOOT_TOPICS
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for r, order in (("r1", "abcd"), ("r2", "badc"), ("r3", "cadb")):
+        (runs / r).write_text("".join(f"{t} Q0 {d} {k} {9 - k} {r}\n" for t in (1, 2)
+                                      for k, d in enumerate(order, start=1)))
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 0\n2 0 a 0\n2 0 b 1\n2 0 c 0\n2 0 d 1\n")
+    assert MIN_BOOT_TOPICS > 2
+    with pytest.warns(UserWarning, match="no interval of n: 2 past topics are too few to "
+                                         f"resample \\(at least {MIN_BOOT_TOPICS}\\)"):
+        study = pool_depth_study(str(runs), qrels=str(qrels), depths=[4, 2], measure="AP", m=3,
+                                 min_d=0.2)
+    assert study.n_interval is None and "n low" not in study.table
+    assert study.table["n"].notna().all()
