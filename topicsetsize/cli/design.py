@@ -400,7 +400,16 @@ def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict])
     import warnings
 
     shown = rows[0][design.effect]
-    if not shown > 0:       # 1 − β ≤ α: any difference has the power, in both methods
+    if not shown > 0 and 1.0 - given["beta"] <= given["alpha"]:
+        return              # any difference has the power, in both methods (said already)
+    if not shown > 0:       # the approximation's own error gives the power at no difference
+        exact = next((row[design.effect] for row in rows if row["method"] == "exact"), None)
+        if exact is None:
+            exact = ceil_sig(design.function("min_effect")(n, **given, method="exact"))
+        warnings.warn(f"the legacy {design.effect} = 0 detects nothing: the legacy "
+                      "approximation reaches 1 - beta with no difference at all (its error at "
+                      f"this alpha); the exact method's {design.effect} is {exact:.6g} "
+                      "(--method exact)", UserWarning, stacklevel=2)
         return
     power_args = {k: v for k, v in given.items() if k != "beta"}
     exact_power = design.function("power")(n, **{design.effect: shown}, **power_args,

@@ -380,3 +380,17 @@ def test_a_precision_warning_is_one_line(capsys):
     assert code == 0 and "124116698" in out
     assert err.count("\n") == 1 and err.startswith("topicsetsize: warning: n=124,116,698 "), err
     assert "may be a topic or two away" in err
+
+
+def test_a_legacy_min_d_of_zero_from_the_approximation_is_said(capsys):
+    # alpha = .5, beta = .49: Nagata's approximation has power .515 >= .51 at no difference at
+    # all, so the legacy min_d is 0, printed without a word (a reviewer's find); the exact
+    # test has power alpha = .5 there, and its min_d is positive
+    assert tss.anova_power(100, m=10, min_d=1e-9, variance=0.1, alpha=0.5) >= 0.51
+    code, out, err = run_cli(capsys, "min-d", "anova", "--n", "100", "--m", "10", "--variance",
+                             "0.1", "--alpha", "0.5", "--beta", "0.49")
+    exact = tss.anova_min_d(100, m=10, variance=0.1, alpha=0.5, beta=0.49, method="exact")
+    assert code == 0 and "legacy   0.0" in out and exact > 0
+    assert ("warning: the legacy min_d = 0 detects nothing: the legacy approximation reaches "
+            "1 - beta with no difference at all") in err
+    assert f"the exact method's min_d is {ceil_sig(exact):.6g}" in err
