@@ -153,10 +153,13 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
         path = Path(p)
         if not path.exists():
             raise FileNotFoundError(f"{path}: no such score matrix file or folder")
-        name = path.stem or str(path)
+        # the measure read from a long-format, trec_eval or .xlsx file named with the file: a
+        # P@10 workbook must not read as the AP one of the same file
+        stem = f"{path.stem} ({measure})" if measure else path.stem
+        name = stem or str(path)
         k = 2
         while name in used:
-            name, k = f"{path.stem} ({k})", k + 1
+            name, k = f"{stem} ({k})", k + 1
         used.add(name)
         # absolute, not resolved: a pipe's link (/dev/stdin) resolves to no file
         extra.append(MatrixSpec(name=name, path=os.path.abspath(path), measure=measure, fmt=fmt,

@@ -167,6 +167,9 @@ def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
               for c in row if isinstance(c, float)]
     expected = residual_variance(scores)
     assert any(abs(v - expected) < 1e-12 for v in values)
+    # the measure read is named with the file: a P_10 workbook read as the map one of the same
+    # folder (a reviewer's find)
+    assert openpyxl.load_workbook(out)["Variance"]["A5"].value == "runs (map)"
     assert main(["workbook", "--matrix", str(folder), "--out", str(out)]) == 2   # ambiguous
 
 
