@@ -75,9 +75,10 @@ def check_boot_workload(args, n_boot, matrices) -> None:
 
 
 def interval_note(level: float, n_boot: int, seed: int, topics: str, *, of: str = "n",
-                  count: int = 10**9) -> str:
+                  count: int = 10**9, whose: str = "") -> str:
     """The line that says how an interval (on n, or on ``of``) was made, and how to repeat it;
-    below it, from fewer than 50 past topics (``count``), the note that its upper end runs low
+    below it, from fewer than 50 past topics (``count``, of the matrix ``whose`` where there are
+    several), the note that its upper end runs low
     (:func:`~topicsetsize.estimates.uncertainty.few_topics_note`)."""
     from ..estimates.interval_coverage import few_topics_note
 
@@ -86,4 +87,4 @@ def interval_note(level: float, n_boot: int, seed: int, topics: str, *, of: str 
     return (f"[low, high] = {level:.0%} interval of {of} over {topics}: expanded percentile "
             f"bootstrap (topics resampled with replacement, {then}; docs/formulas.md), "
             f"{n_boot} resamples, seed={seed} (--seed {seed} repeats it)"
-            + (f"\nnote: {few}" if few else ""))
+            + (f"\nnote: {whose + ': ' if whose else ''}{few}" if few else ""))

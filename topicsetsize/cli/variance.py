@@ -85,8 +85,15 @@ def run(args) -> int:
                 "Each sigma2 with its 95% interval over the topics: an n sized on it has the "
                 "interval n(low) to n(high)\n"
                 + interval_note(0.95, n_boot, seed, "the topics of each matrix",
-                                of="sigma2", count=min(len(m) for m in matrices.values()))))
+                                of="sigma2", **_fewest(matrices))))
     return 0
+
+
+def _fewest(matrices) -> dict:
+    """The fewest topics of the matrices, and (where there are several) the matrix that has them:
+    the few-topics note names it."""
+    name = min(matrices, key=lambda k: len(matrices[k]))
+    return {"count": len(matrices[name]), "whose": name if len(matrices) > 1 else ""}
 
 
 def _zeros(table, matrices) -> dict[str, dict[str, tuple]]:

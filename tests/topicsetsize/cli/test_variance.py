@@ -326,3 +326,14 @@ def test_sigma_t_both_ways_and_what_2_ve2_is(capsys, data_dir):
     assert f"2 x V_E = {2 * v:.4f} " in line
     assert f"2 x V_E2 = {mean_pair:.4f} " in line
     assert 3.3 < v / v2 < 3.5
+
+
+def test_the_few_topics_note_names_its_matrix_among_several(capsys, data_dir):
+    # with several matrices the note spoke of "48 past topics" without saying whose (a
+    # reviewer's find): TREC 2010 Web AP's 48, beside TREC 2004 Robust AP's 249
+    robust, web = (str(data_dir / f) for f in ("trec2004robust_ap.csv", "trec2010web_ap.csv"))
+    assert main(["variance", robust, web, "--boot", "200"]) == 0
+    out = capsys.readouterr().out
+    assert f"note: {web}: with 48 past topics the upper end is likely too low" in out
+    assert main(["variance", web, "--boot", "200"]) == 0
+    assert "note: with 48 past topics the upper end is likely too low" in capsys.readouterr().out
