@@ -25,6 +25,7 @@ from .rows import Col, bisection_answer, bisection_cols, bisection_steps, write_
 
 __all__ = ["Cursor", "write_inputs", "write_result", "name_cell", "validation_formula",
            "range_conditions", "check_formula", "Inputs", "write_status", "guarded",
+           "exact_match",
            "CHECK_INPUTS", "NO_VALUE", "STATUS_OK",
            "power_search", "SCAN_TOP", "TOO_LARGE", "too_large_text", "highlight_if",
            "answer_text", "both_systems_note"]
@@ -287,6 +288,17 @@ def guarded(ok: str, expr: str, otherwise: str = f'"{CHECK_INPUTS}"') -> str:
     '=IF(anova_inputs_ok,B7*2,"see Status")'
     """
     return f"=IF({ok},{expr},{otherwise})"
+
+
+def exact_match(cell: str, names: str) -> str:
+    """MATCH of the text in ``cell`` among ``names`` as it is: ~, * and ? escaped, which MATCH
+    would take as wildcards (a name "A?B" then finds itself, not "AxB").
+
+    >>> exact_match("$B$9", "measure_names")
+    'MATCH(SUBSTITUTE(SUBSTITUTE(SUBSTITUTE($B$9,"~","~~"),"*","~*"),"?","~?"),measure_names,0)'
+    """
+    literal = f'SUBSTITUTE(SUBSTITUTE(SUBSTITUTE({cell},"~","~~"),"*","~*"),"?","~?")'
+    return f"MATCH({literal},{names},0)"
 
 
 def write_result(cur: Cursor, label: str, formula, *, number_format: str = "General",

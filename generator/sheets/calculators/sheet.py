@@ -28,6 +28,7 @@ from ...spreadsheet.layout import (
     NO_VALUE,
     Cursor,
     answer_text,
+    exact_match,
     guarded,
     highlight_if,
     name_cell,
@@ -129,10 +130,7 @@ def measure_picker(cur: Cursor, wb, inp, key: str, scale: str, symbol: str,
     cell.alignment = Alignment(shrink_to_fit=True)      # "…, raw" and "…, std-AB" both whole
     put_label(ws, row, 3, "a measure of the Variance sheet")
     here = ref(row, 2, absolute=True)
-    # MATCH takes ~, * and ? as wildcards: escaped, so that a name holding them ("A?B") finds
-    # itself, not another ("AxB")
-    literal = f'SUBSTITUTE(SUBSTITUTE(SUBSTITUTE({here},"~","~~"),"*","~*"),"?","~?")'
-    match = f"MATCH({literal},{prefix}_names,0)"
+    match = exact_match(here, f"{prefix}_names")      # "A?B" finds itself, not "AxB"
     check = put_formula(ws, row, 4, f'=IF(ISBLANK({here}),"ok",IF(ISNA({match}),'
                                     f'"not a measure","ok"))')
     check.alignment = STYLE.center
@@ -328,8 +326,7 @@ class SheetBuild:
 def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | None
           ) -> SheetBuild:
     """The sheet with its title, its inputs (and the measure picker of a one-way variance)."""
-    caveat = calc.design.caveat.replace("`", "")    # the engine's declaration (Markdown's
-    #                                                     code marks are no use in a cell)
+    caveat = calc.design.caveat.replace("`", "")    # the engine's, without Markdown's marks
     cur = start_sheet(wb, calc.sheet, calc.title, [*calc.intro, *(
         [f"Caution: {caveat[0].upper()}{caveat[1:]}."] if caveat else [])], inputs_line=True)
     cur.ws.column_dimensions["C"].width = NOTES_WIDTH
