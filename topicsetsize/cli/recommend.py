@@ -97,8 +97,8 @@ def run(args) -> int:
         print_frame(frame.assign(recommended=result.n), csv=True)
         return 0
     print(result.sentence)
-    if result.short:    # the sentence's guarantee fails under the exact power: said beside it,
-        print(f"note: {result.note}")      # so that the sentence is never copied without it
+    if result.note:     # a size the sentence states (or its guarantee) fails under the exact
+        print(f"note: {result.note}")      # power: said beside it, never copied without it
     print()
     shown = frame.assign(label=frame["label"].fillna(""),
                          power=[math.floor(p * 1e6) / 1e6 for p in frame["power"]])

@@ -97,6 +97,11 @@ def _cell(text: str):
         return text.strip()
 
 
+#: The columns ``recommend --csv`` adds to the requirements: read back, they are left out (the
+#: answers are computed again from the requirements).
+COMPUTED = ("requirement", "n", "power", "recommended")
+
+
 def _read_csv(path: Path, text: str) -> list[dict]:
     reader = csv.reader(text.splitlines())
     try:
@@ -107,9 +112,10 @@ def _read_csv(path: Path, text: str) -> list[dict]:
     except csv.Error as error:
         raise InputError(f"{path}, line 1: {error}") from None
     for column in header:
-        if column not in REQUIREMENT_KEYS:
+        if column not in REQUIREMENT_KEYS + COMPUTED:
             raise InputError(f"{path}, line 1: unknown column {column!r} (allowed: "
-                             f"{', '.join(REQUIREMENT_KEYS)})")
+                             f"{', '.join(REQUIREMENT_KEYS)}; {', '.join(COMPUTED)} as "
+                             "recommend --csv writes them, recomputed)")
     if len(set(header)) < len(header):
         raise InputError(f"{path}, line 1: a column appears twice")
     for column in REQUIRED_KEYS:
@@ -125,7 +131,7 @@ def _read_csv(path: Path, text: str) -> list[dict]:
             if len(row) != len(header):
                 raise InputError(f"{path}, line {line}: {len(row)} cells, the header has "
                                  f"{len(header)}")
-            cells = dict(zip(header, row))
+            cells = {k: v for k, v in zip(header, row) if k not in COMPUTED}
             label = clean_label(cells.pop("label", None))
             where = place_text(f"{path}, line {line}", label)
             for key, value in cells.items():

@@ -133,3 +133,24 @@ def test_two_identical_requirements_are_refused(capsys):
                          "variance=0.05,m=10,min_d=0.1", "--require", spec)
     assert err == ("topicsetsize: error: --require 1 and --require 3 are the same requirement: "
                    "give each once\n")
+
+
+def test_a_stated_size_the_exact_power_breaks_is_noted_and_the_csv_reads_back(capsys, tmp_path):
+    """The sentence's "(77 topics are sufficient)" for m = 2, minD = .1, V_E = .05 is the legacy
+    n, where the exact test needs 80 (anova_n, exact): the note went to stderr only where the
+    recommendation itself held (a reviewer's find). And recommend --csv could not be read back
+    by --file ("unknown column 'requirement'"): its computed columns are left out and
+    recomputed, the same CSV again."""
+    from topicsetsize import anova_n
+
+    argv = ["recommend", "--require", "label=A,variance=0.0259,m=10,min_d=0.10", "--require",
+            "label=B,variance=0.05,m=2,min_d=0.1"]
+    code, out, err = run_cli(capsys, *argv)
+    assert anova_n(0.05, 0.2, 0.1, 0.05, 2) == 77 < anova_n(0.05, 0.2, 0.1, 0.05, 2,
+                                                              method="exact") == 80
+    assert code == 0 and "(77 topics are sufficient)" in out
+    assert out.splitlines()[1] == f"note: {err[len('topicsetsize: warning: '):].strip()}"
+    assert "requirement 2 needs 80 (not 77) topics" in out
+    csv = run_cli(capsys, *argv, "--csv")[1]
+    (tmp_path / "rec.csv").write_text(csv)
+    assert run_cli(capsys, "recommend", "--file", str(tmp_path / "rec.csv"), "--csv")[1] == csv
