@@ -111,8 +111,9 @@ def legacy_note(n: int, frame: pd.DataFrame, exact_n, exact_power, beta: float,
 def budget_note(depths, n, exact, docs, beta: float, first=None, budget=None) -> str:
     """What the exact noncentral F says of a legacy budget plan (:func:`~.budget.budget_plan`), in
     one sentence naming the depths whose legacy n is below the exact n (inf: beyond the search
-    limit; "" where none is): the depth ``first`` (the cheapest) where it is one of them, else
-    the first such depth; with a ``budget``, whether the exact cost there is over it.
+    limit; "" where none is): the depth ``first`` (the cheapest within the budget) where it is
+    one of them, else the cheapest of them (no longer the first: with no depth within the budget,
+    the deepest was named); with a ``budget``, whether the exact cost there is over it.
 
     >>> import numpy as np
     >>> print(budget_note([10, 20, 30], np.array([188, 157, 150]), np.array([189, 157, 151]),
@@ -131,7 +132,8 @@ def budget_note(depths, n, exact, docs, beta: float, first=None, budget=None) ->
     short = [k for k in range(len(depths)) if exact[k] > n[k]]
     if not short:
         return ""
-    k = next((j for j in short if depths[j] == first), short[0])
+    k = next((j for j in short if depths[j] == first),
+             min(short, key=lambda j: (n[j] * docs[j], -depths[j])))
     more = ("" if len(short) == 1 else
             f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
     over = (f", over the budget of {budget:,.0f}"

@@ -31,3 +31,16 @@ def test_the_recommendation_states_the_power_asked_for():
     text = tss.recommend(AIRS, beta=1e-7).sentence
     assert "this guarantees 99.99999% power for comparing" in text
     assert "100% power" not in text
+
+
+def test_budget_note_names_the_cheapest_short_depth_where_none_fits():
+    # with no depth within the budget (first=None) the note named the first depth given, pd=100,
+    # the dearest (a reviewer's find): it names the cheapest of the depths that fall short
+    import numpy as np
+
+    from topicsetsize.decide.wording import budget_note
+
+    note = budget_note([100, 30, 10], np.array([150, 160, 190]), np.array([151, 161, 191]),
+                       np.array([700.0, 250.0, 100.0]), 0.2, first=None, budget=1000)
+    assert "power at pd=10: it needs 191 topics (not 190), cost 19,100 (not 19,000), over the " \
+           "budget of 1,000, and at 2 more depths" in note
