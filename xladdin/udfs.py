@@ -147,5 +147,5 @@ def TSS_KENDALL(x, y):
 def TSS_GSTUDY(range):  # noqa: A002
     """Generalizability theory G-study of a topic-by-run score range (crossed runs x topics):
     a row sigma2_s (runs), sigma2_t (topics), sigma2_e (residual); a negative estimate is 0."""
-    g = tss.g_study(matrix("range", range))
+    g = tss.g_study(matrix("range", range), name="range")
     return [plain([g.var_s, g.var_t, g.var_e])]

@@ -89,6 +89,8 @@ def test_gstudy_of_the_book_example(book_matrix):
     g = tss.g_study(book_matrix)
     assert [var_s, var_t, var_e] == [g.var_s, g.var_t, g.var_e]
     assert _message(udfs.TSS_GSTUDY, [[0.1, 0.2]]).startswith("range has 1 topic")
+    # a constant range was said as "scores is constant" (the engine's name; a reviewer's find)
+    assert _message(udfs.TSS_GSTUDY, [[0.2, 0.2], [0.2, 0.2]]).startswith("range is constant")
 
 
 # --- Table 2 of the AIRS 2016 paper -----------------------------------------------------------

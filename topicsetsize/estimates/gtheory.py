@@ -111,7 +111,7 @@ class DStudy:
     level: float
 
 
-def g_study(scores) -> GStudy:
+def g_study(scores, *, name: str = "scores") -> GStudy:
     r"""G-study of the crossed systems × topics design, one score per cell.
 
     With m systems (columns), n topics (rows) and x̄_s, x̄_t, x̄ the system, topic and grand
@@ -129,6 +129,8 @@ def g_study(scores) -> GStudy:
     ----------
     scores : pandas.DataFrame or 2-D array-like
         Topics as rows, runs as columns (at least 2 of each), not all equal.
+    name : str
+        How an error names ``scores`` (the Excel function's ``range``).
 
     Returns
     -------
@@ -142,9 +144,9 @@ def g_study(scores) -> GStudy:
     >>> g.systems, g.topics, round(g.var_s, 6), round(g.var_t, 6), round(g.var_e, 10)
     (3, 20, 0.001614, 0.010763, 0.0218859649)
     """
-    x = check_matrix(scores).values
+    x = check_matrix(scores, name=name).values
     n, m = x.shape
-    check_varies(x, what="the G-study needs scores that vary")
+    check_varies(x, name=name, what="the G-study needs scores that vary")
     grand = x.mean()
     ms_s = n * ((x.mean(axis=0) - grand) ** 2).sum() / (m - 1)
     ms_t = m * ((x.mean(axis=1) - grand) ** 2).sum() / (n - 1)
