@@ -158,7 +158,7 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     x = check_matrix(scores)
     frame = x.like_input(x.values)
     summary = summarise(frame, a=a, b=b)
-    require_sizeable(summary.var_raw, float(np.abs(x.values).max()))
+    require_sizeable(summary.var_raw, x.values)
     g = g_study(x.values)
     k, _ = top_k_and_m(top_k, m)                  # checks them
     runs = identical_runs(x).distinct(x.values)   # a copy of a run is not another system

@@ -45,7 +45,6 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     >>> e.summary.runs, e.summary.topics, round(e.summary.var_raw, 4)
     (88, 48, 0.0084)
     """
-    import numpy as np
     import pandas as pd
 
     from topicsetsize import (
@@ -71,7 +70,7 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     try:
         summary = summarise(scores)
         # the calculators start from V_E raw: 0 (constant runs) would be refused as variance=0
-        require_sizeable(summary.var_raw, float(np.abs(scores.to_numpy()).max()))
+        require_sizeable(summary.var_raw, scores)
     except InputError as exc:       # e.g. a constant matrix: say which file
         raise InputError(f"{path if path is not None else file}: {exc}") from None
     standardised = std_ab(scores)

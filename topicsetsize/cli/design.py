@@ -403,13 +403,11 @@ def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict])
     if not shown > 0 and 1.0 - given["beta"] <= given["alpha"]:
         return              # any difference has the power, in both methods (said already)
     if not shown > 0:       # the approximation's own error gives the power at no difference
-        exact = next((row[design.effect] for row in rows if row["method"] == "exact"), None)
-        if exact is None:
-            exact = ceil_sig(design.function("min_effect")(n, **given, method="exact"))
         warnings.warn(f"the legacy {design.effect} = 0 detects nothing: the legacy "
                       "approximation reaches 1 - beta with no difference at all (its error at "
-                      f"this alpha); the exact method's {design.effect} is {exact:.6g} "
-                      "(--method exact)", UserWarning, stacklevel=2)
+                      f"this alpha); the exact method's {design.effect} is "
+                      f"{_exact_min(design, n, given, rows):.6g} (--method exact)", UserWarning,
+                      stacklevel=2)
         return
     power_args = {k: v for k, v in given.items() if k != "beta"}
     exact_power = design.function("power")(n, **{design.effect: shown}, **power_args,
@@ -417,12 +415,17 @@ def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict])
     target = 1.0 - given["beta"]
     if exact_power >= target:
         return
-    exact = next((row[design.effect] for row in rows if row["method"] == "exact"), None)
-    if exact is None:
-        exact = ceil_sig(design.function("min_effect")(n, **given, method="exact"))
     digits = power_decimals(given["beta"])
     warnings.warn(f"at the legacy {design.effect} = {shown:.6g} the exact power is only "
                   f"{floor_power(exact_power, digits):.{digits}g} < 1 - beta = "
-                  f"{target:.{digits}g}; the exact "
-                  f"method's {design.effect} is {exact:.6g} (--method exact)", UserWarning,
+                  f"{target:.{digits}g}; the exact method's {design.effect} is "
+                  f"{_exact_min(design, n, given, rows):.6g} (--method exact)", UserWarning,
                   stacklevel=2)
+
+
+def _exact_min(design: Design, n: int, given: dict, rows: list[dict]) -> float:
+    """The exact method's minimum difference as printed: its row's, or computed where only the
+    legacy row was asked for."""
+    exact = next((row[design.effect] for row in rows if row["method"] == "exact"), None)
+    return exact if exact is not None else ceil_sig(
+        design.function("min_effect")(n, **given, method="exact"))

@@ -36,7 +36,7 @@ _CELLS_PER_SECOND, _TESTS_PER_SECOND = 2e8, 6e7
 #: 2-core machine: TREC 2004 Robust AP (249 topics) n = 5, 20, 249, 1000 with --m 5 (1.2, 1.5,
 #: 2.8, 9.2 s), n = 20 with all 110 runs (3.3 s) and TREC 2010 Web AP (48 topics) n = 20 with
 #: 2, 5 and all 78 distinct runs (0.9, 1.0, 2.8 s). The rate of 2e8 cells (topics x all runs)
-#: a second used before said 411 s for 3,000,000 trials at n = 249 on Robust, which took 10 s.
+#: a second used before said 411 s for 3,000,000 trials at n = 249 on Robust, which took 13 s.
 _TRIAL, _PER_TOPIC, _PER_RUN, _PER_DRAW = 4e-7, 1.5e-9, 2.5e-8, 8e-9
 
 
@@ -53,7 +53,7 @@ def _split_half_seconds(trials: int, halves: int, topics: int, runs: int) -> flo
 def _resampled_seconds(trials: int, ns: list[int], topics: int, runs: int) -> float:
     """The estimated seconds of ``check-power`` over ``runs`` compared (see :data:`_TRIAL`).
 
-    >>> round(_resampled_seconds(3_000_000, [249], 249, 110), 1)     # measured: 10 s
+    >>> round(_resampled_seconds(3_000_000, [249], 249, 110), 1)     # measured: 12.9 s
     16.5
     """
     return trials * sum(_TRIAL + _PER_TOPIC * topics + _PER_RUN * runs + _PER_DRAW * n
@@ -139,7 +139,7 @@ def run_reliability(args) -> int:
     if len(runs) < 2 and args.top_runs is None:     # e.g. a folder of one run file
         raise InputError(f"{name} has {len(runs)} run: a split-half experiment compares at "
                          "least 2 runs")
-    if len(runs) < 2:           # the pair test needs two runs: say which option left one
+    if len(runs) < 2:           # the option left one: say so
         raise InputError(f"--top-runs {args.top_runs:.15g} keeps 1 of the {raw.shape[1]} runs of "
                          f"{name}: allowed 1/{raw.shape[1]} < --top-runs <= 1 here (a split-half "
                          "experiment compares at least 2 runs)")

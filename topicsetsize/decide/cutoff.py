@@ -32,15 +32,14 @@ def measure_cutoff(measure) -> int | None:
     return int(cutoff) if cutoff is not None else None
 
 
-def warn_shallower_than_cutoff(depths, measure, condensed: bool) -> list[int]:
+def warn_shallower_than_cutoff(depths, measure, condensed: bool) -> None:
     """One :class:`ShallowerThanCutoffWarning` naming the ``depths`` below ``measure``'s cutoff
-    (none with ``condensed`` lists); returns them.
+    (none with ``condensed`` lists).
 
     >>> import ir_measures
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     warn_shallower_than_cutoff([20, 10, 5, 3], ir_measures.parse_measure("P@10"), False)
-    [5, 3]
     >>> str(caught[0].message)[:66]
     'P@10 at pd=5, pd=3: below its cutoff 10, ranks pd + 1 to 10 of a r'
     """
@@ -54,4 +53,3 @@ def warn_shallower_than_cutoff(depths, measure, condensed: bool) -> list[int]:
             "and its V_E and n there (fewer topics or more) measure the pool's cut, not the "
             f"systems: compare depths from {cutoff} on, or use condensed lists "
             "(--condensed)"), stacklevel=3)
-    return below if not condensed else []

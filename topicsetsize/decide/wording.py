@@ -112,8 +112,8 @@ def budget_note(depths, n, exact, docs, beta: float, first=None, budget=None) ->
     """What the exact noncentral F says of a legacy budget plan (:func:`~.budget.budget_plan`), in
     one sentence naming the depths whose legacy n is below the exact n (inf: beyond the search
     limit; "" where none is): the depth ``first`` (the cheapest within the budget) where it is
-    one of them, else the cheapest of them (no longer the first: with no depth within the budget,
-    the deepest was named); with a ``budget``, whether the exact cost there is over it.
+    one of them, else the cheapest of them; with a ``budget``, whether the exact cost there is
+    over it.
 
     >>> import numpy as np
     >>> print(budget_note([10, 20, 30], np.array([188, 157, 150]), np.array([189, 157, 151]),

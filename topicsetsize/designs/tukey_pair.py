@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from ..numerics.search import smallest_n
+from ..numerics.search import probit, smallest_n
 from ..params import N_MAX
 from .allpairs import checked_arguments
 from .effects import t_effect
@@ -106,7 +106,7 @@ def one_pair_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
             1 - beta)) / effect), 2.0, N_MAX))
     found, below, at = smallest_n(
         lambda ns, idx: np.array([power(int(k)) for k in ns]), [1 - beta], [guess],
-        n_max=N_MAX, transform=lambda p: stats.norm.ppf(np.clip(p, 1e-12, 1 - 1e-12)),
+        n_max=N_MAX, transform=probit,
         describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
                            f"configuration={configuration!r}", values=True)
     n = int(found[0])

@@ -78,18 +78,18 @@ def negligible(variance: float, scale: float) -> bool:
     return variance <= (ROUNDING * scale) ** 2
 
 
-def require_sizeable(v_e: float, scale: float, name: str | None = None) -> None:
-    """Refuse, in one line, a one-way V_E that is 0 up to rounding (:func:`negligible`): no
-    topic set size can be sized on it. ``name`` names the matrix (None: the caller does),
-    ``scale`` its largest magnitude.
+def require_sizeable(v_e: float, scores, name: str | None = None) -> None:
+    """Refuse, in one line, a one-way V_E of ``scores`` that is 0 up to rounding
+    (:func:`negligible`, on the scale of their largest magnitude): no topic set size can be sized
+    on it. ``name`` names the matrix (None: the caller does).
 
-    >>> require_sizeable(4.8e-34, 0.3, "const.csv")
+    >>> require_sizeable(4.8e-34, [[0.2, 0.3], [0.2, 0.3]], "const.csv")
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: const.csv: V_E raw = 0 (every run scores the same on every \
 topic): no topic set size can be sized on it
     """
-    if negligible(v_e, scale):
+    if negligible(v_e, float(np.abs(np.asarray(scores, float)).max())):
         raise InputError(f"{name + ': ' if name else ''}V_E raw = 0 ({ZERO_MEANS['one-way']}): "
                          "no topic set size can be sized on it")
 
