@@ -147,15 +147,18 @@ def with_matrices(spec: Spec, paths, *, measure: str | None = None, fmt: str | N
     Decide start from the first added matrix, and the title names the added matrices (the
     spec's own title, whose tables stay, opens the description).
     """
+    from topicsetsize.matrices.readers import holds_measures
+
     used = {x.name for x in spec.measures} | {x.name for x in spec.matrices}
     extra = []
     for p in paths:
         path = Path(p)
         if not path.exists():
             raise FileNotFoundError(f"{path}: no such score matrix file or folder")
-        # the measure read from a long-format, trec_eval or .xlsx file named with the file: a
-        # P@10 workbook must not read as the AP one of the same file
-        stem = f"{path.stem} ({measure})" if measure else path.stem
+        # the measure read from a long-format, trec_eval or .xlsx file named with the file (a
+        # P@10 workbook must not read as the AP one of the same file); not a wide file's
+        stem = (f"{path.stem} ({measure})" if measure and holds_measures(path, fmt)
+                else path.stem)
         name = stem or str(path)
         k = 2
         while name in used:

@@ -78,6 +78,7 @@ __all__ = [
     "MISSING_TOKENS",
     "IncompleteTopicsWarning",
     "read_matrix",
+    "holds_measures",
 ]
 
 #: A number written with a decimal comma, as in "0,25".
@@ -294,6 +295,25 @@ def _head_bytes(path: Path) -> bytes:
         cut = head.rfind(b"\n")
         return head[:cut + 1] if cut > 0 else head
     return head if head.strip() else nonempty_bytes(path)
+
+
+def holds_measures(path, fmt: str | None = None) -> bool:
+    """Whether :func:`read_matrix` picks a measure in ``path`` (its ``measure``): a folder of
+    trec_eval files, an .xlsx workbook (a sheet) or a long-format or trec_eval text file; not a
+    wide CSV/TSV, which holds one measure (read from the first MiB, as the reader detects it).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "w.csv").write_text("topic,a,b\\n1,0.1,0.2\\n")
+    >>> _ = (d / "l.csv").write_text("run,topic,measure,value\\na,1,AP,0.1\\n")
+    >>> holds_measures(d / "w.csv"), holds_measures(d / "l.csv"), holds_measures(d)
+    (False, True, True)
+    """
+    path = Path(path)
+    if fmt is not None or path.is_dir():
+        return fmt != "wide"
+    head = _head_bytes(path)
+    return head.startswith(b"PK\x03\x04") or _detect(decode_text(path, head)) != "wide"
 
 
 def _detect(text: str) -> str:

@@ -170,6 +170,12 @@ def test_matrix_measure_option_picks_the_trec_eval_measure(tmp_path):
     # the measure read is named with the file: a P_10 workbook read as the map one of the same
     # folder (a reviewer's find)
     assert openpyxl.load_workbook(out)["Variance"]["A5"].value == "runs (map)"
+    # not a wide CSV's, which holds one measure and is read as it is (--measure not used): a
+    # TREC AP matrix beside a P@10 file was named "(P@10)" too
+    wide = tmp_path / "wide.csv"
+    scores.to_csv(wide)
+    assert main(["workbook", "--matrix", str(wide), "--measure", "map", "--out", str(out)]) == 0
+    assert openpyxl.load_workbook(out)["Variance"]["A5"].value == "wide"
     assert main(["workbook", "--matrix", str(folder), "--out", str(out)]) == 2   # ambiguous
 
 
