@@ -22,9 +22,11 @@ def _grid(name: str, values) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(check(name, values), float))
     if arr.ndim != 1:
         raise InputError(f"{name} must be a list of numbers, got an array of shape {arr.shape}")
-    values, counts = np.unique(arr, return_counts=True)
-    if (counts > 1).any():      # a table's rows and columns are labels: each once
-        raise InputError(f"{name}={values[counts > 1][0]:g} is given twice: give each value once")
+    listed = arr.tolist()
+    if len(set(listed)) < len(listed):      # a table's rows and columns are labels: each once
+        seen: set = set()
+        twice = next(x for x in listed if x in seen or seen.add(x))
+        raise InputError(f"{name}={twice:g} is given twice: give each value once")
     return arr.astype(np.int64) if PARAMS[name].integer else arr
 
 
