@@ -28,12 +28,14 @@ import numbers
 
 import numpy as np
 
+from topicsetsize.designs.detectable import powerless
 from topicsetsize.errors import InputError
 from topicsetsize.matrices.matrix import check_matrix
 from topicsetsize.params import METHODS, PARAMS, check, check_choice
 
-__all__ = ["excel_range", "number", "optional_number", "method", "flag", "matrix", "vector",
-           "plain", "table"]
+__all__ = ["excel_range", "number", "optional_number", "EXCEL_ERRORS", "error_value",
+           "refuse_error", "refuse_powerless", "method", "flag", "matrix", "vector", "plain",
+           "table"]
 
 
 def _blank(value) -> bool:
@@ -41,8 +43,9 @@ def _blank(value) -> bool:
     return value is None or (isinstance(value, str) and value == "")
 
 
-def number(name: str, value):
-    """One number for the engine parameter ``name``, checked against :data:`PARAMS`.
+def number(name: str, value, key: str | None = None):
+    """One number for the engine parameter ``key`` (by default ``name``), checked against
+    :data:`PARAMS`; messages name it ``name``, the Excel argument (``minD`` for ``min_d``).
 
     Whole-number parameters (m, n) come back as ``int`` (``10.0`` -> ``10``). A blank cell or a
     range of several cells is an error naming the parameter.
@@ -68,15 +71,16 @@ def number(name: str, value):
     ...
     topicsetsize.InputError: beta=1.5 is out of range: allowed 1e-09 <= beta <= 0.5
     """
+    key = key or name
     if _blank(value):
-        raise InputError(f"{name} is blank: allowed {excel_range(name)}")
-    narrower = f"{name}_excel" if f"{name}_excel" in PARAMS else None
+        raise InputError(f"{name} is blank: allowed {excel_range(key, name)}")
+    narrower = f"{key}_excel" if f"{key}_excel" in PARAMS else None
     if narrower and isinstance(value, numbers.Real) and not isinstance(value, bool) \
-            and PARAMS[name].holds(float(value)):
-        swapped = PARAMS[name].unusual(name, float(value))
+            and PARAMS[key].holds(float(value)):
+        swapped = PARAMS[key].unusual(name, float(value))
         if swapped is not None:     # the workbook refuses it too; the command line warns
-            raise InputError(f"{swapped}; allowed {excel_range(name)} in Excel")
-    return check(name, value, allow_array=False, key=narrower)
+            raise InputError(f"{swapped}; allowed {excel_range(key, name)} in Excel")
+    return check(name, value, allow_array=False, key=narrower or key)
 
 
 def excel_range(key: str, name: str | None = None) -> str:
@@ -91,9 +95,55 @@ def excel_range(key: str, name: str | None = None) -> str:
     return PARAMS.get(f"{key}_excel", PARAMS[key]).describe(name or key)
 
 
-def optional_number(name: str, value):
+def optional_number(name: str, value, key: str | None = None):
     """Like :func:`number`, but a blank or omitted argument gives None (the engine's default)."""
-    return None if _blank(value) else number(name, value)
+    return None if _blank(value) else number(name, value, key)
+
+
+#: The error values a cell can hold, as xlwings hands them over (``err_to_str``, which every
+#: argument asks for: without it an error cell arrives as a blank, and an optional argument
+#: would silently take its default).
+EXCEL_ERRORS = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A",
+                          "#GETTING_DATA", "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!",
+                          "#CONNECT!", "#UNKNOWN!", "#BUSY!", "#PYTHON!", "#TIMEOUT!"})
+
+
+def error_value(value) -> bool:
+    """Whether ``value`` is a cell's error value (``"#N/A"``, ``"#DIV/0!"``, ...).
+
+    >>> error_value("#N/A"), error_value("#n/a "), error_value("exact"), error_value(0.5)
+    (True, True, False, False)
+    """
+    return isinstance(value, str) and value.strip().upper() in EXCEL_ERRORS
+
+
+def refuse_error(name: str, value) -> None:
+    """Refuse an argument that is a cell's error value, in one line naming it: it is never read
+    as blank (nor an optional argument as its default).
+
+    >>> refuse_error("method", "#N/A")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: method is the error value #N/A: mend the cell it comes from (an \
+error is not read as a blank or as the default)
+    """
+    if error_value(value):
+        raise InputError(f"{name} is the error value {value.strip().upper()}: mend the cell it "
+                         "comes from (an error is not read as a blank or as the default)")
+
+
+def refuse_powerless(alpha: float, beta: float) -> None:
+    """Refuse a power 1 − β not above α (:func:`~topicsetsize.designs.detectable.powerless`):
+    an Excel function cannot warn, as the command line does, and its answer would mislead.
+
+    >>> refuse_powerless(0.5, 0.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: beta=0.5 with alpha=0.5 asks for a power, ...
+    """
+    text = powerless(alpha, beta)
+    if text is not None:
+        raise InputError(text)
 
 
 def method(value, choices: tuple[str, ...] = METHODS) -> str:
@@ -138,8 +188,10 @@ def _cells(name: str, value) -> list[list]:
     return [list(row) for row in value]
 
 
-def _numbers(name: str, rows: list[list]) -> np.ndarray:
-    """A float matrix of the cells; a blank, text or logical cell is an error with its place."""
+def _numbers(name: str, rows: list[list], blank: str = "fill it in or leave the topic out"
+             ) -> np.ndarray:
+    """A float matrix of the cells; a blank, text or logical cell is an error with its place
+    (``blank``: what to do with a blank one)."""
     for i, row in enumerate(rows, 1):
         for j, cell in enumerate(row, 1):
             if isinstance(cell, numbers.Real) and not isinstance(cell, (bool, np.bool_)):
@@ -147,7 +199,10 @@ def _numbers(name: str, rows: list[list]) -> np.ndarray:
             where = f"at row {i}, column {j}"
             if _blank(cell):
                 raise InputError(f"{name}: blank cell {where} (a blank is not read as 0: "
-                                 "fill it in or leave the topic out)")
+                                 f"{blank})")
+            if error_value(cell):
+                raise InputError(f"{name}: the error value {cell.strip().upper()} {where} is "
+                                 "not a number: mend that cell")
             if isinstance(cell, str):
                 raise InputError(f"{name}: text {cell!r} {where} is not a number")
             if isinstance(cell, (bool, np.bool_)):
@@ -179,7 +234,7 @@ def vector(name: str, value) -> np.ndarray:
     >>> vector("ms", [[2.0], [10.0]])
     array([ 2., 10.])
     """
-    values = _numbers(name, _cells(name, value))
+    values = _numbers(name, _cells(name, value), "fill it in or leave it out of the range")
     if min(values.shape) > 1:
         rows, cols = values.shape
         raise InputError(f"{name} must be a single row or column of numbers, "

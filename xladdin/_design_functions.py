@@ -39,9 +39,10 @@ import inspect
 from collections.abc import Callable
 
 from topicsetsize.designs.registry import ROLES, Design
+from topicsetsize.errors import InputError
 from topicsetsize.params import PARAMS
 
-from ._convert import method, number, plain, table, vector
+from ._convert import method, number, plain, refuse_powerless, table, vector
 from ._register import ARG_DOCS, RANGE_ARGS, excel_function, excel_name
 
 __all__ = ["design_functions", "table_corner"]
@@ -120,7 +121,7 @@ def _description(design: Design, role: str, arguments: list[str]) -> str:
 def _converter(design: Design, param: str) -> Callable:
     """How a cell value becomes the engine's argument ``param``."""
     if param in PARAMS:
-        return lambda value: number(param, value)
+        return lambda value: number(excel_name(param), value, param)
     if _singular(param) and excel_name(param) in RANGE_ARGS:
         return lambda value: vector(excel_name(param), value)
     raise ValueError(f"design {design.key!r}: its argument {param!r} has no Excel form "
@@ -156,6 +157,9 @@ def _excel_function(design: Design, role: str, name: str) -> Callable:
         options = {}
         if choose:
             options["method"] = method(cells["method"], design.methods)
+        given = dict(zip(arguments, values))
+        if "alpha" in given and "beta" in given:
+            refuse_powerless(given["alpha"], given["beta"])
         engine = design.function(role)        # through the registry, at each call
         if role == "n":                       # the registry's contract: inputs in this order
             result = engine(*values, **options)
@@ -163,13 +167,17 @@ def _excel_function(design: Design, role: str, name: str) -> Callable:
             result = engine(**dict(zip(arguments, values)), **options)
         if role == "table":
             return table(result, table_corner(design))
+        if role == "min_effect" and options.get("method") == "legacy" and not result > 0:
+            raise InputError(f"the legacy {excel_name(design.effect)} = 0 detects nothing: the "
+                             "legacy approximation reaches 1-beta with no difference at all (its "
+                             'error at this alpha); use "exact"')
         return plain(result, undefined=_undefined(role, options.get("method"), arguments, values))
 
     call.__name__ = call.__qualname__ = name
     call.__module__ = "topicsetsize.xladdin.udfs"
     call.__doc__ = _description(design, role, arguments)
     call.__signature__ = signature
-    return excel_function(call)
+    return excel_function(call, design.model)
 
 
 def _undefined(role: str, chosen: str | None, arguments: list[str], values: list) -> str | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 
 import xlwings as xw
 
@@ -29,10 +30,10 @@ from topicsetsize.errors import InputError
 from topicsetsize.estimates.standardise import std_ab
 from topicsetsize.params import PARAMS
 
-from ._convert import excel_range
+from ._convert import excel_range, refuse_error
 
-__all__ = ["ARG_DOCS", "EXCEL_NAMES", "RANGE_ARGS", "ERRORS", "ExcelArgumentError", "excel_name",
-           "excel_function"]
+__all__ = ["ARG_DOCS", "arg_doc", "EXCEL_NAMES", "RANGE_ARGS", "ERRORS", "ExcelArgumentError",
+           "excel_name", "excel_words", "excel_function"]
 
 
 class ExcelArgumentError(xw.XlwingsError, InputError):
@@ -63,6 +64,14 @@ EXCEL_NAMES: dict[str, str] = {
 }
 
 
+#: An engine argument name that has another Excel name, where a message names the argument:
+#: before ``=``, ``<`` or ``>`` (``min_d=0.1``, ``variance > 0``) or after ``<`` or ``<=``
+#: (``0 < variance``); not in prose ("a variance of 0").
+_NAMES = "|".join(sorted(EXCEL_NAMES, key=len, reverse=True))
+_ENGINE_NAME = re.compile(rf"(?<![\w-])({_NAMES})(?=\s?[=<>])|(?:(?<=< )|(?<=<= ))({_NAMES})"
+                          r"(?![\w-])")
+
+
 def excel_name(param: str) -> str:
     """The Excel argument name of the engine argument ``param`` (``min_d`` -> ``minD``)."""
     return EXCEL_NAMES.get(param, param)
@@ -78,8 +87,9 @@ ARG_DOCS: dict[str, str] = {
     "ms": "numbers of systems m, one per table row: a row or column of whole numbers >= 2",
     "minDs": "minimum detectable ranges minD, one per table column: a row or column of "
              "numbers > 0",
-    "method": 'optional: "legacy" (default; the legacy Excel tools\' approximations, number '
-              'for number) or "exact" (noncentral F and t)',
+    "method": 'optional: "legacy" (default: the legacy Excel tools\' approximations, number '
+              'for number; the exact test can have a little less than power 1-beta at their n) '
+              'or "exact" (noncentral F and t: the power is reached)',
     "range": _RANGE,
     "range1": _RANGE,
     "range2": "optional, repeatable: further score ranges to pool (they may differ in size)",
@@ -91,29 +101,67 @@ ARG_DOCS: dict[str, str] = {
     "y": "one score per run, the same runs in the same order (e.g. the run means of std-AB)",
 }
 
+#: ``var`` where a design's variance is the two-way residual one (``Design.model`` "two-way"):
+#: TSS_VAR's one-way V_E there would size n some 2 to 3.4 times too large on TREC AP.
+_VAR2_DOC = ("two-way (runs x topics) residual variance V_E2: " + excel_range("variance", "var")
+             + ", e.g. TSS_VAR2 of a past score matrix (not TSS_VAR's one-way V_E)")
+
+
+def arg_doc(name: str, model: str | None = None) -> str:
+    """The doc of the Excel argument ``name`` of a function of a design of ``model``
+    (``Design.model``): :data:`ARG_DOCS`'s, except ``var`` of a two-way design.
+
+    >>> arg_doc("var", "two-way")[:40]
+    'two-way (runs x topics) residual varianc'
+    >>> arg_doc("var", "one-way") == ARG_DOCS["var"]
+    True
+    """
+    return _VAR2_DOC if (name, model) == ("var", "two-way") else ARG_DOCS[name]
+
+
 #: Arguments that are ranges: xlwings reads them as lists of rows (``ndim=2``).
 RANGE_ARGS = frozenset({"range", "range1", "range2", "ms", "minDs", "x", "y"})
 
 
+def excel_words(message: str) -> str:
+    """An engine message in the Excel functions' words: each engine argument that has another
+    Excel name (:data:`EXCEL_NAMES`) under that name, ``method='exact'`` as ``method "exact"``.
+
+    >>> excel_words("min_d=-0.1 is out of range: allowed min_d > 0; or method='exact'")
+    'minD=-0.1 is out of range: allowed minD > 0; or method "exact"'
+    >>> excel_words("allowed 0 < variance; a variance of 0 (variance_t=0.1)")
+    'allowed 0 < var; a variance of 0 (var_t=0.1)'
+    """
+    message = re.sub(r"\bmethod='(\w+)'", r'method "\1"', message)
+    return _ENGINE_NAME.sub(lambda match: EXCEL_NAMES[match.group(0)], message)
+
+
 def _report(error: InputError):
-    message = str(error)
+    message = excel_words(str(error))
     if ERRORS == "text":
         return f"#VALUE! {message}"
     raise ExcelArgumentError(message) from None
 
 
-def excel_function(fn):
+def excel_function(fn, model: str | None = None):
     """Register ``fn`` as an Excel function (see the module docstring).
 
     Its docstring is the function's description; every parameter must have an entry in
-    :data:`ARG_DOCS`. An :class:`~topicsetsize.InputError` (the engine's, or one from
-    :mod:`xladdin._convert`) is reported as described under :data:`ERRORS`; any other
-    exception, a plain ``ValueError`` too, is a bug and is left alone, traceback and all.
+    :data:`ARG_DOCS` (its doc is :func:`arg_doc`'s, for a function of a design of ``model``).
+    An argument that is a cell's error value is refused; an :class:`~topicsetsize.InputError`
+    (the engine's, or one from :mod:`xladdin._convert`) is reported as described under
+    :data:`ERRORS`, in the Excel names (:func:`excel_words`); any other exception, a plain
+    ``ValueError`` too, is a bug and is left alone, traceback and all.
     """
+
+    names = [p.name for p in inspect.signature(fn).parameters.values()
+             if p.kind is not p.VAR_POSITIONAL]
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
         try:
+            for name, value in (*zip(names, args), *kwargs.items()):
+                refuse_error(name, value)
             return fn(*args, **kwargs)
         except InputError as error:
             return _report(error)
@@ -121,6 +169,8 @@ def excel_function(fn):
     # One paragraph: Excel's function wizard shows the description as it is.
     call.__doc__ = " ".join((fn.__doc__ or "").split())
     for name in inspect.signature(fn).parameters:
-        options = {"ndim": 2} if name in RANGE_ARGS else {}
-        call = xw.arg(name, doc=ARG_DOCS[name], **options)(call)
+        # err_to_str: an error cell arrives as its text ("#N/A") and is refused, never as a
+        # blank (which an optional argument would take for its default)
+        options = {"ndim": 2, "err_to_str": True} if name in RANGE_ARGS else {"err_to_str": True}
+        call = xw.arg(name, doc=arg_doc(name, model), **options)(call)
     return xw.func(call)

@@ -27,10 +27,13 @@ Outside Excel they are ordinary Python functions, e.g. Table 2 of the AIRS 2016 
 
 from __future__ import annotations
 
+import numpy as np
+
 import topicsetsize as tss
 from topicsetsize.designs.registry import DESIGNS
+from topicsetsize.errors import InputError
 
-from ._convert import flag, matrix, number, optional_number, plain, vector
+from ._convert import flag, matrix, number, optional_number, plain, refuse_powerless, vector
 from ._convert import method as _method
 from ._design_functions import design_functions, table_corner  # noqa: F401 - public here
 from ._register import excel_function
@@ -54,11 +57,26 @@ TABLE_CORNER = table_corner(DESIGNS["anova"])
 
 # --- Beyond a single design -----------------------------------------------------------------------
 
-def _omitted(value) -> bool:
-    """An optional range argument left out: None, or only blank cells."""
-    if isinstance(value, (list, tuple)):
-        return all(_omitted(v) for v in value)
-    return value is None or value == ""
+def _labels(name: str, value):
+    """A row or column of values that label a block's rows: each once (as the tables and the
+    command line take them)."""
+    values = vector(name, value)
+    listed = values.tolist()
+    twice = next((x for i, x in enumerate(listed) if x in listed[:i]), None)
+    if twice is not None:
+        raise InputError(f"{name}={twice:g} is given twice: give each value once")
+    return values
+
+
+def _estimate(v_e: float, *scores) -> float:
+    """A variance estimate of ``scores`` as a cell shows it: exactly 0 where it is 0 up to
+    rounding (:func:`~topicsetsize.estimates.variance.negligible`: constant runs give about
+    1e-33 in floating point, which TSS_ANOVA would size n on; on 0 it refuses var = 0, as the
+    command line refuses such a matrix), else the estimate."""
+    from topicsetsize.estimates.variance import negligible
+
+    scale = max(float(np.abs(np.asarray(x, float)).max()) for x in scores)
+    return 0.0 if negligible(v_e, scale) else plain(v_e)
 
 
 #: The header row of TSS_GUARANTEES's block.
@@ -74,8 +92,9 @@ def TSS_GUARANTEES(n, var, ms=None, alpha=None, beta=None, method=None):
 
     options = {k: v for k, v in (("alpha", optional_number("alpha", alpha)),
                                  ("beta", optional_number("beta", beta))) if v is not None}
-    result = guarantees(vector("n", n), variance=number("variance", var),
-                        ms=DEFAULT_MS if _omitted(ms) else vector("ms", ms),
+    refuse_powerless(options.get("alpha", 0.05), options.get("beta", 0.2))
+    result = guarantees(_labels("n", n), variance=number("var", var, "variance"),
+                        ms=DEFAULT_MS if ms is None else _labels("ms", ms),
                         method=_method(method), **options)
     rows = [[int(r.n), int(r.m), *plain([r.min_d, r.min_dt, r.ci_delta])]
             for r in result.table.itertuples()]
@@ -88,14 +107,16 @@ def TSS_GUARANTEES(n, var, ms=None, alpha=None, beta=None, method=None):
 def TSS_VAR(range):  # noqa: A002 - the Excel argument's name
     """One-way ANOVA residual variance V_E of a topic-by-run score range (AIRS 2016 Eq. 1),
     the default variance estimate for topic set size design."""
-    return plain(tss.residual_variance(matrix("range", range)))
+    scores = matrix("range", range)
+    return _estimate(tss.residual_variance(scores), scores)
 
 
 @excel_function
 def TSS_VAR2(range):  # noqa: A002
     """Two-way ANOVA (without replication) residual variance of a topic-by-run score range,
     with topics as the second factor."""
-    return plain(tss.two_way_residual_variance(matrix("range", range)))
+    scores = matrix("range", range)
+    return _estimate(tss.two_way_residual_variance(scores), scores)
 
 
 @excel_function
@@ -103,13 +124,13 @@ def TSS_POOLED_VAR(range1, *range2):
     """One-way residual variance V_E pooled over several topic-by-run score ranges, weighted by
     their degrees of freedom m'(n'-1)."""
     ranges = [range1, *(r for r in range2 if r is not None)]
-    return plain(tss.pooled_variance(
-        [matrix(f"range{k}", r) for k, r in enumerate(ranges, 1)]))
+    scores = [matrix(f"range{k}", r) for k, r in enumerate(ranges, 1)]
+    return _estimate(tss.pooled_variance(scores), *scores)
 
 
 def _std_ab(range, A, B, clip):  # noqa: A002
     """std-AB of a score range with the optional A, B and clip (engine defaults when blank)."""
-    options = {"a": optional_number("a", A), "b": optional_number("b", B),
+    options = {"a": optional_number("A", A, "a"), "b": optional_number("B", B, "b"),
                "clip": flag("clip", clip)}
     return tss.std_ab(matrix("range", range),
                       **{k: v for k, v in options.items() if v is not None})
@@ -126,7 +147,8 @@ def STDAB(range, A=None, B=None, clip=None):  # noqa: A002, N803
 def STDAB_VAR(range, A=None, B=None, clip=None):  # noqa: A002, N803
     """One-way residual variance V_E of the std-AB standardised scores of a topic-by-run range
     (the variance the std-AB paper uses for topic set size design)."""
-    return plain(tss.residual_variance(_std_ab(range, A, B, clip)))
+    scores = _std_ab(range, A, B, clip)
+    return _estimate(tss.residual_variance(scores), scores)
 
 
 @excel_function

@@ -24,7 +24,7 @@ import types
 import pytest
 import xlwings
 from topicsetsize.xladdin import _register, udfs
-from topicsetsize.xladdin._register import ARG_DOCS, excel_name
+from topicsetsize.xladdin._register import ARG_DOCS, arg_doc, excel_name, excel_words
 
 from topicsetsize.designs.registry import DESIGNS, ROLES
 from topicsetsize.errors import InputError
@@ -135,11 +135,12 @@ def _check_bad_arguments(design, role, fn, monkeypatch):
         with pytest.raises(InputError) as engine:     # α and β: the Excel functions' range
             check(bad, -1.0, key=f"{bad}_excel" if f"{bad}_excel" in PARAMS else None)
         text = fn(*cells)
-        assert text == f"#VALUE! {engine.value}" and "\n" not in text
-        assert text.startswith(f"#VALUE! {bad}=-1") and "allowed" in text
+        # in the Excel names (minD, var), as the function wizard names the arguments
+        assert text == f"#VALUE! {excel_words(str(engine.value))}" and "\n" not in text
+        assert text.startswith(f"#VALUE! {excel_name(bad)}=-1") and "allowed" in text
     if len(design.methods) > 1:
         assert fn(*(_cell(p) for p in arguments), "fast") == \
-            "#VALUE! method='fast' is not one of " + ", ".join(map(repr, design.methods))
+            '#VALUE! method "fast" is not one of ' + ", ".join(map(repr, design.methods))
     monkeypatch.setattr(_register, "ERRORS", "raise")
 
 
@@ -243,7 +244,7 @@ def _check_classic(classic, design, functions):
         xlfunc = functions[name].__xlfunc__
         assert xlfunc["name"] == name and xlfunc["ret"]["doc"] == functions[name].__doc__
         assert [a["doc"] for a in xlfunc["args"]] == \
-            [ARG_DOCS[a] for a in arguments + (["method"] if method else [])]
+            [arg_doc(a, design.model) for a in arguments + (["method"] if method else [])]
 
 
 @pytest.mark.parametrize("key", [k for k, d in DESIGNS.items() if d.excel])
@@ -267,3 +268,18 @@ def test_positional_and_keyword_cells_give_the_same_answer_and_errors():
         f(0.05, 0.2, 0.1, 0.0601)
     with pytest.raises(TypeError):
         f(0.05, 0.2, 0.1, 0.0601, 10.0, "exact", 1)
+
+
+def test_a_two_way_design_asks_for_the_two_way_variance():
+    # The wizard's help for TSS_ANOVA2's var named TSS_VAR (a reviewer's find, 2026-12-06):
+    # on TREC 2004 Robust AP, TSS_ANOVA2(.05,.2,.05,TSS_VAR(R),10) gives 566 topics where
+    # TSS_VAR2 gives 167. A two-way design's var says V_E2 and TSS_VAR2; the others keep TSS_VAR.
+    for design in DESIGNS.values():
+        if not design.excel:
+            continue
+        doc = arg_doc("var", design.model)
+        if design.model == "two-way":
+            assert "TSS_VAR2" in doc and "V_E2" in doc, design.key
+        else:
+            assert doc == ARG_DOCS["var"] and "TSS_VAR2" not in doc, design.key
+    assert any(d.model == "two-way" and d.excel for d in DESIGNS.values())

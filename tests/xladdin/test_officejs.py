@@ -23,7 +23,7 @@ import topicsetsize as tss
 from topicsetsize.designs.registry import DESIGNS
 from topicsetsize.errors import InputError
 from xladdin import udfs
-from xladdin._register import ARG_DOCS, EXCEL_NAMES
+from xladdin._register import ARG_DOCS, EXCEL_NAMES, arg_doc, excel_words
 
 from . import _toy_design
 from ._table1 import KENDALL_ROWS, ranks_with_tau
@@ -69,6 +69,7 @@ def test_meta_describes_every_function_with_its_parameters_and_docs(officejs, mo
     # "lite_main" is a module holding only `from xladdin.udfs import *`, as in Lite's main.py.
     functions = {f["id"]: f for f in officejs.meta(module)["functions"]}
     assert sorted(functions) == sorted(udfs.__all__)
+    model = {name: d.model for d in DESIGNS.values() for name in d.excel.values()}
     for name in udfs.__all__:
         fn, meta = getattr(udfs, name), functions[name]
         assert meta["name"] == name
@@ -76,7 +77,7 @@ def test_meta_describes_every_function_with_its_parameters_and_docs(officejs, mo
         params = inspect.signature(fn).parameters.values()
         assert [p["name"] for p in meta["parameters"]] == [p.name for p in params]
         for param, described in zip(params, meta["parameters"]):
-            assert described["description"] == ARG_DOCS[param.name]
+            assert described["description"] == arg_doc(param.name, model.get(name))
             assert described.get("optional", False) == (param.default is not param.empty)
             assert described.get("repeating", False) == (param.kind is param.VAR_POSITIONAL)
 
@@ -252,7 +253,7 @@ def test_bad_parameters(officejs):
     assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 1)) == \
         "m=1 is out of range: allowed 2 <= m <= 1000000000 (a whole number)"
     assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10, "fast")) == \
-        "method='fast' is not one of 'legacy', 'exact'"
+        'method "fast" is not one of \'legacy\', \'exact\''
     # An empty cell given for a required number arrives as "" and is read as blank.
     assert _error(officejs.call("TSS_CI", "", 0.1, 0.05)) == \
         "alpha is blank: allowed 0 < alpha <= 0.5"
@@ -284,4 +285,19 @@ def test_unreachable_design(officejs):
     message = _error(officejs.call("TSS_TTEST_ES", 0.05, 0.2, 1e-9))
     with pytest.raises(InputError) as engine:
         tss.ttest_n_effect(0.05, 0.2, 1e-9)
-    assert message == str(engine.value) and "search limit" in message
+    assert message == excel_words(str(engine.value)) and "search limit" in message
+
+
+@pytest.mark.slow
+def test_an_error_cell_is_refused_through_office_js(officejs, book_matrix):
+    # Office.js hands an error cell over as {"type": "Error", "basicValue": "#N/A"}; without
+    # err_to_str xlwings made it None, and an optional method silently became "legacy" (188).
+    error = {"type": "Error", "basicValue": "#N/A"}
+    assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10, error)).startswith(
+        "method is the error value #N/A")
+    assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, error, 10)).startswith(
+        "var is the error value #N/A")
+    broken = [row[:] for row in book_matrix]
+    broken[1][2] = error
+    assert _error(officejs.call("TSS_VAR", broken)) == \
+        "range: the error value #N/A at row 2, column 3 is not a number: mend that cell"

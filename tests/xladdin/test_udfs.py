@@ -21,6 +21,7 @@ from topicsetsize.xladdin import _register, udfs
 from topicsetsize.xladdin._register import ARG_DOCS, ExcelArgumentError
 
 import topicsetsize as tss
+from topicsetsize.designs.detectable import powerless
 from topicsetsize.designs.registry import DESIGNS
 
 from ._table1 import KENDALL_ROWS, ranks_with_tau
@@ -211,7 +212,10 @@ def test_guarantees_block_matches_the_engine(method):
 def test_guarantees_defaults_and_blanks():
     block = udfs.TSS_GUARANTEES(100.0, 0.0601)
     assert [row[1] for row in block[1:]] == [2, 5, 10, 20, 50, 100]
-    assert udfs.TSS_GUARANTEES(100.0, 0.0601, [[None]], None, "", None) == block
+    assert udfs.TSS_GUARANTEES(100.0, 0.0601, None, None, "", None) == block
+    # a range of blank cells for ms is not "left out" (a reviewer's find, 2026-12-06)
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.0601, [[None]]).startswith(
+        "ms: blank cell at row 1, column 1")
     assert udfs.TSS_GUARANTEES(100, 0.0601, None, 0.05, 0.2, "legacy") == block
     # CI width at n = 79 with var_t = 2 var = .05: .0998 (IRJ 2016 Section 6: n = 79 for δ = .1).
     assert round(udfs.TSS_GUARANTEES(79.0, 0.025, 2.0)[1][4], 4) == 0.0998
@@ -221,13 +225,18 @@ def test_guarantees_bad_input():
     assert _message(udfs.TSS_GUARANTEES, 1.0, 0.0601) == \
         "n=1 is out of range: allowed 2 <= n <= 1000000000 (a whole number)"
     assert _message(udfs.TSS_GUARANTEES, 100.0, None) == \
-        "variance is blank: allowed variance > 0"
+        "var is blank: allowed var > 0"
     assert _message(udfs.TSS_GUARANTEES, 100.0, 0.06, [2.0, 1.0]).startswith("m=1 is out")
     assert _message(udfs.TSS_GUARANTEES, [[50.0, 60.0], [70.0, 80.0]], 0.06) == \
         "n must be a single row or column of numbers, got 2 rows × 2 columns"
     assert _message(udfs.TSS_GUARANTEES, 100.0, 0.06, None, 1.5).startswith("alpha=1.5 ")
     assert _message(udfs.TSS_GUARANTEES, 100.0, 0.06, None, None, None, "fast") == \
-        "method='fast' is not one of 'legacy', 'exact'"
+        "method \"fast\" is not one of 'legacy', 'exact'"
+    # repeated n or m are refused, as TSS_TABLE_ANOVA and `guarantees --n 50,50` refuse them
+    assert _message(udfs.TSS_GUARANTEES, [[50.0], [50.0]], 0.06) == \
+        "n=50 is given twice: give each value once"
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.06, [2.0, 10.0, 2.0]) == \
+        "ms=2 is given twice: give each value once"
     assert _message(udfs.TSS_GUARANTEES, 2.0, 0.06).startswith("n=2 is too small for the legacy")
 
 
@@ -283,9 +292,14 @@ def test_bad_parameters_give_the_engine_message():
         "n=10.5 is not a whole number: allowed 2 <= n <= 1000000000 (a whole number)"
     assert _message(udfs.TSS_CI, 0.05, -0.1, 0.05).startswith("delta=-0.1 is out of range")
     assert _message(udfs.TSS_TTEST, 0.05, 0.2, 0.5, 1.0, "fast") == \
-        "method='fast' is not one of 'legacy', 'exact'"
+        "method \"fast\" is not one of 'legacy', 'exact'"
+    # the Excel argument names, not the engine's (a reviewer's find, 2026-12-06)
     assert _message(udfs.STDAB, [[0.1, 0.2], [0.3, 0.4]], 0.0) == \
-        "a=0 is out of range: allowed a > 0"
+        "A=0 is out of range: allowed A > 0"
+    assert _message(udfs.TSS_ANOVA, 0.05, 0.2, -0.1, 0.0601, 10.0) == \
+        "minD=-0.1 is out of range: allowed minD > 0"
+    assert _message(udfs.TSS_TTEST, 0.05, 0.2, 0.1, 0.0) == \
+        "var_t=0 is out of range: allowed var_t > 0"
 
 
 def test_a_swapped_probability_is_refused_as_the_workbook_refuses_it():
@@ -335,8 +349,8 @@ def test_blank_or_text_cell_in_a_range_names_its_row_and_column(book_matrix):
     assert _message(udfs.TSS_POOLED_VAR, book_matrix, blank).startswith(
         "range2: blank cell at row 3, column 2")
     assert _message(udfs.TSS_KENDALL, [1.0, 2.0, None], [1.0, 2.0, 3.0]) == (
-        "x: blank cell at row 1, column 3 (a blank is not read as 0: fill it in or leave the "
-        "topic out)")
+        "x: blank cell at row 1, column 3 (a blank is not read as 0: fill it in or leave it out "
+        "of the range)")
 
 
 def test_range_shape_problems():
@@ -361,7 +375,9 @@ def test_undefined_legacy_power_is_a_message_not_nan():
 
 def test_an_unreachable_design_is_a_message():
     message = _message(udfs.TSS_ANOVA, 0.05, 0.2, 1e-7, 0.0601, 10.0)
-    assert message == _engine_message(tss.anova_n, 0.05, 0.2, 1e-7, 0.0601, 10)
+    assert message == _register.excel_words(
+        _engine_message(tss.anova_n, 0.05, 0.2, 1e-7, 0.0601, 10))
+    assert "minD=1e-07, var=0.0601" in message
     assert "search limit" in message
 
 
@@ -436,3 +452,54 @@ def test_only_input_errors_become_cell_messages(monkeypatch):
         "#VALUE! alpha=2 is out of range: allowed 0 < alpha < 1"
     with pytest.raises(ValueError, match="could not be broadcast"):
         _register.excel_function(bug)(2)
+
+
+# --- What the command line warns about, an Excel function refuses (a reviewer's finds, 2026-12-06)
+
+def test_an_error_cell_is_refused_not_read_as_blank():
+    # xlwings hands an error cell over as its text (err_to_str, asked for on every argument);
+    # before, it arrived as None and an optional argument silently took its default (188).
+    assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, 0.0601, 10.0, "#N/A") == (
+        "method is the error value #N/A: mend the cell it comes from (an error is not read as a "
+        "blank or as the default)")
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.0601, None, "#DIV/0!").startswith(
+        "alpha is the error value #DIV/0!")
+    matrix = [[0.1, 0.2], [0.3, "#N/A"]]
+    assert _message(udfs.TSS_VAR, matrix) == \
+        "range: the error value #N/A at row 2, column 2 is not a number: mend that cell"
+
+
+def test_constant_runs_have_a_variance_of_exactly_zero():
+    # Every run scores the same on every topic: floating point gives about 1e-33, on which
+    # TSS_ANOVA sized n = 3; the command line refuses such a matrix (require_sizeable).
+    constant = [[0.1, 0.3, 0.7]] * 7
+    shifted = [[0.1, 0.3, 0.7], [0.2, 0.4, 0.8], [0.3, 0.5, 0.9]]
+    assert 0 < tss.residual_variance(np.array(constant)) < 1e-30      # the float's own noise
+    assert 0 < tss.two_way_residual_variance(np.array(shifted)) < 1e-30
+    assert udfs.TSS_VAR(constant) == 0.0 and udfs.STDAB_VAR(constant) == 0.0
+    assert udfs.TSS_VAR2(shifted) == 0.0 == udfs.TSS_GSTUDY(shifted)[0][2]
+    assert udfs.TSS_POOLED_VAR(constant, constant) == 0.0
+    assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, udfs.TSS_VAR(constant), 3.0) == \
+        "var=0 is out of range: allowed var > 0"
+    assert udfs.TSS_VAR([[0.1, 0.3], [0.2, 0.3]]) > 0           # a real V_E is kept
+
+
+def test_a_power_not_above_alpha_is_refused():
+    # α = β = .5: n = 2 and minD = 0 "reach" 1 - β whatever the scores; the command line warns
+    # with the same line (params.powerless).
+    expected = powerless(0.5, 0.5)
+    assert _message(udfs.TSS_ANOVA, 0.5, 0.5, 0.1, 0.0601, 10.0) == expected
+    assert _message(udfs.TSS_MINDT_TTEST, 100.0, 0.1, 0.5, 0.5) == expected
+    assert _message(udfs.TSS_TABLE_ANOVA, 0.5, 0.5, 0.0601, [2.0, 10.0], 0.1) == expected
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.0601, None, 0.5, 0.5) == expected
+    assert udfs.TSS_ANOVA(0.5, 0.49, 0.1, 0.0601, 10.0) >= 2          # just above: answered
+
+
+def test_a_legacy_minimum_difference_of_zero_is_refused():
+    # α = .5, β = .49: the legacy approximation's own error reaches 1 - β at minD = 0
+    assert tss.anova_min_d(100, m=10, variance=0.0601, alpha=0.5, beta=0.49) == 0.0
+    message = _message(udfs.TSS_MIND_ANOVA, 100.0, 10.0, 0.0601, 0.5, 0.49)
+    assert message.startswith("the legacy minD = 0 detects nothing") and '"exact"' in message
+    exact = udfs.TSS_MIND_ANOVA(100.0, 10.0, 0.0601, 0.5, 0.49, "exact")
+    assert exact == tss.anova_min_d(100, m=10, variance=0.0601, alpha=0.5, beta=0.49,
+                                    method="exact") > 0.01

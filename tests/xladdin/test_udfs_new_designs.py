@@ -36,11 +36,11 @@ def test_unpaired_functions_equal_the_engine():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: udfs.TSS_ANOVA2(0.05, 0.2, 0.1, None, 10.0), "variance is blank"),
+    (lambda: udfs.TSS_ANOVA2(0.05, 0.2, 0.1, None, 10.0), "var is blank"),
     (lambda: udfs.TSS_ANOVA2(0.05, 0.2, 0.1, 0.01, 2.5), "m=2.5 is not a whole number"),
     (lambda: udfs.TSS_POWER_ANOVA2(1.0, 3.0, 0.1, 0.01, 0.05), "n=1 is out of range"),
     (lambda: udfs.TSS_MIND_ANOVA2(10.0, 3.0, 0.01, 0.05, 1.0), "beta=1 is out of range"),
-    (lambda: udfs.TSS_TTEST2(0.05, 0.2, -0.1, 0.01), "min_d=-0.1 is out of range"),
+    (lambda: udfs.TSS_TTEST2(0.05, 0.2, -0.1, 0.01), "minD=-0.1 is out of range"),
     (lambda: udfs.TSS_CI2(0.05, 0.0, 0.01), "delta=0 is out of range"),
     (lambda: udfs.TSS_CI2_WIDTH(10.0, 0.01, 1.0), "alpha=1 is out of range"),
 ])

@@ -75,6 +75,7 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
     (:meth:`topicsetsize.params.Range.unusual`: β = .8, a power of .2, where a power of .8 was
     most likely meant).
     """
+    from ..designs.detectable import powerless
     from ..params import PARAMS, check
 
     notes = []
@@ -96,12 +97,9 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
         if labels and repeated is not None:
             raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
     alpha, beta = getattr(args, "alpha", None), getattr(args, "beta", None)
-    if isinstance(alpha, float) and isinstance(beta, float) and 1.0 - beta <= alpha \
+    if isinstance(alpha, float) and isinstance(beta, float) and powerless(alpha, beta) \
             and not notes:          # an unusual α or β has been asked about already
-        notes.append(f"beta={beta:.15g} with alpha={alpha:.15g} asks for a power, 1 - beta = "
-                     f"{1.0 - beta:.15g}, that is not above alpha: every test has at least that "
-                     "power whatever the scores, so the answer (n = 2, a minimum difference of "
-                     "0) says nothing about detecting a real one")
+        notes.append(powerless(alpha, beta))
     return notes
 
 

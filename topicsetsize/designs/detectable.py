@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import InputError
 from ..numerics.roots import smallest_reaching
 
-__all__ = ["lambda_required", "raise_unreachable"]
+__all__ = ["lambda_required", "raise_unreachable", "powerless"]
 
 #: A design's power as a function of the noncentrality: ``power(lam, alpha, df_a, n)``.
 PowerOfLambda = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -58,3 +58,21 @@ def raise_unreachable(lam, power: PowerOfLambda, method: str, alpha, beta, df_a,
     need = f"n >= {int(sizes[defined.argmax()])}" if defined.any() else "a larger n"
     raise InputError(f"n={int(n0)} is too small for the {method} approximation to reach the "
                      f"power at any difference: allowed {need}, or method='exact'")
+
+
+def powerless(alpha: float, beta: float) -> str | None:
+    """The one line for a power asked for, 1 − β, that is not above α (else None): every test
+    has at least that power whatever the scores, so n = 2 and a minimum difference of 0 "reach"
+    it and detect nothing. The command line warns with it; the Excel functions refuse with it.
+
+    >>> powerless(0.05, 0.2) is None
+    True
+    >>> powerless(0.5, 0.5)[:60]
+    'beta=0.5 with alpha=0.5 asks for a power, 1 - beta = 0.5, th'
+    """
+    if 1.0 - beta > alpha:
+        return None
+    return (f"beta={beta:.15g} with alpha={alpha:.15g} asks for a power, 1 - beta = "
+            f"{1.0 - beta:.15g}, that is not above alpha: every test has at least that power "
+            "whatever the scores, so the answer (n = 2, a minimum difference of 0) says nothing "
+            "about detecting a real one")
