@@ -75,7 +75,6 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
     (:meth:`topicsetsize.params.Range.unusual`: β = .8, a power of .2, where a power of .8 was
     most likely meant).
     """
-    from ..designs.detectable import powerless
     from ..params import PARAMS, check
 
     notes = []
@@ -97,8 +96,10 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
         if labels and repeated is not None:
             raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
     alpha, beta = getattr(args, "alpha", None), getattr(args, "beta", None)
-    if isinstance(alpha, float) and isinstance(beta, float) and powerless(alpha, beta) \
+    if isinstance(alpha, float) and isinstance(beta, float) and 1.0 - beta <= alpha \
             and not notes:          # an unusual α or β has been asked about already
+        from ..designs.detectable import powerless  # (numpy: not for a refusal)
+
         notes.append(powerless(alpha, beta))
     return notes
 

@@ -27,7 +27,7 @@ import pandas as pd
 from ..errors import InputError
 from ..params import PARAMS
 from .fields import Fields, read_fields
-from .formats.common import parse_floats
+from .formats.common import folder_files, parse_floats
 from .lineblocks import qrels_in_blocks, run_in_blocks
 from .runcolumns import RunColumns, by_topic
 
@@ -301,7 +301,7 @@ def run_files(folder) -> list[Path]:
         if folder.exists():
             raise InputError(f"{folder}: is a file, expected a folder of run files")
         raise FileNotFoundError(f"{folder}: no such folder")
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    files = folder_files(folder, "run files")
     if not files:
         raise InputError(f"{folder}: the folder holds no run file")
     return files

@@ -399,3 +399,22 @@ def test_a_run_read_in_small_blocks_is_the_whole_file(tmp_path, seed, monkeypatc
         for block in (1, 16, 1 << 20):
             monkeypatch.setattr(fields, "BLOCK", block)
             assert _outcome(tmp_path / "plain" / "run", duplicates) == expected
+
+
+def test_a_folder_with_sub_folders_is_refused_not_read_in_part(tmp_path):
+    # The CLEF layout, one folder per team: the run at the top was read, the two in the teams'
+    # folders left out without a word (a reviewer's find, 2026-12-06). A dot folder is skipped.
+    import shutil
+
+    for where, run in (("", PADUA), ("TeamA", UOS_AL), ("TeamB", UOS_TMAL)):
+        (tmp_path / where).mkdir(exist_ok=True)
+        shutil.copy(run, tmp_path / where / run.name)
+    with pytest.raises(InputError) as info:
+        read_runs(tmp_path)
+    assert str(info.value) == (
+        f"{tmp_path}: holds 2 folders (TeamA, TeamB), whose run files would not be read "
+        "(sub-folders are not searched): put all the run files in one folder")
+    for team in ("TeamA", "TeamB"):
+        shutil.rmtree(tmp_path / team)
+    (tmp_path / ".cache").mkdir()
+    assert list(read_runs(tmp_path)) == [PADUA.name]

@@ -19,7 +19,8 @@ import pandas as pd
 from ...atomic import read_whole
 from ...errors import InputError
 
-__all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "looks_binary",
+__all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "folder_files",
+           "looks_binary",
            "nonempty_bytes", "decode_text", "guess_delimiter", "split_fields", "is_numeric",
            "csv_rows", "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
 
@@ -223,3 +224,28 @@ def cells_from_records(records: dict[str, dict[str, tuple[str, str]]],
         return f"no line for it{' in ' + origins[run] if run in origins else ''}"
 
     return Cells(frame, where)
+
+
+def folder_files(folder: Path, what: str) -> list[Path]:
+    """The files of ``folder`` (dot files skipped), in name order; a visible sub-folder is
+    refused in one line: its files would be left out without a word (a run lost: the CLEF
+    layout, one folder per team, read as the one run at the top). ``what`` names the files
+    (``"run files"``).
+
+    >>> import tempfile
+    >>> top = Path(tempfile.mkdtemp())
+    >>> (top / "TeamA").mkdir()
+    >>> folder_files(top, "run files")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: ...: holds the folder TeamA, whose run files would not be read ...
+    """
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    folders = [p.name for p in entries if p.is_dir()]
+    if folders:
+        named = ("the folder " if len(folders) == 1 else f"{len(folders)} folders (") \
+            + ", ".join(folders[:5]) + (" ..." if len(folders) > 5 else "") \
+            + ("" if len(folders) == 1 else ")")
+        raise InputError(f"{folder}: holds {named}, whose {what} would not be read (sub-folders "
+                         f"are not searched): put all the {what} in one folder")
+    return [p for p in entries if p.is_file()]

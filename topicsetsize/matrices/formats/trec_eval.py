@@ -6,7 +6,14 @@ import re
 from pathlib import Path
 
 from ...errors import InputError
-from .common import SUMMARY_TOPIC, cells_from_records, decode_text, nonempty_bytes, pick_measure
+from .common import (
+    SUMMARY_TOPIC,
+    cells_from_records,
+    decode_text,
+    folder_files,
+    nonempty_bytes,
+    pick_measure,
+)
 
 __all__ = ["parse_trec_eval", "read_trec_eval_files"]
 
@@ -43,8 +50,7 @@ def read_trec_eval_files(paths: list[Path], source: Path, fmt: str | None,
         raise InputError(f"{source}: only trec_eval output is read from a folder or a list of "
                          "files (one file per run)")
     if len(paths) == 1:
-        paths = sorted((p for p in source.iterdir() if p.is_file()
-                        and not p.name.startswith(".")), key=_natural)
+        paths = sorted(folder_files(source, "trec_eval files"), key=_natural)
         if not paths:
             raise InputError(f"{source}: the folder has no files (expected one trec_eval -q "
                              "file per run)")

@@ -1,0 +1,98 @@
+"""What a score matrix's labels say it is not: a summary row, a run of topic ids, a lost header.
+
+A file read as it is can hold more than topics and runs. Each of these was read without a word
+(a reviewer's finds, 2026-12-06), and each changes V_E and the topic count every report quotes:
+
+* a **summary row or column** (``all``, ``mean``, ``Average``, ``std``, ...): a spreadsheet's
+  average row has little spread, so it shrank TREC 2010 Web AP's V_E (0.00844 to 0.00827) and
+  counted a 49th topic; the trec_eval and long readers drop ``all`` (trec_eval writes it), a wide
+  file kept it;
+* **a column of topic ids read as a run** (pandas' ``reset_index().to_csv()`` writes the row
+  numbers first, then ``topic``): TREC 2004 Robust AP read with 111 runs and V_E 176.85;
+* **a header of numbers**: a file without its header line gives the first topic's scores as
+  run names, and loses that topic;
+* **one topic under two spellings** (``1`` and ``001``, ``5`` and ``5.0``), counted twice.
+
+:func:`check_labels` refuses each in one line, naming the label and what to do.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from ..errors import InputError
+
+__all__ = ["SUMMARY_LABELS", "check_labels"]
+
+#: Labels (lower case, without blanks, ``_``, ``-`` and ``.``) of a row or column that
+#: summarises the others rather than holding a topic or a run.
+SUMMARY_LABELS = frozenset({"all", "mean", "means", "average", "avg", "std", "sd", "stdev",
+                            "stddev", "standarddeviation", "total", "sum", "median", "min", "max",
+                            "var", "variance", "count", "overall"})
+
+#: Labels (normalised as above) of a column of topic ids.
+_ID_LABELS = frozenset({"topic", "topics", "topicid", "topicno", "topicnumber", "qid", "query",
+                        "queryid", "queries", "qno"})
+
+
+def _key(label) -> str:
+    return "".join(ch for ch in str(label).lower() if ch not in " _-.\t")
+
+
+def _number(label) -> float | None:
+    try:
+        value = float(str(label).strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def check_labels(frame: pd.DataFrame, source, *, header_runs: bool, run_ids: bool) -> None:
+    """Refuse, in one line, a matrix (topics × runs) whose labels say it holds more than topics
+    and runs (see the module docstring).
+
+    ``header_runs``: the run names came from the file's header line (a wide file read as it
+    is), so a header of numbers means a missing header. ``run_ids``: a run column can be a
+    column of topic ids (a wide or .xlsx file), whose values are then distinct whole numbers.
+
+    >>> scores = pd.DataFrame({"a": [0.1, 0.2, 0.15], "b": [0.3, 0.1, 0.2]},
+    ...                       index=["401", "402", "Average"])
+    >>> check_labels(scores, "f.csv", header_runs=True, run_ids=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: f.csv: topic 'Average' looks like a summary of the topics ...
+    """
+    for labels, kind, of in ((frame.index, "topic", "topics"), (frame.columns, "run", "runs")):
+        summary = next((label for label in labels if _key(label) in SUMMARY_LABELS), None)
+        if summary is not None:
+            raise InputError(f"{source}: {kind} {str(summary)!r} looks like a summary of the "
+                             f"{of} (all, mean, average, std, ...), not a {kind}: remove it "
+                             f"from the file, or rename it if it is a {kind}")
+    if run_ids:
+        for run in frame.columns:
+            values = frame[run].to_numpy()
+            if _key(run) in _ID_LABELS and len(values) > 2 and (values == values.round()).all() \
+                    and len(set(values.tolist())) == len(values):
+                raise InputError(f"{source}: the column {str(run)!r} holds distinct whole "
+                                 "numbers under a topic-id header: it is the topic ids, not a "
+                                 "run; make it the first column (and drop a column of row "
+                                 "numbers before it, as pandas' to_csv writes without "
+                                 "index=False)")
+    if header_runs:
+        numbers = [_number(run) for run in frame.columns]
+        if all(x is not None for x in numbers) and any(x != round(x) for x in numbers):
+            raise InputError(f"{source}: the run names are numbers ({str(frame.columns[0])!r}, "
+                             f"...): the file's first line is a topic's scores, not a header of "
+                             "run names; add the header line (that topic is lost otherwise)")
+    seen: dict[str, str] = {}
+    for topic in frame.index:
+        number = _number(topic)
+        key = str(topic).strip() if number is None or number != round(number) \
+            else str(int(number))
+        if key in seen:
+            raise InputError(f"{source}: topics {seen[key]!r} and {str(topic)!r} are one topic "
+                             "id written two ways (as numbers they are equal): give each topic "
+                             "once, under one spelling")
+        seen[key] = str(topic)
