@@ -168,6 +168,9 @@ def check_files(args) -> None:
             continue
         refuse_output_over_inputs(flag, value, inputs)
         _refuse_missing_folder(flag, value)
+        if os.path.isfile(value):   # said, not asked: --out names the file to write
+            print(f"topicsetsize: note: {flag} {value} exists: it is replaced if the command "
+                  "succeeds (written to a temporary name first)", file=sys.stderr)
     _stdout_over_inputs(inputs)
 
 

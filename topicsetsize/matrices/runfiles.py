@@ -29,7 +29,7 @@ from ..params import PARAMS
 from .fields import Fields, read_fields
 from .formats.common import folder_files, parse_floats
 from .lineblocks import qrels_in_blocks, run_in_blocks
-from .runcolumns import RunColumns, by_topic
+from .runcolumns import RunColumns, by_topic, whole_runs
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
            "read_run", "parse_run", "read_runs", "run_files", "read_qrels", "qrels_by_topic",
@@ -190,6 +190,14 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
         fields = None
     run, one_tag, first_tag = got
     topics, topic, score, rank = run.topics, run.topic, run.score, run.rank
+    if not one_tag:
+        fields = read_fields(path, RUN_FIELDS) if fields is None else fields
+        whole = whole_runs(fields.strings(5), topic, len(topics))
+        if len(whole) > 1:
+            raise InputError(f"{path}: holds {len(whole)} run tags that each retrieve for all "
+                             f"{len(topics)} topics ({', '.join(map(repr, whole[:4]))}): runs "
+                             "concatenated in one file? put each run in a file of its own "
+                             "(trec_eval would evaluate them as one run)")
     line = np.arange(1, len(run) + 1) if fields is None else fields.line
     dup = _duplicated(run)
     if dup is not None:

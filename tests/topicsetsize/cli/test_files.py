@@ -370,3 +370,18 @@ def test_several_file_commands_refuse_the_same_file_twice(capsys, matrix, comman
     err = one_line_error(capsys, command, str(matrix), str(link))
     assert err == (f"topicsetsize: error: FILE {matrix} is given twice ({matrix} and {link} are "
                    "the same, through a link): give each once\n")
+
+
+def test_an_existing_output_is_said_to_be_replaced(capsys, collection, tmp_path):
+    # --out over an existing file replaced it without a word (a reviewer's find, 2026-12-06)
+    runs, qrels = collection
+    out = tmp_path / "scores.csv"
+    argv = ["evaluate", "--runs", str(runs), "--qrels", str(qrels), "--measure", "AP",
+            "--out", str(out)]
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 0 and "exists" not in err
+    first = out.read_text()
+    out.write_text("precious\n")
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 0 and out.read_text() == first
+    assert f"note: --out {out} exists: it is replaced if the command succeeds" in err

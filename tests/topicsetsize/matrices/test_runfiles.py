@@ -418,3 +418,26 @@ def test_a_folder_with_sub_folders_is_refused_not_read_in_part(tmp_path):
         shutil.rmtree(tmp_path / team)
     (tmp_path / ".cache").mkdir()
     assert list(read_runs(tmp_path)) == [PADUA.name]
+
+
+@pytest.mark.parametrize("duplicates", ["error", "first"])
+def test_two_runs_concatenated_in_one_file_are_refused(tmp_path, duplicates):
+    # Two real runs in one file were evaluated as one run (their documents differ), or, where
+    # they overlap, merged by duplicates="first": a run lost either way (a reviewer's find).
+    import gzip
+
+    both = tmp_path / "both.txt"
+    both.write_bytes(gzip.decompress(PADUA.read_bytes()) + gzip.decompress(UOS_AL.read_bytes()))
+    tags = {read_run(PADUA).attrs["tag"], read_run(UOS_AL).attrs["tag"]}
+    with pytest.raises(InputError) as info:
+        read_run(both, duplicates=duplicates)
+    message = str(info.value)
+    assert message.startswith(f"{both}: holds 2 run tags that each retrieve for all 30 topics")
+    assert all(repr(tag) in message for tag in tags), message
+
+
+def test_a_tag_per_topic_is_one_run():
+    # CLEF 2017 TAR's AMC run writes a number per topic in the tag column: one run
+    amc = CLEF_RUNS / "AMC__amc.run.res.gz"
+    run = read_run(amc)
+    assert run.attrs["tag"] is None and run["query_id"].nunique() == 30
