@@ -13,7 +13,8 @@ A file read as it is can hold more than topics and runs. Each of these was read 
   run names, and loses that topic;
 * **one topic under two spellings** (``1`` and ``001``, ``5`` and ``5.0``), counted twice.
 
-:func:`check_labels` refuses each in one line, naming the label and what to do.
+:func:`check_spellings` (before the scores are checked) and :func:`check_labels` refuse each
+in one line, naming the label and what to do.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pandas as pd
 
 from ..errors import InputError
 
-__all__ = ["SUMMARY_LABELS", "check_labels"]
+__all__ = ["SUMMARY_LABELS", "check_labels", "check_spellings"]
 
 #: Labels (lower case, without blanks, ``_``, ``-`` and ``.``) of a row or column that
 #: summarises the others rather than holding a topic or a run.
@@ -86,8 +87,20 @@ def check_labels(frame: pd.DataFrame, source, *, header_runs: bool, run_ids: boo
             raise InputError(f"{source}: the run names are numbers ({str(frame.columns[0])!r}, "
                              f"...): the file's first line is a topic's scores, not a header of "
                              "run names; add the header line (that topic is lost otherwise)")
+
+
+def check_spellings(topics, source) -> None:
+    """Refuse one topic id under two spellings (``1`` and ``001``, ``5`` and ``5.0``), before
+    the scores are checked: in a folder of trec_eval files, one run writing ``001`` and the
+    others ``01`` left each topic incomplete, and the message offered to drop them all.
+
+    >>> check_spellings(["401", "0401"], "f.csv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: f.csv: topics '401' and '0401' are one topic id written two ways ...
+    """
     seen: dict[str, str] = {}
-    for topic in frame.index:
+    for topic in topics:
         number = _number(topic)
         key = str(topic).strip() if number is None or number != round(number) \
             else str(int(number))

@@ -70,7 +70,7 @@ from .formats.long import long_header, parse_long
 from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
 from .formats.wide import parse_wide, parse_wide_numbers
 from .formats.xlsx import read_xlsx
-from .labels import check_labels
+from .labels import check_labels, check_spellings
 from .matrix import ScoreMatrix, check_matrix, check_shape  # noqa: F401  (importable from here)
 from .writers import write_long, write_trec_eval  # noqa: F401  (importable from here)
 
@@ -209,6 +209,7 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
         cells = Cells(cells.frame.T, lambda i, j: where(j, i))
     hint = _TREC_EVAL_HINT if fmt == "trec_eval" else "" if transpose or fmt == "long" \
         else _TRANSPOSE_HINT
+    check_spellings(cells.frame.index, source)
     frame = _finish(cells, source, drop_incomplete_topics, one_run_hint=hint)
     wide = fmt in ("wide", "xlsx") and not transpose
     check_labels(frame, source, header_runs=wide, run_ids=wide)

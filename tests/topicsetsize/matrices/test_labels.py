@@ -97,3 +97,16 @@ def test_a_folder_of_trec_eval_files_with_a_sub_folder_is_refused(web, tmp_path)
     (tmp_path / "more").mkdir()
     write_trec_eval(web.iloc[:, 3:4], folder=tmp_path / "more", measure="map")
     _refused(tmp_path, "holds the folder more, whose trec_eval files would not be read")
+
+
+def test_trec_eval_files_that_pad_topics_differently_are_one_refusal(web, tmp_path):
+    # One run writes 001, the others 01: each topic was incomplete, and the message offered to
+    # drop all 96 "incomplete topics" of a 48-topic file (a reviewer's find, 2026-12-06).
+    from topicsetsize.matrices.writers import write_trec_eval
+
+    padded = web.copy()
+    padded.index = [f"{t:02d}" for t in web.index]
+    write_trec_eval(padded.iloc[:, 1:3], folder=tmp_path, measure="map")
+    padded.index = [f"{t:03d}" for t in web.index]
+    write_trec_eval(padded.iloc[:, :1], folder=tmp_path, measure="map")
+    _refused(tmp_path, "are one topic id written two ways")
