@@ -261,15 +261,16 @@ def test_bad_text_files(tmp_path, name):
     one_line_error(exc, *fragments)
 
 
-@pytest.mark.parametrize("head", [b"\x00\x01\x02binary\xff\xfe" * 20,
-                                  b"\x1f\x8b\x08\x00" + bytes(50),     # gzip
-                                  bytes(range(256))])
-def test_binary_file(tmp_path, head):
+@pytest.mark.parametrize("head, kind", [(b"\x00\x01\x02binary\xff\xfe" * 20, "binary"),
+                                        (b"\x1f\x8b\x08\x00" + bytes(50), "gzip-compressed"),
+                                        (bytes(range(256)), "binary")])
+def test_binary_file(tmp_path, head, kind):
     path = tmp_path / "scores.csv"
     path.write_bytes(head)
     with pytest.raises(InputError) as exc:
         read_matrix(path)
-    one_line_error(exc, "scores.csv: a binary file, not a score matrix")
+    message = one_line_error(exc, f"scores.csv: a {kind} file, not a score matrix")
+    assert ("decompress it first" in message) == (kind != "binary")
 
 
 def test_missing_cells_listed_then_dropped_on_request(tmp_path):

@@ -67,8 +67,13 @@ def looks_binary(data: bytes, *, nul: bool = True) -> bool:
 
 def decode_text(path: Path, data: bytes) -> str:
     if looks_binary(data):
-        raise InputError(f"{path}: a binary file, not a score matrix (expected CSV/TSV text, "
-                         "trec_eval output, the long format or an .xlsx workbook)")
+        packed = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"7z\xbc\xaf": "7-Zip"}
+        kind = next((name for magic, name in packed.items() if data.startswith(magic)), None)
+        raise InputError(f"{path}: a {kind + '-compressed' if kind else 'binary'} file, not a "
+                         "score matrix (expected CSV/TSV text, trec_eval output, the long format "
+                         "or an .xlsx workbook" + (f"): decompress it first (run files and qrels "
+                                                   "may be gzipped; a matrix may not)"
+                                                   if kind else ")"))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
