@@ -188,7 +188,12 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                 "min-d": "Minimum detectable range: n={n} topics, m={m} systems, "
                          "variance={variance}, " + _REST},
         excel={"n": "TSS_ANOVA", "power": "TSS_POWER_ANOVA", "min_effect": "TSS_MIND_ANOVA",
-               "table": "TSS_TABLE_ANOVA"}),
+               "table": "TSS_TABLE_ANOVA"},
+        caveat="its n is for independent topic samples per system: where all runs share one "
+               "topic set, a one-way ANOVA rejects far less often than its theory says (TREC "
+               "2010 Web AP, the 20 best runs, 48 topics: in 9% of resampled topic sets where "
+               "its theory says 40%; docs/checks.md); test such data with a two-way ANOVA "
+               "(topics as blocks), which the two-way design sizes from V_E2"),
     Design(
         key="ttest", name="Paired t-test", kind="t", question="paired t-test between two systems",
         inputs=("alpha", "beta", "min_dt", "variance_t"), criterion="power",

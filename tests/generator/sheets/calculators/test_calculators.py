@@ -381,15 +381,17 @@ def test_an_answer_beyond_the_search_limit_shows_the_powers_at_the_limit_said_so
 
 @pytest.mark.slow
 def test_a_designs_declared_caveat_is_on_its_calculator(built):
-    # the engine's declaration (DESIGNS[key].caveat) reaches the workbook: the ANOVA2 sheet says
-    # it under its intro, and a design without one (ANOVA) has no such line
+    # the engine's declaration (DESIGNS[key].caveat) reaches the workbook: the ANOVA and ANOVA2
+    # sheets say their own under the intro, and a design without one (TTEST) has no such line
     import openpyxl
 
     from topicsetsize.designs.registry import DESIGNS
 
     wb = openpyxl.load_workbook(built.source["ntcir"])
     texts = {name: [c.value for row in wb[name].iter_rows(max_row=8, max_col=1) for c in row
-                    if isinstance(c.value, str)] for name in ("ANOVA2", "ANOVA")}
-    caveat = DESIGNS["anova2"].caveat.replace("`", "")
-    assert f"Caution: {caveat[0].upper()}{caveat[1:]}." in texts["ANOVA2"]
-    assert not any(t.startswith("Caution:") for t in texts["ANOVA"])
+                    if isinstance(c.value, str)] for name in ("ANOVA2", "ANOVA", "TTEST")}
+    for sheet, key in (("ANOVA2", "anova2"), ("ANOVA", "anova")):
+        caveat = DESIGNS[key].caveat.replace("`", "")
+        assert f"Caution: {caveat[0].upper()}{caveat[1:]}." in texts[sheet]
+    assert not DESIGNS["ttest"].caveat
+    assert not any(t.startswith("Caution:") for t in texts["TTEST"])
