@@ -71,7 +71,7 @@ def decode_text(path: Path, data: bytes) -> str:
         kind = next((name for magic, name in packed.items() if data.startswith(magic)), None)
         raise InputError(f"{path}: a {kind + '-compressed' if kind else 'binary'} file, not a "
                          "score matrix (expected CSV/TSV text, trec_eval output, the long format "
-                         "or an .xlsx workbook" + (f"): decompress it first (run files and qrels "
+                         "or an .xlsx workbook" + ("): decompress it first (run files and qrels "
                                                    "may be gzipped; a matrix may not)"
                                                    if kind else ")"))
     try:
