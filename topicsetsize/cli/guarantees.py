@@ -66,4 +66,7 @@ def run(args) -> int:
               "matrix's run pairs), and give a smaller min_dt and CI width: --variance-t sets it")
     if result.note:     # some statement fails under the exact tests: said beside them, so that
         print(f"note: {result.note}")      # they are never copied without it
+    from ..decide.wording import ESTIMATED_VARIANCE
+
+    print(f"note: {ESTIMATED_VARIANCE}")   # what n "guarantees" holds at the variance given
     return 0

@@ -74,6 +74,7 @@ def run(args) -> int:
 
     from ..decide.recommendation import check_requirement, recommend
     from ..decide.requirement_files import read_requirements
+    from ..decide.wording import ESTIMATED_VARIANCE
 
     items = [check_requirement(parse_require(text, f"--require {k}"), where=f"--require {k}")
              for k, text in enumerate(args.require, 1)]
@@ -99,6 +100,7 @@ def run(args) -> int:
     print(result.sentence)
     if result.note:     # a size the sentence states (or its guarantee) fails under the exact
         print(f"note: {result.note}")      # power: said beside it, never copied without it
+    print(f"note: {ESTIMATED_VARIANCE}")   # "guarantees" holds at the variances given
     print()
     shown = frame.assign(label=frame["label"].fillna(""),
                          power=[math.floor(p * 1e6) / 1e6 for p in frame["power"]])

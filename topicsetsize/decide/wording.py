@@ -13,10 +13,19 @@ from ..params import N_MAX
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["sentence", "clause", "min_d_text", "legacy_note", "budget_note"]
+__all__ = ["sentence", "clause", "min_d_text", "legacy_note", "budget_note", "ESTIMATED_VARIANCE"]
 
 #: The searches' limit as the notes write it.
 _LIMIT = f"{N_MAX:,}"
+
+#: Under a recommendation or a guarantee: its power holds at the variance given, which past
+#: topics only estimate (TREC 2010 Web AP: `topicsetsize variance` --seed 1 gives V_E .0084
+#: [.0059, .0113]; the exact anova_power at n = 28, m = 10, minD = .1 is .944, .815, .662).
+ESTIMATED_VARIANCE = (
+    "the power holds at the variance given; one estimated from past topics is uncertain (TREC "
+    "2010 Web AP, 48 topics: V_E .0084, 95% interval .0059 to .0113; the 28 topics that m = 10, "
+    "minD = .1 need at .0084 have power .94 to .66 across it): `topicsetsize variance FILE` gives "
+    "the interval and the n at either end")
 
 
 def min_d_text(x: float) -> str:

@@ -20,8 +20,11 @@ def test_table_and_statements(capsys):
     # note, tested against scipy in tests/topicsetsize/decide/test_guarantee.py)
     note = tss.guarantees(100, variance=0.0601).note
     assert code == 0 and note and err == f"topicsetsize: warning: {note}\n"
-    # and on stdout under the statements, which are copied into proposals without stderr
-    assert out.splitlines()[-1] == f"note: {note}"
+    # and on stdout under the statements, which are copied into proposals without stderr;
+    # last, that the power holds at the variance given (a statistician reviewer's find)
+    from topicsetsize.decide.wording import ESTIMATED_VARIANCE
+
+    assert out.splitlines()[-2:] == [f"note: {note}", f"note: {ESTIMATED_VARIANCE}"]
     exact = run_cli(capsys, "guarantees", "--n", "100", "--variance", "0.0601", "--method",
                     "exact")
     assert exact[2] == "" and "note: Under" not in exact[1]
@@ -114,7 +117,7 @@ def test_variance_t_taken_as_twice_the_variance_is_said(capsys):
     # pairs' per-topic differences vary by 0.0264 on average, 2 V_E2; a reviewer's find)
     assert main(["guarantees", "--n", "100", "--variance", "0.0451", "--method", "exact"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[-1].startswith("note: variance_t = 2 x variance = 0.0902 treats the "
+    assert out.splitlines()[-2].startswith("note: variance_t = 2 x variance = 0.0902 treats the "
                                            "two runs as independent")
     assert main(["guarantees", "--n", "100", "--variance", "0.0451", "--variance-t", "0.0264",
                  "--method", "exact"]) == 0

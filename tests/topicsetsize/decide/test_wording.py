@@ -44,3 +44,28 @@ def test_budget_note_names_the_cheapest_short_depth_where_none_fits():
                        np.array([700.0, 250.0, 100.0]), 0.2, first=None, budget=1000)
     assert "power at pd=10: it needs 191 topics (not 190), cost 19,100 (not 19,000), over the " \
            "budget of 1,000, and at 2 more depths" in note
+
+
+
+def test_the_estimated_variance_note_states_the_real_matrix_truly(capsys, data_dir):
+    # Its figures (TREC 2010 Web AP, the bundled matrix): V_E .0084, the 95% interval of
+    # `topicsetsize variance --seed 1`, the exact n at the point value and the exact powers at
+    # the interval's ends, recomputed here.
+    import io
+    import re
+
+    from topicsetsize.cli import main
+    from topicsetsize.decide.wording import ESTIMATED_VARIANCE
+
+    path = data_dir / "trec2010web_ap.csv"
+    assert main(["variance", str(path), "--seed", "1", "--csv"]) == 0
+    row = pd.read_csv(io.StringIO(capsys.readouterr().out)).iloc[0]
+    said = re.search(r"V_E (\.\d+), 95% interval (\.\d+) to (\.\d+); the (\d+) topics that "
+                     r"m = (\d+), minD = (\.\d+) need at \.\d+ have power (\.\d+) to (\.\d+)",
+                     ESTIMATED_VARIANCE).groups()
+    v, lo, hi, n, m, d, p_lo, p_hi = (float(x) for x in said)
+    assert [round(row[c], 4) for c in ("var_raw", "var_raw_low", "var_raw_high")] == [v, lo, hi]
+    assert tss.anova_n(0.05, 0.2, d, row["var_raw"], int(m), method="exact") == n
+    powers = [tss.anova_power(int(n), m=int(m), min_d=d, variance=x, alpha=0.05, method="exact")
+              for x in (lo, hi)]
+    assert [round(p, 2) for p in powers] == [p_lo, p_hi]
