@@ -46,7 +46,6 @@ def test_budget_note_names_the_cheapest_short_depth_where_none_fits():
            "budget of 1,000, and at 2 more depths" in note
 
 
-
 def test_the_estimated_variance_note_states_the_real_matrix_truly(capsys, data_dir):
     # Its figures (TREC 2010 Web AP, the bundled matrix): V_E .0084, the 95% interval of
     # `topicsetsize variance --seed 1`, the exact n at the point value and the exact powers at
