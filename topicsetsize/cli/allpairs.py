@@ -28,10 +28,13 @@ def register(sub, designs) -> None:
         "allpairs", help="Tukey HSD over m systems: detect every pair >= minD apart (simulated)",
         description="Smallest n at which Tukey's HSD (two-way, topics as blocks) detects every "
                     "pair of systems whose true difference is at least minD with probability "
-                    "1 - beta, by simulation with common random numbers across n. "
-                    "least-favourable: two systems minD apart, the rest at their midpoint "
-                    "(only that pair must be detected); equally-spaced: neighbours minD apart "
-                    "(every pair must be detected).")
+                    "1 - beta, for the chosen configuration of true means, by simulation with "
+                    "common random numbers across n. least-favourable (the F test's): two "
+                    "systems minD apart, the rest at their midpoint (only that pair must be "
+                    "detected: the easiest case for this target); equally-spaced: neighbours "
+                    "minD apart (every pair must be detected). Neither bounds the others: means "
+                    "in two clusters minD apart put more pairs at exactly minD and need more "
+                    "topics.")
     p.add_argument("--alpha", type=number("alpha"), default=0.05,
                    help="family-wise significance level (default .05)")
     p.add_argument("--beta", type=number("beta"), default=0.20,
@@ -39,7 +42,8 @@ def register(sub, designs) -> None:
     p.add_argument("--min-d", type=number("min_d"), required=True,
                    help="minimum detectable difference between two systems")
     p.add_argument("--variance", type=number("variance"), required=True,
-                   help="residual variance (two-way V_E; the one-way V_E errs on the safe side)")
+                   help="residual variance (two-way V_E2; a one-way V_E is larger on raw scores, "
+                        "so errs on the safe side there, but not after std-AB)")
     p.add_argument("--m", type=number("m", key="m_simulated"), required=True,
                    help="number of systems (2..1000)")
     p.add_argument("--configuration", choices=_CONFIGURATIONS, default="least-favourable",

@@ -132,9 +132,11 @@ def configuration_means(m: int, *, min_d: float, configuration: str = "least-fav
       the best–worst power does not depend on where the other means lie: this is also the
       power under any configuration with range minD.
     * ``"equally-spaced"``: μ_i = i·minD, i = 0, …, m − 1, neighbours exactly minD apart. Every
-      one of the m(m − 1)/2 pairs differs by at least minD and has to be detected; this is the
-      hardest configuration in which all pairs are at least minD apart (wider gaps only make
-      each difference larger). The best–worst pair differs by (m − 1)·minD.
+      one of the m(m − 1)/2 pairs differs by at least minD and has to be detected; the
+      best–worst pair differs by (m − 1)·minD. It is not the hardest configuration for the
+      all-pairs target: means in two clusters minD apart put more pairs at exactly minD
+      (m = 10: 25 pairs, against 9 neighbours) and need more topics. No configuration offered
+      bounds the power of every other.
 
     Examples
     --------
@@ -244,8 +246,9 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
     variance : float
         Residual variance σ² of the two-way model. The two-way V_E of a past matrix
         (:func:`topicsetsize.estimates.variance.two_way_residual_variance`) estimates it; the
-        one-way
-        V_E of the ANOVA design also contains the topic variance and so errs on the safe side.
+        one-way V_E of the ANOVA design also contains the topic variance, so on raw scores it
+        is larger and errs on the safe side; after std-AB (every topic's mean the same) it is
+        not (TREC 2010 Web AP std-AB: V_E .0165, V_E2 .0167).
     alpha : float, default 0.05
         Family-wise significance level of the HSD.
     configuration : {"least-favourable", "equally-spaced"}

@@ -289,8 +289,8 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         noncentrality="simulated (common random numbers across n)",
         source="Tukey 1953, on the two-way design, by simulation (Sakai 2018, Chapter 4)",
         helps={"min_d": "minimum detectable difference between two systems",
-               "variance": "residual variance (two-way V_E; the one-way V_E errs on the safe "
-                           "side)", "m": "number of systems (2..1000)"}),
+               "variance": "residual variance (two-way V_E2; a one-way V_E is larger on raw "
+                           "scores, not after std-AB)", "m": "number of systems (2..1000)"}),
 )}
 
 #: The keys of the designs the package itself declares (not those added by :func:`register`).
