@@ -152,7 +152,9 @@ def tukey_hsd_randomised(scores, *, trials: int = 5000, seed=None,
     .. math:: p_{ab} = \frac{1 + \#\{b : R_b \ge |\bar x_a - \bar x_b|\}}{B + 1}
 
     with ``include_observed=True`` (the default): the observed matrix counts as one of the
-    B + 1 equally likely arrangements under H0, so p is never 0 and rejecting the pairs with
+    B + 1 equally likely arrangements under H0 (each topic's scores exchangeable across the
+    runs: equal means *and* spreads; with unequal spreads the error rate can exceed α,
+    ``docs/checks.md``), so p is never 0 and rejecting the pairs with
     p ≤ α keeps the family-wise error rate at most α exactly (B. Phipson and G. K. Smyth,
     "Permutation p-values should never be zero", SAGA 9(1), 2010). ``include_observed=False``
     gives #{b : R_b ≥ |x̄_a − x̄_b|}/B, the count of B. Carterette, ACM TOIS 30(1), 2012
