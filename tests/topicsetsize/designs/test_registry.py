@@ -134,3 +134,29 @@ def test_the_package_exports_are_read_from_the_registry(key):
     for name in (*design.functions.values(), *design.exports):
         assert name in tss.__all__ and name in dir(tss)
         assert getattr(tss, name) is getattr(__import__(design.module, fromlist=[name]), name)
+
+
+def test_the_ci_designs_caveat_states_the_width_truly():
+    # The width of one collection's interval, 2·t(φ; α)·s/√n with s² ~ σ²χ²_φ/φ, exceeds its
+    # expectation about half the time; the caveat's figures, recomputed with scipy's chi-square.
+    import re
+
+    import numpy as np
+    from scipy import stats
+
+    import topicsetsize as tss
+
+    caveat = DESIGNS["ci"].caveat
+    assert caveat == DESIGNS["ci2"].caveat
+    delta, var_t, n, wider, n80 = re.search(
+        r"delta = (\.\d+), variance_t = (\.\d+): at the (\d+) topics sized, (\d+)% of intervals "
+        r"are wider; (\d+) topics keep 80%", caveat).groups()
+    delta, var_t, n, n80 = float(delta), float(var_t), int(n), int(n80)
+
+    def within(k):
+        t = stats.t.isf(0.025, k - 1)
+        return stats.chi2.cdf((k - 1) * (delta * np.sqrt(k) / (2 * t)) ** 2 / var_t, k - 1)
+
+    assert tss.ci_n(0.05, delta=delta, variance_t=var_t) == n
+    assert round(100 * (1 - within(n))) == int(wider)
+    assert within(n80) >= 0.8 > within(n80 - 1)
