@@ -161,7 +161,8 @@ def STDCDF(range):  # noqa: A002
 @excel_function
 def TSS_KENDALL(x, y):
     """Kendall's tau between two rankings of the same runs (one score per run in x and in y),
-    with its 95% confidence interval as in the std-AB paper: a row tau, low, high."""
+    with the std-AB paper's 95% interval (tau's spread between unrelated rankings, not a
+    confidence interval for this tau): a row tau, low, high."""
     return plain(list(tss.kendall_tau_ci(vector("x", x), vector("y", y))))
 
 

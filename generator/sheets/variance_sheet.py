@@ -36,7 +36,8 @@ def tau_note(highs) -> str:
     shaded = f" (shaded here: {', '.join(above)})" if above else ""
     return ("Note: the τ CI is Sakai's unclipped form τ ± z·√(2(2k+5)/(9k(k−1))) over k runs, "
             f"as published (AIRS 2016, Table 1), so its upper end can exceed 1{shaded}: read it "
-            "as 'up to 1'. τ itself never exceeds 1.")
+            "as 'up to 1'. τ itself never exceeds 1. The interval is the spread of τ between "
+            "unrelated rankings (as the paper computes it), not a confidence interval for this τ.")
 
 
 def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:

@@ -70,15 +70,16 @@ def run(args) -> int:
             f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
             f"(A={args.a:.15g}, B={args.b:.15g}) scores\n"
             "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
-            "score\n"
+            "score; the interval is Sakai's (AIRS 2016, Table 1): tau +- z*sqrt(2(2m+5)/"
+            "(9m(m-1))), the spread of tau between unrelated rankings, not a confidence "
+            "interval for this tau\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
             "(topicsetsize n anova2)"))
         for line in _zero_notes(zeros) + _paired_notes(table, zeros):
             print(line)
         if ((table["tau_ci_low"] < -1) | (table["tau_ci_high"] > 1)).any():
-            print("note: a tau CI bound beyond [-1, 1] is not an error: the interval is Sakai's "
-                  "tau +- z*sqrt(2(2m+5)/(9m(m-1))) (AIRS 2016, Table 1), kept unclipped as "
-                  "published")
+            print("note: a tau CI bound beyond [-1, 1] is not an error: Sakai's interval is kept "
+                  "unclipped as published")
         if limits is not None:
             print()
             print_frame(_readable_limits(limits, zeros), title=(
