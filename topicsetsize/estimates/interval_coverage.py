@@ -24,15 +24,16 @@ def few_topics_note(topics: int) -> str:
     >>> few_topics_note(100)
     ''
     >>> print(few_topics_note(30))
-    with 30 past topics the upper end is likely too low: on 30-topic subsets of real TREC scores
-    the whole collection's n lay above it 6-7% of the time, not 2.5% (fewer topics, more often;
-    docs/formulas.md, section 10); budget above it where running short would hurt
+    with 30 past topics the upper end is likely too low: on 30-topic subsets of TREC 2004 Robust
+    AP (400 of each size) the whole collection's n lay above it 6-7% of the time, not 2.5% (fewer
+    topics, more often; docs/formulas.md, section 10); budget above it where running short would
+    hurt
     """
     if topics >= FEW_TOPICS:
         return ""
     k, share = max((m for m in MEASURED_HIGH_MISSES if m[0] <= topics),
                    default=MEASURED_HIGH_MISSES[0])
     return (f"with {topics} past topics the upper end is likely too low: on {k}-topic subsets "
-            f"of real TREC scores the whole collection's n lay above it {share} of the time, "
+            f"of TREC 2004 Robust AP (400 of each size) the whole collection's n lay above it {share} of the time, "
             "not 2.5% (fewer topics, more often; docs/formulas.md, section 10); budget above it "
             "where running short would hurt")
