@@ -115,7 +115,7 @@ def test_the_excel_functions_have_it_with_their_metadata(added):
     assert list(functions) == list(toy.EXCEL.values())
     assert str(inspect.signature(functions["TSS_TTEST1"])) == "(alpha, beta, minD, var)"
     assert functions["TSS_TTEST1"](0.05, 0.2, 0.2, 0.05) == _brute_n(0.05, 0.20, 0.2, 0.05)
-    with pytest.raises(tss.InputError, match="^min_d=-1 is out of range: allowed min_d > 0$"):
+    with pytest.raises(tss.InputError, match="^minD=-1 is out of range: allowed minD > 0$"):
         functions["TSS_TTEST1"](0.05, 0.2, -1, 0.05)        # Excel shows it as #VALUE!
 
     env = dict(os.environ, XLWINGS_ON_SERVER="true", XLWINGS_LICENSE_KEY="noncommercial")
