@@ -34,6 +34,7 @@ def few_topics_note(topics: int) -> str:
     k, share = max((m for m in MEASURED_HIGH_MISSES if m[0] <= topics),
                    default=MEASURED_HIGH_MISSES[0])
     return (f"with {topics} past topics the upper end is likely too low: on {k}-topic subsets "
-            f"of TREC 2004 Robust AP (400 of each size) the whole collection's n lay above it {share} of the time, "
+            f"of TREC 2004 Robust AP (400 of each size) the whole collection's n lay above it "
+            f"{share} of the time, "
             "not 2.5% (fewer topics, more often; docs/formulas.md, section 10); budget above it "
             "where running short would hurt")

@@ -20,7 +20,9 @@ in one line, naming the label and what to do.
 from __future__ import annotations
 
 import math
+import re
 
+import numpy as np
 import pandas as pd
 
 from ..errors import InputError
@@ -36,6 +38,20 @@ SUMMARY_LABELS = frozenset({"all", "mean", "means", "average", "avg", "std", "sd
 #: Labels (normalised as above) of a column of topic ids.
 _ID_LABELS = frozenset({"topic", "topics", "topicid", "topicno", "topicnumber", "qid", "query",
                         "queryid", "queries", "qno"})
+
+
+#: What can make two distinct topic ids one number: a leading 0 or +, a decimal point, an
+#: exponent, a blank around it (one search over all the ids, before any is parsed).
+_SPELLED = re.compile(r"(?m)^\s*[+0]|[.eE]|^\s|\s$")
+
+
+def _summary(labels):
+    """The first of ``labels`` that is a summary's (:data:`SUMMARY_LABELS`), or None: one
+    search over them all first (a 14,000-topic matrix has none)."""
+    joined = re.sub(r"[ _\-.\t]", "", "\n".join(map(str, labels)).lower())
+    if not any(word in joined for word in SUMMARY_LABELS):
+        return None
+    return next((label for label in labels if _key(label) in SUMMARY_LABELS), None)
 
 
 def _key(label) -> str:
@@ -66,15 +82,15 @@ def check_labels(frame: pd.DataFrame, source, *, header_runs: bool, run_ids: boo
     topicsetsize.InputError: f.csv: topic 'Average' looks like a summary of the topics ...
     """
     for labels, kind, of in ((frame.index, "topic", "topics"), (frame.columns, "run", "runs")):
-        summary = next((label for label in labels if _key(label) in SUMMARY_LABELS), None)
+        summary = _summary(labels)
         if summary is not None:
             raise InputError(f"{source}: {kind} {str(summary)!r} looks like a summary of the "
                              f"{of} (all, mean, average, std, ...), not a {kind}: remove it "
                              f"from the file, or rename it if it is a {kind}")
     if run_ids:
-        for run in frame.columns:
+        for run in (run for run in frame.columns if _key(run) in _ID_LABELS):
             values = frame[run].to_numpy()
-            if _key(run) in _ID_LABELS and len(values) > 2 and (values == values.round()).all() \
+            if len(values) > 2 and (values == values.round()).all() \
                     and len(set(values.tolist())) == len(values):
                 raise InputError(f"{source}: the column {str(run)!r} holds distinct whole "
                                  "numbers under a topic-id header: it is the topic ids, not a "
@@ -99,13 +115,14 @@ def check_spellings(topics, source) -> None:
     ...
     topicsetsize.InputError: f.csv: topics '401' and '0401' are one topic id written two ways ...
     """
-    seen: dict[str, str] = {}
-    for topic in topics:
-        number = _number(topic)
-        key = str(topic).strip() if number is None or number != round(number) \
-            else str(int(number))
-        if key in seen:
-            raise InputError(f"{source}: topics {seen[key]!r} and {str(topic)!r} are one topic "
-                             "id written two ways (as numbers they are equal): give each topic "
-                             "once, under one spelling")
-        seen[key] = str(topic)
+    if not _SPELLED.search("\n".join(map(str, topics))):   # no 0-padding, sign, point, exponent
+        return
+    texts = pd.Series(topics, dtype=str).str.strip()
+    numbers = pd.to_numeric(texts, errors="coerce").to_numpy(float)
+    whole = np.isfinite(numbers) & (numbers == np.round(numbers)) & (np.abs(numbers) < 2.0 ** 53)
+    twice = pd.Series(numbers[whole]).duplicated(keep=False).to_numpy()   # (names are distinct)
+    if twice.any():
+        first, second = (str(t) for t in np.asarray(topics, dtype=object)[whole][twice][:2])
+        raise InputError(f"{source}: topics {first!r} and {second!r} are one topic id written "
+                         "two ways (as numbers they are equal): give each topic once, under "
+                         "one spelling")

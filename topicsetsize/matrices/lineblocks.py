@@ -32,15 +32,16 @@ def run_in_blocks(path, size: int | None = None) -> tuple[RunColumns, bool, str]
 
     Returns
     -------
-    tuple of (RunColumns, bool, str) or None
+    tuple of (RunColumns, bool, str, set or None) or None
         The rows as the whole file gives them, in file order, before any check for documents
         retrieved twice (``tag`` unset); whether every line has the same tag; the first line's
-        tag. None where a block is not plain, a rank is not a whole number in range or a score
+        tag; where not, the (tag, topic code) pairs of its lines (None where it has one tag).
+        None where a block is not plain, a rank is not a whole number in range or a score
         not a finite number: the whole file must then be read, which says what is wrong.
     """
     index: dict = {}
     ranks, scores, codes, docs = [], [], [], []
-    one_tag, first = True, None
+    one_tag, first, pairs = True, None, None
     for fields in plain_blocks(path, 6, size):
         if fields is None:
             return None
@@ -52,7 +53,16 @@ def run_in_blocks(path, size: int | None = None) -> tuple[RunColumns, bool, str]
         block = [index.setdefault(fields.cell(0, i), len(index)) for i in starts.tolist()]
         codes.append(np.repeat(np.asarray(block, np.intp), np.diff(np.r_[starts, len(fields)])))
         first = fields.cell(5, 0) if first is None else first
-        one_tag = one_tag and fields.cell(5, 0) == first and bool(fields.same_as_previous(5).all())
+        same_tag = fields.same_as_previous(5)
+        if fields.cell(5, 0) != first or not same_tag.all():   # the pairs, from here on
+            if pairs is None:           # the blocks before: every line tagged `first`
+                pairs = {(first, c) for c in np.unique(np.concatenate(codes[:-1])).tolist()} \
+                    if len(codes) > 1 else set()
+            changes = np.union1d(np.r_[0, np.flatnonzero(~same_tag) + 1], starts).tolist()
+            pairs.update((fields.cell(5, i), int(codes[-1][i])) for i in changes)
+        elif pairs is not None:
+            pairs.update((first, c) for c in np.unique(codes[-1]).tolist())
+        one_tag = pairs is None
         ranks.append(rank.astype("int64"))
         scores.append(score)
         docs += fields.strings(2)
@@ -60,7 +70,7 @@ def run_in_blocks(path, size: int | None = None) -> tuple[RunColumns, bool, str]
         return None
     run = RunColumns(list(index), np.concatenate(codes), docs, np.concatenate(scores),
                      np.concatenate(ranks))
-    return run, one_tag, first
+    return run, one_tag, first, pairs
 
 
 def qrels_in_blocks(path, size: int | None = None) -> dict | None:

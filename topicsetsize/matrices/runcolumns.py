@@ -32,23 +32,23 @@ def topic_blocks(topic: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, np.n
     return order, starts, topic[starts]
 
 
-def whole_runs(tags: list, topic: np.ndarray, n_topics: int) -> list:
-    """The run tags of a file's lines (``tags``, topic codes ``topic`` of ``n_topics``) that
-    each retrieve for every topic: two or more of them are runs concatenated in one file, which
+def whole_runs(pairs, n_topics: int) -> list:
+    """The run tags, of a file's (tag, topic code) ``pairs`` over ``n_topics``, that each
+    retrieve for every topic: two or more of them are runs concatenated in one file, which
     trec_eval would read, and evaluate, as one run. A tag per topic (CLEF 2017 TAR's AMC run
     writes a number there) covers one topic each; a file of one topic says nothing.
 
-    >>> whole_runs(["X", "X", "Y", "Y"], np.array([0, 1, 0, 1]), 2)
+    >>> whole_runs({("X", 0), ("X", 1), ("Y", 0), ("Y", 1)}, 2)
     ['X', 'Y']
-    >>> whole_runs(["7", "9"], np.array([0, 1]), 2)
+    >>> whole_runs({("7", 0), ("9", 1)}, 2)
     []
     """
-    codes, names = pd.factorize(pd.Series(tags, dtype=object))
-    if len(names) < 2 or n_topics < 2:
+    if n_topics < 2:
         return []
-    pairs = np.unique(codes.astype(np.int64) * n_topics + topic)
-    covered = np.bincount(pairs // n_topics, minlength=len(names))
-    return [str(name) for name in names[covered == n_topics]]
+    covered: dict = {}
+    for tag, _ in pairs:
+        covered[tag] = covered.get(tag, 0) + 1
+    return sorted(str(tag) for tag, count in covered.items() if count == n_topics)
 
 
 def by_topic(topics: list, topic: np.ndarray, keys: list, values: np.ndarray,

@@ -184,15 +184,15 @@ def parse_run(path, *, duplicates: str = "error") -> RunColumns:
         rank = _numbers(fields, 3, "rank", path, integer=True)
         score = _numbers(fields, 4, "score", path, integer=False)
         topics, topic = fields.factorize(0)
-        got = RunColumns(topics, topic, fields.strings(2), score, rank), \
-            fields.same_as_previous(5).all(), fields.cell(5, 0)
+        one_tag = bool(fields.same_as_previous(5).all())
+        got = RunColumns(topics, topic, fields.strings(2), score, rank), one_tag, \
+            fields.cell(5, 0), None if one_tag else set(zip(fields.strings(5), topic.tolist()))
     else:
         fields = None
-    run, one_tag, first_tag = got
+    run, one_tag, first_tag, pairs = got
     topics, topic, score, rank = run.topics, run.topic, run.score, run.rank
     if not one_tag:
-        fields = read_fields(path, RUN_FIELDS) if fields is None else fields
-        whole = whole_runs(fields.strings(5), topic, len(topics))
+        whole = whole_runs(pairs, len(topics))
         if len(whole) > 1:
             raise InputError(f"{path}: holds {len(whole)} run tags that each retrieve for all "
                              f"{len(topics)} topics ({', '.join(map(repr, whole[:4]))}): runs "
