@@ -49,19 +49,20 @@ def run_in_blocks(path, size: int | None = None) -> tuple[RunColumns, bool, str]
         if not (PARAMS["rank"].contains(rank).all() and np.isfinite(score).all()):
             return None
         # Topics numbered in order of first appearance, one look-up a run of equal lines.
+        seen = len(index)
         starts = np.r_[0, np.flatnonzero(~fields.same_as_previous(0)) + 1]
         block = [index.setdefault(fields.cell(0, i), len(index)) for i in starts.tolist()]
         codes.append(np.repeat(np.asarray(block, np.intp), np.diff(np.r_[starts, len(fields)])))
         first = fields.cell(5, 0) if first is None else first
         same_tag = fields.same_as_previous(5)
         if fields.cell(5, 0) != first or not same_tag.all():   # the pairs, from here on
-            if pairs is None:           # the blocks before: every line tagged `first`
-                pairs = {(first, c) for c in np.unique(np.concatenate(codes[:-1])).tolist()} \
-                    if len(codes) > 1 else set()
-            changes = np.union1d(np.r_[0, np.flatnonzero(~same_tag) + 1], starts).tolist()
+            if pairs is None:           # the blocks before, every line tagged `first`, hold
+                pairs = {(first, c) for c in range(seen)}       # the topics numbered before
+            # (plain sets: numpy's set routines would run code no other read needs)
+            changes = {0, *(np.flatnonzero(~same_tag) + 1).tolist(), *starts.tolist()}
             pairs.update((fields.cell(5, i), int(codes[-1][i])) for i in changes)
         elif pairs is not None:
-            pairs.update((first, c) for c in np.unique(codes[-1]).tolist())
+            pairs.update((first, c) for c in block)
         one_tag = pairs is None
         ranks.append(rank.astype("int64"))
         scores.append(score)
