@@ -120,9 +120,11 @@ def check_spellings(topics, source) -> None:
     texts = pd.Series(topics, dtype=str).str.strip()
     numbers = pd.to_numeric(texts, errors="coerce").to_numpy(float)
     whole = np.isfinite(numbers) & (numbers == np.round(numbers)) & (np.abs(numbers) < 2.0 ** 53)
-    twice = pd.Series(numbers[whole]).duplicated(keep=False).to_numpy()   # (names are distinct)
+    twice = pd.Series(numbers[whole]).duplicated().to_numpy()     # (the names are distinct)
     if twice.any():
-        first, second = (str(t) for t in np.asarray(topics, dtype=object)[whole][twice][:2])
+        value = numbers[whole][twice][0]
+        first, second = [str(t) for t, x in zip(np.asarray(topics, dtype=object)[whole],
+                                                numbers[whole]) if x == value][:2]
         raise InputError(f"{source}: topics {first!r} and {second!r} are one topic id written "
                          "two ways (as numbers they are equal): give each topic once, under "
                          "one spelling")

@@ -110,3 +110,15 @@ def test_trec_eval_files_that_pad_topics_differently_are_one_refusal(web, tmp_pa
     padded.index = [f"{t:03d}" for t in web.index]
     write_trec_eval(padded.iloc[:, :1], folder=tmp_path, measure="map")
     _refused(tmp_path, "are one topic id written two ways")
+
+
+@pytest.mark.parametrize("topics, pair", [(["1", "2", "01", "02"], ("1", "01")),
+                                          (["7", "2", "002", "x"], ("2", "002")),
+                                          (["a", " 5", "5.0"], (" 5", "5.0"))])
+def test_the_two_spellings_named_are_one_number(topics, pair):
+    from topicsetsize.matrices.labels import check_spellings
+
+    with pytest.raises(InputError) as info:
+        check_spellings(topics, "f.csv")
+    assert str(info.value).startswith(f"f.csv: topics {pair[0]!r} and {pair[1]!r} are one")
+    check_spellings(["1", "2", "1.5", "1.50", "9007199254740993", "9007199254740992"], "f.csv")
