@@ -123,9 +123,11 @@ def test_ctrl_c_during_work_is_one_line():
     import time
 
     child = subprocess.Popen([str(console_script()), "check-power", "--example", "--n", "10,20",
-                              # a few seconds of work (5 s at 1e9 cells a second), under the
-                              # half minute from which the estimate is announced on stderr
-                              "--trials", "600000", "--seed", "1"],
+                              # some 12 s of work (idle, 2 cores), under the half minute from
+                              # which the estimate is announced on stderr; at 600,000 trials
+                              # (3.5 s) it once finished before the signal, in fresh-clone CI
+                              # beside other work
+                              "--trials", "2400000", "--seed", "1"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)
     child.send_signal(signal.SIGINT)
