@@ -64,6 +64,7 @@ from .formats.common import (
     is_numeric,
     nonempty_bytes,
     parse_floats,
+    refuse_trec_input,
     split_fields,
 )
 from .formats.long import long_header, parse_long
@@ -269,7 +270,10 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
         raise InputError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
                          "archive); if it is CSV/TSV text, rename it or give fmt='wide' "
                          "(--format wide)")
-    fmt = fmt or _detect(decode_text(path, head))
+    if fmt is None:
+        start = decode_text(path, head)
+        refuse_trec_input(path, start)
+        fmt = _detect(start)
     if fmt == "wide":
         cells = parse_wide_numbers(path, head, data, topic_ids)  # clean: pandas' C reader
         if cells is not None:

@@ -122,3 +122,17 @@ def test_the_two_spellings_named_are_one_number(topics, pair):
         check_spellings(topics, "f.csv")
     assert str(info.value).startswith(f"f.csv: topics {pair[0]!r} and {pair[1]!r} are one")
     check_spellings(["1", "2", "1.5", "1.50", "9007199254740993", "9007199254740992"], "f.csv")
+
+
+def test_a_run_or_qrels_file_given_as_a_matrix_says_what_it_is(tmp_path):
+    # A qrels file read as a matrix said "several measures: D8, D36, ..." and a run "duplicate
+    # run name '1'" (a reviewer's find); the bundled real CLEF 2017 TAR files, decompressed.
+    import gzip
+
+    from topicsetsize.examples import example_runs
+
+    runs, qrels = example_runs()
+    for source, kind in ((qrels, "qrels"), (sorted(runs.iterdir())[0], "run")):
+        path = tmp_path / f"{kind}.txt"
+        path.write_bytes(gzip.decompress(source.read_bytes()))
+        _refused(path, f"a TREC {kind} file", "not a score matrix", "--runs FOLDER --qrels FILE")

@@ -20,6 +20,7 @@ from ...atomic import read_whole
 from ...errors import InputError
 
 __all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "folder_files",
+           "refuse_trec_input",
            "looks_binary",
            "nonempty_bytes", "decode_text", "guess_delimiter", "split_fields", "is_numeric",
            "csv_rows", "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
@@ -254,3 +255,31 @@ def folder_files(folder: Path, what: str) -> list[Path]:
         raise InputError(f"{folder}: holds {named}, whose {what} would not be read (sub-folders "
                          f"are not searched): put all the {what} in one folder")
     return [p for p in entries if p.is_file()]
+
+
+def refuse_trec_input(path, head: str) -> None:
+    """Refuse, in one line, a TREC run file (``qid Q0 docno rank score tag``) or qrels file
+    (``qid 0 docno relevance``) given where a score matrix belongs: read as one, a qrels file
+    said "several measures: D8, D36, ..." and a run "duplicate run name '1'". ``head``: the
+    file's first lines (five are looked at; every one must have the shape).
+
+    >>> refuse_trec_input("r.txt", "401 Q0 d1 1 2.5 bm25\\n401 Q0 d2 2 1.5 bm25\\n")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: r.txt: a TREC run file (qid Q0 docno rank score tag), not a score \
+matrix: evaluate the runs with --runs FOLDER --qrels FILE (and --measure)
+    """
+    lines = [line.split() for line in head.split("\n", 8)[:8] if line.strip()][:5]
+    if len(lines) < 2:
+        return
+    # a run: rank and score numbers, and a word among Q0 and the tag (a wide file's rows are
+    # all numbers, its header all names); qrels: iteration 0 and a whole relevance
+    run = all(len(f) == 6 and is_numeric(f[3]) and is_numeric(f[4])
+              and not (is_numeric(f[1]) and is_numeric(f[5])) for f in lines)
+    qrels = all(len(f) == 4 and f[1] in ("0", "Q0") and re.fullmatch(r"-?\d+", f[3])
+                for f in lines)
+    if run or qrels:
+        what = ("a TREC run file (qid Q0 docno rank score tag)" if run else
+                "a TREC qrels file (qid iteration docno relevance)")
+        raise InputError(f"{path}: {what}, not a score matrix: evaluate the runs with --runs "
+                         "FOLDER --qrels FILE (and --measure)")
