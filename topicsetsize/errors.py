@@ -18,12 +18,28 @@ True
 
 from __future__ import annotations
 
-__all__ = ["InputError"]
+__all__ = ["InputError", "refuse_repeated"]
 
 
 class InputError(ValueError):
     """The user's input is wrong; the message is one line naming the value and what is allowed.
     """
+
+
+def refuse_repeated(name: str, values, spec: str = "g") -> None:
+    """Refuse, in one line, a list of labels (a table's rows or columns, a block's n) that gives
+    a value twice, naming the first repeated (formatted with ``spec``): the command line's list
+    options, the tables and the Excel functions say it alike.
+
+    >>> refuse_repeated("m", [2, 10, 2])
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: m=2 is given twice: give each value once
+    """
+    seen: set = set()               # linear: a list may hold many values
+    twice = next((v for v in values if v in seen or seen.add(v)), None)
+    if twice is not None:
+        raise InputError(f"{name}={twice:{spec}} is given twice: give each value once")
 
 
 # Shown (in tracebacks and doctests) and pickled under its public name, topicsetsize.InputError.

@@ -27,11 +27,9 @@ Outside Excel they are ordinary Python functions, e.g. Table 2 of the AIRS 2016 
 
 from __future__ import annotations
 
-import numpy as np
-
 import topicsetsize as tss
 from topicsetsize.designs.registry import DESIGNS
-from topicsetsize.errors import InputError
+from topicsetsize.errors import refuse_repeated
 
 from ._convert import flag, matrix, number, optional_number, plain, refuse_powerless, vector
 from ._convert import method as _method
@@ -61,22 +59,18 @@ def _labels(name: str, value):
     """A row or column of values that label a block's rows: each once (as the tables and the
     command line take them)."""
     values = vector(name, value)
-    listed = values.tolist()
-    twice = next((x for i, x in enumerate(listed) if x in listed[:i]), None)
-    if twice is not None:
-        raise InputError(f"{name}={twice:g} is given twice: give each value once")
+    refuse_repeated(name, values.tolist())
     return values
 
 
 def _estimate(v_e: float, *scores) -> float:
     """A variance estimate of ``scores`` as a cell shows it: exactly 0 where it is 0 up to
-    rounding (:func:`~topicsetsize.estimates.variance.negligible`: constant runs give about
+    rounding (:func:`~topicsetsize.estimates.variance.vanishes`: constant runs give about
     1e-33 in floating point, which TSS_ANOVA would size n on; on 0 it refuses var = 0, as the
     command line refuses such a matrix), else the estimate."""
-    from topicsetsize.estimates.variance import negligible
+    from topicsetsize.estimates.variance import vanishes
 
-    scale = max(float(np.abs(np.asarray(x, float)).max()) for x in scores)
-    return 0.0 if negligible(v_e, scale) else plain(v_e)
+    return 0.0 if vanishes(v_e, *scores) else plain(v_e)
 
 
 #: The header row of TSS_GUARANTEES's block.

@@ -7,7 +7,7 @@ import contextlib
 import re
 import sys
 
-from ..errors import InputError
+from ..errors import InputError, refuse_repeated
 from ._numbers import as_number
 
 
@@ -90,11 +90,8 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
         note = next(filter(None, (PARAMS[key or name].unusual(name, v) for v in values)), None)
         if note is not None:
             notes.append(note)
-        labels = isinstance(value, list) and getattr(action.type, "labels", False)
-        seen: set = set()          # linear: a list may hold MAX_LIST_VALUES values
-        repeated = next((v for v in values if v in seen or seen.add(v)), None)
-        if labels and repeated is not None:
-            raise InputError(f"{name}={repeated:.15g} is given twice: give each value once")
+        if isinstance(value, list) and getattr(action.type, "labels", False):
+            refuse_repeated(name, values, ".15g")
     alpha, beta = getattr(args, "alpha", None), getattr(args, "beta", None)
     if isinstance(alpha, float) and isinstance(beta, float) and 1.0 - beta <= alpha \
             and not notes:          # an unusual α or β has been asked about already

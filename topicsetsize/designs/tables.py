@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, refuse_repeated
 from ..params import PARAMS, check
 
 if TYPE_CHECKING:
@@ -22,11 +22,7 @@ def _grid(name: str, values) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(check(name, values), float))
     if arr.ndim != 1:
         raise InputError(f"{name} must be a list of numbers, got an array of shape {arr.shape}")
-    listed = arr.tolist()
-    if len(set(listed)) < len(listed):      # a table's rows and columns are labels: each once
-        seen: set = set()
-        twice = next(x for x in listed if x in seen or seen.add(x))
-        raise InputError(f"{name}={twice:g} is given twice: give each value once")
+    refuse_repeated(name, arr.tolist())     # a table's rows and columns are labels: each once
     return arr.astype(np.int64) if PARAMS[name].integer else arr
 
 

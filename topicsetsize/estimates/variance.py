@@ -16,7 +16,7 @@ from ..params import check_choice
 
 __all__ = ["ESTIMATORS", "residual_variance", "two_way_residual_variance", "residual_df",
            "pooled_variance", "ROUNDING", "check_varies", "negligible", "ZERO_MEANS",
-           "require_sizeable"]
+           "vanishes", "require_sizeable"]
 
 #: Variation below this fraction of the values' magnitude is rounding error, not signal: a
 #: matrix whose scores (or run means) spread less is treated as constant, and a mean square
@@ -78,10 +78,20 @@ def negligible(variance: float, scale: float) -> bool:
     return variance <= (ROUNDING * scale) ** 2
 
 
+def vanishes(estimate: float, *scores) -> bool:
+    """Whether a variance ``estimate`` of the matrices ``scores`` is 0 up to rounding:
+    :func:`negligible` on the scale of their largest magnitude.
+
+    >>> vanishes(4.8e-34, [[0.2, 0.3], [0.2, 0.3]]), vanishes(0.01, [[0.2, 0.3], [0.2, 0.5]])
+    (True, False)
+    """
+    return negligible(estimate, max(float(np.abs(np.asarray(x, float)).max()) for x in scores))
+
+
 def require_sizeable(v_e: float, scores, name: str | None = None) -> None:
     """Refuse, in one line, a one-way V_E of ``scores`` that is 0 up to rounding
-    (:func:`negligible`, on the scale of their largest magnitude): no topic set size can be sized
-    on it. ``name`` names the matrix (None: the caller does).
+    (:func:`vanishes`): no topic set size can be sized on it. ``name`` names the matrix (None:
+    the caller does).
 
     >>> require_sizeable(4.8e-34, [[0.2, 0.3], [0.2, 0.3]], "const.csv")
     Traceback (most recent call last):
@@ -89,7 +99,7 @@ def require_sizeable(v_e: float, scores, name: str | None = None) -> None:
     topicsetsize.InputError: const.csv: V_E raw = 0 (every run scores the same on every \
 topic): no topic set size can be sized on it
     """
-    if negligible(v_e, float(np.abs(np.asarray(scores, float)).max())):
+    if vanishes(v_e, scores):
         raise InputError(f"{name + ': ' if name else ''}V_E raw = 0 ({ZERO_MEANS['one-way']}): "
                          "no topic set size can be sized on it")
 

@@ -26,10 +26,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from .formats.common import LABEL_NOISE, label_key
 
 __all__ = ["SUMMARY_LABELS", "check_labels", "check_spellings"]
 
-#: Labels (lower case, without blanks, ``_``, ``-`` and ``.``) of a row or column that
+#: Labels (:func:`~.formats.common.label_key`'s form) of a row or column that
 #: summarises the others rather than holding a topic or a run.
 SUMMARY_LABELS = frozenset({"all", "mean", "means", "average", "avg", "std", "sd", "stdev",
                             "stddev", "standarddeviation", "total", "sum", "median", "min", "max",
@@ -48,14 +49,10 @@ _SPELLED = re.compile(r"(?m)^\s*[+0]|[.eE]|^\s|\s$")
 def _summary(labels):
     """The first of ``labels`` that is a summary's (:data:`SUMMARY_LABELS`), or None: one
     search over them all first (a 14,000-topic matrix has none)."""
-    joined = re.sub(r"[ _\-.\t]", "", "\n".join(map(str, labels)).lower())
+    joined = re.sub(f"[{re.escape(LABEL_NOISE)}]", "", "\n".join(map(str, labels)).lower())
     if not any(word in joined for word in SUMMARY_LABELS):
         return None
-    return next((label for label in labels if _key(label) in SUMMARY_LABELS), None)
-
-
-def _key(label) -> str:
-    return "".join(ch for ch in str(label).lower() if ch not in " _-.\t")
+    return next((label for label in labels if label_key(label) in SUMMARY_LABELS), None)
 
 
 def _number(label) -> float | None:
@@ -88,7 +85,7 @@ def check_labels(frame: pd.DataFrame, source, *, header_runs: bool, run_ids: boo
                              f"{of} (all, mean, average, std, ...), not a {kind}: remove it "
                              f"from the file, or rename it if it is a {kind}")
     if run_ids:
-        for run in (run for run in frame.columns if _key(run) in _ID_LABELS):
+        for run in (run for run in frame.columns if label_key(run) in _ID_LABELS):
             values = frame[run].to_numpy()
             if len(values) > 2 and (values == values.round()).all() \
                     and len(set(values.tolist())) == len(values):

@@ -20,10 +20,9 @@ from ...atomic import read_whole
 from ...errors import InputError
 
 __all__ = ["SUMMARY_TOPIC", "MISSING_TOKENS", "BINARY_MAGIC", "Cells", "folder_files",
-           "refuse_trec_input",
-           "looks_binary",
-           "nonempty_bytes", "decode_text", "guess_delimiter", "split_fields", "is_numeric",
-           "csv_rows", "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
+           "refuse_trec_input", "label_key", "LABEL_NOISE", "looks_binary", "nonempty_bytes",
+           "decode_text", "guess_delimiter", "split_fields", "is_numeric", "csv_rows",
+           "trimmed_width", "as_label", "pick_measure", "cells_from_records"]
 
 SUMMARY_TOPIC = "all"          # trec_eval's summary rows
 #: Cell texts read as "no score here" (case-insensitive, after stripping blanks).
@@ -283,3 +282,17 @@ matrix: evaluate the runs with --runs FOLDER --qrels FILE (and --measure)
                 "a TREC qrels file (qid iteration docno relevance)")
         raise InputError(f"{path}: {what}, not a score matrix: evaluate the runs with --runs "
                          "FOLDER --qrels FILE (and --measure)")
+
+
+#: What :func:`label_key` leaves out of a label.
+LABEL_NOISE = " _-.\t"
+
+
+def label_key(label) -> str:
+    """A label as the readers compare it with their words (an id column's header, a summary
+    row's name): lower case, without blanks, ``_``, ``-`` and ``.``.
+
+    >>> label_key("Topic_No."), label_key(" Std Dev")
+    ('topicno', 'stddev')
+    """
+    return "".join(ch for ch in str(label).lower() if ch not in LABEL_NOISE)

@@ -16,11 +16,11 @@ import numpy as np
 import pandas as pd
 
 from ...errors import InputError
-from .common import MISSING_TOKENS, Cells, as_label, guess_delimiter, parse_floats
+from .common import MISSING_TOKENS, Cells, as_label, guess_delimiter, label_key, parse_floats
 
 __all__ = ["ID_LABELS", "has_topic_ids", "parse_wide", "parse_wide_numbers"]
 
-#: Header labels of a topic-id column (lower case, without blanks, ``_`` and ``-``), and the
+#: Header labels of a topic-id column (:func:`~.common.label_key`'s form), and the
 #: starts of such labels (``topic_no``, ``query number``); an empty corner cell (R's
 #: ``write.csv``, pandas' ``to_csv``) says the same, and so does a corner that names the
 #: columns' kind (``run``, ``system``).
@@ -55,7 +55,7 @@ def has_topic_ids(corner: str, first, path, topic_ids: bool | None = None) -> bo
     """
     if topic_ids is not None:
         return bool(topic_ids)
-    label = "".join(ch for ch in as_label(corner).lower() if ch not in " _-\t")
+    label = label_key(as_label(corner))
     if label in ID_LABELS or label.startswith(_ID_STARTS):
         return True
     texts = pd.Series([str(v).strip() for v in first], dtype=object)
