@@ -38,7 +38,10 @@ by a fresh meter process
 (``getrusage`` of its one child: CPU user + system, peak resident): ``topicsetsize evaluate
 --runs RUNS --qrels QRELS --measure ... --duplicates first`` against a script that imports only
 ir_measures and does the peer's pass, printing ``run topic measure value`` (the issue's figures,
-79 MB against 33 MB, are of this kind).
+79 MB against 33 MB, are of this kind). Since 2026-12-06 the command imports no pandas
+(:func:`topicsetsize.matrices.evaluation.evaluate_scores`, CSV by the csv module), which was most
+of its memory and a third of its CPU on the bundled runs; the children above import pandas on
+both sides, as ``evaluate_measures`` returns DataFrames.
 
 Both must give the same value for every run, topic and measure, in both cases (to 1e-9; the
 topics are topicsetsize's rows, a topic a run does not retrieve counting 0), else the benchmark

@@ -138,7 +138,8 @@ def add_duplicates_option(parser, *, default: str | None = "error") -> None:
 
 def evaluate_from_args(args, runs=None, qrels=None):
     """The topics x runs matrix of ``--runs``/``--qrels``/``--measure``; notes go to stderr."""
-    from ..matrices.evaluation import evaluate_runs, parse_measure, run_sources
+    from ..matrices.evaluation import evaluate_runs, run_sources
+    from ..matrices.measures import parse_measure
 
     runs, qrels = runs or args.runs, qrels or args.qrels
     if runs is None or qrels is None:
@@ -231,7 +232,7 @@ def _refuse_files_with_runs(args, files) -> None:
     ``--measure`` takes one value here."""
     import os
 
-    from ..matrices.evaluation import parse_measure
+    from ..matrices.measures import parse_measure
 
     def a_measure(name) -> bool:
         try:

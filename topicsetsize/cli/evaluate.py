@@ -17,7 +17,7 @@ import warnings
 
 from ..errors import InputError
 from ..examples import EXAMPLE_RUNS_DEPTH
-from ._common import csv_cell, path, print_frame, progress, reporting_warnings
+from ._common import csv_cell, path, progress, reporting_warnings
 from ._inputs import add_runs_options, say_read
 
 
@@ -61,33 +61,36 @@ def run(args) -> int:
     if args.out is not None and not args.out.lower().endswith(MATRIX_SUFFIXES):
         raise InputError(f"--out {args.out}: write {', '.join(MATRIX_SUFFIXES)} (the extension "
                          "names the format)")
-    matrices = _evaluate(args)
-    if args.out is None:
-        if len(matrices) == 1:
-            print_frame(next(iter(matrices.values())), csv=True)
-        else:
-            from ..matrices.writers import long_table
+    got = _evaluate(args)
+    matrices = got.matrices
+    if args.out is None:           # the CSV of write_matrices, text cells made inert
+        from ..matrices.writers import csv_text, long_rows, wide_rows
 
-            print_frame(long_table(matrices), csv=True, index=False)
+        rows = wide_rows(next(iter(matrices.values()))) if len(matrices) == 1 else \
+            long_rows(matrices)
+        sys.stdout.write(csv_text([csv_cell(x) if isinstance(x, str) else x for x in row]
+                                  for row in rows))
         return 0
     from ..matrices.writers import write_matrices
 
     written = write_matrices(matrices, args.out)
     first = next(iter(matrices.values()))
-    risky = [x for x in (*first.index, *first.columns) if csv_cell(str(x)) != str(x)]
+    risky = [x for x in (*first.topics, *first.runs) if csv_cell(str(x)) != str(x)]
     if risky and not args.out.lower().endswith(".xlsx"):   # kept: the file reads back the same
         print(f"topicsetsize: warning: {written}: {len(risky)} topic or run name(s) start with "
               f"=, +, -, @, a tab or a carriage return (e.g. {str(risky[0])!r}); they are "
               "written as they are, so that the file reads back with the same names: open it "
               "in a spreadsheet only through its import dialog, as text", file=sys.stderr)
-    print(f"wrote {written} ({first.shape[0]} topics x {first.shape[1]} runs, "
+    print(f"wrote {written} ({got.shape[0]} topics x {got.shape[1]} runs, "
           f"{', '.join(matrices)})")
     return 0
 
 
-def _evaluate(args) -> dict:
-    """``{measure: matrix}`` of every --measure, one pass over the runs; notes to stderr."""
-    from ..matrices.evaluation import evaluate_measures, parse_measure, run_sources
+def _evaluate(args):
+    """The :class:`~topicsetsize.matrices.evaluation.Evaluation` of every --measure, one pass
+    over the runs (no pandas: issue 28.3); notes to stderr."""
+    from ..matrices.evaluation import evaluate_scores, run_sources
+    from ..matrices.measures import parse_measure
 
     measures = [parse_measure(m) for m in args.measure]     # bad names before any reading
     for k, measure in enumerate(measures):
@@ -106,8 +109,7 @@ def _evaluate(args) -> dict:
                       stacklevel=2)
     label = ", ".join(dict.fromkeys(map(str, measures)))
     with reporting_warnings(), progress(len(run_sources(args.runs)), f"evaluating {label}") as bar:
-        matrices = evaluate_measures(args.runs, args.qrels, measures,
-                                     duplicates=args.duplicates or "error",
-                                     progress=bar.update)
-    say_read(f"{args.runs} on {args.qrels} ({label})", next(iter(matrices.values())))
-    return matrices
+        got = evaluate_scores(args.runs, args.qrels, measures,
+                              duplicates=args.duplicates or "error", progress=bar.update)
+    say_read(f"{args.runs} on {args.qrels} ({label})", got)
+    return got

@@ -83,7 +83,8 @@ def register(sub, designs) -> None:
 def run(args) -> int:
     """Read the collections, run the study with a progress bar, print and plot."""
     from ..decide.pooling import pool_depth_study
-    from ..matrices.evaluation import parse_measure, run_sources
+    from ..matrices.evaluation import run_sources
+    from ..matrices.measures import parse_measure
     from ..params import check
 
     _example_inputs(args)

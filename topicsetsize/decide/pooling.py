@@ -49,16 +49,8 @@ import pandas as pd
 from ..errors import InputError
 from ..estimates.standardise import std_ab
 from ..estimates.variance import pooled_variance
-from ..matrices.evaluation import (
-    evaluator_for,
-    parse_measure,
-    qrels_dict,
-    require_ir_measures,
-    run_names,
-    run_sources,
-    score_run,
-    warn_missing_topics,
-)
+from ..matrices.evaluation import qrels_dict, run_names, run_sources, score_run, warn_missing_topics
+from ..matrices.measures import evaluator_for, parse_measure, require_ir_measures
 from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_flag, check_method

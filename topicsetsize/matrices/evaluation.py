@@ -3,8 +3,9 @@
 Runs are read as trec_eval reads them (:mod:`topicsetsize.matrices.runfiles`: ranked by score,
 descending, ties by document id, descending; the rank column is ignored). Measures are computed
 by :mod:`ir_measures` only (its default provider for AP, nDCG, P, ... is pytrec_eval, i.e.
-trec_eval's own code), never here; a measure's parameters are checked before any evaluation, so
-that ``nDCG@0`` is a one-line error and not a crash in compiled code.
+trec_eval's own code), never here; a measure's parameters are checked before any evaluation
+(:mod:`topicsetsize.matrices.measures`), so that ``nDCG@0`` is a one-line error and not a crash
+in compiled code.
 
 **Which topics.** The matrix has one row per topic of the qrels with at least one relevant
 document (relevance at least 1), as ``trec_eval -q`` reports by default; a run that retrieves
@@ -21,99 +22,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from ..errors import InputError
+from .matrix import ScoreMatrix, is_frame
+from .measures import evaluator_for, first_line, parse_measure
 from .runcolumns import RunColumns
 from .runfiles import as_run, parse_run, qrels_by_topic, run_files
 from .topics import match_topics
 
-__all__ = ["require_ir_measures", "parse_measure", "evaluator_for", "run_dict", "score_run",
-           "run_sources", "evaluate_runs", "evaluate_measures", "run_names", "warn_missing_topics"]
+if TYPE_CHECKING:
+    import pandas as pd
 
-
-def require_ir_measures():
-    """The :mod:`ir_measures` module, or a one-line ValueError telling how to install it.
-
-    ir_measures is an optional dependency (``pip install 'topicsetsize[ir]'``): its trec_eval
-    back end is compiled, so it is not available everywhere (e.g. on Pyodide).
-    """
-    try:
-        import ir_measures
-    except ImportError:
-        raise InputError("evaluating runs needs ir_measures: pip install 'topicsetsize[ir]' "
-                         "(or pip install ir_measures)") from None
-    return ir_measures
-
-
-def parse_measure(measure):
-    """An ir_measures measure from its name (``"AP"``, ``"nDCG@10"``, or trec_eval's ``"map"``),
-    with its parameters checked: a cutoff ``@k`` is a whole number at least 1, a relevance
-    level ``rel=`` a whole number.
-
-    >>> parse_measure("AP"), parse_measure("map"), parse_measure("P@10")
-    (AP, AP, P@10)
-    >>> parse_measure("nDCG@0")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    topicsetsize.InputError: measure='nDCG@0': the cutoff @0 must be a whole number at least 1 ...
-    """
-    ir_measures = require_ir_measures()
-
-    if not isinstance(measure, str):
-        if hasattr(measure, "NAME"):
-            return _checked(measure, repr(measure))
-        raise InputError(f"measure={measure!r} is not a measure name (e.g. AP, nDCG@10, P@10)")
-    try:
-        return _checked(ir_measures.parse_measure(measure), measure)
-    except (ValueError, TypeError, NameError, SyntaxError, AttributeError, KeyError) as exc:
-        if str(exc).startswith("measure="):
-            raise
-    try:
-        found = ir_measures.parse_trec_measure(measure)
-        if len(found) == 1:
-            return _checked(found[0], measure)
-    except (ValueError, TypeError, NameError, SyntaxError, AttributeError, KeyError,
-            IndexError) as exc:
-        if str(exc).startswith("measure="):
-            raise
-    several = ("; several are given one by one (['AP', 'nDCG@10'], or --measure AP nDCG@10)"
-               if "," in measure else "")
-    raise InputError(f"measure={measure!r} is not an ir_measures measure (e.g. AP, nDCG@10, "
-                     f"P@10, or trec_eval's map){several}")
-
-
-def _checked(measure, text: str):
-    """``measure`` if its cutoff and relevance level are whole numbers (cutoff at least 1)."""
-    params = dict(getattr(measure, "params", {}) or {})
-    cutoff = params.get("cutoff")
-    if cutoff is not None and not (_whole(cutoff) and cutoff >= 1):
-        raise InputError(f"measure={text!r}: the cutoff @{cutoff} must be a whole number at "
-                         f"least 1 (e.g. {measure.NAME}@10)")
-    rel = params.get("rel")
-    if rel is not None and not _whole(rel):
-        raise InputError(f"measure={text!r}: the relevance level rel={rel} must be a whole "
-                         "number (e.g. rel=1)")
-    return measure
-
-
-def _whole(value) -> bool:
-    return (isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-            and np.isfinite(value) and float(value) == int(value))
-
-
-def evaluator_for(measure, qrels: dict):
-    """An ir_measures evaluator of one measure (or a list of them) on ``{qid: {docid: rel}}``;
-    a failure of the library is a one-line ValueError naming the measure."""
-    ir_measures = require_ir_measures()
-    measures = list(measure) if isinstance(measure, (list, tuple)) else [measure]
-    try:
-        return ir_measures.evaluator(measures, qrels)
-    except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
-        raise InputError(f"measure={', '.join(map(str, measures))!r}: ir_measures cannot "
-                         f"evaluate it: {_first_line(exc)}") from None
+__all__ = ["run_dict", "score_run", "run_sources", "evaluate_runs", "evaluate_measures",
+           "Evaluation", "evaluate_scores", "run_names", "warn_missing_topics"]
 
 
 def run_dict(run: pd.DataFrame, topics) -> dict:
@@ -130,25 +54,14 @@ def score_run(evaluator, measure, run, topics) -> np.ndarray:
     """The per-topic values of one run (a frame ``query_id, doc_id, score`` or a
     :func:`run_dict`) on ``topics``, 0 where the run retrieves nothing for a topic; a library
     failure is one line naming the measure."""
-    if isinstance(run, pd.DataFrame):
+    if is_frame(run):
         run = run_dict(run, topics)
     try:
         values = {metric.query_id: metric.value for metric in evaluator.iter_calc(run)}
     except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
         raise InputError(f"measure={str(measure)!r}: ir_measures failed: "
-                         f"{_first_line(exc)}") from None
+                         f"{first_line(exc)}") from None
     return np.array([values.get(t, 0.0) for t in topics], float)
-
-
-def _first_line(exc: Exception) -> str:
-    """The first line of a library error; ir_measures' "invalid param cutoff=<object ...>"
-    (a parameter without a default, not given) says which parameter to give."""
-    import re
-
-    text = str(exc).strip()
-    text = text.splitlines()[0] if text else type(exc).__name__
-    return re.sub(r"invalid param (\w+)=<object object at 0x[0-9a-f]+>",
-                  r"the parameter \1 is required (e.g. P@10, SDCG(max_rel=2)@10)", text)
 
 
 def run_sources(runs, *, duplicates: str = "error", where: str = "") -> dict[str, Callable]:
@@ -204,6 +117,7 @@ def evaluate_runs(runs, qrels, measure, *, duplicates: str = "error",
 
     Examples
     --------
+    >>> import pandas as pd
     >>> run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["a", "b", "c"],
     ...                     "score": [2.0, 1.0, 1.0]})
     >>> qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"],
@@ -247,6 +161,7 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
 
     Examples
     --------
+    >>> import pandas as pd
     >>> run = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "c"],
     ...                     "score": [2.0, 1.0, 1.0]})
     >>> qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["b", "c"],
@@ -254,6 +169,65 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
     >>> out = evaluate_measures({"r": run}, qrels, ["AP", "P@1"])
     >>> {m: x["r"].tolist() for m, x in out.items()}
     {'AP': [0.5, 1.0], 'P@1': [0.0, 1.0]}
+    """
+    import pandas as pd
+
+    got = evaluate_scores(runs, qrels, measures, duplicates=duplicates, progress=progress)
+    out = {}
+    for name, matrix in got.matrices.items():
+        frame = pd.DataFrame(matrix.values, index=pd.Index(matrix.topics, name="topic"),
+                             columns=pd.Index(matrix.runs, name="run"))
+        frame.attrs.update(measure=name, **got.attrs)
+        out[name] = frame
+    return out
+
+
+class Evaluation(NamedTuple):
+    """What :func:`evaluate_scores` gives: one matrix per measure (topics × runs, text labels)
+    and how the topics matched and the runs were named."""
+
+    matrices: dict[str, ScoreMatrix]
+    topics_note: str
+    run_names_note: str
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(topics, runs), as each matrix's."""
+        return next(iter(self.matrices.values())).values.shape
+
+    @property
+    def attrs(self) -> dict[str, str]:
+        """The notes, as each DataFrame of :func:`evaluate_measures` holds them in ``attrs``."""
+        return {"topics_note": self.topics_note, "run_names_note": self.run_names_note}
+
+
+def evaluate_scores(runs, qrels, measures, *, duplicates: str = "error",
+                    progress: Callable[[int], object] | None = None) -> Evaluation:
+    """:func:`evaluate_measures` as arrays, without pandas (``topicsetsize evaluate`` writes
+    them, so that a command that evaluates a few runs costs no pandas import: issue 28.3).
+
+    Parameters
+    ----------
+    runs, qrels, measures, duplicates, progress
+        As in :func:`evaluate_measures`.
+
+    Returns
+    -------
+    Evaluation
+        ``matrices`` (``{measure name: ScoreMatrix}``, topics sorted as strings),
+        ``topics_note`` and ``run_names_note``.
+
+    Examples
+    --------
+    Two runs, one relevant document, ranked second by one run and first by the other:
+
+    >>> import pandas as pd
+    >>> runs = {name: pd.DataFrame({"query_id": "1", "doc_id": docs, "score": [2.0, 1.0]})
+    ...         for name, docs in (("ab", ["a", "b"]), ("ba", ["b", "a"]))}
+    >>> got = evaluate_scores(runs, pd.DataFrame({"query_id": ["1"], "doc_id": ["b"],
+    ...                                           "relevance": [1]}), "RR")
+    >>> got.matrices["RR"].values.tolist(), got.matrices["RR"].runs, got.shape
+    ([[0.5, 1.0]], ['ab', 'ba'], (1, 2))
     """
     if isinstance(measures, str) or hasattr(measures, "NAME"):
         measures = [measures]
@@ -285,7 +259,7 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
                 values[plane[str(metric.measure)], row[metric.query_id], j] = metric.value
         except Exception as exc:  # noqa: BLE001 - any library failure becomes a user error
             raise InputError(f"measure={', '.join(parsed)!r}: ir_measures failed: "
-                             f"{_first_line(exc)}") from None
+                             f"{first_line(exc)}") from None
         del run
         if progress is not None:
             progress(1)
@@ -294,13 +268,8 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
                          no_relevant=no_relevant)
     names, note = run_names(runs, list(sources), tags)
     warn_missing_topics(names, each_run, match.matched)
-    out = {}
-    for name, k in plane.items():
-        frame = pd.DataFrame(values[k], index=pd.Index(topics, name="topic"),
-                             columns=pd.Index(names, name="run"))
-        frame.attrs.update(measure=name, topics_note=match.summary, run_names_note=note)
-        out[name] = frame
-    return out
+    return Evaluation({name: ScoreMatrix(values[k], topics, names) for name, k in plane.items()},
+                      match.summary, note)
 
 
 #: How many runs, and topics of each, the warning of :func:`warn_missing_topics` names.

@@ -18,19 +18,23 @@ import operator
 import zipfile
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from pandas.io.common import infer_compression
 
 from ..errors import InputError
-from .formats.common import looks_binary, parse_floats
+from .formats.common import looks_binary, parse_floats, parse_texts
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Fields", "read_fields", "plain_blocks"]
 
 #: The compressions pandas infers from a file name, as it names them.
 _COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst": "zstd",
                ".tar": "tar"}
+#: Names that pandas reads as tar archives (``pandas.io.common.extension_to_compression``).
+_TAR = (".tar", ".tar.gz", ".tar.bz2", ".tar.xz")
 #: What a failed read or decompression raises (zlib, lzma and zipfile have their own).
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
 #: 10**k as floats, exact (k <= 22), for the decimals of :meth:`Fields.numbers`.
@@ -101,8 +105,8 @@ class Fields:
             values = self._decimals(j)
             if values is not None:
                 return values
-        return parse_floats(pd.Series(self.strings(j), dtype=str) if self._frame is None
-                            else self._frame.iloc[:, j])
+        return parse_texts(self.strings(j)) if self._frame is None else \
+            parse_floats(self._frame.iloc[:, j])
 
     def _bytes(self, j: int, first: int, last: int) -> np.ndarray:
         """The bytes of column ``j`` in rows ``first`` to ``last``, each field followed by the
@@ -211,7 +215,7 @@ def read_fields(path, fields) -> Fields:
 def _text(path: Path) -> bytes | None:
     """The bytes of a plain or gzipped file, None where it is compressed otherwise or cannot be
     read so (pandas reads it and says what is wrong)."""
-    compression = infer_compression(path, "infer")
+    compression = _compression(path)
     if compression not in (None, "gzip"):
         return None
     try:
@@ -219,6 +223,15 @@ def _text(path: Path) -> bytes | None:
         return gzip.decompress(data) if compression == "gzip" else data
     except (*_READ_ERRORS, ValueError):
         return None
+
+
+def _compression(path: Path) -> str | None:
+    """The compression a file's name says, as ``pandas.io.common.infer_compression`` infers it
+    (case-insensitive; ``.tar.gz`` is a tar archive), without importing pandas (issue 28.3)."""
+    name = path.name.lower()
+    if name.endswith(_TAR):
+        return "tar"
+    return next((kind for end, kind in _COMPRESSED.items() if name.endswith(end)), None)
 
 
 def _kind(fields) -> str:
@@ -255,7 +268,7 @@ def plain_blocks(path, k: int, size: int | None = None):
         hold the fields :func:`read_fields` gives.
     """
     path = Path(path)
-    compression = infer_compression(path, "infer")
+    compression = _compression(path)
     if compression not in (None, "gzip") or not path.is_file():
         yield None
         return
@@ -321,6 +334,7 @@ def _where(test, n: int, kind) -> np.ndarray:
 
 def _read_frame(path: Path, fields) -> pd.DataFrame:
     """The fields as text by pandas' C reader; the index is the 1-based line number."""
+    import pandas as pd
     k = len(fields)
     try:
         frame = pd.read_csv(path, sep=r"\s+", header=None, names=range(k + 1), dtype=str,

@@ -10,27 +10,33 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import NamedTuple
+import sys
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
 from ..errors import InputError
 
-__all__ = ["ScoreMatrix", "check_matrix", "check_shape"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["ScoreMatrix", "check_matrix", "check_shape", "is_frame"]
 
 
 class ScoreMatrix(NamedTuple):
-    """A checked score matrix: float ``values`` (topics × runs) and a DataFrame's labels."""
+    """A checked score matrix: float ``values`` (topics × runs) and its labels (a DataFrame's
+    index and columns, or lists; None for an array)."""
 
     values: np.ndarray
-    topics: pd.Index | None
-    runs: pd.Index | None
+    topics: pd.Index | list | None
+    runs: pd.Index | list | None
 
     def like_input(self, values: np.ndarray):
         """``values`` (same shape) as a DataFrame with these labels, or as an ndarray."""
         if self.topics is None:
             return values
+        import pandas as pd
+
         return pd.DataFrame(values, index=self.topics, columns=self.runs)
 
 
@@ -48,7 +54,7 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
 
     Parameters
     ----------
-    scores : pandas.DataFrame or 2-D array-like
+    scores : pandas.DataFrame, ScoreMatrix or 2-D array-like
         Topics as rows, runs as columns.
     name : str
         The argument's name, used in error messages.
@@ -75,18 +81,18 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: scores: missing or non-finite value nan at row 1, column 2
+    >>> import pandas as pd
     >>> check_matrix(pd.DataFrame({"runA": [0.1, 0.2]}, index=["t1", "t2"]))
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: scores has 1 run ('runA'): a score matrix needs at least 2 runs
     (columns)
     """
-    if isinstance(scores, pd.DataFrame):
-        topics, runs = scores.index, scores.columns
-    else:
-        topics = runs = None
-    if topics is not None:
-        raw = scores.to_numpy()
+    topics = runs = None
+    if isinstance(scores, ScoreMatrix):
+        topics, runs, raw = scores.topics, scores.runs, np.asarray(scores.values)
+    elif is_frame(scores):
+        topics, runs, raw = scores.index, scores.columns, scores.to_numpy()
     elif isinstance(scores, np.ndarray):
         raw = scores
     else:                                   # lists: keep each cell's own type
@@ -134,8 +140,21 @@ def _to_float(value) -> float:
     return float(value)
 
 
+def is_frame(value) -> bool:
+    """Whether ``value`` is a pandas DataFrame, asked without importing pandas (where it is not
+    loaded, no DataFrame exists): so ``topicsetsize evaluate`` runs without pandas (issue 28.3).
+
+    >>> is_frame([[0.1]])
+    False
+    """
+    pd = sys.modules.get("pandas")
+    return pd is not None and isinstance(value, pd.DataFrame)
+
+
 def _is_number(value) -> bool:
-    return value is None or value is pd.NA or isinstance(value, (int, float, np.number))
+    pd = sys.modules.get("pandas")
+    return value is None or (pd is not None and value is pd.NA) \
+        or isinstance(value, (int, float, np.number))
 
 
 def check_shape(shape, name, topics, runs, min_topics=2, min_runs=2, hint="") -> None:

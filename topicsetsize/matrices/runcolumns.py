@@ -8,8 +8,12 @@ arrays, all in the order of the file.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["RunColumns", "topic_blocks", "by_topic", "whole_runs"]
 
@@ -78,6 +82,7 @@ class RunColumns:
     row's code into them), ``docs`` (list of document ids), ``score`` (float), ``rank`` (int,
     the file's; None for a run given as a frame), ``tag`` (the run tag, or None).
 
+    >>> import pandas as pd
     >>> run = RunColumns.from_frame(pd.DataFrame({"query_id": ["1", "2", "1"],
     ...                                           "doc_id": ["a", "b", "c"],
     ...                                           "score": [1.0, 2.0, 3.0]}))
@@ -97,6 +102,7 @@ class RunColumns:
     def from_frame(cls, frame: pd.DataFrame) -> RunColumns:
         """A checked frame's columns (``query_id``, ``doc_id``, ``score``; ``rank`` if there;
         the tag from ``attrs["tag"]``)."""
+        import pandas as pd
         codes, uniques = pd.factorize(frame["query_id"].to_numpy(object))
         rank = frame["rank"].to_numpy() if "rank" in frame else None
         return cls(list(uniques), codes.astype(np.intp), frame["doc_id"].tolist(),
@@ -104,6 +110,7 @@ class RunColumns:
 
     def frame(self) -> pd.DataFrame:
         """The run as :func:`~topicsetsize.matrices.runfiles.read_run` returns it."""
+        import pandas as pd
         run = pd.DataFrame({"query_id": np.asarray(self.topics, object)[self.topic],
                             "doc_id": np.asarray(self.docs, object), "rank": self.rank,
                             "score": self.score})

@@ -20,16 +20,20 @@ from __future__ import annotations
 import os
 from itertools import compress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..errors import InputError
 from ..params import PARAMS
 from .fields import Fields, read_fields
 from .formats.common import folder_files, parse_floats
 from .lineblocks import qrels_in_blocks, run_in_blocks
+from .matrix import is_frame
 from .runcolumns import RunColumns, by_topic, whole_runs
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["RUN_FIELDS", "QRELS_FIELDS", "DUPLICATES", "RunFileWarning", "trec_score", "trec_order",
            "read_run", "parse_run", "read_runs", "run_files", "read_qrels", "qrels_by_topic",
@@ -53,28 +57,22 @@ def _numbers(fields: Fields, j: int, column: str, path, *, integer: bool) -> np.
                          f"{kind}")
     if not integer:
         return values
-    return _whole(pd.Series(values, index=fields.line), column,
-                  lambda line: f"{path}, line {line}",
-                  lambda line: repr(fields.cell(j, int(np.searchsorted(fields.line, line))))
-                  ).to_numpy()
+    return _whole(values, fields.line, column, lambda line: f"{path}, line {line}",
+                  lambda line: repr(fields.cell(j, int(np.searchsorted(fields.line, line)))))
 
 
-def _whole(values: pd.Series, column: str, where, shown) -> pd.Series:
-    """Whole numbers as int64, each within the registry's range for ``column`` (``relevance``,
-    ``rank``): a value beyond it (``99999999999999999999``) is refused, where int64 would wrap
-    it to -2**63. ``where(label)`` and ``shown(label)`` say where the value is and as written."""
+def _whole(values: np.ndarray, labels, column: str, where, shown) -> np.ndarray:
+    """Whole numbers (floats, each labelled) as int64, each within the registry's range for
+    ``column`` (``relevance``, ``rank``): a value beyond it (``99999999999999999999``) is
+    refused, where int64 would wrap it to -2**63. ``where(label)`` and ``shown(label)`` say
+    where the value is and as written."""
     spec = PARAMS[column]
-    outside = ~spec.contains(values.to_numpy(float))
+    outside = ~spec.contains(values)
     if outside.any():
-        label = values.index[outside.argmax()]
+        label = labels[outside.argmax()]
         raise InputError(f"{where(label)}: {column}={shown(label)} is out of range: allowed "
                          f"{spec.describe(column)}")
-    return values.astype("int64")
-
-
-def _first_duplicate(frame: pd.DataFrame, columns: list[str]):
-    dup = frame.duplicated(columns)
-    return dup.idxmax() if dup.any() else None
+    return values.astype(np.int64)
 
 
 #: What :func:`read_run` does with a document retrieved twice within a topic.
@@ -102,6 +100,7 @@ def trec_order(frame: pd.DataFrame, *, columns=("query_id", "score", "doc_id")) 
     single precision, :func:`trec_score`), then document id descending (byte order, trec_eval's
     ``strcmp``; ``form_res_rels.c``). The frame's scores are returned unchanged.
 
+    >>> import pandas as pd
     >>> run = pd.DataFrame({"query_id": ["1"] * 3, "doc_id": ["a", "c", "b"],
     ...                     "score": [1.0, 1.0, 2.0]})
     >>> trec_order(run)["doc_id"].tolist()
@@ -110,6 +109,7 @@ def trec_order(frame: pd.DataFrame, *, columns=("query_id", "score", "doc_id")) 
     >>> trec_order(run)["doc_id"].tolist()
     ['b', 'c', 'a']
     """
+    import pandas as pd
     columns = list(columns)     # the groups (topic, and more before it), then score and id
     score = columns[-2]
     return frame.sort_values(columns, ascending=[True] * (len(columns) - 2) + [False, False],
@@ -343,18 +343,20 @@ def read_qrels(path) -> pd.DataFrame:
     0        1     d1          1
     1        1     d2          0
     """
+    import pandas as pd
     fields = read_fields(path, QRELS_FIELDS)
     relevance = _numbers(fields, 3, "relevance", path, integer=True)
     topics, topic = fields.factorize(0)
     qids, docs = np.asarray(topics, object)[topic], fields.strings(2)   # one object a topic
-    _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, path, docs, qids)
+    _judged_twice(topic, fields, path, docs, qids)
     return pd.DataFrame({"query_id": qids, "doc_id": np.asarray(docs, object),
                          "relevance": relevance})
 
 
-def _judged_twice(pairs: pd.DataFrame, fields: Fields, path, docs: list, qids) -> None:
+def _judged_twice(topic, fields: Fields, path, docs: list, qids) -> None:
     """The error naming the first line that judges a document judged before for its topic."""
-    dup = pairs.duplicated().to_numpy()
+    import pandas as pd
+    dup = pd.DataFrame({"qid": topic, "docno": docs}).duplicated().to_numpy()
     if dup.any():
         i = int(dup.argmax())
         raise InputError(f"{path}, line {fields.line[i]}: document {docs[i]!r} is judged "
@@ -366,6 +368,7 @@ def qrels_by_topic(qrels) -> dict:
     (ir_measures' format), checked as :func:`read_qrels` checks them; a file is read without a
     frame in between."""
     if not isinstance(qrels, (str, os.PathLike)):
+        import pandas as pd
         frame = as_qrels(qrels)
         codes, topics = pd.factorize(frame["query_id"].to_numpy(object))
         return by_topic(list(topics), codes, frame["doc_id"].tolist(),
@@ -379,8 +382,7 @@ def qrels_by_topic(qrels) -> dict:
     docs = fields.strings(2)
     out = by_topic(topics, topic, docs, relevance)
     if sum(map(len, out.values())) != len(docs):        # a document judged twice
-        _judged_twice(pd.DataFrame({"qid": topic, "docno": docs}), fields, qrels, docs,
-                      np.asarray(topics, object)[topic])
+        _judged_twice(topic, fields, qrels, docs, np.asarray(topics, object)[topic])
     return out
 
 
@@ -392,6 +394,7 @@ def as_run(run, name: str = "run", *, duplicates: str = "error") -> pd.DataFrame
     """
     if isinstance(run, (str, os.PathLike)):
         return read_run(run, duplicates=duplicates)
+    import pandas as pd
     frame = _as_frame(run, name, {"qid": "query_id", "docno": "doc_id"},
                       ("query_id", "doc_id", "score"))
     score = pd.Series(parse_floats(frame["score"]), index=frame.index)
@@ -415,23 +418,25 @@ def as_qrels(qrels, name: str = "qrels") -> pd.DataFrame:
     """Qrels given as a path or a frame, as a checked frame (``query_id, doc_id, relevance``)."""
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels(qrels)
+    import pandas as pd
     frame = _as_frame(qrels, name, {"qid": "query_id", "docno": "doc_id", "rel": "relevance"},
                       ("query_id", "doc_id", "relevance"))
     relevance = pd.to_numeric(frame["relevance"], errors="coerce")
     if relevance.isna().any() or (relevance != relevance.round()).any():
         raise InputError(f"{name}: relevance must be whole numbers")
-    frame = frame.assign(relevance=_whole(relevance.astype(float), "relevance",
+    frame = frame.assign(relevance=_whole(relevance.to_numpy(float), frame.index, "relevance",
                                           lambda row: f"{name}, row {row}",
                                           lambda row: repr(frame.at[row, "relevance"])))
-    line = _first_duplicate(frame, ["query_id", "doc_id"])
-    if line is not None:
+    dup = frame.duplicated(["query_id", "doc_id"])
+    if dup.any():
+        line = dup.idxmax()
         raise InputError(f"{name}: document {frame.at[line, 'doc_id']!r} is judged twice for "
                          f"topic {frame.at[line, 'query_id']!r}")
     return frame
 
 
 def _as_frame(value, name, renames, columns) -> pd.DataFrame:
-    if not isinstance(value, pd.DataFrame):
+    if not is_frame(value):
         raise InputError(f"{name}: expected a file path or a DataFrame, got "
                          f"{type(value).__name__}")
     frame = value.rename(columns=renames)

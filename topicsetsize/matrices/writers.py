@@ -6,16 +6,21 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..atomic import atomic_path
 from ..errors import InputError
 from .formats.common import SUMMARY_TOPIC
-from .matrix import check_matrix
+from .matrix import ScoreMatrix, check_matrix
 
-__all__ = ["write_trec_eval", "write_long", "long_table", "write_matrices", "MATRIX_SUFFIXES"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["write_trec_eval", "write_long", "long_table", "write_matrices", "MATRIX_SUFFIXES",
+           "wide_rows", "long_rows", "csv_text"]
 
 #: The file extensions :func:`write_matrices` writes.
 MATRIX_SUFFIXES = (".csv", ".tsv", ".xlsx")
@@ -23,14 +28,63 @@ MATRIX_SUFFIXES = (".csv", ".tsv", ".xlsx")
 _SHEET_FORBIDDEN, _SHEET_MAX = set("[]:*?/\\"), 31
 
 
-def _labelled(scores) -> pd.DataFrame:
-    """A checked matrix as a DataFrame with text labels (arrays: topics 1.., runs run1..)."""
+def _labelled(scores) -> ScoreMatrix:
+    """A checked matrix with text labels (arrays: topics 1.., runs run1..)."""
     matrix = check_matrix(scores, min_topics=1, min_runs=1)
     n, m = matrix.values.shape
     topics = matrix.topics if matrix.topics is not None else range(1, n + 1)
     runs = matrix.runs if matrix.runs is not None else [f"run{j}" for j in range(1, m + 1)]
-    return pd.DataFrame(matrix.values, index=[str(t) for t in topics],
-                        columns=[str(r) for r in runs])
+    return ScoreMatrix(matrix.values, [str(t) for t in topics], [str(r) for r in runs])
+
+
+def _frame(scores) -> pd.DataFrame:
+    """:func:`_labelled` as a DataFrame."""
+    import pandas as pd
+
+    matrix = _labelled(scores)
+    return pd.DataFrame(matrix.values, index=matrix.topics, columns=matrix.runs)
+
+
+def wide_rows(scores):
+    """The rows of a score matrix's wide file: a header ``topic, run…``, then one row per topic
+    (text labels, float values; see :func:`write_matrices`).
+
+    >>> list(wide_rows([[0.25, 0.5]]))
+    [['topic', 'run1', 'run2'], ['1', 0.25, 0.5]]
+    """
+    matrix = _labelled(scores)
+    yield ["topic", *matrix.runs]
+    for topic, row in zip(matrix.topics, matrix.values.tolist()):
+        yield [topic, *row]
+
+
+def long_rows(matrices: dict):
+    """The rows of the long table ``run, topic, measure, value`` of ``{measure: topics × runs
+    matrix}``, a header first (runs, then topics, in each matrix's order; measures in the order
+    given): :func:`long_table` without pandas.
+
+    >>> list(long_rows({"AP": [[0.25, 0.5]]}))
+    [['run', 'topic', 'measure', 'value'], ['run1', '1', 'AP', 0.25], ['run2', '1', 'AP', 0.5]]
+    """
+    yield ["run", "topic", "measure", "value"]
+    for measure, scores in matrices.items():
+        matrix = _labelled(scores)
+        for run, column in zip(matrix.runs, matrix.values.T.tolist()):
+            for topic, value in zip(matrix.topics, column):
+                yield [run, topic, str(measure), value]
+
+
+def csv_text(rows, sep: str = ",") -> str:
+    """``rows`` as CSV (or TSV, ``sep="\\t"``) text, as pandas' ``to_csv`` writes them: fields
+    quoted only where needed, floats in their shortest exact form, ``\\n`` line ends.
+
+    >>> print(csv_text([["topic", "a,b"], ["1", 0.1]]), end="")
+    topic,"a,b"
+    1,0.1
+    """
+    text = io.StringIO()
+    csv.writer(text, delimiter=sep, lineterminator="\n").writerows(rows)
+    return text.getvalue()
 
 
 def _check_token(kind: str, value: str) -> None:
@@ -75,7 +129,7 @@ def write_trec_eval(scores, *, folder, measure: str) -> list[Path]:
     >>> read_matrix(folder, measure="map").to_numpy().tolist()
     [[0.25, 0.5], [0.125, 0.75]]
     """
-    frame = _labelled(scores)
+    frame = _frame(scores)
     _check_token("measure", str(measure))
     for label in (*frame.index, *frame.columns):
         _check_token("topic/run label", label)
@@ -131,15 +185,13 @@ def write_long(scores, *, path, measure: str) -> Path:
     run2,1,map,0.5
     run2,2,map,0.75
     """
-    frame = _labelled(scores)
     if not str(measure).strip():
         raise InputError("measure must be a non-empty name")
     path = Path(path)
-    long = frame.rename_axis(index="topic", columns="run").T.stack().rename("value").reset_index()
-    long.insert(2, "measure", str(measure))
     sep = "\t" if path.suffix.lower() in (".tsv", ".tab") else ","
+    text = csv_text(long_rows({str(measure): scores}), sep)
     with atomic_path(path) as tmp:
-        long.to_csv(tmp, sep=sep, index=False, lineterminator="\n")
+        tmp.write_text(text, encoding="utf-8")
     return path
 
 
@@ -147,19 +199,16 @@ def long_table(matrices: dict) -> pd.DataFrame:
     """The long table ``run, topic, measure, value`` of ``{measure: topics × runs matrix}``
     (runs, then topics, in each matrix's order; measures in the order given).
 
+    >>> import pandas as pd
     >>> m = pd.DataFrame([[0.25, 0.5]], index=["1"], columns=["a", "b"])
     >>> long_table({"AP": m, "P@10": m * 2}).values.tolist()
     [['a', '1', 'AP', 0.25], ['b', '1', 'AP', 0.5],
      ['a', '1', 'P@10', 0.5], ['b', '1', 'P@10', 1.0]]
     """
-    parts = []
-    for measure, scores in matrices.items():
-        frame = _labelled(scores)
-        long = frame.rename_axis(index="topic", columns="run").T.stack().rename(
-            "value").reset_index()
-        long.insert(2, "measure", str(measure))
-        parts.append(long)
-    return pd.concat(parts, ignore_index=True)
+    import pandas as pd
+
+    header, *rows = long_rows(matrices)
+    return pd.DataFrame(rows, columns=header)
 
 
 def write_matrices(matrices: dict, path) -> Path:
@@ -176,6 +225,7 @@ def write_matrices(matrices: dict, path) -> Path:
     --------
     >>> import tempfile, pathlib
     >>> from topicsetsize.matrices.readers import read_matrix
+    >>> import pandas as pd
     >>> m = pd.DataFrame([[0.25, 0.5], [0.125, 0.75]], index=["1", "2"], columns=["a", "b"])
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> out = write_matrices({"AP": m, "P@10": m / 2}, folder / "scores.xlsx")
@@ -196,11 +246,9 @@ def write_matrices(matrices: dict, path) -> Path:
     if suffix == ".xlsx":
         return _write_xlsx(matrices, path)
     sep = "\t" if suffix == ".tsv" else ","
-    if len(matrices) == 1:
-        frame = _labelled(next(iter(matrices.values()))).rename_axis(index="topic")
-        text = frame.to_csv(sep=sep, lineterminator="\n")
-    else:
-        text = long_table(matrices).to_csv(sep=sep, index=False, lineterminator="\n")
+    rows = wide_rows(next(iter(matrices.values()))) if len(matrices) == 1 else \
+        long_rows(matrices)
+    text = csv_text(rows, sep)
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return path
@@ -218,10 +266,8 @@ def _write_xlsx(matrices: dict, path: Path) -> Path:
             raise InputError(f"{path}: measure {name!r} cannot name a sheet (at most "
                              f"{_SHEET_MAX} characters, none of []:*?/\\): write .csv instead")
         sheet = book.create_sheet(name)
-        frame = _labelled(scores)
-        sheet.append(["topic", *frame.columns])
-        for topic, values in zip(frame.index, frame.to_numpy().tolist()):
-            sheet.append([topic, *values])
+        for row in wide_rows(scores):
+            sheet.append(row)
         for row in sheet.iter_rows():
             for cell in row:
                 if isinstance(cell.value, str):

@@ -196,3 +196,32 @@ def test_a_nul_in_a_file_pandas_reads_is_refused_where_pandas_keeps_it(tmp_path)
                                   "character (trec_eval would cut it there)")
     else:
         assert read_fields(path, names).strings(2) == ["d1", "d"]
+
+
+@pytest.mark.parametrize("name", ["r.gz", "r.GZ", "r.tar.gz", "r.TAR.xz", "r.tgz", "r.bz2",
+                                  "r.zip", "r.xz", "r.zst", "r.tar", "r", "r.txt", "r.gz.txt",
+                                  ".gz"])
+def test_compression_is_inferred_from_the_name_as_pandas_infers_it(name):
+    # fields' own reading of the name (no pandas import, issue 28.3) against pandas': whether a
+    # file is read as plain text, as gzip, or handed to pandas' reader
+    from pandas.io.common import infer_compression
+
+    from topicsetsize.matrices import fields
+
+    theirs = infer_compression(name, "infer")
+    ours = fields._compression(fields.Path(name))
+    assert (ours if ours in (None, "gzip") else "other") == \
+        (theirs if theirs in (None, "gzip") else "other")
+
+
+def test_texts_are_parsed_as_float_reads_them():
+    from topicsetsize.matrices.formats.common import parse_texts
+
+    rng = random.Random(7)
+    texts = [repr(rng.random() * 10.0 ** rng.randint(-30, 30)) for _ in range(2000)]
+    texts += [f"{rng.random():.25f}", "1e-3", " 2 ", "-0", "inf"]
+    got = parse_texts(texts)
+    assert got.view(np.int64).tolist() == np.array([float(t) for t in texts]).view(
+        np.int64).tolist()                                           # bit for bit
+    mixed = parse_texts(["1_0", "x", None, "0.5", 3])           # float() would read "1_0" as 10
+    assert np.isnan(mixed[:3]).all() and mixed[3:].tolist() == [0.5, 3.0]

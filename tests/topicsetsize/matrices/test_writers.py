@@ -40,3 +40,26 @@ def test_written_files_read_back_to_the_same_numbers(tmp_path):
     assert back.to_numpy().tolist() == scores.to_numpy().tolist()
     back = read_matrix(write_long(scores, path=tmp_path / "long.csv", measure="map"))
     assert back.to_numpy().tolist() == scores.to_numpy().tolist()
+
+
+@pytest.mark.parametrize("sep", [",", "\t"])
+def test_csv_without_pandas_is_pandas_to_csv(sep):
+    # issue 28.3: write_matrices writes CSV with the csv module, as pandas' to_csv wrote it
+    # (quoting, floats in shortest exact form at every magnitude, line ends)
+    import numpy as np
+
+    from topicsetsize.matrices.writers import csv_text, long_rows, long_table, wide_rows
+
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.random(300), rng.random(300) * 10.0 ** rng.integers(-30, 30, 300),
+                             [0.0, -0.0, 1.0, 1e16, 1e15, 1e-4, 1e-5, 1e-149, -2.5, 1 / 3]])
+    frame = pd.DataFrame(values[:610].reshape(-1, 5), columns=["a", "b,c", 'd"e', "f g", "h\tj"],
+                         index=[f"t{i}" for i in range(122)]).rename_axis(index="topic")
+    assert csv_text(wide_rows(frame), sep) == frame.to_csv(sep=sep, lineterminator="\n")
+    matrices = {"AP": frame, "P@10": frame / 3}
+    assert csv_text(long_rows(matrices), sep) == long_table(matrices).to_csv(
+        sep=sep, index=False, lineterminator="\n")
+    stacked = pd.concat([f.rename_axis(columns="run").T.stack().rename("value").reset_index()
+                         .assign(measure=m) for m, f in matrices.items()], ignore_index=True)
+    assert long_table(matrices).values.tolist() == \
+        stacked[["run", "topic", "measure", "value"]].values.tolist()   # pandas' own reshaping
