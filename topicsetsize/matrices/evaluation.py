@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import InputError
 from .matrix import ScoreMatrix, is_frame
-from .measures import evaluator_for, first_line, parse_measure
+from .measures import evaluator_for, first_line, parse_measure, require_ir_measures
 from .runcolumns import RunColumns
 from .runfiles import as_run, parse_run, qrels_by_topic, run_files
 from .topics import match_topics
@@ -37,7 +37,9 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["run_dict", "score_run", "run_sources", "evaluate_runs", "evaluate_measures",
-           "Evaluation", "evaluate_scores", "run_names", "warn_missing_topics"]
+           "Evaluation", "evaluate_scores", "run_names", "warn_missing_topics",
+           # here before matrices.measures held them, and still importable from here
+           "require_ir_measures", "parse_measure", "evaluator_for"]
 
 
 def run_dict(run: pd.DataFrame, topics) -> dict:

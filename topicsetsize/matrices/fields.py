@@ -2,12 +2,13 @@ r"""Whitespace-separated text with a fixed number of fields a line: TREC run and
 
 :func:`read_fields` splits a file as pandas' C reader splits it (``sep=r"\s+"``, nothing quoted,
 blank lines skipped) and returns its columns (:class:`Fields`). Where the text is plain (ASCII,
-no control character other than tab and newline, every line holding exactly the fields asked
-for, no blank line), it is split in one vectorised pass over its bytes, and a column of decimal
-numbers is parsed without a Python call per line; any other text (and any failure) is read by
-pandas, whose checks and one-line errors (naming the file and line) then apply. Both give the
-same fields, and numbers equal to Python's ``float()`` of their text bit for bit (see
-:meth:`Fields.numbers`), so which reader read a file never changes a value.
+no control character other than tab and newline, a line ending in ``\n`` or ``\r\n``, every
+line holding exactly the fields asked for, no blank line), it is split in one vectorised pass
+over its bytes, and a column of decimal numbers is parsed without a Python call per line; any
+other text (and any failure) is read by pandas, whose checks and one-line errors (naming the
+file and line) then apply. Both give the same fields, and numbers equal to Python's ``float()``
+of their text bit for bit (see :meth:`Fields.numbers`), so which reader read a file never
+changes a value.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Fields", "read_fields", "plain_blocks"]
 
-#: The compressions pandas infers from a file name, as it names them.
+#: The compressions pandas infers from a file name (``bzip2``: pandas says ``bz2``).
 _COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst": "zstd",
                ".tar": "tar"}
 #: Names that pandas reads as tar archives (``pandas.io.common.extension_to_compression``).
@@ -304,10 +305,12 @@ def _split(data: bytes, k: int, first: int = 1) -> Fields | None:
     if not data.endswith(b"\n"):
         data += b"\n"
     text = np.frombuffer(data, np.uint8)
-    newlines, tabs = data.count(b"\n"), data.count(b"\t")
+    newlines, tabs, returns = data.count(b"\n"), data.count(b"\t"), data.count(b"\r")
+    if returns and data.count(b"\r\n") != returns:
+        return None                         # a \r not ending a line: pandas' own rules
     if sum(np.count_nonzero(text[a:a + _CHUNK] < 32) for a in range(0, len(text), _CHUNK)) != \
-            newlines + tabs:
-        return None                         # \r, \v, \f, NUL, ...: pandas' own rules
+            newlines + tabs + returns:
+        return None                         # \v, \f, NUL, ...: pandas' own rules
     kind = np.int32 if len(text) < 2 ** 31 else np.int64
     # Where a field starts or ends: a change between a blank byte (space, tab, newline) and
     # not, found a block of bytes at a time (no array of the file's size).

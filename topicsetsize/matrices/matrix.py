@@ -49,7 +49,7 @@ MIN_SCORE = 1e-150
 
 
 def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
-                 min_runs: int = 2) -> ScoreMatrix:
+                 min_runs: int = 2, computed: bool = True) -> ScoreMatrix:
     """Check a topics × runs score matrix and return its float values (and labels).
 
     Parameters
@@ -60,12 +60,15 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         The argument's name, used in error messages.
     min_topics, min_runs : int
         The smallest acceptable number of topics (rows) and runs (columns).
+    computed : bool
+        Whether the scores are to be computed with: then each nonzero |score| must lie in
+        [``MIN_SCORE``, ``MAX_SCORE``]. False (a matrix only written out) checks finiteness only.
 
     Returns
     -------
     ScoreMatrix
         ``values`` (a float ndarray), and ``topics``/``runs`` (the DataFrame's index and
-        columns; None for an array).
+        columns, a ScoreMatrix's labels; None for an array).
 
     Raises
     ------
@@ -118,7 +121,7 @@ def check_matrix(scores, *, name: str = "scores", min_topics: int = 2,
         cell = float(cell) if isinstance(cell, np.floating) else cell
         kind = "missing or non-finite value" if _is_number(cell) else "non-numeric value"
         raise InputError(f"{name}: {kind} {cell!r} at {where}")
-    size = np.abs(values)
+    size = np.abs(values) if computed else np.zeros(0)
     for bad, what in ((size > MAX_SCORE, "too large to compute with (its square and the sums "
                                          "of squares overflow)"),
                       ((size < MIN_SCORE) & (size > 0), "too small to compute with (its square "

@@ -29,8 +29,9 @@ _SHEET_FORBIDDEN, _SHEET_MAX = set("[]:*?/\\"), 31
 
 
 def _labelled(scores) -> ScoreMatrix:
-    """A checked matrix with text labels (arrays: topics 1.., runs run1..)."""
-    matrix = check_matrix(scores, min_topics=1, min_runs=1)
+    """A checked matrix with text labels (arrays: topics 1.., runs run1..): finite scores, of
+    any size (a measure's tiny values, ``1.8e-228``, are written as they are)."""
+    matrix = check_matrix(scores, min_topics=1, min_runs=1, computed=False)
     n, m = matrix.values.shape
     topics = matrix.topics if matrix.topics is not None else range(1, n + 1)
     runs = matrix.runs if matrix.runs is not None else [f"run{j}" for j in range(1, m + 1)]
@@ -76,7 +77,8 @@ def long_rows(matrices: dict):
 
 def csv_text(rows, sep: str = ",") -> str:
     """``rows`` as CSV (or TSV, ``sep="\\t"``) text, as pandas' ``to_csv`` writes them: fields
-    quoted only where needed, floats in their shortest exact form, ``\\n`` line ends.
+    quoted only where needed, floats in their shortest exact form, ``\\n`` line ends (finite
+    floats: NaN would be ``nan``, where pandas leaves the field empty).
 
     >>> print(csv_text([["topic", "a,b"], ["1", 0.1]]), end="")
     topic,"a,b"

@@ -146,3 +146,26 @@ def test_a_run_topic_without_relevant_documents_is_not_called_only_in_the_runs(t
     assert "only in" not in text
     assert (f"in runs but with no relevant document in {qrels}, so not scored (as trec_eval): "
             "1: 2") in text
+
+
+def test_scores_of_any_real_type_are_read_as_float_reads_them():
+    # pd.read_sql gives Decimal for NUMERIC columns; float() reads them (a reviewer found them
+    # refused as "not a finite number" after the parse without pandas)
+    from decimal import Decimal
+    from fractions import Fraction
+
+    qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["b", "c"], "relevance": [1, 1]})
+    floats = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "c"],
+                           "score": [2.5, 1.0, 1.0]})
+    expected = evaluate_runs({"r": floats}, qrels, "AP")
+    for scores in ([Decimal("2.5"), Decimal("1.0"), Decimal("1")],
+                   [Fraction(5, 2), 1, np.float32(1.0)]):
+        got = evaluate_runs({"r": floats.assign(score=scores)}, qrels, "AP")
+        assert got.equals(expected)
+
+
+def test_the_measures_functions_are_still_importable_from_evaluation():
+    from topicsetsize.matrices import evaluation, measures
+
+    for name in ("require_ir_measures", "parse_measure", "evaluator_for"):
+        assert getattr(evaluation, name) is getattr(measures, name) and name in evaluation.__all__

@@ -40,8 +40,10 @@ def _write(path, rng: random.Random, *, plain: bool) -> str:
     if not plain:
         lines.insert(rng.randint(0, len(lines)), rng.choice(["", "  "]))      # a blank line
     text = "\n".join(lines) + rng.choice(["\n", ""])
-    if not plain and rng.random() < 0.5:
+    if rng.random() < 0.5:                   # Windows line ends: plain as well (CLEF's ECNU)
         text = text.replace("\n", "\r\n")
+    if not plain and rng.random() < 0.2:     # a \r that ends no line: pandas' rules
+        text = text.replace("\r\n", "\r", 1) if "\r\n" in text else "\r" + text
     data = text.encode()
     path.write_bytes(gzip.compress(data) if path.suffix == ".gz" else data)
     return text

@@ -63,3 +63,23 @@ def test_csv_without_pandas_is_pandas_to_csv(sep):
                          .assign(measure=m) for m, f in matrices.items()], ignore_index=True)
     assert long_table(matrices).values.tolist() == \
         stacked[["run", "topic", "measure", "value"]].values.tolist()   # pandas' own reshaping
+
+
+def test_a_measures_tiny_values_are_written_as_they_are(tmp_path):
+    # Compat(p=0.5) on CLEF 2017 TAR gives 1.8e-228: too small to compute a variance with, but
+    # a matrix written out is data (a reviewer found `evaluate` refusing to print it)
+    from topicsetsize.matrices.writers import csv_text, wide_rows, write_matrices
+
+    frame = pd.DataFrame([[1.8034e-228, 0.5], [0.25, 1e-300]], index=["1", "2"],
+                         columns=["a", "b"])
+    assert csv_text(wide_rows(frame)).splitlines()[1:] == ["1,1.8034e-228,0.5", "2,0.25,1e-300"]
+    out = write_matrices({"Compat": frame}, tmp_path / "m.csv")
+    assert "1.8034e-228" in out.read_text()
+    back = read_matrix(out)
+    assert back.to_numpy().tolist() == frame.to_numpy().tolist()        # read back exactly
+    from topicsetsize.matrices.matrix import check_matrix
+
+    with pytest.raises(InputError, match="too small to compute with"):
+        check_matrix(back)                          # computing with it is still refused
+    with pytest.raises(InputError, match="missing or non-finite value nan"):
+        write_matrices({"AP": frame.assign(a=float("nan"))}, tmp_path / "n.csv")

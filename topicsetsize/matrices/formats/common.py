@@ -147,12 +147,19 @@ def parse_texts(texts: list) -> np.ndarray:
 
     >>> parse_texts(["0.1", "1e-3", " 2 "]).tolist(), parse_texts(["1_0", "x", None]).tolist()
     ([0.1, 0.001, 2.0], [nan, nan, nan])
+    >>> from decimal import Decimal
+    >>> parse_texts([Decimal("2.5"), 1, np.float32(0.5)]).tolist()      # float() of each
+    [2.5, 1.0, 0.5]
     """
     try:
-        if "_" not in "".join(texts):           # a TypeError where a cell is not text
+        joined = "".join(texts)
+    except TypeError:                           # a cell that is not text (Decimal, None, ...)
+        joined = "".join(map(str, texts))
+    if "_" not in joined:
+        try:
             return np.fromiter(map(float, texts), float, len(texts))
-    except (ValueError, TypeError):
-        pass
+        except (ValueError, TypeError):         # not a number, None
+            pass
     return np.fromiter(map(_float_or_nan, texts), float, len(texts))
 
 
