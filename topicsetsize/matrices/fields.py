@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import lzma
 import operator
+import tarfile
 import zipfile
 import zlib
 from pathlib import Path
@@ -37,7 +38,8 @@ _COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zip": "zip", ".zst
 #: Names that pandas reads as tar archives (``pandas.io.common.extension_to_compression``).
 _TAR = (".tar", ".tar.gz", ".tar.bz2", ".tar.xz")
 #: What a failed read or decompression raises (zlib, lzma and zipfile have their own).
-_READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+_READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile,
+                tarfile.TarError)
 #: 10**k as floats, exact (k <= 22), for the decimals of :meth:`Fields.numbers`.
 _POW10 = np.array([float(10 ** k) for k in range(23)])
 #: What each byte is to a decimal: its digit, 10 the point, 11 a minus, 12 anything else.
@@ -372,12 +374,14 @@ def _read_error(exc: Exception, path: Path, fields) -> Exception:
     names no file (``/proc/self/mem``: EIO)."""
     if isinstance(exc, OSError) and exc.filename is not None:
         return exc                                  # open() named the file
-    kind = _COMPRESSED.get(path.suffix.lower())
+    kind = _compression(path)
     what = _kind(fields)
     if kind is not None:
-        return InputError(f"{path}: named {path.suffix} but not a valid {kind} file ({exc}): "
+        end = max((e for e in (*_TAR, *_COMPRESSED) if path.name.lower().endswith(e)), key=len)
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0].rstrip(":")
+        return InputError(f"{path}: named {end} but not a valid {kind} file ({reason}): "
                           f"expected {kind}-compressed {what} text; if it is plain text, "
-                          f"rename it without {path.suffix}")
+                          f"rename it without {end}")
     if isinstance(exc, OSError):
         return OSError(exc.errno, f"cannot read: {exc.strerror or exc}", str(path))
     return exc

@@ -252,7 +252,8 @@ def test_a_rank_beyond_a_c_int_is_refused_naming_the_file_and_line(tmp_path):
         read_run(f)
 
 
-@pytest.mark.parametrize("suffix, kind", [(".gz", "gzip"), (".bz2", "bzip2")])
+@pytest.mark.parametrize("suffix, kind", [(".gz", "gzip"), (".bz2", "bzip2"), (".tar", "tar"),
+                                          (".tar.gz", "tar")])   # tar: a traceback until now
 @pytest.mark.parametrize("reader, what", [(read_qrels, "TREC qrels"), (read_run, "TREC run")])
 def test_a_file_named_compressed_but_plain_names_the_file(tmp_path, suffix, kind, reader, what):
     # "Not a gzipped file (b'10')" said neither which file nor what was expected (issue 24.8)
