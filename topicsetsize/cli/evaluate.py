@@ -64,12 +64,10 @@ def run(args) -> int:
     got = _evaluate(args)
     matrices = got.matrices
     if args.out is None:           # the CSV of write_matrices, text cells made inert
-        from ..matrices.writers import csv_text, long_rows, wide_rows
+        from ..matrices.writers import csv_text, matrices_rows
 
-        rows = wide_rows(next(iter(matrices.values()))) if len(matrices) == 1 else \
-            long_rows(matrices)
         sys.stdout.write(csv_text([csv_cell(x) if isinstance(x, str) else x for x in row]
-                                  for row in rows))
+                                  for row in matrices_rows(matrices)))
         return 0
     from ..matrices.writers import write_matrices
 

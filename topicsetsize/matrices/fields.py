@@ -228,13 +228,20 @@ def _text(path: Path) -> bytes | None:
         return None
 
 
-def _compression(path: Path) -> str | None:
-    """The compression a file's name says, as ``pandas.io.common.infer_compression`` infers it
-    (case-insensitive; ``.tar.gz`` is a tar archive), without importing pandas (issue 28.3)."""
+def _compressed_ending(path: Path) -> tuple[str, str] | None:
+    """The ending of a file's name that names a compression, and the compression, as
+    ``pandas.io.common.infer_compression`` infers it (case-insensitive, the longest ending:
+    ``.tar.gz`` is a tar archive), without importing pandas (issue 28.3); None for none."""
     name = path.name.lower()
-    if name.endswith(_TAR):
-        return "tar"
-    return next((kind for end, kind in _COMPRESSED.items() if name.endswith(end)), None)
+    endings = [(end, "tar") for end in _TAR] + list(_COMPRESSED.items())
+    return max(((end, kind) for end, kind in endings if name.endswith(end)),
+               key=lambda found: len(found[0]), default=None)
+
+
+def _compression(path: Path) -> str | None:
+    """The compression of :func:`_compressed_ending` (None for none)."""
+    found = _compressed_ending(path)
+    return None if found is None else found[1]
 
 
 def _kind(fields) -> str:
@@ -374,10 +381,10 @@ def _read_error(exc: Exception, path: Path, fields) -> Exception:
     names no file (``/proc/self/mem``: EIO)."""
     if isinstance(exc, OSError) and exc.filename is not None:
         return exc                                  # open() named the file
-    kind = _compression(path)
+    found = _compressed_ending(path)
     what = _kind(fields)
-    if kind is not None:
-        end = max((e for e in (*_TAR, *_COMPRESSED) if path.name.lower().endswith(e)), key=len)
+    if found is not None:
+        end, kind = found
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0].rstrip(":")
         return InputError(f"{path}: named {end} but not a valid {kind} file ({reason}): "
                           f"expected {kind}-compressed {what} text; if it is plain text, "

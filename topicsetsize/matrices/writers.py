@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["write_trec_eval", "write_long", "long_table", "write_matrices", "MATRIX_SUFFIXES",
-           "wide_rows", "long_rows", "csv_text"]
+           "wide_rows", "long_rows", "matrices_rows", "csv_text"]
 
 #: The file extensions :func:`write_matrices` writes.
 MATRIX_SUFFIXES = (".csv", ".tsv", ".xlsx")
@@ -73,6 +73,18 @@ def long_rows(matrices: dict):
         for run, column in zip(matrix.runs, matrix.values.T.tolist()):
             for topic, value in zip(matrix.topics, column):
                 yield [run, topic, str(measure), value]
+
+
+def matrices_rows(matrices: dict):
+    """The rows of ``{measure: topics × runs matrix}`` as :func:`write_matrices` writes them in
+    CSV: one measure as the wide matrix (:func:`wide_rows`), several as the long table
+    (:func:`long_rows`).
+
+    >>> [len(list(matrices_rows(m))) for m in ({"AP": [[0.5]]}, {"AP": [[0.5]], "RR": [[1.0]]})]
+    [2, 3]
+    """
+    return wide_rows(next(iter(matrices.values()))) if len(matrices) == 1 else \
+        long_rows(matrices)
 
 
 def csv_text(rows, sep: str = ",") -> str:
@@ -248,9 +260,7 @@ def write_matrices(matrices: dict, path) -> Path:
     if suffix == ".xlsx":
         return _write_xlsx(matrices, path)
     sep = "\t" if suffix == ".tsv" else ","
-    rows = wide_rows(next(iter(matrices.values()))) if len(matrices) == 1 else \
-        long_rows(matrices)
-    text = csv_text(rows, sep)
+    text = csv_text(matrices_rows(matrices), sep)
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return path
