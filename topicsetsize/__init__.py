@@ -20,6 +20,7 @@ _EXPORTS = {
     "designs.legacy": ("AnovaLegacyTerms",),
     "numerics.search": ("SearchLimitError",),
     "numerics.precision": ("PrecisionWarning",),
+    "designs.scales": ("ScaleWarning",),
     # score matrices in and out, variance estimates
     "matrices.readers": ("read_matrix",),
     "matrices.writers": ("write_long", "write_trec_eval"),

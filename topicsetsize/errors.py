@@ -18,7 +18,10 @@ True
 
 from __future__ import annotations
 
-__all__ = ["InputError", "refuse_repeated"]
+import os
+import sys
+
+__all__ = ["InputError", "caller_level", "refuse_repeated"]
 
 
 class InputError(ValueError):
@@ -40,6 +43,17 @@ def refuse_repeated(name: str, values, spec: str = "g") -> None:
     twice = next((v for v in values if v in seen or seen.add(v)), None)
     if twice is not None:
         raise InputError(f"{name}={twice:{spec}} is given twice: give each value once")
+
+
+def caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside the package, for the function calling
+    :func:`warnings.warn` (a warning then points at the user's call, whichever path led to it).
+    """
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 # Shown (in tracebacks and doctests) and pickled under its public name, topicsetsize.InputError.

@@ -253,20 +253,24 @@ def _input_format(key: str, start) -> str:
     return "General"
 
 
-def write_status(cur: Cursor, wb, prefix: str, block: Inputs) -> tuple[str, str]:
-    """The status row: :data:`STATUS_OK`, or the first bad input and its allowed range.
+def write_status(cur: Cursor, wb, prefix: str, block: Inputs, ok_text: str = f'"{STATUS_OK}"'
+                 ) -> tuple[str, str]:
+    """The status row: :data:`STATUS_OK` (or the formula ``ok_text``, whose texts start with
+    "OK": a calculator's scale note), or the first bad input and its allowed range; in red
+    where it does not say OK, or holds a note.
 
     Defines ``{prefix}_status`` (the cell) and ``{prefix}_inputs_ok`` (TRUE when every
     input is in range); returns their names.
     """
     ws, row = cur.ws, cur.row
-    expr = f'"{STATUS_OK}"'
+    expr = ok_text
     for check, message in reversed(block.messages):
         expr = f'IF({check}="ok",{expr},"Check the inputs: "&{message})'
     put_label(ws, row, 1, "Status", font=STYLE.bold)
     cell = put_formula(ws, row, 2, "=" + expr, font=STYLE.bold)
     status = ref(row, 2, absolute=True)
-    highlight_if(ws, ref(row, 2), f'LEFT({ref(row, 2)},2)<>"OK"', fill=STYLE.warning_fill,
+    highlight_if(ws, ref(row, 2), f'OR(LEFT({ref(row, 2)},2)<>"OK",'
+                 f'ISNUMBER(SEARCH("note:",{ref(row, 2)})))', fill=STYLE.warning_fill,
                  font=STYLE.warning_font)
     cell.alignment = Alignment(vertical="center")
     name_cell(wb, f"{prefix}_status", ws.title, row, 2)

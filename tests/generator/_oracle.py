@@ -20,6 +20,21 @@ from topicsetsize.errors import InputError
 NOT_REACHED = "not reached at this n"
 
 
+class Noted(str):
+    """The start of a status that says OK with the scale note (the engine's
+    ``topicsetsize.designs.scales.scale_note`` is not None at the inputs): compare the sheet's
+    status with ``startswith``, not for equality."""
+
+
+def status_value(calc, given: dict) -> str:
+    """The status of a calculator whose inputs are in range: :data:`STATUS_OK`, or
+    :class:`Noted` where the engine notes a difference and a variance on different scales."""
+    from topicsetsize.designs.scales import scale_note
+
+    noted = scale_note({i.key: given[i.key] for i in calc.inputs}) is not None
+    return Noted("OK, but note: ") if noted else STATUS_OK
+
+
 class RoundedUp(float):
     """An engine value that the sheet shows rounded up (a minimum detectable effect, to 6
     decimals): compare with ``tests.generator.conftest.rounded_up``, not for equality."""
@@ -39,7 +54,7 @@ def answer_values(wb) -> dict[str, object]:
         given = {i.key: _input(wb, i.name) for i in (*calc.inputs, *calc.second_style)}
         for answer in calc.answers:
             if answer.suffix == "status":
-                out[calc.name("status")] = STATUS_OK
+                out[calc.name("status")] = status_value(calc, given)
             elif answer.engine:
                 out[calc.name(answer.suffix)] = engine_value(calc.design, answer, given)
     return out

@@ -39,6 +39,13 @@ INJECTION_TITLE = "@SUM(A1) title"
 EDITS = {"anova_m": 10, "anova_min_d": 0.1, "ttest_min_dt": 0.04, "ci_delta": 0.05,
          "ci_variance_t": 0.02}
 
+#: A difference and a variance on different scales of scores in every calculator (valid inputs:
+#: the status says OK with the scale note of topicsetsize.designs.scales): a variance of
+#: scores in percent with a difference meant on [0, 1], or a difference in percentage points
+#: with a variance of scores in [0, 1]; the reverse slip in every other calculator.
+SCALE_SLIPS = {"anova_variance": 188.2, "ttest_min_dt": 10, "ci_variance_t": 376.4,
+               "anova2_min_d": 20, "ttest2_variance": 300, "ci2_delta": 5}
+
 DATE = dt.date(2024, 1, 2)
 
 #: Bad inputs typed (or pasted, which data validation does not stop) into the bundled
@@ -361,6 +368,8 @@ def built(tmp_path_factory) -> Batch:
     spec_book("decide_inject", lambda: spec_from_dict(DECIDE_INJECTION))
     source = Sources(recipes)
     recipes["ntcir_edited"] = lambda: _edited(source, "ntcir", src / "ntcir_edited.xlsx", EDITS)
+    recipes["scale_slips"] = lambda: _edited(source, "ntcir", src / "scale_slips.xlsx",
+                                             SCALE_SLIPS)
     for name, pick in (("example_picked", "TREC 2010 Web AP, std-AB"),
                        ("example_badpick", "=1+1")):
         recipes[name] = lambda name=name, pick=pick: _edited(

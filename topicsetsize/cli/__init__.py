@@ -20,6 +20,7 @@ numpy, scipy or pandas.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import re
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
             # scipy's numerical RuntimeWarnings are handled by the engine (NaN guards,
             # fallbacks); they must not break the one-line contract of stderr.
             warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.showwarning = _one_line_warning
+            warnings.showwarning = functools.partial(_one_line_warning, shown=set())
             for note in notes:          # a valid value that most likely means another one
                 warnings.warn(note, UserWarning, stacklevel=1)
             code = int(args.handler(args) or 0)
@@ -136,9 +137,18 @@ def main(argv: list[str] | None = None, *, process_ends: bool = False) -> int:
         return EXIT_INTERRUPTED
 
 
-def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+def _one_line_warning(message, category, filename, lineno, file=None, line=None, *,
+                      shown: set) -> None:
     """Every warning of a command (the engine's ``PrecisionWarning``, a reader's) as one line
-    on stderr, as the command line's errors are: no source line, no traceback."""
+    on stderr, as the command line's errors are: no source line, no traceback. A
+    ``ScaleWarning`` is said once (``shown``: the categories said once already): a command may
+    call the engine more than once on the same inputs (a table, then its exact powers)."""
+    from ..designs.scales import ScaleWarning
+
+    if issubclass(category, ScaleWarning):
+        if ScaleWarning in shown:
+            return
+        shown.add(ScaleWarning)
     text = " ".join(str(message).split())
     print(f"topicsetsize: warning: {text}", file=sys.stderr)
 

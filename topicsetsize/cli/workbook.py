@@ -155,8 +155,8 @@ def _write(args, spec) -> int:
             # the process ends after the command: the collector need not scan the workbook
             path = write_workbook(spec, out, tick=tick,
                                   restart_gc=not getattr(args, "process_ends", False))
-    for warning in caught:
-        print(f"topicsetsize: warning: {warning.message}", file=sys.stderr)
+    for w in caught:        # as the command's other warnings (one line; a scale note once)
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     from ._inputs import READ_LINES
 
     for text in read[:-1] if args.runs is not None else read:   # --runs: said when evaluated

@@ -19,11 +19,13 @@ every run, as ``topicsetsize variance`` does. :func:`realistic_min_d` says so in
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ..designs.scales import ScaleWarning
 from ..errors import InputError
 from ..estimates.differences import (
     RunDifferences,
@@ -87,7 +89,9 @@ def column_n(column: str, min_d, variance, *, alpha: float, beta: float, m: int)
     [189.0, inf]
     """
     design, method, _ = N_COLUMNS[column]
-    return n_or_inf(design, min_d, variance, alpha=alpha, beta=beta, m=m, method=method)
+    with warnings.catch_warnings():     # minD and V_E come from the same scores: one scale
+        warnings.simplefilter("ignore", ScaleWarning)
+        return n_or_inf(design, min_d, variance, alpha=alpha, beta=beta, m=m, method=method)
 
 
 def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:

@@ -48,6 +48,7 @@ from ..numerics.search import smallest_n
 from ..params import N_MAX, check, check_choice
 from .effects import t_effect
 from .registry import DESIGNS
+from .scales import warn_scale
 
 __all__ = ["CONFIGURATIONS", "TARGETS", "AllPairsPower", "AllPairsN", "configuration_means",
            "allpairs_power", "allpairs_n", "checked_arguments"]
@@ -277,6 +278,7 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
     m = _check_m(m)
     min_d = check("min_d", min_d, allow_array=False)
     variance = check("variance", variance, allow_array=False)
+    warn_scale({"min_d": min_d, "variance": variance})
     alpha = check("alpha", alpha, allow_array=False)
     configuration = check_choice("configuration", configuration, CONFIGURATIONS)
     trials = check("trials", trials, allow_array=False)
@@ -288,16 +290,19 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
 def checked_arguments(alpha, beta, min_d, variance, m, configuration, target) -> tuple:
     """The arguments of :func:`allpairs_n` (and of
     :func:`~topicsetsize.designs.tukey_pair.one_pair_n`), checked, in order: a value out of its
-    declared range is a one-line :class:`~topicsetsize.InputError`.
+    declared range is a one-line :class:`~topicsetsize.InputError`; a difference and a
+    variance on different scales of scores, a :class:`~topicsetsize.designs.scales.ScaleWarning`.
 
     >>> checked_arguments(0.05, 0.2, 0.1, 0.02, 5, "least-favourable", "all-pairs")
     (0.05, 0.2, 0.1, 0.02, 5, 'least-favourable', 'all-pairs')
     """
-    return (check("alpha", alpha, allow_array=False), check("beta", beta, allow_array=False),
-            check("min_d", min_d, allow_array=False),
-            check("variance", variance, allow_array=False), _check_m(m),
-            check_choice("configuration", configuration, CONFIGURATIONS),
-            check_choice("target", target, TARGETS))
+    checked = (check("alpha", alpha, allow_array=False), check("beta", beta, allow_array=False),
+               check("min_d", min_d, allow_array=False),
+               check("variance", variance, allow_array=False), _check_m(m),
+               check_choice("configuration", configuration, CONFIGURATIONS),
+               check_choice("target", target, TARGETS))
+    warn_scale({"min_d": checked[2], "variance": checked[3]})      # a valid value, a note
+    return checked
 
 
 def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int, *,

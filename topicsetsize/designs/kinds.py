@@ -61,6 +61,7 @@ from ..params import N_MAX, check, check_all, check_choice, check_each, check_sc
 from .detectable import lambda_required, raise_unreachable
 from .effects import anova_effect, t_effect
 from .registry import DESIGNS, Design
+from .scales import warn_scale
 from .tables import size_table
 
 #: The rows n and n − 1 of a search's power pair (:meth:`FKind.exact_pair`).
@@ -101,8 +102,12 @@ class _Kind:
         given = {"alpha": alpha, "beta": beta, **fixed}
         checked = {k: check(k, x, allow_array=False) for k, x in given.items()}
         method = self.method(method)
-        return size_table(lambda r, c: n_cells(checked, r, c, method),
-                          rows=(design.table_rows, rows), columns=(design.effect, columns))
+        table = size_table(lambda r, c: n_cells(checked, r, c, method),
+                           rows=(design.table_rows, rows), columns=(design.effect, columns))
+        grid = {design.table_rows: table.index.to_numpy(float)[:, None],   # every cell
+                design.effect: table.columns.to_numpy(float)[None, :]}
+        warn_scale({**checked, **{k: np.broadcast_to(x, table.shape) for k, x in grid.items()}})
+        return table
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,7 @@ class FKind(_Kind):
         """The power at n topics (arguments broadcast; a scalar call gives a float)."""
         method = self.method(method)
         n_, m_, d_, v_, a_ = check_all(n=n, m=m, min_d=min_d, variance=variance, alpha=alpha)
+        warn_scale({"min_d": d_, "variance": v_})
         return as_output(self.power_at(n_, m_, anova_effect(d_, v_), a_, method),
                          n, m, min_d, variance, alpha)
 
@@ -159,8 +165,10 @@ class FKind(_Kind):
         one = check_scalars(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
         n = None if one is None else self.n_one(*one, method)
         if n is not None:
+            warn_scale({"min_d": one[2], "variance": one[3]})
             return n
         a, b, d, v, m_ = check_each(alpha=alpha, beta=beta, min_d=min_d, variance=variance, m=m)
+        warn_scale({"alpha": a, "beta": b, "min_d": d, "variance": v, "m": m_})
         return as_output(self.n_cells(a, b, d, v, m_, method), alpha, beta, min_d, variance, m)
 
     def _describe(self, alpha, beta, min_d, variance, m, method):
@@ -273,6 +281,7 @@ class TKind(_Kind):
         method = self.method(method)
         e, s = self._names()
         n_, d_, v_, a_ = check_all(n=n, **{e: min_d, s: variance}, alpha=alpha)
+        warn_scale({e: d_, s: v_})
         return as_output(self.power_at(n_, d_ / np.sqrt(v_), a_, method),
                          n, min_d, variance, alpha)
 
@@ -286,8 +295,10 @@ class TKind(_Kind):
             a, b, d, v = one
             n = self.n_one(a, b, float(t_effect(d, v, names=names)), method)
             if n is not None:
+                warn_scale({names[0]: d, names[1]: v})
                 return n
         a, b, d, v = check_each(**given)
+        warn_scale(dict(zip(given, (a, b, d, v))))
         effect = t_effect(d, v, names=names)
         describe = describe_cells({"alpha": a, "beta": b, names[0]: d, names[1]: v},
                                   self.label or method)
@@ -394,8 +405,10 @@ class WidthKind(_Kind):
             guess = self.guess(-float(special.ndtri(a / 2.0)), sd, v, d)
             n = smallest_width_n_one(self.width, d, guess, sd, a)
             if n is not None:
+                warn_scale(dict(zip(given, one)))
                 return n
         a, d, v = check_all(**given)
+        warn_scale(dict(zip(given, (a, d, v))))
         sd = np.sqrt(v)
         with np.errstate(over="ignore", divide="ignore"):   # beyond the float range: 0 or inf,
             guess = self.guess(z_upper(a / 2.0), sd, v, d)  # a guess that the search clips

@@ -13,13 +13,12 @@ numerical precision).
 from __future__ import annotations
 
 import math
-import os
-import sys
 import warnings
 from collections.abc import Callable
 
 import numpy as np
 
+from ..errors import caller_level
 from ..params import N_MAX
 from .distributions import PRECISE_FROM
 from .search_one import Uncertain
@@ -187,17 +186,7 @@ def _warn(n: int, cell: str, more: int, tolerance: float) -> None:
         f"n={n:,} for {cell} is certified by powers within "
         f"{tolerance:g} of 1 - beta, the power's precision: the smallest n may be a topic or "
         f"two away" + (f" (and {more} more cells)" if more else ""),
-        PrecisionWarning, stacklevel=_caller_level())
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` of the first frame outside the package, for the function calling it
-    (a warning then points at the user's call, whichever path led to it)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
+        PrecisionWarning, stacklevel=caller_level())
 
 
 def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int | None,

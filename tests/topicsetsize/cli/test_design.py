@@ -407,3 +407,24 @@ def test_a_legacy_min_d_of_zero_from_the_approximation_is_said(capsys):
     assert ("warning: the legacy min_d = 0 detects nothing: the legacy approximation reaches "
             "1 - beta with no difference at all") in err
     assert f"the exact method's min_d is {ceil_sig(exact):.6g}" in err
+
+
+@pytest.mark.parametrize("argv, first", [
+    (["n", "anova", "--min-d", "0.1", "--variance", "188.2", "--m", "8", "--method", "both"],
+     "topicsetsize: warning: variance=188.2 is beyond what scores in [0, 1] can give"),
+    (["table", "ttest", "--variance-t", "0.1", "--min-dt", "0.05,10"],
+     "topicsetsize: warning: min_dt=10 is beyond what scores in [0, 1] can give"),
+    (["recommend", "--require", "variance=188,m=10,min_d=0.1"],
+     "topicsetsize: warning: variance=188 is beyond"),
+])
+def test_a_slipped_scale_is_noted_once_and_the_answer_printed(capsys, argv, first):
+    # the legacy and exact tables, then the exact powers of the legacy table: several engine
+    # calls on the same inputs, one note (topicsetsize.designs.scales)
+    code, out, err = run_cli(capsys, *argv)
+    lines = err.splitlines()
+    assert code == 0 and out
+    assert lines[0].startswith(first)
+    assert sum("is beyond what scores in [0, 1] can give" in line for line in lines) == 1
+    code, again, _ = run_cli(capsys, *[a.replace("188.2", "0.0601").replace("188", "0.0601")
+                                      .replace("0.05,10", "0.05,0.1") for a in argv])
+    assert code == 0 and "beyond what scores" not in _

@@ -333,3 +333,20 @@ def test_your_own_min_d_below_the_noise_is_not_called_noise(data_dir):
     assert "minD=0.1" not in note
     found_below = not table.drop(index=["minD=0.05", "minD=0.1"])["above noise"].all()
     assert note.startswith("rows read off the data with above noise = no") == found_below
+
+
+def test_a_matrix_on_another_scale_gets_no_scale_note_and_the_same_n():
+    # the candidates' minD and V_E come from the same scores: in percent (x 100) they are on
+    # one scale, so no ScaleWarning (topicsetsize.designs.scales), and every n is the same
+    import warnings
+
+    from topicsetsize.examples import example_matrix
+
+    scores = example_matrix()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tss.ScaleWarning)
+        base = tss.realistic_min_d(scores, trials=200)
+        percent = tss.realistic_min_d(scores * 100, trials=200)
+    n_columns = [c for c in base.columns if c.startswith("n ")]
+    assert n_columns and (percent[n_columns] == base[n_columns]).all().all()
+    assert np.allclose(percent["min_d"], 100 * base["min_d"])

@@ -1,0 +1,56 @@
+"""A calculator's status while every input is in range: "OK", with the engine's scale note
+where its difference and its variance look as if given on different scales of scores
+(:mod:`topicsetsize.designs.scales`: the same bounds and ratios, declared there once)."""
+
+from __future__ import annotations
+
+from topicsetsize.designs.scales import LARGE_RATIO, SCORES_MAX, SMALL_RATIO, VARIANCES
+
+from ...content.calculators import Calculator
+from ...spreadsheet.layout import STATUS_OK
+
+__all__ = ["ok_status"]
+
+
+def ok_status(calc: Calculator, used: dict[str, str]) -> str:
+    """The status formula (without ``=``) of ``calc`` while its inputs are in range, on the
+    values the formulas use (``used``, :class:`~generator.spreadsheet.layout.Inputs`):
+    :data:`STATUS_OK`, or "OK, but note: ..." where a variance beyond what scores in [0, 1] can
+    give meets a difference within its own bound and below ``SMALL_RATIO`` of the scores'
+    standard deviation, or the reverse above ``LARGE_RATIO`` of it (as
+    :func:`topicsetsize.designs.scales.scale_note`). The note names the inputs by their
+    symbols; their values are in the calculator's inputs line above.
+
+    >>> from topicsetsize.generator.content.calculators import calculators
+    >>> anova = next(c for c in calculators() if c.key == "anova")
+    >>> text = ok_status(anova, {"min_d": "B5", "variance": "B6"})
+    >>> text.startswith('IF(AND(B6>1,B5<=1,B5<0.1*SQRT(B6)),"OK, but note: σ̂² > 1 is beyond')
+    True
+    >>> ok_status(anova, {"alpha": "B3"})
+    '"OK: every input is in range."'
+    """
+    keys = [key for key in used if key in SCORES_MAX]
+    variance = [key for key in keys if key in VARIANCES]
+    if len(keys) != 2 or len(variance) != 1:
+        return f'"{STATUS_OK}"'
+    (d_key,), v_key = (k for k in keys if k not in VARIANCES), variance[0]
+    d, v, ds, vs = used[d_key], used[v_key], calc.symbol(d_key), calc.symbol(v_key)
+    d_max, v_max = SCORES_MAX[d_key], SCORES_MAX[v_key]
+    # one line within the page, beside the inputs (their values are in the inputs line)
+    beyond = (f"OK, but note: {vs} > {v_max:g} is beyond scores in [0, 1]: give {ds} on its "
+              f"scale (in percent, 10 for 0.1).")
+    reverse = (f"OK, but note: {ds} > {d_max:g} while {vs} fits scores in [0, 1]: give {ds} on "
+               f"their scale (0.1 for 10 points).")
+    return (f'IF(AND({v}>{v_max:g},{d}<={d_max:g},{d}<{SMALL_RATIO:g}*SQRT({v})),'
+            f'{_literal(beyond)},IF(AND({v}<={v_max:g},{d}>{d_max:g},'
+            f'{d}>{LARGE_RATIO:g}*SQRT({v})),{_literal(reverse)},"{STATUS_OK}"))')
+
+
+def _literal(text: str, most: int = 200) -> str:
+    """``text`` as a formula's string, in pieces joined by & (Excel takes at most 255
+    characters in one string constant).
+
+    >>> _literal("abcde", 2)
+    '"ab"&"cd"&"e"'
+    """
+    return "&".join(f'"{text[i:i + most]}"' for i in range(0, len(text), most))
