@@ -75,7 +75,7 @@ def run(args) -> int:
             "interval for this tau\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
             "(topicsetsize n anova2)"))
-        for line in _zero_notes(zeros) + _paired_notes(table, zeros):
+        for line in _zero_notes(zeros) + _paired_notes(table, zeros) + _scale_notes(matrices):
             print(line)
         if ((table["tau_ci_low"] < -1) | (table["tau_ci_high"] > 1)).any():
             print("note: a tau CI bound beyond [-1, 1] is not an error: Sakai's interval is kept "
@@ -137,6 +137,22 @@ def _paired_notes(table, zeros) -> list[str]:
             f"(std-AB {fixed(2 * row['var2_std_ab'])}) is the mean, over every pair of its runs, "
             "of the variance of their per-topic differences"
             for name, row in table.iterrows() if not zeros[name]]
+
+
+def _scale_notes(matrices) -> list[str]:
+    """A note for each matrix whose scores are not all within [0, 1]: its raw variances are in
+    the scores' units, and so must be a minD sized on them (the designs' ScaleWarning,
+    topicsetsize.designs.scales, checks the pair where it is given)."""
+    notes = []
+    for name, matrix in matrices.items():
+        values = matrix.to_numpy(float)
+        low, high = float(values.min()), float(values.max())
+        if low < 0 or high > 1:
+            notes.append(f"note: {name}: the scores run from {low:.6g} to {high:.6g}, not within "
+                         "[0, 1]: V_E raw and V_E2 raw are in their units, and so must be a minD "
+                         "sized on them (the std-AB scores are in [0, 1]; AIRS 2016 sized the "
+                         "M-measure, not bounded by 1, on std-AB only)")
+    return notes
 
 
 #: The four estimates whose intervals are shown: (column of the summary, estimator, scale).

@@ -32,6 +32,22 @@ def test_example_prints_the_row(capsys, web):
     assert "V_E2 raw" in out and "V_E2 std-AB" in out
 
 
+def test_scores_beyond_0_1_are_noted(capsys, web, tmp_path):
+    # TREC 2010 Web AP in percent: the raw variances are 10^4 times larger, the std-AB ones the
+    # same, and a note says a minD sized on the raw ones must be in percent too
+    assert main(["variance", "--example"]) == 0
+    assert "not within [0, 1]" not in capsys.readouterr().out
+    percent = tmp_path / "percent.csv"
+    (web * 100).to_csv(percent)
+    assert main(["variance", str(percent)]) == 0
+    out = capsys.readouterr().out
+    top = float(np.max(web.to_numpy())) * 100
+    assert f"note: {percent}: the scores run from 0 to {top:.6g}, not within [0, 1]" in out
+    e = expected_row(web)
+    row = next(line for line in out.splitlines() if line.startswith(str(percent)))
+    assert row.split()[3:5] == [f"{1e4 * e['var_raw']:.4f}", f"{e['var_std_ab']:.4f}"]
+
+
 def test_unclipped_tau_interval_is_explained(capsys, web, tmp_path):
     # TREC 2010 Web AP: tau = .888 [.746, 1.030]: Sakai's interval is not clipped to [-1, 1]
     assert main(["variance", "--example"]) == 0
