@@ -18,10 +18,9 @@ True
 
 from __future__ import annotations
 
-import os
 import sys
 
-__all__ = ["InputError", "caller_level", "refuse_repeated"]
+__all__ = ["InputError", "caller_level", "in_package", "refuse_repeated"]
 
 
 class InputError(ValueError):
@@ -49,11 +48,20 @@ def caller_level() -> int:
     """The ``stacklevel`` of the first frame outside the package, for the function calling
     :func:`warnings.warn` (a warning then points at the user's call, whichever path led to it).
     """
-    package = os.path.dirname(os.path.abspath(__file__))
     frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(package):
+    while frame is not None and in_package(frame):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def in_package(frame, part: str = "") -> bool:
+    """Whether ``frame`` runs code of the package (of its sub-package ``part``, e.g.
+    ``"designs"``), by its module's name: ``topicsetsize.generator`` and ``xladdin`` live beside
+    ``topicsetsize/`` in a checkout and inside it once installed."""
+    name = frame.f_globals.get("__name__", "")
+    if part:
+        return name.startswith(f"topicsetsize.{part}.")
+    return name == "topicsetsize" or name.startswith(("topicsetsize.", "xladdin"))
 
 
 # Shown (in tracebacks and doctests) and pickled under its public name, topicsetsize.InputError.

@@ -49,10 +49,12 @@ class TablePlace:
 def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
     """The legacy and exact tables of every measure (``tick(text)`` after each)."""
     from topicsetsize import anova_n
+    from topicsetsize.designs.scales import warn_scale
 
     out = []
     for measure in measures:
         ms, min_ds = (tuple(x) for x in spec.grid(measure))
+        warn_scale({"min_d": np.asarray(min_ds), "variance": measure.variance}, given=True)
         sizes = {}
         for method in ("legacy", "exact"):
             sizes[method] = np.asarray(anova_n(spec.alpha, spec.beta, np.asarray(min_ds)[None, :],

@@ -141,15 +141,12 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None,
                       shown: set) -> None:
     """Every warning of a command (the engine's ``PrecisionWarning``, a reader's) as one line
     on stderr, as the command line's errors are: no source line, no traceback. A
-    ``ScaleWarning`` is said once (``shown``: the categories said once already): a command may
-    call the engine more than once on the same inputs (a table, then its exact powers)."""
-    from ..designs.scales import ScaleWarning
-
-    if issubclass(category, ScaleWarning):
-        if ScaleWarning in shown:
-            return
-        shown.add(ScaleWarning)
+    warning is said once (``shown``: the lines said already): a command may reach the same
+    note along more than one path."""
     text = " ".join(str(message).split())
+    if text in shown:
+        return
+    shown.add(text)
     print(f"topicsetsize: warning: {text}", file=sys.stderr)
 
 

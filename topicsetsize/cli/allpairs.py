@@ -76,7 +76,10 @@ def run_allpairs(args) -> int:
     check_workload(f"{trials:,} trials x {m} systems", seconds=trials * m / _CELLS_PER_SECOND,
                    force=args.force)
     from ..designs.allpairs import allpairs_n
+    from ..designs.scales import warn_scale
     from ..designs.tukey_pair import one_pair_n
+
+    warn_scale({"min_d": args.min_d, "variance": args.variance}, given=True)
 
     seed = fresh_seed(args.seed, csv=args.csv)
     with progress(None, "simulated trials") as bar:

@@ -162,6 +162,8 @@ def _n(args) -> None:
     design = args.spec
     values, effect_text = _effect_inputs(args)
     _validate(**values)
+    if not effect_text.startswith("minDeltaT"):     # an effect size has no scale
+        _note_scale(values)
     n_of, value_of = design.function("n"), design.function("power")
     power = design.criterion == "power"
     # the power (or width) at k topics takes every input but beta (and a CI's width δ)
@@ -283,6 +285,14 @@ def _fewer_than_two(column: str, n) -> bool:
     return column.endswith("(n-1)") and n - 1 < 2
 
 
+def _note_scale(values: dict) -> None:
+    """The engine's note on a difference and a variance given on different scales of scores,
+    once for the command (its own calls of the engine do not note: ``warn_scale``)."""
+    from ..designs.scales import warn_scale
+
+    warn_scale(values, given=True)
+
+
 def _validate(**values) -> None:
     """Check the arguments against their declared ranges (numpy only) before the engine and
     scipy are imported: a rejected value answers at once, with the engine's own message."""
@@ -347,6 +357,9 @@ _CHUNK_CELLS = 2000
 
 
 def _table(args) -> None:
+    design = args.spec
+    _note_scale({**{k: getattr(args, k) for k in design.inputs},
+                 design.table_rows: [[x] for x in getattr(args, design.table_rows)]})
     _print_tables(lambda meth: _table_chunked(args, meth), _title(args, "table"), args)
     _caveat(args)
 

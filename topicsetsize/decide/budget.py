@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..designs.anova import anova_n
+from ..designs.scales import warn_scale
 from ..errors import InputError
 from ..params import check, check_method
 from .limit import n_or_inf
@@ -165,6 +166,8 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     import pandas as pd
 
     n = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method=method)).astype("int64")
+    warn_scale({"min_d": min_d, "variance": np.concatenate(   # once: the package's calls do not
+        [variances, [] if variances_high is None else variances_high])}, given=True)
     cost = n * docs
     fits = cost <= budget if budget is not None else np.ones(len(depths), bool)
     table = pd.DataFrame({"docs_per_topic": docs, "variance": variances, "n": n,

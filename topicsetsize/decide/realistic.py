@@ -19,13 +19,12 @@ every run, as ``topicsetsize variance`` does. :func:`realistic_min_d` says so in
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..designs.scales import ScaleWarning
+from ..designs.scales import warn_scale
 from ..errors import InputError
 from ..estimates.differences import (
     RunDifferences,
@@ -89,9 +88,7 @@ def column_n(column: str, min_d, variance, *, alpha: float, beta: float, m: int)
     [189.0, inf]
     """
     design, method, _ = N_COLUMNS[column]
-    with warnings.catch_warnings():     # minD and V_E come from the same scores: one scale
-        warnings.simplefilter("ignore", ScaleWarning)
-        return n_or_inf(design, min_d, variance, alpha=alpha, beta=beta, m=m, method=method)
+    return n_or_inf(design, min_d, variance, alpha=alpha, beta=beta, m=m, method=method)
 
 
 def top_k_and_m(top_k=None, m=None) -> tuple[int, int]:
@@ -256,6 +253,8 @@ def realistic_min_d(scores, *, top_k=None, m=None, alpha: float = 0.05, beta: fl
                           "above noise": d >= critical * se},
                          index=pd.Index(list(rows), name="candidate"))
     v1, v2 = residual_variance(x), two_way_residual_variance(x)
+    # the rows read off the scores are on their scale; the user's own minD may not be
+    warn_scale({"min_d": np.array([float(v) for v in extra]), "variance": v1}, given=True)
     for name, (_, _, estimator) in N_COLUMNS.items():
         n = np.full(d.size, np.nan)
         if usable.any():

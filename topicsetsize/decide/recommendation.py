@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..designs.anova import anova_n, anova_power
+from ..designs.scales import warn_scale
 from ..errors import InputError
 from ..params import check, check_method
 from .limit import n_or_inf
@@ -262,6 +263,8 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                          index=pd.RangeIndex(1, len(items) + 1, name="requirement"))
     frame["m"] = frame["m"].astype(np.int64)
     frame["label"] = frame["label"].astype(object).where(frame["label"].notna(), None)
+    warn_scale({"min_d": frame["min_d"].to_numpy(), "variance": frame["variance"].to_numpy()},
+               given=True)         # once: the calls below do not note (the package's own)
     try:
         need = np.atleast_1d(anova_n(alpha, beta, frame["min_d"].to_numpy(),
                                      frame["variance"].to_numpy(), frame["m"].to_numpy(),

@@ -278,11 +278,11 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
     m = _check_m(m)
     min_d = check("min_d", min_d, allow_array=False)
     variance = check("variance", variance, allow_array=False)
-    warn_scale({"min_d": min_d, "variance": variance})
     alpha = check("alpha", alpha, allow_array=False)
     configuration = check_choice("configuration", configuration, CONFIGURATIONS)
     trials = check("trials", trials, allow_array=False)
     check_choice("method", method, METHODS)
+    warn_scale({"min_d": min_d, "variance": variance})      # valid values: a note
     return _Simulator(m, min_d, variance, alpha, configuration, trials, seed,
                       progress).power(n)
 
@@ -290,19 +290,16 @@ def allpairs_power(n: int, *, m: int, min_d: float, variance: float, alpha: floa
 def checked_arguments(alpha, beta, min_d, variance, m, configuration, target) -> tuple:
     """The arguments of :func:`allpairs_n` (and of
     :func:`~topicsetsize.designs.tukey_pair.one_pair_n`), checked, in order: a value out of its
-    declared range is a one-line :class:`~topicsetsize.InputError`; a difference and a
-    variance on different scales of scores, a :class:`~topicsetsize.designs.scales.ScaleWarning`.
+    declared range is a one-line :class:`~topicsetsize.InputError`.
 
     >>> checked_arguments(0.05, 0.2, 0.1, 0.02, 5, "least-favourable", "all-pairs")
     (0.05, 0.2, 0.1, 0.02, 5, 'least-favourable', 'all-pairs')
     """
-    checked = (check("alpha", alpha, allow_array=False), check("beta", beta, allow_array=False),
-               check("min_d", min_d, allow_array=False),
-               check("variance", variance, allow_array=False), _check_m(m),
-               check_choice("configuration", configuration, CONFIGURATIONS),
-               check_choice("target", target, TARGETS))
-    warn_scale({"min_d": checked[2], "variance": checked[3]})      # a valid value, a note
-    return checked
+    return (check("alpha", alpha, allow_array=False), check("beta", beta, allow_array=False),
+            check("min_d", min_d, allow_array=False),
+            check("variance", variance, allow_array=False), _check_m(m),
+            check_choice("configuration", configuration, CONFIGURATIONS),
+            check_choice("target", target, TARGETS))
 
 
 def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int, *,
@@ -378,6 +375,7 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     # the effect gap/σ, in one ratio: minD² or σ² alone may overflow or underflow; an effect
     # beyond floating point is refused, as the other designs do (power.t_effect)
     effect = float(t_effect(np.asarray(gap), np.asarray(variance), names=("min_d", "variance")))
+    warn_scale({"min_d": min_d, "variance": variance})      # valid values: a note
     z = stats.norm.ppf((1 - beta) ** (1 / pairs))
     q_inf = float(stats.studentized_range.ppf(1 - alpha, m, np.inf))
     with np.errstate(over="ignore"):

@@ -102,12 +102,11 @@ class _Kind:
         given = {"alpha": alpha, "beta": beta, **fixed}
         checked = {k: check(k, x, allow_array=False) for k, x in given.items()}
         method = self.method(method)
-        table = size_table(lambda r, c: n_cells(checked, r, c, method),
-                           rows=(design.table_rows, rows), columns=(design.effect, columns))
-        grid = {design.table_rows: table.index.to_numpy(float)[:, None],   # every cell
-                design.effect: table.columns.to_numpy(float)[None, :]}
-        warn_scale({**checked, **{k: np.broadcast_to(x, table.shape) for k, x in grid.items()}})
-        return table
+
+        def cells(r, c):        # noted before the search, which may refuse a cell
+            warn_scale({**checked, design.table_rows: r, design.effect: c})
+            return n_cells(checked, r, c, method)
+        return size_table(cells, rows=(design.table_rows, rows), columns=(design.effect, columns))
 
 
 @dataclass(frozen=True)
@@ -298,8 +297,8 @@ class TKind(_Kind):
                 warn_scale({names[0]: d, names[1]: v})
                 return n
         a, b, d, v = check_each(**given)
-        warn_scale(dict(zip(given, (a, b, d, v))))
         effect = t_effect(d, v, names=names)
+        warn_scale(dict(zip(given, (a, b, d, v))))
         describe = describe_cells({"alpha": a, "beta": b, names[0]: d, names[1]: v},
                                   self.label or method)
         return as_output(self.n_cells(a, b, effect, method, describe),

@@ -12,17 +12,22 @@ sides of their bounds and the difference is far from the spread of the scores (b
 their standard deviation, or above 2 of them). A note, not an error: a measure on another scale
 (unnormalised DCG, scores in percent with a small difference meant) is valid.
 
-:func:`warn_scale` issues it as a :class:`ScaleWarning`, from the designs' ``*_n``, power and
-table functions (:mod:`topicsetsize.designs.kinds`), so that the command line, which prints every
-warning on one line, says it too. This module imports no numerical library for a scalar call.
+:func:`warn_scale` issues it as a :class:`ScaleWarning`: the designs' ``*_n``, power and table
+functions (:mod:`topicsetsize.designs.kinds`) on their arguments where the user's code calls
+them; where the package calls them, with values it may have computed itself (the minD that n
+topics guarantee, the candidates read off a matrix), they do not, and what the user gave is
+noted once by the package's function that took it (the command line's design commands,
+``recommend``, ``budget_plan`` and so ``pool_depth_study``, ``realistic_min_d``'s own
+candidates, the workbook's tables). This module imports no numerical library for a scalar call.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 
-from ..errors import caller_level
+from ..errors import caller_level, in_package
 
 __all__ = ["SCORES_MAX", "VARIANCES", "SMALL_RATIO", "LARGE_RATIO", "ScaleWarning", "scale_note",
            "warn_scale"]
@@ -59,20 +64,22 @@ def scale_note(arguments: dict) -> str | None:
     (:data:`SCORES_MAX`) meets a difference within its bound and below σ/10 (σ the square root
     of the variance), or a variance within its bound meets a difference above it and above 2σ.
     Arrays are compared cell by cell (all the arguments broadcast: a cell is one answer of the
-    call); the note names the first such cell and how many more there are.
+    call); the note names the first such cell, how many more lie the same way, and how many the
+    other way. It suggests the difference in percent (or from percent) only where that value
+    would not be noted.
 
     Examples
     --------
     V_E of scores in percent, minD meant on [0, 1]:
 
-    >>> print(scale_note({"min_d": 0.1, "variance": 188.2}))           # doctest: +ELLIPSIS
+    >>> print(scale_note({"min_d": 0.1, "variance": 188.2}))
     variance=188.2 is beyond what scores in [0, 1] can give (at most 1), so the scores are on \
 another scale (percent, or a measure not bounded by 1), but min_d=0.1 is only 0.0073 times \
-their standard deviation 13.72: give min_d in the scores' unit (in percent, 10 for 0.1)
-    >>> print(scale_note({"min_dt": 10, "variance_t": 0.08}))         # doctest: +ELLIPSIS
+sqrt(variance) = 13.72: give min_d in the scores' unit (in percent, 10 for 0.1)
+    >>> print(scale_note({"min_dt": 10, "variance_t": 0.08}))
     min_dt=10 is beyond what scores in [0, 1] can give (at most 1), but variance_t=0.08 fits \
-them: min_dt is 35 times their standard deviation 0.2828; give min_dt in the scores' unit (0.1 \
-for 10 percentage points)
+them: min_dt is 35 times sqrt(variance_t) = 0.2828; give min_dt in the scores' unit (0.1 for 10 \
+percentage points)
     >>> scale_note({"min_d": 0.1, "variance": 0.0601}) is None       # AIRS 2016's own values
     True
     """
@@ -81,62 +88,91 @@ for 10 percentage points)
         return None
     d_name, v_name = named if named[1] in VARIANCES else named[::-1]
     d, v = arguments[d_name], arguments[v_name]
-    if type(d) in _PLAIN and type(v) in _PLAIN:
-        if not _mismatched(d, v, d_name, v_name):
+    if _one(d) and _one(v):     # numbers, 0-d arrays: on floats
+        first = (float(d), float(v))
+        if _mismatched(*first, d_name, v_name) is None:
             return None
-        cells, first = 1, (float(d), float(v))
+        same, other = _cells(arguments), 0
     else:
-        cells, first = _first_mismatched(arguments, d_name, v_name)
-    if not cells:
-        return None
+        same, other, first = _first_mismatched(arguments, d_name, v_name)
+        if not same:
+            return None
     d, v = first
     sd = math.sqrt(v)
-    more = f" (and {cells - 1} more cell{'s' if cells > 2 else ''})" if cells > 1 else ""
+    more = "".join(f" (and {k} more cell{'s' if k > 1 else ''}{how})" for k, how in (
+        (same - 1, ""), (other, " the other way round")) if k)
     if v > SCORES_MAX[v_name]:
+        hint = (f" (in percent, {d * 100:.6g} for {d:g})"
+                if _mismatched(d * 100, v, d_name, v_name) is None else "")
         return (f"{v_name}={v:.6g} is beyond what scores in [0, 1] can give (at most "
                 f"{SCORES_MAX[v_name]:g}), so the scores are on another scale (percent, or a "
                 f"measure not bounded by 1), but {d_name}={d:.6g} is only {d / sd:.2g} times "
-                f"their standard deviation {sd:.4g}: give {d_name} in the scores' unit (in "
-                f"percent, {d * 100:.6g} for {d:g}){more}")
+                f"sqrt({v_name}) = {sd:.4g}: give {d_name} in the scores' unit{hint}{more}")
+    hint = (f" ({d / 100:.6g} for {d:.6g} percentage points)"
+            if _mismatched(d / 100, v, d_name, v_name) is None else "")
     return (f"{d_name}={d:.6g} is beyond what scores in [0, 1] can give (at most "
             f"{SCORES_MAX[d_name]:g}), but {v_name}={v:.6g} fits them: {d_name} is "
-            f"{d / sd:.2g} times their standard deviation {sd:.4g}; give {d_name} in the scores' "
-            f"unit ({d / 100:.6g} for {d:.6g} percentage points){more}")
+            f"{d / sd:.2g} times sqrt({v_name}) = {sd:.4g}; give {d_name} in the scores' "
+            f"unit{hint}{more}")
 
 
-def _mismatched(d: float, v: float, d_name: str, v_name: str) -> bool:
-    """:func:`scale_note`'s test of one cell (plain numbers)."""
+def _mismatched(d: float, v: float, d_name: str, v_name: str) -> str | None:
+    """:func:`scale_note`'s test of one cell (plain numbers): ``"variance"`` where the variance
+    is beyond its bound (and the difference far below), ``"difference"`` for the reverse, else
+    None."""
     sd = math.sqrt(v) if v > 0 else math.nan
     if not (d > 0 and math.isfinite(d) and 0 < d / sd < math.inf):
-        return False        # refused by the checks (an effect d/σ beyond floats), not a note
+        return None         # an effect d/σ beyond floats: refused or answered, not a scale
     if v > SCORES_MAX[v_name]:
-        return d <= SCORES_MAX[d_name] and d < SMALL_RATIO * sd
-    return d > SCORES_MAX[d_name] and d > LARGE_RATIO * sd
+        return "variance" if d <= SCORES_MAX[d_name] and d < SMALL_RATIO * sd else None
+    return "difference" if d > SCORES_MAX[d_name] and d > LARGE_RATIO * sd else None
 
 
-def _first_mismatched(arguments: dict, d_name: str, v_name: str) -> tuple[int, tuple | None]:
-    """The number of mismatched cells of the arguments (all broadcast together, so that a cell
-    is one of the call's answers) and the first one."""
+def _one(x) -> bool:
+    """Whether ``x`` is one number (a Python or numpy number, or a 0-d array)."""
+    return type(x) in _PLAIN or getattr(x, "ndim", None) == 0
+
+
+def _cells(arguments: dict) -> int:
+    """The number of answers of a call with these arguments (their broadcast size)."""
+    if all(_one(x) for x in arguments.values()):
+        return 1
+    import numpy as np
+
+    return math.prod(np.broadcast_shapes(*(np.shape(x) for x in arguments.values())))
+
+
+def _first_mismatched(arguments: dict, d_name: str, v_name: str) -> tuple[int, int, tuple]:
+    """The numbers of cells of the arguments (all broadcast together, so that a cell is one of
+    the call's answers) that lie the way of the first such cell and the other way, and that
+    first cell (d, v)."""
     import numpy as np
 
     shape = np.broadcast_shapes(*(np.shape(x) for x in arguments.values()))
     d, v = (np.broadcast_to(np.asarray(arguments[k], float), shape) for k in (d_name, v_name))
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         sd = np.sqrt(v)
+        usable = (d > 0) & np.isfinite(d) & (d / sd > 0) & np.isfinite(d / sd)
         beyond = v > SCORES_MAX[v_name]
-        bad = np.where(beyond, (d <= SCORES_MAX[d_name]) & (d < SMALL_RATIO * sd),
-                       (d > SCORES_MAX[d_name]) & (d > LARGE_RATIO * sd))
-        bad &= (d > 0) & np.isfinite(d) & (d / sd > 0) & np.isfinite(d / sd)
-    cells = int(np.count_nonzero(bad))
-    if not cells:
-        return 0, None
-    i = int(np.flatnonzero(bad.ravel())[0])
-    return cells, (float(d.ravel()[i]), float(v.ravel()[i]))
+        high_v = usable & beyond & (d <= SCORES_MAX[d_name]) & (d < SMALL_RATIO * sd)
+        high_d = usable & ~beyond & (d > SCORES_MAX[d_name]) & (d > LARGE_RATIO * sd)
+    bad = (high_v | high_d).ravel()
+    if not bad.any():
+        return 0, 0, None
+    i = int(np.argmax(bad))
+    counts = int(np.count_nonzero(high_v)), int(np.count_nonzero(high_d))
+    same, other = counts if high_v.ravel()[i] else counts[::-1]
+    return same, other, (float(d.ravel()[i]), float(v.ravel()[i]))
 
 
-def warn_scale(arguments: dict) -> None:
+def warn_scale(arguments: dict, *, given: bool = False) -> None:
     """Issue :func:`scale_note` of ``arguments`` as a :class:`ScaleWarning`, if there is one,
     pointing at the first caller outside the package (the user's call).
+
+    A design's functions call it on their arguments, and note them only where they were called
+    from outside the package: where the package calls them (a command, a recommendation, a
+    study, the workbook), the values may be its own (a minD it computed from the scores), and
+    it notes what the user gave once itself, with ``given=True``.
 
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
@@ -145,5 +181,14 @@ def warn_scale(arguments: dict) -> None:
     ('ScaleWarning', 'delta=5 is beyond what scores in [0, 1] ')
     """
     note = scale_note(arguments)
-    if note is not None:
+    if note is not None and (given or _called_from_outside()):
         warnings.warn(note, ScaleWarning, stacklevel=caller_level())
+
+
+def _called_from_outside() -> bool:
+    """Whether the design function calling :func:`warn_scale` was called from outside the
+    package: the first frame that is not in ``designs/`` is not in the package."""
+    frame = sys._getframe(2)
+    while frame is not None and in_package(frame, "designs"):
+        frame = frame.f_back
+    return frame is None or not in_package(frame)

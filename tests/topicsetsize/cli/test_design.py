@@ -428,3 +428,14 @@ def test_a_slipped_scale_is_noted_once_and_the_answer_printed(capsys, argv, firs
     code, again, _ = run_cli(capsys, *[a.replace("188.2", "0.0601").replace("188", "0.0601")
                                       .replace("0.05,10", "0.05,0.1") for a in argv])
     assert code == 0 and "beyond what scores" not in _
+
+
+@pytest.mark.parametrize("argv", [
+    ["min-d", "anova", "--n", "3", "--variance", "0.25", "--m", "10"],     # minD = 1.69
+    ["min-d", "ttest", "--n", "3", "--variance-t", "0.2"],
+    ["guarantees", "--n", "3,50", "--variance", "0.05"],
+    ["n", "ttest", "--min-delta-t", "3"],                     # an effect size has no scale
+])
+def test_values_the_command_computes_are_not_noted(capsys, argv):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0 and out and "beyond what scores in [0, 1]" not in err, err

@@ -150,10 +150,30 @@ def test_the_note_changes_no_answer_and_names_the_first_cell():
 
 def test_the_note_says_what_the_difference_is_in_standard_deviations():
     note = scale_note({"min_d": 0.1, "variance": 400.0})          # sigma = 20
-    assert "only 0.005 times their standard deviation 20" in note and "10 for 0.1" in note
-    note = scale_note({"min_dt": 5.0, "variance_t": 0.0625})      # sigma = .25
-    assert "min_dt is 20 times their standard deviation 0.25" in note
+    assert "only 0.005 times sqrt(variance) = 20" in note and "(in percent, 10 for 0.1)" in note
+    note = scale_note({"min_dt": 5.0, "variance_t": 0.0625})      # sigma_t = .25
+    assert "min_dt is 20 times sqrt(variance_t) = 0.25" in note
     assert "(0.05 for 5 percentage points)" in note
+
+
+def test_a_suggestion_is_made_only_where_it_would_clear_the_note():
+    # minD = .001 in percent is .1, still below a tenth of sqrt(188.2) = 13.7: no "0.1 for"
+    note = scale_note({"min_d": 0.001, "variance": 188.2})
+    assert note.endswith("give min_d in the scores' unit")
+    assert scale_note({"min_d": 0.1, "variance": 188.2}).endswith("(in percent, 10 for 0.1)")
+    note = scale_note({"min_d": 500.0, "variance": 0.05})         # 5 is still beyond 1
+    assert note.endswith("give min_d in the scores' unit")
+
+
+def test_cells_are_counted_each_way():
+    # a 2 x 2 table: (0.1, 10) the difference beyond, (300, 0.05) the variance beyond
+    note = scale_note({"variance_t": np.array([[0.1], [300.0]]),
+                       "min_dt": np.array([[0.05, 10.0]])})
+    assert note.startswith("min_dt=10 is beyond")
+    assert note.endswith("(0.1 for 10 percentage points) (and 1 more cell the other way round)")
+    note = scale_note({"variance": 188.0, "min_d": np.array([0.05, 0.1, 0.2]),
+                       "m": np.array([[2], [5]])})
+    assert note.endswith("(in percent, 5 for 0.05) (and 5 more cells)")
 
 
 def test_an_effect_beyond_floats_is_refused_without_a_note():
@@ -161,4 +181,42 @@ def test_an_effect_beyond_floats_is_refused_without_a_note():
     assert scale_note({"min_d": 1e-300, "variance": 1e300}) is None
     with pytest.raises(tss.InputError), warnings.catch_warnings():
         warnings.simplefilter("error", tss.ScaleWarning)
-        tss.ttest2_n(0.05, 0.2, 1e-300, 1e300)
+        tss.ttest2_n(0.05, 0.2, [0.1, 1e-300], [188.2, 1e300])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: tss.allpairs_power(50, m=5, min_d=0.001, variance=188.2, alpha=2),
+    lambda: tss.allpairs_n(0.05, 0.2, 0.1, 188.2, 5, trials=0),
+    lambda: tss.allpairs_n(0.05, 0.2, 0.1, 188.2, 5, method="x"),
+])
+def test_no_note_before_a_refusal(call):
+    with pytest.raises(tss.InputError), warnings.catch_warnings():
+        warnings.simplefilter("error", tss.ScaleWarning)
+        call()
+
+
+# --- what the package computes is not noted; what the user gave is, once --------------------
+
+def test_values_the_package_computes_are_not_noted():
+    # guarantees computes minD at small n (1.04 at n = 3, variance .05): not the user's
+    assert _notes(lambda: tss.guarantees([3, 50], variance=0.05)) == []
+    assert _notes(lambda: tss.guarantees(4, variance=0.25)) == []
+    # the report's minD candidates are read off the scores: none in percent either
+    from topicsetsize.examples import example_matrix
+
+    percent = example_matrix() * 100
+    assert _notes(lambda: tss.realistic_min_d(percent, trials=200)) == []
+    # ... but a minD the user gives is, once
+    notes = _notes(lambda: tss.realistic_min_d(percent, trials=200, candidates=[0.1]))
+    assert len(notes) == 1 and "min_d=0.1 is only" in notes[0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda: tss.recommend([{"variance": 188.2, "m": 10, "min_d": 0.1},
+                           {"variance": 190.0, "m": 2, "min_d": 0.2}]),
+    lambda: tss.budget_plan([10, 5], docs_per_topic=[100, 60], variances=[188.0, 190.0],
+                            min_d=0.1, m=10, variances_high=[200.0, 210.0]),
+])
+def test_a_decision_over_many_calls_notes_once(call):
+    notes = _notes(call)
+    assert len(notes) == 1 and notes[0].startswith("variance=188"), notes
