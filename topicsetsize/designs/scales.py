@@ -94,6 +94,8 @@ percentage points)
             return None
         same, other = _cells(arguments), 0
     else:
+        if not _beyond_anywhere(d, v, d_name, v_name):      # the usual table: ~3 µs
+            return None
         same, other, first = _first_mismatched(arguments, d_name, v_name)
         if not same:
             return None
@@ -131,6 +133,16 @@ def _mismatched(d: float, v: float, d_name: str, v_name: str) -> str | None:
 def _one(x) -> bool:
     """Whether ``x`` is one number (a Python or numpy number, or a 0-d array)."""
     return type(x) in _PLAIN or getattr(x, "ndim", None) == 0
+
+
+def _beyond_anywhere(d, v, d_name: str, v_name: str) -> bool:
+    """Whether some difference or some variance of the arrays lies beyond its bound: no cell
+    can be noted otherwise (NaN is beyond nothing)."""
+    import numpy as np
+
+    d, v = np.asarray(d, float), np.asarray(v, float)
+    return bool(d.size and v.size and (v.max() > SCORES_MAX[v_name]
+                                       or d.max() > SCORES_MAX[d_name]))
 
 
 def _cells(arguments: dict) -> int:
