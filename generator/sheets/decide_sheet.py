@@ -33,6 +33,7 @@ from ..spreadsheet.formulas import N_FMT, P_FMT, anova_models
 from ..spreadsheet.layout import name_cell, write_inputs, write_status
 from ..spreadsheet.rows import Col
 from .calculators import display_columns, guarded_block, start_sheet
+from .calculators.scale_note import ok_status
 from .calculators.sheet import PRINT_SCALE
 
 __all__ = ["add_decide_sheet", "SHEET", "decide_defaults", "decide_variances"]
@@ -84,7 +85,7 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
     inp = write_inputs(cur, wb, INPUTS["decide"], start)
     alpha, beta, n, min_d, var = (inp.used[x] for x in
                                   ("alpha", "beta", "n", "min_d", "variance"))
-    _, ok = write_status(cur, wb, "decide", inp)
+    _, ok = write_status(cur, wb, "decide", inp, ok_status(INPUTS["decide"], inp.used))
     cur.skip()
 
     ms = spec.decide.get("m", DECIDE_MS)

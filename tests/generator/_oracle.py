@@ -26,12 +26,13 @@ class Noted(str):
     status with ``startswith``, not for equality."""
 
 
-def status_value(calc, given: dict) -> str:
-    """The status of a calculator whose inputs are in range: :data:`STATUS_OK`, or
-    :class:`Noted` where the engine notes a difference and a variance on different scales."""
+def status_value(calc, given: dict, inputs=None) -> str:
+    """The status of a calculator (or of a sheet with ``inputs``) whose inputs are in range:
+    :data:`STATUS_OK`, or :class:`Noted` where the engine notes a difference and a variance on
+    different scales."""
     from topicsetsize.designs.scales import scale_note
 
-    noted = scale_note({i.key: given[i.key] for i in calc.inputs}) is not None
+    noted = scale_note({i.key: given[i.key] for i in inputs or calc.inputs}) is not None
     return Noted("OK, but note: ") if noted else STATUS_OK
 
 

@@ -44,7 +44,8 @@ EDITS = {"anova_m": 10, "anova_min_d": 0.1, "ttest_min_dt": 0.04, "ci_delta": 0.
 #: scores in percent with a difference meant on [0, 1], or a difference in percentage points
 #: with a variance of scores in [0, 1]; the reverse slip in every other calculator.
 SCALE_SLIPS = {"anova_variance": 188.2, "ttest_min_dt": 10, "ci_variance_t": 376.4,
-               "anova2_min_d": 20, "ttest2_variance": 300, "ci2_delta": 5}
+               "anova2_min_d": 20, "ttest2_variance": 300, "ci2_delta": 5,
+               "decide_variance": 188.2}
 
 DATE = dt.date(2024, 1, 2)
 

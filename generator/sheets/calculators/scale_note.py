@@ -1,20 +1,21 @@
-"""A calculator's status while every input is in range: "OK", with the engine's scale note
-where its difference and its variance look as if given on different scales of scores
-(:mod:`topicsetsize.designs.scales`: the same bounds and ratios, declared there once)."""
+"""A sheet's status while every input is in range (a calculator's, the Decide sheet's): "OK",
+with the engine's scale note where its difference and its variance look as if given on
+different scales of scores (:mod:`topicsetsize.designs.scales`: the same bounds and ratios,
+declared there once)."""
 
 from __future__ import annotations
 
 from topicsetsize.designs.scales import LARGE_RATIO, SCORES_MAX, SMALL_RATIO, VARIANCES
 
-from ...content.calculators import Calculator
+from ...content.inputs import Input
 from ...spreadsheet.layout import STATUS_OK
 
 __all__ = ["ok_status"]
 
 
-def ok_status(calc: Calculator, used: dict[str, str]) -> str:
-    """The status formula (without ``=``) of ``calc`` while its inputs are in range, on the
-    values the formulas use (``used``, :class:`~generator.spreadsheet.layout.Inputs`):
+def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
+    """The status formula (without ``=``) of a sheet with ``inputs`` while they are in range, on
+    the values the formulas use (``used``, :class:`~generator.spreadsheet.layout.Inputs`):
     :data:`STATUS_OK`, or "OK, but note: ..." where a variance beyond what scores in [0, 1] can
     give meets a difference within its own bound and below ``SMALL_RATIO`` of the scores'
     standard deviation, or the reverse above ``LARGE_RATIO`` of it (as
@@ -23,10 +24,10 @@ def ok_status(calc: Calculator, used: dict[str, str]) -> str:
 
     >>> from topicsetsize.generator.content.calculators import calculators
     >>> anova = next(c for c in calculators() if c.key == "anova")
-    >>> text = ok_status(anova, {"min_d": "B5", "variance": "B6"})
+    >>> text = ok_status(anova.inputs, {"min_d": "B5", "variance": "B6"})
     >>> text.startswith('IF(AND(B6>1,B5<=1,B5<0.1*SQRT(B6)),"OK, but note: σ̂² > 1 is beyond')
     True
-    >>> ok_status(anova, {"alpha": "B3"})
+    >>> ok_status(anova.inputs, {"alpha": "B3"})
     '"OK: every input is in range."'
     """
     keys = [key for key in used if key in SCORES_MAX]
@@ -34,7 +35,8 @@ def ok_status(calc: Calculator, used: dict[str, str]) -> str:
     if len(keys) != 2 or len(variance) != 1:
         return f'"{STATUS_OK}"'
     (d_key,), v_key = (k for k in keys if k not in VARIANCES), variance[0]
-    d, v, ds, vs = used[d_key], used[v_key], calc.symbol(d_key), calc.symbol(v_key)
+    symbol = {item.key: item.symbol for item in inputs}
+    d, v, ds, vs = used[d_key], used[v_key], symbol[d_key], symbol[v_key]
     d_max, v_max = SCORES_MAX[d_key], SCORES_MAX[v_key]
     # one line within the page, beside the inputs (their values are in the inputs line)
     beyond = (f"OK, but note: {vs} > {v_max:g} is beyond scores in [0, 1]: give {ds} on its "

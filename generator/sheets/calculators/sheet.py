@@ -42,7 +42,6 @@ from .scale_note import ok_status
 #: Rows of the χ² bisection for λ̂: the bracket shrinks to 2^-50 of its width.
 LAMBDA_STEPS = 50
 
-
 #: Rows of the log-scale bisections for the minimum detectable difference at a given n:
 #: log10 of the noncentrality (or of minΔt) over [LOG_LO, LOG_HI], to 18/2^60 ≈ 2e-17.
 MIN_STEPS = 60
@@ -341,7 +340,8 @@ def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | Non
 def end_inputs(b: SheetBuild) -> None:
     """The status line under the inputs, and the inputs' line in row 2; the charts start
     below the status."""
-    b.status, b.ok = write_status(b.cur, b.wb, b.calc.key, b.inp, ok_status(b.calc, b.inp.used))
+    b.status, b.ok = write_status(b.cur, b.wb, b.calc.key, b.inp, ok_status(b.calc.inputs,
+                                                                          b.inp.used))
     write_inputs_line(b)
     b.cur.skip()
     b.anchor = b.cur.row

@@ -121,19 +121,22 @@ def test_status_notes_a_slipped_scale(batch):
     # its answers are the engine's numbers, not "see Status"
     wb = batch.values("scale_slips")
     noted = 0
-    for calc in calculators():
-        given = {i.key: named(wb, i.name) for i in calc.inputs}
-        status = named(wb, f"{calc.key}_status")
-        assert (scale_note(given) is not None) == (status != STATUS_OK), (calc.key, status)
+    for key, inputs in [(c.key, c.inputs) for c in calculators()] + [("decide",
+                                                                        INPUTS["decide"])]:
+        given = {i.key: named(wb, i.name) for i in inputs}
+        symbol = {i.key: i.symbol for i in inputs}
+        status = named(wb, f"{key}_status")
+        assert (scale_note(given) is not None) == (status != STATUS_OK), (key, status)
         if status != STATUS_OK:
             noted += 1
             d, v = (k for k in given if k in SCORES_MAX)
             first = v if given[v] > SCORES_MAX[v] else d
-            assert status.startswith(f"OK, but note: {calc.symbol(first)} > "), status
-            assert f"give {calc.symbol(d)} on" in status, status
-        for answer in ANSWERS[calc.key]:
-            assert isinstance(named(wb, answer), (int, float)), (calc.key, answer)
+            assert status.startswith(f"OK, but note: {symbol[first]} > "), status
+            assert f"give {symbol[d]} on" in status, status
+        for answer in ANSWERS[key]:
+            assert isinstance(named(wb, answer), (int, float)), (key, answer)
     assert noted == len(SCALE_SLIPS)
+    assert all(isinstance(v, (int, float)) for v in _decide_table(wb)[::5])    # n, not "—"
 
 
 def test_status_is_ok_with_good_inputs(batch):
@@ -148,6 +151,10 @@ def test_status_is_ok_with_good_inputs(batch):
             if calc in _CALCULATORS:     # a corner case may note a scale (test above)
                 want = status_value(_CALCULATORS[calc], {
                     i.key: named(wb, i.name) for i in _CALCULATORS[calc].inputs})
+                assert status.startswith(want) if isinstance(want, Noted) else status == want
+            elif calc == "decide":
+                want = status_value(None, {i.key: named(wb, i.name) for i in INPUTS["decide"]},
+                                    INPUTS["decide"])
                 assert status.startswith(want) if isinstance(want, Noted) else status == want
             else:
                 assert status == STATUS_OK, (name, calc)
