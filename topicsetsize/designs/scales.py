@@ -29,8 +29,8 @@ import warnings
 
 from ..errors import caller_level, in_package
 
-__all__ = ["SCORES_MAX", "VARIANCES", "SMALL_RATIO", "LARGE_RATIO", "ScaleWarning", "scale_note",
-           "warn_scale"]
+__all__ = ["SCORES_MAX", "VARIANCES", "SMALL_RATIO", "LARGE_RATIO", "UNITS_MAX", "ScaleWarning",
+           "scale_note", "warn_scale"]
 
 #: The largest value each parameter can take where every score lies in [0, 1], with n ≥ 2 topics
 #: (and m ≥ 2 runs). A difference of two means (minD, minDt): 1. A CI of a difference spans at
@@ -48,6 +48,11 @@ _PLAIN = frozenset({int, float})
 #: designs' tables (AIRS 2016) range over minD/σ = .02 to .9 within [0, 1] and so never meet a
 #: note; a difference given in the wrong unit of percent moves it by 100.
 SMALL_RATIO, LARGE_RATIO = 0.1, 2.0
+#: The largest factor between two units of scores that a slip is taken for (percent 100, per
+#: mille 1,000, basis points 10,000): a difference beyond its bound by more than this, or a
+#: variance by more than its square, is a stress test of the numerics (minD = 1e300), not a
+#: slip of units, and gets no note.
+UNITS_MAX = 1e4
 
 
 class ScaleWarning(UserWarning):
@@ -125,9 +130,11 @@ def _mismatched(d: float, v: float, d_name: str, v_name: str) -> str | None:
     sd = math.sqrt(v) if v > 0 else math.nan
     if not (d > 0 and math.isfinite(d) and 0 < d / sd < math.inf):
         return None         # an effect d/σ beyond floats: refused or answered, not a scale
-    if v > SCORES_MAX[v_name]:
-        return "variance" if d <= SCORES_MAX[d_name] and d < SMALL_RATIO * sd else None
-    return "difference" if d > SCORES_MAX[d_name] and d > LARGE_RATIO * sd else None
+    v_max, d_max = SCORES_MAX[v_name], SCORES_MAX[d_name]
+    if v > v_max:
+        return ("variance" if v <= v_max * UNITS_MAX ** 2 and d <= d_max
+                and d < SMALL_RATIO * sd else None)
+    return "difference" if d_max < d <= d_max * UNITS_MAX and d > LARGE_RATIO * sd else None
 
 
 def _one(x) -> bool:
@@ -166,8 +173,10 @@ def _first_mismatched(arguments: dict, d_name: str, v_name: str) -> tuple[int, i
         sd = np.sqrt(v)
         usable = (d > 0) & np.isfinite(d) & (d / sd > 0) & np.isfinite(d / sd)
         beyond = v > SCORES_MAX[v_name]
-        high_v = usable & beyond & (d <= SCORES_MAX[d_name]) & (d < SMALL_RATIO * sd)
-        high_d = usable & ~beyond & (d > SCORES_MAX[d_name]) & (d > LARGE_RATIO * sd)
+        high_v = (usable & beyond & (v <= SCORES_MAX[v_name] * UNITS_MAX ** 2)
+                  & (d <= SCORES_MAX[d_name]) & (d < SMALL_RATIO * sd))
+        high_d = (usable & ~beyond & (d > SCORES_MAX[d_name])
+                  & (d <= SCORES_MAX[d_name] * UNITS_MAX) & (d > LARGE_RATIO * sd))
     bad = (high_v | high_d).ravel()
     if not bad.any():
         return 0, 0, None

@@ -5,7 +5,13 @@ declared there once)."""
 
 from __future__ import annotations
 
-from topicsetsize.designs.scales import LARGE_RATIO, SCORES_MAX, SMALL_RATIO, VARIANCES
+from topicsetsize.designs.scales import (
+    LARGE_RATIO,
+    SCORES_MAX,
+    SMALL_RATIO,
+    UNITS_MAX,
+    VARIANCES,
+)
 
 from ...content.inputs import Input
 from ...spreadsheet.layout import STATUS_OK
@@ -25,7 +31,7 @@ def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
     >>> from topicsetsize.generator.content.calculators import calculators
     >>> anova = next(c for c in calculators() if c.key == "anova")
     >>> text = ok_status(anova.inputs, {"min_d": "B5", "variance": "B6"})
-    >>> text.startswith('IF(AND(B6>1,B5<=1,B5<0.1*SQRT(B6)),"OK, but note: σ̂² > 1 is beyond')
+    >>> text.startswith('IF(AND(B6>1,B6<=100000000,B5<=1,B5<0.1*SQRT(B6)),"OK, but note: σ̂² > 1 is')
     True
     >>> ok_status(anova.inputs, {"alpha": "B3"})
     '"OK: every input is in range."'
@@ -43,8 +49,9 @@ def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
               f"scale (in percent, 10 for 0.1).")
     reverse = (f"OK, but note: {ds} > {d_max:g} while {vs} fits scores in [0, 1]: give {ds} on "
                f"their scale (0.1 for 10 points).")
-    return (f'IF(AND({v}>{v_max:g},{d}<={d_max:g},{d}<{SMALL_RATIO:g}*SQRT({v})),'
-            f'{_literal(beyond)},IF(AND({v}<={v_max:g},{d}>{d_max:g},'
+    slip_v, slip_d = v_max * UNITS_MAX ** 2, d_max * UNITS_MAX     # beyond: not a slip of units
+    return (f'IF(AND({v}>{v_max:g},{v}<={slip_v:.0f},{d}<={d_max:g},{d}<{SMALL_RATIO:g}*SQRT({v})),'
+            f'{_literal(beyond)},IF(AND({v}<={v_max:g},{d}>{d_max:g},{d}<={slip_d:.0f},'
             f'{d}>{LARGE_RATIO:g}*SQRT({v})),{_literal(reverse)},"{STATUS_OK}"))')
 
 

@@ -134,8 +134,6 @@ def test_extreme_effect_is_silent_and_needs_the_fewest_topics():
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        # numerically silent; the scale note (a minD beyond scores in [0, 1]) is not numerics
-        warnings.simplefilter("ignore", tss.ScaleWarning)
         plan = budget_plan([30], docs_per_topic=[253], variances=[0.05], m=10, min_d=1e300)
     # The legacy power is undefined at n = 2 for m = 10 (cA - a <= 0), 1 from n = 3 on:
     # the same n as for any large effect (minD = 10).

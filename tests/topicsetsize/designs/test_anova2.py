@@ -198,8 +198,6 @@ def test_extreme_effects_are_silent():
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        # numerically silent; the scale note (a minD beyond scores in [0, 1]) is not numerics
-        warnings.simplefilter("ignore", tss.ScaleWarning)
         assert tss.anova2_n(0.05, 0.2, 1e300, 0.05, 10) == 2
         table = tss.anova2_table(0.05, beta=0.2, variance=0.05, ms=[10], min_ds=[1e300])
         assert table.to_numpy().tolist() == [[2]]

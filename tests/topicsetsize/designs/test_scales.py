@@ -220,3 +220,14 @@ def test_values_the_package_computes_are_not_noted():
 def test_a_decision_over_many_calls_notes_once(call):
     notes = _notes(call)
     assert len(notes) == 1 and notes[0].startswith("variance=188"), notes
+
+
+def test_a_stress_test_of_the_numerics_is_not_a_slip_of_units():
+    # minD = 1e300 (the designs' silent-extremes tests) is not percent of anything: no note;
+    # 10^4 (basis points) is the largest factor taken for a slip (UNITS_MAX)
+    assert scale_note({"min_d": 1e300, "variance": 0.05}) is None
+    assert scale_note({"min_d": 1e-5, "variance": 1e12}) is None
+    assert scale_note({"min_d": 1e4, "variance": 0.05}) is not None
+    assert scale_note({"min_d": 1e4 * 1.01, "variance": 0.05}) is None
+    assert scale_note({"min_d": 0.01, "variance": 1e8}) is not None
+    assert scale_note({"min_d": 0.01, "variance": 1.01e8}) is None
