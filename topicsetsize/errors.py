@@ -61,7 +61,7 @@ def in_package(frame, part: str = "") -> bool:
     name = frame.f_globals.get("__name__", "")
     if part:
         return name.startswith(f"topicsetsize.{part}.")
-    return name == "topicsetsize" or name.startswith(("topicsetsize.", "xladdin"))
+    return name in ("topicsetsize", "xladdin") or name.startswith(("topicsetsize.", "xladdin."))
 
 
 # Shown (in tracebacks and doctests) and pickled under its public name, topicsetsize.InputError.

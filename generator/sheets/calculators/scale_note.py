@@ -10,7 +10,7 @@ from topicsetsize.designs.scales import (
     SCORES_MAX,
     SMALL_RATIO,
     UNITS_MAX,
-    VARIANCES,
+    scale_pair,
 )
 
 from ...content.inputs import Input
@@ -36,11 +36,10 @@ def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
     >>> ok_status(anova.inputs, {"alpha": "B3"})
     '"OK: every input is in range."'
     """
-    keys = [key for key in used if key in SCORES_MAX]
-    variance = [key for key in keys if key in VARIANCES]
-    if len(keys) != 2 or len(variance) != 1:
+    pair = scale_pair(used)
+    if pair is None:
         return f'"{STATUS_OK}"'
-    (d_key,), v_key = (k for k in keys if k not in VARIANCES), variance[0]
+    d_key, v_key = pair
     symbol = {item.key: item.symbol for item in inputs}
     d, v, ds, vs = used[d_key], used[v_key], symbol[d_key], symbol[v_key]
     d_max, v_max = SCORES_MAX[d_key], SCORES_MAX[v_key]

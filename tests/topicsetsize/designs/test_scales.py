@@ -64,7 +64,7 @@ def test_the_bounds_are_reached():
 # --- no note where the scales agree -----------------------------------------------------------
 
 def test_no_note_on_the_airs_2016_tables():
-    # AIRS 2016 Table 2 (parts I-II: tests/data, from ../shared/reference) and the variances
+    # AIRS 2016 Table 2 (parts I-II; tests/data, provenance in its PROVENANCE.md) and the variances
     # of its Table 1, with the minD of the benchmark tables (.01 to .20) and sigma_t^2 = 2 V_E
     # (every raw variance but the M-measure's, below)
     table2 = pd.read_csv(DATA / "anova_table2_parts_I_II.csv")
