@@ -8,10 +8,13 @@ trec_eval's own code), never here; a measure's parameters are checked before any
 in compiled code.
 
 **Which topics.** The matrix has one row per topic of the qrels with at least one relevant
-document (relevance at least 1), as ``trec_eval -q`` reports by default; a run that retrieves
-nothing for such a topic scores 0 on it (trec_eval ``-c``). The topics of the qrels and of the
-runs are matched by :func:`topicsetsize.matrices.topics.match_topics`: none in common is an
-error, some unmatched a warning that names them.
+document (relevance at least 1) that some run retrieved anything for, as ``trec_eval -q``
+reports by default; a run that retrieves nothing for such a topic scores 0 on it (trec_eval
+``-c``). A topic of the qrels that no run retrieved anything for is not one of these runs'
+topics (the qrels of another year or task): left out, as ``pool-depth`` leaves it out, rather
+than a row of zeros that would lower V_E and so n. The topics of the qrels and of the runs are
+matched by :func:`topicsetsize.matrices.topics.match_topics`: none in common is an error, some
+unmatched a warning that names them (and says those of the qrels are left out).
 
 **Which names.** A folder's runs are named by the run tag their files carry (the sixth column),
 where a file has one tag and no other run has it; by the file name otherwise (the matrix's
@@ -140,8 +143,9 @@ def evaluate_measures(runs, qrels, measures, *, duplicates: str = "error",
     Each run is read as trec_eval reads it (:func:`topicsetsize.matrices.runfiles.read_run`) and
     evaluated on every measure at once by one ir_measures evaluator (pytrec_eval: trec_eval's
     code), one run at a time, so that memory holds one run. Rows are the topics of the qrels
-    with at least one relevant document (relevance at least 1), as ``trec_eval -q`` reports; a
-    run that retrieves nothing for such a topic scores 0 there (trec_eval ``-c``). The topics
+    with at least one relevant document (relevance at least 1) that some run retrieved anything
+    for, as ``trec_eval -q`` reports; a run that retrieves nothing for such a topic scores 0
+    there (trec_eval ``-c``), and a topic that no run retrieved is left out. The topics
     of both sides are matched by :func:`topicsetsize.matrices.topics.match_topics` (an error
     where none match, a :class:`~topicsetsize.matrices.topics.TopicMismatchWarning` naming those
     that do not). A folder's runs are named by their run tags where those are present and
@@ -268,6 +272,9 @@ def evaluate_scores(runs, qrels, measures, *, duplicates: str = "error",
     match = match_topics(topics, run_topics, qrels_name=qrels_name,
                          runs_name=str(runs) if isinstance(runs, (str, os.PathLike)) else "runs",
                          no_relevant=no_relevant)
+    if match.qrels_only:        # no run retrieved anything for them: not these runs' topics
+        # (another year's or task's qrels), which as rows of 0 would lower V_E and n
+        values, topics = values[:, [row[t] for t in match.matched], :], list(match.matched)
     names, note = run_names(runs, list(sources), tags)
     warn_missing_topics(names, each_run, match.matched)
     return Evaluation({name: ScoreMatrix(values[k], topics, names) for name, k in plane.items()},

@@ -5,7 +5,9 @@ or a different zero padding (``0101`` against ``101``) makes them miss each othe
 scores 0 on every topic, silently. :func:`match_topics` says how many topics of each side
 matched, refuses in one line where none did, and names the unmatched ones where some did not,
 calling out ids that differ only by leading zeros. ``evaluate`` (and every command that takes
-``--runs``/``--qrels``) and ``pool-depth`` use it.
+``--runs``/``--qrels``) and ``pool-depth`` use it, and keep the matched topics only: a topic
+of the qrels that no run retrieved anything for (another year's qrels) would otherwise be a
+row on which every run scores 0, which lowers V_E and so n.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ __all__ = ["TopicMismatchWarning", "TopicMatch", "match_topics"]
 
 #: How many unmatched ids a message names.
 _SHOWN = 5
+#: What becomes of the topics of the qrels that no run retrieved: every command that reads runs
+#: and qrels leaves them out (no rows of zeros in the matrix, no topics in the pool).
+_LEFT_OUT = " (no run retrieved anything for them: left out)"
 
 
 class TopicMismatchWarning(UserWarning):
@@ -32,7 +37,7 @@ class TopicMatch:
     Attributes
     ----------
     matched : tuple of str
-        The topics on both sides, sorted.
+        The topics on both sides, sorted: the topics the callers score.
     qrels_only, runs_only : tuple of str
         The topics of one side only, sorted.
     padded : tuple of (str, str)
@@ -105,8 +110,8 @@ def match_topics(qrels_topics, run_topics, *, qrels_name: str = "qrels",
     note = (f"topics: {len(matched)} of {len(qrels)} in {qrels_name} matched {len(matched)} of "
             f"{len(runs)} in {runs_name}")
     if qrels_only or runs_only or unjudged:
-        parts = [f"only in {name}: {_ids(ids)}" for name, ids in
-                 ((qrels_name, qrels_only), (runs_name, runs_only)) if ids]
+        parts = [f"only in {name}{left}: {_ids(ids)}" for name, ids, left in
+                 ((qrels_name, qrels_only, _LEFT_OUT), (runs_name, runs_only, "")) if ids]
         if unjudged:
             parts.append(f"in {runs_name} but with no relevant document in {qrels_name}, so not "
                          f"scored (as trec_eval): {_ids(unjudged)}")

@@ -51,9 +51,10 @@ def test_ap_with_ties_is_trec_evals_by_hand(tmp_path):
 
 def test_missing_topic_scores_zero_and_topics_need_a_relevant_document():
     run = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    other = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "x"], "score": [1.0, 1.0]})
     qrels = pd.DataFrame({"query_id": ["1", "2", "3"], "doc_id": ["a", "b", "c"],
                           "relevance": [1, 1, 0]})
-    matrix = evaluate_runs({"r": run, "s": run}, qrels, "P@1")
+    matrix = evaluate_runs({"r": run, "s": other}, qrels, "P@1")  # r retrieves nothing for 2
     assert matrix.index.tolist() == ["1", "2"] and matrix["r"].tolist() == [1.0, 0.0]
     with pytest.raises(InputError, match="no topic has a relevant document"):
         evaluate_runs({"r": run}, qrels.assign(relevance=0), "AP")
@@ -169,3 +170,37 @@ def test_the_measures_functions_are_still_importable_from_evaluation():
 
     for name in ("require_ir_measures", "parse_measure", "evaluator_for"):
         assert getattr(evaluation, name) is getattr(measures, name) and name in evaluation.__all__
+
+
+def test_qrels_topics_that_no_run_retrieved_are_left_out(tmp_path):
+    """Review (2026-12-06, item 1): a qrels file of two years (the CLEF 2017 qrels and a copy
+    whose topics are renamed, as another year's would be) made the 30 topics no run retrieved
+    rows of 0 for every run: 60 topics, V_E2 .0072 where the runs' own qrels give .0104, and
+    two-way n from 132 down to 92, with only "30 of 60 matched" said. The matrix must be the
+    one of the runs' own qrels, and the warning must say the others are left out."""
+    import gzip
+    import shutil
+    import warnings
+
+    from topicsetsize.matrices.topics import TopicMismatchWarning
+
+    runs, qrels = example_runs()
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for name in ("IIIT__run1.res.txt.gz", "ECNU__run2.res.txt.gz", "Waterloo__A-rank-cost.txt.gz"):
+        shutil.copy(runs / name, folder / name)
+    opener = gzip.open if str(qrels).endswith(".gz") else open
+    with opener(qrels, "rt") as f:
+        lines = f.read().splitlines()
+    other_year = [f"X{line}" for line in lines]     # topic CD... becomes XCD...
+    both = tmp_path / "two_years.qrels"
+    both.write_text("\n".join(lines + other_year) + "\n")
+    own = evaluate_runs(folder, qrels, "AP")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = evaluate_runs(folder, both, "AP")
+    pd.testing.assert_frame_equal(got, own, check_like=False)
+    texts = [str(w.message) for w in caught if issubclass(w.category, TopicMismatchWarning)]
+    assert any(f"only in {both} (no run retrieved anything for them: left out): "
+               f"{len(own)}: X" in t for t in texts)
+    assert np.isclose(tss.two_way_residual_variance(got), tss.two_way_residual_variance(own))

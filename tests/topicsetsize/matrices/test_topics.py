@@ -30,4 +30,5 @@ def test_some_unmatched_are_named_in_one_warning():
     assert match.padded == (("0403", "403"),)
     text = str(caught[0].message)
     assert "\n" not in text and "2 of 3 in qrels matched 2 of 4 in runs" in text
-    assert "only in qrels: 1: 0403" in text and "only in runs: 2: 403, 404" in text
+    assert "only in qrels (no run retrieved anything for them: left out): 1: 0403" in text
+    assert "only in runs: 2: 403, 404" in text
