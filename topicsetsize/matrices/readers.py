@@ -71,7 +71,7 @@ from .formats.long import long_header, parse_long
 from .formats.trec_eval import parse_trec_eval, read_trec_eval_files
 from .formats.wide import parse_wide, parse_wide_numbers
 from .formats.xlsx import read_xlsx
-from .labels import check_labels, check_spellings
+from .labels import check_labels, check_spellings, warn_numbered_runs
 from .matrix import ScoreMatrix, check_matrix, check_shape  # noqa: F401  (importable from here)
 from .writers import write_long, write_trec_eval  # noqa: F401  (importable from here)
 
@@ -214,6 +214,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     frame = _finish(cells, source, drop_incomplete_topics, one_run_hint=hint)
     wide = fmt in ("wide", "xlsx") and not transpose
     check_labels(frame, source, header_runs=wide, run_ids=wide)
+    if fmt in ("wide", "xlsx"):
+        warn_numbered_runs(frame, source, transpose=transpose)
     frame.attrs.update(source=str(source), format=fmt, measure=measure,
                        topic_ids=getattr(cells, "topic_ids", None))
     return frame

@@ -136,3 +136,39 @@ def test_a_run_or_qrels_file_given_as_a_matrix_says_what_it_is(tmp_path):
         path = tmp_path / f"{kind}.txt"
         path.write_bytes(gzip.decompress(source.read_bytes()))
         _refused(path, f"a TREC {kind} file", "not a score matrix", "--runs FOLDER --qrels FILE")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_runs_by_topics_with_a_blank_corner_are_read_with_a_warning(data_dir, tmp_path, suffix):
+    """A reviewer's find (2026-12-06, item 2): TREC 2004 Robust AP written runs by topics with a
+    blank corner cell (pandas' ``.T.to_csv()``) was read as 110 topics of 249 runs without a
+    word: V_E .0169 for .0451, and 213 topics where 566 are needed (m = 10, minD = .05). Its
+    header is whole numbers (the topic ids 301..700) and its rows are not (sys1..sys110): one
+    warning says how to read it; read with transpose it is the original matrix, and the
+    original file says nothing."""
+    import warnings
+
+    robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)
+    flipped = robust.T
+    path = tmp_path / f"runs_by_topics{suffix}"
+    flipped.to_excel(path) if suffix == ".xlsx" else flipped.to_csv(path)
+
+    def read(p, **options):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame = read_matrix(p, **options)
+        return frame, [str(w.message) for w in caught if "named by whole numbers" in
+                       str(w.message)]
+
+    wrong, said = read(path)
+    assert wrong.shape == (110, 249)
+    assert said == [f"{path}: its 249 runs are named by whole numbers (301, 302, ...) and its "
+                    "110 topics are not (sys1, ...): if its rows are runs and its header the "
+                    "topic ids, read it with transpose=True (--transpose); as it is read, V_E "
+                    "is that of the wrong axis"]
+    assert residual_variance(wrong.to_numpy()) == pytest.approx(0.0169, abs=5e-5)
+    right, said = read(path, transpose=True)
+    assert not said
+    assert residual_variance(right.to_numpy()) == pytest.approx(
+        residual_variance(robust.to_numpy()), rel=1e-12)
+    assert not read(data_dir / "trec2004robust_ap.csv")[1]
