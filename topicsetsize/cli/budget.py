@@ -93,7 +93,7 @@ def run(args) -> int:
             kwargs[key] = check(key, kwargs[key], allow_array=False)
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
-    if plan.note:           # the legacy n under the exact power: on stderr, as n's warning
+    if plan.note:           # the legacy n under the exact power: on stderr too, as n's warning
         import warnings
 
         warnings.warn(plan.note, UserWarning, stacklevel=1)
@@ -128,6 +128,8 @@ def run(args) -> int:
 
     upper_end_note(plan)        # as pool-depth says it on the same figures
     print(_verdict(plan))
+    if plan.note:       # the legacy n falls short under the exact power: said beside the
+        print(f"note: {plan.note}")     # verdict, never copied without it (as recommend)
     return 0
 
 

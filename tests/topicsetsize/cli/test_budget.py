@@ -178,7 +178,31 @@ def test_budget_names_depths_over_budget_at_n_high(capsys):
     assert (f"note: within the budget of {budget:,} at the point n but not at the upper end of "
             f"n's interval (cost high): pd=10 ({high * 100:,})") in out
     assert main([*argv, "--budget", str(high * 100)]) == 0      # fits at n high too: no note
-    assert "note:" not in capsys.readouterr().out
+    assert "note: within the budget" not in capsys.readouterr().out
+
+
+def test_the_legacy_shortfall_is_said_beside_the_verdict(capsys):
+    """A reviewer's find (2026-12-06, item 3): the legacy n's shortfall under the exact power
+    was said on stderr only, so that stdout's "cheapest within the budget: pd=10, n=593 topics,
+    59,300" was copied without it, where the exact n, 596, costs 59,600, over the budget of
+    59,400. It is now a note on stdout after the verdict, as recommend and guarantees say
+    theirs; the exact method has none. The exact n is recomputed here by tss.anova_n."""
+    from topicsetsize import anova_n
+
+    argv = ["budget", "--depths", "100,30,10", "--docs-per-topic", "731,253,100", "--variance",
+            "0.14,0.1525,0.19", "--m", "10", "--min-d", "0.1", "--budget", "59400"]
+    exact = anova_n(0.05, 0.2, 0.1, 0.19, 10, method="exact")
+    assert exact * 100 > 59400 >= anova_n(0.05, 0.2, 0.1, 0.19, 10) * 100
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "warning: Under the exact noncentral F, the legacy n falls short" in err  # as before
+    lines = out.splitlines()
+    assert lines[-2].startswith("cheapest within the budget: pd=10")
+    assert lines[-1].startswith("note: Under the exact noncentral F, the legacy n falls short")
+    assert f"it needs {exact} topics" in lines[-1] and "over the budget of 59,400" in lines[-1]
+    assert main([*argv, "--method", "exact"]) == 0
+    out = capsys.readouterr().out
+    assert "falls short" not in out and "no pool depth fits the budget of 59,400" in out
 
 
 def test_large_n_and_fractional_docs_per_topic_read_as_numbers(capsys):

@@ -280,7 +280,9 @@ def test_duplicates_refused_unless_first(capsys, tmp_path):
                       "copy as a run of its own, as the variance estimates do")
     assert "r1: dropped 1 line(s)" in dropped
     assert "topics: 2 of 25 in tests/data/pool_runs/A/qrels.txt matched 2 of 2 in the runs" \
-        in topics and "only in tests/data/pool_runs/A/qrels.txt: 23: 403, 404" in topics
+        in topics
+    assert ("only in tests/data/pool_runs/A/qrels.txt (no run retrieved anything for them: left "
+            "out): 23: 403, 404") in topics
 
 
 @pytest.mark.slow
@@ -446,9 +448,28 @@ def test_the_cheapest_depth_says_its_scores_and_ranking_differ(capsys):
     deep, shallow = (pd.DataFrame(study.scores[d][0]) for d in (100, 5))
     tau = pd.Series(shallow.mean().to_numpy()).corr(pd.Series(deep.mean().to_numpy()),
                                                      method="kendall")
-    assert out.splitlines()[-1] == (
+    # the legacy n's shortfall under the exact power last, beside the cheapest depth (stdout
+    # too, since 2026-12-06: it was on stderr only, a reviewer's find)
+    assert out.splitlines()[-1] == f"note: {study.note}" and "falls short" in study.note
+    assert out.splitlines()[-2] == (
         f"note: minD = 0.1 is a difference of each depth's own AP: at pd=5 the scores average "
         f"{shallow.to_numpy().mean():.3f} (pd=100: {deep.to_numpy().mean():.3f}) and rank the "
         f"runs with Kendall's tau {tau:.2f} against pd=100; its n detects that difference in "
         "pd=5's AP, so weigh the ranking it gives too")
     assert tau < 0.9 and shallow.to_numpy().mean() > deep.to_numpy().mean()
+
+
+def test_the_cheapest_depth_on_std_ab_scores_quotes_no_raw_means(capsys):
+    """A reviewer's find (2026-12-06, item 5): with --variance-from std-ab the header said minD is
+    a difference of std-AB scores, and the note below said it is one of each depth's own AP,
+    quoting AP means. The note now says std-AB, and the ranking only."""
+    argv = ["pool-depth", "--example", "--depths", "100,5", "--m", "10", "--min-d", "0.1",
+            "--variance-from", "std-ab", "--method", "exact"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "minD is then a difference of std-AB scores" in out
+    note = next(line for line in out.splitlines() if line.startswith("note: minD"))
+    assert note.startswith("note: minD = 0.1 is a difference of each depth's own std-AB scores "
+                           "(standardised on that depth's AP): pd=5's AP ranks the runs with "
+                           "Kendall's tau 0.")
+    assert "average" not in note and "falls short" not in out

@@ -135,6 +135,8 @@ def test_legacy_note_names_the_guarantees_the_exact_tests_do_not_give():
     exact = round_up(_exact_min_d(k, m, v, 0.05, 0.2), decimals=4)
     # the sentences round up further (0.0962 is said 0.097): those still below the exact value,
     # read from the sentences themselves (a reviewer's find: the note named a table cell only)
+    # and those now say the exact test's value too, rounded up past scipy's exact value (a
+    # reviewer's find, 2026-12-06: "0.097 ... 80% power" copied alone had 79%)
     said = 0
     for line in g.statements():
         found = re.match(r"With (\d+) topics, m = (\d+) systems: minimum detectable "
@@ -143,7 +145,13 @@ def test_legacy_note_names_the_guarantees_the_exact_tests_do_not_give():
             k_, m_, kind, value = found.groups()
             exact_ = _exact_min_d(int(k_), int(m_), v, 0.05, 0.2) if kind == "range" else \
                 _exact_min_dt(int(k_), 2 * v, 0.05, 0.2)
-            said += float(value) < exact_
+            short = float(value) < exact_
+            said += short
+            also = re.search(r"80% power by the legacy approximation; ([0-9.]+) by the exact "
+                             r"test\)\.$", line)
+            assert bool(also) == short, line
+            if also:
+                assert exact_ <= float(also.group(1)) < exact_ + 0.01, line
     assert said > 0
     assert g.note == (
         f"Under the exact tests the legacy guarantees promise more than they give in "
@@ -151,7 +159,8 @@ def test_legacy_note_names_the_guarantees_the_exact_tests_do_not_give():
         f"m = {m} systems, a minimum detectable range of {d:.4f} has a power of only "
         f"{np.floor(power * 1e4) / 1e4:.4f} (one-way ANOVA, below 80%; exactly {exact:.4f}); "
         f"of the sentences, rounded up further, {said} still promise more than the exact tests "
-        'give; method="exact" (--method exact) gives the exact guarantees.')
+        'give and say the exact value too; method="exact" (--method exact) gives the exact '
+        "guarantees.")
     assert guarantees(n, variance=v, ms=ms, method="exact").note == ""
 
 
@@ -207,7 +216,7 @@ def test_statements_text():
         "alpha = 0.05, 80% power).",
         "With 50 topics: expected width of the 95% confidence interval of a difference 0.20.",
         "With 100 topics, m = 2 systems: minimum detectable range 0.097 (one-way ANOVA, "
-        "alpha = 0.05, 80% power).",
+        "alpha = 0.05, 80% power by the legacy approximation; 0.098 by the exact test).",
         "With 100 topics, m = 10 systems: minimum detectable range 0.14 (one-way ANOVA, "
         "alpha = 0.05, 80% power).",
         "With 100 topics, m = 2 systems: minimum detectable difference 0.099 (paired t-test, "
