@@ -165,12 +165,12 @@ _V_T = "variance of per-topic differences"
 _M = "number of systems"
 _REST = "alpha={alpha}, beta={beta}"
 _TWO_WAY = "Two-way ANOVA (runs x topics, without replication)"
-#: The CI designs' caveat: n bounds the *expected* width (scipy's chi-square: at n = 79,
-#: delta = .1, variance_t = .05, P(width <= .1) = .513; 89 topics for .80).
+#: The CI designs' caveat: n bounds the *expected* width, each with its own example (scipy's
+#: chi-square: paired, n = 79 at delta = .1, variance_t = .05, P(width <= .1) = .513, 89 topics
+#: for .80; unpaired, 27 per system at delta = .1, variance = .0084, .522, 31 for .80; a
+#: reviewer's find, 2026-12-06: the unpaired design quoted the paired example).
 _EXPECTED_WIDTH = ("its n bounds the expected width of the interval: the width one collection "
-                   "gives exceeds delta about half the time (delta = .1, variance_t = .05: at "
-                   "the 79 topics sized, 49% of intervals are wider; 89 topics keep 80% of them "
-                   "within delta)")
+                   "gives exceeds delta about half the time ({example})")
 
 #: The registry, in the order of the command line, the docs and the workbook. A design
 #: registered at run time (:func:`register`) joins the end.
@@ -228,7 +228,9 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         helps={"delta": "largest expected CI width", "variance_t": _V_T},
         titles={"n": "CI width: delta={delta}, variance_t={variance_t}, alpha={alpha}"},
         excel={"n": "TSS_CI", "power": "TSS_CI_WIDTH"},
-        caveat=_EXPECTED_WIDTH),
+        caveat=_EXPECTED_WIDTH.format(example="delta = .1, variance_t = .05: at the 79 topics "
+                                      "sized, 49% of intervals are wider; 89 topics keep 80% "
+                                      "of them within delta")),
     Design(
         key="anova2", name="Two-way ANOVA", kind="F",
         question="two-way ANOVA, topics as blocks (exact noncentral F)",
@@ -285,7 +287,9 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         titles={"n": "CI of a difference of two independent means: delta={delta}, "
                      "variance={variance}, alpha={alpha}"},
         excel={"n": "TSS_CI2", "power": "TSS_CI2_WIDTH"},
-        caveat=_EXPECTED_WIDTH),
+        caveat=_EXPECTED_WIDTH.format(example="delta = .1, variance = .0084: at the 27 topics "
+                                      "per system sized, 48% of intervals are wider; 31 per "
+                                      "system keep 80% of them within delta")),
     Design(
         key="allpairs", name="All pairs under Tukey's HSD", kind="simulated",
         question="Tukey HSD over m systems: detect every pair >= minD apart (simulated)",

@@ -136,9 +136,12 @@ def test_the_package_exports_are_read_from_the_registry(key):
         assert getattr(tss, name) is getattr(__import__(design.module, fromlist=[name]), name)
 
 
-def test_the_ci_designs_caveat_states_the_width_truly():
-    # The width of one collection's interval, 2·t(φ; α)·s/√n with s² ~ σ²χ²_φ/φ, exceeds its
-    # expectation about half the time; the caveat's figures, recomputed with scipy's chi-square.
+def test_the_ci_designs_caveats_state_the_width_truly():
+    # The width of one collection's interval exceeds its expectation about half the time; each
+    # CI design's caveat states its own figures (the unpaired one quoted the paired example
+    # until a reviewer's find, 2026-12-06), recomputed here with scipy's chi-square: paired,
+    # 2·t(n − 1; α)·s/√n with s² ~ σt²χ²_φ/φ, φ = n − 1; unpaired, 2·t(φ; α)·s_p·√(2/n) with
+    # s_p² ~ σ²χ²_φ/φ, φ = 2(n − 1), n per system.
     import re
 
     import numpy as np
@@ -146,17 +149,19 @@ def test_the_ci_designs_caveat_states_the_width_truly():
 
     import topicsetsize as tss
 
-    caveat = DESIGNS["ci"].caveat
-    assert caveat == DESIGNS["ci2"].caveat
-    delta, var_t, n, wider, n80 = re.search(
-        r"delta = (\.\d+), variance_t = (\.\d+): at the (\d+) topics sized, (\d+)% of intervals "
-        r"are wider; (\d+) topics keep 80%", caveat).groups()
-    delta, var_t, n, n80 = float(delta), float(var_t), int(n), int(n80)
+    def within(k, delta, var, paired):
+        df = k - 1 if paired else 2 * (k - 1)
+        t = stats.t.isf(0.025, df)
+        half = delta / (2 * t) * (np.sqrt(k) if paired else np.sqrt(k / 2))
+        return stats.chi2.cdf(df * half ** 2 / var, df)
 
-    def within(k):
-        t = stats.t.isf(0.025, k - 1)
-        return stats.chi2.cdf((k - 1) * (delta * np.sqrt(k) / (2 * t)) ** 2 / var_t, k - 1)
-
-    assert tss.ci_n(0.05, delta=delta, variance_t=var_t) == n
-    assert round(100 * (1 - within(n))) == int(wider)
-    assert within(n80) >= 0.8 > within(n80 - 1)
+    for key, paired, size in (("ci", True, tss.ci_n), ("ci2", False, tss.ci2_n)):
+        delta, var, n, wider, n80 = re.search(
+            r"delta = (\.\d+), variance(?:_t)? = (\.\d+): at the (\d+) topics (?:per system )?"
+            r"sized, (\d+)% of intervals are wider; (\d+) (?:topics|per system) keep 80%",
+            DESIGNS[key].caveat).groups()
+        delta, var, n, n80 = float(delta), float(var), int(n), int(n80)
+        assert size(0.05, delta, var) == n, key
+        assert round(100 * (1 - within(n, delta, var, paired))) == int(wider), key
+        assert within(n80, delta, var, paired) >= 0.8 > within(n80 - 1, delta, var, paired), key
+    assert DESIGNS["ci"].caveat != DESIGNS["ci2"].caveat
