@@ -159,6 +159,12 @@ class Design:
         return getattr(module, self.functions[role])
 
 
+#: The configurations of the true means of the all-pairs design (Tukey's HSD, simulated; see
+#: :func:`topicsetsize.designs.allpairs.configuration_means`) and what its n is sized for:
+#: declared here, with no numerical import, for the engine and the command line alike.
+ALLPAIRS_CONFIGURATIONS = ("least-favourable", "equally-spaced", "two-clusters")
+ALLPAIRS_TARGETS = ("all-pairs", "best-worst")
+
 _V_E2 = "two-way (runs x topics) residual variance, e.g. V_E2 of `topicsetsize variance`"
 _V_EITHER = "within-system variance of either system (assumed equal), e.g. a one-way V_E"
 _V_T = "variance of per-topic differences"

@@ -42,7 +42,8 @@ def one_pair_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     The target is one pair where it is the best–worst pair (``target="best-worst"``, any
     configuration), and where it is all pairs under the least-favourable configuration, whose
     only pair at least minD apart is the best and the worst system. All pairs under the
-    equally-spaced configuration are m − 1 pairs at once: simulated only (None).
+    equally-spaced configuration are m − 1 pairs at once, and under two clusters ⌊m/2⌋·⌈m/2⌉
+    (one where m = 2): simulated only (None).
 
     The pair (a, b) with μ_b − μ_a = D is detected in the right direction where
     T = (x̄_b − x̄_a)/√(2V_E/n) ≥ q(1 − α; m, φ)/√2, φ = (m − 1)(n − 1). The run means are
@@ -83,8 +84,8 @@ def one_pair_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     alpha, beta, min_d, variance, m, configuration, target = checked_arguments(
         alpha, beta, min_d, variance, m, configuration, target)
     spaced = configuration == "equally-spaced"
-    if spaced and target == "all-pairs":
-        return None
+    if target == "all-pairs" and (spaced or configuration == "two-clusters" and m > 2):
+        return None     # several pairs at once (two clusters of m = 2 are the one pair)
     gap = (m - 1) * min_d if spaced else min_d
     effect = float(t_effect(np.asarray(gap), np.asarray(variance), names=("min_d", "variance")))
 

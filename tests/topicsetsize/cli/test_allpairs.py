@@ -46,14 +46,21 @@ def test_the_least_favourable_default_says_that_it_detects_one_pair(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "note: least-favourable: only the best and the worst system are minD apart" in out
-    assert "--configuration equally-spaced puts every neighbour minD apart" in out
+    assert ("--configuration two-clusters (half the systems minD above the other half) sizes "
+            "for the most such pairs") in out
     assert main([*argv, "--csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="n")
     assert table["all_pairs"].equals(table["best_worst"])
     assert main([*argv, "--configuration", "equally-spaced"]) == 0
     out = capsys.readouterr().out
     assert "note: least-favourable" not in out
-    # equally spaced, all pairs: m - 1 pairs at once, simulated only
+    # equally spaced, all pairs: m - 1 pairs at once, simulated only; and not the demanding
+    # case (a reviewer's find, 2026-12-06): the note names two-clusters
+    assert "without simulation" not in out
+    assert "note: equally-spaced puts only the m - 1 neighbours exactly minD apart" in out
+    assert main([*argv, "--configuration", "two-clusters"]) == 0
+    out = capsys.readouterr().out
+    assert "two-clusters, target all-pairs" in out and "note:" not in out
     assert "without simulation" not in out
 
 
