@@ -68,7 +68,9 @@ def run(args) -> int:
         zeros = _zeros(table, matrices)
         print_frame(_readable(table, zeros), title=(
             f"V_E = one-way residual variance (Sakai, AIRS 2016, Eq. 1) of the raw and the std-AB "
-            f"(A={args.a:.15g}, B={args.b:.15g}) scores\n"
+            f"(A={args.a:.15g}, B={args.b:.15g}) scores; size n with the one on minD's scale (a "
+            "std-AB variance goes with a minD between std-AB scores, a raw one with a minD "
+            "between raw scores)\n"
             "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
             "score; the interval is Sakai's (AIRS 2016, Table 1): tau +- z*sqrt(2(2m+5)/"
             "(9m(m-1))), the spread of tau between unrelated rankings, not a confidence "

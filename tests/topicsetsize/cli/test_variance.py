@@ -30,6 +30,10 @@ def test_example_prints_the_row(capsys, web):
     # the two-way V_E beside them, raw and std-AB (test_summary checks them against statsmodels)
     assert row.split()[9:11] == ["0.0045", "0.0167"]
     assert "V_E2 raw" in out and "V_E2 std-AB" in out
+    # which to size with (a reviewer's find, 2026-12-06: Robust04's std-AB .0162 with a raw minD
+    # of .05 gives 203 topics where its raw .0451 gives 563)
+    assert ("size n with the one on minD's scale (a std-AB variance goes with a minD between "
+            "std-AB scores, a raw one with a minD between raw scores)") in out.splitlines()[0]
 
 
 def test_scores_beyond_0_1_are_noted(capsys, web, tmp_path):
