@@ -38,8 +38,8 @@ from .errors import InputError
 if TYPE_CHECKING:       # numpy is loaded where an array is checked, not to check one number
     import numpy as np
 
-__all__ = ["Range", "PARAMS", "ERROR_USUAL", "BETA_MIN", "METHODS", "check", "check_all",
-           "check_each", "check_scalars", "check_method", "check_choice", "check_flag"]
+__all__ = ["Range", "PARAMS", "ERROR_USUAL", "BETA_MIN", "ALPHA_MIN_SHEET", "METHODS", "check",
+           "check_all", "check_each", "check_scalars", "check_method", "check_choice", "check_flag"]
 
 
 @dataclass(frozen=True)
@@ -159,6 +159,11 @@ BETA_MIN = 1e-9
 #: calculators accept no more, generator/content/inputs.py). Above, a value is most likely the
 #: complement of the one meant (a confidence level, a power), and answers another question.
 ERROR_USUAL = (0.0, 0.5)
+#: The smallest α of the Excel functions and the workbook's calculators: a cell recalculates
+#: while the user waits, and below it, at few topics, the exact minimum difference needs
+#: noncentralities at which Boost's noncentral F takes a second a call (α = 1e-30, n = 3, m = 2:
+#: 24 s, and more with every decade; a reviewer's find, 2026-12-06). The engine takes any α > 0.
+ALPHA_MIN_SHEET = 1e-6
 
 #: The registry: every numeric argument of the public API and its valid range.
 PARAMS: dict[str, Range] = {
@@ -190,8 +195,8 @@ PARAMS: dict[str, Range] = {
     "b": Range(**_PROB, doc="std-AB centre B: the mean of the standardised scores, inside the "
                             "[0, 1] they are clipped to"),
     # The Excel functions' α and β: at most one half, as in the workbook (see ERROR_USUAL)
-    "alpha_excel": Range(low=0.0, high=ERROR_USUAL[1], high_open=False,
-                         doc="significance level of an Excel function"),
+    "alpha_excel": Range(low=ALPHA_MIN_SHEET, low_open=False, high=ERROR_USUAL[1],
+                         high_open=False, doc="significance level of an Excel function"),
     "beta_excel": Range(low=BETA_MIN, low_open=False, high=ERROR_USUAL[1], high_open=False,
                         doc="probability of a Type II error of an Excel function"),
     "m_simulated": Range(low=2, high=1000, low_open=False, high_open=False, integer=True,

@@ -34,8 +34,8 @@ from topicsetsize.matrices.matrix import check_matrix
 from topicsetsize.params import METHODS, PARAMS, check, check_choice
 
 __all__ = ["excel_range", "number", "optional_number", "EXCEL_ERRORS", "error_value",
-           "refuse_error", "refuse_powerless", "method", "flag", "matrix", "vector", "plain",
-           "table"]
+           "refuse_error", "refuse_powerless", "refuse_legacy_zero", "method", "flag", "matrix",
+           "vector", "plain", "table"]
 
 
 def _blank(value) -> bool:
@@ -55,7 +55,7 @@ def number(name: str, value, key: str | None = None):
     >>> number("alpha", None)
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: alpha is blank: allowed 0 < alpha <= 0.5
+    topicsetsize.InputError: alpha is blank: allowed 1e-06 <= alpha <= 0.5
 
     α and β are taken up to one half (:func:`excel_range`), as the workbook's calculators take
     them; a value above, valid to the engine, is most likely the complement of the one meant
@@ -74,6 +74,7 @@ def number(name: str, value, key: str | None = None):
     key = key or name
     if _blank(value):
         raise InputError(f"{name} is blank: allowed {excel_range(key, name)}")
+    value = _whole_if_shown_whole(key, value)
     narrower = f"{key}_excel" if f"{key}_excel" in PARAMS else None
     if narrower and isinstance(value, numbers.Real) and not isinstance(value, bool) \
             and PARAMS[key].holds(float(value)):
@@ -81,6 +82,23 @@ def number(name: str, value, key: str | None = None):
         if swapped is not None:     # the workbook refuses it too; the command line warns
             raise InputError(f"{swapped}; allowed {excel_range(key, name)} in Excel")
     return check(name, value, allow_array=False, key=narrower or key)
+
+
+def _whole_if_shown_whole(key: str, value):
+    """A whole-number parameter's value that Excel's arithmetic left within 1e-9 (relative) of
+    a whole number, as that number: ``=0.1*3*10`` is 3.0000000000000004, shown as 3 in its
+    cell, and was refused as "not a whole number" (a reviewer's find, 2026-12-06). Anything
+    farther from a whole number is left to the check, which refuses it.
+
+    >>> _whole_if_shown_whole("m", 0.1 * 3 * 10), _whole_if_shown_whole("m", 3.5)
+    (3.0, 3.5)
+    """
+    spec = PARAMS.get(key)
+    if spec is None or not spec.integer or isinstance(value, bool) \
+            or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        return value
+    whole = round(float(value))
+    return float(whole) if abs(value - whole) <= 1e-9 * max(1.0, abs(whole)) else value
 
 
 def excel_range(key: str, name: str | None = None) -> str:
@@ -144,6 +162,22 @@ def refuse_powerless(alpha: float, beta: float) -> None:
     text = powerless(alpha, beta)
     if text is not None:
         raise InputError(text)
+
+
+def refuse_legacy_zero(name: str, values) -> None:
+    """Refuse a legacy minimum difference of 0 among ``values`` (the Excel argument ``name``):
+    at large α and β the legacy approximation reaches 1 − β with no difference at all, and a 0
+    in a cell reads as "any difference is detected".
+
+    >>> refuse_legacy_zero("minD", [0.1, 0.0])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: the legacy minD = 0 detects nothing: ...
+    """
+    if not all(x > 0 for x in values):
+        raise InputError(f"the legacy {name} = 0 detects nothing: the legacy approximation "
+                         "reaches 1-beta with no difference at all (its error at this alpha); "
+                         'use "exact"')
 
 
 def method(value, choices: tuple[str, ...] = METHODS) -> str:

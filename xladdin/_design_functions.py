@@ -39,10 +39,9 @@ import inspect
 from collections.abc import Callable
 
 from topicsetsize.designs.registry import ROLES, Design
-from topicsetsize.errors import InputError
 from topicsetsize.params import PARAMS
 
-from ._convert import method, number, plain, refuse_powerless, table, vector
+from ._convert import method, number, plain, refuse_legacy_zero, refuse_powerless, table, vector
 from ._register import ARG_DOCS, RANGE_ARGS, excel_function, excel_name
 
 __all__ = ["design_functions", "table_corner"]
@@ -167,10 +166,8 @@ def _excel_function(design: Design, role: str, name: str) -> Callable:
             result = engine(**dict(zip(arguments, values)), **options)
         if role == "table":
             return table(result, table_corner(design))
-        if role == "min_effect" and options.get("method") == "legacy" and not result > 0:
-            raise InputError(f"the legacy {excel_name(design.effect)} = 0 detects nothing: the "
-                             "legacy approximation reaches 1-beta with no difference at all (its "
-                             'error at this alpha); use "exact"')
+        if role == "min_effect" and options.get("method") == "legacy":
+            refuse_legacy_zero(excel_name(design.effect), [result])
         return plain(result, undefined=_undefined(role, options.get("method"), arguments, values))
 
     call.__name__ = call.__qualname__ = name

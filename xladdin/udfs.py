@@ -31,7 +31,16 @@ import topicsetsize as tss
 from topicsetsize.designs.registry import DESIGNS
 from topicsetsize.errors import refuse_repeated
 
-from ._convert import flag, matrix, number, optional_number, plain, refuse_powerless, vector
+from ._convert import (
+    flag,
+    matrix,
+    number,
+    optional_number,
+    plain,
+    refuse_legacy_zero,
+    refuse_powerless,
+    vector,
+)
 from ._convert import method as _method
 from ._design_functions import design_functions, table_corner  # noqa: F401 - public here
 from ._register import excel_function
@@ -90,6 +99,9 @@ def TSS_GUARANTEES(n, var, ms=None, alpha=None, beta=None, method=None):
     result = guarantees(_labels("n", n), variance=number("var", var, "variance"),
                         ms=DEFAULT_MS if ms is None else _labels("ms", ms),
                         method=_method(method), **options)
+    if result.method == "legacy":      # as TSS_MIND_ANOVA and TSS_MINDT_TTEST refuse it
+        refuse_legacy_zero("minD", result.table["min_d"])
+        refuse_legacy_zero("minDt", result.table["min_dt"])
     rows = [[int(r.n), int(r.m), *plain([r.min_d, r.min_dt, r.ci_delta])]
             for r in result.table.itertuples()]
     return [list(GUARANTEES_HEADER), *rows]

@@ -3,7 +3,8 @@
 The ranges start from the package registry (:data:`topicsetsize.params.PARAMS`). A few are
 narrower in the workbook, where the formulas have been verified against the engine:
 
-* α ∈ [1e-6, 0.5] and β ∈ [1e-9, 0.5] (the registry's smallest β, ``BETA_MIN``): the legacy
+* α ∈ [1e-6, 0.5] (the registry's ``ALPHA_MIN_SHEET``, as the Excel functions) and
+  β ∈ [1e-9, 0.5] (the registry's smallest β, ``BETA_MIN``): the legacy
   approximations wobble at small n, and the workbook scans n = 2..128 and bisects above; above
   n = 128 the legacy criterion "power ≥ 1 − β" rises monotonically for these α and β (the
   engine's own sweep and the tests agree). One half is the registry's usual bound too
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from topicsetsize.errors import InputError
-from topicsetsize.params import BETA_MIN, ERROR_USUAL, PARAMS, Range, check
+from topicsetsize.params import ALPHA_MIN_SHEET, BETA_MIN, ERROR_USUAL, PARAMS, Range, check
 
 __all__ = ["Input", "SHEET_INPUTS", "REPORT_INPUTS", "alpha_input", "beta_input", "your_n_input",
            "WORKBOOK_RANGES", "allowed", "check_input",
@@ -30,7 +31,7 @@ __all__ = ["Input", "SHEET_INPUTS", "REPORT_INPUTS", "alpha_input", "beta_input"
 
 #: Where the workbook is narrower than the package registry.
 WORKBOOK_RANGES: dict[str, Range] = {
-    "alpha": Range(low=1e-6, high=ERROR_USUAL[1], low_open=False, high_open=False,
+    "alpha": Range(low=ALPHA_MIN_SHEET, high=ERROR_USUAL[1], low_open=False, high_open=False,
                    doc=PARAMS["alpha"].doc),
     "beta": Range(low=BETA_MIN, low_open=False, high=ERROR_USUAL[1], high_open=False,
                   doc=PARAMS["beta"].doc),

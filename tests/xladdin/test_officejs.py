@@ -249,14 +249,14 @@ def test_results_are_numbers_never_nan(officejs, book_matrix):
 
 def test_bad_parameters(officejs):
     assert _error(officejs.call("TSS_ANOVA", 1.5, 0.2, 0.1, 0.0601, 10)) == \
-        "alpha=1.5 is out of range: allowed 0 < alpha <= 0.5"
+        "alpha=1.5 is out of range: allowed 1e-06 <= alpha <= 0.5"
     assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 1)) == \
         "m=1 is out of range: allowed 2 <= m <= 1000000000 (a whole number)"
     assert _error(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10, "fast")) == \
         'method "fast" is not one of \'legacy\', \'exact\''
     # An empty cell given for a required number arrives as "" and is read as blank.
     assert _error(officejs.call("TSS_CI", "", 0.1, 0.05)) == \
-        "alpha is blank: allowed 0 < alpha <= 0.5"
+        "alpha is blank: allowed 1e-06 <= alpha <= 0.5"
 
 
 def test_blank_and_text_cells_in_a_range(officejs, book_matrix):

@@ -282,9 +282,13 @@ def _engine_message(fn, *args, **kwargs) -> str:
 def test_bad_parameters_give_the_engine_message():
     # α and β: the registry's range for the Excel functions (alpha_excel), as in the workbook
     assert _message(udfs.TSS_ANOVA, 1.5, 0.2, 0.1, 0.0601, 10.0) == \
-        "alpha=1.5 is out of range: allowed 0 < alpha <= 0.5"
+        "alpha=1.5 is out of range: allowed 1e-06 <= alpha <= 0.5"
     assert _engine_message(tss.anova_n, 1.5, 0.2, 0.1, 0.0601, 10) == \
         "alpha=1.5 is out of range: allowed 0 < alpha < 1"
+    # below 1e-6 a cell would recalculate for seconds to minutes at few topics (a reviewer's
+    # find, 2026-12-06: TSS_MIND_ANOVA(3, 2, 0.06, 1e-30, 0.2, "exact") took 24 s)
+    assert _message(udfs.TSS_MIND_ANOVA, 3.0, 2.0, 0.06, 1e-30, 0.2, "exact") == \
+        "alpha=1e-30 is out of range: allowed 1e-06 <= alpha <= 0.5"
     assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, 0.0601, 1.0) == \
         _engine_message(tss.anova_n, 0.05, 0.2, 0.1, 0.0601, 1) == \
         "m=1 is out of range: allowed 2 <= m <= 1000000000 (a whole number)"
@@ -314,16 +318,16 @@ def test_a_swapped_probability_is_refused_as_the_workbook_refuses_it():
     assert _message(udfs.TSS_POWER_ANOVA, 20.0, 3.0, 0.5, 0.25, 0.95).startswith(
         "alpha=0.95 is the probability of a Type I error, not a confidence level")
     assert _message(udfs.TSS_POWER_ANOVA, 20.0, 3.0, 0.5, 0.25, 0.95).endswith(
-        "; allowed 0 < alpha <= 0.5 in Excel")
+        "; allowed 1e-06 <= alpha <= 0.5 in Excel")
     assert udfs.TSS_ANOVA(0.05, 0.5, 0.1, 0.0601, 10.0) == \
         tss.anova_n(0.05, 0.5, 0.1, 0.0601, 10)
 
 
 def test_blank_text_and_ranges_where_a_number_belongs():
     assert _message(udfs.TSS_ANOVA, None, 0.2, 0.1, 0.0601, 10.0) == \
-        "alpha is blank: allowed 0 < alpha <= 0.5"
+        "alpha is blank: allowed 1e-06 <= alpha <= 0.5"
     assert _message(udfs.TSS_ANOVA, "0.05", 0.2, 0.1, 0.0601, 10.0) == \
-        "alpha='0.05' is not a number: allowed 0 < alpha <= 0.5"
+        "alpha='0.05' is not a number: allowed 1e-06 <= alpha <= 0.5"
     assert "must be a single number" in _message(udfs.TSS_CI, [0.05, 0.01], 0.1, 0.05)
     assert _message(udfs.STDAB, [[0.1, 0.2], [0.3, 0.4]], None, None, "yes") == \
         "clip='yes' is not TRUE or FALSE"
@@ -386,7 +390,7 @@ def test_classic_add_in_shows_the_message_as_the_cell_text(monkeypatch):
     # there a bad argument returns the one-line message as the cell's text instead.
     monkeypatch.setattr(_register, "ERRORS", "text")
     assert udfs.TSS_ANOVA(1.5, 0.2, 0.1, 0.0601, 10.0) == \
-        "#VALUE! alpha=1.5 is out of range: allowed 0 < alpha <= 0.5"
+        "#VALUE! alpha=1.5 is out of range: allowed 1e-06 <= alpha <= 0.5"
     assert udfs.TSS_VAR([[0.1, "x"], [0.2, 0.3]]) == \
         "#VALUE! range: text 'x' at row 1, column 2 is not a number"
     assert udfs.TSS_ANOVA(0.05, 0.2, 0.1, 0.0601, 10.0) == 188      # good input: a number
@@ -503,3 +507,18 @@ def test_a_legacy_minimum_difference_of_zero_is_refused():
     exact = udfs.TSS_MIND_ANOVA(100.0, 10.0, 0.0601, 0.5, 0.49, "exact")
     assert exact == tss.anova_min_d(100, m=10, variance=0.0601, alpha=0.5, beta=0.49,
                                     method="exact") > 0.01
+    # TSS_GUARANTEES showed that 0 in its block (a reviewer's find, 2026-12-06): refused alike
+    assert _message(udfs.TSS_GUARANTEES, 100.0, 0.0601, [[10.0]], 0.5, 0.49) == message
+    block = udfs.TSS_GUARANTEES(100.0, 0.0601, [[10.0]], 0.5, 0.49, "exact")
+    assert block[1][2] == pytest.approx(exact, rel=1e-12)
+
+
+def test_a_count_computed_in_excel_is_taken_where_its_cell_shows_a_whole_number():
+    # =0.1*3*10 is 3.0000000000000004 in Excel's arithmetic and shows 3 in its cell: it was
+    # refused as "not a whole number" (a reviewer's find, 2026-12-06); 3.01 still is
+    assert udfs.TSS_ANOVA(0.05, 0.2, 0.1, 0.0601, 0.1 * 3 * 10) == tss.anova_n(0.05, 0.2, 0.1,
+                                                                                0.0601, 3)
+    assert udfs.TSS_POWER_ANOVA(100.0 + 1e-12, 3.0, 0.1, 0.0601, 0.05) == tss.anova_power(
+        100, m=3, min_d=0.1, variance=0.0601, alpha=0.05)
+    assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, 0.0601, 3.01) == \
+        "m=3.01 is not a whole number: allowed 2 <= m <= 1000000000 (a whole number)"

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 import sys
 
-from ._common import checked, fresh_seed, number, print_frame, progress, records_frame
 from ..designs.registry import ALLPAIRS_CONFIGURATIONS, ALLPAIRS_TARGETS
+from ._common import checked, fresh_seed, number, print_frame, progress, records_frame
 from .workload import check_workload
 
 #: Simulated trial x system cells a second, the search over n included: measured on a 2-core

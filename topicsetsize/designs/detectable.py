@@ -46,8 +46,9 @@ def lambda_required(power: PowerOfLambda, alpha, beta, df_a, n, *, tol: float = 
 
 
 def raise_unreachable(lam, power: PowerOfLambda, method: str, alpha, beta, df_a, n) -> None:
-    """One line where λ is undefined (the legacy approximation at too few topics), saying
-    from which n it is defined: the first of the next 1024 sizes where λ is finite."""
+    """One line where λ is undefined (the legacy approximation at too few topics; the exact
+    method at an α so small that λ is beyond what Boost computes, e.g. α = 1e-50 at n = 3),
+    saying from which n it is defined: the first of the next 1024 sizes where λ is finite."""
     bad = ~np.isfinite(lam)
     if not bad.any():
         return
@@ -56,6 +57,10 @@ def raise_unreachable(lam, power: PowerOfLambda, method: str, alpha, beta, df_a,
     sizes = np.arange(int(n0) + 1, int(n0) + 1025, dtype=float)
     defined = np.isfinite(lambda_required(power, a, b, d, sizes))
     need = f"n >= {int(sizes[defined.argmax()])}" if defined.any() else "a larger n"
+    if method == "exact":   # an α so small that the noncentrality is beyond Boost's (1e20)
+        raise InputError(f"n={int(n0)} is too small to reach the power at alpha={a:.15g} with "
+                         f"any difference the exact noncentral distributions can compute: "
+                         f"allowed {need}, or a larger alpha")
     raise InputError(f"n={int(n0)} is too small for the {method} approximation to reach the "
                      f"power at any difference: allowed {need}, or method='exact'")
 

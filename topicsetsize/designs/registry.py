@@ -255,7 +255,8 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
                                     "variance={variance}, " + _REST,
                 "min-d": _TWO_WAY + ": minimum detectable range, n={n} topics, m={m} systems, "
                                     "variance={variance}, " + _REST},
-        excel={"n": "TSS_ANOVA2", "power": "TSS_POWER_ANOVA2", "min_effect": "TSS_MIND_ANOVA2"},
+        excel={"n": "TSS_ANOVA2", "power": "TSS_POWER_ANOVA2", "min_effect": "TSS_MIND_ANOVA2",
+               "table": "TSS_TABLE_ANOVA2"},
         caveat="its power assumes normal residuals of equal variance, which real IR scores are "
                "not: on TREC 2010 Web AP (the 20 best runs, 48 topics) the test rejected in 77.5% "
                "of resampled topic sets where its theory says 91.8% (docs/checks.md); "

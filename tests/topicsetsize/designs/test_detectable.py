@@ -70,3 +70,28 @@ def test_min_d_against_brentq(method):
             below = tss.ttest_power(n, min_dt=dt[i] * (1 - 1e-9), variance_t=0.1, alpha=alpha,
                                     method=method)
             assert power >= 1 - beta > below
+
+
+def test_an_unreachable_exact_power_is_not_called_an_approximation():
+    """A reviewer's find (2026-12-06): anova_min_d(3, m=2, alpha=1e-50, method="exact") ends
+    "n=3 is too small for the exact approximation ... or method='exact'", where the exact
+    method was given and it is the noncentrality (beyond Boost's 1e20) that cannot be reached.
+    A power that no λ lifts above 0 at n = 3 but does from n = 4 stands in for it here."""
+    import numpy as np
+    from scipy import special
+
+    from topicsetsize.designs.detectable import raise_unreachable
+    from topicsetsize.errors import InputError
+
+    def power(lam, alpha, df_a, n):
+        return np.where(np.asarray(n) >= 4, special.ndtr(np.sqrt(lam) - 3.0), 0.0)
+
+    for method, expected in (
+            ("exact", "n=3 is too small to reach the power at alpha=1e-50 with any difference "
+                      "the exact noncentral distributions can compute: allowed n >= 4, or a "
+                      "larger alpha"),
+            ("legacy", "n=3 is too small for the legacy approximation to reach the power at any "
+                       "difference: allowed n >= 4, or method='exact'")):
+        with pytest.raises(InputError) as info:
+            raise_unreachable(np.array([np.nan]), power, method, 1e-50, 0.2, 1.0, 3.0)
+        assert str(info.value) == expected
