@@ -150,19 +150,14 @@ N_BOOT = 2000
 #: CPU on TREC 2004 Robust (249 x 110), 0.45 s on TREC 2010 Web (48 x 88).
 N_HALVES = 64000
 
-_PROB = dict(low=0.0, high=1.0)
-_POS = dict(low=0.0)
+_PROB, _POS = dict(low=0.0, high=1.0), dict(low=0.0)
 #: The smallest β: the powers are certified to 3e-11 (``F_POWER_TOLERANCE``); below 1e-16, 1 − β
 #: is 1.0 and the search answered too few topics (1,615, not 1,986, at β = 1e-20, one-way ANOVA).
 BETA_MIN = 1e-9
-#: The error probabilities α and β a design is meant for: at most one half (the workbook's
-#: calculators accept no more, generator/content/inputs.py). Above, a value is most likely the
-#: complement of the one meant (a confidence level, a power), and answers another question.
+#: α and β as meant: at most one half (as the workbook takes them); above, most likely the
+#: complement of the one meant (a confidence level, a power), which asks another question.
 ERROR_USUAL = (0.0, 0.5)
-#: The smallest α of the Excel functions and the workbook's calculators: a cell recalculates
-#: while the user waits, and below it, at few topics, the exact minimum difference needs
-#: noncentralities at which Boost's noncentral F takes a second a call (α = 1e-30, n = 3, m = 2:
-#: 24 s, and more with every decade; a reviewer's find, 2026-12-06). The engine takes any α > 0.
+#: The Excel functions' and the workbook's smallest α (at 1e-30, n = 3, one exact minD took 24 s).
 ALPHA_MIN_SHEET = 1e-6
 
 #: The registry: every numeric argument of the public API and its valid range.

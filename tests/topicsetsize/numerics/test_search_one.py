@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import topicsetsize as tss
@@ -32,7 +32,15 @@ _method = st.sampled_from(["legacy", "exact"])
 
 
 def _one_vs_table(func, scalars: dict, listed: str, **options):
-    """A scalar call equals the same cell through the vectorised search (a 1-element list)."""
+    """A scalar call equals the same cell through the vectorised search (a 1-element list).
+
+    Not where 1 − β lies within 1e-9 of α (β = .95 at α = .05 is 1 − β = α + 4.4e-17): any
+    effect's power exceeds α, and by less than the powers' precision (3e-11) for tiny ones, so
+    the crossing is not determined by the computation (minD = 1e-5, σ = 10, m = 10⁶, two-way:
+    377 one way, 150 the other, where it lies near 2). The closing note of 2026-12-06 keeps it.
+    """
+    beta = scalars.get("beta")
+    assume(beta is None or abs((1.0 - beta) - scalars["alpha"]) > 1e-9)
     one = _answer(lambda: func(**scalars, **options))
     table = _answer(lambda: func(**{**scalars, listed: [scalars[listed]]}, **options))
     table = table if isinstance(table, tuple) else table.tolist()[0]
