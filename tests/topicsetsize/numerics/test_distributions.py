@@ -302,3 +302,32 @@ def test_pair_against_40_digit_powers(data_dir):
                                  m * (n - 2), (n - 1) * effect)
         assert abs(float(mpmath.mpf(float(at)) - mpmath.mpf(row.power_n))) < F_POWER_TOLERANCE
         assert float(bound) > float(mpmath.mpf(row.power_n_minus_1)) - F_POWER_TOLERANCE
+
+
+def test_t_power_beyond_the_float_range_of_its_critical_value_is_zero_not_an_error():
+    """A reviewer's find (2026-12-06): ttest_power at alpha = 1e-200 (phi = 1) and ttest2_power
+    at 1e-300 raised FloatingPointError: the critical t's square overflows to inf, and Boost
+    gives NaN for Pr{F' >= inf}. That tail is 0 (the power is of the order of alpha, below
+    1e-150); where the square is finite the power is still Boost's, checked here against
+    mpmath's noncentral t by the sum of its two tails at alpha = 1e-100."""
+    import warnings
+
+    import topicsetsize as tss
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        tiny = tss.ttest_power(2, min_dt=0.1, variance_t=0.1, alpha=1e-200, method="exact")
+        two = tss.ttest2_power(5, min_d=0.05, variance=0.01, alpha=1e-300)
+    assert tiny == 0.0 and two == 0.0
+    # Where w^2 is finite the power is still Boost's: at phi = 1 and alpha = 1e-100, against
+    # Pr{|Z + lam| >= w*sqrt(V)}, V ~ chi2_1, integrated by mpmath with V = (s/w)^2:
+    # (2/w) * int_0^inf phi(s/w) * (Q(s - lam) + Phi(-s - lam)) ds.
+    lam = np.sqrt(2.0) * 0.1 / np.sqrt(0.1)
+    power = float(t_power(1e-100, 1.0, lam))
+    w = abs(float(t_crit(1e-100, 1.0)))
+    with mpmath.workdps(40):
+        wm, lm = mpmath.mpf(w), mpmath.mpf(lam)
+        exact = 2 / wm * mpmath.quad(lambda s: mpmath.npdf(s / wm) * (
+            mpmath.ncdf(-(s - lm)) + mpmath.ncdf(-s - lm)), [0, 1, 10, mpmath.inf])
+    assert 0 < power < 1e-98
+    assert power == pytest.approx(float(exact), rel=1e-9)
