@@ -318,7 +318,10 @@ def test_t_power_beyond_the_float_range_of_its_critical_value_is_zero_not_an_err
         warnings.simplefilter("ignore", RuntimeWarning)
         tiny = tss.ttest_power(2, min_dt=0.1, variance_t=0.1, alpha=1e-200, method="exact")
         two = tss.ttest2_power(5, min_d=0.05, variance=0.01, alpha=1e-300)
-    assert tiny == 0.0 and two == 0.0
+    # 0 on scipy 1.17; scipy 1.14's stdtrit stops at 1e100 (t(1; 1e-200) is 6.4e199), so the
+    # oldest-dependencies job finds a finite critical value and a power of 7e-101 (the limit of
+    # scipy's quantile, not of this fallback): both are far below any power a design asks for
+    assert 0.0 <= tiny < 1e-90 and 0.0 <= two < 1e-90
     # Where w^2 is finite the power is still Boost's: at phi = 1 and alpha = 1e-100, against
     # Pr{|Z + lam| >= w*sqrt(V)}, V ~ chi2_1, integrated by mpmath with V = (s/w)^2:
     # (2/w) * int_0^inf phi(s/w) * (Q(s - lam) + Phi(-s - lam)) ds.
