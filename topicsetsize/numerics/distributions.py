@@ -122,8 +122,7 @@ def f_crit(alpha, dfn, dfd, *, precise: bool = True):
 def _f_point(alpha, dfn, dfd, precise):
     """:func:`f_crit` of float arrays of one shape."""
     y = special.betainccinv(dfn / 2.0, dfd / 2.0, alpha)
-    # Where y is close to 1 (tiny α with few denominator df), 1 - y cancels: take
-    # z = 1 - y directly from the inverse of the other tail instead.
+    # Where y is near 1 (tiny α, few denominator df), 1 - y cancels: z from the other inverse
     z = 1.0 - y if np.ndim(y) else np.array(1.0 - y, dtype=float)   # an array for a scalar
     near_one = y > 0.5
     if near_one.any():
@@ -341,15 +340,11 @@ def _t_tail_f(w, df, nc):
     positive = nc > 0        # Boost's noncentral F is wrong at λ = 0 (see f_power)
     if not positive.all():
         tail = np.where(~positive, special.fdtrc(1.0, df, w2), tail)
-    if not np.isfinite(tail).all():
-        # A critical t whose square overflows (α = 1e-200 at φ = 1, or stdtrit's −inf below
-        # α ≈ 2e-155): Boost's NaN stands for Pr{F' ≥ ∞} = 0, a power below 1e-150 whatever λ
-        # (a reviewer's find, 2026-12-06: ttest_power raised here at α = 1e-200).
-        tail = np.where(np.isinf(w2) & np.isnan(tail), 0.0, tail)
+    if not np.isfinite(tail).all():  # a critical t² that overflows (α = 1e-200 at φ = 1):
+        tail = np.where(np.isinf(w2) & np.isnan(tail), 0.0, tail)   # Pr{F' ≥ ∞} = 0, not NaN
     if not np.isfinite(tail).all():  # pragma: no cover - not seen on scipy 1.15-1.17
-        df, nc = np.asarray(df), np.asarray(nc)
-        raise FloatingPointError("the noncentral t power could not be computed for "
-                                 f"df={df.flat[0]:g}, nc={nc.flat[0]:g}")
+        raise FloatingPointError("the noncentral t power could not be computed for df="
+                                 f"{np.asarray(df).flat[0]:g}, nc={np.asarray(nc).flat[0]:g}")
     # finite: the same as np.clip(tail, 0, 1), at half its cost
     return np.asarray(np.minimum(np.maximum(tail, 0.0), 1.0), float)
 
