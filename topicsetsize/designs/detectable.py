@@ -78,7 +78,7 @@ def powerless(alpha: float, beta: float) -> str | None:
     'beta=0.5 with alpha=0.5 asks for a power, 1 - beta = 0.5, th'
     """
     # within 1e-9 of α counts too: there the powers' precision (3e-11) cannot place n (β = .95
-    # at α = .05, 1 − β = α + 4.4e-17: 377 topics one way, 150 the other, where n is near 2)
+    # at α = .05, 1 − β = α + 4.4e-17, m = 10⁶, two-way: 377 topics one way, 150 the other)
     if 1.0 - beta > alpha + 1e-9:
         return None
     return (f"beta={beta:.15g} with alpha={alpha:.15g} asks for a power, 1 - beta = "

@@ -63,6 +63,12 @@ def _number(label) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _whole(label) -> bool:
+    """Whether ``label`` reads as a whole number."""
+    x = _number(label)
+    return x is not None and x == round(x)
+
+
 def check_labels(frame: pd.DataFrame, source, *, header_runs: bool, run_ids: bool) -> None:
     """Refuse, in one line, a matrix (topics × runs) whose labels say it holds more than topics
     and runs (see the module docstring).
@@ -132,8 +138,9 @@ def warn_numbered_runs(frame: pd.DataFrame, source, *, transpose: bool) -> None:
     labels of a matrix read the wrong way round (runs as rows, topic numbers as the header).
 
     TREC 2004 Robust AP written runs by topics (``sys1``, ... over ``301``, ..., ``700``) was
-    read without a word as 110 topics of 249 runs: V_E .0169 where its own is .0451, and 213
-    topics where 566 are needed (m = 10, minD = .05; a reviewer's find, 2026-12-06). Topic ids
+    read without a word as 110 topics of 249 runs: V_E .0169 where its own is .0451, and 212
+    topics where 566 are needed (m = 10, minD = .05, exact; a reviewer's find, 2026-12-06). Topic
+    ids
     are numbers in TREC and NTCIR and run names seldom are; runs numbered 1 to m with topic ids
     that are not numbers (CLEF's ``CD007431``) would be noted too, hence a warning that says how
     to read the file either way, not a refusal.
@@ -150,18 +157,15 @@ def warn_numbered_runs(frame: pd.DataFrame, source, *, transpose: bool) -> None:
     """
     import warnings
 
-    if frame.shape[1] < 2:
+    if frame.shape[1] < 2 or not all(_whole(run) for run in frame.columns):  # stops at "sys1"
         return
-    numbers = [_number(run) for run in frame.columns]
-    if not all(x is not None and x == round(x) for x in numbers):
-        return
-    words = [topic for topic in frame.index if _number(topic) is None]
-    if not words:
+    word = next((topic for topic in frame.index if _number(topic) is None), None)
+    if word is None:
         return
     fix = "read it without transpose (no --transpose)" if transpose else \
         "read it with transpose=True (--transpose)"
     warnings.warn(f"{source}: its {frame.shape[1]} runs are named by whole numbers "
                   f"({frame.columns[0]}, {frame.columns[1]}, ...) and its {frame.shape[0]} "
-                  f"topics are not ({words[0]}, ...): if its rows are runs and its header the "
+                  f"topics are not ({word}, ...): if its rows are runs and its header the "
                   f"topic ids, {fix}; as it is read, V_E is that of the wrong axis",
                   stacklevel=3)

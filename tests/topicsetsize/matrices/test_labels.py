@@ -142,10 +142,10 @@ def test_a_run_or_qrels_file_given_as_a_matrix_says_what_it_is(tmp_path):
 def test_runs_by_topics_with_a_blank_corner_are_read_with_a_warning(data_dir, tmp_path, suffix):
     """A reviewer's find (2026-12-06, item 2): TREC 2004 Robust AP written runs by topics with a
     blank corner cell (pandas' ``.T.to_csv()``) was read as 110 topics of 249 runs without a
-    word: V_E .0169 for .0451, and 213 topics where 566 are needed (m = 10, minD = .05). Its
-    header is whole numbers (the topic ids 301..700) and its rows are not (sys1..sys110): one
-    warning says how to read it; read with transpose it is the original matrix, and the
-    original file says nothing."""
+    word: V_E .0169 for .0451, and 212 topics where 566 are needed (m = 10, minD = .05,
+    exact). Its header is whole numbers (the topic ids 301..700) and its rows are not
+    (sys1..sys110): one warning says how to read it; read with transpose it is the original
+    matrix, and the original file says nothing."""
     import warnings
 
     robust = pd.read_csv(data_dir / "trec2004robust_ap.csv", index_col=0)

@@ -37,7 +37,7 @@ def _one_vs_table(func, scalars: dict, listed: str, **options):
     Not where 1 − β lies within 1e-9 of α (β = .95 at α = .05 is 1 − β = α + 4.4e-17): any
     effect's power exceeds α, and by less than the powers' precision (3e-11) for tiny ones, so
     the crossing is not determined by the computation (minD = 1e-5, σ = 10, m = 10⁶, two-way:
-    377 one way, 150 the other, where it lies near 2). The closing note of 2026-12-06 keeps it.
+    377 one way, 150 the other, neither certified). The closing note of 2026-12-06 keeps it.
     """
     beta = scalars.get("beta")
     assume(beta is None or abs((1.0 - beta) - scalars["alpha"]) > 1e-9)
