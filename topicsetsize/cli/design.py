@@ -400,7 +400,10 @@ def _min_d(args) -> None:
     given = {k: v for k, v in values.items() if k != "n"}
     rows = [{"method": meth, design.effect: ceil_sig(min_of(
         args.n, **given, **_with_method(design, meth)))} for meth in _methods(args)]
-    _report(_title(args, "min-d"), rows, args)
+    # every digit ceil_sig kept, so that a difference below 0.1 is not rounded down on show
+    shown = [row[design.effect] for row in rows if 0 < row[design.effect] < math.inf]
+    _report(_title(args, "min-d"), rows, args, decimals=max(
+        [6, *(min(15, 5 - math.floor(math.log10(x))) for x in shown)]))
     if design.criterion == "power" and "legacy" in _methods(args) and "exact" in design.methods:
         _legacy_min_shortfall(design, args.n, given, rows)
     _caveat(args)

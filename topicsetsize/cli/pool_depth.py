@@ -161,7 +161,8 @@ def run(args) -> int:
                   f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
                   + (f"minD is then a difference of std-AB scores, not of raw {measure} scores; "
                      if args.variance_from == "std-ab" else "")
-                  + "cost = n x docs_per_topic" + (
+                  + "n from the unrounded V_E (the table shows 4 decimals: copy a variance "
+                    "from --csv, which has every digit); cost = n x docs_per_topic" + (
                       f"; cost high = n high x docs_per_topic; variance high = the V_E "
                       f"{args.variance_from} at n high (a budget plan's variance_high)"
                       if study.n_interval is not None else ""))

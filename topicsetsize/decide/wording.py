@@ -47,32 +47,57 @@ def _comparing(row) -> str:
     return f"{who}comparing any m = {row.m} systems with a minD of {min_d_text(row.min_d)}"
 
 
-def clause(row, recommended: int) -> str:
-    """One requirement in the papers' words; the label (plain text) names the measure."""
+#: How a legacy size or power that the exact test does not bear out is qualified in a sentence.
+_BY_LEGACY = "by the legacy approximation"
+
+
+def clause(row, recommended: int, exact=None) -> str:
+    """One requirement in the papers' words; the label (plain text) names the measure.
+
+    ``exact`` is the requirement's exact n, given with a legacy recommendation: where it is
+    above the legacy n, the clause says both ("93 topics are sufficient by the legacy
+    approximation; 96 by the exact test"), so that the clause copied alone stays true.
+    """
     tail = (f"exactly {row.n} topics are needed" if row.n == recommended
             else f"{row.n} topics are sufficient")
+    if exact is not None and exact > row.n:
+        tail += (f" {_BY_LEGACY}; {int(exact)} by the exact test" if math.isfinite(exact) else
+                 f" {_BY_LEGACY}; no n up to {_LIMIT} by the exact test")
     return f"{_comparing(row)} ({tail})"
 
 
-def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05) -> str:
+def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05, exact_n=None,
+             short: bool = False) -> str:
     """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4).
 
     At the papers' α = .05 the sentence is theirs word for word; at another level it says so
     ("80% power at alpha = 0.01"). The power is 100(1 − β)% as
     :func:`~topicsetsize.decide.guarantee.percent_text` writes it, never rounded to 100%
-    (β = 1e-7: "99.99999% power").
+    (β = 1e-7: "99.99999% power"). With a legacy recommendation, ``exact_n`` (per row of
+    ``frame``) and ``short`` (whether n falls short of 1 − β under the exact test for some
+    requirement) qualify what the exact test does not bear out: the guarantee ("80% power by
+    the legacy approximation") and each size below its exact n (:func:`clause`). A sentence
+    copied alone into a proposal then claims nothing that the exact test denies.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"label": [None], "m": [2], "min_d": [0.1], "n": [77]})
+    >>> print(sentence(80, frame, 0.2, exact_n=[80]))
+    Create 80 topics: this guarantees 80% power for comparing any m = 2 systems with a minD of
+    0.10 (77 topics are sufficient by the legacy approximation; 80 by the exact test).
     """
     # guarantee.py loads numpy, pandas and the designs: imported where the sentence is written
     from .guarantee import percent_text
 
-    clauses = [clause(row, n) for row in frame.itertuples()]
+    exact_n = [None] * len(frame) if exact_n is None else list(exact_n)
+    clauses = [clause(row, n, exact) for row, exact in zip(frame.itertuples(), exact_n)]
     if len(clauses) > 1:
         clauses[-1] = "and " + clauses[-1]
     # A labelled clause has a comma of its own: then the clauses are separated by semicolons.
     separator = "; " if frame["label"].notna().any() else ", "
     level = "" if alpha == 0.05 else f" at alpha = {float(alpha)!r}"
-    return (f"Create {n} topics: this guarantees {percent_text(beta)} power"
-            f"{level} {separator.join(clauses)}.")
+    legacy = f" {_BY_LEGACY}" if short else ""
+    return (f"Create {n} topics: this guarantees {percent_text(beta)} power{level}{legacy} "
+            f"{separator.join(clauses)}.")
 
 
 def legacy_note(n: int, frame: pd.DataFrame, exact_n, exact_power, beta: float,

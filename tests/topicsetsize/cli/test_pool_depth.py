@@ -37,6 +37,13 @@ def test_csv_equals_the_engine(capsys):
     assert table["n"].tolist() == study.table["n"].tolist()
     assert table["v_e_raw"].to_numpy() == pytest.approx(study.table["v_e_raw"].to_numpy())
     assert table["judged"].tolist() == [8217, 1916]
+    # n comes from every digit the CSV has (a docs review, 2026-12-07: the readable table's
+    # four decimals, copied into budget, gave CLEF's pd = 10 143 topics where pool-depth said 144)
+    assert table["n"].tolist() == [anova_n(0.05, 0.2, 0.05, v, 8) for v in table["v_e_raw"]]
+    assert main(["pool-depth", *A, *B, "--depths", "60,10", "--measure", "AP", "--m", "8",
+                 "--min-d", "0.05"]) == 0
+    assert ("n from the unrounded V_E (the table shows 4 decimals: copy a variance from --csv"
+            in capsys.readouterr().out)
 
 
 def test_a_std_ab_variance_says_that_min_d_is_on_its_scale(capsys):

@@ -34,6 +34,9 @@ def test_example_prints_the_row(capsys, web):
     # of .05 gives 203 topics where its raw .0451 gives 563)
     assert ("size n with the one on minD's scale (a std-AB variance goes with a minD between "
             "std-AB scores, a raw one with a minD between raw scores)") in out.splitlines()[0]
+    # and where to copy it from (a docs review, 2026-12-07: TREC 2010 Web's V_E raw .0084433
+    # shows as 0.0084, and m = 20, minD = .05 exact needs 140 topics at the one, 139 at the other)
+    assert "shown to 4 decimals: copy a variance from --csv" in out.splitlines()[0]
 
 
 def test_scores_beyond_0_1_are_noted(capsys, web, tmp_path):

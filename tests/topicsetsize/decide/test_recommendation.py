@@ -10,6 +10,8 @@ those values apart from part II's M-measure (m = 10, minD = .05 -> 91), which pa
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -24,6 +26,16 @@ from topicsetsize.decide.recommendation import (
 PAPER = ("Create 100 topics: this guarantees 80% power for comparing any m = 2 systems with a "
          "minD of 0.10 (93 topics are sufficient), and for comparing any m = 50 systems with a "
          "minD of 0.20 (91 topics are sufficient).")
+#: The paper sized its sentence with the legacy tool: Table 2 gives the m = 2 cell 93 legacy and
+#: 96 exact topics, so a legacy sentence says both, where a copy of it alone would claim that 93
+#: suffice (a docs review, 2026-12-07); the exact method's sentence is the paper's form with 96.
+QUALIFIED = PAPER.replace("(93 topics are sufficient)", "(93 topics are sufficient by the legacy "
+                          "approximation; 96 by the exact test)")
+
+
+def unqualified(sentence: str) -> str:
+    """A sentence without what the exact test adds to a legacy one: the paper's words."""
+    return re.sub(r" by the legacy approximation(; \d+ by the exact test)?", "", sentence)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +61,7 @@ def test_reproduces_the_airs2016_sentence(paper_requirements):
     assert paper_requirements[0]["variance"] == 0.0601
     r = recommend(paper_requirements)
     assert isinstance(r, Recommendation)
-    assert r.n == 100 and r.sentence == PAPER == str(r)
+    assert r.n == 100 and r.sentence == QUALIFIED == str(r) and unqualified(r.sentence) == PAPER
     assert r.requirements["n"].tolist() == [93, 91]
     assert list(r.requirements.columns) == [*REQUIREMENT_KEYS, "n", "power"]
     assert r.requirements.index.tolist() == [1, 2] and r.requirements.index.name == "requirement"
@@ -59,7 +71,13 @@ def test_reproduces_the_airs2016_sentence(paper_requirements):
 def test_exactly_needed_when_a_requirement_sets_the_size(paper_requirements):
     r = recommend(paper_requirements, round_to=1)
     assert r.n == 93
+    # 93 topics fall short under the exact test (it needs 96): the guarantee says so too
     assert r.sentence == (
+        "Create 93 topics: this guarantees 80% power by the legacy approximation for comparing "
+        "any m = 2 systems with a minD of 0.10 (exactly 93 topics are needed by the legacy "
+        "approximation; 96 by the exact test), and for comparing any m = 50 systems with a minD "
+        "of 0.20 (91 topics are sufficient).")
+    assert r.short and unqualified(r.sentence) == (
         "Create 93 topics: this guarantees 80% power for comparing any m = 2 systems with a "
         "minD of 0.10 (exactly 93 topics are needed), and for comparing any m = 50 systems with "
         "a minD of 0.20 (91 topics are sufficient).")
@@ -111,14 +129,19 @@ def test_labels_name_the_measures():
     assert r.sentence == (
         "Create 180 topics: this guarantees 80% power for EN nDCG@3, comparing any m = 10 "
         "systems with a minD of 0.10 (82 topics are sufficient); and for JA nDCG@3, comparing "
-        "any m = 10 systems with a minD of 0.10 (178 topics are sufficient).")
+        "any m = 10 systems with a minD of 0.10 (178 topics are sufficient by the legacy "
+        "approximation; 180 by the exact test).")
+    # the exact n in the sentence is the exact method's, and 180 topics have its power
+    assert tss.anova_n(0.05, 0.2, 0.1, 0.0570, 10, method="exact") == 180 == r.n
     assert r.requirements["label"].tolist() == ["EN nDCG@3", "JA nDCG@3"]
 
 
 def test_one_requirement_and_other_powers():
     r = recommend({"variance": 0.0601, "m": 2, "min_d": 0.025}, beta=0.1)
-    assert r.sentence.startswith("Create ") and "90% power for comparing any m = 2 systems" \
-        " with a minD of 0.025 (" in r.sentence
+    assert r.sentence.startswith("Create ") and "90% power by the legacy approximation for " \
+        "comparing any m = 2 systems with a minD of 0.025 (" in r.sentence
+    exact = recommend({"variance": 0.0601, "m": 2, "min_d": 0.025}, beta=0.1, method="exact")
+    assert "90% power for comparing any m = 2 systems with a minD of 0.025 (" in exact.sentence
     assert ", and" not in r.sentence and r.requirements["label"].tolist() == [None]
 
 
@@ -202,9 +225,12 @@ AIRS = [{"variance": 0.0601, "m": 2, "min_d": 0.10}, {"variance": 0.0601, "m": 5
 
 
 def test_sentence_states_a_level_other_than_05():
-    assert tss.recommend(AIRS).sentence == PAPER        # the published form, alpha = .05
-    sentence = tss.recommend(AIRS, alpha=0.01).sentence
+    assert unqualified(tss.recommend(AIRS).sentence) == PAPER     # the published form, .05
+    sentence = tss.recommend(AIRS, alpha=0.01, method="exact").sentence
     assert sentence.startswith("Create ") and "80% power at alpha = 0.01 for comparing" in sentence
+    # legacy: 140 topics fall short at alpha = .01 under the exact test, and the sentence says so
+    legacy = tss.recommend(AIRS, alpha=0.01).sentence
+    assert "80% power at alpha = 0.01 by the legacy approximation for comparing" in legacy
 
 
 @pytest.mark.parametrize("min_d", [0.1234564, 0.1234569, 0.030000001])
@@ -242,7 +268,9 @@ def test_the_papers_recommendation_says_what_the_exact_power_needs(table2, paper
     # The recommended 100 meets both under the exact power too: the note says so, and gives 96.
     _, legacy, exact = _cell(table2, 2, 0.1)
     r = recommend(paper_requirements)
-    assert r.sentence == PAPER            # the paper's words, unchanged
+    assert r.sentence == QUALIFIED        # the paper's words, and the exact n of the m = 2 cell
+    assert f"{legacy} topics are sufficient by the legacy approximation; {exact} by the exact " \
+        "test" in r.sentence
     assert r.note == (f"Under the exact noncentral F, the legacy sizes fall short of 80% power: "
                       f"requirement 1 needs {exact} (not {legacy}) topics; the recommended 100 "
                       "topics meet every requirement under both.")
