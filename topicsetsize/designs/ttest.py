@@ -215,7 +215,10 @@ def ttest_min_dt(n, *, variance_t, alpha, beta, method="legacy"):
     -------
     float or ndarray
         The smallest minDt whose power is at least 1 − β (checked to the last
-        bit); 0.0 where any difference has it already (1 − β ≤ α).
+        bit); 0.0 where any difference has it already (1 − β ≤ α), and with
+        the legacy method also where the approximation's own error reaches 1 − β
+        at no difference at all (at large α and β, or tiny n); the exact method's
+        minimum is then above 0.
 
     Raises
     ------

@@ -95,3 +95,24 @@ def test_an_unreachable_exact_power_is_not_called_an_approximation():
         with pytest.raises(InputError) as info:
             raise_unreachable(np.array([np.nan]), power, method, 1e-50, 0.2, 1.0, 3.0)
         assert str(info.value) == expected
+
+
+@pytest.mark.parametrize("function, args", [
+    # a statistics audit's find (2026-12-07): the docstrings said 0.0 came only where 1 - beta
+    # <= alpha; here 1 - beta = .25 > alpha = .001, and the legacy t power at no difference is
+    # .289 (IRJ 2016, Eq. 4 at phi = 1), already above .25
+    (tss.ttest_min_dt, dict(n=2, variance_t=1.0, alpha=0.001, beta=0.75)),
+    # the Excel functions' refusal case (TSS_MIND_ANOVA(100,10,0.0601,0.5,0.49))
+    (tss.anova_min_d, dict(n=100, m=10, variance=0.0601, alpha=0.5, beta=0.49)),
+])
+def test_a_legacy_zero_is_the_approximations_own_error(function, args):
+    """Where the legacy minimum is 0 with 1 - beta > alpha, the legacy power at (almost) no
+    difference already reaches 1 - beta, and the exact minimum is above 0 (as documented)."""
+    assert 1 - args["beta"] > args["alpha"]
+    assert function(**args, method="legacy") == 0.0
+    effect = "min_dt" if function is tss.ttest_min_dt else "min_d"
+    power = tss.ttest_power if function is tss.ttest_min_dt else tss.anova_power
+    given = {k: v for k, v in args.items() if k != "beta"}
+    assert power(**given, **{effect: 1e-9}, method="legacy") >= 1 - args["beta"]
+    assert function(**args, method="exact") > 0
+    assert power(**given, **{effect: 1e-9}, method="exact") < 1 - args["beta"]
