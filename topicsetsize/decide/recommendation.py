@@ -55,7 +55,9 @@ class Recommendation:
         ``label`` (None where not given), ``variance``, ``m``, ``min_d``, ``n`` (its own
         required n) and ``power`` (its power at the recommended n, by ``method``).
     sentence : str
-        The recommendation in the papers' words.
+        The recommendation in the papers' words; with ``method="legacy"``, each size below its
+        exact n says both ("93 topics are sufficient by the legacy approximation; 96 by the
+        exact test"), and so does the guarantee where ``short``.
     alpha, beta : float
     round_to : int
     method : str

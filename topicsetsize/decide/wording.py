@@ -70,7 +70,8 @@ def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05, exac
              short: bool = False) -> str:
     """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4).
 
-    At the papers' α = .05 the sentence is theirs word for word; at another level it says so
+    At the papers' α = .05 the sentence is theirs word for word (with the exact method, or where
+    the legacy sizes are the exact ones; else qualified, below); at another level it says so
     ("80% power at alpha = 0.01"). The power is 100(1 − β)% as
     :func:`~topicsetsize.decide.guarantee.percent_text` writes it, never rounded to 100%
     (β = 1e-7: "99.99999% power"). With a legacy recommendation, ``exact_n`` (per row of
