@@ -121,6 +121,7 @@ def test_meta_of_a_design_registered_at_run_time(officejs):
 
 # --- Worked examples and published tables -------------------------------------------------------
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_readme_example(officejs):
     # =TSS_ANOVA(0.05,0.2,0.1,0.0601,10): Table 2, MedNLPDoc raw recall, m=10, minD=.1 -> 188.
     assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.1, 0.0601, 10)) == 188

@@ -330,6 +330,7 @@ def test_the_budget_sheet_says_n_is_a_point_estimate_and_where_its_interval_is(c
     assert {"n low", "n high", "cost high", "variance high"} <= set(header), header
 
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_cost_high_over_the_budget_is_marked_where_n_fits():
     """With variance_high, the Budget sheet's cost high cells carry one conditional format:
     within the budget at n (F = 1) but not at n high (J above the budget, or no number), added

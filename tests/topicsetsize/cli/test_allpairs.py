@@ -36,6 +36,7 @@ def test_allpairs_table(capsys):
     assert "seed=1" in out and "n = " in out
 
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_the_least_favourable_default_says_that_it_detects_one_pair(capsys):
     """In the default configuration only the best and the worst system are minD apart, so
     'all pairs' is that pair (all_pairs = best_worst column for column) and n is about the
@@ -64,6 +65,7 @@ def test_the_least_favourable_default_says_that_it_detects_one_pair(capsys):
     assert "without simulation" not in out
 
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_one_pair_is_also_answered_without_simulation(capsys):
     """Where the target is one pair, the command prints its n without Monte Carlo error beside
     the simulated one (a reviewer: seeds 1-3 gave 168, 172, 171 where the answer is 170), from

@@ -236,6 +236,7 @@ def test_matrix_without_topic_ids_is_said_and_chosen(capsys, tmp_path):
                                  "column: every column is a run, topics numbered 1..4)\n")
 
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_a_sheet_of_a_csv_matrix_is_said_as_a_sheet(capsys, tmp_path, data_dir):
     """--sheet with a CSV --matrix warned "measure='Foo' is not used" (a reviewer's finding):
     it names the sheet, and the workbook is written from the matrix as it is."""

@@ -173,6 +173,7 @@ def test_the_one_method_is_declared_and_others_refused():
         allpairs_power(20, m=3, min_d=0.1, variance=0.02, method="exact")
 
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_two_clusters_put_the_most_pairs_at_min_d_and_need_more_topics():
     """A reviewer's find (2026-12-06, item 4): the least-favourable note called equally-spaced
     "every pair to be detected (more topics)", but half the systems minD above the other half put

@@ -11,6 +11,7 @@ from topicsetsize.designs.allpairs import allpairs_power
 from topicsetsize.designs.tukey_pair import one_pair_n
 
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_one_pair_n_is_the_simulated_answer_without_monte_carlo_error():
     """one_pair_n: where the target is one pair (all pairs under least-favourable, or the
     best-worst pair), its power is the noncentral t tail at Tukey's critical value. Checked

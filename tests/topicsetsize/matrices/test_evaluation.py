@@ -176,8 +176,9 @@ def test_qrels_topics_that_no_run_retrieved_are_left_out(tmp_path):
     """Review (2026-12-06, item 1): a qrels file of two years (the CLEF 2017 qrels and a copy
     whose topics are renamed, as another year's would be) made the 30 topics no run retrieved
     rows of 0 for every run: 60 topics, V_E2 .0072 where the runs' own qrels give .0104, and
-    two-way n (m = 10, minD = .05) from 132 down to 92, with only "30 of 60 matched" said. The matrix must be the
-    one of the runs' own qrels, and the warning must say the others are left out."""
+    two-way n (m = 10, minD = .05) from 132 down to 92, with only "30 of 60 matched" said. The
+    matrix must be the one of the runs' own qrels, and the warning must say the others are left
+    out."""
     import gzip
     import shutil
     import warnings

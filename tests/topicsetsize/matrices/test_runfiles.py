@@ -359,6 +359,7 @@ def test_qrels_read_in_small_blocks_are_the_whole_files(tmp_path, seed, monkeypa
         assert _qrels_outcome(lambda: qrels_by_topic(path)) == whole
 
 
+@pytest.mark.slow    # a second or more (several on a slower machine)
 def test_bundled_qrels_read_in_blocks_are_the_whole_files(monkeypatch):
     from topicsetsize.matrices import fields
     from topicsetsize.matrices.runfiles import qrels_by_topic
