@@ -32,3 +32,11 @@ PY
 
 .venv-oldest/bin/pytest -q -p no:cacheprovider -m "not slow" tests/topicsetsize topicsetsize \
     tests/xladdin --ignore=tests/topicsetsize/cli
+
+# Tests marked slow since (a second or more) that this job ran before: the engine's simulations
+# and readers on the oldest dependencies too.
+.venv-oldest/bin/pytest -q -p no:cacheprovider \
+    "tests/topicsetsize/designs/test_tukey_pair.py::test_one_pair_n_is_the_simulated_answer_without_monte_carlo_error" \
+    "tests/topicsetsize/designs/test_allpairs.py::test_two_clusters_put_the_most_pairs_at_min_d_and_need_more_topics" \
+    "tests/topicsetsize/matrices/test_runfiles.py::test_bundled_qrels_read_in_blocks_are_the_whole_files" \
+    "tests/xladdin/test_officejs.py::test_readme_example"
