@@ -140,10 +140,9 @@ def warn_numbered_runs(frame: pd.DataFrame, source, *, transpose: bool) -> None:
     TREC 2004 Robust AP written runs by topics (``sys1``, ... over ``301``, ..., ``700``) was
     read without a word as 110 topics of 249 runs: V_E .0169 where its own is .0451, and 212
     topics where 566 are needed (m = 10, minD = .05, exact; a reviewer's find, 2026-12-06). Topic
-    ids
-    are numbers in TREC and NTCIR and run names seldom are; runs numbered 1 to m with topic ids
-    that are not numbers (CLEF's ``CD007431``) would be noted too, hence a warning that says how
-    to read the file either way, not a refusal.
+    ids are numbers in TREC and NTCIR and run names seldom are; runs numbered 1 to m with topic
+    ids that are not numbers (CLEF's ``CD007431``) would be noted too, hence a warning that says
+    how to read the file either way, not a refusal.
 
     >>> import warnings
     >>> runs_by_topics = pd.DataFrame([[0.1, 0.2, 0.3], [0.2, 0.4, 0.1]], index=["sysA", "sysB"],

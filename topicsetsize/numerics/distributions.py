@@ -342,9 +342,9 @@ def _t_tail_f(w, df, nc):
         tail = np.where(~positive, special.fdtrc(1.0, df, w2), tail)
     if not np.isfinite(tail).all():  # a critical t² that overflows (α = 1e-200 at φ = 1):
         tail = np.where(np.isinf(w2) & np.isnan(tail), 0.0, tail)   # Pr{F' ≥ ∞} = 0, not NaN
-    if not np.isfinite(tail).all():  # pragma: no cover - not seen on scipy 1.15-1.17
-        raise FloatingPointError("the noncentral t power could not be computed for df="
-                                 f"{np.asarray(df).flat[0]:g}, nc={np.asarray(nc).flat[0]:g}")
+        if not np.isfinite(tail).all():  # pragma: no cover - not seen on scipy 1.15-1.17
+            raise FloatingPointError("the noncentral t power could not be computed for df="
+                                     f"{np.asarray(df).flat[0]:g}, nc={np.asarray(nc).flat[0]:g}")
     # finite: the same as np.clip(tail, 0, 1), at half its cost
     return np.asarray(np.minimum(np.maximum(tail, 0.0), 1.0), float)
 
