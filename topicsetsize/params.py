@@ -1,8 +1,7 @@
 """Valid parameter ranges, declared once and checked in one place.
 
-Every public function of the package validates its numeric arguments through
-:func:`check`, so every error names the argument, the value given and the
-allowed range in one line, e.g.::
+Every public function of the package validates its numeric arguments through :func:`check`, so
+every error names the argument, the value given and the allowed range in one line, e.g.::
 
     topicsetsize.InputError: alpha=1.5 is out of range: allowed 0 < alpha < 1
 
@@ -141,13 +140,10 @@ _C_INT = dict(low=-2**31, high=2**31 - 1, low_open=False, high_open=False, integ
 N_BOOT = 2000
 
 #: Default number of random halves of the topics that correct the top-k minD candidates for
-#: their selection (:func:`topicsetsize.estimates.differences.split_half_differences`, and
-#: ``realistic_min_d``, ``collection_report`` and ``topicsetsize report --trials``, which read
-#: it). The median and first quartile of the corrected pair means are biased at a finite number
-#: of halves, not only noisy: on TREC 2010 Web AP the top-10 median is 17% above its long-run
-#: value at 1,000 halves (n 27% too small), 1.0% at 64,000 (40 seeds against 8 of 256,000
-#: halves); that function's docstring gives the measurements. 64,000 halves take about 0.85 s of
-#: CPU on TREC 2004 Robust (249 x 110), 0.45 s on TREC 2010 Web (48 x 88).
+#: their selection (:func:`topicsetsize.estimates.differences.split_half_differences`, whose
+#: docstring gives the measurements; ``realistic_min_d``, ``collection_report`` and ``report
+#: --trials`` read it): at 1,000 halves TREC 2010 Web AP's top-10 median is 17% above its
+#: long-run value (n 27% too small), at 64,000 1.0% (0.85 s of CPU on TREC 2004 Robust).
 N_HALVES = 64000
 
 _PROB, _POS = dict(low=0.0, high=1.0), dict(low=0.0)
@@ -206,8 +202,8 @@ PARAMS: dict[str, Range] = {
                    doc="pool depth pd: every run's top pd documents per topic are judged"),
     "docs_per_topic": Range(**_POS, high=DOCS_MAX, high_open=False, doc="mean number of documents "
                             "judged per topic (the cost n x docs_per_topic stays exact)"),
-    "budget": Range(**_POS, high=BUDGET_MAX, high_open=False, doc="assessment budget: the number "
-                    "of documents that can be judged (at most 1e9 topics x 1e6 per topic)"),
+    "budget": Range(**_POS, high=BUDGET_MAX, high_open=False, integer=True, doc="assessment "
+                    "budget: the number of documents that can be judged (at most 1e9 x 1e6)"),
     "round_to": Range(low=1, high=N_MAX, low_open=False, high_open=False, integer=True,
                       doc="the recommended number of topics is rounded up to a multiple of this"),
     "decimals": Range(low=0, high=15, low_open=False, high_open=False, integer=True,
@@ -372,7 +368,7 @@ def check_scalars(**arguments) -> list | None:
 def _plain_real(value) -> bool:
     """A single real number that :func:`check` reads as ``float(value)`` (not a bool)."""
     if type(value) is float or type(value) is int:     # the usual case: no abstract-class check
-        return True
+        return type(value) is float or abs(value) < 2 ** 1023   # an int float() can take
     return isinstance(value, numbers.Real) and not _is_bool(value)
 
 
@@ -393,9 +389,13 @@ def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndar
         raise InputError(f"{name}={value!r} is not a number: allowed {spec.describe(name)}")
     if _plain_real(value):
         return np.asarray(float(value))
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+    try:    # numbers only: no text, bool, complex or date (numpy would read many), none masked
+        raw = np.asarray(value, dtype=object if isinstance(value, (list, tuple)) else None)
+        if raw.dtype.kind not in "iufO" or any(isinstance(x, (str, bytes)) or _is_bool(x) for x in (
+                raw.flat if raw.dtype.kind == "O" else ())) or np.ma.getmaskarray(value).any():
+            raise ValueError
+        arr = np.asarray(raw, dtype=float)
+    except (TypeError, ValueError, OverflowError):      # 10**400: beyond the floats
         raise InputError(
             f"{name}={_short(value)} is not a number: allowed {spec.describe(name)}") from None
     if arr.ndim and not allow_array:

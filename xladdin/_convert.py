@@ -85,20 +85,30 @@ def number(name: str, value, key: str | None = None):
 
 
 def _whole_if_shown_whole(key: str, value):
-    """A whole-number parameter's value that Excel's arithmetic left within 1e-9 (relative) of
-    a whole number, as that number: ``=0.1*3*10`` is 3.0000000000000004, shown as 3 in its
-    cell, and was refused as "not a whole number" (a reviewer's find, 2026-12-06). Anything
-    farther from a whole number is left to the check, which refuses it.
+    """A whole-number parameter's value that Excel's arithmetic left within 1e-9 (relative, as
+    a cell shows it whole) and 1e-6 of a whole number, as that number: ``=0.1*3*10`` is
+    3.0000000000000004, shown as 3 in its cell, and was refused as "not a whole number" (a
+    reviewer's find, 2026-12-06). Anything farther from a whole number is left to the check,
+    which refuses it under the value given (1e-9 relative alone took 1000000000.4 as 10⁹ and
+    named 1000000000.7 as 1000000001, and 1e-300 as 0: an add-in review, 2026-12-07).
 
     >>> _whole_if_shown_whole("m", 0.1 * 3 * 10), _whole_if_shown_whole("m", 3.5)
     (3.0, 3.5)
+    >>> _whole_if_shown_whole("m", 1e9 + 0.4), _whole_if_shown_whole("m", 1e-300)
+    (1000000000.4, 1e-300)
     """
     spec = PARAMS.get(key)
     if spec is None or not spec.integer or isinstance(value, bool) \
             or not isinstance(value, numbers.Real) or not math.isfinite(value):
         return value
-    whole = round(float(value))
-    return float(whole) if abs(value - whole) <= 1e-9 * max(1.0, abs(whole)) else value
+    return float(_shown_whole(np.float64(value)))
+
+
+def _shown_whole(values: np.ndarray) -> np.ndarray:
+    """``values`` with those within 1e-9 (relative) and 1e-6 of a whole number set to it."""
+    whole = np.round(values)
+    close = np.abs(values - whole) <= np.minimum(1e-9 * np.abs(whole), 1e-6)
+    return np.where(close, whole, values)
 
 
 def excel_range(key: str, name: str | None = None) -> str:
@@ -262,13 +272,17 @@ def matrix(name: str, value) -> np.ndarray:
     return check_matrix(_numbers(name, _cells(name, value)), name=name).values
 
 
-def vector(name: str, value) -> np.ndarray:
-    """A single row or column of numbers (or one number) as a 1-D float array.
+def vector(name: str, value, key: str | None = None) -> np.ndarray:
+    """A single row or column of numbers (or one number) as a 1-D float array; for a
+    whole-number parameter ``key``, each value shown whole is that whole number (as
+    :func:`number` takes one value).
 
-    >>> vector("ms", [[2.0], [10.0]])
-    array([ 2., 10.])
+    >>> vector("ms", [[2.0], [0.1 * 3 * 10]], "m")
+    array([2., 3.])
     """
     values = _numbers(name, _cells(name, value), "fill it in or leave it out of the range")
+    if key is not None and PARAMS[key].integer:
+        values = _shown_whole(values)
     if min(values.shape) > 1:
         rows, cols = values.shape
         raise InputError(f"{name} must be a single row or column of numbers, "

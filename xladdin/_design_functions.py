@@ -122,7 +122,7 @@ def _converter(design: Design, param: str) -> Callable:
     if param in PARAMS:
         return lambda value: number(excel_name(param), value, param)
     if _singular(param) and excel_name(param) in RANGE_ARGS:
-        return lambda value: vector(excel_name(param), value)
+        return lambda value: vector(excel_name(param), value, _singular(param))
     raise ValueError(f"design {design.key!r}: its argument {param!r} has no Excel form "
                      "(not a parameter of topicsetsize.params.PARAMS nor a list of one)")
 
@@ -178,9 +178,13 @@ def _excel_function(design: Design, role: str, name: str) -> Callable:
 
 
 def _undefined(role: str, chosen: str | None, arguments: list[str], values: list) -> str | None:
-    """The message for a power that is not a number (the legacy approximation's #NUM!)."""
+    """The message for a result that is not a finite number: the legacy approximation's #NUM!
+    for a power, else one naming the arguments (a minD of var = 1e308 overflows)."""
     if role != "power" or chosen != "legacy":
-        return None
+        given = ", ".join(f"{excel_name(p)}={v:g}" for p, v in zip(arguments, values)
+                          if isinstance(v, float | int))
+        return (f"the result is not a finite number at {given}: an argument is too large (or "
+                "too small) for it to be represented")
     counts = ", ".join(f"{p}={v}" for p, v in zip(arguments, values)
                        if p in PARAMS and PARAMS[p].integer)
     return (f"the legacy power is undefined at {counts}: the legacy approximation (Nagata's) "

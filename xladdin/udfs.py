@@ -64,10 +64,10 @@ TABLE_CORNER = table_corner(DESIGNS["anova"])
 
 # --- Beyond a single design -----------------------------------------------------------------------
 
-def _labels(name: str, value):
+def _labels(name: str, value, key: str):
     """A row or column of values that label a block's rows: each once (as the tables and the
     command line take them)."""
-    values = vector(name, value)
+    values = vector(name, value, key)
     refuse_repeated(name, values.tolist())
     return values
 
@@ -96,8 +96,8 @@ def TSS_GUARANTEES(n, var, ms=None, alpha=None, beta=None, method=None):
     options = {k: v for k, v in (("alpha", optional_number("alpha", alpha)),
                                  ("beta", optional_number("beta", beta))) if v is not None}
     refuse_powerless(options.get("alpha", 0.05), options.get("beta", 0.2))
-    result = guarantees(_labels("n", n), variance=number("var", var, "variance"),
-                        ms=DEFAULT_MS if ms is None else _labels("ms", ms),
+    result = guarantees(_labels("n", n, "n"), variance=number("var", var, "variance"),
+                        ms=DEFAULT_MS if ms is None else _labels("ms", ms, "m"),
                         method=_method(method), **options)
     if result.method == "legacy":      # as TSS_MIND_ANOVA and TSS_MINDT_TTEST refuse it
         refuse_legacy_zero("minD", result.table["min_d"])

@@ -87,13 +87,20 @@ def check_input(key: str, value):
     >>> check_input("beta", 0.8)
     Traceback (most recent call last):
     ...
-    topicsetsize.InputError: beta=0.8 is outside the workbook's range: allowed 1e-09 <= beta <= 0.5
+    topicsetsize.InputError: beta=0.8 asks for a power of only 1 - beta = 0.2 (power 0.8 is
+    beta=0.2: did you mean beta=0.2?): allowed 1e-09 <= beta <= 0.5
+    >>> check_input("alpha", 1e-7)
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: alpha=1e-07 is outside the workbook's range: allowed 1e-06 <= alpha
+    <= 0.5
     """
     number = check(key, value, allow_array=False)
     rng = allowed(key)
-    if not rng.contains(np.asarray(float(number))):
-        raise InputError(f"{key}={number!r} is outside the workbook's range: allowed "
-                         f"{rng.describe(key)}")
+    if not rng.contains(np.asarray(float(number))):     # β = .8: most likely a power, said so
+        said = (PARAMS[key].unusual(key, float(number)) if key in PARAMS else None) or \
+            f"{key}={number!r} is outside the workbook's range"
+        raise InputError(f"{said}: allowed {rng.describe(key)}")
     return number
 
 

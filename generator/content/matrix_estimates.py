@@ -7,7 +7,7 @@ gathers what the Variance sheet and the Tables sheet show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .spec import MatrixSpec, Measure
@@ -31,6 +31,8 @@ class MatrixEstimate:
     topics: pd.DataFrame             # per topic: the std-AB factors (mean, sd)
     scores: pd.DataFrame | None = None   # the matrix itself (the Report sheet)
     notes: tuple[str, ...] = ()      # what was dropped from the data, and why
+    # V_E raw's and V_E std-AB's 95% intervals over the topics (as `topicsetsize variance`)
+    intervals: dict = field(default_factory=dict)
 
 
 def estimate(spec: MatrixSpec) -> MatrixEstimate:
@@ -89,7 +91,10 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         notes += (f"dropped {len(dropped)} topic(s) with missing scores "
                   f"(--drop-incomplete-topics): {', '.join(map(str, dropped[:10]))}"
                   f"{' ...' if len(dropped) > 10 else ''}",)
-    return MatrixEstimate(spec, file, summary, runs, topics, scores, notes)
+    from topicsetsize.estimates.variance_interval import variance_interval
+
+    intervals = {scale: variance_interval(scores, scale=scale) for scale in ("raw", "std-ab")}
+    return MatrixEstimate(spec, file, summary, runs, topics, scores, notes, intervals)
 
 
 def measures_of(est: MatrixEstimate) -> list[Measure]:
@@ -99,10 +104,12 @@ def measures_of(est: MatrixEstimate) -> list[Measure]:
         raw = scores == "raw"
         variance = est.summary.var_raw if raw else est.summary.var_std_ab
         label = "raw" if raw else "std-AB"
+        ci = est.intervals.get("raw" if raw else "std-ab")
         out.append(Measure(name=f"{est.spec.name}, {label}", variance=float(variance),
                            group=est.spec.group,
                            source=f"V_E of the {label} matrix ({est.summary.runs} runs × "
-                                  f"{est.summary.topics} topics), {est.file}"))
+                                  f"{est.summary.topics} topics), {est.file}",
+                           interval=None if ci is None else (ci.low, ci.high)))
     return out
 
 

@@ -67,6 +67,8 @@ class Measure:
     source: str = ""
     m: tuple[int, ...] = ()            # the measure's own grid (else its part's, else the spec's)
     min_d: tuple[float, ...] = ()
+    # σ̂²'s 95% interval over the past topics (low, high), where the variance comes from a matrix
+    interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)

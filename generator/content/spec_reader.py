@@ -66,7 +66,7 @@ def load_spec(path, *, ignore_output: bool = False) -> Spec:
     >>> _ = p.write_text('title = "t"\\nm = [2, 10]\\nmin_d = [0.1]\\n'
     ...                  '[[measures]]\\nname = "x"\\nvariance = 0.05\\n')
     >>> load_spec(p).measures
-    (Measure(name='x', variance=0.05, group='', source='', m=(), min_d=()),)
+    (Measure(name='x', variance=0.05, group='', source='', m=(), min_d=(), interval=None),)
     >>> _ = p.write_text('title = "t"\\nbeta = 2\\n')
     >>> load_spec(p)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -419,8 +419,9 @@ class _Where:
             if required:
                 self.fail(name, "is missing")
             return default
-        try:
-            return check(param, data[key], allow_array=False)
+        try:    # α and β as the workbook's inputs take them (at most one half)
+            return check_input(param, data[key]) if param in ("alpha", "beta") else check(
+                param, data[key], allow_array=False)
         except InputError as exc:
             self.fail(name, str(exc))
 

@@ -41,10 +41,10 @@ __all__ = ["add_budget_sheet", "SHEET"]
 
 SHEET = "Budget"
 _HEADERS = ("pool depth pd", "judged docs per topic", "σ̂² at pd", "required n (not live)",
-            "cost = n × docs", "within budget", "cost if within",
+            "cost = n × docs, rounded up", "within budget", "cost if within",
             "pd if cheapest (ties: the deeper)")
 #: The columns added where the spec gives each depth's ``variance_high`` (I and J).
-_HIGH_HEADERS = ("n high: at σ̂² high (not live)", "cost high = n high × docs")
+_HIGH_HEADERS = ("n high: at σ̂² high (not live)", "cost high = n high × docs, rounded up")
 
 
 def add_budget_sheet(wb, spec: Spec) -> None:
@@ -62,8 +62,9 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         f"Required n per pool depth: one-way ANOVA, m = {b['m']}, minD = {b['min_d']:g}, "
         f"α = {spec.alpha:g}, β = {spec.beta:g}, {b['method']} method (precomputed by the "
         "generator from each depth's σ̂²; not live).",
-        "Cost = n × judged documents per topic (Sakai, CIKM 2014, §6.3); type your budget in "
-        "the yellow cell: the cost, the fit and the cheapest depth recalculate.",
+        "Cost = n × judged documents per topic (Sakai, CIKM 2014, §6.3), rounded up to a whole "
+        "document; type your budget in the yellow cell: the cost, the fit and the cheapest "
+        "depth recalculate.",
     ])
     if high:    # ten columns on the calculators' printed page: A, B and E to J narrower (D
         # keeps the width of the check's longest word, "not a number", in bold)
@@ -105,7 +106,10 @@ def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
         put_number(ws, r, 3, row["variance"], number_format=fixed_format())
         put_number(ws, r, 4, row["n"], number_format=N_FMT)
         # guarded like every answer of the sheet: no number while the budget is bad
-        for c, value, fmt in ((5, f"D{r}*B{r}", "#,##0"), (6, f"IF(E{r}<={budget},1,0)", OK_FMT)):
+        # the cost rounded up to a whole document: against a whole budget, within it exactly
+        # where n x docs is (the budget is a whole number)
+        for c, value, fmt in ((5, f"ROUNDUP(D{r}*B{r},0)", "#,##0"),
+                              (6, f"IF(E{r}<={budget},1,0)", OK_FMT)):
             put_formula(ws, r, c, guarded(ok, value, f'"{NO_VALUE}"'), number_format=fmt
                         ).alignment = Alignment(horizontal="right")
         put_formula(ws, r, 7, f'=IF(F{r}=1,E{r},"")', number_format="#,##0")
@@ -134,8 +138,9 @@ def _high_cells(ws, r: int, n_high: float, ok: str) -> None:
         put_label(ws, r, 9, TOO_LARGE).alignment = Alignment(horizontal="right", shrink_to_fit=True)
     else:
         put_number(ws, r, 9, n_high, number_format=N_FMT)
-    put_formula(ws, r, 10, guarded(ok, f'IF(ISNUMBER(I{r}),I{r}*B{r},"n high {TOO_LARGE}")',
-                                   f'"{NO_VALUE}"'), number_format="#,##0"
+    put_formula(ws, r, 10, guarded(ok, f'IF(ISNUMBER(I{r}),ROUNDUP(I{r}*B{r},0),'
+                                       f'"n high {TOO_LARGE}")', f'"{NO_VALUE}"'),
+                number_format="#,##0"
                 ).alignment = Alignment(horizontal="right", shrink_to_fit=True)
 
 

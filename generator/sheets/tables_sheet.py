@@ -17,7 +17,8 @@ from openpyxl.worksheet.pagebreak import Break
 from ..content.spec import Measure, Spec
 from ..spreadsheet.cells import STYLE, fit_texts, fixed_format, put_label, put_number, put_text
 
-__all__ = ["MeasureTables", "TablePlace", "compute_tables", "add_tables_sheet", "SHEET"]
+__all__ = ["MeasureTables", "TablePlace", "compute_tables", "add_tables_sheet", "interval_line",
+           "SHEET"]
 
 SHEET = "Tables"
 
@@ -44,6 +45,32 @@ class TablePlace:
     first_row: int                  # first row of m values
     last_row: int
     first_col: dict                 # method -> column of the m labels
+
+
+def _detail(measure: Measure) -> str:
+    """The line under a measure's name: σ̂², its part and where σ̂² comes from."""
+    return "; ".join([f"σ̂² = {measure.variance:.6g}",
+                      *([f"part {measure.group}"] if measure.group else []),
+                      *([measure.source] if measure.source else [])])
+
+
+def interval_line(measure: Measure) -> str:
+    """What σ̂²'s interval over the past topics means for the n of a measure's tables.
+
+    n grows about in proportion to σ̂² (n ≈ λ/Δ, Δ = minD²/(2σ²)), so the ends of the interval,
+    as ratios to σ̂², say how far each n may be off.
+
+    >>> print(interval_line(Measure("web", 0.0084433, interval=(0.0060, 0.0114))))
+    σ̂² is an estimate from the past topics: its 95% interval over them is 0.006 to 0.0114 (as
+    topicsetsize variance gives it), and each n grows about in proportion to σ̂²: from roughly
+    0.71 to 1.35 times the n shown (topicsetsize n at either end gives them exactly).
+    """
+    low, high = measure.interval
+    return (f"σ̂² is an estimate from the past topics: its 95% interval over them is {low:.6g} "
+            f"to {high:.6g} (as topicsetsize variance gives it), and each n grows about in "
+            f"proportion to σ̂²: from roughly {low / measure.variance:.2f} to "
+            f"{high / measure.variance:.2f} times the n shown (topicsetsize n at either end "
+            "gives them exactly).")
 
 
 def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
@@ -93,17 +120,13 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
     places = []
     page_top = 1
     for t in tables:
-        block = len(t.ms) + 5                    # heading, detail, titles, header, rows, note
+        # heading, detail, titles, header, rows, note (and σ̂²'s interval from a matrix)
+        block = len(t.ms) + 5 + (t.measure.interval is not None)
         if row - page_top + block > PAGE_ROWS:   # keep each heading with its tables
             ws.row_breaks.append(Break(id=row - 1))
             page_top = row
         put_text(ws, row, 1, t.measure.name, font=STYLE.heading)
-        detail = f"σ̂² = {t.measure.variance:.6g}"
-        if t.measure.group:
-            detail += f"; part {t.measure.group}"
-        if t.measure.source:
-            detail += f"; {t.measure.source}"
-        put_text(ws, row + 1, 1, detail, font=STYLE.note)
+        put_text(ws, row + 1, 1, _detail(t.measure), font=STYLE.note)
         differ = t.legacy != t.exact
         cols = {"legacy": 1, "exact": width + 2}
         titles = {"legacy": "Legacy (Nagata's approximation)",
@@ -125,10 +148,12 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                                fill=STYLE.differ_fill if differ[i, j] else None,
                                comment=note if method == "exact" else None)
         last = row + 3 + len(t.ms)
-        put_label(ws, last + 1, 1, f"{int(differ.sum())} of {differ.size} cells differ "
-                                   "between the methods (shaded).", font=STYLE.note)
+        notes = [f"{int(differ.sum())} of {differ.size} cells differ between the methods "
+                 "(shaded).", *([interval_line(t.measure)] if t.measure.interval else [])]
+        for k, text in enumerate(notes, start=last + 1):
+            put_label(ws, k, 1, text, font=STYLE.note)
         places.append(TablePlace(row + 3, row + 4, last, cols))
-        row = last + 3
+        row = last + 2 + len(notes)
     ws.print_title_rows = "1:1"
     return places
 

@@ -1,7 +1,8 @@
 """The Variance sheet: one Table-1-style row per score matrix, and what it was computed from.
 
 As in Table 1 of the AIRS 2016 paper: runs, topics, V_E of the raw and of the std-AB matrix,
-and Kendall's τ with its 95% CI between the run rankings by raw and by std-AB mean. Below,
+and Kendall's τ with its 95% CI between the run rankings by raw and by std-AB mean; then each
+V_E with its 95% interval over the topics (the bootstrap of ``topicsetsize variance``). Below,
 per matrix, the runs (mean raw and std-AB scores, ranks) and the topics' std-AB factors
 (mean and SD over the runs), which standardise new runs the same way. Run, topic and matrix
 names are user data: they are written as text, never as formulas.
@@ -10,6 +11,8 @@ names are user data: they are written as text, never as formulas.
 from __future__ import annotations
 
 from openpyxl.worksheet.pagebreak import Break
+
+from topicsetsize.estimates.interval_coverage import few_topics_note
 
 from ..content.matrix_estimates import MatrixEstimate
 from ..spreadsheet.cells import STYLE, fit_texts, fixed_format, put_label, put_number, put_text
@@ -70,11 +73,44 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
             if head == "τ 95% CI high" and value is not None and value > 1:
                 cell.fill = STYLE.differ_fill
 
-    row = 6 + len(estimates)
+    row = _intervals(ws, 6 + len(estimates), estimates)
     for est in estimates:
         row = _runs_and_topics(ws, row + 1, est)
     ws.print_title_rows = "1:1"                 # the heading on every page
     fit_texts(ws, 1, ws.max_row, len(SUMMARY_COLUMNS))
+
+
+def _intervals(ws, row: int, estimates: list[MatrixEstimate]) -> int:
+    """Each matrix's V_E raw and std-AB with its 95% interval over the topics (the bootstrap of
+    ``topicsetsize variance``), from ``row`` on; returns the row after them."""
+    put_text(ws, row, 1, "V_E with its 95% interval over the topics: an n sized on V_E has the "
+                         "interval n(low) to n(high)", font=STYLE.heading)
+    ci = next(iter(estimates[0].intervals.values()))
+    notes = [f"Expanded percentile bootstrap: the topics resampled with replacement, V_E "
+             f"re-estimated ({ci.n_boot} resamples, seed {ci.seed}), as topicsetsize variance "
+             "gives it; topicsetsize n at either end gives n(low) and n(high)."]
+    notes += [f"{est.spec.name}: {few}." for est in estimates
+              if (few := few_topics_note(est.summary.topics))]
+    for k, text in enumerate(notes, start=row + 1):
+        put_text(ws, k, 1, text, font=STYLE.note)
+    row += 1 + len(notes)
+    for c, text in enumerate(_INTERVAL_COLUMNS, start=1):
+        if text:
+            put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill).alignment = \
+                STYLE.header if c > 2 else STYLE.wrap
+    for i, est in enumerate(estimates, start=row + 1):
+        put_text(ws, i, 1, est.spec.name)
+        values = (est.summary.var_raw, est.intervals["raw"].low, est.intervals["raw"].high,
+                  est.summary.var_std_ab, est.intervals["std-ab"].low,
+                  est.intervals["std-ab"].high)
+        for c, value in enumerate(values, start=3):
+            put_number(ws, i, c, value, number_format=fixed_format())
+    return row + len(estimates) + 1
+
+
+#: The interval table's columns (B, the data file's, left empty).
+_INTERVAL_COLUMNS = ("matrix", "", "V_E raw", "95% low", "95% high", "V_E std-AB", "95% low",
+                     "95% high")
 
 
 def _runs_and_topics(ws, row: int, est: MatrixEstimate) -> int:

@@ -178,7 +178,10 @@ VALIDATION_PROBES = {
     "delta": [(True, 0.1), (False, 0.0)],
     "n": [(True, 2), (True, 10**9), (False, 1), (False, 2.5), (False, 10**9 + 1), (False, None),
           (False, "100")],
-    "budget": [(True, 150000), (True, 0.5), (False, 0), (False, -1), (False, "1")],
+    # a whole number of documents, so that a cost rounded up to one is within it where the
+    # cost is (2026-12-07)
+    "budget": [(True, 150000), (True, 1), (False, 0.5), (False, 150000.5), (False, 0),
+               (False, -1), (False, "1")],
 }
 
 

@@ -178,3 +178,23 @@ def test_the_smallest_beta_is_refused_below_and_certified_at():
         w = stats.f.isf(0.05, dfn, dfd)
         return stats.ncf.cdf(w, dfn, dfd, topics * 0.1 ** 2 / (2 * 0.0601))
     assert type_two_error(n) <= BETA_MIN < type_two_error(n - 1)
+
+
+@pytest.mark.parametrize("value", [
+    np.array([5 + 1j]), ["5"], np.array(["5"]), [b"5"], [True, 5], np.array([True]),
+    np.array(["2020-01-01"], dtype="datetime64[D]"), np.ma.array([5, 3], mask=[False, True]),
+    [[2, 3], [4]], 10**400, [10**400], -(10**400)])
+def test_only_real_numbers_are_taken(value):
+    # an input review (2026-12-07): numpy read a complex m as its real part (with a warning), a
+    # list of text, a date or a bool as numbers, and a masked value as its data; an int beyond
+    # the floats raised OverflowError, which is no InputError: each is now one line
+    with pytest.raises(InputError) as info:
+        check("m", value)
+    assert str(info.value).startswith("m=") and str(info.value).endswith(
+        "is not a number: allowed 2 <= m <= 1000000000 (a whole number)")
+
+
+@pytest.mark.parametrize("value", [[5, 3], (5, 3), np.array([5, 3]), np.ma.array([5, 3]),
+                                   [5.0, np.float32(3)], [np.int64(5), 3], [[5], [3]]])
+def test_numbers_of_any_real_type_are_taken(value):
+    assert check("m", value).ravel().tolist() == [5, 3]

@@ -522,3 +522,14 @@ def test_a_count_computed_in_excel_is_taken_where_its_cell_shows_a_whole_number(
         100, m=3, min_d=0.1, variance=0.0601, alpha=0.05)
     assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, 0.0601, 3.01) == \
         "m=3.01 is not a whole number: allowed 2 <= m <= 1000000000 (a whole number)"
+    # in a range too (TSS_TABLE_ANOVA's ms, TSS_GUARANTEES' n), as for a single value (an add-in
+    # review, 2026-12-07: the range refused "m=3.0000000000000004")
+    assert udfs.TSS_TABLE_ANOVA(0.05, 0.2, 0.0601, [[2.0], [0.1 * 3 * 10]], [[0.1]]) == \
+        [[udfs.TABLE_CORNER, 0.1], [2, 93], [3, tss.anova_n(0.05, 0.2, 0.1, 0.0601, 3)]]
+    assert udfs.TSS_GUARANTEES([[0.1 * 3 * 10 * 10]], 0.0601, [[0.1 * 3 * 10]])[1][:2] == [30, 3]
+    # and no farther than 1e-6: near 10^9 a relative 1e-9 took 1000000000.4 as 10^9, and a value
+    # refused is named as given (1000000000.7 read as "m=1000000001", 1e-300 as "m=0")
+    for m, why in ((1e9 + 0.4, "is not a whole number"), (1e9 + 0.7, "is not a whole number"),
+                   (1e-300, "is out of range")):
+        assert _message(udfs.TSS_ANOVA, 0.05, 0.2, 0.1, 0.0601, m) == \
+            f"m={m:.15g} {why}: allowed 2 <= m <= 1000000000 (a whole number)"

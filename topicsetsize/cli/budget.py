@@ -10,6 +10,7 @@ the options.
 
 from __future__ import annotations
 
+from ..decide.wording import ROUNDED_UP, budget_text, documents_text
 from ..errors import InputError
 from ._common import number, numbers, path, print_frame
 
@@ -59,7 +60,7 @@ _OPTIONAL = ("variance_high",)
 
 def run(args) -> int:
     """Read the plan (file or options; options override the file) and print it."""
-    from ..params import check
+    from ..params import PARAMS, check
 
     given = {k: getattr(args, k) for k in _FIGURES + _OPTIONAL if getattr(args, k) is not None}
     if args.plan is not None:
@@ -87,15 +88,22 @@ def run(args) -> int:
     for key in ("m", "min_d"):
         if key not in kwargs:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
+    import warnings
+
     from ..decide.budget import budget_plan
+
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
         if key in kwargs:
             kwargs[key] = check(key, kwargs[key], allow_array=False)
+            # a plan's α or β above one half, as --beta 0.8 is warned of (an input review,
+            # 2026-12-07: alpha = 0.95 in a plan gave "n=2 topics" without a word)
+            said = PARAMS[key].unusual(key, float(kwargs[key])) if getattr(
+                args, key) is None else None
+            if said:
+                warnings.warn(f"{args.plan}: {said}", UserWarning, stacklevel=1)
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
     if plan.note:           # the legacy n under the exact power: on stderr too, as n's warning
-        import warnings
-
         warnings.warn(plan.note, UserWarning, stacklevel=1)
     table = plan.table
     if plan.budget is None:     # every depth is "within" no budget: the column would only say yes
@@ -104,7 +112,7 @@ def run(args) -> int:
         print_frame(table, csv=True)
         return 0
     show = table.copy()
-    show["cost"] = show["cost"].map("{:,.0f}".format)
+    show["cost"] = show["cost"].map(documents_text)
     show["n"] = show["n"].map("{:,}".format)                        # 591,738,523
     show["docs_per_topic"] = show["docs_per_topic"].map(                # 2,000, not 2000.0;
         lambda x: f"{x:,.2f}".rstrip("0").rstrip("."))                  # 121.43, a mean
@@ -116,14 +124,14 @@ def run(args) -> int:
         show["cost high"] = show["cost high"].map(cost_text)
     if "within_budget" in show:
         show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
-    budget = f", budget={plan.budget:,.0f}" if plan.budget is not None else ""
+    budget = f", budget={budget_text(plan.budget)}" if plan.budget is not None else ""
     print_frame(show, title=(
         f"Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): one-way ANOVA, "
         f"m={kwargs['m']}, minD={kwargs['min_d']:.15g}, alpha={kwargs.get('alpha', 0.05):.15g}, "
         f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs.get('method', 'legacy')}{budget}\n"
-        "cost = n x docs_per_topic" + ("; n high = n at variance high, the upper end of V_E's "
-                                       "interval; cost high = n high x docs_per_topic"
-                                       if "n high" in show else "")))
+        f"cost = n x docs_per_topic, {ROUNDED_UP}" + (
+            "; n high = n at variance high, the upper end of V_E's interval; cost high = n high "
+            "x docs_per_topic" if "n high" in show else "")))
     from .pool_depth import upper_end_note
 
     upper_end_note(plan)        # as pool-depth says it on the same figures
@@ -135,7 +143,7 @@ def run(args) -> int:
 
 def _verdict(plan) -> str:
     if plan.cheapest is None:
-        return f"no pool depth fits the budget of {plan.budget:,.0f} documents"
+        return f"no pool depth fits the budget of {budget_text(plan.budget)} documents"
     row = plan.cheapest
     within = " within the budget" if plan.budget is not None else ""
     from .pool_depth import cost_text
@@ -145,4 +153,4 @@ def _verdict(plan) -> str:
         high = (f" ({cost_text(row['cost high'])} at n high = {int(row['n high']):,})"
                 if row["n high"] != float("inf") else f" ({cost_text(row['cost high'])})")
     return (f"cheapest{within}: pd={int(row.name)}, n={int(row['n']):,} topics, "
-            f"{row['cost']:,.0f} documents judged{high}")
+            f"{documents_text(row['cost'])} documents judged{high}")

@@ -12,6 +12,7 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
+from ..decide.wording import ROUNDED_UP, budget_text, documents_text
 from ..errors import InputError
 from ..examples import EXAMPLE_RUNS_DEPTH
 from ._bootstrap import add_boot_options, boot_args, interval_note
@@ -153,16 +154,17 @@ def run(args) -> int:
         show["cost high"] = show.pop("cost high").map(cost_text)
         show["variance high"] = show.pop("variance high").map("{:.4f}".format)
     if m is not None:
-        show["cost"] = show["cost"].map("{:,.0f}".format)
+        show["cost"] = show["cost"].map(documents_text)
         if "within_budget" in show:
             show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
-        budget = f", budget={args.budget:,.0f}" if args.budget is not None else ""
+        budget = f", budget={budget_text(args.budget)}" if args.budget is not None else ""
         design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
                   f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
                   + (f"minD is then a difference of std-AB scores, not of raw {measure} scores; "
                      if args.variance_from == "std-ab" else "")
                   + "n from the unrounded V_E (the table shows 4 decimals: copy a variance "
-                    "from --csv, which has every digit); cost = n x docs_per_topic" + (
+                    "from --csv, which has every digit); cost = n x docs_per_topic, "
+                    f"{ROUNDED_UP}" + (
                       f"; cost high = n high x docs_per_topic; variance high = the V_E "
                       f"{args.variance_from} at n high (a budget plan's variance_high)"
                       if study.n_interval is not None else ""))
@@ -180,14 +182,14 @@ def run(args) -> int:
     if m is not None:
         upper_end_note(study)
         if study.cheapest is None:
-            print(f"no pool depth fits the budget of {args.budget:,.0f} documents")
+            print(f"no pool depth fits the budget of {budget_text(args.budget)} documents")
         else:
             row = study.cheapest
             within = " within the budget" if args.budget is not None else ""
             between = (" " + _interval_text(row["n low"], row["n high"]) if "n low" in row.index
                        else "")
             print(f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])}{between} topics, "
-                  f"{row['cost']:,.0f} documents judged")
+                  f"{documents_text(row['cost'])} documents judged")
             _below_cutoff_note(study, measure, within)
             _own_scores_note(study, measure, args.min_d, args.variance_from)
         if study.note:  # the legacy n falls short under the exact power: said beside the
@@ -211,8 +213,8 @@ def _below_cutoff_note(study, measure, within: str) -> None:
     if "within_budget" not in table:
         table = table.assign(within_budget=True)
     row = cheapest_row(table)
-    other = (f"pd={int(row.name)}, n={int(row['n'])} topics, {row['cost']:,.0f} documents judged"
-             if row is not None else "none")
+    other = (f"pd={int(row.name)}, n={int(row['n'])} topics, "
+             f"{documents_text(row['cost'])} documents judged" if row is not None else "none")
     print(f"note: pd={int(study.cheapest.name)} is below the cutoff of {measure} ({k}): its n "
           f"measures the pool, not the systems; the cheapest{within} from pd={k} on: {other}")
 
@@ -277,8 +279,8 @@ def upper_end_note(study) -> None:
     over = table.index[table["within_budget"] & (table["cost high"] > study.budget)]
     if len(over):
         depths = ", ".join(f"pd={d} ({cost_text(table.loc[d, 'cost high'])})" for d in over)
-        print(f"note: within the budget of {study.budget:,.0f} at the point n but not at the "
-              f"upper end of n's interval (cost high): {depths}")
+        print(f"note: within the budget of {budget_text(study.budget)} at the point n but not "
+              f"at the upper end of n's interval (cost high): {depths}")
 
 
 def _interval_text(low, high) -> str:
@@ -292,7 +294,7 @@ def cost_text(cost) -> str:
     """A cost with thousands separators; at an n beyond the search limit (inf), that n."""
     from ..report import interval_end_text
 
-    return f"{cost:,.0f}" if cost != float("inf") else f"n high {interval_end_text(cost)}"
+    return documents_text(cost) if cost != float("inf") else f"n high {interval_end_text(cost)}"
 
 
 def _pooled(study) -> str:

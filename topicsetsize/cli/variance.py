@@ -164,20 +164,19 @@ _ESTIMATES = (("var_raw", "one-way", "raw"), ("var_std_ab", "one-way", "std-ab")
 
 
 def _limits(matrices, args, n_boot, seed):
-    """Per matrix, the low and high end of each estimate's interval (the resamples of
-    :func:`topicsetsize.estimates.uncertainty.bootstrap_variances`, one seed)."""
+    """Per matrix, the low and high end of each estimate's interval
+    (:func:`topicsetsize.estimates.variance_interval.variance_interval`, one seed)."""
     import pandas as pd
 
-    from ..estimates.uncertainty import bootstrap_variances, interval_tails, percentile_limits
+    from ..estimates.variance_interval import variance_interval
 
     rows = {}
     for name, matrix in matrices.items():
-        tails = interval_tails(0.95, [len(matrix)])
         row = {}
         for column, estimator, scale in _ESTIMATES:
-            v = bootstrap_variances(matrix, estimator=estimator, scale=scale, a=args.a, b=args.b,
-                                    n_boot=n_boot, seed=seed)
-            row[f"{column}_low"], row[f"{column}_high"] = percentile_limits(v, tails=tails)
+            ci = variance_interval(matrix, estimator=estimator, scale=scale, a=args.a, b=args.b,
+                                   n_boot=n_boot, seed=seed)
+            row[f"{column}_low"], row[f"{column}_high"] = ci.low, ci.high
         rows[name] = row
     return pd.DataFrame.from_dict(rows, orient="index")
 

@@ -324,6 +324,9 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
     beta = check("beta", beta, allow_array=False)
     variance_t = 2.0 * variance if variance_t is None else check("variance_t", variance_t,
                                                                  allow_array=False)
+    if not math.isfinite(variance_t):       # the default 2·σ² of a σ² near the float limit
+        raise InputError(f"variance={variance:g}: its default variance_t = 2 x variance is "
+                         "beyond the float range; give variance_t")
     n_grid, m_grid = _list("n", n), _list("m", ms)
     min_d = anova_min_d(n_grid[:, None], m=m_grid[None, :], variance=variance, alpha=alpha,
                         beta=beta, method=method)

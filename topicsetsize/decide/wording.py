@@ -13,7 +13,8 @@ from ..params import N_MAX
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["sentence", "clause", "min_d_text", "legacy_note", "budget_note", "ESTIMATED_VARIANCE"]
+__all__ = ["sentence", "clause", "min_d_text", "documents_text", "whole_documents", "budget_text",
+           "ROUNDED_UP", "legacy_note", "budget_note", "ESTIMATED_VARIANCE"]
 
 #: The searches' limit as the notes write it.
 _LIMIT = f"{N_MAX:,}"
@@ -38,6 +39,45 @@ def min_d_text(x: float) -> str:
     ('0.10', '0.025', '0.1234564')
     """
     return f"{x:.2f}" if round(x, 2) == x else repr(float(x))
+
+
+def documents_text(x: float) -> str:
+    """A cost in documents, with thousands separators, rounded up to a whole document
+    (:data:`ROUNDED_UP`).
+
+    A cost of n × a mean number of documents per topic is seldom whole. Rounded to the nearest
+    document, a cost just over a budget read as the budget itself beside "over the budget"
+    (141 × 66.4 = 9,362.4 against a budget of 9,362); rounded up, it never reads below what is
+    judged, and against a whole budget it is within it exactly where the cost is.
+
+    >>> documents_text(120428.0), documents_text(9362.4), documents_text(9361.6)
+    ('120,428', '9,363', '9,362')
+    """
+    return f"{whole_documents(x):,}"
+
+
+def whole_documents(x: float) -> int:
+    """A cost rounded up to a whole document; a product that is whole but for its last bits
+    stays that whole number (as ROUNDUP(x, 0) of the workbook's Budget sheet gives it).
+
+    >>> whole_documents(141 * 66.4), whole_documents(50 * 66.4), 50 * 66.4
+    (9363, 3320, 3320.0000000000005)
+    """
+    return math.ceil(x - 4.0 * math.ulp(x))
+
+
+def budget_text(budget: float) -> str:
+    """A budget in documents as given, with thousands separators (never rounded: a budget
+    rounded up would read as more than there is).
+
+    >>> budget_text(9362.0), budget_text(9362.5)
+    ('9,362', '9,362.5')
+    """
+    return f"{budget:,.0f}" if float(budget).is_integer() else f"{budget:,}"
+
+
+#: What the tables' titles say of their costs (:func:`documents_text`).
+ROUNDED_UP = "rounded up to a whole document"
 
 
 def _comparing(row) -> str:
@@ -171,10 +211,10 @@ def budget_note(depths, n, exact, docs, beta: float, first=None, budget=None) ->
              min(short, key=lambda j: (n[j] * docs[j], -depths[j])))
     more = ("" if len(short) == 1 else
             f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
-    over = (f", over the budget of {budget:,.0f}"
+    over = (f", over the budget of {budget_text(budget)}"
             if budget is not None and exact[k] * docs[k] > budget else "")
     needs = (f"it needs {int(exact[k]):,} topics (not {int(n[k]):,}), cost "
-             f"{exact[k] * docs[k]:,.0f} (not {n[k] * docs[k]:,.0f}){over}"
+             f"{documents_text(exact[k] * docs[k])} (not {documents_text(n[k] * docs[k])}){over}"
              if math.isfinite(exact[k])
              else f"no n up to the search limit of {_LIMIT} topics reaches it (not "
                   f"{int(n[k]):,})")

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["anova_effect", "t_effect"]
+__all__ = ["anova_effect", "anova_difference", "t_effect"]
 
 
 def anova_effect(min_d, variance):
@@ -38,6 +38,20 @@ def anova_effect(min_d, variance):
         scaled = np.square(min_d / np.sqrt(variance)) / 2.0
     out = np.where(ok, direct, scaled)
     return out if np.ndim(out) else out[()]
+
+
+def anova_difference(effect, variance):
+    """minD = √(2σ²Δ), the range whose noncentrality per topic is Δ: the inverse of
+    :func:`anova_effect`, taken as √(2Δ)·σ where 2σ²Δ overflows (σ² from about 1e307 on).
+
+    >>> float(anova_difference(1.0, 0.005))
+    0.1
+    >>> float(anova_difference(2.0, 1e308))       # 2σ²Δ overflows; √(2Δ)σ = 2e154
+    2e+154
+    """
+    with np.errstate(over="ignore"):
+        direct = np.sqrt(2.0 * variance * effect)
+    return np.where(np.isfinite(direct), direct, np.sqrt(2.0 * effect) * np.sqrt(variance))
 
 
 def t_effect(min_d, variance, *, names=("min_dt", "variance_t")):

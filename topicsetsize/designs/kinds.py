@@ -59,7 +59,7 @@ from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import N_MAX, check, check_all, check_choice, check_each, check_scalars
 from .detectable import lambda_required, raise_unreachable
-from .effects import anova_effect, t_effect
+from .effects import anova_difference, anova_effect, t_effect
 from .registry import DESIGNS, Design
 from .scales import warn_scale
 from .tables import size_table
@@ -237,7 +237,7 @@ class FKind(_Kind):
 
         lam = lambda_required(power, a, b, m_ - 1.0, n_)
         raise_unreachable(lam, power, method, a, b, m_ - 1.0, n_)
-        d = at_least(np.sqrt(2.0 * v * lam / n_), lambda x: (x == 0) | (np.nan_to_num(power_at(
+        d = at_least(anova_difference(lam / n_, v), lambda x: (x == 0) | (np.nan_to_num(power_at(
             n_, m_, anova_effect(x, v), a, method)) >= 1.0 - b))
         return as_output(d, n, m, variance, alpha, beta)
 

@@ -334,10 +334,10 @@ def _t_tail(w, df, nc):
 
 def _t_tail_f(w, df, nc):
     """:func:`_t_tail` below λ = 1000: one noncentral F tail, Pr{F'(1, φ, λ²) ≥ w²}."""
-    w2 = np.square(w)
+    w2, lam = np.square(w), nc * nc
     with np.errstate(invalid="ignore"):
-        tail = _ncf_sf(w2, 1.0, df, nc * nc)
-    positive = nc > 0        # Boost's noncentral F is wrong at λ = 0 (see f_power)
+        tail = _ncf_sf(w2, 1.0, df, lam)
+    positive = lam > 0    # Boost's F' is wrong at λ² = 0 (f_power), which λ < 1e-162 gives
     if not positive.all():
         tail = np.where(~positive, special.fdtrc(1.0, df, w2), tail)
     if not np.isfinite(tail).all():  # a critical t² that overflows (α = 1e-200 at φ = 1):
@@ -433,7 +433,7 @@ def t_power_one(alpha: float, df: float, nc: float) -> float:
     True
     """
     nc = abs(nc)
-    if not 0 < nc < _LARGE_NC:
+    if not (nc * nc > 0 and nc < _LARGE_NC):       # λ² underflows to 0 below λ = 1e-162
         raise Uncertain("a zero or large noncentrality")
     w = float(-special.stdtrit(df, alpha / 2.0))
     power = float(_ncf_sf(w * w, 1.0, df, nc * nc))

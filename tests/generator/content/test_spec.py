@@ -73,8 +73,14 @@ def test_bundled_example_spec():
      "s.toml: matrices[1].topic_ids='no' is not allowed: give true"),
     ({**BASE, "chart_method": "fast"}, "s.toml: chart_method: 'fast' is not one of"),
     ({**BASE, "calculators": {"anova": {"beta": 0.8}}},
-     "s.toml: calculators.anova.beta: beta=0.8 is outside the workbook's range: allowed "
-     "1e-09 <= beta <= 0.5"),
+     "s.toml: calculators.anova.beta: beta=0.8 asks for a power of only 1 - beta = 0.2 (power "
+     "0.8 is beta=0.2: did you mean beta=0.2?): allowed 1e-09 <= beta <= 0.5"),
+    # the spec's own α and β too, which the Decide sheet and the tables are computed at (an
+    # input review, 2026-12-07: alpha = 0.95 built them silently, though no input cell takes it)
+    ({**BASE, "alpha": 0.95},
+     "s.toml: alpha: alpha=0.95 is the probability of a Type I error, not a confidence level: "
+     "95% confidence is alpha=0.05 (did you mean alpha=0.05?): allowed 1e-06 <= alpha <= 0.5"),
+    ({**BASE, "beta": 0.6}, "s.toml: beta: beta=0.6 asks for a power of only 1 - beta = 0.4"),
     ({**BASE, "calculators": {"anova": {"m": 5000}}},
      "s.toml: calculators.anova.m: m=5000 is outside the workbook's range: allowed "
      "2 <= m <= 1000"),

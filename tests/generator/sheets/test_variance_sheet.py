@@ -10,6 +10,7 @@ import pytest
 from topicsetsize.generator.sheets.variance_sheet import PAGE_LINES, SUMMARY_COLUMNS
 
 import topicsetsize as tss
+from topicsetsize.estimates.variance_interval import variance_interval
 
 
 def _one_way_ve(x: np.ndarray) -> float:
@@ -30,6 +31,18 @@ def _check(ws):
     assert math.isclose(row["τ"], want.tau, rel_tol=1e-12)
     assert math.isclose(row["τ 95% CI low"], want.tau_ci_low, rel_tol=1e-12)
     assert math.isclose(row["τ 95% CI high"], want.tau_ci_high, rel_tol=1e-12)
+    # each V_E with its 95% interval over the topics, as `topicsetsize variance` gives it (a
+    # real-data review, 2026-12-07: a workbook from a matrix gave every n without uncertainty)
+    head = next(r for r in range(6, 20) if ws.cell(r, 1).value == "matrix")
+    assert [ws.cell(head, c).value for c in range(3, 9)] == [
+        "V_E raw", "95% low", "95% high", "V_E std-AB", "95% low", "95% high"]
+    assert ws.cell(head + 1, 1).value == "TREC 2010 Web AP"
+    for c, scale, estimate in ((3, "raw", want.var_raw), (6, "std-ab", want.var_std_ab)):
+        ci = variance_interval(scores, scale=scale)
+        low, value, high = (ws.cell(head + 1, c + k).value for k in (1, 0, 2))
+        assert math.isclose(value, estimate, rel_tol=1e-12) and low < value < high
+        assert (low, high) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert "with 48 past topics the upper end is likely too low" in ws.cell(head - 1, 1).value
     # runs: mean raw per run; topics: the std-AB factors (mean, sample SD over the runs)
     # in pages of PAGE_LINES lines, each under its headings (a continuation's names the matrix)
     top = next(r for r in range(6, 20) if ws.cell(r, 1).value == "run")
@@ -70,6 +83,14 @@ def test_example_measures_use_the_estimates(built):
     row = names.index("TREC 2010 Web AP, std-AB") + 1
     want = tss.summarise(tss.example_matrix()).var_std_ab
     assert ws.cell(row + 1, 1).value.startswith(f"σ̂² = {want:.6g};")
+    # below its tables, sigma^2's interval over the topics and what it means for n
+    note = next(ws.cell(r, 1).value for r in range(row + 1, ws.max_row + 1)
+                if str(ws.cell(r, 1).value).startswith("σ̂² is an estimate"))
+    ci = variance_interval(tss.example_matrix(), scale="std-ab")
+    assert f"its 95% interval over them is {ci.low:.6g} to {ci.high:.6g}" in note
+    assert f"from roughly {ci.low / want:.2f} to {ci.high / want:.2f} times the n shown" in note
+    n, n_high = (tss.anova_n(0.05, 0.2, 0.01, v, 10, method="exact") for v in (want, ci.high))
+    assert n_high / n == pytest.approx(ci.high / want, rel=0.01)      # "about in proportion"
     assert "Variance" not in openpyxl.load_workbook(built.source["ntcir"]).sheetnames
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 
 import pandas as pd
 import pytest
@@ -216,3 +217,47 @@ def test_large_n_and_fractional_docs_per_topic_read_as_numbers(capsys):
     n = anova_n(0.05, 0.2, 0.0001, 0.15, 10)
     assert n > 10**8 and " 121.43 " in out and f" {n:,} " in out
     assert f"cheapest: pd=10, n={n:,} topics" in out
+
+
+def test_a_cost_just_over_the_budget_is_not_shown_as_the_budget(capsys):
+    # a real-data review (2026-12-07): 141 topics x 66.4 documents cost 9,362.4, over a budget of
+    # 9,362, and the table, rounding to the nearest document, showed "9,362  no"; a cost is now
+    # rounded up to a whole document (the title says so), in the table, the verdict and the note
+    from topicsetsize import anova_n
+
+    n, exact = (anova_n(0.05, 0.2, 0.1, 0.0451, 10, method=x) for x in ("legacy", "exact"))
+    assert n == 141 and 9362 < n * 66.4 < 9362.5 < exact * 66.4
+    argv = ["budget", "--depths", "100,10", "--docs-per-topic", "458.9,66.4", "--variance",
+            "0.0351,0.0451", "--m", "10", "--min-d", "0.1"]
+    assert main([*argv, "--budget", "9362"]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("10 "))
+    assert row.split()[-2:] == ["9,363", "no"]
+    assert "cost = n x docs_per_topic, rounded up to a whole document" in out
+    assert "no pool depth fits the budget of 9,362 documents" in out
+    assert f"cost {math.ceil(exact * 66.4):,} (not 9,363), over the budget of 9,362" in out
+    # a budget counts whole documents, so that a cost rounded up is within it exactly where
+    # the cost itself is (9,362.4 is within 9,362.5, and 9,363 would not read so)
+    assert main([*argv, "--budget", "9363"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("10 "))
+    assert row.split()[-2:] == ["9,363", "yes"]
+    assert main([*argv, "--budget", "9362.5"]) == 2
+    assert "--budget 9362.5 is not a whole number" in capsys.readouterr().err
+
+
+def test_a_plans_unusual_alpha_or_beta_is_warned_of_as_the_options_are(capsys, tmp_path):
+    # an input review (2026-12-07): alpha = 0.95 in a plan answered "n=2 topics" without a word,
+    # where --alpha 0.95 warns; the plan's value is used, and the same line names the file
+    plan = tmp_path / "plan.toml"
+    for key, value, said in (("alpha", 0.95, "alpha=0.95 is the probability of a Type I error, "
+                                             "not a confidence level"),
+                             ("beta", 0.8, "beta=0.8 asks for a power of only 1 - beta = 0.2")):
+        plan.write_text(f"m = 10\nmin_d = 0.1\n{key} = {value}\n[[pool_depths]]\npd = 10\n"
+                        "docs_per_topic = 50\nvariance = 0.05\n")
+        assert main(["budget", "--plan", str(plan)]) == 0
+        out, err = capsys.readouterr()
+        assert f"topicsetsize: warning: {plan}: {said}" in err and f"{key}={value}" in out
+    plan.write_text("m = 10\nmin_d = 0.1\n[[pool_depths]]\npd = 10\ndocs_per_topic = 50\n"
+                    "variance = 0.05\n")
+    assert main(["budget", "--plan", str(plan), "--method", "exact"]) == 0
+    assert "warning" not in capsys.readouterr().err

@@ -117,6 +117,26 @@ def test_own_candidates(capsys):
     assert fields[6] == str(tss.anova_n(0.05, 0.2, 0.1, v, 10))
 
 
+def test_titles_say_the_figures_are_rounded_and_where_to_copy_them(capsys):
+    # a real-data review, 2026-12-07: TREC 2010 Web's top-k range min_d .008012 shows as 0.0080
+    # and its V_E .0084433 as 0.0084; copied, they size 4,089 topics where the report says 4,097
+    code, out, _ = run_cli(capsys, "report", "--example", "--min-d", "0.008012")
+    assert code == 0
+    lines = out.splitlines()
+    note = "the figures are rounded: copy a V_E or a min_d from --csv, which has every digit"
+    assert note in lines[1]                                   # the G-theory table's title
+    row = next(x for x in lines if x.startswith("minD=0.008012 "))
+    shown_d = float(row.split()[1])
+    title = lines[lines.index(row) - 1::-1]                   # the min_d table's title above
+    assert any(note in x for x in title[:8])
+    v = tss.residual_variance(example_matrix())
+    shown_v = float(next(x for x in lines if x.startswith("V_E raw")).split()[-1])
+    n, n_shown = (tss.anova_n(0.05, 0.2, d, var, 10) for d, var in ((0.008012, v),
+                                                                      (shown_d, shown_v)))
+    # the row's n one-way legacy (after min_d, pairs, share, se, above noise)
+    assert int(row.split()[6]) == n and n_shown < n      # the rounded figures lose topics
+
+
 @pytest.mark.slow
 def test_csv_one_row_per_matrix_full_precision(capsys):
     code, out, _ = run_cli(capsys, "report", "--example", "--csv", "--top-k", "5",

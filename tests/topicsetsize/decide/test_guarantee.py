@@ -340,3 +340,13 @@ def test_statements_print_the_confidence_level_with_its_digits(alpha, beta, conf
     assert f"width of the {conf} confidence interval" in lines[-1]
     assert f", {power} power)" in lines[0]
     assert "100%" not in " ".join(lines)
+
+
+def test_a_variance_whose_default_variance_t_overflows_is_one_line():
+    # an add-in review (2026-12-07): variance = 1e308 made the default variance_t = 2 x variance
+    # inf, and the error named variance_t=inf, which the user never gave; minD itself is finite
+    with pytest.raises(InputError, match=r"^variance=1e\+308: its default variance_t = 2 x "):
+        guarantees(50, variance=1e308)
+    table = guarantees(50, variance=1e308, variance_t=1e308, ms=[10]).table
+    assert table["min_d"].iloc[0] == pytest.approx(
+        tss.anova_min_d(50, m=10, variance=1.0, alpha=0.05, beta=0.2) * 1e154, rel=1e-12)

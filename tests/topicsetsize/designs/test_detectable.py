@@ -116,3 +116,22 @@ def test_a_legacy_zero_is_the_approximations_own_error(function, args):
     assert power(**given, **{effect: 1e-9}, method="legacy") >= 1 - args["beta"]
     assert function(**args, method="exact") > 0
     assert power(**given, **{effect: 1e-9}, method="exact") < 1 - args["beta"]
+
+
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_a_huge_variance_gives_a_finite_min_d_without_a_warning(method):
+    # an add-in review (2026-12-07): at sigma^2 = 1e308, 2 sigma^2 lambda overflowed and minD came
+    # out inf with a RuntimeWarning; minD = sqrt(2 lambda / n) sigma is finite (about 8e153).
+    # It scales as sigma: 1e154 times the minD at sigma^2 = 1, to rounding, and reaches the power
+    # at sigma^2 = 1e308 itself
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        designs = [(tss.anova_min_d, tss.anova_power)] + (
+            [(tss.anova2_min_d, tss.anova2_power)] if method == "exact" else [])  # exact only
+        for min_d, power in designs:
+            d = min_d(50, m=10, variance=1e308, alpha=0.05, beta=0.2, method=method)
+            unit = min_d(50, m=10, variance=1.0, alpha=0.05, beta=0.2, method=method)
+            assert np.isfinite(d) and d == pytest.approx(unit * 1e154, rel=1e-12)
+            assert power(50, m=10, min_d=d, variance=1e308, alpha=0.05, method=method) >= 0.8

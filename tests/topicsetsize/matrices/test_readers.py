@@ -350,6 +350,23 @@ def test_xlsx_errors_name_the_cell(tmp_path):
     one_line_error(exc, "no sheet named 'three'; sheets: one, two")
 
 
+def test_a_true_or_false_cell_of_a_workbook_is_no_score(tmp_path):
+    # an input review (2026-12-07): a TRUE cell read as the score 1.0 (the CSV reader refuses
+    # the text TRUE), and the V_E of such a matrix came out without a word
+    import openpyxl
+
+    for value in (True, False):
+        book = openpyxl.Workbook()
+        for row in (["topic", "r0", "r1"], ["t0", value, 0.2], ["t1", 0.3, 0.4]):
+            book.active.append(row)
+        path = tmp_path / f"{value}.xlsx"
+        book.save(path)
+        with pytest.raises(InputError) as exc:
+            read_matrix(path)
+        one_line_error(exc, f"{value}.xlsx: non-numeric score {value} at topic 't0', run 'r0' "
+                       "(row 2, column B)")
+
+
 def test_xlsx_table_away_from_a1(tmp_path):
     import openpyxl
 

@@ -7,7 +7,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from topicsetsize.numerics.distributions import f_crit, f_power, t_crit, t_power
+import topicsetsize as tss
+from topicsetsize.numerics.distributions import f_crit, f_power, t_crit, t_power, t_power_one
+from topicsetsize.numerics.search_one import Uncertain
 
 
 def _mp_f_root(alpha, d1, d2, start):
@@ -96,7 +98,21 @@ def test_zero_noncentrality_is_the_level():
         [0.01, stats.ncf.sf(f_crit(0.01, 5, 100), 5, 100, 3.0)], rel=1e-12)
 
 
+def test_a_t_noncentrality_whose_square_underflows_is_the_level():
+    # an add-in review (2026-12-07): below lambda = 1e-162, lambda^2 underflows to 0, where Boost's
+    # noncentral F tail is wrong, and the paired power came out 0.0 instead of alpha; the level
+    # is the central t tail (scipy's t.sf), reached continuously from lambda = 1e-150
+    level = 2 * stats.t.sf(t_crit(0.05, 49), 49)
+    for nc in (1e-300, 1e-170, 1e-162, 1e-150):
+        assert t_power(0.05, 49, nc) == pytest.approx(level, rel=1e-12), nc
+        assert tss.ttest_power(50, min_dt=nc, variance_t=0.12, alpha=0.05,
+                               method="exact") == pytest.approx(0.05, rel=1e-12), nc
+    assert t_power_one(0.05, 49.0, 1e-150) == pytest.approx(level, rel=1e-12)
+    with pytest.raises(Uncertain):         # the one-cell path leaves it to the vectorised one
+        t_power_one(0.05, 49.0, 1e-170)
+
 # --- regressions from the engine review ---------------------------------------------------
+
 
 def test_t_power_large_noncentrality_against_mpmath():
     # Boost's nct.sf drifts from lambda ~ 1e4 and is 25-100 % off from ~3e5 (0.4815 here);

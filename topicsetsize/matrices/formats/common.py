@@ -118,7 +118,9 @@ def _float_or_nan(value) -> float:
             return float(value)
         except ValueError:
             return math.nan
-    if isinstance(value, (bool, int, float, np.number)):
+    if isinstance(value, (bool, np.bool_)):   # a TRUE/FALSE cell of a workbook is no score
+        return math.nan
+    if isinstance(value, (int, float, np.number)):
         return float(value)
     return math.nan
 
@@ -150,11 +152,15 @@ def parse_texts(texts: list) -> np.ndarray:
     >>> from decimal import Decimal
     >>> parse_texts([Decimal("2.5"), 1, np.float32(0.5)]).tolist()      # float() of each
     [2.5, 1.0, 0.5]
+    >>> parse_texts([0.5, True]).tolist()              # a workbook's TRUE is not the score 1
+    [0.5, nan]
     """
     try:
         joined = "".join(texts)
     except TypeError:                           # a cell that is not text (Decimal, None, ...)
-        joined = "".join(map(str, texts))
+        # a bool (a workbook's TRUE) is no number: cell by cell, where it reads as NaN
+        joined = "_" if any(isinstance(t, (bool, np.bool_)) for t in texts) else "".join(
+            map(str, texts))
     if "_" not in joined:
         try:
             return np.fromiter(map(float, texts), float, len(texts))
