@@ -94,10 +94,9 @@ def _intervals(ws, row: int, estimates: list[MatrixEstimate]) -> int:
     for k, text in enumerate(notes, start=row + 1):
         put_text(ws, k, 1, text, font=STYLE.note)
     row += 1 + len(notes)
-    for c, text in enumerate(_INTERVAL_COLUMNS, start=1):
-        if text:
-            put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill).alignment = \
-                STYLE.header if c > 2 else STYLE.wrap
+    for c, text in enumerate(_INTERVAL_COLUMNS, start=1):      # (B: filled, as above)
+        put_label(ws, row, c, text, font=STYLE.bold, fill=STYLE.header_fill
+                  ).alignment = STYLE.header if c > 2 else STYLE.wrap
     for i, est in enumerate(estimates, start=row + 1):
         put_text(ws, i, 1, est.spec.name)
         values = (est.summary.var_raw, est.intervals["raw"].low, est.intervals["raw"].high,

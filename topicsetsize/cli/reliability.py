@@ -244,6 +244,9 @@ def run_check_power(args) -> int:
     if any(abs(r.z) > 3 for r in results):
         notes.append("|z| > 3: the gap is more than Monte Carlo error: the scores depart from "
                      "the design's model (normal, equal variances, independent scores)")
+        repeats = _repeats_note(first.topics, [r.n for r in results if abs(r.z) > 3])
+        if repeats:
+            notes.append(repeats)
         blocking = _blocking_note(scores, results)
         if blocking:
             notes.append(blocking)
@@ -253,6 +256,30 @@ def run_check_power(args) -> int:
     for note in notes[1:]:
         print(note)
     return 0
+
+
+def _repeats_note(topics: int, ns: list[int]) -> str:
+    """Where a resampled set of n of the ``topics`` repeats a topic often (at the n in ``ns``):
+    a repeat is no new topic (a two-way residual of n = 2 with one topic twice is 0, its F
+    infinite), so part of a gap there is the resampling's own (a real-data review, 2026-12-07).
+
+    >>> print(_repeats_note(30, [2, 5, 100]))
+    the topics are drawn with replacement: a set repeats a topic with probability 3% at n = 2,
+    30% at n = 5, 100% at n = 100 (a real topic set never does): part of the gap there can be the
+    resampling's own, not the scores'
+    """
+    shown = []
+    for n in ns:
+        distinct = 1.0
+        for k in range(min(n, topics + 1)):        # Pr{n draws of `topics` all differ}
+            distinct *= max(0.0, 1.0 - k / topics)
+        if 1.0 - distinct >= 0.01:
+            shown.append(f"{1.0 - distinct:.0%} at n = {n}")
+    if not shown:
+        return ""
+    return ("the topics are drawn with replacement: a set repeats a topic with probability "
+            f"{', '.join(shown)} (a real topic set never does): part of the gap there can be "
+            "the resampling's own, not the scores'")
 
 
 def _blocking_note(scores, results) -> str:
