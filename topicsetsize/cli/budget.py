@@ -109,7 +109,8 @@ def run(args) -> int:
     if plan.budget is None:     # every depth is "within" no budget: the column would only say yes
         table = table.drop(columns="within_budget")
     if args.csv:
-        print_frame(table, csv=True)
+        # the method in the file: a saved legacy n is not read as an exact one
+        print_frame(table.assign(method=kwargs.get("method", "legacy")), csv=True)
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map(documents_text)

@@ -47,7 +47,7 @@ def run(args) -> int:
 
         warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
-        print_frame(result.table, csv=True, index=False)
+        print_frame(result.table.assign(method=result.method), csv=True, index=False)
         return 0
     shown = result.table.copy()
     for column in ("min_d", "min_dt", "ci_delta"):      # rounded up: never below the truth

@@ -95,7 +95,7 @@ def run(args) -> int:
 
         warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
-        print_frame(frame.assign(recommended=result.n), csv=True)
+        print_frame(frame.assign(recommended=result.n, method=args.method), csv=True)
         return 0
     print(result.sentence)
     if result.note:     # a size the sentence states (or its guarantee) fails under the exact

@@ -98,8 +98,8 @@ def _cell(text: str):
 
 
 #: The columns ``recommend --csv`` adds to the requirements: read back, they are left out (the
-#: answers are computed again from the requirements).
-COMPUTED = ("requirement", "n", "power", "recommended")
+#: answers are computed again from the requirements, by the method the command is given).
+COMPUTED = ("requirement", "n", "power", "recommended", "method")
 
 
 def _read_csv(path: Path, text: str) -> list[dict]:

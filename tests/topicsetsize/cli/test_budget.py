@@ -29,6 +29,8 @@ def test_options_and_csv(capsys):
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
     assert table.loc[30, "n"] == 476 and table.loc[30, "cost"] == 120_428
     assert table["within_budget"].tolist() == [False, False, True]
+    # the method in the file: a saved legacy n is not read as an exact one (2026-12-07)
+    assert table["method"].tolist() == ["legacy"] * 3
 
 
 def test_options_override_plan_scalars(capsys, tmp_path):

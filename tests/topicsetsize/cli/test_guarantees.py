@@ -45,6 +45,8 @@ def test_csv_equals_the_api(capsys):
                          variance_t=0.05, method="exact").table
     assert code == 0 and got[["n", "m"]].values.tolist() == [[50, 2], [50, 10], [100, 2],
                                                             [100, 10]]
+    # the method in the file (a real-data review, 2026-12-07: a saved legacy CSV did not say so)
+    assert (got.pop("method") == "exact").all()
     pd.testing.assert_frame_equal(got, api, check_exact=True)
 
 

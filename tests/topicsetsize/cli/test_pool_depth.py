@@ -38,6 +38,7 @@ def test_csv_equals_the_engine(capsys):
     assert table["n"].tolist() == study.table["n"].tolist()
     assert table["v_e_raw"].to_numpy() == pytest.approx(study.table["v_e_raw"].to_numpy())
     assert table["judged"].tolist() == [8217, 1916]
+    assert table["method"].tolist() == ["legacy"] * 2     # a saved legacy n says it is one
     # n comes from every digit the CSV has (a docs review, 2026-12-07: the readable table's
     # four decimals, copied into budget, gave CLEF's pd = 10 143 topics where pool-depth said 144)
     assert table["n"].tolist() == [anova_n(0.05, 0.2, 0.05, v, 8) for v in table["v_e_raw"]]
