@@ -207,6 +207,23 @@ class Evaluation(NamedTuple):
         return {"topics_note": self.topics_note, "run_names_note": self.run_names_note}
 
 
+def _refuse_unreached_levels(parsed: dict, top: int) -> None:
+    """A measure's relevance level (``rel=``) above every grade of the qrels scores 0 on every
+    topic: refused in one line rather than a matrix of zeros (an input review, 2026-12-07).
+
+    >>> _refuse_unreached_levels({"AP(rel=2)": parse_measure("AP(rel=2)")}, 1)
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: measure='AP(rel=2)': no document of the qrels has relevance 2 or
+    more (the highest is 1), so every score would be 0
+    """
+    for name, measure in parsed.items():
+        rel = getattr(measure, "params", {}).get("rel")
+        if rel is not None and rel > top:
+            raise InputError(f"measure={name!r}: no document of the qrels has relevance {rel} or "
+                             f"more (the highest is {top}), so every score would be 0")
+
+
 def evaluate_scores(runs, qrels, measures, *, duplicates: str = "error",
                     progress: Callable[[int], object] | None = None) -> Evaluation:
     """:func:`evaluate_measures` as arrays, without pandas (``topicsetsize evaluate`` writes
@@ -246,6 +263,7 @@ def evaluate_scores(runs, qrels, measures, *, duplicates: str = "error",
     topics = sorted(q for q, docs in judged.items() if max(docs.values()) >= 1)
     if not topics:
         raise InputError("qrels: no topic has a relevant document (relevance at least 1)")
+    _refuse_unreached_levels(parsed, max(max(docs.values()) for docs in judged.values()))
     wanted = set(topics)
     evaluator = evaluator_for(list(parsed.values()),
                               {q: docs for q, docs in judged.items() if q in wanted})

@@ -60,6 +60,21 @@ def test_missing_topic_scores_zero_and_topics_need_a_relevant_document():
         evaluate_runs({"r": run}, qrels.assign(relevance=0), "AP")
 
 
+def test_a_relevance_level_above_every_grade_is_refused_not_scored_zero():
+    # an input review (2026-12-07): AP(rel=2) on binary qrels printed a matrix of zeros; with a
+    # grade 2 in the qrels it is ir_measures' own AP(rel=2), computed here by it
+    run = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 1]})
+    with pytest.raises(InputError, match=r"^measure='AP\(rel=2\)': no document of the qrels has "
+                                         r"relevance 2 or more \(the highest is 1\)"):
+        evaluate_runs({"r": run}, qrels, "AP(rel=2)")
+    graded = qrels.assign(relevance=[1, 2])
+    got = evaluate_runs({"r": run}, graded, "AP(rel=2)")["r"].tolist()
+    want = [m.value for m in ir_measures.iter_calc([ir_measures.parse_measure("AP(rel=2)")],
+                                                   graded, run)]
+    assert got == want == [0.5]
+
+
 def test_real_runs_equal_ir_measures_on_trec_eval_order():
     runs, qrels = example_runs()
     with pytest.warns(UserWarning):
