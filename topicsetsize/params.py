@@ -392,7 +392,7 @@ def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndar
     try:    # numbers only: no text, bool, complex or date (numpy would read many), none masked
         raw = np.asarray(value, dtype=object if isinstance(value, (list, tuple)) else None)
         if raw.dtype.kind not in "iufO" or any(isinstance(x, (str, bytes)) or _is_bool(x) for x in (
-                raw.flat if raw.dtype.kind == "O" else ())) or np.ma.getmaskarray(value).any():
+                raw.flat if raw.dtype.kind == "O" else ())) or np.ma.is_masked(value):
             raise ValueError
         arr = np.asarray(raw, dtype=float)
     except (TypeError, ValueError, OverflowError):      # 10**400: beyond the floats

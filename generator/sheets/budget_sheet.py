@@ -106,9 +106,9 @@ def _depths(cur, plan, budget: str, ok: str) -> tuple[int, int, str, str]:
         put_number(ws, r, 3, row["variance"], number_format=fixed_format())
         put_number(ws, r, 4, row["n"], number_format=N_FMT)
         # guarded like every answer of the sheet: no number while the budget is bad
-        # the cost rounded up to a whole document: against a whole budget, within it exactly
-        # where n x docs is (the budget is a whole number)
-        for c, value, fmt in ((5, f"ROUNDUP(D{r}*B{r},0)", "#,##0"),
+        # the cost rounded up to a whole document (topicsetsize.decide.wording.whole_documents:
+        # to 6 decimals first, the same in every spreadsheet's arithmetic)
+        for c, value, fmt in ((5, f"ROUNDUP(ROUND(D{r}*B{r},6),0)", "#,##0"),
                               (6, f"IF(E{r}<={budget},1,0)", OK_FMT)):
             put_formula(ws, r, c, guarded(ok, value, f'"{NO_VALUE}"'), number_format=fmt
                         ).alignment = Alignment(horizontal="right")
@@ -138,7 +138,7 @@ def _high_cells(ws, r: int, n_high: float, ok: str) -> None:
         put_label(ws, r, 9, TOO_LARGE).alignment = Alignment(horizontal="right", shrink_to_fit=True)
     else:
         put_number(ws, r, 9, n_high, number_format=N_FMT)
-    put_formula(ws, r, 10, guarded(ok, f'IF(ISNUMBER(I{r}),ROUNDUP(I{r}*B{r},0),'
+    put_formula(ws, r, 10, guarded(ok, f'IF(ISNUMBER(I{r}),ROUNDUP(ROUND(I{r}*B{r},6),0),'
                                        f'"n high {TOO_LARGE}")', f'"{NO_VALUE}"'),
                 number_format="#,##0"
                 ).alignment = Alignment(horizontal="right", shrink_to_fit=True)

@@ -12,7 +12,7 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
-from ..decide.wording import ROUNDED_UP, budget_text, documents_text
+from ..decide.wording import ROUNDED_UP, budget_text, documents_text, whole_documents
 from ..errors import InputError
 from ..examples import EXAMPLE_RUNS_DEPTH
 from ._bootstrap import add_boot_options, boot_args, interval_note
@@ -276,7 +276,8 @@ def upper_end_note(study) -> None:
     table = study.table
     if study.budget is None or "cost high" not in table:
         return
-    over = table.index[table["within_budget"] & (table["cost high"] > study.budget)]
+    over = table.index[table["within_budget"] & (whole_documents(table["cost high"].to_numpy())
+                                                 > study.budget)]
     if len(over):
         depths = ", ".join(f"pd={d} ({cost_text(table.loc[d, 'cost high'])})" for d in over)
         print(f"note: within the budget of {budget_text(study.budget)} at the point n but not "

@@ -25,7 +25,7 @@ from ..designs.scales import warn_scale
 from ..errors import InputError
 from ..params import check, check_method
 from .limit import n_or_inf
-from .wording import budget_note
+from .wording import budget_note, whole_documents
 
 # pandas is imported where a plan is made: a workbook without pool depths never needs it
 # (its import was 0.2 s of the default workbook's CPU)
@@ -169,7 +169,8 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     warn_scale({"min_d": min_d, "variance": np.concatenate(   # once: the package's calls do not
         [variances, [] if variances_high is None else variances_high])}, given=True)
     cost = n * docs
-    fits = cost <= budget if budget is not None else np.ones(len(depths), bool)
+    # within the budget as the cost is shown, in whole documents (a budget is a whole number)
+    fits = whole_documents(cost) <= budget if budget is not None else np.ones(len(depths), bool)
     table = pd.DataFrame({"docs_per_topic": docs, "variance": variances, "n": n,
                           "cost": _whole_if_possible(cost), "within_budget": fits},
                          index=pd.Index(depths, name="pd"))

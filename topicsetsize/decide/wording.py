@@ -56,14 +56,20 @@ def documents_text(x: float) -> str:
     return f"{whole_documents(x):,}"
 
 
-def whole_documents(x: float) -> int:
-    """A cost rounded up to a whole document; a product that is whole but for its last bits
-    stays that whole number (as ROUNDUP(x, 0) of the workbook's Budget sheet gives it).
+def whole_documents(x):
+    """A cost rounded up to a whole document, after rounding it to 6 decimals, so that a product
+    that is whole but for its last bits stays that whole number (50 × 66.4 is
+    3320.0000000000005). A float or an array; the Budget sheet's ROUNDUP(ROUND(cost, 6), 0) is
+    the same rule, and gives the same in Excel's arithmetic (the formulas package, whose
+    ROUNDUP of 3320.0000000000005 alone is 3321) as in LibreOffice.
 
     >>> whole_documents(141 * 66.4), whole_documents(50 * 66.4), 50 * 66.4
     (9363, 3320, 3320.0000000000005)
     """
-    return math.ceil(x - 4.0 * math.ulp(x))
+    import numpy as np
+
+    whole = np.ceil(np.round(x, 6))
+    return int(whole) if np.ndim(whole) == 0 else whole
 
 
 def budget_text(budget: float) -> str:
@@ -212,7 +218,7 @@ def budget_note(depths, n, exact, docs, beta: float, first=None, budget=None) ->
     more = ("" if len(short) == 1 else
             f", and at {len(short) - 1} more depth{'s' if len(short) > 2 else ''}")
     over = (f", over the budget of {budget_text(budget)}"
-            if budget is not None and exact[k] * docs[k] > budget else "")
+            if budget is not None and whole_documents(exact[k] * docs[k]) > budget else "")
     needs = (f"it needs {int(exact[k]):,} topics (not {int(n[k]):,}), cost "
              f"{documents_text(exact[k] * docs[k])} (not {documents_text(n[k] * docs[k])}){over}"
              if math.isfinite(exact[k])

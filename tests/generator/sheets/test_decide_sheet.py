@@ -402,3 +402,25 @@ def test_legacy_answers_say_what_the_exact_power_needs_on_decide_and_budget():
            if c.value and c.font.color is not None and c.font.color.rgb
            == STYLE.warning_font.color.rgb]
     assert " ".join(c.value for c in red) == plan.note       # wrapped, every word kept
+
+
+@pytest.mark.slow
+def test_a_cost_whole_but_for_its_last_bits_is_whole_in_every_arithmetic(tmp_path):
+    # a reread (2026-12-07): 50 topics x 66.4 documents is 3320.0000000000005; ROUNDUP alone gave
+    # 3,321 in the formulas package (Excel's arithmetic) and 3,320 in LibreOffice and in the
+    # saved value; ROUNDUP(ROUND(cost, 6), 0) gives whole_documents' 3,320 in each, within a
+    # budget of 3,320 as budget_plan judges it
+    from topicsetsize.generator import write_workbook
+
+    from tests.generator.spreadsheet.test_formulas_engine import formulas_values
+
+    assert tss.anova_n(0.05, 0.2, 0.1, 0.0318, 2) == 50 and 50 * 66.4 > 3320
+    spec = {**DECIDE_INJECTION, "pool_depths": [{"pd": 10, "docs_per_topic": 66.4,
+                                                 "variance": 0.0318}],
+            "budget": {"documents": 3320, "m": 2, "min_d": 0.1, "method": "legacy"}}
+    path = write_workbook(spec_from_dict(spec), tmp_path / "edge.xlsx")
+    saved = openpyxl.load_workbook(path, data_only=True)["Budget"]
+    row = next(r for r in range(1, 40) if saved.cell(r, 1).value == 10)
+    got = formulas_values(path, [f"Budget!E{row}", f"Budget!F{row}"])
+    assert saved.cell(row, 5).value == got[f"Budget!E{row}"] == whole_documents(50 * 66.4) == 3320
+    assert saved.cell(row, 6).value == got[f"Budget!F{row}"] == 1

@@ -288,3 +288,15 @@ def test_read_plan_without_depths(tmp_path, text, said):
     f.write_text(text)
     with pytest.raises(InputError, match=f"plan.toml: {said} \\(one \\[\\[pool_depths\\]\\]"):
         read_plan(f)
+
+
+def test_a_cost_whole_but_for_its_last_bits_is_within_a_budget_of_that_whole():
+    # a reread (2026-12-07): 50 topics x 66.4 documents is 3320.0000000000005 in floating point;
+    # the cost is shown as 3,320, and it is within a budget of 3,320 as shown (it was judged
+    # over it on the raw product), while 3,319 is not enough
+    from topicsetsize import anova_n
+
+    assert anova_n(0.05, 0.2, 0.1, 0.0318, 2) == 50 and 50 * 66.4 > 3320
+    fits = [budget_plan([10], docs_per_topic=[66.4], variances=[0.0318], m=2, min_d=0.1,
+                        budget=b).table["within_budget"].iloc[0] for b in (3320, 3319)]
+    assert fits == [True, False]
