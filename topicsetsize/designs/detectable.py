@@ -17,19 +17,30 @@ import numpy as np
 from ..errors import InputError
 from ..numerics.roots import smallest_reaching
 
-__all__ = ["lambda_required", "raise_unreachable", "powerless"]
+__all__ = ["lambda_required", "raise_unreachable", "powerless", "F_LAMBDA_MAX"]
+
+#: The largest noncentrality an F design's minimum difference is searched for. Boost's
+#: noncentral beta sums some √λ terms where its tail is neither 0 nor 1: 1 s at λ = 1e16 and 18 s
+#: at 1e18 (measured at α = 1e-70 and 1e-100, φ2 = 10), so that a search doubling λ up to its NaN
+#: at ~1e19 ran for minutes (``min-d anova --n 2 --alpha 1e-300``: 696 s; α = 1e-70, λ = 2.5e15:
+#: 19 s). Every λ below is answered; a power that needs more is refused by
+#: :func:`raise_unreachable` (it takes an α below about 1e-60 at n = 2, m = 10: α = 1e-50 needs
+#: λ = 2.5e11). The t designs' powers integrate from λ = 1000 on, at the same cost at any λ.
+F_LAMBDA_MAX = 1e15
 
 #: A design's power as a function of the noncentrality: ``power(lam, alpha, df_a, n)``.
 PowerOfLambda = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
 
-def lambda_required(power: PowerOfLambda, alpha, beta, df_a, n, *, tol: float = 1e-13):
+def lambda_required(power: PowerOfLambda, alpha, beta, df_a, n, *, tol: float = 1e-13,
+                    limit: float = 1e250):
     """The smallest λ ≥ 0 with power ≥ 1 − β, elementwise (0 where λ = 0 already suffices).
 
     ``power(lam, alpha, df_a, n)`` is the design's power at noncentrality λ (``df_a`` = φA for
     the ANOVA, unused by the t-test; ``n`` may be real); where it is NaN (an approximation
-    undefined at this n) it counts as 0. Returns NaN where no λ reaches the power. ``tol`` is
-    the relative and absolute tolerance on λ.
+    undefined at this n) it counts as 0. Returns NaN where no λ up to ``limit`` reaches the
+    power (:data:`F_LAMBDA_MAX` for the F designs). ``tol`` is the relative and absolute
+    tolerance on λ.
 
     >>> from scipy import special
     >>> lam = lambda_required(lambda lam, a, d, n: special.ndtr(lam - 1.96), 0.05, 0.2, 0, 10)
@@ -42,10 +53,12 @@ def lambda_required(power: PowerOfLambda, alpha, beta, df_a, n, *, tol: float = 
     def f(lam, a, t, d, nn):
         return np.nan_to_num(power(lam, a, d, nn), nan=0.0) - t
 
-    return smallest_reaching(f, (alpha, 1.0 - beta, df_a, n), first_step=8.0 + df_a, tol=tol)
+    return smallest_reaching(f, (alpha, 1.0 - beta, df_a, n), first_step=8.0 + df_a, tol=tol,
+                             limit=limit)
 
 
-def raise_unreachable(lam, power: PowerOfLambda, method: str, alpha, beta, df_a, n) -> None:
+def raise_unreachable(lam, power: PowerOfLambda, method: str, alpha, beta, df_a, n, *,
+                      limit: float = 1e250) -> None:
     """One line where λ is undefined (the legacy approximation at too few topics; the exact
     method at an α so small that λ is beyond what Boost computes, e.g. α = 1e-50 at n = 3),
     saying from which n it is defined: the first of the next 1024 sizes where λ is finite."""
@@ -55,9 +68,9 @@ def raise_unreachable(lam, power: PowerOfLambda, method: str, alpha, beta, df_a,
     cell = tuple(np.argwhere(bad)[0])
     a, b, d, n0 = (float(np.broadcast_to(x, lam.shape)[cell]) for x in (alpha, beta, df_a, n))
     sizes = np.arange(int(n0) + 1, int(n0) + 1025, dtype=float)
-    defined = np.isfinite(lambda_required(power, a, b, d, sizes))
+    defined = np.isfinite(lambda_required(power, a, b, d, sizes, limit=limit))
     need = f"n >= {int(sizes[defined.argmax()])}" if defined.any() else "a larger n"
-    if method == "exact":   # an α so small that the noncentrality is beyond Boost's (1e20)
+    if method == "exact":   # an α so small that the noncentrality is beyond what is computed
         raise InputError(f"n={int(n0)} is too small to reach the power at alpha={a:.15g} with "
                          f"any difference the exact noncentral distributions can compute: "
                          f"allowed {need}, or a larger alpha")

@@ -58,7 +58,7 @@ from ..numerics.search import describe_cells, smallest_n, smallest_n_for_power
 from ..numerics.search_one import probit_one, smallest_n_one
 from ..numerics.shapes import as_output
 from ..params import N_MAX, check, check_all, check_choice, check_each, check_scalars
-from .detectable import lambda_required, raise_unreachable
+from .detectable import F_LAMBDA_MAX, lambda_required, raise_unreachable
 from .effects import anova_difference, anova_effect, t_effect
 from .registry import DESIGNS, Design
 from .scales import warn_scale
@@ -235,8 +235,8 @@ class FKind(_Kind):
         def power(lam, alpha_i, df_a, n_i):
             return power_of_lambda(lam, alpha_i, df_a, n_i, method)
 
-        lam = lambda_required(power, a, b, m_ - 1.0, n_)
-        raise_unreachable(lam, power, method, a, b, m_ - 1.0, n_)
+        lam = lambda_required(power, a, b, m_ - 1.0, n_, limit=F_LAMBDA_MAX)
+        raise_unreachable(lam, power, method, a, b, m_ - 1.0, n_, limit=F_LAMBDA_MAX)
         d = at_least(anova_difference(lam / n_, v), lambda x: (x == 0) | (np.nan_to_num(power_at(
             n_, m_, anova_effect(x, v), a, method)) >= 1.0 - b))
         return as_output(d, n, m, variance, alpha, beta)

@@ -12,8 +12,8 @@ where the obvious scipy call does not:
 * the two-sided noncentral t power is one noncentral F tail, Pr{|t'(φ, λ)| ≥ w} =
   Pr{F'(1, φ, λ²) ≥ w²} (exact; ``docs/formulas.md`` §5): five times faster than two noncentral
   t tails, and free of scipy 1.17's NaN in ``nct.cdf`` (e.g. df = 1199, nc = 5.58, t = -3.30);
-* a search's certificate at n − 1 and n needs one critical value (:func:`f_power_pair`,
-  :func:`t_power_pair`): the tail at n − 1 at n's critical value bounds its power (issue 28).
+* a certificate at n − 1 and n needs one critical value (:func:`f_power_pair`): the tail at
+  n − 1 at n's critical value bounds its power (issue 28).
 """
 
 from __future__ import annotations
@@ -141,8 +141,8 @@ def _f_point(alpha, dfn, dfd, precise):
 def t_crit(alpha, df):
     """Two-sided critical t(φ; α): Pr{|t| ≥ t(φ; α)} = α.
 
-    The w = t(φ; α) of the paired t-test design (Sakai, IRJ 2016, Section 3),
-    computed as −t_{α/2} so that a tiny α keeps all its digits.
+    The w = t(φ; α) of the paired t-test (Sakai, IRJ 2016, Section 3), as −t_{α/2} (a tiny α
+    keeps all its digits).
 
     Parameters
     ----------
@@ -254,13 +254,19 @@ def _f_tail(w, dfn, dfd, nc, precise):
         positive = nc > 0
         if not positive.all():  # the central F only where λ = 0 (a search never asks for it)
             power = np.where(~positive, special.fdtrc(dfn, dfd, w), power)
-    # Boost returns NaN for λ beyond ~1e20; the power rises with λ, so the power at
-    # λ = 1e12 (1.0 in double precision for any F test) is a bound that is attained.
     nan = np.isnan(power)
     huge = nan & (nc > _HUGE_NC) if nan.any() else None
     if huge is not None and huge.any():
-        power = np.where(huge, _ncf_sf(w, dfn, dfd, _HUGE_NC), power)
+        power = np.where(huge, _beyond_boost(w, dfn, dfd), power)
     return power
+
+
+def _beyond_boost(w, dfn, dfd):
+    """The F power where Boost's is NaN (λ beyond ~1e19): 1 where the power at λ = 1e15 is 1
+    (it rises with λ); else NaN, at an α so small that the F point is huge (α = 1e-100,
+    φ = (9, 10): 2.7e20, where the power at λ = 1e12, 1.3e-46, once stood for it)."""
+    at = _ncf_sf(w, dfn, dfd, _HUGE_NC)
+    return np.where(at >= 1.0, 1.0, np.nan)
 
 
 def t_power(alpha, df, nc):
@@ -302,10 +308,7 @@ def t_power_pair(alpha, df, nc, df_below, nc_below):
     As :func:`f_power_pair`: t(φ; α) falls as φ grows, so the two-sided tail at t(φ; α) bounds
     the power at φ' from above.
 
-    Returns
-    -------
-    tuple of ndarray
-        (the power at (φ, λ), as :func:`t_power`; the bound at (φ', λ')).
+    Returns the tuple (the power at (φ, λ), as :func:`t_power`; the bound at (φ', λ')).
 
     >>> at, bound = t_power_pair(0.05, 33, 2.9, 32, 2.85)
     >>> bool(at == t_power(0.05, 33, 2.9)), bool(t_power(0.05, 32, 2.85) <= bound)
@@ -417,17 +420,14 @@ def f_power_one(alpha: float, dfn: float, dfd: float, nc: float, points=None) ->
         raise Uncertain("the central F")
     w = f_crit_one(alpha, dfn, dfd, points)
     power = float(_ncf_sf(w, dfn, dfd, nc))
-    if math.isnan(power) and nc > _HUGE_NC:
-        power = float(_ncf_sf(w, dfn, dfd, _HUGE_NC))
-    return power
+    return float(_beyond_boost(w, dfn, dfd)) if math.isnan(power) and nc > _HUGE_NC else power
 
 
 def t_power_one(alpha: float, df: float, nc: float) -> float:
     """:func:`t_power` of one cell with 0 < |λ| < 1000 (the noncentral F tail), on floats.
 
-    Raises :class:`~topicsetsize.numerics.search_one.Uncertain` at λ = 0 and from |λ| = 1000
-    on (where :func:`t_power` takes the central F or integrates) or where Boost's result is not
-    finite.
+    Raises :class:`~topicsetsize.numerics.search_one.Uncertain` at λ = 0, from |λ| = 1000 on
+    (:func:`t_power`'s central F, its integral) or where Boost's result is not finite.
 
     >>> t_power_one(0.05, 33.0, 0.5 * 34 ** 0.5) == float(t_power(0.05, 33, 0.5 * 34 ** 0.5))
     True
@@ -442,9 +442,8 @@ def t_power_one(alpha: float, df: float, nc: float) -> float:
     return min(max(power, 0.0), 1.0)
 
 
-#: Noncentralities from which :func:`t_power` integrates (as it did where it called Boost's nct,
-#: which drifts, 1e-8 relative at λ = 1e4, and fails from λ ≈ 3e5; the noncentral F tail, kept
-#: below, agrees with the integral within 4e-13 up to λ = 1e5, measured).
+#: Noncentralities from which :func:`t_power` integrates (Boost's nct drifts, 1e-8 at λ = 1e4;
+#: the noncentral F tail, kept below, is within 4e-13 of the integral up to λ = 1e5, measured).
 _LARGE_NC = 1000.0
-#: Noncentrality whose F power stands in for Boost's NaN at larger ones (see f_power).
-_HUGE_NC = 1e12
+#: Noncentrality whose F power of 1 stands in for Boost's NaN at larger ones (_beyond_boost).
+_HUGE_NC = 1e15

@@ -23,13 +23,15 @@ import numpy as np
 __all__ = ["smallest_reaching", "at_least"]
 
 
-def smallest_reaching(f, args, *, first_step, tol: float = 1e-13) -> np.ndarray:
+def smallest_reaching(f, args, *, first_step, tol: float = 1e-13,
+                      limit: float = 1e250) -> np.ndarray:
     """Per cell, the smallest x ≥ 0 with ``f(x, *args) ≥ 0`` (0 where f(0) ≥ 0 already).
 
     ``f`` is increasing in x (a power minus its target) and vectorised over the 1-D arrays
     ``args``; ``first_step`` (per cell) is where the bracket search starts looking. Returns
-    NaN where f never reaches 0 (e.g. an approximation undefined at this n). ``tol`` is the
-    relative and absolute tolerance on x, and the returned x itself satisfies f(x) ≥ 0.
+    NaN where f never reaches 0 below ``limit`` (e.g. an approximation undefined at this n).
+    ``tol`` is the relative and absolute tolerance on x, and the returned x itself satisfies
+    f(x) ≥ 0.
 
     Examples
     --------
@@ -47,7 +49,8 @@ def smallest_reaching(f, args, *, first_step, tol: float = 1e-13) -> np.ndarray:
     sub = tuple(a[todo] for a in args)
     step = np.broadcast_to(np.asarray(first_step, float), x.shape)[todo]
     step = np.where(step > 0, step, 1.0)         # a step of 0 (or NaN) would never double
-    x[todo] = _first_root(f, np.zeros(step.size), step, np.asarray(at_zero)[todo], sub, tol)
+    x[todo] = _first_root(f, np.zeros(step.size), step, np.asarray(at_zero)[todo], sub, tol,
+                          limit=limit)
     return x
 
 

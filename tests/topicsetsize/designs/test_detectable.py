@@ -23,7 +23,7 @@ def _both_designs(method, alpha, beta):
     return d, dt
 
 
-def _scipy_smallest_reaching(f, args, *, first_step, tol=1e-13):
+def _scipy_smallest_reaching(f, args, *, first_step, tol=1e-13, limit=np.inf):
     """roots.smallest_reaching with scipy's bracket_root and find_root (what the engine used
     before it kept its own search only), as an independent reference."""
     elementwise = pytest.importorskip("scipy.optimize.elementwise")
@@ -33,7 +33,8 @@ def _scipy_smallest_reaching(f, args, *, first_step, tol=1e-13):
     todo = ~(f(x, *args) >= 0)
     sub = tuple(a[todo] for a in args)
     step = np.broadcast_to(np.asarray(first_step, float), x.shape)[todo]
-    bracket = elementwise.bracket_root(f, np.zeros(step.size), step, xmin=0.0, args=sub)
+    bracket = elementwise.bracket_root(f, np.zeros(step.size), step, xmin=0.0, xmax=limit,
+                                       args=sub)
     root = elementwise.find_root(f, bracket.bracket, args=sub,
                                  tolerances=dict(xrtol=tol, xatol=tol))
     found = np.where(f(root.x, *sub) >= 0, root.x, root.bracket[1])
@@ -95,6 +96,34 @@ def test_an_unreachable_exact_power_is_not_called_an_approximation():
         with pytest.raises(InputError) as info:
             raise_unreachable(np.array([np.nan]), power, method, 1e-50, 0.2, 1.0, 3.0)
         assert str(info.value) == expected
+
+
+def test_an_f_minimum_difference_beyond_boosts_reach_is_refused_not_searched_for_minutes():
+    """An input review (2026-12-07): ``min-d anova --n 2 --alpha 1e-300 --method exact`` ran
+    696 s without an answer, and α = 1e-70 took 19 s: the bracket doubled λ up to Boost's NaN at
+    ~1e19, where each noncentral F tail costs seconds. The F designs search λ up to
+    F_LAMBDA_MAX (α = 1e-50 needs 2.5e11 and is answered) and refuse beyond it in one line; the
+    t designs, whose powers integrate at any λ, still answer (minDt ∝ t(1; α) at n = 2)."""
+    import warnings
+
+    from topicsetsize.designs.detectable import F_LAMBDA_MAX
+    from topicsetsize.errors import InputError
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # Boost's series at these λ
+        for function in (tss.anova_min_d, tss.anova2_min_d):
+            d = function(2, m=10, variance=0.0601, alpha=1e-50, beta=0.2, method="exact")
+            assert 2 * d * d / (2 * 0.0601) < F_LAMBDA_MAX        # λ = n·minD²/(2σ²)
+            with pytest.raises(InputError, match="n=2 is too small to reach the power at "
+                               "alpha=1e-70 .* or a larger alpha"):
+                function(2, m=10, variance=0.0601, alpha=1e-70, beta=0.2, method="exact")
+    dt = tss.ttest_min_dt(2, variance_t=0.1, alpha=1e-100, beta=0.2, method="exact")
+    assert tss.ttest_power(2, min_dt=dt, variance_t=0.1, alpha=1e-100, method="exact") >= 0.8
+    # independently: at n = 2 (φ = 1), t' = (Z + λ)/|Y| with Z, Y standard normal, and Z is
+    # nothing beside λ ≈ 8e99, so the power is Pr{|Y| ≤ λ/w} = 2Φ(λ/w) − 1, with the Cauchy
+    # point w = cot(πα/2) = 2/(πα): λ = w·Φ⁻¹(0.9), minDt = σt·λ/√2
+    from scipy import special
+    lam = 2.0 / (np.pi * 1e-100) * special.ndtri(0.9)
+    assert dt == pytest.approx(np.sqrt(0.1) * lam / np.sqrt(2.0), rel=1e-9)
 
 
 @pytest.mark.parametrize("function, args", [

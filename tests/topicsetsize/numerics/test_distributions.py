@@ -137,6 +137,21 @@ def test_huge_effects_give_power_one_not_nan():
     assert f_power(0.05, 9, 10, 1e25) == 1.0          # Boost's ncf returns NaN from ~1e20
 
 
+def test_a_huge_effect_at_a_tiny_alpha_is_not_given_a_smaller_effects_power():
+    """Where Boost's ncf is NaN (λ beyond ~1e19), the power at λ = 1e12 stood in for it. At
+    α = 1e-100, φ = (9, 10), the F point is 2.7e20, and that power is 1.3e-46: f_power(λ = 1e20)
+    returned it, while Boost's own tail at λ = 1e15 is already 5e-33 (it rises with λ), and the
+    mean of F' (λ/9 over χ²₁₀/10 ≈ 1.1e19) is within a factor of 25 of the F point. Unknown is
+    NaN; where the power at λ = 1e15 is 1 (α = 1e-50), the power beyond is 1 too (it was the
+    0.99999 of λ = 1e12)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # Boost's series at λ = 1e12
+        assert np.isnan(f_power(1e-100, 9, 10, 1e20))
+        assert f_power(1e-100, 9, 10, 1e15) > 1e-40
+        assert f_power(1e-50, 9, 10, 1e25) == 1.0
+
+
 @pytest.mark.parametrize("alpha,d1,d2", [(1e-12, 1, 2), (1e-12, 9, 2), (1e-9, 3, 4)])
 def test_f_crit_tiny_alpha_few_denominator_df(alpha, d1, d2):
     mpmath.mp.dps = 40
