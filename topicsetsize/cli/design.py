@@ -15,6 +15,7 @@ import math
 import sys
 
 from ..designs.registry import DESIGNS, Design
+from ..designs.scales import beyond_scores, warn_scale
 from ..errors import InputError
 from ._common import (
     around_n,
@@ -288,8 +289,6 @@ def _fewer_than_two(column: str, n) -> bool:
 def _note_scale(values: dict) -> None:
     """The engine's note on a difference and a variance given on different scales of scores,
     once for the command (its own calls of the engine do not note: ``warn_scale``)."""
-    from ..designs.scales import warn_scale
-
     warn_scale(values, given=True)
 
 
@@ -406,6 +405,9 @@ def _min_d(args) -> None:
         [6, *(min(15, 5 - math.floor(math.log10(x))) for x in shown)]))
     if design.criterion == "power" and "legacy" in _methods(args) and "exact" in design.methods:
         _legacy_min_shortfall(design, args.n, given, rows)
+    beyond = beyond_scores({**given, design.effect: [r[design.effect] for r in rows]}, args.n)
+    if beyond:      # a minimum difference no [0, 1] scores can show: said beside it
+        print(f"note: {beyond}", file=sys.stderr if args.csv else sys.stdout)
     _caveat(args)
 
 

@@ -66,7 +66,32 @@ def run(args) -> int:
               "matrix's run pairs), and give a smaller min_dt and CI width: --variance-t sets it")
     if result.note:     # some statement fails under the exact tests: said beside them, so that
         print(f"note: {result.note}")      # they are never copied without it
+    beyond = _beyond_scores(result)
+    if beyond:
+        print(f"note: {beyond}")
     from ..decide.wording import ESTIMATED_VARIANCE
 
     print(f"note: {ESTIMATED_VARIANCE}")   # what n "guarantees" holds at the variance given
     return 0
+
+
+def _beyond_scores(result) -> str | None:
+    """One line where the table shows a difference more than scores in [0, 1] can show (a
+    minD or minDt above 1, a CI width above 2) at variances that fit such scores: there, n
+    topics detect nothing (:func:`~topicsetsize.designs.scales.beyond_scores` for one answer)."""
+    from ..designs.scales import SCORES_MAX
+
+    places = []
+    for n, rows in result.table.groupby("n", sort=False):
+        over = [f"min_d (m = {', '.join(str(m) for m in rows.m[rows.min_d > 1.0])})"
+                if (rows.min_d > 1.0).any() and result.variance <= SCORES_MAX["variance"] else ""]
+        if result.variance_t <= SCORES_MAX["variance_t"]:
+            over += ["min_dt" * bool(rows.min_dt.iloc[0] > 1.0),
+                     "ci_delta" * bool(rows.ci_delta.iloc[0] > 2.0)]
+        if any(over):
+            places.append(f"n = {n}: {', '.join(filter(None, over))}")
+    if not places:
+        return None
+    return ("scores in [0, 1] differ by at most 1 (a CI of a difference spans at most 2), and "
+            "the variances fit such scores: where the table shows more "
+            f"({'; '.join(places)}), those topics detect no difference such scores can show")

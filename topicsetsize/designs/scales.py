@@ -30,7 +30,7 @@ import warnings
 from ..errors import caller_level, in_package
 
 __all__ = ["SCORES_MAX", "VARIANCES", "SMALL_RATIO", "LARGE_RATIO", "UNITS_MAX", "ScaleWarning",
-           "scale_note", "scale_pair", "warn_scale"]
+           "scale_note", "scale_pair", "warn_scale", "beyond_scores"]
 
 #: The largest value each parameter can take where every score lies in [0, 1], with n ≥ 2 topics
 #: (and m ≥ 2 runs). A difference of two means (minD, minDt): 1. A CI of a difference spans at
@@ -121,6 +121,35 @@ percentage points)
             f"{SCORES_MAX[d_name]:g}), but {v_name}={v:.6g} fits them: {d_name} is "
             f"{d / sd:.2g} times sqrt({v_name}) = {sd:.4g}; give {d_name} in the scores' "
             f"unit{hint}{more}")
+
+
+def beyond_scores(arguments: dict, n) -> str | None:
+    """One line where a difference that ``n`` topics detect (computed, not given: a minimum
+    difference or a CI width; the largest finite one of an array) is more than scores in [0, 1]
+    can show, while the variance fits such scores; else None. ``arguments`` holds the
+    difference and the variance (:func:`scale_pair`; others are ignored). A minimum difference
+    of 1.39 on AP says that 2 topics detect no difference AP can show, which the number alone
+    does not say (``min-d anova --n 2 --m 10 --variance 0.0601``).
+
+    >>> beyond_scores({"min_d": 1.38685, "variance": 0.0601, "m": 10}, 2)[:66]
+    'min_d=1.38685 at n=2 is more than scores in [0, 1] can differ (at '
+    >>> beyond_scores({"min_d": [0.2, float("inf")], "variance": 0.0601}, 50) is None
+    True
+    """
+    import numpy as np
+
+    name, v_name = scale_pair(arguments)
+    value, variance = np.asarray(arguments[name], float), arguments[v_name]
+    finite = value[np.isfinite(value)]
+    bound = SCORES_MAX[name]
+    if not (finite.size and finite.max() > bound and variance <= SCORES_MAX[v_name]):
+        return None
+    what = ("the interval is wider than any difference they can show" if name == "delta" else
+            f"{int(n)} topics detect no difference they can show")
+    return (f"{name}={finite.max():.6g} at n={int(n)} is more than scores in [0, 1] can "
+            f"{'span' if name == 'delta' else 'differ'} (at most {bound:g}), and "
+            f"{v_name}={variance:.6g} fits such scores: if they lie in [0, 1], {what} (more "
+            "topics are needed)")
 
 
 def scale_pair(names) -> tuple[str, str] | None:

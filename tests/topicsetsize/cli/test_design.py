@@ -464,3 +464,23 @@ def test_a_slipped_scale_is_noted_once_and_the_answer_printed(capsys, argv, firs
 def test_values_the_command_computes_are_not_noted(capsys, argv):
     code, out, err = run_cli(capsys, *argv)
     assert code == 0 and out and "beyond what scores in [0, 1]" not in err, err
+
+
+def test_a_minimum_difference_no_unit_scores_can_show_is_said(capsys):
+    """A budget review (2026-12-07): `min-d anova --n 2 --m 10 --variance 0.0601` printed a
+    minD of 1.38685 and nothing else, where AP (V_E .0601 fits scores in [0, 1]) never differs
+    by more than 1: 2 topics detect nothing. A note says so, beside the number (on stderr with
+    --csv); a difference within 1, or a variance beyond [0, 1] scores, gets none."""
+    code, out, _ = run_cli(capsys, "min-d", "anova", "--n", "2", "--m", "10", "--variance",
+                           "0.0601", "--method", "exact")
+    shown = float(out.splitlines()[3].split()[1])
+    assert code == 0 and shown > 1.0 and tss.anova_power(
+        2, m=10, min_d=1.0, variance=0.0601, alpha=0.05, method="exact") < 0.8   # 1 lacks it
+    assert (f"note: min_d={shown:g} at n=2 is more than scores in [0, 1] can differ (at most "
+            "1), and variance=0.0601 fits such scores: if they lie in [0, 1], 2 topics detect "
+            "no difference they can show") in out
+    code, out, err = run_cli(capsys, "min-d", "ttest", "--n", "2", "--variance-t", "0.1",
+                             "--csv")
+    assert "note: min_dt=" in err and "note" not in out
+    for args in (["--n", "30", "--variance-t", "0.1"], ["--n", "2", "--variance-t", "3"]):
+        assert "scores in [0, 1]" not in "".join(run_cli(capsys, "min-d", "ttest", *args)[1:])

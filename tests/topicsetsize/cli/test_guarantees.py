@@ -124,3 +124,24 @@ def test_variance_t_taken_as_twice_the_variance_is_said(capsys):
     assert main(["guarantees", "--n", "100", "--variance", "0.0451", "--variance-t", "0.0264",
                  "--method", "exact"]) == 0
     assert "variance_t = 2 x variance" not in capsys.readouterr().out
+
+
+def test_differences_no_unit_scores_can_show_are_said(capsys):
+    """A budget review (2026-12-07): with 3 topics the table and the sentences promised a
+    minimum detectable range of 1.14 at m = 50 and a paired difference of 1.15, which scores in
+    [0, 1] (V_E .0601 fits them) can never show: those 3 topics detect nothing there. One note
+    names where, from the table itself (minD, minDt above 1; a CI width above 2)."""
+    code, out, _ = run_cli(capsys, "guarantees", "--n", "2-5", "--variance", "0.0601",
+                           "--method", "exact")
+    table = tss.guarantees([2, 3, 4, 5], variance=0.0601, method="exact").table
+    places = []
+    for n, rows in table.groupby("n"):
+        over = [f"min_d (m = {', '.join(map(str, rows.m[rows.min_d > 1]))})"] * any(
+            rows.min_d > 1) + ["min_dt"] * bool(rows.min_dt.iloc[0] > 1) + ["ci_delta"] * bool(
+            rows.ci_delta.iloc[0] > 2)
+        places += [f"n = {n}: {', '.join(over)}"] * bool(over)
+    assert code == 0 and len(places) >= 3 and table.ci_delta.max() > 2
+    assert f"where the table shows more ({'; '.join(places)}), those topics detect" in out
+    for args in (["--n", "50"], ["--n", "3", "--variance", "2", "--variance-t", "4"]):
+        assert "scores in [0, 1]" not in run_cli(capsys, "guarantees", "--variance", "0.0601",
+                                                 *args)[1]
