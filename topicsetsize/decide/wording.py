@@ -26,7 +26,7 @@ ESTIMATED_VARIANCE = (
     "the power holds at the variance given; one estimated from past topics is uncertain (TREC "
     "2010 Web AP, 48 topics: V_E .0084, 95% interval .0059 to .0113; the 28 topics that m = 10, "
     "minD = .1 need at .0084 have power .94 to .66 across it): `topicsetsize variance FILE` gives "
-    "the interval and the n at either end")
+    "the interval, across which an n moves about in proportion to the variance")
 
 
 def min_d_text(x: float) -> str:
