@@ -16,6 +16,7 @@ import sys
 
 from ..designs.registry import DESIGNS, Design
 from ..designs.scales import beyond_scores, warn_scale
+from ..designs.width_spread import width_caveat
 from ..errors import InputError
 from ._common import (
     around_n,
@@ -187,13 +188,13 @@ def _n(args) -> None:
             decimals=decimals)
     if power and "legacy" in _methods(args) and "exact" in design.methods:
         _legacy_shortfall(design, values, given, rows, n_label)
-    _caveat(args)
+    _caveat(args, None if power else (values, rows[0][n_label]))
 
 
-def _caveat(args) -> None:
-    """The design's declared caveat (:attr:`Design.caveat`) under its answer, as a note (on
-    stderr with ``--csv``, which has no room for words)."""
-    caveat = args.spec.caveat
+def _caveat(args, width_at=None) -> None:
+    """The design's caveat (a CI's on its inputs and n, ``width_at``: :func:`width_caveat`)
+    under its answer, as a note (on stderr with ``--csv``, which has no room for words)."""
+    caveat = width_caveat(args.spec.key, *width_at[::-1]) if width_at else args.spec.caveat
     if caveat:
         print(f"note: {args.spec.name}: {caveat}", file=sys.stderr if args.csv else sys.stdout)
 

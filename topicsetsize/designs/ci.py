@@ -36,8 +36,13 @@ def expected_width(df, se, alpha):
     return 2.0 * t_crit(alpha, df) * se * np.sqrt(2.0 / df) * special.poch(df / 2.0, 0.5)
 
 
+def paired_shape(n, sd_t):
+    """The paired CI's degrees of freedom and standard error at n topics: φ = n − 1, σt/√n."""
+    return n - 1.0, sd_t / np.sqrt(n)
+
+
 def _paired_width(n, sd_t, alpha):
-    return expected_width(n - 1.0, sd_t / np.sqrt(n), alpha)
+    return expected_width(*paired_shape(n, sd_t), alpha)
 
 
 def ci_delta(n, *, variance_t, alpha, method="exact"):

@@ -20,8 +20,14 @@ from .kinds import WidthKind
 __all__ = ["ci2_n", "ci2_delta"]
 
 
+def unpaired_shape(n, sd):
+    """The unpaired CI's degrees of freedom and standard error at n topics per system:
+    φ = 2(n − 1), σ·√(2/n)."""
+    return 2.0 * (n - 1.0), sd * np.sqrt(2.0 / n)
+
+
 def _unpaired_width(n, sd, alpha):
-    return expected_width(2.0 * (n - 1.0), sd * np.sqrt(2.0 / n), alpha)
+    return expected_width(*unpaired_shape(n, sd), alpha)
 
 
 def ci2_delta(n, *, variance, alpha, method="exact"):

@@ -484,3 +484,22 @@ def test_a_minimum_difference_no_unit_scores_can_show_is_said(capsys):
     assert "note: min_dt=" in err and "note" not in out
     for args in (["--n", "30", "--variance-t", "0.1"], ["--n", "2", "--variance-t", "3"]):
         assert "scores in [0, 1]" not in "".join(run_cli(capsys, "min-d", "ttest", *args)[1:])
+
+
+def test_a_ci_answer_says_how_often_its_own_interval_is_wider(capsys):
+    """A Monte Carlo review (2026-12-07): `n ci --alpha 0.01 --delta 0.1 --variance-t 0.1202`
+    answered 323 under a note about delta = .1, variance_t = .05 and 79 or 89 topics, the
+    design's fixed example. The note is now on the user's own inputs and answer (the share
+    against Monte Carlo: tests/topicsetsize/designs/test_width_spread.py)."""
+    from topicsetsize.designs.width_spread import width_caveat
+
+    for argv, key, values in (
+            (["ci", "--alpha", "0.01", "--delta", "0.1", "--variance-t", "0.1202"], "ci",
+             {"alpha": 0.01, "delta": 0.1, "variance_t": 0.1202}),
+            (["ci2", "--delta", "0.1", "--variance", "0.0127", "--csv"], "ci2",
+             {"alpha": 0.05, "delta": 0.1, "variance": 0.0127})):
+        code, out, err = run_cli(capsys, "n", *argv)
+        n = getattr(tss, f"{key}_n")(values["alpha"], values["delta"], list(values.values())[2])
+        name = tss.designs.registry.DESIGNS[key].name
+        assert code == 0 and f"note: {name}: {width_caveat(key, n, values)}\n" in out + err
+        assert f"at the {n} topics" in out + err and "0.05: at the 79" not in out + err
