@@ -108,15 +108,27 @@ _VAR2_DOC = ("two-way (runs x topics) residual variance V_E2: " + excel_range("v
              + ", e.g. TSS_VAR2 of a past score matrix (not TSS_VAR's one-way V_E)")
 
 
+#: minD of an unpaired design (two systems, each on its own topics): a difference, not the range
+#: between the best and the worst of m systems (a parity review, 2026-12-07: TSS_TTEST2's
+#: wizard said "range"; the command line's help, the design's own words, said "difference").
+_DIFFERENCE_DOC = ("minimum detectable difference between the two systems: "
+                   + excel_range("min_d", "minD"))
+
+
 def arg_doc(name: str, model: str | None = None) -> str:
     """The doc of the Excel argument ``name`` of a function of a design of ``model``
-    (``Design.model``): :data:`ARG_DOCS`'s, except ``var`` of a two-way design.
+    (``Design.model``): :data:`ARG_DOCS`'s, except ``var`` of a two-way design and ``minD`` of
+    an unpaired one.
 
     >>> arg_doc("var", "two-way")[:40]
     'two-way (runs x topics) residual varianc'
     >>> arg_doc("var", "one-way") == ARG_DOCS["var"]
     True
+    >>> arg_doc("minD", "unpaired")[:48]
+    'minimum detectable difference between the two sy'
     """
+    if (name, model) == ("minD", "unpaired"):
+        return _DIFFERENCE_DOC
     return _VAR2_DOC if (name, model) == ("var", "two-way") else ARG_DOCS[name]
 
 

@@ -30,8 +30,15 @@ def status_value(calc, given: dict, inputs=None) -> str:
     """The status of a calculator (or of a sheet with ``inputs``) whose inputs are in range:
     :data:`STATUS_OK`, or :class:`Noted` where the engine notes a difference and a variance on
     different scales."""
+    from topicsetsize.designs.detectable import powerless
     from topicsetsize.designs.scales import scale_note
 
+    if "beta" in given and powerless(given["alpha"], given["beta"]):     # refused (2026-12-07)
+        return Noted("Check the inputs: 1 − β = ")
+    from topicsetsize.generator.sheets.calculators.scale_note import TINY_BETA
+
+    if "beta" in given and given["beta"] < TINY_BETA:        # the sheet's digits (2026-12-07)
+        return Noted("OK, but note: with β below 0.000001")
     noted = scale_note({i.key: given[i.key] for i in inputs or calc.inputs}) is not None
     return Noted("OK, but note: ") if noted else STATUS_OK
 
@@ -78,8 +85,6 @@ def engine_value(design, answer: Answer, given: dict):
         value = fn(given["n"], **args, **method)
         return "undefined" if math.isnan(value) else value
     args = {k: given[k] for k in design.inputs if k != design.effect}
-    if 1 - args["beta"] <= args["alpha"] + 1e-12:
-        return 0          # no effect needed: the sheet's smallest effect already has the power
     try:
         return RoundedUp(fn(given["n"], **args, **method))
     except InputError:

@@ -131,6 +131,10 @@ for _calc, _edits in BAD.items():
         if _item is not None:
             _edits.append((_item.name, _value, _says))
 
+#: The sheets that take alpha and beta ("powerless" and "barely_powered" set them to .5 and .5,
+#: and .5 and .5 - 1e-6).
+POWERED = ("anova", "ttest", "anova2", "ttest2", "decide")
+
 #: Decide sheet inputs of the "decide_edited" workbook (checked against anova_power).
 DECIDE_EDITS = {"decide_n": 57, "decide_min_d": 0.15, "decide_variance": 0.0259,
                 "decide_alpha": 0.01, "decide_beta": 0.10}
@@ -384,6 +388,12 @@ def built(tmp_path_factory) -> Batch:
                                              WILDCARD_PICKS, text=True)
     recipes["decide_edited"] = lambda: _edited(source, "decide", src / "decide_edited.xlsx",
                                                DECIDE_EDITS)
+    recipes["tiny_beta"] = lambda: _edited(source, "decide", src / "tiny_beta.xlsx",
+                                           {f"{k}_beta": 1e-9 for k in POWERED})
+    for name, beta in (("powerless", 0.5), ("barely_powered", 0.5 - 1e-6)):
+        recipes[name] = lambda name=name, beta=beta: _edited(
+            source, "decide", src / f"{name}.xlsx", {f"{k}_{e}": v for k in POWERED
+                                                      for e, v in (("alpha", 0.5), ("beta", beta))})
     for k, edits in enumerate(bad_workbooks()):
         recipes[f"bad_{k:02d}"] = lambda k=k, edits=edits: _edited(
             source, "decide", src / f"bad_{k:02d}.xlsx", edits)

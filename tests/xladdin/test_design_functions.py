@@ -283,3 +283,18 @@ def test_a_two_way_design_asks_for_the_two_way_variance():
         else:
             assert doc == ARG_DOCS["var"] and "TSS_VAR2" not in doc, design.key
     assert any(d.model == "two-way" and d.excel for d in DESIGNS.values())
+
+
+def test_an_unpaired_designs_min_d_is_a_difference_not_a_range():
+    # A parity review (2026-12-07): TSS_TTEST2's and TSS_POWER_TTEST2's wizard called minD
+    # the "range between the best and the worst system", where the command line's help says
+    # the difference between the two systems. Each design's minD doc now says what its
+    # declaration says (the words of Design.helps).
+    for design in DESIGNS.values():
+        if not design.excel or "min_d" not in design.inputs:
+            continue
+        doc = arg_doc("minD", design.model)
+        words = "difference between the two systems" if design.model == "unpaired" else \
+            "range between the best and the worst"
+        assert words in doc, (design.key, doc)
+        assert ("range" in design.helps["min_d"]) == ("range" in doc), design.key

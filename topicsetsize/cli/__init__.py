@@ -1,8 +1,9 @@
 """The ``topicsetsize`` command line.
 
 Each sub-command lives in its own module, which exposes ``register(subparsers, designs)``.
-``designs`` maps the design groups ``"n"``, ``"table"`` and ``"min-d"`` to their sub-parsers, so
-that a module can add a design (``topicsetsize n DESIGN``) without editing another module. This
+``designs`` maps the design groups ``"n"``, ``"table"``, ``"min-d"`` and ``"power"`` to their
+sub-parsers, so that a module can add a design (``topicsetsize n DESIGN``) without editing
+another module. This
 module only assembles them and turns every user error into a one-line
 message and exit status 2. User errors are :class:`topicsetsize.errors.InputError` (the
 engine's validation) and :class:`OSError` about the user's own path (the OS names the file, or
@@ -34,7 +35,7 @@ from ._numbers import NUMBER
 
 #: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
 #: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.
-_MODULES = ("design", "allpairs", "variance", "workbook", "reliability",
+_MODULES = ("design", "power_at", "allpairs", "variance", "workbook", "reliability",
             "hsd", "guarantees", "recommend", "budget", "pool_depth",
             "evaluate", "report")
 
@@ -43,6 +44,7 @@ _DESIGN_GROUPS = {
     "n": "required number of topics for one design",
     "table": "a table of topic set sizes over a grid",
     "min-d": "what n topics guarantee: the minimum detectable difference",
+    "power": "the power at n topics (a CI design: its expected width)",
 }
 
 #: Exit statuses: a user error, and an interrupt (128 + SIGINT, as shells report it).

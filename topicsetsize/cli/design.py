@@ -32,7 +32,7 @@ from ._common import (
 _METHODS = ("legacy", "exact", "both")
 
 #: Designs whose sub-commands are written by hand (their own module registers them).
-_OWN_MODULE = ("allpairs",)
+OWN_MODULE = ("allpairs",)
 
 
 #: How the help names an effect.
@@ -57,12 +57,12 @@ def register(sub, designs) -> None:
                          help="legacy = the legacy Excel tools' approximations (default); "
                               "exact = noncentral t and F; both = show both")
     for design in DESIGNS.values():
-        if design.key in _OWN_MODULE:
+        if design.key in OWN_MODULE:
             continue
         parents = [common] + ([beta] if design.criterion == "power" else []) \
             + ([methods] if len(design.methods) > 1 else [])
         p = designs["n"].add_parser(design.key, parents=parents, help=design.question)
-        _inputs(p, design, [x for x in design.inputs if x not in ("alpha", "beta")])
+        add_inputs(p, design, [x for x in design.inputs if x not in ("alpha", "beta")])
         p.set_defaults(handler=_n, spec=design)
         if "table" in design.functions:
             rows, effect = design.table_rows, design.effect
@@ -74,7 +74,7 @@ def register(sub, designs) -> None:
                            else "one or more, e.g. 0.1,0.2")
             p.add_argument(_flag(effect), type=numbers(effect), required=True,
                            help="e.g. 0.02,0.05,0.1")
-            _inputs(p, design, [x for x in design.inputs
+            add_inputs(p, design, [x for x in design.inputs
                                 if x not in ("alpha", "beta", rows, effect)])
             p.set_defaults(handler=_table, spec=design)
         if "min_effect" in design.functions:
@@ -82,12 +82,12 @@ def register(sub, designs) -> None:
                 design.key, parents=parents,
                 help=f"{design.question}: minimum detectable {_LABELS[design.effect]}")
             p.add_argument("--n", type=number("n"), required=True, help="number of topics")
-            _inputs(p, design, [x for x in design.inputs
+            add_inputs(p, design, [x for x in design.inputs
                                 if x not in ("alpha", "beta", design.effect)])
             p.set_defaults(handler=_min_d, spec=design)
 
 
-def _inputs(p, design: Design, names: list[str]) -> None:
+def add_inputs(p, design: Design, names: list[str]) -> None:
     """One required flag per input; the effect may be given as a standardised effect size, and
     then the inputs after it go with the effect only (``--variance-t`` with ``--min-dt``, not
     with ``--min-delta-t``). Where the effect is not an input (``min-d``), they are required as
@@ -119,7 +119,7 @@ _NOTES = {
 }
 
 
-def _methods(args) -> tuple[str, ...]:
+def chosen_methods(args) -> tuple[str, ...]:
     if len(args.spec.methods) == 1:
         return args.spec.methods
     return ("legacy", "exact") if args.method == "both" else (args.method,)
@@ -129,7 +129,7 @@ def _values(args, names) -> dict:
     return {name: getattr(args, name) for name in names}
 
 
-def _with_method(design: Design, method: str) -> dict:
+def with_method(design: Design, method: str) -> dict:
     """The ``method=`` argument, for designs with a choice of methods."""
     return {"method": method} if len(design.methods) > 1 else {}
 
@@ -140,7 +140,7 @@ def _title(args, command: str, **extra) -> str:
     return args.spec.titles[command].format(**fields, **extra)
 
 
-def _effect_inputs(args) -> tuple[dict, str]:
+def effect_inputs(args) -> tuple[dict, str]:
     """The inputs of the design's n, and the title's text for its effect (the paired t-test
     takes minDt with variance_t, or the effect size minDeltaT alone)."""
     design = args.spec
@@ -162,10 +162,10 @@ def _effect_inputs(args) -> tuple[dict, str]:
 
 def _n(args) -> None:
     design = args.spec
-    values, effect_text = _effect_inputs(args)
-    _validate(**values)
+    values, effect_text = effect_inputs(args)
+    validate(**values)
     if not effect_text.startswith("minDeltaT"):     # an effect size has no scale
-        _note_scale(values)
+        note_scale(values)
     n_of, value_of = design.function("n"), design.function("power")
     power = design.criterion == "power"
     # the power (or width) at k topics takes every input but beta (and a CI's width δ)
@@ -174,24 +174,24 @@ def _n(args) -> None:
     n_label = "n per system" if design.per_system else "n"
     decimals = power_decimals(values["beta"]) if power else 6
     rows = []
-    for method in _methods(args):
-        n = n_of(**values, **_with_method(design, method))
+    for method in chosen_methods(args):
+        n = n_of(**values, **with_method(design, method))
 
         def at(k, meth=method):
-            value = value_of(k, **given, **_with_method(design, meth))
+            value = value_of(k, **given, **with_method(design, meth))
             return floor_power(value, decimals) if power else value
 
         rows.append({"method": method if power else "expected width", n_label: n,
                      **({"topics in all": 2 * n} if design.per_system else {}),
                      **around_n(n, at, "power" if power else "width", missing=float("nan"))})
-    _report(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label,
+    print_rows(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label,
             decimals=decimals)
-    if power and "legacy" in _methods(args) and "exact" in design.methods:
+    if power and "legacy" in chosen_methods(args) and "exact" in design.methods:
         _legacy_shortfall(design, values, given, rows, n_label)
-    _caveat(args, None if power else (values, rows[0][n_label]))
+    print_caveat(args, None if power else (values, rows[0][n_label]))
 
 
-def _caveat(args, width_at=None) -> None:
+def print_caveat(args, width_at=None) -> None:
     """The design's caveat (a CI's on its inputs and n, ``width_at``: :func:`width_caveat`)
     under its answer, as a note (on stderr with ``--csv``, which has no room for words)."""
     caveat = width_caveat(args.spec.key, *width_at[::-1]) if width_at else args.spec.caveat
@@ -222,7 +222,7 @@ def _legacy_shortfall(design: Design, values: dict, given: dict, rows: list[dict
                   f"n = {n_exact:,} (--method exact)", UserWarning, stacklevel=2)
 
 
-def _report(title: str, rows: list[dict], args, *, n_column: str = "n",
+def print_rows(title: str, rows: list[dict], args, *, n_column: str = "n",
             decimals: int = 6) -> None:
     """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table.
     ``n_column`` holds the topic set size (``n per system`` in the unpaired designs); floats
@@ -287,13 +287,13 @@ def _fewer_than_two(column: str, n) -> bool:
     return column.endswith("(n-1)") and n - 1 < 2
 
 
-def _note_scale(values: dict) -> None:
+def note_scale(values: dict) -> None:
     """The engine's note on a difference and a variance given on different scales of scores,
     once for the command (its own calls of the engine do not note: ``warn_scale``)."""
     warn_scale(values, given=True)
 
 
-def _validate(**values) -> None:
+def validate(**values) -> None:
     """Check the arguments against their declared ranges (numpy only) before the engine and
     scipy are imported: a rejected value answers at once, with the engine's own message."""
     from ..params import check_all
@@ -304,7 +304,7 @@ def _validate(**values) -> None:
 def _print_tables(build, title: str, args) -> None:
     import pandas as pd
 
-    frames = {method: build(method) for method in _methods(args)}
+    frames = {method: build(method) for method in chosen_methods(args)}
     several = len(args.spec.methods) > 1
     if args.csv:        # one long table (one header), a row per cell (and method)
         long = pd.concat([frame.stack().rename("n").reset_index()
@@ -347,7 +347,7 @@ def _legacy_table_shortfall(args, frame) -> None:
                   f"exact power at its n is below 1 - beta = {target:.{digits}g} (e.g. {rows}="
                   f"{frame.index[i]:g}, {effect}={frame.columns[j]:g}: n = {n[i, j]:,} has "
                   f"{floor_power(float(power[i, j]), digits):.{digits}g}); "
-                  + ("the exact table is printed with it" if "exact" in _methods(args)
+                  + ("the exact table is printed with it" if "exact" in chosen_methods(args)
                      else "--method exact gives the exact table"),
                   UserWarning, stacklevel=2)
 
@@ -358,10 +358,10 @@ _CHUNK_CELLS = 2000
 
 def _table(args) -> None:
     design = args.spec
-    _note_scale({**{k: getattr(args, k) for k in design.inputs},
+    note_scale({**{k: getattr(args, k) for k in design.inputs},
                  design.table_rows: [[x] for x in getattr(args, design.table_rows)]})
     _print_tables(lambda meth: _table_chunked(args, meth), _title(args, "table"), args)
-    _caveat(args)
+    print_caveat(args)
 
 
 def _table_chunked(args, method: str):
@@ -385,7 +385,7 @@ def _table_chunked(args, method: str):
         for chunk in chunks:
             parts.append(size_table(
                 lambda r, c: n_of(**fixed, **{rows: r, effect: c},
-                                  **_with_method(design, method)),
+                                  **with_method(design, method)),
                 rows=(rows, chunk), columns=(effect, getattr(args, effect))))
             bar.update(1)
     return pd.concat(parts) if len(parts) > 1 else parts[0]
@@ -395,21 +395,21 @@ def _min_d(args) -> None:
     design = args.spec
     names = ["n", *(k for k in design.inputs if k != design.effect)]
     values = _values(args, names)
-    _validate(**values)
+    validate(**values)
     min_of = design.function("min_effect")
     given = {k: v for k, v in values.items() if k != "n"}
     rows = [{"method": meth, design.effect: ceil_sig(min_of(
-        args.n, **given, **_with_method(design, meth)))} for meth in _methods(args)]
+        args.n, **given, **with_method(design, meth)))} for meth in chosen_methods(args)]
     # every digit ceil_sig kept, so that a difference below 0.1 is not rounded down on show
     shown = [row[design.effect] for row in rows if 0 < row[design.effect] < math.inf]
-    _report(_title(args, "min-d"), rows, args, decimals=max(
+    print_rows(_title(args, "min-d"), rows, args, decimals=max(
         [6, *(min(15, 5 - math.floor(math.log10(x))) for x in shown)]))
-    if design.criterion == "power" and "legacy" in _methods(args) and "exact" in design.methods:
+    if design.criterion == "power" and rows[0]["method"] == "legacy" and "exact" in design.methods:
         _legacy_min_shortfall(design, args.n, given, rows)
     beyond = beyond_scores({**given, design.effect: [r[design.effect] for r in rows]}, args.n)
     if beyond:      # a minimum difference no [0, 1] scores can show: said beside it
         print(f"note: {beyond}", file=sys.stderr if args.csv else sys.stdout)
-    _caveat(args)
+    print_caveat(args)
 
 
 def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict]) -> None:

@@ -17,7 +17,12 @@ import numpy as np
 from ..errors import InputError
 from ..numerics.roots import smallest_reaching
 
-__all__ = ["lambda_required", "raise_unreachable", "powerless", "F_LAMBDA_MAX"]
+__all__ = ["lambda_required", "raise_unreachable", "powerless", "F_LAMBDA_MAX",
+           "POWERLESS_WITHIN"]
+
+#: A power asked for, 1 − β, within this of α counts as not above it (:func:`powerless`; the
+#: workbook's status, ``generator/sheets/calculators/scale_note.py``, takes it from here).
+POWERLESS_WITHIN = 1e-9
 
 #: The largest noncentrality an F design's minimum difference is searched for. Boost's
 #: noncentral beta sums some √λ terms where its tail is neither 0 nor 1: 1 s at λ = 1e16 and 18 s
@@ -92,7 +97,7 @@ def powerless(alpha: float, beta: float) -> str | None:
     """
     # within 1e-9 of α counts too: there the powers' precision (3e-11) cannot place n (β = .95
     # at α = .05, 1 − β = α + 4.4e-17, m = 10⁶, two-way: 377 topics one way, 150 the other)
-    if 1.0 - beta > alpha + 1e-9:
+    if 1.0 - beta > alpha + POWERLESS_WITHIN:
         return None
     return (f"beta={beta:.15g} with alpha={alpha:.15g} asks for a power, 1 - beta = "
             f"{1.0 - beta:.15g}, that is not above alpha: every test has at least that power "

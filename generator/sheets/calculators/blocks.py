@@ -117,9 +117,11 @@ def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
 
     ``cols_of(effect)`` gives the model columns for an effect expression; the bisection runs
     over t = log10(effect) in [LOG_LO, LOG_HI] and ``value(t)`` turns the answer (the end that
-    has the power) into the quantity shown, rounded up to :data:`MIN_DECIMALS`. It is 0 where
-    even the smallest effect has the power (1 − β ≤ α), and a text where the largest has not
-    (an approximation undefined at this n).
+    has the power) into the quantity shown, rounded up to :data:`MIN_DECIMALS`. It is
+    :data:`NO_DIFFERENCE` where even the smallest effect has the power (a 1 − β not above α is
+    refused by the status; the legacy approximation's error at α near 1 − β, whose 0 the Excel
+    functions refuse too), and a text where the largest has not (an approximation undefined at
+    this n).
     """
     work.heading(title, font=STYLE.bold)
     cols = (bisection_cols(str(LOG_LO), str(LOG_HI), ok=ok, integer=False, label="log10",
@@ -132,8 +134,14 @@ def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
         Col("n", "n", f"={your_n}", N_FMT), *cols_of("(10^{t})")], 2)
     work.row = ends.bottom + 2
     t = bisection_answer(block, ok, key="t")
-    return (f'IF({ends.cell(ok, ends.top)},0,IF({ends.cell(ok)},'
+    return (f'IF({ends.cell(ok, ends.top)},"{NO_DIFFERENCE}",IF({ends.cell(ok)},'
             f'ROUNDUP({value(t)},{MIN_DECIMALS}),"not reached at this n"))')
+
+
+#: A minimum effect "at your n" where the smallest effect tried already has the power: not a
+#: difference of 0 detected, but none (a parity review, 2026-12-07: the legacy minD at
+#: α = .5, β = .49 showed 0 under "OK", where TSS_MIND_ANOVA refuses it).
+NO_DIFFERENCE = "none: 1 − β is reached with no difference (see the exact method)"
 
 
 #: Rows of the "n against minD" chart's table: n spread geometrically from a third of the

@@ -5,6 +5,7 @@ declared there once)."""
 
 from __future__ import annotations
 
+from topicsetsize.designs.detectable import POWERLESS_WITHIN
 from topicsetsize.designs.scales import (
     LARGE_RATIO,
     SCORES_MAX,
@@ -16,7 +17,10 @@ from topicsetsize.designs.scales import (
 from ...content.inputs import Input
 from ...spreadsheet.layout import STATUS_OK
 
-__all__ = ["ok_status"]
+__all__ = ["ok_status", "TINY_BETA"]
+
+#: Below this β a calculator's status notes that its powers lack the digits for n at large n.
+TINY_BETA = 1e-6
 
 
 def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
@@ -36,6 +40,24 @@ def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
     >>> ok_status(anova.inputs, {"alpha": "B3"})
     '"OK: every input is in range."'
     """
+    text = _scale_status(inputs, used)
+    if "alpha" not in used or "beta" not in used:
+        return text
+    # a power asked for that is not above α: every test has it (the Excel functions refuse it);
+    # a β so small that the sheet's powers lack the digits at large n (a parity review,
+    # 2026-12-07: β = 1e-9, the paired t-test's n 70,362,332 in LibreOffice, 70,362,357 exact)
+    a, b = used["alpha"], used["beta"]
+    tiny = (f'IF({b}<{TINY_BETA:g},"OK, but note: with β below {TINY_BETA:.6f} the sheet\'s '
+            'powers, 1 − β to the last digits, can put a large n some topics low (28 in 70 '
+            'million measured): the TSS_ functions and topicsetsize n give it exactly.",'
+            f'{text})')
+    return (f'IF(1-{b}<={a}+{POWERLESS_WITHIN:g},"Check the inputs: 1 − β = "&(1-{b})&" is not '
+            f'above α = "&{a}&": every test has that power whatever the scores, so n = 2 and a '
+            f'minimum difference of 0 say nothing.",{tiny})')
+
+
+def _scale_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
+    """:func:`ok_status` but for the power asked for: the scale note, or :data:`STATUS_OK`."""
     pair = scale_pair(used)
     if pair is None:
         return f'"{STATUS_OK}"'

@@ -399,12 +399,12 @@ def test_report_shows_the_cells_pandas_shows(capsys, rows):
     from topicsetsize.cli import design
     from topicsetsize.cli._common import _float_format
 
-    design._report("title", rows, argparse.Namespace(csv=False))
+    design.print_rows("title", rows, argparse.Namespace(csv=False))
     ours = capsys.readouterr().out.splitlines()[1:]
     frame = pd.DataFrame(rows).set_index("method").astype(object)
     theirs = frame.to_string(float_format=_float_format(frame)).splitlines()
     assert [line.split() for line in ours] == [line.split() for line in theirs]
-    design._report("title", rows, argparse.Namespace(csv=True))
+    design.print_rows("title", rows, argparse.Namespace(csv=True))
     assert capsys.readouterr().out == pd.DataFrame(rows).set_index("method").to_csv(
         lineterminator="\n")
 

@@ -19,7 +19,7 @@ import topicsetsize as tss
 from topicsetsize.params import N_MAX
 
 from ..._cases import ANOVA, CI, TTEST, grid_workbooks
-from ...conftest import EDITS, named
+from ...conftest import EDITS, named, rounded_up
 
 pytestmark = pytest.mark.libreoffice
 
@@ -395,3 +395,56 @@ def test_a_designs_declared_caveat_is_on_its_calculator(built):
         assert f"Caution: {caveat[0].upper()}{caveat[1:]}." in texts[sheet]
     assert not DESIGNS["ttest"].caveat
     assert not any(t.startswith("Caution:") for t in texts["TTEST"])
+
+
+def test_a_power_not_above_alpha_is_refused_as_the_excel_functions_refuse_it(batch):
+    """A parity review (2026-12-07): alpha = beta = 0.5 in the ANOVA, TTEST and ANOVA2
+    sheets gave n = 2 and minD 0 under the status "OK: every input is in range", where
+    TSS_ANOVA refuses it (powerless: every test has power alpha whatever the scores). The
+    status now says so, and the answers wait on it, in every sheet that takes alpha and beta
+    (recalculated by LibreOffice); a power just above alpha (1 - beta = alpha + 1e-6) is not
+    refused."""
+    from topicsetsize.designs.detectable import powerless
+
+    from ...conftest import POWERED
+
+    assert powerless(0.5, 0.5) and not powerless(0.5, 0.5 - 1e-6)
+    refused, barely = batch.values("powerless"), batch.values("barely_powered")
+    for key in POWERED:
+        assert named(refused, f"{key}_status").startswith(
+            "Check the inputs: 1 − β = 0.5 is not above α = 0.5: every test has that power "
+            "whatever the scores"), key
+        assert named(barely, f"{key}_status").startswith("OK"), key
+    from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS
+
+    assert named(refused, "anova_n_exact") == CHECK_INPUTS
+    assert isinstance(named(barely, "anova_n_exact"), (int, float))
+    # at 1 - beta just above alpha the legacy approximation reaches the power with no
+    # difference at all (its error): "none", not a minD of 0 (which TSS_MIND_ANOVA refuses);
+    # the exact method's minD is a number, the engine's
+    from topicsetsize.generator.sheets.calculators.blocks import NO_DIFFERENCE
+
+    given = {k: named(barely, f"anova_{k}") for k in ("your_n", "m", "variance", "alpha",
+                                                      "beta")}
+    args = dict(m=given["m"], variance=given["variance"], alpha=0.5, beta=given["beta"])
+    assert tss.anova_min_d(given["your_n"], **args, method="legacy") == 0
+    assert named(barely, "anova_min_d_at_n_legacy") == NO_DIFFERENCE
+    assert rounded_up(named(barely, "anova_min_d_at_n_exact"),
+                      tss.anova_min_d(given["your_n"], **args, method="exact"), 1e-7)
+
+
+def test_a_beta_below_a_millionth_is_noted_where_the_sheets_digits_run_out(batch):
+    """A parity review (2026-12-07): at beta = 1e-9 the workbook's n differed from the engine's
+    once n was above about 10**5 (the paired t-test, minDt .0003, variance_t .1: 70,362,332 in
+    LibreOffice where 70,362,357 reaches the power), without a word. The status says so from
+    beta < TINY_BETA on, and the answers stay (the inputs are valid)."""
+    from topicsetsize.generator.sheets.calculators.scale_note import TINY_BETA
+
+    from ...conftest import POWERED
+
+    wb = batch.values("tiny_beta")
+    assert 1e-9 < TINY_BETA <= 1e-6
+    for key in POWERED:
+        assert named(wb, f"{key}_status").startswith(
+            "OK, but note: with β below 0.000001 the sheet's powers"), key
+    assert isinstance(named(wb, "anova_n_exact"), (int, float))
