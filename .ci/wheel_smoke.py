@@ -3,8 +3,8 @@
 Run by .ci/wheel_smoke.sh with the Python of a fresh venv that has only the wheel installed, from
 a folder outside the source tree, so that a module, a data file or a bundled spec missing from
 the wheel fails here (an editable install would find it in the clone). Every command of
-``topicsetsize --help`` (and every design of ``n``, ``table`` and ``min-d``) must be listed
-below and must exit 0.
+``topicsetsize --help`` (and every design of ``n``, ``table``, ``min-d`` and ``power``) must
+be listed below and must exit 0.
 
 Usage: python wheel_smoke.py  (the current folder is where the outputs are written)
 """
@@ -38,6 +38,12 @@ CALLS = {
     "min-d ttest": ["--n", "50", "--variance-t", "0.0601"],
     "min-d anova2": ["--n", "50", "--m", "10", "--variance", "0.0601"],
     "min-d ttest2": ["--n", "50", "--variance", "0.0601"],
+    "power anova": ["--n", "50", *DESIGN, "--method", "both"],
+    "power ttest": ["--n", "50", "--min-delta-t", "0.5"],
+    "power ci": ["--n", "79", "--variance-t", "0.05"],
+    "power anova2": ["--n", "50", *DESIGN],
+    "power ttest2": ["--n", "50", "--min-d", "0.1", "--variance", "0.0601"],
+    "power ci2": ["--n", "41", "--variance", "0.0127"],
     "variance": ["--example"],
     "workbook": ["--out", "ntcir12_std_ab.xlsx"],
     "reliability": ["--example", "--seed", "1", "--half", "10"],
