@@ -38,7 +38,7 @@ def status_value(calc, given: dict, inputs=None) -> str:
     from topicsetsize.generator.sheets.calculators.scale_note import TINY_BETA
 
     if "beta" in given and given["beta"] < TINY_BETA:        # the sheet's digits (2026-12-07)
-        return Noted("OK, but note: with β below 0.000001")
+        return Noted("OK, but note: β < 0.000001 needs more digits")
     noted = scale_note({i.key: given[i.key] for i in inputs or calc.inputs}) is not None
     return Noted("OK, but note: ") if noted else STATUS_OK
 

@@ -139,9 +139,11 @@ def min_at_n(work: Cursor, title: str, cols_of, ok: str, your_n: str,
 
 
 #: A minimum effect "at your n" where the smallest effect tried already has the power: not a
-#: difference of 0 detected, but none (a parity review, 2026-12-07: the legacy minD at
-#: α = .5, β = .49 showed 0 under "OK", where TSS_MIND_ANOVA refuses it).
-NO_DIFFERENCE = "none: 1 − β is reached with no difference (see the exact method)"
+#: difference of 0 detected, but none, an artefact of the legacy approximation at α near 1 − β
+#: (a parity review, 2026-12-07: the legacy minD at α = .5, β = .49 showed 0 under "OK", where
+#: TSS_MIND_ANOVA refuses it; the sheet's "Legacy vs exact" row warns there). Short enough for
+#: its cell.
+NO_DIFFERENCE = "none (approx.)"
 
 
 #: Rows of the "n against minD" chart's table: n spread geometrically from a third of the

@@ -47,13 +47,10 @@ def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
     # a β so small that the sheet's powers lack the digits at large n (a parity review,
     # 2026-12-07: β = 1e-9, the paired t-test's n 70,362,332 in LibreOffice, 70,362,357 exact)
     a, b = used["alpha"], used["beta"]
-    tiny = (f'IF({b}<{TINY_BETA:g},"OK, but note: with β below {TINY_BETA:.6f} the sheet\'s '
-            'powers, 1 − β to the last digits, can put a large n some topics low (28 in 70 '
-            'million measured): the TSS_ functions and topicsetsize n give it exactly.",'
-            f'{text})')
+    tiny = (f'IF({b}<{TINY_BETA:g},"OK, but note: β < {TINY_BETA:.6f} needs more digits than '
+            f'the sheet keeps: a large n may be some topics low.",{text})')
     return (f'IF(1-{b}<={a}+{POWERLESS_WITHIN:g},"Check the inputs: 1 − β = "&(1-{b})&" is not '
-            f'above α = "&{a}&": every test has that power whatever the scores, so n = 2 and a '
-            f'minimum difference of 0 say nothing.",{tiny})')
+            f'above α = "&{a}&": every test has that power, whatever the scores.",{tiny})')
 
 
 def _scale_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:

@@ -412,8 +412,8 @@ def test_a_power_not_above_alpha_is_refused_as_the_excel_functions_refuse_it(bat
     refused, barely = batch.values("powerless"), batch.values("barely_powered")
     for key in POWERED:
         assert named(refused, f"{key}_status").startswith(
-            "Check the inputs: 1 − β = 0.5 is not above α = 0.5: every test has that power "
-            "whatever the scores"), key
+            "Check the inputs: 1 − β = 0.5 is not above α = 0.5: every test has that power, "
+            "whatever the scores."), key
         assert named(barely, f"{key}_status").startswith("OK"), key
     from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS
 
@@ -446,5 +446,5 @@ def test_a_beta_below_a_millionth_is_noted_where_the_sheets_digits_run_out(batch
     assert 1e-9 < TINY_BETA <= 1e-6
     for key in POWERED:
         assert named(wb, f"{key}_status").startswith(
-            "OK, but note: with β below 0.000001 the sheet's powers"), key
+            "OK, but note: β < 0.000001 needs more digits than the sheet keeps"), key
     assert isinstance(named(wb, "anova_n_exact"), (int, float))
