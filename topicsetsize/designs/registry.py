@@ -7,8 +7,9 @@ of freedom and noncentrality, where it comes from, and the names of its function
 module ``topicsetsize/designs/<key>.py``. :data:`DESIGNS` holds them all, in the order the
 command line, the docs and the workbook show them.
 
-From the declarations, the command line builds its ``n``, ``table`` and ``min-d`` sub-commands
-(:mod:`topicsetsize.cli.design`), ``docs/designs.md`` is written (:func:`markdown`), and the
+From the declarations, the command line builds its ``n``, ``table``, ``min-d`` and ``power``
+sub-commands (:mod:`topicsetsize.cli.design`, :mod:`topicsetsize.cli.power_at`),
+``docs/designs.md`` is written (:func:`markdown`), and the
 workbook's calculators and the Excel functions take their titles and method lists; the
 package exports every design's functions (``topicsetsize.<name>``) from it. Adding a design of
 an existing kind means: its module in ``designs/`` (its pieces for a kind of
