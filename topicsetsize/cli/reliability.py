@@ -38,6 +38,13 @@ _CELLS_PER_SECOND, _TESTS_PER_SECOND = 2e8, 6e7
 #: 2, 5 and all 78 distinct runs (0.9, 1.0, 2.8 s). The rate of 2e8 cells (topics x all runs)
 #: a second used before said 411 s for 3,000,000 trials at n = 249 on Robust, which took 13 s.
 _TRIAL, _PER_TOPIC, _PER_RUN, _PER_DRAW = 4e-7, 1.5e-9, 2.5e-8, 8e-9
+#: A trial draws n topic indices up to this n (``checks.resampling._CHUNK_ELEMENTS``, spelled
+#: out so that building the parser imports no numpy; a test checks that they agree), and beyond
+#: it the counts at once from their multinomial, whose cost stops growing with n at about
+#: _DRAWS_SATURATE draws a topic (measured, 20,000 trials: 48 topics, 6 us a trial from n = 10^5
+#: to 10^9; 249 topics, 34 us): ``check-power --example --n 1e9 --trials 50`` was estimated at
+#: 7 minutes, and took 1.3 s.
+_INDEXED_DRAWS_MAX, _DRAWS_SATURATE = 2 ** 19, 20
 
 
 def _split_half_seconds(trials: int, halves: int, topics: int, runs: int) -> float:
@@ -56,7 +63,8 @@ def _resampled_seconds(trials: int, ns: list[int], topics: int, runs: int) -> fl
     >>> round(_resampled_seconds(3_000_000, [249], 249, 110), 1)     # measured: 12.9 s
     16.5
     """
-    return trials * sum(_TRIAL + _PER_TOPIC * topics + _PER_RUN * runs + _PER_DRAW * n
+    return trials * sum(_TRIAL + _PER_TOPIC * topics + _PER_RUN * runs
+                        + _PER_DRAW * (n if n <= _INDEXED_DRAWS_MAX else _DRAWS_SATURATE * topics)
                         for n in ns)
 
 

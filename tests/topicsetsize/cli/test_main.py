@@ -78,6 +78,9 @@ def test_spelled_out_choices_agree_with_the_engine():
 
     assert cli_reliability._SCORE_KINDS == SCORE_KINDS
     assert cli_reliability._TESTS == TESTS
+    from topicsetsize.checks.resampling import _CHUNK_ELEMENTS
+
+    assert cli_reliability._INDEXED_DRAWS_MAX == _CHUNK_ELEMENTS   # check-power's estimate
 
 
 def test_a_bug_keeps_its_traceback(monkeypatch):

@@ -121,3 +121,19 @@ def test_just_over_the_limit_is_not_said_as_the_limit():
     with pytest.raises(InputError) as caught:
         workload.check_workload("x", seconds=1500.0)
     assert "about 25 minutes (more than 10 minutes)" in str(caught.value)
+
+
+def test_check_powers_estimate_stops_growing_where_the_draws_do():
+    """An input review (2026-12-06): `check-power --example --n 1e9 --trials 50` said "about 7
+    minutes" and took 1.3 s. Beyond 2**19 topics a trial draws its counts from their
+    multinomial at once, whose cost stops growing with n (measured: 6 us a trial with 48
+    topics from n = 10**5 to 10**9); up to it a trial draws n indices, in proportion to n, and
+    the estimate follows both, with resampling's own threshold (tests/topicsetsize/cli/
+    test_main.py checks that the two agree)."""
+    from topicsetsize.cli.reliability import _INDEXED_DRAWS_MAX, _resampled_seconds
+
+    big, bigger = (_resampled_seconds(50, [n], 48, 5) for n in (2 * _INDEXED_DRAWS_MAX, 10**9))
+    assert big == bigger < 1.0
+    below = _resampled_seconds(50, [_INDEXED_DRAWS_MAX], 48, 5)
+    assert below > 100 * big            # n indices a trial: in proportion to n
+    assert _resampled_seconds(50, [10], 48, 5) < below / 1000
