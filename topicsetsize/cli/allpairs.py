@@ -15,9 +15,12 @@ from ..designs.registry import ALLPAIRS_CONFIGURATIONS, ALLPAIRS_TARGETS
 from ._common import checked, fresh_seed, number, print_frame, progress, records_frame
 from .workload import check_workload
 
-#: Simulated trial x system cells a second, the search over n included: measured on a 2-core
-#: machine (--m 100 --trials 1000000: 1e8 cells in 9.6 s).
-_CELLS_PER_SECOND = 1e7
+#: Seconds a simulated trial, and a trial's further seconds a system, the search over n
+#: included, measured on a 2-core machine with --min-d 0.1 --variance 0.02 --trials 1000000:
+#: --m 5 5.3 s, --m 100 6.8 s (start-up included). A trial costs mostly the same whatever m:
+#: the rate of 1e7 trial x system cells a second used before said 0.5 s for --m 5, and "about
+#: 50 s" for --trials 1e8, which ran for minutes.
+_PER_TRIAL, _PER_SYSTEM = 4.5e-6, 1.6e-8
 
 
 def register(sub, designs) -> None:
@@ -73,8 +76,8 @@ def run_allpairs(args) -> int:
 
     trials = check("trials", args.trials)
     m = check("m", args.m, key="m_simulated")
-    check_workload(f"{trials:,} trials x {m} systems", seconds=trials * m / _CELLS_PER_SECOND,
-                   force=args.force)
+    check_workload(f"{trials:,} trials x {m} systems",
+                   seconds=trials * (_PER_TRIAL + _PER_SYSTEM * m), force=args.force)
     from ..designs.allpairs import allpairs_n
     from ..designs.scales import warn_scale
     from ..designs.tukey_pair import one_pair_n

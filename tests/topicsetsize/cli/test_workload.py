@@ -137,3 +137,17 @@ def test_check_powers_estimate_stops_growing_where_the_draws_do():
     below = _resampled_seconds(50, [_INDEXED_DRAWS_MAX], 48, 5)
     assert below > 100 * big            # n indices a trial: in proportion to n
     assert _resampled_seconds(50, [10], 48, 5) < below / 1000
+
+
+def test_allpairs_estimate_counts_trials_not_only_cells(capsys, no_work):
+    """`n allpairs --m 5 --trials 1e8` said "about 50 s" and ran for minutes (an input review,
+    2026-12-06): a trial costs mostly the same whatever m (measured, 10**6 trials: m = 5
+    5.3 s, m = 100 6.8 s), and the rate of 1e7 trial x system cells a second said 0.5 s for
+    the first. 10**8 trials at m = 5 are now about 8 minutes: warned, not refused."""
+    from topicsetsize.cli import main
+
+    with pytest.raises(AssertionError, match="the work started"):     # no_work: not run
+        main(["n", "allpairs", "--min-d", "0.1", "--variance", "0.02", "--m", "5", "--trials",
+              "1e8", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert "100,000,000 trials x 5 systems: this will take about 8 minutes" in err
