@@ -28,6 +28,7 @@ from ._common import (
     print_frame,
     progress,
 )
+from .legacy_shortfall import min_shortfall, n_shortfall, table_shortfall
 
 _METHODS = ("legacy", "exact", "both")
 
@@ -187,7 +188,7 @@ def _n(args) -> None:
     print_rows(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label,
             decimals=decimals)
     if power and "legacy" in chosen_methods(args) and "exact" in design.methods:
-        _legacy_shortfall(design, values, given, rows, n_label)
+        n_shortfall(design, values, given, rows, n_label)
     print_caveat(args, None if power else (values, rows[0][n_label]))
 
 
@@ -197,29 +198,6 @@ def print_caveat(args, width_at=None) -> None:
     caveat = width_caveat(args.spec.key, *width_at[::-1]) if width_at else args.spec.caveat
     if caveat:
         print(f"note: {args.spec.name}: {caveat}", file=sys.stderr if args.csv else sys.stdout)
-
-
-def _legacy_shortfall(design: Design, values: dict, given: dict, rows: list[dict],
-                      n_label: str) -> None:
-    """Warn where the exact power at the legacy n is below 1 − β: the legacy approximation
-    promised a power the design does not have there (as the workbook's "Legacy vs exact"
-    sentence says). The legacy row's power columns are the approximation's own."""
-    import warnings
-
-    n_legacy = rows[0][n_label]
-    exact_power = design.function("power")(n_legacy, **given, method="exact")
-    target = 1.0 - values["beta"]
-    if exact_power >= target:
-        return
-    digits = power_decimals(values["beta"])
-    n_exact = next((row[n_label] for row in rows if row["method"] == "exact"), None)
-    if n_exact is None:
-        n_exact = design.function("n")(**values, method="exact")
-    warnings.warn(f"at the legacy n = {n_legacy:,} the exact power is only "
-                  f"{floor_power(exact_power, digits):.{digits}g} < 1 - beta = "
-                  f"{target:.{digits}g} (the legacy "
-                  f"powers above are the approximation's own); the exact method needs "
-                  f"n = {n_exact:,} (--method exact)", UserWarning, stacklevel=2)
 
 
 def print_rows(title: str, rows: list[dict], args, *, n_column: str = "n",
@@ -317,39 +295,7 @@ def _print_tables(build, title: str, args) -> None:
             if several:
                 print()
     if "legacy" in frames and "exact" in args.spec.methods and args.spec.criterion == "power":
-        _legacy_table_shortfall(args, frames["legacy"])
-
-
-def _legacy_table_shortfall(args, frame) -> None:
-    """Warn where the exact power at a legacy table's n is below 1 − β (as
-    :func:`_legacy_shortfall` does for one n): how many cells, and the first of them."""
-    import warnings
-
-    import numpy as np
-
-    from ..params import check
-
-    design = args.spec
-    rows, effect = design.table_rows, design.effect
-    fixed = {k: check(k, getattr(args, k), allow_array=False)
-             for k in design.inputs if k not in (rows, effect, "beta")}
-    n = frame.to_numpy()
-    power = design.function("power")(
-        n, **{rows: np.asarray(frame.index, float)[:, None],
-              effect: np.asarray(frame.columns, float)[None, :]}, **fixed, method="exact")
-    target = 1.0 - args.beta
-    short = np.asarray(power) < target
-    if not short.any():
-        return
-    i, j = np.argwhere(short)[0]
-    digits = power_decimals(args.beta)
-    warnings.warn(f"in {int(short.sum()):,} of {short.size:,} cells of the legacy table the "
-                  f"exact power at its n is below 1 - beta = {target:.{digits}g} (e.g. {rows}="
-                  f"{frame.index[i]:g}, {effect}={frame.columns[j]:g}: n = {n[i, j]:,} has "
-                  f"{floor_power(float(power[i, j]), digits):.{digits}g}); "
-                  + ("the exact table is printed with it" if "exact" in chosen_methods(args)
-                     else "--method exact gives the exact table"),
-                  UserWarning, stacklevel=2)
+        table_shortfall(args, frames["legacy"], "exact" in chosen_methods(args))
 
 
 #: Cells per chunk of a long table run (one progress-bar step per chunk).
@@ -398,53 +344,25 @@ def _min_d(args) -> None:
     validate(**values)
     min_of = design.function("min_effect")
     given = {k: v for k, v in values.items() if k != "n"}
-    rows = [{"method": meth, design.effect: ceil_sig(min_of(
-        args.n, **given, **with_method(design, meth)))} for meth in chosen_methods(args)]
+    methods = chosen_methods(args)
+
+    def one(meth):              # with both methods, a legacy approximation undefined at n is
+        try:                    # a row of its own (the exact row still answers), said below
+            return ceil_sig(min_of(args.n, **given, **with_method(design, meth)))
+        except InputError:
+            if meth != "legacy" or len(methods) == 1:
+                raise
+            return math.nan
+
+    rows = [{"method": meth, design.effect: one(meth)} for meth in methods]
     # every digit ceil_sig kept, so that a difference below 0.1 is not rounded down on show
     shown = [row[design.effect] for row in rows if 0 < row[design.effect] < math.inf]
     print_rows(_title(args, "min-d"), rows, args, decimals=max(
         [6, *(min(15, 5 - math.floor(math.log10(x))) for x in shown)]))
-    if design.criterion == "power" and rows[0]["method"] == "legacy" and "exact" in design.methods:
-        _legacy_min_shortfall(design, args.n, given, rows)
+    if design.criterion == "power" and rows[0]["method"] == "legacy" and "exact" in design.methods \
+            and not math.isnan(rows[0][design.effect]):
+        min_shortfall(design, args.n, given, rows)
     beyond = beyond_scores({**given, design.effect: [r[design.effect] for r in rows]}, args.n)
     if beyond:      # a minimum difference no [0, 1] scores can show: said beside it
         print(f"note: {beyond}", file=sys.stderr if args.csv else sys.stdout)
     print_caveat(args)
-
-
-def _legacy_min_shortfall(design: Design, n: int, given: dict, rows: list[dict]) -> None:
-    """Warn where the exact power at the legacy minimum difference (as printed) is below 1 − β:
-    the legacy approximation promises to detect a difference the exact test detects less often
-    (as :func:`_legacy_shortfall` does for n)."""
-    import warnings
-
-    shown = rows[0][design.effect]
-    if not shown > 0 and 1.0 - given["beta"] <= given["alpha"]:
-        return              # any difference has the power, in both methods (said already)
-    if not shown > 0:       # the approximation's own error gives the power at no difference
-        warnings.warn(f"the legacy {design.effect} = 0 detects nothing: the legacy "
-                      "approximation reaches 1 - beta with no difference at all (its error at "
-                      f"this alpha); the exact method's {design.effect} is "
-                      f"{_exact_min(design, n, given, rows):.6g} (--method exact)", UserWarning,
-                      stacklevel=2)
-        return
-    power_args = {k: v for k, v in given.items() if k != "beta"}
-    exact_power = design.function("power")(n, **{design.effect: shown}, **power_args,
-                                           method="exact")
-    target = 1.0 - given["beta"]
-    if exact_power >= target:
-        return
-    digits = power_decimals(given["beta"])
-    warnings.warn(f"at the legacy {design.effect} = {shown:.6g} the exact power is only "
-                  f"{floor_power(exact_power, digits):.{digits}g} < 1 - beta = "
-                  f"{target:.{digits}g}; the exact method's {design.effect} is "
-                  f"{_exact_min(design, n, given, rows):.6g} (--method exact)", UserWarning,
-                  stacklevel=2)
-
-
-def _exact_min(design: Design, n: int, given: dict, rows: list[dict]) -> float:
-    """The exact method's minimum difference as printed: its row's, or computed where only the
-    legacy row was asked for."""
-    exact = next((row[design.effect] for row in rows if row["method"] == "exact"), None)
-    return exact if exact is not None else ceil_sig(
-        design.function("min_effect")(n, **given, method="exact"))

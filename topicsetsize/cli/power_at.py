@@ -22,6 +22,7 @@ from .design import (
     validate,
     with_method,
 )
+from .legacy_shortfall import power_shortfall
 
 #: The digits a power is shown with (cut, never rounded up: as the ``n`` command's powers).
 _DECIMALS = 6
@@ -76,17 +77,5 @@ def _power_at(args) -> None:
              + ", ".join(filter(None, [effect_text, inputs])))
     print_rows(title, rows, args, decimals=_DECIMALS)
     if power and rows[0]["method"] == "legacy" and "exact" in design.methods:
-        _legacy_above_exact(rows[0]["power"], at(args.n, **given, method="exact"))
+        power_shortfall(rows[0]["power"], at(args.n, **given, method="exact"), _DECIMALS)
     print_caveat(args)
-
-
-def _legacy_above_exact(legacy: float, exact: float) -> None:
-    """Warn where the legacy power (as printed) is above the exact one: the approximation
-    promises more than the exact test has (as ``n`` warns of a legacy n short of the power)."""
-    import warnings
-
-    shown = floor_power(exact, _DECIMALS)
-    if legacy > shown:      # NaN (undefined) compares False: said in the table already
-        warnings.warn(f"the legacy power {legacy:.{_DECIMALS}g} is the approximation's own: the "
-                      f"exact test has {shown:.{_DECIMALS}g} (--method exact)", UserWarning,
-                      stacklevel=2)

@@ -503,3 +503,18 @@ def test_a_ci_answer_says_how_often_its_own_interval_is_wider(capsys):
         name = tss.designs.registry.DESIGNS[key].name
         assert code == 0 and f"note: {name}: {width_caveat(key, n, values)}\n" in out + err
         assert f"at the {n} topics" in out + err and "0.05: at the 79" not in out + err
+
+
+def test_min_d_with_both_methods_keeps_the_exact_row_where_legacy_is_undefined(capsys):
+    """A parity review (2026-12-07): `min-d anova --n 2 --m 2 --method both` exited 2 ("too
+    small for the legacy approximation") and printed no exact row, which the API and the
+    workbook give. The legacy row is now "undefined" (empty in CSV) beside the exact one; the
+    legacy method alone still refuses in one line."""
+    code, out, _ = run_cli(capsys, "min-d", "anova", "--n", "2", "--m", "2", "--variance",
+                           "0.0601", "--method", "both", "--csv")
+    frame = pd.read_csv(io.StringIO(out), index_col="method")
+    want = tss.anova_min_d(2, m=2, variance=0.0601, alpha=0.05, beta=0.2, method="exact")
+    assert code == 0 and math.isnan(frame.min_d["legacy"])
+    assert want <= frame.min_d["exact"] <= want * (1 + 1e-5)          # rounded up, 6 digits
+    err = one_line_error(capsys, "min-d", "anova", "--n", "2", "--m", "2", "--variance", "0.0601")
+    assert "too small for the legacy approximation" in err
