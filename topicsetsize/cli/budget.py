@@ -110,7 +110,13 @@ def run(args) -> int:
         table = table.drop(columns="within_budget")
     if args.csv:
         # the method in the file: a saved legacy n is not read as an exact one
-        print_frame(table.assign(method=kwargs.get("method", "legacy")), csv=True)
+        # and α and β (budget_plan's defaults where neither the plan nor an option gives them)
+        import inspect
+
+        default = inspect.signature(budget_plan).parameters
+        print_frame(table.assign(method=kwargs.get("method", default["method"].default),
+                                 **{k: kwargs.get(k, default[k].default)
+                                    for k in ("alpha", "beta")}), csv=True)
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map(documents_text)

@@ -200,6 +200,18 @@ def print_caveat(args, width_at=None) -> None:
         print(f"note: {args.spec.name}: {caveat}", file=sys.stderr if args.csv else sys.stdout)
 
 
+def given_inputs(args) -> dict:
+    """The design's inputs as the command was given them (``n`` first where it is one; an
+    effect size instead of the difference and its variance), for a CSV to carry: a saved n or
+    power then says its α, β and the rest (a review, 2026-12-07: it said the method only)."""
+    design = getattr(args, "spec", None)
+    if design is None:
+        return {}
+    names = ["n", *design.inputs, *([design.effect_size] if design.effect_size else [])]
+    return {k: int(v) if k in ("n", "m") else v for k in names
+            if isinstance(v := getattr(args, k, None), (int, float))}     # not a table's lists
+
+
 def print_rows(title: str, rows: list[dict], args, *, n_column: str = "n",
             decimals: int = 6) -> None:
     """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table.
@@ -210,13 +222,15 @@ def print_rows(title: str, rows: list[dict], args, *, n_column: str = "n",
     numpy and scipy.special. The layout is that of ``DataFrame.to_string`` (index ``method``).
     """
     columns = [c for c in rows[0] if c != "method"]
-    if args.csv:
+    if args.csv:            # the inputs too, after the answers: a saved file says what it sized
         import csv
 
+        given = {k: v for k, v in given_inputs(args).items() if k not in columns}
         out = csv.writer(sys.stdout, lineterminator="\n")
-        out.writerow(["method", *columns])
+        out.writerow(["method", *columns, *given])
         for row in rows:
-            out.writerow([row["method"], *(_csv_cell(row[c]) for c in columns)])
+            out.writerow([row["method"], *(_csv_cell(row[c]) for c in columns),
+                          *(_csv_cell(v) for v in given.values())])
         return
     huge = any(isinstance(v, float) and math.isfinite(v) and abs(v) >= 1e16
                for row in rows for v in row.values())
@@ -284,9 +298,10 @@ def _print_tables(build, title: str, args) -> None:
 
     frames = {method: build(method) for method in chosen_methods(args)}
     several = len(args.spec.methods) > 1
-    if args.csv:        # one long table (one header), a row per cell (and method)
-        long = pd.concat([frame.stack().rename("n").reset_index()
-                          .pipe(lambda f, m=method: f.assign(method=m) if several else f)
+    if args.csv:        # one long table (one header), a row per cell and method, and the
+        fixed = {k: v for k, v in given_inputs(args).items()      # inputs the table fixes
+                 if k not in (args.spec.table_rows, args.spec.effect)}
+        long = pd.concat([frame.stack().rename("n").reset_index().assign(method=method, **fixed)
                           for method, frame in frames.items()], ignore_index=True)
         print_frame(long, csv=True, index=False)
     else:

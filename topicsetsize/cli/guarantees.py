@@ -47,7 +47,9 @@ def run(args) -> int:
 
         warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
-        print_frame(result.table.assign(method=result.method), csv=True, index=False)
+        print_frame(result.table.assign(method=result.method, alpha=result.alpha,
+                                        beta=result.beta, variance=result.variance,
+                                        variance_t=result.variance_t), csv=True, index=False)
         return 0
     shown = result.table.copy()
     for column in ("min_d", "min_dt", "ci_delta"):      # rounded up: never below the truth

@@ -138,7 +138,8 @@ def run(args) -> int:
             f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
             f"beta={args.beta:.15g}, V_E {args.variance_from}"))
     if args.csv:
-        print_frame(study.table.assign(method=args.method), csv=True)    # as budget --csv
+        print_frame(study.table.assign(method=args.method, alpha=args.alpha, beta=args.beta),
+                    csv=True)    # as budget --csv
         return 0
     show = study.table.copy()
     show["docs_per_topic"] = show["docs_per_topic"].map("{:.1f}".format)

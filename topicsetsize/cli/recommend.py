@@ -84,7 +84,9 @@ def run(args) -> int:
             raise InputError(f"--require {first + 1} and --require {k + 1} are the same "
                              "requirement: give each once")
     if args.file is not None:
-        items += read_requirements(args.file)
+        settings: dict = {}
+        items += read_requirements(args.file, settings=settings)
+        _differing_settings(args, settings)
     if not items:
         raise InputError("no requirements: give --require SPEC (one or more) or --file FILE")
     result = recommend(items, alpha=args.alpha, beta=args.beta, round_to=args.round_to,
@@ -95,7 +97,8 @@ def run(args) -> int:
 
         warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
-        print_frame(frame.assign(recommended=result.n, method=args.method), csv=True)
+        print_frame(frame.assign(recommended=result.n, method=args.method, alpha=result.alpha,
+                                 beta=result.beta), csv=True)
         return 0
     print(result.sentence)
     if result.note:     # a size the sentence states (or its guarantee) fails under the exact
@@ -107,3 +110,22 @@ def run(args) -> int:
     print_frame(shown, title=f"Each requirement's n, and its power at n={result.n} "
                              f"(alpha={result.alpha:.15g}, {result.method}):")
     return 0
+
+
+def _differing_settings(args, settings: dict) -> None:
+    """Warn where a requirements file written by ``recommend --csv`` was computed with another
+    method, α or β than this command's: its n columns are computed again, by the command's
+    (a review, 2026-12-07: a file saved at alpha = 0.01 was read back at the default 0.05, 120
+    topics becoming 90, without a word)."""
+    import warnings
+
+    for key, values in settings.items():
+        ours = getattr(args, key)
+        differ = sorted(v for v in values if (v != ours if key == "method" else
+                                              as_number(v) != ours))
+        if differ:
+            flag = f"--{key} {ours if key == 'method' else f'{ours:.15g}'}"
+            warnings.warn(f"{args.file}: its {key} column says {', '.join(differ)}; the answers "
+                          f"are computed again with {flag} (give --{key} {differ[0]} to repeat "
+                          "them)", UserWarning, stacklevel=2)
+

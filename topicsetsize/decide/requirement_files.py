@@ -21,7 +21,7 @@ from .recommendation import (
 __all__ = ["read_requirements"]
 
 
-def read_requirements(path) -> list[dict]:
+def read_requirements(path, *, settings: dict | None = None) -> list[dict]:
     """Read requirements from a TOML or CSV file (by its extension: .toml, otherwise CSV).
 
     TOML: one ``[[requirements]]`` table per requirement, with the keys ``variance``, ``m``,
@@ -32,6 +32,10 @@ def read_requirements(path) -> list[dict]:
     Parameters
     ----------
     path : str or path-like
+    settings : dict, optional
+        Filled with the values of the CSV's ``method``, ``alpha`` and ``beta`` columns (a set of
+        texts per column present), as ``recommend --csv`` writes them: the answers are computed
+        again by the caller's settings, which can then say where the file's differ.
 
     Returns
     -------
@@ -69,7 +73,8 @@ def read_requirements(path) -> list[dict]:
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not a UTF-8 text file ({error.reason} at byte "
                          f"{error.start})") from None
-    items = _read_toml(path, text) if path.suffix.lower() == ".toml" else _read_csv(path, text)
+    items = (_read_toml(path, text) if path.suffix.lower() == ".toml"
+             else _read_csv(path, text, {} if settings is None else settings))
     if not items:
         raise InputError(f"{path}: no requirements in the file")
     return items
@@ -99,10 +104,12 @@ def _cell(text: str):
 
 #: The columns ``recommend --csv`` adds to the requirements: read back, they are left out (the
 #: answers are computed again from the requirements, by the method the command is given).
-COMPUTED = ("requirement", "n", "power", "recommended", "method")
+COMPUTED = ("requirement", "n", "power", "recommended", "method", "alpha", "beta")
+#: Among them, the settings the answers were computed by (read back for ``settings``).
+SETTINGS = ("method", "alpha", "beta")
 
 
-def _read_csv(path: Path, text: str) -> list[dict]:
+def _read_csv(path: Path, text: str, settings: dict) -> list[dict]:
     reader = csv.reader(text.splitlines())
     try:
         header = [h.strip() for h in next(reader)]
@@ -131,6 +138,9 @@ def _read_csv(path: Path, text: str) -> list[dict]:
             if len(row) != len(header):
                 raise InputError(f"{path}, line {line}: {len(row)} cells, the header has "
                                  f"{len(header)}")
+            for k, v in zip(header, row):
+                if k in SETTINGS:
+                    settings.setdefault(k, set()).add(v.strip())
             cells = {k: v for k, v in zip(header, row) if k not in COMPUTED}
             label = clean_label(cells.pop("label", None))
             where = place_text(f"{path}, line {line}", label)

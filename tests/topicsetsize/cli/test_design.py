@@ -291,7 +291,9 @@ def test_undefined_power_is_spelled_out_with_a_note(capsys):
     assert "undefined: the legacy power (Nagata's approximation" in out
     code, out, _ = run_cli(capsys, "n", "anova", "--min-d", "0.5", "--variance", "0.02", "--m", "2",
                            "--csv")
-    assert out.splitlines()[1] == "legacy,3,,1.0"
+    # the inputs follow the answers (a review, 2026-12-07: a saved n did not say its alpha)
+    assert out.splitlines() == ["method,n,power(n-1),power(n),alpha,beta,min_d,variance,m",
+                                "legacy,3,,1.0,0.05,0.2,0.5,0.02,2"]
     code, out, _ = run_cli(capsys, "n", "ttest", "--min-delta-t", "50", "--method", "exact")
     row = next(line for line in out.splitlines() if line.startswith("exact")).split()
     assert row[1] == "2" and row[2] == "-" and "-: fewer than 2 topics, no test" in out

@@ -47,6 +47,10 @@ def test_csv_equals_the_api(capsys):
                                                             [100, 10]]
     # the method in the file (a real-data review, 2026-12-07: a saved legacy CSV did not say so)
     assert (got.pop("method") == "exact").all()
+    # and the inputs (a review, 2026-12-07: a saved file did not say its alpha or beta)
+    for column, value in (("alpha", 0.01), ("beta", 0.1), ("variance", 0.0215),
+                          ("variance_t", 0.05)):
+        assert (got.pop(column) == value).all(), column
     pd.testing.assert_frame_equal(got, api, check_exact=True)
 
 

@@ -158,3 +158,27 @@ def test_a_stated_size_the_exact_power_breaks_is_noted_and_the_csv_reads_back(ca
     csv = run_cli(capsys, *argv, "--csv")[1]
     (tmp_path / "rec.csv").write_text(csv)
     assert run_cli(capsys, "recommend", "--file", str(tmp_path / "rec.csv"), "--csv")[1] == csv
+
+
+def test_a_saved_csv_says_its_alpha_and_beta_and_reading_it_back_says_where_they_differ(
+        capsys, tmp_path):
+    """A review (2026-12-07): `recommend --csv` at --alpha 0.01 saved 120 topics without its
+    alpha, and `recommend --file` read it back at the default 0.05 (90 topics) without a word.
+    The file now carries alpha and beta beside the method, and reading it back warns where the
+    command's own differ (the answers are computed again by the command's); the same settings
+    read back silently."""
+    require = ["--require", "label=EN,variance=0.0259,m=10,min_d=0.10"]
+    code, out, _ = run_cli(capsys, "recommend", *require, "--alpha", "0.01", "--csv")
+    saved = pd.read_csv(io.StringIO(out))
+    assert code == 0 and saved.alpha.tolist() == [0.01] and saved.beta.tolist() == [0.2]
+    path = tmp_path / "saved.csv"
+    path.write_text(out, encoding="utf-8")
+    code, out, err = run_cli(capsys, "recommend", "--file", str(path), "--csv")
+    again = pd.read_csv(io.StringIO(out))
+    assert code == 0 and again.recommended[0] < saved.recommended[0]       # at alpha .05
+    assert (f"topicsetsize: warning: {path}: its alpha column says 0.01; the answers are "
+            "computed again with --alpha 0.05 (give --alpha 0.01 to repeat them)") in err
+    code, out, err = run_cli(capsys, "recommend", "--file", str(path), "--alpha", "0.01",
+                             "--csv")
+    assert pd.read_csv(io.StringIO(out)).recommended[0] == saved.recommended[0]
+    assert "column says" not in err
