@@ -8,6 +8,7 @@ all-pairs one, each with its methods."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..designs.registry import DESIGNS
 from ._common import floor_power, number
@@ -50,8 +51,11 @@ def register(sub, designs) -> None:
             f"{design.question}: the expected width at n"))
         add_inputs(p, design, [x for x in design.inputs
                             if x not in ("alpha", "beta") and (power or x != design.effect)])
-        p.set_defaults(handler=_power_at, spec=design, beta=None,
-                       **({} if power else {design.effect: None}))
+        if not power:       # a CI design: with δ, how often the interval is wider than it
+            p.add_argument(f"--{design.effect}", type=number(design.effect), help=(
+                f"optional: {design.helps[design.effect]}, to say how often the interval at n "
+                "is wider"))
+        p.set_defaults(handler=_power_at, spec=design, beta=None)
 
 
 def _power_at(args) -> None:
@@ -76,6 +80,19 @@ def _power_at(args) -> None:
              f"{'topics per system' if design.per_system else 'topics'}, "
              + ", ".join(filter(None, [effect_text, inputs])))
     print_rows(title, rows, args, decimals=_DECIMALS)
+    delta = None if power else getattr(args, design.effect)
+    if delta is not None:   # the share of intervals wider than δ, as under `n ci`'s answer
+        from ..designs.width_spread import n_within, within_probability
+
+        v_name = design.inputs[-1]
+        at_n = dict(alpha=args.alpha, delta=delta, variance=given[v_name])
+        wider = 1.0 - float(within_probability(design.key, args.n, **at_n))
+        keep = n_within(design.key, 0.8, start=2, **at_n)
+        print(f"note: at n={int(args.n):,}, {wider:.0%} of the intervals one collection gives "
+              f"are wider than {design.effect} = {delta:.6g}; {keep:,} "
+              f"{'topics per system' if design.per_system else 'topics'} keep 80% of them "
+              "within it", file=sys.stderr if args.csv else sys.stdout)
+        return              # the design's caveat, on its own example, would only repeat it
     if power and rows[0]["method"] == "legacy" and "exact" in design.methods:
         power_shortfall(rows[0]["power"], at(args.n, **given, method="exact"), _DECIMALS)
     print_caveat(args)

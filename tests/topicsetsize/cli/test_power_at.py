@@ -92,3 +92,22 @@ def test_a_legacy_power_above_the_exact_one_is_warned(capsys):
                           f"is the approximation's own: the exact test has "
                           f"{int(exact * 1e6) / 1e6:g} (--method exact)") in err
     assert "warning" not in run_cli(capsys, "power", *args, "--method", "exact")[2]
+
+
+def test_a_ci_design_with_delta_says_how_often_its_interval_is_wider(capsys):
+    """With --delta, `power ci` says at n what `n ci` says at its answer: the share of the
+    intervals wider than delta (tested against Monte Carlo in
+    tests/topicsetsize/designs/test_width_spread.py) and the n that keeps 80% within it."""
+    from topicsetsize.designs.width_spread import n_within, within_probability
+
+    given = dict(alpha=0.05, delta=0.1, variance=0.05)
+    code, out, _ = run_cli(capsys, "power", "ci", "--n", "79", "--variance-t", "0.05",
+                           "--delta", "0.1")
+    wider = 1 - float(within_probability("ci", 79, **given))
+    keep = n_within("ci", 0.8, **given)
+    assert code == 0 and (f"note: at n=79, {wider:.0%} of the intervals one collection gives "
+                          f"are wider than delta = 0.1; {keep} topics keep 80% of them within "
+                          "it") in out
+    assert keep == 89 and "at the 79 topics sized" not in out       # formulas.md §6 example
+    code, out, _ = run_cli(capsys, "power", "ci", "--n", "79", "--variance-t", "0.05")
+    assert "note: at n=79" not in out and "at the 79 topics sized" in out   # the caveat
