@@ -76,7 +76,7 @@ def register(sub, designs) -> None:
             p.add_argument(_flag(effect), type=numbers(effect), required=True,
                            help="e.g. 0.02,0.05,0.1")
             add_inputs(p, design, [x for x in design.inputs
-                                if x not in ("alpha", "beta", rows, effect)])
+                                   if x not in ("alpha", "beta", rows, effect)])
             p.set_defaults(handler=_table, spec=design)
         if "min_effect" in design.functions:
             p = designs["min-d"].add_parser(
@@ -84,7 +84,7 @@ def register(sub, designs) -> None:
                 help=f"{design.question}: minimum detectable {_LABELS[design.effect]}")
             p.add_argument("--n", type=number("n"), required=True, help="number of topics")
             add_inputs(p, design, [x for x in design.inputs
-                                if x not in ("alpha", "beta", design.effect)])
+                                   if x not in ("alpha", "beta", design.effect)])
             p.set_defaults(handler=_min_d, spec=design)
 
 
@@ -186,7 +186,7 @@ def _n(args) -> None:
                      **({"topics in all": 2 * n} if design.per_system else {}),
                      **around_n(n, at, "power" if power else "width", missing=float("nan"))})
     print_rows(_title(args, "n", effect_text=effect_text), rows, args, n_column=n_label,
-            decimals=decimals)
+               decimals=decimals)
     if power and "legacy" in chosen_methods(args) and "exact" in design.methods:
         n_shortfall(design, values, given, rows, n_label)
     print_caveat(args, None if power else (values, rows[0][n_label]))
@@ -213,7 +213,7 @@ def given_inputs(args) -> dict:
 
 
 def print_rows(title: str, rows: list[dict], args, *, n_column: str = "n",
-            decimals: int = 6) -> None:
+               decimals: int = 6) -> None:
     """Print the rows; NaN cells are empty in CSV and spelled out (with a note) in a table.
     ``n_column`` holds the topic set size (``n per system`` in the unpaired designs); floats
     show ``decimals`` decimals (:func:`~._common.power_decimals` of a tiny β).
@@ -299,8 +299,7 @@ def _print_tables(build, title: str, args) -> None:
     frames = {method: build(method) for method in chosen_methods(args)}
     several = len(args.spec.methods) > 1
     if args.csv:        # one long table (one header), a row per cell and method, and the
-        fixed = {k: v for k, v in given_inputs(args).items()      # inputs the table fixes
-                 if k not in (args.spec.table_rows, args.spec.effect)}
+        fixed = given_inputs(args)      # inputs the table fixes (its rows and columns are lists)
         long = pd.concat([frame.stack().rename("n").reset_index().assign(method=method, **fixed)
                           for method, frame in frames.items()], ignore_index=True)
         print_frame(long, csv=True, index=False)
@@ -320,7 +319,7 @@ _CHUNK_CELLS = 2000
 def _table(args) -> None:
     design = args.spec
     note_scale({**{k: getattr(args, k) for k in design.inputs},
-                 design.table_rows: [[x] for x in getattr(args, design.table_rows)]})
+                design.table_rows: [[x] for x in getattr(args, design.table_rows)]})
     _print_tables(lambda meth: _table_chunked(args, meth), _title(args, "table"), args)
     print_caveat(args)
 

@@ -81,15 +81,16 @@ def _beyond_scores(result) -> str | None:
     """One line where the table shows a difference more than scores in [0, 1] can show (a
     minD or minDt above 1, a CI width above 2) at variances that fit such scores: there, n
     topics detect nothing (:func:`~topicsetsize.designs.scales.beyond_scores` for one answer)."""
-    from ..designs.scales import SCORES_MAX
+    from ..designs.scales import beyond_bound
 
     places = []
     for n, rows in result.table.groupby("n", sort=False):
-        over = [f"min_d (m = {', '.join(str(m) for m in rows.m[rows.min_d > 1.0])})"
-                if (rows.min_d > 1.0).any() and result.variance <= SCORES_MAX["variance"] else ""]
-        if result.variance_t <= SCORES_MAX["variance_t"]:
-            over += ["min_dt" * bool(rows.min_dt.iloc[0] > 1.0),
-                     "ci_delta" * bool(rows.ci_delta.iloc[0] > 2.0)]
+        over_d = beyond_bound("min_d", rows.min_d, "variance", result.variance)
+        over = [f"min_d (m = {', '.join(str(m) for m in rows.m[over_d])})" * bool(over_d.any()),
+                "min_dt" * bool(beyond_bound("min_dt", rows.min_dt.iloc[0], "variance_t",
+                                             result.variance_t)),
+                "ci_delta" * bool(beyond_bound("delta", rows.ci_delta.iloc[0], "variance_t",
+                                               result.variance_t))]
         if any(over):
             places.append(f"n = {n}: {', '.join(filter(None, over))}")
     if not places:

@@ -14,7 +14,7 @@ __all__ = ["n_shortfall", "table_shortfall", "min_shortfall", "power_shortfall"]
 
 
 def n_shortfall(design: Design, values: dict, given: dict, rows: list[dict],
-                      n_label: str) -> None:
+                n_label: str) -> None:
     """Warn where the exact power at the legacy n is below 1 − β: the legacy approximation
     promised a power the design does not have there (as the workbook's "Legacy vs exact"
     sentence says). The legacy row's power columns are the approximation's own."""

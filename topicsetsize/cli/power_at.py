@@ -50,7 +50,7 @@ def register(sub, designs) -> None:
             f"{design.question}: the power at n" if power else
             f"{design.question}: the expected width at n"))
         add_inputs(p, design, [x for x in design.inputs
-                            if x not in ("alpha", "beta") and (power or x != design.effect)])
+                               if x not in ("alpha", "beta") and (power or x != design.effect)])
         if not power:       # a CI design: with δ, how often the interval is wider than it
             p.add_argument(f"--{design.effect}", type=number(design.effect), help=(
                 f"optional: {design.helps[design.effect]}, to say how often the interval at n "
@@ -82,12 +82,9 @@ def _power_at(args) -> None:
     print_rows(title, rows, args, decimals=_DECIMALS)
     delta = None if power else getattr(args, design.effect)
     if delta is not None:   # the share of intervals wider than δ, as under `n ci`'s answer
-        from ..designs.width_spread import n_within, within_probability
+        from ..designs.width_spread import spread_at
 
-        v_name = design.inputs[-1]
-        at_n = dict(alpha=args.alpha, delta=delta, variance=given[v_name])
-        wider = 1.0 - float(within_probability(design.key, args.n, **at_n))
-        keep = n_within(design.key, 0.8, start=2, **at_n)
+        wider, keep = spread_at(design.key, args.n, {**given, design.effect: delta})
         print(f"note: at n={int(args.n):,}, {wider:.0%} of the intervals one collection gives "
               f"are wider than {design.effect} = {delta:.6g}; {keep:,} "
               f"{'topics per system' if design.per_system else 'topics'} keep 80% of them "

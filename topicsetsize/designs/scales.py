@@ -30,7 +30,7 @@ import warnings
 from ..errors import caller_level, in_package
 
 __all__ = ["SCORES_MAX", "VARIANCES", "SMALL_RATIO", "LARGE_RATIO", "UNITS_MAX", "ScaleWarning",
-           "scale_note", "scale_pair", "warn_scale", "beyond_scores"]
+           "scale_note", "scale_pair", "warn_scale", "beyond_scores", "beyond_bound"]
 
 #: The largest value each parameter can take where every score lies in [0, 1], with n ≥ 2 topics
 #: (and m ≥ 2 runs). A difference of two means (minD, minDt): 1. A CI of a difference spans at
@@ -139,17 +139,33 @@ def beyond_scores(arguments: dict, n) -> str | None:
     import numpy as np
 
     name, v_name = scale_pair(arguments)
-    value, variance = np.asarray(arguments[name], float), arguments[v_name]
-    finite = value[np.isfinite(value)]
-    bound = SCORES_MAX[name]
-    if not (finite.size and finite.max() > bound and variance <= SCORES_MAX[v_name]):
+    value, variance = arguments[name], arguments[v_name]
+    over = beyond_bound(name, value, v_name, variance)
+    if not over.any():
         return None
+    largest = float(np.max(np.asarray(value, float)[over]))
+    bound = SCORES_MAX[name]
     what = ("the interval is wider than any difference they can show" if name == "delta" else
             f"{int(n)} topics detect no difference they can show")
-    return (f"{name}={finite.max():.6g} at n={int(n)} is more than scores in [0, 1] can "
+    return (f"{name}={largest:.6g} at n={int(n)} is more than scores in [0, 1] can "
             f"{'span' if name == 'delta' else 'differ'} (at most {bound:g}), and "
             f"{v_name}={variance:.6g} fits such scores: if they lie in [0, 1], {what} (more "
             "topics are needed)")
+
+
+def beyond_bound(name: str, value, v_name: str, variance: float):
+    """Where a computed difference ``value`` (a number or an array; ``name`` and ``v_name`` of
+    :data:`SCORES_MAX`) is above its bound for scores in [0, 1] while the ``variance`` fits such
+    scores: a bool array, False where the value is not finite. Shared by :func:`beyond_scores`
+    and ``guarantees``' note on its table.
+
+    >>> beyond_bound("min_d", [0.5, 1.4, float("nan")], "variance", 0.0601).tolist()
+    [False, True, False]
+    """
+    import numpy as np
+
+    value = np.asarray(value, float)
+    return np.isfinite(value) & (value > SCORES_MAX[name]) & (variance <= SCORES_MAX[v_name])
 
 
 def scale_pair(names) -> tuple[str, str] | None:

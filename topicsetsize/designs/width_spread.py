@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["within_probability", "n_within", "width_caveat"]
+from .registry import DESIGNS
 
-#: The name of each CI design's variance, by design key (numpy and scipy are imported by the
-#: functions: the command line imports this module before it knows the design).
-_VARIANCES = {"ci": "variance_t", "ci2": "variance"}
+__all__ = ["within_probability", "n_within", "spread_at", "width_caveat"]
+
+# numpy and scipy are imported by the functions: the command line imports this module before
+# it knows the design.
 
 
 def within_probability(key: str, n, *, alpha, delta, variance):
@@ -65,6 +66,20 @@ def n_within(key: str, share: float, *, alpha, delta, variance, start: int = 2) 
     return max(high, 2)
 
 
+def spread_at(key: str, n: int, values: dict) -> tuple[float, int]:
+    """At n topics of CI design ``key``, with the inputs ``values`` (its declared names: α, δ
+    and the variance of :data:`~topicsetsize.designs.registry.DESIGNS`), the share of the
+    intervals wider than δ and the n that keeps 80% of them within δ.
+
+    >>> wider, keep = spread_at("ci", 79, {"alpha": 0.05, "delta": 0.1, "variance_t": 0.05})
+    >>> round(wider, 3), keep
+    (0.487, 89)
+    """
+    alpha, delta, variance = (values[k] for k in DESIGNS[key].inputs)
+    given = dict(alpha=alpha, delta=delta, variance=variance)
+    return 1.0 - float(within_probability(key, n, **given)), n_within(key, 0.8, **given)
+
+
 def width_caveat(key: str, n: int, values: dict) -> str:
     """The CI design's caveat at its answer n, on the user's own inputs: how often the interval
     one collection gives is wider than δ at n, and the n that keeps 80% of them within δ.
@@ -74,9 +89,7 @@ def width_caveat(key: str, n: int, values: dict) -> str:
 the 79 topics sized, 49% of the intervals are wider than delta = 0.1; 89 topics keep 80% of \
 them within it
     """
-    given = dict(alpha=values["alpha"], delta=values["delta"], variance=values[_VARIANCES[key]])
-    wider = 1.0 - float(within_probability(key, n, **given))
-    keep = n_within(key, 0.8, start=n, **given)
+    wider, keep = spread_at(key, n, values)
     topics = "topics per system" if key == "ci2" else "topics"
     return (f"its n bounds the expected width of the interval, not the width one collection "
             f"gives: at the {n:,} {topics} sized, {wider:.0%} of the intervals are wider than "
