@@ -99,20 +99,23 @@ def run_allpairs(args) -> int:
     table = records_frame(rows, {"n": "n", "all_pairs": "all_pairs",
                                  "all_pairs_se": "all_pairs_se", "best_worst": "best_worst",
                                  "best_worst_se": "best_worst_se", "critical_q": "critical"})
-    if args.csv:
-        print_frame(table, csv=True)
+    if args.csv:        # the interval on the simulated n beside every row, as n's inputs are
+        print_frame(table.assign(n_low=result.n_low, n_high=result.n_high, level=result.level),
+                    csv=True)
         return 0
     exact = one_pair_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
                        configuration=args.configuration, target=args.target)
     if exact is None:           # pairs at once: the simulation is the answer
-        answer = (f"n = {result.n} (simulated power at n-1 and n; the answer carries Monte "
-                  "Carlo error)")
+        answer = (f"n = {result.n} (simulated power at n-1 and n), with Monte Carlo error: "
+                  f"{interval_text(result)}")
     else:   # one pair to detect: its power in closed form leads, the simulation checks it
-        below = "" if exact.power_below is None else f"{exact.power_below:.4f} at n-1, "
-        answer = (f"n = {exact.n} without simulation (power {below}{exact.power:.4f} at n: the "
-                  "target is one pair, whose power is a noncentral t tail at Tukey's critical "
-                  f"value); the simulation below checks it: n = {result.n}, with Monte Carlo "
-                  "error")
+        places = _distinct_places(exact.power_below, exact.power)
+        below = ("" if exact.power_below is None
+                 else f"{exact.power_below:.{places}f} at n-1, ")
+        answer = (f"n = {exact.n} without simulation (power {below}{exact.power:.{places}f} at "
+                  "n: the target is one pair, whose power is a noncentral t tail at Tukey's "
+                  f"critical value); the simulation below checks it: n = {result.n}, "
+                  f"{interval_text(result)}")
     print_frame(table.round(4), title=(
         f"Tukey HSD, all pairs: m={args.m:.15g} systems, minD={args.min_d:.15g}, "
         f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "
@@ -121,6 +124,25 @@ def run_allpairs(args) -> int:
     if args.m > 2 and args.target == "all-pairs" and args.configuration != "two-clusters":
         print(_NOTES[args.configuration])
     return 0
+
+
+def _distinct_places(below, at_n) -> int:
+    """Decimals (4 or more, up to 12) that show the power at n − 1 below the one at n: at
+    β = .001 both read 0.9990 to 4 decimals, as if n − 1 reached the target."""
+    places = 4
+    while below is not None and places < 12 and round(below, places) >= round(at_n, places):
+        places += 1
+    return places
+
+
+def interval_text(result) -> str:
+    """The Monte Carlo interval on a simulated n, in topics, for the answer line."""
+    level = f"{100 * result.level:.12g}%"
+    if result.n_high is None:
+        return (f"{level} interval from {result.n_low} topics, unbounded above at "
+                f"{result.power.trials} trials (more --trials bound it)")
+    return (f"{level} interval {result.n_low} to {result.n_high} topics (more --trials "
+            "narrow it)")
 
 
 #: Under each configuration but the demanding one, what its all-pairs n leaves out (a reviewer's

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from ..numerics.search import smallest_n
+from ..numerics.search import SearchLimitError, smallest_n
 from ..params import N_MAX, check, check_choice
 from .effects import t_effect
 from .registry import ALLPAIRS_CONFIGURATIONS, ALLPAIRS_TARGETS, DESIGNS
@@ -115,12 +115,20 @@ class AllPairsN:
         The simulated power at n − 1 (below the target), None for n = 2.
     target : str
         "all-pairs" or "best-worst": the power that was sized for.
+    n_low, n_high : int or None
+        The Monte Carlo interval on n at confidence ``level``: the n that the true power needs
+        lies in [n_low, n_high] (n_high None where the trials are too few to bound it above).
+    level : float
+        The confidence level of that interval.
     """
 
     n: int
     power: AllPairsPower
     power_below: AllPairsPower | None
     target: str
+    n_low: int
+    n_high: int | None
+    level: float
 
 
 def configuration_means(m: int, *, min_d: float, configuration: str = "least-favourable"
@@ -321,7 +329,7 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
                configuration: str = "least-favourable", target: str = "all-pairs",
                trials: int = 10000, seed=None,
                progress: Callable[[int], object] | None = None,
-               method: str = "simulated") -> AllPairsN:
+               method: str = "simulated", level: float = 0.95) -> AllPairsN:
     r"""Smallest n at which Tukey's HSD has simulated power 1 − β to detect all pairs ≥ minD.
 
     The power is :func:`allpairs_power` (``target="all-pairs"``) or its best–worst power
@@ -337,8 +345,16 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
 
     **Monte Carlo error.** The answer is a random quantity: a different seed can move it by a
     few topics, by about SE/slope with SE = √(β(1 − β)/trials) and slope the power gained per
-    topic. Both powers (at n and n − 1) and their SEs are returned; raise ``trials`` until the
-    answer is stable enough for the purpose.
+    topic. Both powers (at n and n − 1) and their SEs are returned, and an interval on n in
+    topics, [n_low, n_high], found on the same simulated curve by inverting the binomial
+    count of its trials: with T trials and p = 1 − β, n_low is the smallest n at which at least
+    k_lo trials detect (k_lo the binomial(T, p) quantile at (1 − level)/2) and n_high the
+    smallest at which more than k_hi do (k_hi its upper quantile). Where the true power at n*,
+    the n it needs, reaches p, fewer than k_lo detections there have probability below
+    (1 − level)/2, so n_low ≤ n*; where the true power at n_high were below p, more than k_hi
+    detections would have probability at most (1 − level)/2, so n* ≤ n_high: the interval
+    covers n* with probability at least ``level`` (for a monotone curve; the common random
+    numbers make it nearly so). Raise ``trials`` until it is narrow enough for the purpose.
 
     Parameters
     ----------
@@ -358,6 +374,8 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
         Called as ``progress(k)`` after each chunk of k simulated trials.
     method : {"simulated"}
         Monte Carlo (the design's one method).
+    level : float, default 0.95
+        Confidence level of the interval on n.
 
     Returns
     -------
@@ -373,11 +391,14 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     >>> r = allpairs_n(0.05, 0.20, 0.1, 0.02, 5, seed=1)
     >>> r.n, round(r.power.all_pairs, 3), round(r.power_below.all_pairs, 3)
     (52, 0.808, 0.799)
+    >>> r.n_low, r.n_high
+    (51, 52)
     """
     alpha, beta, min_d, variance, m, configuration, target = checked_arguments(
         alpha, beta, min_d, variance, m, configuration, target)
     trials = check("trials", trials, allow_array=False)
     check_choice("method", method, METHODS)
+    level = check("level", level, allow_array=False)
     sim = _Simulator(m, min_d, variance, alpha, configuration, trials, seed, progress)
     field = "all_pairs" if target == "all-pairs" else "best_worst"
 
@@ -395,8 +416,34 @@ def allpairs_n(alpha: float, beta: float, min_d: float, variance: float, m: int,
     q_inf = float(stats.studentized_range.ppf(1 - alpha, m, np.inf))
     with np.errstate(over="ignore"):
         guess = float(np.clip(np.square(np.float64(q_inf + math.sqrt(2) * z) / effect), 2.0, N_MAX))
-    n = int(smallest_n(value, [1 - beta], [guess], n_max=N_MAX,
-                       transform=lambda p: stats.norm.ppf(np.clip(p, 1e-6, 1 - 1e-6)),
-                       describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
-                                          f"configuration={configuration!r}")[0])
-    return AllPairsN(n, sim.power(n), sim.power(n - 1) if n > 2 else None, target)
+
+    def search(targets, guesses):
+        return smallest_n(value, targets, guesses, n_max=N_MAX,
+                          transform=lambda p: stats.norm.ppf(np.clip(p, 1e-6, 1 - 1e-6)),
+                          describe=lambda i: f"m={m}, min_d={min_d:g}, variance={variance:g}, "
+                                             f"configuration={configuration!r}")
+
+    n = int(search([1 - beta], [guess])[0])
+    below = sim.power(n - 1) if n > 2 else None
+    low, high = _interval(search, field, sim.power(n), below, beta, trials, level)
+    return AllPairsN(n, sim.power(n), below, target, low, high, level)
+
+
+def _interval(search, field, at_n, below, beta, trials, level) -> tuple[int, int | None]:
+    """[n_low, n_high] of :func:`allpairs_n`: the smallest n with at least k_lo detections and
+    the smallest with more than k_hi, on the same simulated curve (None where k_hi = trials)."""
+    binomial = stats.binom(trials, 1 - beta)
+    tail = (1 - level) / 2
+    counts = [float(binomial.ppf(tail)), float(binomial.isf(tail)) + 1]
+    if counts[1] > trials:          # every trial detecting is not rare enough to bound n
+        counts.pop()
+    n, p = at_n.n, getattr(at_n, field)
+    slope = p - getattr(below, field) if below is not None else 0.0
+    targets = [k / trials for k in counts]  # the criterion's own fractions: hits / trials
+    guesses = [n + (t - p) / slope if slope > 0 else n for t in targets]
+    try:
+        found = search(targets, np.clip(guesses, 2.0, N_MAX))
+    except SearchLimitError:        # the upper count is out of reach below the search limit
+        found = [search(targets[:1], guesses[:1])[0]]
+    low = min(int(found[0]), n)     # the curve is nearly monotone: keep n inside
+    return low, (max(int(found[1]), n) if len(found) > 1 else None)

@@ -25,6 +25,13 @@ def test_allpairs_matches_the_library(capsys):
     assert table.loc[want.n, "all_pairs"] == want.power.all_pairs
     assert table.loc[want.n - 1, "all_pairs"] == want.power_below.all_pairs
     assert table.loc[want.n, "best_worst_se"] == pytest.approx(want.power.best_worst_se)
+    # the Monte Carlo interval on n beside every row, and in the answer line
+    assert set(table["n_low"]) == {want.n_low} and set(table["n_high"]) == {want.n_high}
+    assert set(table["level"]) == {0.95}
+    assert main(argv) == 0
+    assert (f"n = {want.n} (simulated power at n-1 and n), with Monte Carlo error: 95% "
+            f"interval {want.n_low} to {want.n_high} topics (more --trials narrow it)"
+            in capsys.readouterr().out)
 
 
 def test_allpairs_table(capsys):
@@ -86,6 +93,21 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
     spaced = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10, configuration="equally-spaced",
                         target="best-worst")
     assert f"\nn = {spaced.n} without simulation " in capsys.readouterr().out
+
+
+def test_powers_that_round_alike_are_shown_to_more_places(capsys):
+    """At beta = .001 the exact powers at n - 1 and n both read 0.9990 to four places, as if
+    n - 1 reached the target: more places are shown until they differ; and 1,000 trials cannot
+    bound the simulated n above at that power, which the line says."""
+    from topicsetsize.designs.tukey_pair import one_pair_n
+
+    r = one_pair_n(0.05, 0.001, 0.1, 0.0601, 2)
+    assert f"{r.power_below:.4f}" == f"{r.power:.4f}"
+    assert main(["n", "allpairs", "--min-d", "0.1", "--variance", "0.0601", "--m", "2",
+                 "--beta", "0.001", "--trials", "1000", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"(power {r.power_below:.5f} at n-1, {r.power:.5f} at n:" in out
+    assert "unbounded above at 1000 trials (more --trials bound it)" in out
 
 
 @pytest.mark.parametrize("extra, message", [

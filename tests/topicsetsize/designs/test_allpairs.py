@@ -121,6 +121,51 @@ def test_n_is_the_first_n_reaching_the_target(configuration, target):
     assert scan[-1] == getattr(r.power, field) and max(scan[:-1]) < 0.8
 
 
+def test_the_interval_on_n_meets_its_binomial_counts_on_the_same_curve():
+    """n_low is the first n with at least k_lo of the trials detecting, n_high the first with
+    more than k_hi, k_lo and k_hi the binomial(trials, 1 - beta) quantiles at 2.5% and 97.5%
+    (scipy's, independently of the search); checked by scanning the same common random numbers
+    with allpairs_power."""
+    trials, beta = 2000, 0.2
+    r = allpairs_n(0.05, beta, 0.05, 0.05, 2, trials=trials, seed=3)
+    k_lo = stats.binom.ppf(0.025, trials, 1 - beta)
+    k_hi = stats.binom.isf(0.025, trials, 1 - beta)
+    hits = {k: round(allpairs_power(k, m=2, min_d=0.05, variance=0.05, trials=trials,
+                                    seed=3).all_pairs * trials)
+            for k in range(r.n_low - 1, r.n_high + 1)}
+    assert r.n_low < r.n < r.n_high and r.level == 0.95
+    assert hits[r.n_low] >= k_lo > hits[r.n_low - 1]
+    assert hits[r.n_high] > k_hi >= hits[r.n_high - 1]
+
+
+@pytest.mark.slow          # 60 simulated searches, about 4 s
+def test_the_interval_on_n_covers_the_exact_n_as_often_as_it_says():
+    """Coverage against an independent exact answer: with m = 2 the HSD is the two-sided paired
+    t-test, whose exact n (noncentral t, Sakai IRJ 2016 Eq. 3; minDt = .05, sigma_t^2 = .1,
+    beta = .1: 423 topics) the 95% interval must hold in about 57 of 60 seeds (binomial: fewer
+    than 52 has probability below .003; 300 seeds gave .957 and .973 in two settings). It must
+    not hold it by being wide: its width is about the spread of the seeds' own answers
+    (2 x 1.96 sd of n; 1.18 times it here), which is what an interval from one seed can know."""
+    exact = ttest_n(0.05, 0.1, 0.05, 0.1, method="exact")
+    runs = [allpairs_n(0.05, 0.1, 0.05, 0.05, 2, trials=2000, seed=s) for s in range(60)]
+    low = sum(exact < r.n_low for r in runs)
+    high = sum(exact > r.n_high for r in runs)
+    assert 60 - low - high >= 52 and low <= 5 and high <= 5
+    spread = 2 * 1.96 * np.std([r.n for r in runs], ddof=1)
+    assert spread > 20                                    # the interval is needed
+    assert 0.7 < np.mean([r.n_high - r.n_low for r in runs]) / spread < 1.6
+
+
+def test_too_few_trials_leave_the_interval_open_above():
+    """beta = .001 with 1,000 trials: the upper binomial quantile is every trial, so no count of
+    detections can bound n above; the interval says so (None) rather than inventing a bound."""
+    r = allpairs_n(0.05, 0.001, 0.1, 0.02, 2, trials=1000, seed=1)
+    assert stats.binom.isf(0.025, 1000, 0.999) == 1000
+    assert r.n_high is None and 2 <= r.n_low <= r.n
+    with pytest.raises(InputError, match=r"^level=95 is out of range"):
+        allpairs_n(0.05, 0.2, 0.1, 0.02, 2, trials=100, level=95)
+
+
 @pytest.mark.slow
 def test_equally_spaced_needs_more_topics_than_least_favourable():
     lf = allpairs_n(0.05, 0.20, 0.1, 0.02, 5, trials=5000, seed=1).n
