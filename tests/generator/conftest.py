@@ -389,7 +389,8 @@ def built(tmp_path_factory) -> Batch:
     recipes["decide_edited"] = lambda: _edited(source, "decide", src / "decide_edited.xlsx",
                                                DECIDE_EDITS)
     recipes["tiny_beta"] = lambda: _edited(source, "decide", src / "tiny_beta.xlsx",
-                                           {f"{k}_beta": 1e-9 for k in POWERED})
+                                           {**{f"{k}_beta": 1e-9 for k in POWERED},
+                                            "anova_variance": SCALE_SLIPS["anova_variance"]})
     for name, beta in (("powerless", 0.5), ("barely_powered", 0.5 - 1e-6)):
         recipes[name] = lambda name=name, beta=beta: _edited(
             source, "decide", src / f"{name}.xlsx", {f"{k}_{e}": v for k in POWERED

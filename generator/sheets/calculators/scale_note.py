@@ -40,24 +40,27 @@ def ok_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
     >>> ok_status(anova.inputs, {"alpha": "B3"})
     '"OK: every input is in range."'
     """
-    text = _scale_status(inputs, used)
     if "alpha" not in used or "beta" not in used:
-        return text
+        return _scale_status(inputs, used, f'"{STATUS_OK}"')
     # a power asked for that is not above α: every test has it (the Excel functions refuse it);
     # a β so small that the sheet's powers lack the digits at large n (a parity review,
-    # 2026-12-07: β = 1e-9, the paired t-test's n 70,362,332 in LibreOffice, 70,362,357 exact)
+    # 2026-12-07: β = 1e-9, the paired t-test's n 70,362,332 in LibreOffice, 70,362,357 exact),
+    # noted where no scale note is: a difference on another scale than its variance moves n by
+    # orders of magnitude, the digits by some topics
     a, b = used["alpha"], used["beta"]
     tiny = (f'IF({b}<{TINY_BETA:g},"OK, but note: β < {TINY_BETA:.6f} needs more digits than '
-            f'the sheet keeps: a large n may be some topics low.",{text})')
+            f'the sheet keeps: a large n may be some topics low.","{STATUS_OK}")')
     return (f'IF(1-{b}<={a}+{POWERLESS_WITHIN:g},"Check the inputs: 1 − β = "&(1-{b})&" is not '
-            f'above α = "&{a}&": every test has that power, whatever the scores.",{tiny})')
+            f'above α = "&{a}&": every test has that power, whatever the scores.",'
+            f'{_scale_status(inputs, used, tiny)})')
 
 
-def _scale_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
-    """:func:`ok_status` but for the power asked for: the scale note, or :data:`STATUS_OK`."""
+def _scale_status(inputs: tuple[Input, ...], used: dict[str, str], otherwise: str) -> str:
+    """:func:`ok_status` but for the power asked for: the scale note, or ``otherwise`` (a
+    formula's string or expression)."""
     pair = scale_pair(used)
     if pair is None:
-        return f'"{STATUS_OK}"'
+        return otherwise
     d_key, v_key = pair
     symbol = {item.key: item.symbol for item in inputs}
     d, v, ds, vs = used[d_key], used[v_key], symbol[d_key], symbol[v_key]
@@ -70,7 +73,7 @@ def _scale_status(inputs: tuple[Input, ...], used: dict[str, str]) -> str:
     slip_v, slip_d = v_max * UNITS_MAX ** 2, d_max * UNITS_MAX     # beyond: not a slip of units
     return (f'IF(AND({v}>{v_max:g},{v}<={slip_v:.0f},{d}<={d_max:g},{d}<{SMALL_RATIO:g}*SQRT({v})),'
             f'{_literal(beyond)},IF(AND({v}<={v_max:g},{d}>{d_max:g},{d}<={slip_d:.0f},'
-            f'{d}>{LARGE_RATIO:g}*SQRT({v})),{_literal(reverse)},"{STATUS_OK}"))')
+            f'{d}>{LARGE_RATIO:g}*SQRT({v})),{_literal(reverse)},{otherwise}))')
 
 
 def _literal(text: str, most: int = 200) -> str:

@@ -445,6 +445,11 @@ def test_a_beta_below_a_millionth_is_noted_where_the_sheets_digits_run_out(batch
     wb = batch.values("tiny_beta")
     assert 1e-9 < TINY_BETA <= 1e-6
     for key in POWERED:
-        assert named(wb, f"{key}_status").startswith(
-            "OK, but note: β < 0.000001 needs more digits than the sheet keeps"), key
+        if key != "anova":
+            assert named(wb, f"{key}_status").startswith(
+                "OK, but note: β < 0.000001 needs more digits than the sheet keeps"), key
+    # the ANOVA sheet's variance is also a slip of scale (188.2: percent points squared); that
+    # note moves n by orders of magnitude, the digits by some topics, so it is the one shown
+    # (it used to be hidden by the digits' note)
+    assert named(wb, "anova_status").startswith("OK, but note: σ̂² > 1 is beyond scores")
     assert isinstance(named(wb, "anova_n_exact"), (int, float))
