@@ -90,9 +90,27 @@ def run_hsd(args) -> int:
                       f"sqrt(V_E2), V_E2 = {table.attrs['variance']:.4g} (two-way residual "
                       f"variance); * = p <= {alpha:.15g} ({int(table['significant'].sum())} "
                       "significant)")
+    print_undecided(table["p_value"].to_numpy(), alpha, trials)
     from ..estimates.variance import ZERO_MEANS, negligible
 
     if negligible(table.attrs["variance"], float(np.abs(np.asarray(scores, float)).max())):
         print(f"note: V_E2 = 0 (up to rounding): {ZERO_MEANS['two-way']}, so es_hsd is "
               "infinite (or huge) wherever the difference is not 0")
     return 0
+
+
+def print_undecided(p_values, alpha: float, trials: int) -> None:
+    """Note the pairs whose mark another seed may change: a p-value within two Monte Carlo
+    standard errors of α, SE = √(α(1 − α)/trials), the spread of p over seeds where the true p
+    is α. The marks of this seed remain a valid test (p counts the observed arrangement); more
+    trials narrow the band."""
+    import numpy as np
+
+    band = 2 * np.sqrt(alpha * (1 - alpha) / trials)
+    close = int(np.count_nonzero(np.abs(np.asarray(p_values) - alpha) <= band))
+    if close:
+        pairs = "pair has" if close == 1 else "pairs have"
+        print(f"note: {close} {pairs} a p-value within two Monte Carlo standard errors of alpha "
+              f"({alpha:.15g} +- {band:.2g} at {trials} trials): another seed may mark "
+              f"{'it' if close == 1 else 'them'} otherwise; the marks of this seed are a valid "
+              "test, and more --trials narrow the band")
