@@ -211,7 +211,7 @@ def _tables(b: SheetBuild, answers: dict, parts: tuple, warn: Cursor, work: Curs
     if legacy_too:
         methods_warning(warn, b.ok, b.status, answers["legacy"], answers["exact"],
                         blocks.cell("p_exact", blocks.top + 1),
-                        blocks.cell("p_exact", blocks.top + 3), f"1-{b.used('beta')[0]}")
+                        blocks.cell("p_exact", blocks.top + 3), b.used('beta')[0])
     return blocks
 
 

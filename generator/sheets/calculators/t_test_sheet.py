@@ -221,7 +221,7 @@ def _tables(b: SheetBuild, styles, answers, parts, warns, work: Cursor, first_wo
         for found, block, warn in zip(answers, blocks, warns):
             methods_warning(warn, b.ok, b.status, found["legacy"], found["exact"],
                             block.cell("p_exact", block.top + 1),
-                            block.cell("p_exact", block.top + 3), f"1-{b.used('beta')[0]}")
+                            block.cell("p_exact", block.top + 3), b.used('beta')[0])
     return blocks
 
 

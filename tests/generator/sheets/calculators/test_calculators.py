@@ -186,9 +186,12 @@ def test_anova_warning_says_whether_methods_differ(batch):
         elif isinstance(nl, int) and isinstance(ne, int):
             assert text.startswith("Warning:" if nl < ne else "Note:")
             assert f"n = {nl}" in text and f"n = {ne}" in text
-    # the worked example: at the legacy n = 2301 the exact power is only .7901
+    # the worked example: at the legacy n = 2301 the exact power is only .790061 (the
+    # engine's), shown truncated to 4 decimals, never rounded towards the target
+    p = tss.anova_power(2301, m=2, min_d=0.02, variance=0.0601, alpha=0.05, method="exact")
+    assert 0.79006 < p < 0.79007
     text = _result(batch.values("ntcir")["ANOVA"], "Legacy vs exact")
-    assert text == ("Warning: at the legacy n = 2301 the exact power is only 0.7901 < 1 − β = "
+    assert text == ("Warning: at the legacy n = 2301 the exact power is only 0.7900 < 1 − β = "
                     "0.8000; the exact method needs n = 2360.")
 
 
@@ -452,4 +455,13 @@ def test_a_beta_below_a_millionth_is_noted_where_the_sheets_digits_run_out(batch
     # note moves n by orders of magnitude, the digits by some topics, so it is the one shown
     # (it used to be hidden by the digits' note)
     assert named(wb, "anova_status").startswith("OK, but note: σ̂² > 1 is beyond scores")
+    # the legacy-vs-exact sentence shows its powers to 11 decimals here, truncated (at 4 it
+    # said "reaches 1.0000", and a shortfall would have read "only 1.0000 < 1 - β = 1.0000")
+    import re
+
+    for sheet in ("ANOVA", "TTEST"):
+        text = _result(wb[sheet], "Legacy vs exact")
+        shown = re.findall(r"\d\.\d+", text)
+        assert "1.0000" not in text and all(len(x) == 13 for x in shown), (sheet, text)
+        assert all(float(x) < 1 for x in shown), (sheet, text)
     assert isinstance(named(wb, "anova_n_exact"), (int, float))
