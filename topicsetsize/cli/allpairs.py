@@ -12,7 +12,15 @@ import math
 import sys
 
 from ..designs.registry import ALLPAIRS_CONFIGURATIONS, ALLPAIRS_TARGETS
-from ._common import checked, fresh_seed, number, print_frame, progress, records_frame
+from ._common import (
+    checked,
+    floor_power,
+    fresh_seed,
+    number,
+    print_frame,
+    progress,
+    records_frame,
+)
 from .workload import check_workload
 
 #: Seconds a simulated trial, and a trial's further seconds a system, the search over n
@@ -99,20 +107,24 @@ def run_allpairs(args) -> int:
     table = records_frame(rows, {"n": "n", "all_pairs": "all_pairs",
                                  "all_pairs_se": "all_pairs_se", "best_worst": "best_worst",
                                  "best_worst_se": "best_worst_se", "critical_q": "critical"})
-    if args.csv:        # the interval on the simulated n beside every row, as n's inputs are
-        print_frame(table.assign(n_low=result.n_low, n_high=result.n_high, level=result.level),
-                    csv=True)
-        return 0
     exact = one_pair_n(args.alpha, args.beta, args.min_d, args.variance, args.m,
                        configuration=args.configuration, target=args.target)
+    if args.csv:        # the interval on the simulated n beside every row, as n's inputs are,
+        # and the answer without simulation where the target is one pair (blank: none; n_high
+        # blank: the trials cannot bound it above)
+        print_frame(table.assign(n_low=result.n_low, n_high=result.n_high, level=result.level,
+                                 n_without_simulation=None if exact is None else exact.n),
+                    csv=True)
+        return 0
     if exact is None:           # pairs at once: the simulation is the answer
         answer = (f"n = {result.n} (simulated power at n-1 and n), with Monte Carlo error: "
                   f"{interval_text(result)}")
     else:   # one pair to detect: its power in closed form leads, the simulation checks it
         places = _distinct_places(exact.power_below, exact.power)
         below = ("" if exact.power_below is None
-                 else f"{exact.power_below:.{places}f} at n-1, ")
-        answer = (f"n = {exact.n} without simulation (power {below}{exact.power:.{places}f} at "
+                 else f"{floor_power(exact.power_below, places):.{places}f} at n-1, ")
+        answer = (f"n = {exact.n} without simulation (power {below}"
+                  f"{floor_power(exact.power, places):.{places}f} at "
                   "n: the target is one pair, whose power is a noncentral t tail at Tukey's "
                   f"critical value); the simulation below checks it: n = {result.n}, "
                   f"{interval_text(result)}")
@@ -127,10 +139,12 @@ def run_allpairs(args) -> int:
 
 
 def _distinct_places(below, at_n) -> int:
-    """Decimals (4 or more, up to 12) that show the power at n − 1 below the one at n: at
-    β = .001 both read 0.9990 to 4 decimals, as if n − 1 reached the target."""
+    """Decimals (4 or more, up to 12) at which the powers at n − 1 and n, truncated (never
+    rounded up to the target), differ: at β = .001 both read 0.9990 rounded, as if n − 1
+    reached the target, and a review found 0.949961 rounded to 0.9500 at β = .05."""
     places = 4
-    while below is not None and places < 12 and round(below, places) >= round(at_n, places):
+    while below is not None and places < 12 and (
+            floor_power(below, places) >= floor_power(at_n, places)):
         places += 1
     return places
 
@@ -140,9 +154,10 @@ def interval_text(result) -> str:
     level = f"{100 * result.level:.12g}%"
     if result.n_high is None:
         return (f"{level} interval from {result.n_low} topics, unbounded above at "
-                f"{result.power.trials} trials (more --trials bound it)")
+                f"{result.power.trials} trials (more --trials bound it; the variance's own "
+                "uncertainty is not in it)")
     return (f"{level} interval {result.n_low} to {result.n_high} topics (more --trials "
-            "narrow it)")
+            "narrow it; the variance's own uncertainty is not in it)")
 
 
 #: Under each configuration but the demanding one, what its all-pairs n leaves out (a reviewer's

@@ -82,11 +82,11 @@ def _power_at(args) -> None:
     print_rows(title, rows, args, decimals=_DECIMALS)
     delta = None if power else getattr(args, design.effect)
     if delta is not None:   # the share of intervals wider than δ, as under `n ci`'s answer
-        from ..designs.width_spread import spread_at
+        from ..designs.width_spread import share_text, spread_at
 
         wider, keep = spread_at(design.key, args.n, {**given, design.effect: delta})
-        print(f"note: at n={int(args.n):,}, {wider:.0%} of the intervals one collection gives "
-              f"are wider than {design.effect} = {delta:.6g}; {keep:,} "
+        print(f"note: at n={int(args.n):,}, {share_text(wider)} of the intervals one collection "
+              f"gives are wider than {design.effect} = {delta:.6g}; {keep:,} "
               f"{'topics per system' if design.per_system else 'topics'} keep 80% of them "
               "within it", file=sys.stderr if args.csv else sys.stdout)
         return              # the design's caveat, on its own example, would only repeat it

@@ -20,7 +20,7 @@ import math
 
 from .registry import DESIGNS
 
-__all__ = ["within_probability", "n_within", "spread_at", "width_caveat"]
+__all__ = ["within_probability", "n_within", "spread_at", "share_text", "width_caveat"]
 
 # numpy and scipy are imported by the functions: the command line imports this module before
 # it knows the design.
@@ -80,6 +80,20 @@ def spread_at(key: str, n: int, values: dict) -> tuple[float, int]:
     return 1.0 - float(within_probability(key, n, **given)), n_within(key, 0.8, **given)
 
 
+def share_text(share: float) -> str:
+    """A share in whole percent that never reads 0% or 100% where it is not (a review,
+    2026-12-07: 0.49% of intervals wider than δ read "0%").
+
+    >>> share_text(0.487), share_text(0.0049), share_text(0.9961), share_text(0.0)
+    ('49%', 'less than 1%', 'more than 99%', '0%')
+    """
+    if 0 < share < 0.005:
+        return "less than 1%"
+    if 0.995 <= share < 1:
+        return "more than 99%"
+    return f"{share:.0%}"
+
+
 def width_caveat(key: str, n: int, values: dict) -> str:
     """The CI design's caveat at its answer n, on the user's own inputs: how often the interval
     one collection gives is wider than δ at n, and the n that keeps 80% of them within δ.
@@ -92,5 +106,5 @@ them within it
     wider, keep = spread_at(key, n, values)
     topics = "topics per system" if key == "ci2" else "topics"
     return (f"its n bounds the expected width of the interval, not the width one collection "
-            f"gives: at the {n:,} {topics} sized, {wider:.0%} of the intervals are wider than "
-            f"delta = {values['delta']:.6g}; {keep:,} {topics} keep 80% of them within it")
+            f"gives: at the {n:,} {topics} sized, {share_text(wider)} of the intervals are wider "
+            f"than delta = {values['delta']:.6g}; {keep:,} {topics} keep 80% of them within it")

@@ -26,6 +26,7 @@ from .blocks import (
     min_curve,
 )
 from .charts import n_chart, note_block, power_chart
+from .methods_sentence import methods_warning
 from .sheet import (
     ANSWERS_ROWS,
     AROUND_ROWS,
@@ -40,7 +41,6 @@ from .sheet import (
     end_inputs,
     finish,
     group_workings,
-    methods_warning,
     params_block,
     pick,
     workings,

@@ -27,7 +27,6 @@ from ...spreadsheet.cells import (
 from ...spreadsheet.layout import (
     NO_VALUE,
     Cursor,
-    answer_text,
     exact_match,
     guarded,
     highlight_if,
@@ -225,31 +224,6 @@ def params_block(work: Cursor, title: str, rows: list[tuple[str, str, str, str]]
         work.skip()
     work.skip()
     return out
-
-
-def methods_warning(cur: Cursor, ok: str, status: str, n_legacy: str, n_exact: str,
-             p_exact_at_legacy: str, p_exact_at_exact: str, beta: str) -> None:
-    """A sentence on whether the methods agree, red when they do not. Its powers are shown
-    truncated (never rounded up to the target) to 4 decimals, or two more than β's first
-    significant decimal where β is below 10⁻³ (as the command line's warning: at β = 1e-9, 4
-    decimals said "only 1.0000 < 1 − β = 1.0000")."""
-    both = f"AND(ISNUMBER({n_legacy}),ISNUMBER({n_exact}))"
-    nl, ne = answer_text(n_legacy), answer_text(n_exact)
-    places = f"MAX(4,2-INT(LN({beta})/LN(10)))"
-
-    def shown(power: str) -> str:
-        return f"FIXED(INT({power}*10^{places})/10^{places},{places},TRUE)"
-
-    under = (f'"Warning: at the legacy n = "&{nl}&" the exact power is only "'
-             f'&{shown(p_exact_at_legacy)}&" < 1 − β = "&FIXED(1-{beta},{places},TRUE)'
-             f'&"; the exact method needs n = "&{ne}&"."')
-    over = (f'"Note: the legacy n = "&{nl}&" is more than needed: the exact power reaches "'
-            f'&{shown(p_exact_at_exact)}&" at n = "&{ne}&"."')
-    text = (f'IF({both},IF({n_legacy}={n_exact},"Legacy and exact agree: n = "&{ne}&".",'
-            f'IF({n_legacy}<{n_exact},{under},{over})),"Warning: legacy n = "&{nl}&", exact '
-            f'n = "&{ne}&" (no n up to the search limit is enough for at least one method).")')
-    sentence_row(cur, "Legacy vs exact", guarded(ok, text, status),
-             f"NOT(AND({ok},{both},{n_legacy}={n_exact}))")
 
 
 def sentence_row(cur: Cursor, label: str, formula: str, alarm: str) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pandas as pd
 import pytest
 
 from topicsetsize.cli import main
+from topicsetsize.cli._common import floor_power
 from topicsetsize.designs.allpairs import allpairs_n
 
 from .conftest import one_line_error
@@ -30,8 +32,9 @@ def test_allpairs_matches_the_library(capsys):
     assert set(table["level"]) == {0.95}
     assert main(argv) == 0
     assert (f"n = {want.n} (simulated power at n-1 and n), with Monte Carlo error: 95% "
-            f"interval {want.n_low} to {want.n_high} topics (more --trials narrow it)"
-            in capsys.readouterr().out)
+            f"interval {want.n_low} to {want.n_high} topics (more --trials narrow it; the "
+            "variance's own uncertainty is not in it)" in capsys.readouterr().out)
+    assert table["n_without_simulation"].isna().all()     # pairs at once: simulated only
 
 
 def test_allpairs_table(capsys):
@@ -86,8 +89,8 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
     out = capsys.readouterr().out
     # the exact answer leads (the simulated one, 64 against 65 at seed 1 for minD = .1, fell
     # short of it in the headline; a reviewer's find), the simulation checks it
-    assert (f"\nn = 170 without simulation (power {r.power_below:.4f} at n-1, {r.power:.4f} at "
-            "n: the target is one pair") in out
+    assert (f"\nn = 170 without simulation (power {floor_power(r.power_below, 4):.4f} at n-1, "
+            f"{floor_power(r.power, 4):.4f} at n: the target is one pair") in out
     assert "; the simulation below checks it: n = " in out and "(simulated power" not in out
     assert main([*argv, "--configuration", "equally-spaced", "--target", "best-worst"]) == 0
     spaced = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10, configuration="equally-spaced",
@@ -95,19 +98,37 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
     assert f"\nn = {spaced.n} without simulation " in capsys.readouterr().out
 
 
-def test_powers_that_round_alike_are_shown_to_more_places(capsys):
-    """At beta = .001 the exact powers at n - 1 and n both read 0.9990 to four places, as if
-    n - 1 reached the target: more places are shown until they differ; and 1,000 trials cannot
-    bound the simulated n above at that power, which the line says."""
+@pytest.mark.parametrize("min_d, variance, beta", [(0.1, 0.0601, 0.001), (0.05, 0.0205, 0.05)])
+def test_powers_are_truncated_and_shown_to_the_places_that_tell_them_apart(capsys, min_d,
+                                                                           variance, beta):
+    """The exact powers at n - 1 and n are truncated, never rounded up to the target, to the
+    places at which they differ: at beta = .001 both read 0.9990 rounded, as if n - 1 reached
+    the target, and a review found 0.949961 at n - 1 shown as 0.9500 at beta = .05. At
+    beta = .001, 1,000 trials cannot bound the simulated n above, which the line says; the CSV
+    carries the answer without simulation beside the simulated rows (the review: its n was
+    missing there)."""
+    import io
+    import math
+
+    import pandas as pd
+
     from topicsetsize.designs.tukey_pair import one_pair_n
 
-    r = one_pair_n(0.05, 0.001, 0.1, 0.0601, 2)
-    assert f"{r.power_below:.4f}" == f"{r.power:.4f}"
-    assert main(["n", "allpairs", "--min-d", "0.1", "--variance", "0.0601", "--m", "2",
-                 "--beta", "0.001", "--trials", "1000", "--seed", "1"]) == 0
+    r = one_pair_n(0.05, beta, min_d, variance, 2)
+    assert r.power_below < 1 - beta <= r.power
+    argv = ["n", "allpairs", "--min-d", str(min_d), "--variance", str(variance), "--m", "2",
+            "--beta", str(beta), "--trials", "1000", "--seed", "1"]
+    assert main(argv) == 0
     out = capsys.readouterr().out
-    assert f"(power {r.power_below:.5f} at n-1, {r.power:.5f} at n:" in out
-    assert "unbounded above at 1000 trials (more --trials bound it)" in out
+    shown = re.search(r"\(power (\d\.\d+) at n-1, (\d\.\d+) at n:", out).groups()
+    places = len(shown[0]) - 2
+    assert float(shown[0]) == math.floor(r.power_below * 10 ** places) / 10 ** places
+    assert float(shown[0]) < 1 - beta and float(shown[0]) < float(shown[1])
+    if beta == 0.001:
+        assert "unbounded above at 1000 trials (more --trials bound it" in out
+    assert main([*argv, "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    assert set(table["n_without_simulation"]) == {r.n}
 
 
 @pytest.mark.parametrize("extra, message", [

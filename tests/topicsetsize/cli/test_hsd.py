@@ -101,22 +101,25 @@ def test_one_copy_is_said_in_the_singular_and_not_counted_in_the_workload(capsys
     assert "78 runs (3,003 pairs) x 100,000,000 trials" in err
 
 
-def test_pairs_another_seed_may_mark_otherwise_are_noted(capsys):
+@pytest.mark.slow          # 1,000 trials at two seeds and 20,000 at one, on the example
+def test_pairs_whose_mark_unlimited_trials_may_not_share_are_noted(capsys):
     """The note counts the pairs whose p-value lies within two Monte Carlo standard errors of
-    alpha, sqrt(alpha (1 - alpha) / trials); the pairs that three seeds mark differently lie in
-    that band in at least one of them (TREC 2010 Web AP, 1,000 trials: seeds 1 to 3 mark a
-    different number of pairs, so the note is needed)."""
-    argv = ["hsd", "--example", "--trials", "1000"]
-    tables = [run_csv(capsys, [*argv, "--seed", str(s)]).set_index(["run_a", "run_b"])
-              for s in (1, 2, 3)]
+    alpha, sqrt(alpha (1 - alpha) / trials). Against a 20,000-trial run (its own SE a fifth of
+    the band), nearly every pair that 1,000 trials mark differently lies in that band (a pair
+    outside it is 2 SE from its true p: about 2.5% of such flips); another seed's marks differ
+    more widely (a review's find: two seeds' estimates differ by sqrt(2) SE), which the note
+    says rather than counting them (TREC 2010 Web AP)."""
+    argv = ["hsd", "--example"]
+    runs = [run_csv(capsys, [*argv, "--trials", str(t), "--seed", str(s)])
+            .set_index(["run_a", "run_b"]) for t, s in ((1000, 1), (1000, 2), (20000, 3))]
     band = 2 * np.sqrt(0.05 * 0.95 / 1000)
-    assert len({int(t.significant.sum()) for t in tables}) > 1
-    marks = pd.concat([t.significant for t in tables], axis=1)
-    flipped = marks.index[marks.nunique(axis=1) > 1]
-    near = pd.concat([(t.p_value - 0.05).abs() <= band for t in tables], axis=1).any(axis=1)
-    assert len(flipped) > 0 and near.loc[flipped].all()
-    assert main([*argv, "--seed", "1"]) == 0
-    close = int(((tables[0].p_value - 0.05).abs() <= band).sum())
-    assert (f"note: {close} pairs have a p-value within two Monte Carlo standard errors of "
-            f"alpha (0.05 +- {band:.2g} at 1000 trials): another seed may mark them "
-            "otherwise") in capsys.readouterr().out
+    near = (runs[0].p_value - 0.05).abs() <= band
+    flipped = runs[0].significant != runs[2].significant.reindex(runs[0].index)
+    assert flipped.sum() >= 5 and near[flipped].mean() >= 0.9
+    seeds = runs[0].significant != runs[1].significant.reindex(runs[0].index)
+    assert seeds.sum() > 0 and not near[seeds].all()        # seeds differ beyond the band
+    assert main([*argv, "--trials", "1000", "--seed", "1"]) == 0
+    assert (f"note: {int(near.sum())} pairs have a p-value within two Monte Carlo standard "
+            f"errors of alpha (0.05 +- {band:.2g} at 1000 trials): with unlimited trials their "
+            "marks may differ, and another seed's marks differ more widely still"
+            ) in capsys.readouterr().out
