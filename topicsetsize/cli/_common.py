@@ -216,6 +216,19 @@ def records_frame(records, columns: dict[str, str], *, index: str = "n"):
                          for name, field in columns.items()}).set_index(index)
 
 
+def with_settings(frame, **settings):
+    """``frame`` with the run's settings as constant columns after its own, those it holds
+    already left out: a saved CSV of a simulation then says how it was made (its α, trials and
+    seed), as the designs' CSVs carry their inputs.
+
+    >>> import pandas as pd
+    >>> with_settings(pd.DataFrame({"p_value": [0.01], "trials": [10]}), alpha=0.05, trials=10,
+    ...               seed=1).columns.tolist()
+    ['p_value', 'trials', 'alpha', 'seed']
+    """
+    return frame.assign(**{k: v for k, v in settings.items() if k not in frame.columns})
+
+
 def print_frame(frame, *, csv: bool = False, index: bool = True,
                 title: str | None = None, file=None) -> None:
     """Print a DataFrame as a readable table, or as CSV with ``csv=True``."""

@@ -20,6 +20,7 @@ from ._common import (
     print_frame,
     progress,
     records_frame,
+    with_settings,
 )
 from .workload import check_workload
 
@@ -112,9 +113,12 @@ def run_allpairs(args) -> int:
     if args.csv:        # the interval on the simulated n beside every row, as n's inputs are,
         # and the answer without simulation where the target is one pair (blank: none; n_high
         # blank: the trials cannot bound it above)
-        print_frame(table.assign(n_low=result.n_low, n_high=result.n_high, level=result.level,
-                                 n_without_simulation=None if exact is None else exact.n),
-                    csv=True)
+        print_frame(with_settings(
+            table, n_low=result.n_low, n_high=result.n_high, level=result.level,
+            n_without_simulation=None if exact is None else exact.n, alpha=args.alpha,
+            beta=args.beta, min_d=args.min_d, variance=args.variance, m=int(args.m),
+            configuration=args.configuration, target=args.target, trials=trials, seed=seed),
+            csv=True)
         return 0
     if exact is None:           # pairs at once: the simulation is the answer
         answer = (f"n = {result.n} (simulated power at n-1 and n), with Monte Carlo error: "

@@ -8,7 +8,15 @@ another on every topic is counted once (a copy is not another system); a warning
 
 from __future__ import annotations
 
-from ._common import checked, fresh_seed, number, print_frame, progress, reporting_warnings
+from ._common import (
+    checked,
+    fresh_seed,
+    number,
+    print_frame,
+    progress,
+    reporting_warnings,
+    with_settings,
+)
 from ._inputs import add_matrix_input, load_matrix
 from .workload import check_workload
 
@@ -74,8 +82,9 @@ def run_hsd(args) -> int:
                                      progress=bar.update)
     order = np.lexsort((-table["difference"].abs().to_numpy(), table["p_value"].to_numpy()))
     table = table.iloc[order].reset_index(drop=True)
-    if args.csv:
-        print_frame(table, csv=True, index=False)
+    if args.csv:        # with its alpha, trials and seed: a saved file says how it was made
+        print_frame(with_settings(table, alpha=alpha, trials=trials, seed=seed), csv=True,
+                    index=False)
         return 0
     shown = table.assign(significant=table["significant"].map({True: "*", False: ""}))
     shown.index = shown.index + 1

@@ -20,6 +20,7 @@ from ._common import (
     progress,
     records_frame,
     reporting_warnings,
+    with_settings,
 )
 from ._inputs import add_matrix_input, load_matrix
 from .workload import check_workload
@@ -167,8 +168,9 @@ def run_reliability(args) -> int:
         with progress(trials * len(halves), "split-half trials") as bar:
             table = split_half_curve(scores, halves=halves, trials=trials, alpha=args.alpha,
                                      seed=seed, progress=bar.update)
-    if args.csv:
-        print_frame(table, csv=True)
+    if args.csv:        # with its settings: a saved file says how it was made
+        print_frame(with_settings(table, scores=args.scores, alpha=args.alpha, seed=seed),
+                    csv=True)
         return 0
     kept = (f" (the best {100 * args.top_runs:.15g}% of {raw.shape[1]} by mean raw score over all "
             f"{raw.shape[0]} topics)" if args.top_runs is not None else "")
@@ -231,8 +233,9 @@ def run_check_power(args) -> int:
                                     "theoretical": "theoretical", "gap": "gap", "z": "z",
                                     "noncentrality": "noncentrality"})
     first = results[0]
-    if args.csv:
-        print_frame(table, csv=True)
+    if args.csv:        # with its settings: a saved file says how it was made
+        print_frame(with_settings(table, test=first.test, m=first.m, alpha=args.alpha,
+                                  trials=trials, seed=seed), csv=True)
         return 0
     covers = f"these {first.m} runs over all {first.topics} topics"
     if first.test == "anova":

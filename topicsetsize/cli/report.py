@@ -279,6 +279,11 @@ def _wide(reports):
             first = next(iter(r.n_intervals.values()))
             row.update({"interval level": first.level, "interval method": first.method,
                         "n_boot": first.n_boot, "seed": first.seed})
+        # what its n were sized with (a saved file says it): alpha, beta, m, the top k runs of
+        # its differences and the reliability target
+        row.update({k: row.get(k, v) for k, v in (
+            ("alpha", r.alpha), ("beta", r.beta), ("m", r.m), ("top_k", r.differences.top_k),
+            ("reliability target", r.target))})
         rows[name] = row
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("matrix")
 

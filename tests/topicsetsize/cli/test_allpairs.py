@@ -35,6 +35,12 @@ def test_allpairs_matches_the_library(capsys):
             f"interval {want.n_low} to {want.n_high} topics (more --trials narrow it; the "
             "variance's own uncertainty is not in it)" in capsys.readouterr().out)
     assert table["n_without_simulation"].isna().all()     # pairs at once: simulated only
+    # and what it was simulated with, after the answers (a saved file says it)
+    settings = {"alpha": 0.05, "beta": 0.2, "min_d": 0.1, "variance": 0.02, "m": 5,
+                "configuration": "equally-spaced", "target": "all-pairs", "trials": 3000,
+                "seed": 4}
+    assert {k: table[k].unique().tolist() for k in settings} == {
+        k: [v] for k, v in settings.items()}
 
 
 def test_allpairs_table(capsys):

@@ -61,6 +61,29 @@ def test_check_power_matches_library(capsys):
         assert table.loc[n, "theoretical"] == pytest.approx(r.theoretical, rel=1e-12)
 
 
+@pytest.mark.parametrize("argv, settings", [
+    (["check-power", "--example", "--n", "10", "--m", "5", "--trials", "50", "--seed", "2",
+      "--alpha", "0.01"], {"test": "anova", "m": 5, "alpha": 0.01, "trials": 50, "seed": 2}),
+    (["reliability", "--example", "--half", "6", "--trials", "5", "--seed", "3",
+      "--scores", "std-cdf"], {"scores": "std-cdf", "alpha": 0.05, "trials": 5, "seed": 3}),
+    (["hsd", "--example", "--trials", "30", "--seed", "4", "--alpha", "0.1"],
+     {"alpha": 0.1, "trials": 30, "seed": 4}),
+])
+def test_a_saved_simulation_says_how_it_was_made(capsys, argv, settings):
+    """A simulation's CSV carries its settings after its own columns, as the designs' CSVs
+    carry their inputs: a file read back later says its alpha, trials and seed (they were in
+    the table's title only, which --csv leaves out), and the seed repeats it."""
+    assert main([*argv, "--csv"]) == 0
+    table = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    for key, value in settings.items():
+        assert table[key].tolist() == [value] * len(table), key
+    assert table.columns[-1] == "seed"               # after the command's own columns
+    again = [*argv[:argv.index("--seed")], "--seed", str(table["seed"][0]),
+             *argv[argv.index("--seed") + 2:], "--csv"]
+    assert main(again) == 0
+    assert pd.read_csv(io.StringIO(capsys.readouterr().out)).equals(table)
+
+
 def test_check_power_ttest_pair_table(capsys, data_dir):
     path = str(data_dir / "trec2004robust_ap.csv")
     assert main(["check-power", path, "--n", "25", "--test", "ttest", "--pair", "sys1,sys2",

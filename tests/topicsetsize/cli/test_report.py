@@ -155,6 +155,10 @@ def test_csv_one_row_per_matrix_full_precision(capsys):
     assert row["top-k median: n two-way exact"] == r.min_d.loc["top-k median",
                                                                "n two-way exact"]
     assert r.m == 5
+    # what its n were sized with, after the figures (a saved file says it)
+    assert (row["alpha"], row["beta"], row["m"], row["top_k"], row["reliability target"]) == (
+        r.alpha, r.beta, r.m, 5, 0.9)
+    assert table.columns[-1] == "reliability target"
 
 
 @pytest.mark.slow
