@@ -104,7 +104,7 @@ def test_one_copy_is_said_in_the_singular_and_not_counted_in_the_workload(capsys
 @pytest.mark.slow          # 1,000 trials at two seeds and 20,000 at one, on the example
 def test_pairs_whose_mark_unlimited_trials_may_not_share_are_noted(capsys):
     """The note counts the pairs whose p-value lies within two Monte Carlo standard errors of
-    alpha, sqrt(alpha (1 - alpha) / trials). Against a 20,000-trial run (its own SE a fifth of
+    alpha, sqrt(alpha (1 - alpha) / trials). Against a 20,000-trial run (its own SE a ninth of
     the band), nearly every pair that 1,000 trials mark differently lies in that band (a pair
     outside it is 2 SE from its true p: about 2.5% of such flips); another seed's marks differ
     more widely (a review's find: two seeds' estimates differ by sqrt(2) SE), which the note
