@@ -93,3 +93,6 @@ def _power_at(args) -> None:
     if power and rows[0]["method"] == "legacy" and "exact" in design.methods:
         power_shortfall(rows[0]["power"], at(args.n, **given, method="exact"), _DECIMALS)
     print_caveat(args)
+    if not power:           # the caveat's figures are its example's: say how to get the user's
+        print(f"note: --{design.effect} gives that share at n={int(args.n):,} for these inputs",
+              file=sys.stderr if args.csv else sys.stdout)

@@ -177,7 +177,7 @@ _TWO_WAY = "Two-way ANOVA (runs x topics, without replication)"
 #: for .80; unpaired, 27 per system at delta = .1, variance = .0084, .522, 31 for .80; a
 #: reviewer's find, 2026-12-06: the unpaired design quoted the paired example).
 _EXPECTED_WIDTH = ("its n bounds the expected width of the interval: the width one collection "
-                   "gives exceeds delta about half the time ({example})")
+                   "gives exceeds delta about half the time (for example, {example})")
 
 #: The registry, in the order of the command line, the docs and the workbook. A design
 #: registered at run time (:func:`register`) joins the end.
@@ -235,9 +235,9 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         helps={"delta": "largest expected CI width", "variance_t": _V_T},
         titles={"n": "CI width: delta={delta}, variance_t={variance_t}, alpha={alpha}"},
         excel={"n": "TSS_CI", "power": "TSS_CI_WIDTH"},
-        caveat=_EXPECTED_WIDTH.format(example="delta = .1, variance_t = .05: at the 79 topics "
-                                      "sized, 49% of intervals are wider; 89 topics keep 80% "
-                                      "of them within delta")),
+        caveat=_EXPECTED_WIDTH.format(example="delta = .1 and variance_t = .05: at the 79 "
+                                      "topics sized, 49% of intervals are wider; 89 topics keep "
+                                      "80% of them within delta")),
     Design(
         key="anova2", name="Two-way ANOVA", kind="F",
         question="two-way ANOVA, topics as blocks (exact noncentral F)",
@@ -295,7 +295,7 @@ DESIGNS: dict[str, Design] = {d.key: d for d in (
         titles={"n": "CI of a difference of two independent means: delta={delta}, "
                      "variance={variance}, alpha={alpha}"},
         excel={"n": "TSS_CI2", "power": "TSS_CI2_WIDTH"},
-        caveat=_EXPECTED_WIDTH.format(example="delta = .1, variance = .0084: at the 27 topics "
+        caveat=_EXPECTED_WIDTH.format(example="delta = .1 and variance = .0084: at the 27 topics "
                                       "per system sized, 48% of intervals are wider; 31 per "
                                       "system keep 80% of them within delta")),
     Design(

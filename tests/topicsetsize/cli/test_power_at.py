@@ -111,3 +111,6 @@ def test_a_ci_design_with_delta_says_how_often_its_interval_is_wider(capsys):
     assert keep == 89 and "at the 79 topics sized" not in out       # formulas.md §6 example
     code, out, _ = run_cli(capsys, "power", "ci", "--n", "79", "--variance-t", "0.05")
     assert "note: at n=79" not in out and "at the 79 topics sized" in out   # the caveat
+    # its figures are its example's, which a review read as the user's (2026-12-07): so
+    assert "(for example, delta = .1 and variance_t = .05:" in out       # they say, and where
+    assert "note: --delta gives that share at n=79 for these inputs" in out    # to get theirs

@@ -157,7 +157,7 @@ def test_the_ci_designs_caveats_state_the_width_truly():
 
     for key, paired, size in (("ci", True, tss.ci_n), ("ci2", False, tss.ci2_n)):
         delta, var, n, wider, n80 = re.search(
-            r"delta = (\.\d+), variance(?:_t)? = (\.\d+): at the (\d+) topics (?:per system )?"
+            r"delta = (\.\d+) and variance(?:_t)? = (\.\d+): at the (\d+) topics (?:per system )?"
             r"sized, (\d+)% of intervals are wider; (\d+) (?:topics|per system) keep 80%",
             DESIGNS[key].caveat).groups()
         delta, var, n, n80 = float(delta), float(var), int(n), int(n80)
