@@ -126,7 +126,7 @@ def _precomputed(cur, spec: Spec, start: dict, same: str) -> None:
     ms = spec.decide.get("m", DECIDE_MS)
     variances = decide_variances(spec, start["variance"], from_matrix="_source" in start)
     cur.heading(f"Minimum detectable minD per m at n = {n} (precomputed for the default "
-                f"inputs: α = {alpha:g}, β = {beta:g}; not live)")
+                f"inputs: α = {alpha:g}, β = {beta:g}, σ̂² as each column says; not live)")
     ws, top = cur.ws, cur.row
     put_label(ws, top, 1, "m (systems)", font=STYLE.bold, fill=STYLE.header_fill)
     column = 2
@@ -157,7 +157,8 @@ def _precomputed(cur, spec: Spec, start: dict, same: str) -> None:
              f"topicsetsize.guarantees), rounded up to {TABLE_DECIMALS} decimals as the "
              "guarantees table prints it: each value shown has that power.")
     cur.note(f"—: the typed candidate n, α or β is not the default this table was computed "
-             f"for (n = {n}, α = {alpha:g}, β = {beta:g}), or an input is bad.")
+             f"for (n = {n}, α = {alpha:g}, β = {beta:g}), or an input is bad. Each column is "
+             "for the σ̂² in its heading, whatever σ̂² is typed above.")
     cur.skip()
 
 

@@ -28,7 +28,7 @@ from ..errors import InputError
 from ..matrices.copies import identical_runs
 from ..matrices.matrix import check_matrix
 from .ranking import kendall_tau_ci
-from .standardise import std_ab
+from .standardise import std_ab, warn_if_clipped
 from .variance import check_varies, residual_variance, two_way_residual_variance
 
 __all__ = ["VarianceSummary", "summarise", "summarise_many", "COPIES"]
@@ -133,6 +133,7 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
                 "design for")
     identical_runs(raw).require_two(unranked, name=None)   # copies: say so
     standardised = std_ab(raw, a=a, b=b)
+    warn_if_clipped(standardised, a)
     means = {"raw": raw.mean(axis=0), "std-AB": standardised.mean(axis=0)}
     for kind, mean in means.items():
         check_varies(mean, name=f"the runs' mean {kind} scores", what=unranked, plural=True)

@@ -23,9 +23,12 @@ def answers_block(cur: Cursor, answers: list[tuple[str, str]], cols: list[Col],
         # an answer beyond the search limit (text): the powers at 10⁹ − 1 and 10⁹, said so
         templates += [f"=IF(ISNUMBER({answer}),MAX(2,{answer}-1),{N_MAX - 1})",
                       f"=IF(ISNUMBER({answer}),{answer},{N_MAX})"]
+        # (only while every input is in range: a bad one leaves the answer text too, and the
+        # printed page said "n > 10⁹" of a blank input; a review, 2026-12-07)
         beyond = f"{label} > 10⁹: at 10⁹"
-        labels += [f'=IF(ISNUMBER({answer}),"{label} − 1","{beyond} − 1")',
-                   f'=IF(ISNUMBER({answer}),"{label}","{beyond}")']
+        labels += [f'=IF({ok},IF(ISNUMBER({answer}),"{label} − 1","{beyond} − 1"),'
+                   f'"{label} − 1")',
+                   f'=IF({ok},IF(ISNUMBER({answer}),"{label}","{beyond}"),"{label}")']
     put_label(cur.ws, cur.row, 1, "at", font=STYLE.bold, fill=STYLE.header_fill)
     block = guarded_block(cur.ws, cur.row, 2, [Col("n", "n", lambda i: templates[i], N_FMT),
                                                *display_columns(cols)], len(templates), ok)

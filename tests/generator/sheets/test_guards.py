@@ -214,6 +214,9 @@ def test_no_number_below_the_status_while_an_input_is_bad(batch):
                         continue
                     value = ws[cell.coordinate].value
                     assert not isinstance(value, (int, float)), (name, sheet, cell.coordinate)
+                    # nor a label that reads a blank or text input as an answer beyond the
+                    # search limit ("exact n > 10⁹: at 10⁹ − 1"; a review, 2026-12-07)
+                    assert "10⁹" not in str(value), (name, sheet, cell.coordinate, value)
                     checked += 1
     assert checked > 5_000
 

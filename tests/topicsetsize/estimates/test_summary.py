@@ -108,3 +108,27 @@ def test_two_way_variances_against_statsmodels(web):
 def test_old_seven_field_rows_still_construct():
     row = VarianceSummary(14, 78, 0.0597, 0.0139, 0.978, 0.585, 1.371)
     assert math.isnan(row.var2_raw) and math.isnan(row.var2_std_ab)
+
+
+@pytest.mark.parametrize("a, warned", [(0.15, False), (0.5, True), (5.0, True)])
+def test_a_std_ab_that_clips_most_scores_says_so(web, a, warned):
+    """A review (2026-12-07): ``variance --a 5`` printed V_E std-AB .1973 of TREC 2010 Web AP
+    without a word, 93% of its scores clipped. The share stated is recomputed with pandas: the
+    z-scores' A·z + B outside (0, 1), which std-AB clips to 0 or 1."""
+    import re
+    import warnings
+
+    from topicsetsize.estimates.standardise import CLIPPED_SHARE, ClippedScoresWarning
+
+    linear = a * pandas_z(web) + 0.5
+    share = float(((linear <= 0) | (linear >= 1)).to_numpy().mean())
+    assert (share > CLIPPED_SHARE) == warned                # the threshold decides, as stated
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        summarise(web, a=a)
+    said = [str(w.message) for w in caught if w.category is ClippedScoresWarning]
+    assert len(said) == int(warned)
+    if warned:
+        assert re.search(rf"A={a:g} clips {share:.0%} of ", said[0]), said[0]
+    if a == 5.0:
+        assert f"{share:.0%}" == "93%"                          # the review's figure
