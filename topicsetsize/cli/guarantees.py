@@ -47,7 +47,18 @@ def run(args) -> int:
 
         warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
-        print_frame(result.table.assign(method=result.method, alpha=result.alpha,
+        table = result.table
+        if result.method == "legacy":   # beside the legacy minD and minDt, the exact tests',
+            # which the text's statements give where the legacy ones fall short (a review,
+            # 2026-12-07: the CSV kept only the legacy values)
+            from .. import anova_min_d, ttest_min_dt
+
+            n, m = table["n"].to_numpy(), table["m"].to_numpy()
+            given = dict(alpha=result.alpha, beta=result.beta, method="exact")
+            table = table.assign(
+                min_d_exact=anova_min_d(n, m=m, variance=result.variance, **given),
+                min_dt_exact=ttest_min_dt(n, variance_t=result.variance_t, **given))
+        print_frame(table.assign(method=result.method, alpha=result.alpha,
                                         beta=result.beta, variance=result.variance,
                                         variance_t=result.variance_t), csv=True, index=False)
         return 0

@@ -105,8 +105,9 @@ def run(args) -> int:
         print(f"note: {result.note}")      # power: said beside it, never copied without it
     print(f"note: {ESTIMATED_VARIANCE}")   # "guarantees" holds at the variances given
     print()
-    shown = frame.assign(label=frame["label"].fillna(""),
-                         power=[math.floor(p * 1e6) / 1e6 for p in frame["power"]])
+    shown = frame.assign(label=frame["label"].fillna(""), **{   # truncated: never up to 1 − β
+        column: [math.floor(p * 1e6) / 1e6 for p in frame[column]]
+        for column in ("power", "power_exact") if column in frame})
     print_frame(shown, title=f"Each requirement's n, and its power at n={result.n} "
                              f"(alpha={result.alpha:.15g}, {result.method}):")
     return 0

@@ -228,7 +228,8 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
     -------
     Recommendation
         ``.n``, ``.requirements`` (a DataFrame with each requirement's own n and its power at
-        ``.n``) and ``.sentence``.
+        ``.n``; with the legacy method, also the exact test's n and its exact power at ``.n``,
+        ``n_exact`` and ``power_exact``) and ``.sentence``.
 
     Raises
     ------
@@ -298,8 +299,13 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                                                 alpha=alpha, method="exact"))
         note = legacy_note(n, frame, exact_n, exact_power, beta, round_to)
         short = bool((exact_power < 1.0 - beta).any())
-    return Recommendation(n, frame, sentence(n, frame, beta, alpha, exact_n, short), alpha,
-                          beta, round_to, method, note, short)
+    said = sentence(n, frame, beta, alpha, exact_n, short)
+    if exact_n is not None:     # beside the legacy n and power, the exact ones: a table or a
+        # CSV of the requirements carries what the sentence and the note say (a review,
+        # 2026-12-07: recommend --csv gave 141 and .829 where the text said 143 by the exact test)
+        frame["n_exact"] = exact_n.astype(np.int64) if np.isfinite(exact_n).all() else exact_n
+        frame["power_exact"] = exact_power
+    return Recommendation(n, frame, said, alpha, beta, round_to, method, note, short)
 
 
 # --- Requirement files ---------------------------------------------------------------------------

@@ -104,7 +104,8 @@ def _cell(text: str):
 
 #: The columns ``recommend --csv`` adds to the requirements: read back, they are left out (the
 #: answers are computed again from the requirements, by the method the command is given).
-COMPUTED = ("requirement", "n", "power", "recommended", "method", "alpha", "beta")
+COMPUTED = ("requirement", "n", "power", "n_exact", "power_exact", "recommended", "method",
+            "alpha", "beta")
 #: Among them, the settings the answers were computed by (read back for ``settings``).
 SETTINGS = ("method", "alpha", "beta")
 

@@ -149,3 +149,26 @@ def test_differences_no_unit_scores_can_show_are_said(capsys):
     for args in (["--n", "50"], ["--n", "3", "--variance", "2", "--variance-t", "4"]):
         assert "scores in [0, 1]" not in run_cli(capsys, "guarantees", "--variance", "0.0601",
                                                  *args)[1]
+
+
+def test_a_legacy_csv_carries_the_exact_minimum_differences(capsys):
+    """The text says "0.12 by the legacy approximation; 0.13 by the exact test"; the CSV kept
+    the legacy values alone (a review, 2026-12-07). Its exact columns are those of --method
+    exact, and the exact minD has power 1 − β under scipy's noncentral F."""
+    from scipy import stats
+
+    args = ("guarantees", "--n", "50,100", "--variance", "0.0451", "--m", "2,10", "--csv")
+    code, out, _ = run_cli(capsys, *args)
+    legacy = pd.read_csv(io.StringIO(out))
+    code_exact, out, _ = run_cli(capsys, *args, "--method", "exact")
+    exact = pd.read_csv(io.StringIO(out))
+    assert code == code_exact == 0
+    assert legacy["min_d_exact"].tolist() == exact["min_d"].tolist()
+    assert legacy["min_dt_exact"].tolist() == exact["min_dt"].tolist()
+    assert "min_d_exact" not in exact
+    for row in legacy.itertuples():
+        dfn, dfd = row.m - 1, row.m * (row.n - 1)
+        lam = row.n * row.min_d_exact ** 2 / (2 * 0.0451)
+        assert stats.ncf.sf(stats.f.isf(0.05, dfn, dfd), dfn, dfd, lam) == pytest.approx(0.8,
+                                                                                      abs=1e-9)
+    assert (legacy["min_d_exact"] > legacy["min_d"]).all()    # the legacy ones fall short here

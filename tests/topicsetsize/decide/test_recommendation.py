@@ -63,7 +63,8 @@ def test_reproduces_the_airs2016_sentence(paper_requirements):
     assert isinstance(r, Recommendation)
     assert r.n == 100 and r.sentence == QUALIFIED == str(r) and unqualified(r.sentence) == PAPER
     assert r.requirements["n"].tolist() == [93, 91]
-    assert list(r.requirements.columns) == [*REQUIREMENT_KEYS, "n", "power"]
+    assert list(r.requirements.columns) == [*REQUIREMENT_KEYS, "n", "power", "n_exact",
+                                            "power_exact"]
     assert r.requirements.index.tolist() == [1, 2] and r.requirements.index.name == "requirement"
     assert (r.alpha, r.beta, r.round_to, r.method) == (0.05, 0.2, 10, "legacy")
 
@@ -317,3 +318,23 @@ def test_an_exact_n_beyond_the_search_limit_leaves_the_recommendation_short_and_
     assert r.note.endswith("the exact method finds no n up to the search limit of "
                            "1,000,000,000 topics.")
 
+
+
+def test_a_legacy_recommendation_carries_the_exact_n_and_power(paper_requirements):
+    """Beside each requirement's legacy n and power, the exact test's, recomputed here with
+    scipy's noncentral F (a review, 2026-12-07: recommend --csv gave the legacy n alone where
+    the sentence says what the exact test needs); the exact method adds no such columns."""
+    from scipy import stats
+
+    def power(n, m, min_d, variance):
+        dfn, dfd = m - 1, m * (n - 1)
+        return stats.ncf.sf(stats.f.isf(0.05, dfn, dfd), dfn, dfd, n * min_d ** 2 / (2 * variance))
+
+    r = recommend(paper_requirements)
+    for row in r.requirements.itertuples():
+        args = (row.m, row.min_d, row.variance)
+        exact = next(n for n in range(2, 10_000) if power(n, *args) >= 0.8)
+        assert row.n_exact == exact and power(exact - 1, *args) < 0.8
+        assert row.power_exact == pytest.approx(power(r.n, *args), abs=1e-9)
+    assert r.requirements["n_exact"].tolist()[0] == 96          # the paper's sentence: 93 → 96
+    assert "n_exact" not in recommend(paper_requirements, method="exact").requirements
