@@ -319,7 +319,6 @@ def test_an_exact_n_beyond_the_search_limit_leaves_the_recommendation_short_and_
                            "1,000,000,000 topics.")
 
 
-
 def test_a_legacy_recommendation_carries_the_exact_n_and_power(paper_requirements):
     """Beside each requirement's legacy n and power, the exact test's, recomputed here with
     scipy's noncentral F (a review, 2026-12-07: recommend --csv gave the legacy n alone where
