@@ -10,7 +10,7 @@ the options.
 
 from __future__ import annotations
 
-from ..decide.wording import ROUNDED_UP, budget_text, documents_text
+from ..decide.wording import ROUNDED_UP, budget_text, documents_text, whole_costs
 from ..errors import InputError
 from ._common import number, numbers, path, print_frame
 
@@ -114,7 +114,8 @@ def run(args) -> int:
         import inspect
 
         default = inspect.signature(budget_plan).parameters
-        print_frame(table.assign(method=kwargs.get("method", default["method"].default),
+        print_frame(whole_costs(table).assign(method=kwargs.get("method",
+                                                                default["method"].default),
                                  **{k: kwargs.get(k, default[k].default)
                                     for k in ("alpha", "beta")}), csv=True)
         return 0

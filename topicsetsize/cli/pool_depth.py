@@ -12,7 +12,13 @@ bundled CLEF 2017 eHealth TAR runs and qrels.
 
 from __future__ import annotations
 
-from ..decide.wording import ROUNDED_UP, budget_text, documents_text, whole_documents
+from ..decide.wording import (
+    ROUNDED_UP,
+    budget_text,
+    documents_text,
+    whole_costs,
+    whole_documents,
+)
 from ..errors import InputError
 from ..examples import EXAMPLE_RUNS_DEPTH
 from ._bootstrap import add_boot_options, boot_args, interval_note
@@ -138,8 +144,8 @@ def run(args) -> int:
             f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
             f"beta={args.beta:.15g}, V_E {args.variance_from}"))
     if args.csv:
-        print_frame(study.table.assign(method=args.method, alpha=args.alpha, beta=args.beta),
-                    csv=True)    # as budget --csv
+        print_frame(whole_costs(study.table).assign(method=args.method, alpha=args.alpha,
+                                                    beta=args.beta), csv=True)  # as budget's
         return 0
     show = study.table.copy()
     show["docs_per_topic"] = show["docs_per_topic"].map("{:.1f}".format)

@@ -72,6 +72,21 @@ def whole_documents(x):
     return int(whole) if np.ndim(whole) == 0 else whole
 
 
+def whole_costs(frame):
+    """``frame`` with its ``cost`` and ``cost high`` columns (those it has) rounded up to whole
+    documents (:func:`whole_documents`), as the text shows them: a CSV then says the cost the
+    text says (a review, 2026-12-07: pool-depth --csv gave 15543.466666666667 where the text
+    gave 15,544).
+
+    >>> import pandas as pd
+    >>> whole_costs(pd.DataFrame({"n": [3], "cost": [15543.4666], "cost high": [9e99]}))
+       n     cost  cost high
+    0  3  15544.0   9.000000e+99
+    """
+    return frame.assign(**{c: whole_documents(frame[c].to_numpy(float))
+                           for c in ("cost", "cost high") if c in frame})
+
+
 def budget_text(budget: float) -> str:
     """A budget in documents as given, with thousands separators (never rounded: a budget
     rounded up would read as more than there is).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import sys
 
 import numpy as np
@@ -42,6 +43,11 @@ def test_csv_equals_the_engine(capsys):
     # n comes from every digit the CSV has (a docs review, 2026-12-07: the readable table's
     # four decimals, copied into budget, gave CLEF's pd = 10 143 topics where pool-depth said 144)
     assert table["n"].tolist() == [anova_n(0.05, 0.2, 0.05, v, 8) for v in table["v_e_raw"]]
+    # the cost as the text gives it, rounded up to a whole document (a review, 2026-12-07:
+    # the CSV gave 15543.466666666667 where the text gave 15,544)
+    assert table["cost"].tolist() == [math.ceil(round(n * d, 6)) for n, d in
+                                      zip(table["n"], table["docs_per_topic"])]
+    assert (table["cost"] != study.table["cost"]).any()        # not whole before rounding
     assert main(["pool-depth", *A, *B, "--depths", "60,10", "--measure", "AP", "--m", "8",
                  "--min-d", "0.05"]) == 0
     assert ("n from the unrounded V_E (the table shows 4 decimals: copy a variance from --csv"
