@@ -157,8 +157,10 @@ _MIN_CURVE = 15
 _SPREAD = 3
 
 
-#: Power evaluations per row of that table: two starting values, then secant steps.
-_SECANT = 6
+#: Power evaluations per row of that table: two starting values, then secant steps (8: the
+#: one-way ANOVA at n = 2 to 3 needs 6 to 8 from its start for the usual α and β; an extreme
+#: α such as 10⁻⁶ at β = .001 needs more there, and leaves a gap in the chart, not a point).
+_SECANT = 8
 
 
 def _suffixed(cols: list[Col], free: str, k: int) -> tuple[list[Col], list[Col]]:
@@ -192,9 +194,10 @@ def min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_o
     residual of a settled solve is rounding noise, which would differ between spreadsheets.
     ``cols_of(x)`` gives the model columns for the effect expression x and ``value(x)`` the
     minD (a template of {n} and x).
-    Column "d" holds the minD, or #N/A (a gap in the chart) while an input is bad or where
-    the iteration has not settled to 1e-9; column "plot_n" the n where "d" is a number, else
-    #N/A too.
+    Column "d" holds the minD, or #N/A (a gap in the chart) while an input is bad, where
+    the iteration has not settled to 1e-9 or where the last power is not a number (an
+    undefined legacy approximation); column "plot_n" the n where "d" is a number, else #N/A
+    too.
     """
     work.heading(title, font=STYLE.bold)
     centre = f"IF(ISNUMBER({answer}),{answer},100)"
@@ -219,8 +222,12 @@ def min_curve(work: Cursor, ok: str, answer: str, beta: str, method: str, cols_o
                         f"=ROUND(IF(ISNUMBER({pk}),{pk},0)-(1-{beta}),12)", "0.0E+00"))
     last = _SECANT - 1
     cols.append(Col("root", "x", step(last, last - 1), "0.000000"))
-    cols.append(Col("d", "minD", f"=IF(AND({ok},ABS({{root}}-{{it{last}}})<=1E-9*{{root}}),"
-                                 f"{value('{root}')},NA())", "0.000000"))
+    # settled, and where the power is defined: an undefined legacy power (counted as 0) left
+    # x at its start, which "settled" and plotted a minD at n = 2 where the legacy
+    # approximation has none (a review, 2026-12-07)
+    cols.append(Col("d", "minD", f"=IF(AND({ok},ISNUMBER({{{p}_{last}}}),ABS({{root}}-"
+                                 f"{{it{last}}})<=1E-9*{{root}}),{value('{root}')},NA())",
+                    "0.000000"))
     # the chart's n: #N/A with the minD, so a bad input plots no n against the point index
     cols.append(Col("plot_n", "n (plotted)", "=IF(ISNUMBER({d}),{n},NA())", N_FMT))
     block = write_block(work.ws, work.row, 1, cols, _MIN_CURVE)

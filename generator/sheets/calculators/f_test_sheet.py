@@ -180,9 +180,16 @@ def _curves(b: SheetBuild, work: Cursor, answers: dict, models, parts: tuple, la
     ends = [answers[x] for x in methods]
     curve = curve_block(work, (ends[0], ends[-1]), [*shared, *legacy, *exact], f"1-{beta}",
                         b.ok, tuple(f"p_{x}" for x in methods))
+    # the secant starts from the χ² limit's λ moved by its tangent in 1/φE (docs/formulas.md
+    # §4): from the limit alone, 6 steps left the exact curve unsettled (#N/A, no point) at
+    # n = 2 to 8 of m = 3, minD = .13, σ̂² = .0023 (a review, 2026-12-07)
+    dfe = b.calc.columns["dfe"][1].lstrip("=").replace("{m}", f"({b.used('m')[0]})")
+    # (the exact curve's only: the legacy power, undefined at some λ of a small n, is best
+    # started from the limit, as it was)
+    start = {"exact": f"{lam_chi2}*(1+{b.w['crit']}/(2*{dfe}))", "legacy": lam_chi2}
     d_curves = [(min_curve(
         work, b.ok, answers["exact"], beta, method,
-        lambda e, method=method: pick(models(f"{e}/{{n}}"), method), lam_chi2,
+        lambda e, method=method: pick(models(f"{e}/{{n}}"), method), start[method],
         lambda x: f"SQRT(2*{var}*{x}/{{n}})",
         f"n against minD ({method}): per n, λ with power 1 − β by the secant method, "
         "minD = √(2σ̂²λ/n)"), "d", method) for method in methods]

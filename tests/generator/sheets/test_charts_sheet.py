@@ -397,3 +397,35 @@ def _chart_parts(path) -> bytes:
                            for name in sorted(book.namelist())
                            if name.startswith(("xl/charts/", "xl/drawings/",
                                                "xl/worksheets/_rels/", "xl/workbook.xml")))
+
+
+@pytest.mark.slow
+def test_the_n_against_min_d_chart_at_small_n(tmp_path):
+    """A review (2026-12-07), at m = 3, minD = .13, σ̂² = .0023 (n 3 legacy, 4 exact): the exact
+    curve had no point from n = 2 to 8 (its secant, 6 steps from the χ² limit, had not
+    settled) and the legacy one plotted a minD at n = 2, where the legacy approximation has
+    none. Now every n of the exact curve is the engine's minD, and the legacy curve leaves out
+    exactly the n where the engine's legacy minD is undefined (saved values)."""
+    import datetime as dt
+
+    from topicsetsize.generator import spec_from_dict, write_workbook
+
+    inputs = dict(alpha=0.05, beta=0.2, variance=0.0023, m=3)
+    path = write_workbook(spec_from_dict({"title": "small n", "calculators": {"anova": {
+        **inputs, "min_d": 0.13, "n": 4}}}), tmp_path / "small.xlsx", generated=dt.date(2024, 1, 2))
+    chart = openpyxl.load_workbook(path)["ANOVA"]._charts[1]
+    ws = openpyxl.load_workbook(path, data_only=True)["ANOVA"]
+    for series in _curves(chart):
+        method = _label(series)
+        first = int(_REF.match(series.yVal.numRef.f)["r1"])
+        shown = zip(_resolve(ws.parent, series.yVal.numRef.f),
+                    _resolve(ws.parent, series.xVal.numRef.f))
+        ns = [ws.cell(first + i, 1).value for i in range(15)]       # the table's n column
+        assert min(ns) == 2
+        for n, (plotted, effect) in zip(ns, shown):
+            try:
+                want = float(tss.anova_min_d(n, method=method, **inputs))
+            except tss.InputError:                      # the legacy approximation at tiny n
+                assert method == "legacy" and (plotted, effect) == ("#N/A", "#N/A"), n
+                continue
+            assert plotted == n and math.isclose(effect, want, rel_tol=1e-9), (method, n)
