@@ -148,8 +148,12 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                                fill=STYLE.differ_fill if differ[i, j] else None,
                                comment=note if method == "exact" else None)
         last = row + 3 + len(t.ms)
+        short = int((t.legacy < t.exact).sum())     # the legacy n under-sizes (a review,
+        # 2026-12-07: the shading said only "differ")
         notes = [f"{int(differ.sum())} of {differ.size} cells differ between the methods "
-                 "(shaded).", *([interval_line(t.measure)] if t.measure.interval else [])]
+                 "(shaded)" + (f"; in {short} the legacy n is smaller, and falls short of "
+                               "1 − β under the exact test." if short else "."),
+                 *([interval_line(t.measure)] if t.measure.interval else [])]
         for k, text in enumerate(notes, start=last + 1):
             put_label(ws, k, 1, text, font=STYLE.note)
         places.append(TablePlace(row + 3, row + 4, last, cols))
