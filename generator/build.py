@@ -162,15 +162,21 @@ def _starting_values(spec: Spec, estimates) -> dict:
 
 def _footer(spec, generated) -> tuple[str, str]:
     """The printed pages' footer: what the page is (the sheet, its page of how many) and where
-    it comes from (the spec's file name, topicsetsize's version, the day it was generated), so
-    that a page read on its own says both. Only the spec's file name, never a path; the
-    header and footer codes ``&`` in it are doubled (printed as they are)."""
+    it comes from (the spec's file name, the names of its score matrices, topicsetsize's
+    version, the day it was generated), so that a page read on its own says both. Only the
+    spec's file name, never a path; the header and footer codes ``&`` in it are doubled
+    (printed as they are)."""
     from topicsetsize import __version__
 
     date = (generated or _dt.date.today()).isoformat()
-    source = Path(spec.source).name.replace("&", "&&")
+    source = Path(spec.source).name
+    # and the score matrices the variances come from, by their names in the workbook (a
+    # review, 2026-12-07: a --matrix workbook's pages named the default spec alone)
+    names = ", ".join(m.name for m in spec.matrices)
+    data = f", data {names if len(names) <= 60 else names[:59] + '…'}" if names else ""
     return ("&A, page &P of &N",
-            f"topicsetsize {__version__}, spec {source}, generated {date}")
+            f"topicsetsize {__version__}, spec {source}{data}, generated {date}".replace(
+                "&", "&&"))
 
 
 def _page_setup(ws, footer: tuple[str, str]) -> None:

@@ -163,3 +163,25 @@ def test_docs_state_the_current_formula_counts():
         [counts["ntcir12_std_ab"], counts["decide_example"]]
     assert f"({counts['decide_example']:,} cells in the `decide_example` workbook)" in \
         (docs / "excel.md").read_text(encoding="utf-8")
+
+
+def test_the_footer_names_the_score_matrices(tmp_path, data_dir):
+    """Every page's footer names the spec's file, and (a review, 2026-12-07: a --matrix
+    workbook's pages named the default spec alone) the matrices the variances come from, by
+    their names in the workbook: '&' doubled (a footer code otherwise), a long list cut."""
+    from topicsetsize.generator import spec_from_dict
+
+    def footer(matrices):
+        spec = spec_from_dict({"title": "t", "m": [2], "min_d": [0.1], "matrices": matrices},
+                              source=str(tmp_path / "my&spec.toml"))
+        path = write_workbook(spec, tmp_path / "f.xlsx")
+        return {ws.oddFooter.right.text for ws in openpyxl.load_workbook(path).worksheets}
+
+    robust = str(data_dir / "trec2004robust_ap.csv")
+    (text,) = footer([{"name": "R&D runs", "path": robust}])
+    assert ", spec my&&spec.toml, data R&&D runs, generated " in text and "/" not in text
+    (text,) = footer([{"name": f"matrix {k} " + "x" * 20, "path": robust} for k in range(3)])
+    data = text.split(", data ", 1)[1].split(", generated ")[0]
+    assert len(data) == 60 and data.endswith("…") and data.startswith("matrix 0 ")
+    (text,) = footer([])
+    assert ", data " not in text

@@ -352,6 +352,9 @@ def test_every_page_has_the_footer_with_its_sheet_and_provenance(printed, name):
             flat = " ".join(page.split())
             assert re.search(rf"{re.escape(sheet)}, page \d+ of {len(pages)}", flat), (
                 name, sheet, flat[-200:])
-            assert re.search(rf"topicsetsize {re.escape(__version__)}, spec [^,]+, generated "
-                             r"\d{4}-\d{2}-\d{2}", flat), (name, sheet, flat[-200:])
+            assert re.search(rf"topicsetsize {re.escape(__version__)}, spec [^,]+"
+                             r"(, data .+)?, generated \d{4}-\d{2}-\d{2}", flat), (
+                name, sheet, flat[-200:])
+            # the score matrices the variances come from, by name (a review, 2026-12-07)
+            assert (", data " in flat) == (name in ("matrix", "runs", "long")), (name, sheet)
             assert "/" not in flat.split(", spec ", 1)[1].split(",")[0]    # a name, no path
