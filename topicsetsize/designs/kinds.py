@@ -435,7 +435,8 @@ def smallest_width_n(width, delta, guess, sd, alpha, describe):
     def precision(n, i):
         return 1.0 / width(n, fs[i], fa[i])
 
-    return smallest_n(precision, 1.0 / delta, guess, describe=describe)
+    return smallest_n(precision, 1.0 / delta, guess, describe=describe, unreachable=(
+        "the width delta is too small for any practical topic set"))
 
 
 def smallest_width_n_one(width, delta: float, guess: float, sd: float, alpha: float):

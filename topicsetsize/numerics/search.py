@@ -31,6 +31,8 @@ from .steps import next_point, pair_steps
 __all__ = ["SearchLimitError", "smallest_n", "smallest_n_for_power", "probit", "describe_cells"]
 
 _MAX_STEPS = 200
+#: Why no n reaches a power target: the end of :class:`SearchLimitError`'s message.
+_TOO_SMALL = "the difference is too small to detect with any practical topic set"
 
 
 class SearchLimitError(InputError):
@@ -41,7 +43,8 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
                monotone_from=2, n_min: int = 2, n_max: int = N_MAX,
                transform: Callable[[np.ndarray], np.ndarray] | None = None,
                describe: Callable[[int], str] | None = None, values: bool = False,
-               pair: Callable[[np.ndarray, np.ndarray], tuple] | None = None):
+               pair: Callable[[np.ndarray, np.ndarray], tuple] | None = None,
+               unreachable: str | None = None):
     """Smallest whole n ≥ ``n_min`` from which ``value(n) ≥ target`` holds for good.
 
     Parameters
@@ -77,6 +80,9 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
         fails without its own evaluation; elsewhere ``value(n − 1)`` is computed. With
         ``values``, the value returned at n − 1 may be that bound (it lies above the value, so
         that a margin below the target it shows is one the value has too).
+    unreachable : str, optional
+        Why no n reaches the target, the end of the error (by default, that the difference is
+        too small to detect; a CI width's design says that its width is too small).
 
     Returns
     -------
@@ -145,7 +151,7 @@ def smallest_n(value: Callable[[np.ndarray, np.ndarray], np.ndarray], target, gu
 
         n[rest] = _narrow(evaluate_rest, transform(target[rest]), start[rest], n_max,
                           *((x, ok, transformed(v)) for x, ok, v in (first, second)),
-                          lambda i: _name(int(rest[i]), describe))
+                          lambda i: _name(int(rest[i]), describe), unreachable)
         below[rest], at[rest] = seen.around(n[rest])
         scanned = (n == start) & (start > n_min)
         _scan_below(n, start, n_min, passes)
@@ -165,7 +171,7 @@ def _flat(values: np.ndarray, shape) -> np.ndarray:
     return np.broadcast_to(values, shape).ravel()
 
 
-def _narrow(evaluate, ty, start, n_max, first, second, describe):
+def _narrow(evaluate, ty, start, n_max, first, second, describe, unreachable=None):
     """Narrow each cell's bracket from its first two evaluations until it closes.
 
     ``first`` and ``second`` are (n, passed, transformed value) at x0 and x0 + 1; returns the
@@ -187,7 +193,7 @@ def _narrow(evaluate, ty, start, n_max, first, second, describe):
 
     active = np.flatnonzero(hi - lo > 1)
     for _ in range(_MAX_STEPS):
-        _raise_if_unreachable(lo, n_max, describe)
+        _raise_if_unreachable(lo, n_max, describe, unreachable)
         if active.size == 0:
             break
         x = next_point(active, lo, hi, ylo, yhi, ty, streak, last, start, n_max)
@@ -196,7 +202,7 @@ def _narrow(evaluate, ty, start, n_max, first, second, describe):
         active = active[hi[active] - lo[active] > 1]
     else:  # pragma: no cover - the bracket shrinks by at least one every step
         raise RuntimeError("the topic set size search did not converge")
-    _raise_if_unreachable(lo, n_max, describe)
+    _raise_if_unreachable(lo, n_max, describe, unreachable)
     return hi
 
 
@@ -205,14 +211,13 @@ def _name(i: int, describe: Callable[[int], str] | None) -> str:
     return describe(i) if describe else f"cell {i}"
 
 
-def _raise_if_unreachable(lo, n_max, describe):
+def _raise_if_unreachable(lo, n_max, describe, unreachable=None):
     """Cells that fail at n_max can never be met: say so, naming the first one."""
     stuck = lo >= n_max
     if stuck.any():
         raise SearchLimitError(
             f"no n up to the search limit of {n_max:,} topics reaches the target for "
-            f"{describe(int(np.argmax(stuck)))}: "
-            "the difference is too small to detect with any practical topic set")
+            f"{describe(int(np.argmax(stuck)))}: {unreachable or _TOO_SMALL}")
 
 
 def _update(idx, x, ok, y, lo, hi, ylo, yhi, streak, last):

@@ -94,5 +94,8 @@ def test_extreme_effects_are_silent():
         assert ttest2_power(50, min_d=1e300, variance=0.05, alpha=0.05) == 1.0
         assert ttest2_n(0.05, 0.2, 1e300, 0.05) == 2
         assert ci2_n(0.05, 1e300, 0.05) == 2
-        with pytest.raises(SearchLimitError):
+        # a width, not a difference to detect (a review, 2026-12-07: it said "the difference
+        # is too small to detect")
+        with pytest.raises(SearchLimitError, match=r": the width delta is too small for any "
+                                                   r"practical topic set$"):
             ci2_n(0.05, 1e-300, 1e300)
