@@ -31,12 +31,15 @@ _DECIMALS = 6
 
 def register(sub, designs) -> None:
     """Add every registered design but the hand-written ones to the ``power`` group."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--n", type=number("n"), required=True,
-                        help="number of topics (per system, in the unpaired designs)")
-    common.add_argument("--alpha", type=number("alpha"), default=0.05,
-                        help="significance level (default .05)")
-    common.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+    def common(per_system: bool) -> argparse.ArgumentParser:
+        parent = argparse.ArgumentParser(add_help=False)
+        parent.add_argument("--n", type=number("n"), required=True, help=(
+            "number of topics per system" if per_system else "number of topics"))
+        parent.add_argument("--alpha", type=number("alpha"), default=0.05,
+                            help="significance level (default .05)")
+        parent.add_argument("--csv", action="store_true", help="print CSV instead of a table")
+        return parent
+
     methods = argparse.ArgumentParser(add_help=False)
     methods.add_argument("--method", choices=("legacy", "exact", "both"), default="legacy",
                          help="legacy = the legacy Excel tools' approximations (default); "
@@ -45,7 +48,7 @@ def register(sub, designs) -> None:
         if design.key in OWN_MODULE:
             continue
         power = design.criterion == "power"
-        parents = [common] + ([methods] if len(design.methods) > 1 else [])
+        parents = [common(design.per_system)] + ([methods] if len(design.methods) > 1 else [])
         p = designs["power"].add_parser(design.key, parents=parents, help=(
             f"{design.question}: the power at n" if power else
             f"{design.question}: the expected width at n"))

@@ -114,3 +114,19 @@ def test_a_ci_design_with_delta_says_how_often_its_interval_is_wider(capsys):
     # its figures are its example's, which a review read as the user's (2026-12-07): so
     assert "(for example, delta = .1 and variance_t = .05:" in out       # they say, and where
     assert "note: --delta gives that share at n=79 for these inputs" in out    # to get theirs
+
+
+def test_the_help_of_n_says_per_system_only_in_the_unpaired_designs(capsys):
+    """A review (2026-12-07): every design's --n help said "(per system, in the unpaired
+    designs)", the paired and ANOVA ones too."""
+    from topicsetsize.cli import main
+    from topicsetsize.designs.registry import DESIGNS
+
+    for key, design in DESIGNS.items():
+        if design.kind == "simulated":
+            continue
+        with pytest.raises(SystemExit):
+            main(["power", key, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        said = "--n N number of topics per system" if design.per_system else "--n N number of topics "
+        assert said in out and "unpaired designs" not in out, key
