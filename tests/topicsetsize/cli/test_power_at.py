@@ -128,5 +128,6 @@ def test_the_help_of_n_says_per_system_only_in_the_unpaired_designs(capsys):
         with pytest.raises(SystemExit):
             main(["power", key, "--help"])
         out = " ".join(capsys.readouterr().out.split())
-        said = "--n N number of topics per system" if design.per_system else "--n N number of topics "
+        said = ("--n N number of topics per system" if design.per_system
+                else "--n N number of topics ")
         assert said in out and "unpaired designs" not in out, key
