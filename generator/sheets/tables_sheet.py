@@ -98,6 +98,17 @@ def compute_tables(spec: Spec, measures, tick=None) -> list[MeasureTables]:
 PAGE_ROWS = 34
 
 
+def _notes(t, differ) -> list[str]:
+    """The lines under a measure's pair of tables: how many cells differ between the methods,
+    in how many the legacy n is the smaller (it under-sizes: a review, 2026-12-07, found the
+    shading saying only "differ"), and the interval on V_E where there is one."""
+    short = int((t.legacy < t.exact).sum())
+    return [f"{int(differ.sum())} of {differ.size} cells differ between the methods (shaded)"
+            + (f"; in {short} the legacy n is smaller, and falls short of 1 − β under the exact "
+               "test." if short else "."),
+            *([interval_line(t.measure)] if t.measure.interval else [])]
+
+
 def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TablePlace]:
     """Write the Tables sheet; return where each measure's tables are."""
     ws = wb.create_sheet(SHEET)
@@ -148,12 +159,7 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                                fill=STYLE.differ_fill if differ[i, j] else None,
                                comment=note if method == "exact" else None)
         last = row + 3 + len(t.ms)
-        short = int((t.legacy < t.exact).sum())     # the legacy n under-sizes (a review,
-        # 2026-12-07: the shading said only "differ")
-        notes = [f"{int(differ.sum())} of {differ.size} cells differ between the methods "
-                 "(shaded)" + (f"; in {short} the legacy n is smaller, and falls short of "
-                               "1 − β under the exact test." if short else "."),
-                 *([interval_line(t.measure)] if t.measure.interval else [])]
+        notes = _notes(t, differ)
         for k, text in enumerate(notes, start=last + 1):
             put_label(ws, k, 1, text, font=STYLE.note)
         places.append(TablePlace(row + 3, row + 4, last, cols))
