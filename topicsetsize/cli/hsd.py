@@ -92,12 +92,15 @@ def run_hsd(args) -> int:
     k = len(table.attrs["copies"])
     copies = (f" (of {scores.shape[1]}: {k} {'copy' if k == 1 else 'copies'} counted once)"
               if k else "")
+    # which runs V_E2 is of, where `variance` (all runs) gives another (a review, 2026-12-07)
+    of = (f" of the {m} distinct runs; `topicsetsize variance` gives that of all "
+          f"{scores.shape[1]}" if k else "")
     print_frame(shown.round({"difference": 4, "p_value": 4, "es_hsd": 3}),
                 title=f"Randomised Tukey HSD on {name}: {n} topics x {m} runs{copies}, "
                       f"{m * (m - 1) // 2} pairs, {trials} trials, seed={seed}\n"
                       f"difference = mean(run_a) - mean(run_b); es_hsd = difference / "
                       f"sqrt(V_E2), V_E2 = {table.attrs['variance']:.4g} (two-way residual "
-                      f"variance); * = p <= {alpha:.15g} ({int(table['significant'].sum())} "
+                      f"variance{of}); * = p <= {alpha:.15g} ({int(table['significant'].sum())} "
                       "significant)")
     print_undecided(table["p_value"].to_numpy(), alpha, trials)
     from ..estimates.variance import ZERO_MEANS, negligible

@@ -38,6 +38,18 @@ def test_hsd_table_on_the_example(capsys):
     assert "48 topics x 78 runs (of 88: 10 copies counted once), 3003 pairs, 200 trials, " \
         "seed=1" in out
     assert "* = p <= 0.01" in out and "es_hsd" in out
+    # V_E2 is of the distinct runs, and says so beside the variance command's of all 88 (a
+    # review, 2026-12-07: 0.00435 here, 0.0045 there, with the reason on stderr only)
+    from topicsetsize.estimates.variance import two_way_residual_variance
+    from topicsetsize.examples import example_matrix
+
+    scores = example_matrix()
+    distinct = scores.T.drop_duplicates().T
+    assert distinct.shape[1] == 78
+    assert (f"V_E2 = {two_way_residual_variance(distinct.to_numpy()):.4g} (two-way residual "
+            "variance of the 78 distinct runs; `topicsetsize variance` gives that of all 88)"
+            ) in out
+    assert f"{two_way_residual_variance(scores.to_numpy()):.2g}" == "0.0045"    # variance
     first = out.splitlines()[3].split()
     assert first[0] == "1" and first[-1] == "*"          # the smallest p-value first
 
