@@ -185,7 +185,7 @@ def std_ab(scores, *, a: float = 0.15, b: float = 0.5, clip: bool = True, factor
     return matrix.like_input(out)
 
 
-def warn_if_clipped(standardised, a: float, name: str = "the matrix") -> float:
+def warn_if_clipped(standardised, a: float, b: float = 0.5, name: str = "the matrix") -> float:
     """Warn (:class:`ClippedScoresWarning`) where more than :data:`CLIPPED_SHARE` of the std-AB
     scores ``standardised`` are 0 or 1, the ends std-AB clips to; returns that share.
 
@@ -198,7 +198,7 @@ def warn_if_clipped(standardised, a: float, name: str = "the matrix") -> float:
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     share = warn_if_clipped(std_ab([[0.1, 0.5, 0.9], [0.2, 0.3, 0.4]], a=5), a=5)
+    ...     share = warn_if_clipped(std_ab([[0.1, 0.5, 0.9], [0.2, 0.3, 0.4]], a=5), 5, 0.5)
     >>> share, caught[0].category.__name__
     (0.6666666666666666, 'ClippedScoresWarning')
     """
@@ -208,9 +208,10 @@ def warn_if_clipped(standardised, a: float, name: str = "the matrix") -> float:
         import warnings
 
         warnings.warn(
-            f"std-AB with A={a:g} clips {share:.0%} of {name}'s scores to 0 or 1, where they no "
-            "longer tell the runs apart, and its std-AB variances are of those scores; the "
-            "paper's A = 0.15 clips almost none", ClippedScoresWarning, stacklevel=2)
+            f"std-AB with A={a:g}, B={b:g} clips {share:.0%} of {name}'s scores to 0 or 1, where "
+            "they no longer tell the runs apart, and its std-AB variances are of those scores; "
+            "the paper's A = 0.15, B = 0.5 clip almost none", ClippedScoresWarning,
+            stacklevel=2)
     return share
 
 

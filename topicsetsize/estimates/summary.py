@@ -133,7 +133,7 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
                 "design for")
     identical_runs(raw).require_two(unranked, name=None)   # copies: say so
     standardised = std_ab(raw, a=a, b=b)
-    warn_if_clipped(standardised, a)
+    warn_if_clipped(standardised, a, b)
     means = {"raw": raw.mean(axis=0), "std-AB": standardised.mean(axis=0)}
     for kind, mean in means.items():
         check_varies(mean, name=f"the runs' mean {kind} scores", what=unranked, plural=True)

@@ -129,6 +129,9 @@ def test_a_std_ab_that_clips_most_scores_says_so(web, a, warned):
     said = [str(w.message) for w in caught if w.category is ClippedScoresWarning]
     assert len(said) == int(warned)
     if warned:
-        assert re.search(rf"A={a:g} clips {share:.0%} of ", said[0]), said[0]
+        assert re.search(rf"A={a:g}, B=0.5 clips {share:.0%} of ", said[0]), said[0]
     if a == 5.0:
         assert f"{share:.0%}" == "93%"                          # the review's figure
+    # a B near an end of [0, 1] clips too, at the paper's A: the warning names both
+    with pytest.warns(ClippedScoresWarning, match=r"A=0.15, B=0.95 clips \d+% of "):
+        summarise(web, b=0.95)
