@@ -151,12 +151,12 @@ def _starting_values(spec: Spec, estimates) -> dict:
                 start.setdefault("_source", {})[calc.variance.input] = (
                     f"from the matrix: {source}")
     for calc in calculators():  # a two-way design's default, where neither gives its V_E2
-        start = values.setdefault(calc.key, {})
-        if calc.variance.source == "two-way" and calc.variance.input not in start:
-            # (a review, 2026-12-07: the default workbook's 0.0601, a one-way V_E, read as a V_E2)
-            start.setdefault("_source", {})[calc.variance.input] = (
-                "a placeholder, a one-way V_E of AIRS 2016 Table 1; a two-way V_E2 is smaller "
-                "(Robust04 AP: .0132, V_E .0451): `topicsetsize variance FILE` gives it")
+        if calc.variance.source != "two-way" or calc.variance.input in values.get(calc.key, {}):
+            continue
+        # (a review, 2026-12-07: the default workbook's 0.0601, a one-way V_E, read as a V_E2)
+        values.setdefault(calc.key, {}).setdefault("_source", {})[calc.variance.input] = (
+            "a placeholder, a one-way V_E of AIRS 2016 Table 1; a two-way V_E2 is smaller "
+            "(Robust04 AP: .0132, V_E .0451): `topicsetsize variance FILE` gives it")
     return values
 
 
