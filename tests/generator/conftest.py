@@ -23,8 +23,9 @@ from topicsetsize.generator.spreadsheet.formulas import POISSON_TERMS, anova_mod
 from topicsetsize.generator.spreadsheet.layout import check_formula, validation_formula
 from topicsetsize.generator.spreadsheet.rows import Col, write_block
 
-from .._once import once
+from .._once import once, shared_folder
 from ._cases import grid_workbooks
+from ._edit import edited_copy
 from ._libreoffice import Recalculated, recalculate_batch
 
 #: Names that would be formulas if written carelessly (formula injection).
@@ -191,15 +192,19 @@ VALIDATION_PROBES = {
 
 class Sources(Mapping):
     """{workbook name: path}, each workbook built on first use (then kept for the session):
-    a test that reads one workbook builds only that one (and what it is edited from)."""
+    a test that reads one workbook builds only that one (and what it is edited from), and the
+    pytest-xdist workers share it (the first that asks builds it; :func:`tests._once.once`)."""
 
-    def __init__(self, recipes: dict[str, Callable[[], Path]]):
+    def __init__(self, recipes: dict[str, Callable[[], Path]], tmp_path_factory):
         self._recipes = recipes
+        self._factory = tmp_path_factory
         self._paths: dict[str, Path] = {}
 
     def __getitem__(self, name: str) -> Path:
         if name not in self._paths:
-            self._paths[name] = self._recipes[name]()
+            made = once(self._factory, f"built/{name}",
+                        lambda _folder: {"path": str(self._recipes[name]())})
+            self._paths[name] = Path(made["path"])
         return self._paths[name]
 
     def __iter__(self):
@@ -346,21 +351,13 @@ def _probe_workbook(path: Path) -> Path:
 
 def _edited(source: Sources, base: str, path: Path, edits: dict, text: bool = False) -> Path:
     """Workbook ``base`` with the named input cells set to ``edits`` (as typed or pasted)."""
-    wb = openpyxl.load_workbook(source[base])
-    for name, value in edits.items():
-        sheet, coord = next(iter(wb.defined_names[name].destinations))
-        cell = wb[sheet][coord.replace("$", "")]
-        cell.value = value
-        if text:
-            cell.data_type = "s"
-    wb.save(path)
-    return path
+    return edited_copy(source[base], path, edits, text=text)
 
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Batch:
     """Every workbook of the batch, each generated on first use (no LibreOffice needed)."""
-    src = tmp_path_factory.mktemp("workbooks")
+    src = shared_folder(tmp_path_factory, "workbooks")      # one copy for every worker
     recipes: dict[str, Callable[[], Path]] = {}
 
     def spec_book(name: str, spec) -> None:
@@ -374,7 +371,7 @@ def built(tmp_path_factory) -> Batch:
     spec_book("inject", lambda: _injection_spec(src))
     spec_book("decide", lambda: load_spec(bundled_spec("decide_example")))
     spec_book("decide_inject", lambda: spec_from_dict(DECIDE_INJECTION))
-    source = Sources(recipes)
+    source = Sources(recipes, tmp_path_factory)
     recipes["ntcir_edited"] = lambda: _edited(source, "ntcir", src / "ntcir_edited.xlsx", EDITS)
     recipes["scale_slips"] = lambda: _edited(source, "ntcir", src / "scale_slips.xlsx",
                                              SCALE_SLIPS)

@@ -22,6 +22,7 @@ from topicsetsize.generator.sheets.calculators import sheets
 
 from topicsetsize.cli import main
 
+from ._edit import edited_copy
 from ._pdf import cut_words, pdf_pages, print_batch
 from .conftest import DATE
 
@@ -48,13 +49,8 @@ def _long(folder: Path) -> Path:
     path = write_workbook(with_matrices(load_spec(bundled_spec()), [matrix]),
                           folder / "long.xlsx", generated=DATE)
     matrix.unlink()
-    wb = openpyxl.load_workbook(path)
-    for calc in ("anova", "ttest", "ci"):
-        sheet, coord = next(iter(wb.defined_names[f"{calc}_measure"].destinations))
-        cell = wb[sheet][coord.replace("$", "")]
-        cell.value, cell.data_type = f"{LONG_NAME}, std-AB", "s"
-    wb.save(path)
-    return path
+    return edited_copy(path, path, {f"{calc}_measure": f"{LONG_NAME}, std-AB"
+                                    for calc in ("anova", "ttest", "ci")}, text=True)
 
 
 def _build(folder: Path) -> dict[str, Path]:
@@ -71,10 +67,14 @@ def _build(folder: Path) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory):
+def books(tmp_path_factory) -> dict[str, Path]:
+    """{name: the workbook of NAMES}, built once for the module's tests."""
+    return _build(tmp_path_factory.mktemp("print_src"))
+
+
+@pytest.fixture(scope="module")
+def printed(books, tmp_path_factory):
     """{name: (workbook path, [page text], PDF)}."""
-    folder = tmp_path_factory.mktemp("print_src")
-    books = _build(folder)
     pdfs = print_batch(list(books.values()), tmp_path_factory.mktemp("print_pdf"))
     return {name: (path, pdf_pages(pdfs[path.resolve()]), pdfs[path.resolve()])
             for name, path in books.items()}
@@ -287,14 +287,13 @@ def _strings(path: Path) -> list[tuple[str, str]]:
 
 
 @pytest.mark.slow
-def test_no_path_of_the_machine_in_a_workbook(tmp_path, capsys):
+def test_no_path_of_the_machine_in_a_workbook(books):
     """Issue 26.4: a workbook names its data by file and folder names, never by a path of the
     machine that made it (the user's folders, the temporary file of --runs)."""
     import tempfile
 
-    books = _build(tmp_path)
-    capsys.readouterr()
-    roots = {str(Path(tempfile.gettempdir()).resolve()), str(tmp_path), str(_DATA),
+    folder = next(iter(books.values())).parent
+    roots = {str(Path(tempfile.gettempdir()).resolve()), str(folder), str(_DATA),
              str(Path.home()), str(Path.cwd())}
     roots |= {r.replace("/", "\\") for r in roots}
     for name, path in books.items():

@@ -132,6 +132,7 @@ def test_readme_example(officejs):
                                  module="lite_main")) == 188
 
 
+@pytest.mark.slow
 def test_worked_examples(officejs):
     # CIKM 2014 worked examples and the CI examples of docs/formulas.md §6.
     assert _scalar(officejs.call("TSS_ANOVA", 0.05, 0.2, 0.5, 0.25, 3)) == 20

@@ -313,6 +313,7 @@ def test_sheets_of_the_decide_example():
     assert len(plain.series) == 1 and plain.legend is None
 
 
+@pytest.mark.slow
 def test_the_budget_sheet_says_n_is_a_point_estimate_and_where_its_interval_is(capsys):
     """The Budget sheet's n are precomputed from the spec's σ̂² (no scores, no interval): it
     says so, and points at pool-depth, whose table does hold n's interval and cost high."""

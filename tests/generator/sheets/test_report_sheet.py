@@ -165,18 +165,16 @@ BAD_N = ((37.5, "out of range"), (None, "blank"), (0, "out of range"), (-3, "out
 
 @pytest.mark.libreoffice
 def test_live_cells_recalculate_like_the_engine(report_book, data_dir, tmp_path):
+    from .._edit import edited_copy
     from .._libreoffice import filled_cells_without_errors, recalculate_batch
 
     (tmp_path / "in").mkdir()
     edits = {"edited": (37, 0.9), "target_text": (100, "x")}
     edits.update({f"n_{k}": (value, 0.95) for k, (value, _) in enumerate(BAD_N)})
     books = {"as_built": report_book}
-    for name, (n, target) in edits.items():
-        wb = openpyxl.load_workbook(report_book)
-        _input_cell(wb, "report_n").value = n               # n′ and the target, retyped
-        _input_cell(wb, "report_target").value = target
-        books[name] = tmp_path / "in" / f"{name}.xlsx"
-        wb.save(books[name])
+    for name, (n, target) in edits.items():             # n′ and the target, retyped
+        books[name] = edited_copy(report_book, tmp_path / "in" / f"{name}.xlsx",
+                                  {"report_n": n, "report_target": target})
     done, _ = recalculate_batch(list(books.values()), tmp_path / "out")
     recalculated = {k: openpyxl.load_workbook(done[p.resolve()], data_only=True)
                     for k, p in books.items()}

@@ -104,6 +104,7 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
     assert f"\nn = {spaced.n} without simulation " in capsys.readouterr().out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("min_d, variance, beta", [(0.1, 0.0601, 0.001), (0.05, 0.0205, 0.05)])
 def test_powers_are_truncated_and_shown_to_the_places_that_tell_them_apart(capsys, min_d,
                                                                            variance, beta):

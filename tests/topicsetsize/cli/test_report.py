@@ -117,6 +117,7 @@ def test_own_candidates(capsys):
     assert fields[6] == str(tss.anova_n(0.05, 0.2, 0.1, v, 10))
 
 
+@pytest.mark.slow
 def test_titles_say_the_figures_are_rounded_and_where_to_copy_them(capsys):
     # a real-data review, 2026-12-07: TREC 2010 Web's top-k range min_d .008012 shows as 0.0080
     # and its V_E .0084433 as 0.0084; copied, they size 4,089 topics where the report says 4,097

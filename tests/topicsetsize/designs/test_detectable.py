@@ -98,6 +98,7 @@ def test_an_unreachable_exact_power_is_not_called_an_approximation():
         assert str(info.value) == expected
 
 
+@pytest.mark.slow
 def test_an_f_minimum_difference_beyond_boosts_reach_is_refused_not_searched_for_minutes():
     """An input review (2026-12-07): ``min-d anova --n 2 --alpha 1e-300 --method exact`` ran
     696 s without an answer, and α = 1e-70 took 19 s: the bracket doubled λ up to Boost's NaN at

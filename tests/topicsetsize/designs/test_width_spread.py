@@ -27,6 +27,7 @@ def _simulated_within(key, n, alpha, delta, variance, trials=200_000, seed=7):
     return float(np.mean(width <= delta))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key, n, alpha, delta, variance", [
     ("ci", 79, 0.05, 0.1, 0.05), ("ci", 323, 0.01, 0.1, 0.1202), ("ci2", 41, 0.05, 0.1, 0.0127),
     ("ci2", 27, 0.05, 0.1, 0.0084)])

@@ -138,6 +138,7 @@ def test_a_run_or_qrels_file_given_as_a_matrix_says_what_it_is(tmp_path):
         _refused(path, f"a TREC {kind} file", "not a score matrix", "--runs FOLDER --qrels FILE")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
 def test_runs_by_topics_with_a_blank_corner_are_read_with_a_warning(data_dir, tmp_path, suffix):
     """A reviewer's find (2026-12-06, item 2): TREC 2004 Robust AP written runs by topics with a
