@@ -40,6 +40,7 @@ from ..spreadsheet.cells import (
     ref,
     wrapped_lines,
 )
+from ..spreadsheet.formulas import N_FMT
 from ..spreadsheet.layout import TOO_LARGE, Cursor, guarded, write_inputs, write_status
 
 __all__ = ["add_report_sheet", "SHEET", "DESCRIPTION", "FIGURES", "START_N", "START_TARGET",
@@ -90,8 +91,9 @@ _NOTE = Alignment(horizontal="left", indent=1)       # "how", set off from the n
 _MIN_D_COLUMNS = ("min_d", "uncorrected", "pairs", "share", "se", "above noise", "mc_se",
                   "n one-way legacy", "n one-way exact", "n two-way exact")
 _MIN_D_TEXT = {"pairs": str, "above noise": lambda v: "yes" if v else "no"}
-#: The number formats of the minD table's number columns (else whole numbers): mc_se one digit
-#: more than minD, as the command prints it (at the default 64,000 halves it is about 1e-4).
+#: The number formats of the minD table's number columns (else whole numbers, the n, with
+#: thousands separators as everywhere else in the workbook): mc_se one digit more than minD, as
+#: the command prints it (at the default 64,000 halves it is about 1e-4).
 _MIN_D_FORMATS = {"min_d": fixed_format(), "uncorrected": fixed_format(), "se": fixed_format(),
                   "share": "0.0%", "mc_se": fixed_format(5)}
 #: The seed of the report's random halves and of the bootstrap intervals on n: the default of
@@ -255,7 +257,7 @@ def _min_d(cur: Cursor, name: str, report, *, copies) -> None:
                 put_label(cur.ws, cur.row, c, _MIN_D_TEXT[column](value)).alignment = _RIGHT
                 continue
             put_number(cur.ws, cur.row, c, None if pd.isna(value) else value,
-                       number_format=_MIN_D_FORMATS.get(column, "0"))
+                       number_format=_MIN_D_FORMATS.get(column, N_FMT))
         cur.skip()
     for text in explained:
         cur.note(text)
@@ -293,7 +295,7 @@ def _n_intervals(cur: Cursor, name: str, report) -> None:
                 put_text(cur.ws, cur.row, c, TOO_LARGE)
             else:
                 put_number(cur.ws, cur.row, c, None if pd.isna(value) else int(value),
-                           number_format="0")
+                           number_format=N_FMT)
         cur.skip()
     put_text(cur.ws, cur.row, 1,
              f"Expanded percentile bootstrap: the topics resampled with replacement "

@@ -16,6 +16,7 @@ only the standard library, so a refusal comes before numpy, scipy or pandas load
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from ..errors import InputError
@@ -210,6 +211,27 @@ def load_matrix(args):
     # the scores' range now, so that an error names the file (the shape: each command's own)
     check_matrix(scores, name=str(args.file), min_topics=1, min_runs=1)
     return scores, args.file
+
+
+@contextlib.contextmanager
+def naming_the_input(name):
+    """An :class:`InputError` of the block that names the engine's argument (``scores: ...``)
+    names the input ``name`` instead (a file, the example, run files), as the other commands'
+    errors do (a review, 2026-12-07: ``hsd`` on a constant file began with "scores:").
+
+    >>> with naming_the_input("runs.csv"):
+    ...     raise InputError("scores: it has 1 run: no two runs to compare")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: runs.csv: it has 1 run: no two runs to compare
+    """
+    try:
+        yield
+    except InputError as exc:
+        text = str(exc).removeprefix("scores: ")
+        if text == str(exc):
+            raise
+        raise InputError(f"{name}: {text}") from exc
 
 
 def read_matrix_reporting(path, args):

@@ -17,7 +17,7 @@ from ._common import (
     reporting_warnings,
     with_settings,
 )
-from ._inputs import add_matrix_input, load_matrix
+from ._inputs import add_matrix_input, load_matrix, naming_the_input
 from .workload import check_workload
 
 
@@ -76,7 +76,7 @@ def run_hsd(args) -> int:
 
     _check_workload((scores.shape[0], len(identical_runs(scores).keep)), trials, args)
     seed = fresh_seed(args.seed, csv=args.csv)
-    with reporting_warnings(about=name, when_done=True), \
+    with reporting_warnings(about=name, when_done=True), naming_the_input(name), \
             progress(trials, "randomised trials") as bar:
         table = tukey_hsd_randomised(scores, trials=trials, seed=seed, alpha=alpha,
                                      progress=bar.update)

@@ -22,7 +22,7 @@ from ._common import (
     reporting_warnings,
     with_settings,
 )
-from ._inputs import add_matrix_input, load_matrix
+from ._inputs import add_matrix_input, load_matrix, naming_the_input
 from .workload import check_workload
 
 #: Split-half trials (:func:`_split_half_seconds`): cells (topics x runs) split a second, and
@@ -222,13 +222,10 @@ def run_check_power(args) -> int:
     with reporting_warnings(about=name, when_done=True), \
             progress(trials * len(args.n), "resampled trials") as bar:
         for n in args.n:
-            try:
+            with naming_the_input(name):
                 results.append(resampled_power(scores, n=n, trials=trials, alpha=args.alpha,
                                                test=args.test, m=args.m, pair=pair, seed=seed,
                                                progress=bar.update))
-            except InputError as exc:        # the engine says "scores": name the input
-                text = str(exc).removeprefix("scores: ")
-                raise InputError(f"{name}: {text}" if text != str(exc) else text) from exc
     table = records_frame(results, {"n": "n", "empirical": "empirical", "se": "null_se",
                                     "theoretical": "theoretical", "gap": "gap", "z": "z",
                                     "noncentrality": "noncentrality"})

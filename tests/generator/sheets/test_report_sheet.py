@@ -227,6 +227,7 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
 
     ws = openpyxl.load_workbook(report_book)[SHEET]
     rows = [[c.value for c in row] for row in ws.iter_rows()]
+    first_n = 1 + SHOWN_COLUMNS.index("n one-way legacy")
     for name, scores in _scores(data_dir).items():
         table = tss.collection_report(scores).min_d
         top = next(i for i, row in enumerate(rows)
@@ -242,6 +243,9 @@ def test_min_d_table_has_the_command_columns(report_book, data_dir):
             for column in ("min_d", "se", "n one-way exact"):
                 assert got[column] == pytest.approx(float(want[column]), rel=1e-12)
             assert (got["share"] is None) == pd.isna(want["share"])
+            # the n with thousands separators, as every n of the workbook (a review: 4089)
+            assert {c.number_format for c in ws[top + offset + 1][first_n:first_n + 3]} \
+                == {"#,##0"}
 
 
 @pytest.mark.slow
@@ -268,6 +272,7 @@ def test_n_intervals_equal_the_engine_with_the_stated_seed(report_book, data_dir
                                       ("n one-way legacy", "n one-way exact", "n two-way exact")
                                       for end in ("low", "high")]
             assert got[3] <= int(want["n one-way exact"]) <= got[4]
+            assert {c.number_format for c in ws[top + 3 + k][1:7]} == {"#,##0"}
         note = rows[top + 2 + len(table)][0]
         assert f"seed {INTERVAL_SEED}" in note and "2000 times" in note
 

@@ -198,7 +198,9 @@ def test_hsd_on_a_constant_matrix_is_refused(capsys, tmp_path):
     path = tmp_path / "const.csv"
     path.write_text("topic,a,b,c\n1,0.5,0.5,0.5\n2,0.5,0.5,0.5\n3,0.5,0.5,0.5\n")
     err = one_line_error(capsys, "hsd", str(path))
-    assert "the runs score alike on every topic, copies of one another" in err
+    # named by its file, as every other command names it (it began with "scores:", the
+    # engine's argument; a review, 2026-12-07)
+    assert f"error: {path}: the runs score alike on every topic, copies of one another" in err
 
 
 def test_two_identical_runs_are_named_copies_not_constant(capsys, tmp_path):
