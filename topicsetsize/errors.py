@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["InputError", "caller_level", "in_package", "refuse_repeated"]
+__all__ = ["InputError", "caller_level", "decimal_comma", "in_package", "refuse_repeated"]
 
 
 class InputError(ValueError):
@@ -66,3 +66,22 @@ def in_package(frame, part: str = "") -> bool:
 
 # Shown (in tracebacks and doctests) and pickled under its public name, topicsetsize.InputError.
 InputError.__module__ = "topicsetsize"
+
+
+def decimal_comma(text: str, spec) -> str:
+    """A hint where ``text`` holds a number written with a decimal comma ("0,05"; the first
+    pair of whole numbers joined by a comma whose decimal reading the parameter's range ``spec``,
+    a :class:`topicsetsize.params.Range`, allows), else "".
+
+    >>> from topicsetsize.params import PARAMS
+    >>> decimal_comma("0,05", PARAMS["alpha"]), decimal_comma("0.05,0,1", PARAMS["min_d"])
+    (' (a decimal point, not a comma: 0.05?)', ' (a decimal point, not a comma: 0.1?)')
+    >>> decimal_comma("100,2301", PARAMS["n"]), decimal_comma("0.1,0.2", PARAMS["min_d"])
+    ('', '')
+    """
+    items = [item.strip() for item in str(text).split(",")]
+    for head, tail in zip(items, items[1:]):
+        if not spec.integer and head.lstrip("+-").isdigit() and tail.isdigit() \
+                and spec.holds(float(f"{head}.{tail}")):
+            return f" (a decimal point, not a comma: {head}.{tail}?)"
+    return ""

@@ -5,8 +5,7 @@ every error names the argument, the value given and the allowed range in one lin
 
     topicsetsize.InputError: alpha=1.5 is out of range: allowed 0 < alpha < 1
 
-The registry :data:`PARAMS` is also what the command line, the Excel add-in
-and the workbook generator read to describe and guard their inputs.
+The registry :data:`PARAMS` is what the command line, the Excel add-in and the generator read.
 
 Examples
 --------
@@ -32,7 +31,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import InputError
+from .errors import InputError, decimal_comma
 
 if TYPE_CHECKING:       # numpy is loaded where an array is checked, not to check one number
     import numpy as np
@@ -76,7 +75,7 @@ class Range:
         low, high = self.usual
         if low <= value <= high or not self.mistaken:
             return None
-        return self.mistaken.format(name=name, value=_fmt(value),
+        return self.mistaken.format(name=name, value=_fmt(value), percent=f"{100 * value:.10g}%",
                                     complement=_fmt(round(1.0 - value, 12)))
 
     def describe(self, name: str) -> str:
@@ -216,7 +215,7 @@ PARAMS: dict[str, Range] = {
     "values": Range(doc="numbers to round up for display (any finite real numbers)"),
     "target": Range(**_PROB, doc="reliability coefficient to reach (E rho^2 or Phi)"),
     "level": Range(**_PROB, doc="confidence level of an interval, e.g. 0.95", usual=(0.5, 1.0),
-                   mistaken="{name}={value} asks for a {value} confidence interval (a 95% "
+                   mistaken="{name}={value} asks for a {percent} confidence interval (a 95% "
                             "interval is level=0.95: did you mean {name}={complement}?)"),
     "relevance": Range(**_C_INT, doc="relevance level of a qrels line (graded; negative allowed)"),
     "rank": Range(**_C_INT, doc="rank of a run line (ignored for the order, as by trec_eval)"),
@@ -386,7 +385,8 @@ def _as_float_array(name: str, value, spec: Range, allow_array: bool) -> np.ndar
     import numpy as np
 
     if isinstance(value, (str, bytes)) or _is_bool(value) or value is None:
-        raise InputError(f"{name}={value!r} is not a number: allowed {spec.describe(name)}")
+        hint = decimal_comma(value, spec) if isinstance(value, str) else ""     # "0,05"
+        raise InputError(f"{name}={value!r} is not a number{hint}: allowed {spec.describe(name)}")
     if _plain_real(value):
         return np.asarray(float(value))
     try:    # numbers only: no text, bool, complex or date (numpy would read many), none masked

@@ -7,7 +7,7 @@ import contextlib
 import re
 import sys
 
-from ..errors import InputError, refuse_repeated
+from ..errors import InputError, decimal_comma, refuse_repeated
 from ._numbers import as_number
 
 
@@ -42,10 +42,7 @@ def _comma(text: str, spec) -> str:
     """
     if "," not in text:
         return ""
-    head, _, tail = text.partition(",")
-    if not spec.integer and "," not in tail and head.lstrip("+-").isdigit() and tail.isdigit():
-        return f" (a decimal point, not a comma: {head}.{tail}?)"
-    return " (one value here, not a list)"
+    return (text.count(",") == 1 and decimal_comma(text, spec)) or " (one value here, not a list)"
 
 
 def numbers(name: str, *, key: str | None = None, whole: bool = False, labels: bool = True):
@@ -55,11 +52,19 @@ def numbers(name: str, *, key: str | None = None, whole: bool = False, labels: b
     minD), a repeated value is refused (:func:`check_registered`); without, the list holds one
     figure per row of another list (a variance per depth) and may repeat."""
     def convert(text: str) -> list:
-        return int_list(text) if whole else float_list(text)
+        return _Typed(int_list(text) if whole else float_list(text), text)
     convert.__name__ = name
     convert.param = (name, key)
     convert.labels = labels
     return convert
+
+
+class _Typed(list):
+    """A list option's values, with the text typed (for the hint on a decimal comma)."""
+
+    def __init__(self, values, text: str):
+        super().__init__(values)
+        self.text = text
 
 
 def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
@@ -85,8 +90,14 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
         if name is None or value is None:
             continue
         values = value if isinstance(value, list) else [value]
-        for item in values:
-            check(name, item, key=key)
+        try:
+            for item in values:
+                check(name, item, key=key)
+        except InputError as exc:      # "--min-d 0,02": the values 0 and 2, the first refused
+            hint = decimal_comma(getattr(value, "text", ""), PARAMS[key or name])
+            if not hint:
+                raise
+            raise InputError(f"{exc}{hint}") from None
         note = next(filter(None, (PARAMS[key or name].unusual(name, v) for v in values)), None)
         if note is not None:
             notes.append(note)

@@ -168,10 +168,16 @@ def check_files(args) -> None:
             continue
         refuse_output_over_inputs(flag, value, inputs)
         _refuse_missing_folder(flag, value)
-        if os.path.isfile(value):   # said, not asked: --out names the file to write
-            print(f"topicsetsize: note: {flag} {value} exists: it is replaced if the command "
-                  "succeeds (written to a temporary name first)", file=sys.stderr)
+        say_replaced(flag, value)
     _stdout_over_inputs(inputs)
+
+
+def say_replaced(flag: str, output) -> None:
+    """Where the file ``output`` exists, say (not ask: the output names the file to write)
+    that the command replaces it."""
+    if os.path.isfile(output):
+        print(f"topicsetsize: note: {flag} {output} exists: it is replaced if the command "
+              "succeeds (written to a temporary name first)", file=sys.stderr)
 
 
 def _refuse_missing_folder(flag: str, output) -> None:

@@ -174,9 +174,14 @@ def _n(args) -> None:
              if k != "beta" and (power or k != design.effect)}
     n_label = "n per system" if design.per_system else "n"
     decimals = power_decimals(values["beta"]) if power else 6
+    # given as an effect size, n is of the size, so that an error names what was typed (a
+    # review, 2026-12-07: --min-delta-t 1e-5 was said as --min-dt 1e-05, --variance-t 1)
+    by_size = effect_text.startswith("minDeltaT")
     rows = []
     for method in chosen_methods(args):
-        n = n_of(**values, **with_method(design, method))
+        n = (design.function("n_effect")(values["alpha"], values["beta"], values[design.effect],
+                                         **with_method(design, method)) if by_size
+             else n_of(**values, **with_method(design, method)))
 
         def at(k, meth=method):
             value = value_of(k, **given, **with_method(design, meth))

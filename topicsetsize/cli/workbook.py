@@ -139,6 +139,9 @@ def _write(args, spec) -> int:
                              transpose=args.transpose, topic_ids=args.topic_ids,
                              drop_incomplete_topics=args.drop_incomplete_topics)
     out = args.out if args.out is not None else args.out_folder / spec.output
+    # --out's file is said by check_files; the default output's, once it is replaced (a review,
+    # 2026-12-07: a workbook edited under the default name was replaced without a word)
+    replaced = args.out is None and out.is_file()
     read = []                       # what each matrix gave: said on stderr, as everywhere
     with progress(count_steps(spec), "workbook") as bar:
         def tick(text: str) -> None:
@@ -166,6 +169,9 @@ def _write(args, spec) -> int:
     what = (f"{measures} measure{'s' if measures != 1 else ''}" if measures
             else f"calculators, {sheets}, no measure tables")
     print(f"wrote {path.resolve()} ({what})")
+    if replaced:
+        print(f"topicsetsize: note: it replaced the workbook {out} that was there (--out FILE "
+              "writes another)", file=sys.stderr)
     return 0
 
 

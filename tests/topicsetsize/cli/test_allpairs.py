@@ -97,7 +97,10 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
     # short of it in the headline; a reviewer's find), the simulation checks it
     assert (f"\nn = 170 without simulation (power {floor_power(r.power_below, 4):.4f} at n-1, "
             f"{floor_power(r.power, 4):.4f} at n: the target is one pair") in out
-    assert "; the simulation below checks it: n = " in out and "(simulated power" not in out
+    assert "; the simulation below checks it: its estimate is n = " in out
+    assert "(simulated power" not in out
+    # its own n is an estimate, not a second answer (a review, 2026-12-07: 64 beside 65)
+    assert out.count("holds 170; the answer is n = 170\n") == 1
     assert main([*argv, "--configuration", "equally-spaced", "--target", "best-worst"]) == 0
     spaced = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10, configuration="equally-spaced",
                         target="best-worst")
@@ -164,3 +167,16 @@ def test_allpairs_required_options(capsys, missing):
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 2 and missing in capsys.readouterr().err
+
+
+def test_a_simulated_interval_that_misses_the_answer_says_so():
+    from types import SimpleNamespace
+
+    from topicsetsize.cli.allpairs import _checked
+
+    result = SimpleNamespace(n=62, n_low=60, n_high=64, level=0.95)
+    assert _checked(63, result).endswith("which holds 63; the answer is n = 63")
+    said = _checked(65, result)
+    assert "estimate is n = 62, 95% interval 60 to 64 topics" in said
+    assert said.endswith("which misses 65 (as such an interval at times does); the answer is "
+                         "n = 65")

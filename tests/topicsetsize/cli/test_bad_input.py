@@ -338,3 +338,15 @@ def test_report_search_limit_gives_a_candidate_no_n_and_names_it(capsys, tmp_pat
         "of these scores: no n up to 1,000,000,000 topics reaches the target" in out
     row = next(line for line in out.splitlines() if line.startswith("all-pairs median "))
     assert row.split()[-3:] == ["none"] * 3
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["table", "anova", "--m", "2,10", "--min-d", "0,02", "--variance", "0.06"], "0.02"),
+    (["table", "anova", "--m", "10", "--min-d", "0.05,0,1", "--variance", "0.06"], "0.1"),
+    (["recommend", "--require", "label=EN,variance=0.0259,m=10,min_d=0,10"], "0.10")])
+def test_a_decimal_comma_in_a_list_is_hinted_at(capsys, argv, hint):
+    # a review, 2026-12-07: "--min-d 0,02" of a list option was refused as "--min-d 0 is out
+    # of range" without the hint that a single value gets
+    err = one_line_error(capsys, *argv)
+    assert err.rstrip().endswith(f" (a decimal point, not a comma: {hint}?)") or \
+        f"(a decimal point, not a comma: {hint}?): allowed" in err, err

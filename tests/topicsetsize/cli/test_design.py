@@ -69,6 +69,15 @@ def test_tiny_beta_shows_the_powers_apart_from_the_target(capsys):
     assert code == 0 and "< 1 - beta = 0.999999999;" in err
 
 
+def test_an_effect_size_too_small_is_named_as_typed(capsys):
+    # a review, 2026-12-07: --min-delta-t 1e-5 was refused as "--min-dt 1e-05, --variance-t 1",
+    # flags the user had not given
+    for method in ("legacy", "exact"):
+        err = one_line_error(capsys, "n", "ttest", "--min-delta-t", "1e-5", "--method", method)
+        assert f"for --alpha 0.05, --beta 0.2, --min-delta-t 1e-05 ({method}): " in err
+        assert "--min-dt" not in err and "--variance-t" not in err
+
+
 def test_ttest_and_ci(capsys):
     assert run_cli(capsys, "n", "ttest", "--min-delta-t", "0.2")[1].count(" 199 ") == 1
     code, out, _ = run_cli(capsys, "n", "ttest", "--min-dt", "0.1", "--variance-t", "0.04", "--csv")

@@ -267,7 +267,7 @@ def test_every_matrix_command_names_the_copies_of_runs_in_one_line(capsys, tmp_p
      "did you mean beta=0.05?"),
     # report's options are typed by checked(), not number(): the same rule reaches them
     (["report", "--example", "--level", "0.05", "--trials", "1000", "--boot", "100"],
-     "level=0.05 asks for a 0.05 confidence interval (a 95% interval is level=0.95"),
+     "level=0.05 asks for a 5% confidence interval (a 95% interval is level=0.95"),
 ])
 def test_a_probability_that_most_likely_means_its_complement_is_answered_with_a_warning(
         capsys, argv, line):

@@ -64,10 +64,16 @@ def test_a_spec_file_writes_its_output_in_its_folder_a_bundled_spec_in_the_curre
     monkeypatch.chdir(here)
     for name, written in (("named.toml", specs / "out" / "w.xlsx"),
                           ("unnamed.toml", specs / "unnamed.xlsx")):
-        code, out, _ = run_cli(capsys, "workbook", str(specs / name))
-        assert code == 0 and out == f"wrote {written} {NO_TABLES}\n"
+        code, out, err = run_cli(capsys, "workbook", str(specs / name))
+        assert code == 0 and out == f"wrote {written} {NO_TABLES}\n" and "exists" not in err
         assert openpyxl.load_workbook(written).sheetnames[0] == "About"
     assert list(here.iterdir()) == []
+    # written again: the workbook it replaces (perhaps edited) is said, as --out's is (a
+    # review, 2026-12-07: the default output was replaced without a word)
+    code, _, err = run_cli(capsys, "workbook", str(specs / "unnamed.toml"))
+    assert code == 0 and err == (f"topicsetsize: note: it replaced the workbook "
+                                 f"{specs / 'unnamed.xlsx'} that was there (--out FILE writes "
+                                 "another)\n")
     code, out, _ = run_cli(capsys, "workbook", "trec2010_web_example")
     assert code == 0 and out == f"wrote {here / 'trec2010_web_example.xlsx'} (2 measures)\n"
     assert [p.name for p in here.iterdir()] == ["trec2010_web_example.xlsx"]
