@@ -8,7 +8,7 @@ import re
 import sys
 
 from ..errors import InputError, decimal_comma, refuse_repeated
-from ._numbers import as_number
+from ._numbers import as_number, beyond_floats, refusal
 
 
 def number(name: str, *, key: str | None = None):
@@ -20,29 +20,14 @@ def number(name: str, *, key: str | None = None):
     """
     def convert(text: str) -> float:
         value = as_number(text)
-        if value is not None:
+        if value is not None and not beyond_floats(text, value):
             return value
         from ..params import PARAMS
 
-        spec = PARAMS[key or name]
-        raise argparse.ArgumentTypeError(f"{name}={text!r} is not a number{_comma(text, spec)}: "
-                                         f"allowed {spec.describe(name)}")
+        raise argparse.ArgumentTypeError(refusal(name, text, PARAMS[key or name]))
     convert.__name__ = name
     convert.param = (name, key)
     return convert
-
-
-def _comma(text: str, spec) -> str:
-    """What a comma in a number's text most likely is: a decimal comma ("0,05" of a real
-    parameter: 0.05?), else a list where one value goes ("" without a comma).
-
-    >>> from topicsetsize.params import PARAMS
-    >>> _comma("0,05", PARAMS["alpha"]), _comma("100,2301", PARAMS["n"])
-    (' (a decimal point, not a comma: 0.05?)', ' (one value here, not a list)')
-    """
-    if "," not in text:
-        return ""
-    return (text.count(",") == 1 and decimal_comma(text, spec)) or " (one value here, not a list)"
 
 
 def numbers(name: str, *, key: str | None = None, whole: bool = False, labels: bool = True):

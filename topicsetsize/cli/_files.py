@@ -174,8 +174,11 @@ def check_files(args) -> None:
 
 def say_replaced(flag: str, output) -> None:
     """Where the file ``output`` exists, say (not ask: the output names the file to write)
-    that the command replaces it."""
-    if os.path.isfile(output):
+    that the command replaces it; not of one written in place (``/dev/stdout`` redirected to a
+    file, which a review found said as replaced)."""
+    from ..atomic import write_target
+
+    if os.path.isfile(output) and not write_target(output)[1]:
         print(f"topicsetsize: note: {flag} {output} exists: it is replaced if the command "
               "succeeds (written to a temporary name first)", file=sys.stderr)
 

@@ -350,3 +350,12 @@ def test_a_decimal_comma_in_a_list_is_hinted_at(capsys, argv, hint):
     err = one_line_error(capsys, *argv)
     assert err.rstrip().endswith(f" (a decimal point, not a comma: {hint}?)") or \
         f"(a decimal point, not a comma: {hint}?): allowed" in err, err
+
+
+@pytest.mark.parametrize("flag, text, reads", [("--min-d", "1e-400", "0"),
+                                               ("--variance", "1e400", "inf")])
+def test_a_number_beyond_the_floats_is_named_as_typed(capsys, flag, text, reads):
+    # a review, 2026-12-07: --min-d 1e-400 was refused as "--min-d 0 is out of range"
+    argv = {"--min-d": "0.1", "--variance": "0.06", "--m": "10", flag: text}
+    err = one_line_error(capsys, "n", "anova", *[x for kv in argv.items() for x in kv])
+    assert f"={text} is beyond floating-point numbers (it reads as {reads}): allowed " in err

@@ -385,3 +385,11 @@ def test_an_existing_output_is_said_to_be_replaced(capsys, collection, tmp_path)
     code, _, err = run_cli(capsys, *argv)
     assert code == 0 and out.read_text() == first
     assert f"note: --out {out} exists: it is replaced if the command succeeds" in err
+
+
+def test_standard_output_by_its_device_name_is_refused_without_a_note(capsys):
+    # a review, 2026-12-07: with standard output redirected to a file, --out /dev/stdout was
+    # said as "exists: it is replaced" before the refusal (it names no format)
+    err = one_line_error(capsys, "evaluate", "--example", "--measure", "AP", "--out",
+                         "/dev/stdout")
+    assert "/dev/stdout: write .csv, .tsv, .xlsx (the extension names the format)" in err
