@@ -61,7 +61,7 @@ def register(sub, designs) -> None:
         if design.key in OWN_MODULE:
             continue
         parents = [common] + ([beta] if design.criterion == "power" else []) \
-            + ([methods] if len(design.methods) > 1 else [])
+            + [methods if len(design.methods) > 1 else one_method(design)]
         p = designs["n"].add_parser(design.key, parents=parents, help=design.question)
         add_inputs(p, design, [x for x in design.inputs if x not in ("alpha", "beta")])
         p.set_defaults(handler=_n, spec=design)
@@ -86,6 +86,16 @@ def register(sub, designs) -> None:
             add_inputs(p, design, [x for x in design.inputs
                                    if x not in ("alpha", "beta", design.effect)])
             p.set_defaults(handler=_min_d, spec=design)
+
+
+def one_method(design: Design) -> argparse.ArgumentParser:
+    """``--method`` of a design with one method: that one, so that another is refused by name
+    (a review, 2026-12-07: ``n ci --method legacy`` got "unrecognized arguments")."""
+    (only,) = design.methods
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--method", choices=design.methods, default=only,
+                   help=f"{only}, the one method of this design")
+    return p
 
 
 def add_inputs(p, design: Design, names: list[str]) -> None:

@@ -18,6 +18,7 @@ from .design import (
     chosen_methods,
     effect_inputs,
     note_scale,
+    one_method,
     print_caveat,
     print_rows,
     validate,
@@ -48,7 +49,8 @@ def register(sub, designs) -> None:
         if design.key in OWN_MODULE:
             continue
         power = design.criterion == "power"
-        parents = [common(design.per_system)] + ([methods] if len(design.methods) > 1 else [])
+        parents = [common(design.per_system),
+                   methods if len(design.methods) > 1 else one_method(design)]
         p = designs["power"].add_parser(design.key, parents=parents, help=(
             f"{design.question}: the power at n" if power else
             f"{design.question}: the expected width at n"))

@@ -320,6 +320,9 @@ def read_plan(path) -> dict:
     if not path.exists():
         raise FileNotFoundError(f"{path}: no such file")
     data = read_toml(path)          # read once: a pipe (<(...)) is a plan too
+    if not data:                    # as recommend --file says it (a review, 2026-12-07)
+        raise InputError(f"{path}: empty (no key; a plan is TOML: m, min_d and a [[pool_depths]] "
+                         "table per depth, docs/deciding.md)")
     unknown = sorted(set(data) - set(PLAN_KEYS) - {"pool_depths"})
     if unknown:
         raise InputError(f"{path}: unknown key {unknown[0]!r} (allowed: "

@@ -265,3 +265,12 @@ def test_a_plans_unusual_alpha_or_beta_is_warned_of_as_the_options_are(capsys, t
                     "variance = 0.05\n")
     assert main(["budget", "--plan", str(plan), "--method", "exact"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["", "# a comment only\n"])
+def test_an_empty_plan_is_said_to_be_empty(capsys, tmp_path, text):
+    # a review, 2026-12-07: an empty plan was refused as "missing key 'm'"
+    plan = tmp_path / "plan.toml"
+    plan.write_text(text)
+    err = one_line_error(capsys, "budget", "--plan", str(plan))
+    assert f"{plan}: empty (no key; a plan is TOML: m, min_d and a [[pool_depths]]" in err

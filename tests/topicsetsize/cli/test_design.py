@@ -14,6 +14,8 @@ from scipy import stats
 import topicsetsize as tss
 from topicsetsize.cli import main
 from topicsetsize.cli._common import ceil_sig
+from topicsetsize.cli.design import OWN_MODULE
+from topicsetsize.designs.registry import DESIGNS
 from topicsetsize.params import PARAMS
 
 from .conftest import one_line_error, run_cli
@@ -529,3 +531,15 @@ def test_min_d_with_both_methods_keeps_the_exact_row_where_legacy_is_undefined(c
     assert want <= frame.min_d["exact"] <= want * (1 + 1e-5)          # rounded up, 6 digits
     err = one_line_error(capsys, "min-d", "anova", "--n", "2", "--m", "2", "--variance", "0.0601")
     assert "too small for the legacy approximation" in err
+
+
+@pytest.mark.parametrize("key", [d.key for d in DESIGNS.values()
+                                 if len(d.methods) == 1 and d.key not in OWN_MODULE])
+def test_a_method_the_design_lacks_is_refused_by_name(capsys, key):
+    # a review, 2026-12-07: `n ci --method legacy` got argparse's "unrecognized arguments"
+    design = DESIGNS[key]
+    (only,) = design.methods
+    other = next(m for m in ("legacy", "exact") if m != only)
+    for command in ("n", "power"):
+        err = one_line_error(capsys, command, key, "--method", other)
+        assert f"argument --method: invalid choice: '{other}' (choose from '{only}')" in err
