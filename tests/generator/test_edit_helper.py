@@ -67,3 +67,26 @@ def test_a_name_or_cell_it_cannot_find_is_an_error(tmp_path):
     source = _book(tmp_path / "in.xlsx")
     with pytest.raises(KeyError):
         edited_copy(source, tmp_path / "out.xlsx", {"no_such_name": 1})
+
+
+def test_charts_alone_are_the_charts_openpyxl_reads(tmp_path):
+    from openpyxl.chart import LineChart, Reference
+
+    from ._edit import charts_of
+
+    path = _book(tmp_path / "in.xlsx")
+    wb = openpyxl.load_workbook(path)
+    wb.create_sheet("Second")
+    for k, ws in enumerate(wb.worksheets):   # one chart on the first sheet, two on the second
+        for j in range(k + 1):
+            chart = LineChart()
+            chart.add_data(Reference(wb.active, min_col=2, min_row=1, max_row=5 + j))
+            chart.y_axis.scaling.min, chart.y_axis.scaling.max = 0, 1 + j
+            ws.add_chart(chart, f"E{1 + 15 * j}")
+    wb.save(path)
+    want, got = openpyxl.load_workbook(path), charts_of(path)
+    assert got.sheetnames == want.sheetnames
+    for ws in want.worksheets:
+        assert len(ws._charts) >= 1
+        assert [(c.series[0].val.numRef.f, c.y_axis.scaling.max) for c in got[ws.title]._charts] \
+            == [(c.series[0].val.numRef.f, c.y_axis.scaling.max) for c in ws._charts]
