@@ -63,6 +63,10 @@ def run(args) -> int:
                          "names the format)")
     got = _evaluate(args)
     matrices = got.matrices
+    if got.shape[0] < 2:        # written all the same: the user may add topics to it
+        print(f"topicsetsize: warning: only {got.shape[0]} topic is evaluated: every command "
+              "that reads the matrix needs at least 2 (V_E is a variance over topics)",
+              file=sys.stderr)
     if args.out is None:           # the CSV of write_matrices, text cells made inert
         from ..matrices.writers import csv_text, matrices_rows
 
@@ -79,7 +83,8 @@ def run(args) -> int:
               f"=, +, -, @, a tab or a carriage return (e.g. {str(risky[0])!r}); they are "
               "written as they are, so that the file reads back with the same names: open it "
               "in a spreadsheet only through its import dialog, as text", file=sys.stderr)
-    print(f"wrote {written} ({got.shape[0]} topics x {got.shape[1]} runs, "
+    topics = f"{got.shape[0]} topic{'s' if got.shape[0] != 1 else ''}"
+    print(f"wrote {written} ({topics} x {got.shape[1]} runs, "
           f"{', '.join(matrices)})")
     return 0
 

@@ -295,3 +295,21 @@ def test_evaluate_needs_no_pandas_and_writes_what_pandas_wrote(capsys, tmp_path,
         assert written == (expected.replace(",", "\t") if out.endswith(".tsv") else expected)
     else:
         assert got.stdout == expected
+
+
+def test_one_topic_is_written_with_a_warning(capsys, tmp_path):
+    # a review, 2026-12-07: a qrels of one topic gave a matrix that every command refused,
+    # written without a word (and said as "1 topics")
+    from pathlib import Path
+
+    first = Path(QRELS).read_text().split(None, 1)[0]
+    qrels = tmp_path / "one.txt"
+    qrels.write_text("".join(line + "\n" for line in Path(QRELS).read_text().splitlines()
+                             if line.split()[0] == first))
+    out = tmp_path / "one.csv"
+    code, stdout, err = run_cli(capsys, "evaluate", "--runs", RUNS, "--qrels", str(qrels),
+                                "--measure", "AP", "--out", str(out))
+    assert code == 0 and f"wrote {out} (1 topic x 8 runs, AP)" in stdout
+    assert ("topicsetsize: warning: only 1 topic is evaluated: every command that reads the "
+            "matrix needs at least 2") in err
+    assert "needs at least 2" in one_line_error(capsys, "variance", str(out))
