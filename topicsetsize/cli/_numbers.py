@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import re
 
+from ..errors import decimal_comma
+
 __all__ = ["NUMBER", "as_number", "beyond_floats", "refusal"]
 
 #: A number as ``float()`` reads one, without its sign (match it ignoring case: ``1E-3``, ``Inf``).
@@ -48,8 +50,6 @@ def refusal(name: str, text: str, spec) -> str:
     >>> refusal("min_d", "1e-400", PARAMS["min_d"])
     'min_d=1e-400 is beyond floating-point numbers (it reads as 0): allowed min_d > 0'
     """
-    from ..errors import decimal_comma
-
     value = as_number(text)
     if value is not None:
         return (f"{name}={text.strip()} is beyond floating-point numbers (it reads as "
