@@ -86,6 +86,8 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
         note = next(filter(None, (PARAMS[key or name].unusual(name, v) for v in values)), None)
         if note is not None:
             notes.append(note)
+        if isinstance(value, _Typed):   # "--variance-t 1,5": two valid values, or 1.5 meant?
+            notes.extend(_read_as_list(action, value, PARAMS[key or name]))
         if isinstance(value, list) and getattr(action.type, "labels", False):
             refuse_repeated(name, values, ".15g")
     alpha, beta = getattr(args, "alpha", None), getattr(args, "beta", None)
@@ -95,6 +97,19 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
 
         notes.append(powerless(alpha, beta))
     return notes
+
+
+def _read_as_list(action, value: _Typed, spec) -> list[str]:
+    """A note where a list option's text, all of whose values are valid, may also be one number
+    with a decimal comma: "--variance-t 1,5 is read as 2 values, 1 and 5 (a decimal point, not
+    a comma: 1.5?)"; none otherwise (a refused value gets the hint in its error)."""
+    hint = decimal_comma(value.text, spec)
+    if not hint:
+        return []
+    flag = max(action.option_strings, key=len)
+    items = [item.strip() for item in value.text.split(",")]
+    listed = ", ".join(items[:-1]) + f" and {items[-1]}"
+    return [f"{flag} {value.text} is read as {len(items)} values, {listed}{hint}"]
 
 
 def path(text: str) -> str:

@@ -359,3 +359,24 @@ def test_a_number_beyond_the_floats_is_named_as_typed(capsys, flag, text, reads)
     argv = {"--min-d": "0.1", "--variance": "0.06", "--m": "10", flag: text}
     err = one_line_error(capsys, "n", "anova", *[x for kv in argv.items() for x in kv])
     assert f"={text} is beyond floating-point numbers (it reads as {reads}): allowed " in err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["table", "ttest", "--variance-t", "1,5", "--min-dt", "0.1"],
+     "--variance-t 1,5 is read as 2 values, 1 and 5 (a decimal point, not a comma: 1.5?)"),
+    (["table", "anova", "--m", "2,10", "--min-d", "2,5", "--variance", "40"],
+     "--min-d 2,5 is read as 2 values, 2 and 5 (a decimal point, not a comma: 2.5?)")])
+def test_a_list_that_may_be_a_decimal_comma_is_said_as_read(capsys, argv, said):
+    # noticed 2026-12-07: "--variance-t 1,5" gave the rows 1 and 5 without a word, where a
+    # locale's 1,5 (1.5) may have been meant; every value is valid, so it runs, and says so
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0 and f"warning: {said}\n" in err, err
+    assert out.count("\n") > 4            # the table, with both rows
+
+
+@pytest.mark.parametrize("argv", [
+    ["table", "ttest", "--variance-t", "0.5,1.5", "--min-dt", "0.1"],
+    ["table", "anova", "--m", "2,10", "--min-d", "0.05", "--variance", "0.06"]])
+def test_a_list_with_decimal_points_or_whole_numbers_gets_no_such_note(capsys, argv):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 0 and "is read as" not in err, err
