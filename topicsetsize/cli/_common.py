@@ -86,7 +86,7 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
         note = next(filter(None, (PARAMS[key or name].unusual(name, v) for v in values)), None)
         if note is not None:
             notes.append(note)
-        if isinstance(value, _Typed):   # "--variance-t 1,5": two valid values, or 1.5 meant?
+        if isinstance(value, _Typed) and action.type.labels:     # "--variance-t 1,5": 1.5?
             notes.extend(_read_as_list(action, value, PARAMS[key or name]))
         if isinstance(value, list) and getattr(action.type, "labels", False):
             refuse_repeated(name, values, ".15g")
@@ -100,9 +100,11 @@ def check_registered(parsers: list[argparse.ArgumentParser], args) -> list[str]:
 
 
 def _read_as_list(action, value: _Typed, spec) -> list[str]:
-    """A note where a list option's text, all of whose values are valid, may also be one number
-    with a decimal comma: "--variance-t 1,5 is read as 2 values, 1 and 5 (a decimal point, not
-    a comma: 1.5?)"; none otherwise (a refused value gets the hint in its error)."""
+    """A note where the text of a list option whose values label the rows of the output, all
+    of them valid, may also be one number with a decimal comma: "--variance-t 1,5 is read as 2
+    values, 1 and 5 (a decimal point, not a comma: 1.5?)"; none otherwise. A refused value
+    gets the hint in its error, and a list of one figure per depth is checked against the
+    number of depths (``--docs-per-topic 731,253`` is two depths' figures, not 731.253)."""
     hint = decimal_comma(value.text, spec)
     if not hint:
         return []

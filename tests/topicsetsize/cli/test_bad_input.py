@@ -376,7 +376,10 @@ def test_a_list_that_may_be_a_decimal_comma_is_said_as_read(capsys, argv, said):
 
 @pytest.mark.parametrize("argv", [
     ["table", "ttest", "--variance-t", "0.5,1.5", "--min-dt", "0.1"],
-    ["table", "anova", "--m", "2,10", "--min-d", "0.05", "--variance", "0.06"]])
+    ["table", "anova", "--m", "2,10", "--min-d", "0.05", "--variance", "0.06"],
+    # one figure per depth: their number is checked against the depths' (731.253 is refused)
+    ["budget", "--depths", "100,30", "--docs-per-topic", "731,253", "--variance", "0.14,0.1525",
+     "--m", "10", "--min-d", "0.1"]])
 def test_a_list_with_decimal_points_or_whole_numbers_gets_no_such_note(capsys, argv):
     code, _, err = run_cli(capsys, *argv)
     assert code == 0 and "is read as" not in err, err
