@@ -232,6 +232,17 @@ def _index(area, row, column=None):
     return items[i - 1]
 
 
+def _value(x):
+    """VALUE of a text as a locale whose decimal mark is the point reads it (a number is
+    itself); #VALUE! (an :class:`ErrorValue`, not a number) where it holds none."""
+    if isnumber(x):
+        return x
+    try:
+        return float(text(x).strip()) if not isinstance(x, ErrorValue) else x
+    except ValueError:
+        return ErrorValue("#VALUE!")
+
+
 def isnumber(x) -> bool:
     return isinstance(x, (int, float, np.floating)) and not isinstance(x, bool)
 
@@ -310,6 +321,8 @@ ENV: dict[str, object] = {
     "NA_": lambda: NOT_AVAILABLE,
     "ABS_": lambda x: abs(N(x)),
     "ISBLANK_": lambda x: x is None,
+    "ISTEXT_": lambda x: isinstance(x, str) and not isinstance(x, ErrorValue),
+    "VALUE_": _value,
     "MIN_": lambda *a: min(_numbers(a), default=0.0),
     "MAX_": lambda *a: max(_numbers(a), default=0.0),
     "COUNT_": lambda *a: float(len(_numbers(a))),
@@ -343,7 +356,7 @@ ENV: dict[str, object] = {
 FUNCTIONS = {key[:-1].replace("_", "."): key for key in ENV if key.endswith("_")}
 #: The functions whose value is a logical value (the evaluator's compiled code takes it as a
 #: condition without :func:`truth`).
-LOGICAL = frozenset({"AND_", "OR_", "NOT_", "ISNUMBER_", "ISBLANK_"})
+LOGICAL = frozenset({"AND_", "OR_", "NOT_", "ISNUMBER_", "ISBLANK_", "ISTEXT_"})
 #: The functions whose value is never blank or text (a number, a logical value or an array):
 #: :func:`N` of it is the value itself, so the compiled code leaves that call out.
 PLAIN = LOGICAL | {

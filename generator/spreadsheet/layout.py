@@ -142,6 +142,33 @@ def mistaken_hint(key: str, symbol: str, cell: str) -> str:
             f'" Did you mean {symbol}="&ROUND(1-{cell},12)&"?",""),"")')
 
 
+def comma_hint(key: str, symbol: str, cell: str) -> str:
+    """The Status message's tail for a number written with a decimal comma ("0,05", a text in a
+    locale whose decimal mark is the point): " Did you mean α=0.05?", as the command line hints
+    it (:func:`topicsetsize.errors.decimal_comma`: a real-valued parameter only, and only where
+    the decimal reading is in the workbook's range), as an Excel string expression appended
+    with ``&``; "" for a whole-number key. Each test sits in an IF of its own: an error value
+    or a text that VALUE cannot read never reaches the next (AND does not stop at a FALSE).
+
+    >>> print(comma_hint("alpha", "α", "B6").replace(",IF(", ",\\nIF(").replace(')," ', '),\\n" '))
+    &IF(ISTEXT(B6),
+    IF(SUBSTITUTE(B6,",","")<>B6,
+    IF(ISNUMBER(VALUE(SUBSTITUTE(B6,",","."))),
+    IF(AND(VALUE(SUBSTITUTE(B6,",","."))>=1e-06,VALUE(SUBSTITUTE(B6,",","."))<=0.5),
+    " Did you mean α="&SUBSTITUTE(B6,",",".")&"?",""),""),""),"")
+    >>> comma_hint("m", "m", "B6")
+    ''
+    """
+    if key not in PARAMS or allowed(key).integer:
+        return ""
+    spec = allowed(key)
+    point = f'SUBSTITUTE({cell},",",".")'
+    read = f"VALUE({point})"
+    return (f'&IF(ISTEXT({cell}),IF(SUBSTITUTE({cell},",","")<>{cell},IF(ISNUMBER({read}),'
+            f'IF(AND({",".join(range_conditions(read, spec))}),'
+            f'" Did you mean {symbol}="&{point}&"?",""),""),""),"")')
+
+
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
@@ -232,7 +259,8 @@ def write_inputs(cur: Cursor, wb, inputs: tuple[Input, ...], values: dict,
         block.rows[item.key] = row
         block.messages.append((check, f'"{item.symbol} is "&{check}&" (allowed: '
                                       f'{reader_range(item.key)})."'
-                                      + mistaken_hint(item.key, item.symbol, here)))
+                                      + mistaken_hint(item.key, item.symbol, here)
+                                      + comma_hint(item.key, item.symbol, here)))
         cur.skip()
     return block
 

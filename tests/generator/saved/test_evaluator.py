@@ -171,6 +171,21 @@ def test_excel_semantics():
         evaluate_workbook(wb)
 
 
+def test_istext_and_value_as_excel():
+    # the Status's hint on a decimal comma (layout.comma_hint) reads a text with VALUE; a text
+    # it cannot read is #VALUE!, which ISNUMBER takes as not a number, as Excel does
+    wb = Workbook()
+    ws = wb.active
+    ws["A1"], ws["A2"], ws["A3"], ws["A4"] = "0.05", "0,05", 7, None
+    ws["B1"] = '=ISTEXT(A1)&"/"&ISTEXT(A3)&"/"&ISTEXT(A4)'
+    ws["B2"] = "=VALUE(A1)*2"
+    ws["B3"] = '=ISNUMBER(VALUE(A2))&"/"&ISNUMBER(VALUE(A3))'
+    ws["B4"] = '=IF(ISNUMBER(VALUE(A2)),"read","unread")'
+    v = evaluate_workbook(wb)["Sheet"]
+    assert v["B1"] == "TRUE/FALSE/FALSE" and v["B2"] == 0.1
+    assert v["B3"] == "FALSE/TRUE" and v["B4"] == "unread"
+
+
 @pytest.mark.slow
 def test_saved_values_are_read_by_openpyxl(built):
     wb = openpyxl.load_workbook(built.source["decide"], data_only=True)

@@ -12,12 +12,13 @@ import re
 import openpyxl
 import pytest
 from topicsetsize.generator.content.calculators import INPUTS, calculators
-from topicsetsize.generator.content.inputs import reader_range
+from topicsetsize.generator.content.inputs import allowed, reader_range
 from topicsetsize.generator.sheets.calculators import sheets
 from topicsetsize.generator.sheets.calculators.charts import CHART_NOTE
 from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS, NO_VALUE, STATUS_OK
 
 from topicsetsize.designs.scales import SCORES_MAX, scale_note
+from topicsetsize.errors import decimal_comma
 from topicsetsize.params import PARAMS
 
 from .._libreoffice import filled_cells_without_errors
@@ -100,6 +101,9 @@ def test_status_names_the_bad_input_and_its_range(batch):
                 if isinstance(value, float) and 0 < value < 1 else None
             asked = re.search(r"did you mean \w+=(\S+)\?", words) if words else None
             hint = f" Did you mean {item.symbol}={asked[1]}?" if asked else ""
+            # a decimal comma gets the command line's hint, where the number meant is in range
+            if isinstance(value, str) and decimal_comma(value, allowed(item.key)):
+                hint = f" Did you mean {item.symbol}={value.replace(',', '.')}?"
             assert status == f"Check the inputs: {item.symbol} is {kind} (allowed: {rng}).{hint}", \
                 (name, calc, value, status)
             hinted += bool(hint)
@@ -111,7 +115,8 @@ def test_status_names_the_bad_input_and_its_range(batch):
                 assert set(TABLES[calc](wb)) == {NO_VALUE}, (name, calc, value)
             checked += 1
     assert checked == sum(len(v) for v in BAD.values())
-    assert hinted >= 5          # β = 0.7 in three calculators, α = 0.6 and 0.9, β = 0.9
+    # β = 0.7 in three calculators, α = 0.6 and 0.9, β = 0.9; six values with a decimal comma
+    assert hinted >= 11
 
 
 def test_status_notes_a_slipped_scale(batch):
