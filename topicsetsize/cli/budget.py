@@ -91,6 +91,7 @@ def run(args) -> int:
     import warnings
 
     from ..decide.budget import budget_plan
+    from .design import one_way_caveat
 
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
         if key in kwargs:
@@ -118,6 +119,7 @@ def run(args) -> int:
                                                                 default["method"].default),
                                  **{k: kwargs.get(k, default[k].default)
                                     for k in ("alpha", "beta")}), csv=True)
+        one_way_caveat(csv=True)
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map(documents_text)
@@ -146,6 +148,7 @@ def run(args) -> int:
     print(_verdict(plan))
     if plan.note:       # the legacy n falls short under the exact power: said beside the
         print(f"note: {plan.note}")     # verdict, never copied without it (as recommend)
+    one_way_caveat()
     return 0
 
 

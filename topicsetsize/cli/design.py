@@ -215,6 +215,14 @@ def print_caveat(args, width_at=None) -> None:
         print(f"note: {args.spec.name}: {caveat}", file=sys.stderr if args.csv else sys.stdout)
 
 
+def one_way_caveat(csv: bool = False) -> None:
+    """The one-way ANOVA's caveat, as ``n anova`` says it, under a decision whose n or
+    guarantees are that design's (``recommend``, ``guarantees``, ``budget``, ``pool-depth``): a
+    review, 2026-12-07, found "this guarantees 80% power" there without a word of it."""
+    spec = DESIGNS["anova"]
+    print(f"note: {spec.name}: {spec.caveat}", file=sys.stderr if csv else sys.stdout)
+
+
 def given_inputs(args) -> dict:
     """The design's inputs as the command was given them (``n`` first where it is one; an
     effect size instead of the difference and its variance), for a CSV to carry: a saved n or

@@ -93,6 +93,7 @@ def run(args) -> int:
     from ..matrices.evaluation import run_sources
     from ..matrices.measures import parse_measure
     from ..params import check
+    from .design import one_way_caveat
 
     _example_inputs(args)
     if len(args.runs) != len(args.qrels):
@@ -146,6 +147,8 @@ def run(args) -> int:
     if args.csv:
         print_frame(whole_costs(study.table).assign(method=args.method, alpha=args.alpha,
                                                     beta=args.beta), csv=True)  # as budget's
+        if m is not None:
+            one_way_caveat(csv=True)
         return 0
     show = study.table.copy()
     show["docs_per_topic"] = show["docs_per_topic"].map("{:.1f}".format)
@@ -201,6 +204,7 @@ def run(args) -> int:
             _own_scores_note(study, measure, args.min_d, args.variance_from)
         if study.note:  # the legacy n falls short under the exact power: said beside the
             print(f"note: {study.note}")     # cheapest depth, never copied without it
+        one_way_caveat()
     if args.plot is not None:
         print(f"wrote {args.plot}")
     return 0

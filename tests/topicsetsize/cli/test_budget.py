@@ -201,7 +201,8 @@ def test_the_legacy_shortfall_is_said_beside_the_verdict(capsys):
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert "warning: Under the exact noncentral F, the legacy n falls short" in err  # as before
-    lines = out.splitlines()
+    lines = out.splitlines()[:-1]       # the last: the one-way design's caveat (test_design)
+    assert out.splitlines()[-1].startswith("note: One-way ANOVA: its n is for independent")
     assert lines[-2].startswith("cheapest within the budget: pd=10")
     assert lines[-1].startswith("note: Under the exact noncentral F, the legacy n falls short")
     assert f"it needs {exact} topics" in lines[-1] and "over the budget of 59,400" in lines[-1]

@@ -24,7 +24,9 @@ def test_table_and_statements(capsys):
     # last, that the power holds at the variance given (a statistician reviewer's find)
     from topicsetsize.decide.wording import ESTIMATED_VARIANCE
 
-    assert out.splitlines()[-2:] == [f"note: {note}", f"note: {ESTIMATED_VARIANCE}"]
+    # (and after it the one-way design's caveat, as n anova says it: test_design)
+    assert out.splitlines()[-3:-1] == [f"note: {note}", f"note: {ESTIMATED_VARIANCE}"]
+    assert out.splitlines()[-1].startswith("note: One-way ANOVA: its n is for independent")
     exact = run_cli(capsys, "guarantees", "--n", "100", "--variance", "0.0601", "--method",
                     "exact")
     assert exact[2] == "" and "note: Under" not in exact[1]
@@ -123,7 +125,7 @@ def test_variance_t_taken_as_twice_the_variance_is_said(capsys):
     # pairs' per-topic differences vary by 0.0264 on average, 2 V_E2; a reviewer's find)
     assert main(["guarantees", "--n", "100", "--variance", "0.0451", "--method", "exact"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[-2].startswith("note: variance_t = 2 x variance = 0.0902 treats the "
+    assert out.splitlines()[-3].startswith("note: variance_t = 2 x variance = 0.0902 treats the "
                                            "two runs as independent")
     assert main(["guarantees", "--n", "100", "--variance", "0.0451", "--variance-t", "0.0264",
                  "--method", "exact"]) == 0

@@ -14,6 +14,7 @@ from topicsetsize import anova_n, anova_power
 from topicsetsize.cli import main
 from topicsetsize.decide.pooling import pool_depth_study
 from topicsetsize.decide.wording import documents_text
+from topicsetsize.designs.registry import DESIGNS
 from topicsetsize.examples import EXAMPLE_RUNS_DEPTH
 from topicsetsize.params import N_MAX
 
@@ -467,8 +468,10 @@ def test_the_cheapest_depth_says_its_scores_and_ranking_differ(capsys):
                                                      method="kendall")
     # the legacy n's shortfall under the exact power last, beside the cheapest depth (stdout
     # too, since 2026-12-06: it was on stderr only, a reviewer's find)
-    assert out.splitlines()[-1] == f"note: {study.note}" and "falls short" in study.note
-    assert out.splitlines()[-2] == (
+    # and last of all the one-way design's caveat, as n anova says it (2026-12-07)
+    assert out.splitlines()[-1] == f"note: One-way ANOVA: {DESIGNS['anova'].caveat}"
+    assert out.splitlines()[-2] == f"note: {study.note}" and "falls short" in study.note
+    assert out.splitlines()[-3] == (
         f"note: minD = 0.1 is a difference of each depth's own AP: at pd=5 the scores average "
         f"{shallow.to_numpy().mean():.3f} (pd=100: {deep.to_numpy().mean():.3f}) and rank the "
         f"runs with Kendall's tau {tau:.2f} against pd=100; its n detects that difference in "
