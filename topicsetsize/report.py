@@ -18,7 +18,7 @@ from .decide.realistic import check_top_k_fits, realistic_min_d, top_k_and_m
 from .estimates.differences import RunDifferences, run_differences
 from .estimates.gtheory import DStudy, GStudy, d_study, g_study, gt_n, gt_n_interval
 from .estimates.summary import VarianceSummary, summarise
-from .estimates.variance import require_sizeable
+from .estimates.variance import check_varies, require_sizeable
 from .matrices.copies import identical_runs
 from .matrices.matrix import check_matrix
 from .params import N_BOOT, N_HALVES, N_MAX, check
@@ -97,6 +97,22 @@ class CollectionReport:
         return pd.Series(items, dtype=object, name="value")
 
 
+def require_run_differences(values: np.ndarray) -> None:
+    """Refuse a matrix (topics × runs) whose runs' mean raw scores all tie: τ is then undefined
+    (:func:`~topicsetsize.estimates.summary.summarise` warns and goes on) and the report's minD,
+    the differences that occur between runs, has nothing to go on; said in words, not as an
+    empty list of minD.
+
+    >>> require_run_differences(np.array([[0.1, 0.3], [0.3, 0.1]]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: the runs' mean raw scores are all equal (every value is 0.2): no ...
+    """
+    check_varies(np.asarray(values, float).mean(axis=0), name="the runs' mean raw scores",
+                 plural=True, what="no difference occurs between its runs, so the report has "
+                                   "no minD to size for (`topicsetsize variance` gives its V_E)")
+
+
 def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
                       beta: float = 0.20, target: float = 0.95, level: float = 0.95,
                       a: float = 0.15, b: float = 0.5, min_d=(), trials: int = N_HALVES,
@@ -159,6 +175,7 @@ def collection_report(scores, *, top_k=None, m=None, alpha: float = 0.05,
     frame = x.like_input(x.values)
     summary = summarise(frame, a=a, b=b)
     require_sizeable(summary.var_raw, x.values)
+    require_run_differences(x.values)
     g = g_study(x.values)
     k, _ = top_k_and_m(top_k, m)                  # checks them
     runs = identical_runs(x).distinct(x.values)   # a copy of a run is not another system

@@ -59,6 +59,7 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
     )
     from topicsetsize.estimates.variance import require_sizeable
     from topicsetsize.examples import EXAMPLE_FILE
+    from topicsetsize.report import require_run_differences
 
     path = spec.resolved_path()
     if path is None:
@@ -73,6 +74,7 @@ def estimate(spec: MatrixSpec) -> MatrixEstimate:
         summary = summarise(scores)
         # the calculators start from V_E raw: 0 (constant runs) would be refused as variance=0
         require_sizeable(summary.var_raw, scores)
+        require_run_differences(scores.to_numpy())      # the Report sheet's minD needs some
     except InputError as exc:       # e.g. a constant matrix: say which file
         raise InputError(f"{path if path is not None else file}: {exc}") from None
     standardised = std_ab(scores)

@@ -69,6 +69,9 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
         put_text(ws, row, 2, est.file)           # wrapped below where it is long
         values = (s.runs, s.topics, s.var_raw, s.var_std_ab, s.tau, s.tau_ci_low, s.tau_ci_high)
         for c, (head, value) in enumerate(zip(SUMMARY_COLUMNS[2:], values), start=3):
+            if value != value:          # τ of tied run means (summarise: NaN, a warning)
+                put_text(ws, row, c, "undefined")
+                continue
             cell = put_number(ws, row, c, value, number_format=_FORMATS.get(head))
             if head == "τ 95% CI high" and value is not None and value > 1:
                 cell.fill = STYLE.differ_fill

@@ -218,6 +218,7 @@ def _readable(table, zeros):
         **{_label(estimator, scale): [
             _variance_text(x, column in zeros[name])
             for name, x in table[column].items()] for column, estimator, scale in _ESTIMATES},
-        "tau [95% CI]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" for t, lo, hi in
+        "tau [95% CI]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" if t == t else "undefined"  # tied
+                         for t, lo, hi in                                    # means: NaN
                          table[["tau", "tau_ci_low", "tau_ci_high"]].itertuples(index=False)],
     }, index=table.index.rename(None))

@@ -19,6 +19,7 @@ copies (:data:`COPIES`; :func:`topicsetsize.matrices.copies.identical_runs` find
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
@@ -31,7 +32,7 @@ from .ranking import kendall_tau_ci
 from .standardise import std_ab, warn_if_clipped
 from .variance import check_varies, residual_variance, two_way_residual_variance
 
-__all__ = ["VarianceSummary", "summarise", "summarise_many", "COPIES"]
+__all__ = ["VarianceSummary", "summarise", "summarise_many", "COPIES", "UndefinedTauWarning"]
 
 #: What the variance estimates do with runs that are copies of others (the end of the one-line
 #: warning of ``topicsetsize variance`` that names them).
@@ -130,18 +131,40 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
                            "(Kendall's tau), so the matrix gives no figure to design for")
     unranked = ("the runs cannot be ranked, so Kendall's tau between the raw and the std-AB "
                 "rankings is undefined, and the matrix shows no difference between runs to "
-                "design for")
+                "design for")      # every run a copy of one: one system, not m
     identical_runs(raw).require_two(unranked, name=None)   # copies: say so
     standardised = std_ab(raw, a=a, b=b)
     warn_if_clipped(standardised, a, b)
     means = {"raw": raw.mean(axis=0), "std-AB": standardised.mean(axis=0)}
-    for kind, mean in means.items():
-        check_varies(mean, name=f"the runs' mean {kind} scores", what=unranked, plural=True)
-    tau = kendall_tau_ci(*means.values())
+    tau = _tau_or_undefined(means)
     topics, runs = raw.shape
     return VarianceSummary(runs, topics, residual_variance(raw), residual_variance(standardised),
                            *tau, two_way_residual_variance(raw),
                            two_way_residual_variance(standardised))
+
+
+class UndefinedTauWarning(UserWarning):
+    """Kendall's τ between the raw and the std-AB run rankings is undefined: the runs' means
+    tie in one of them (two runs' std-AB means tie wherever each wins on as many topics as it
+    loses). τ and its interval are NaN; the variances do not need them."""
+
+
+def _tau_or_undefined(means: dict) -> tuple[float, float, float]:
+    """:func:`~topicsetsize.estimates.ranking.kendall_tau_ci` of the run means by kind, or
+    NaN three times, with an :class:`UndefinedTauWarning`, where the means of a kind are all
+    equal (:func:`~topicsetsize.estimates.variance.check_varies`). Until 2026-12-07 the matrix
+    was refused there, V_E and all: a review's 6 × 2 matrix of raw means .350 and .208."""
+    for kind, mean in means.items():
+        try:
+            check_varies(mean, name=f"the runs' mean {kind} scores", plural=True,
+                         what="Kendall's tau between the raw and the std-AB rankings is "
+                              "undefined (given as nan); V_E and V_E2 do not need it")
+        except InputError as exc:
+            warnings.warn(str(exc) + (" (two runs' std-AB means tie wherever each wins on as "
+                                      "many topics as it loses)" if kind == "std-AB" and
+                                      len(mean) == 2 else ""), UndefinedTauWarning, stacklevel=3)
+            return (math.nan,) * 3
+    return tuple(kendall_tau_ci(*means.values()))
 
 
 def summarise_many(matrices, *, a: float = 0.15, b: float = 0.5) -> pd.DataFrame:

@@ -101,3 +101,24 @@ def test_tau_note_names_the_sheets_own_shaded_ends(built):
     ws = openpyxl.load_workbook(built.source["example"])["Variance"]
     high = tss.summarise(tss.example_matrix()).tau_ci_high
     assert high > 1 and f"(shaded here: {high:.3f})" in ws.cell(3, 1).value
+
+
+def test_tied_std_ab_means_read_undefined(tmp_path):
+    # two runs that each win on 3 of 6 topics: their std-AB means tie, so tau is undefined
+    # (summarise: NaN and a warning); the sheet says "undefined" where a blank cell stood for
+    # it, and keeps the variances (the matrix was refused whole until 2026-12-07)
+    from topicsetsize.generator import build_workbook, spec_from_dict
+
+    from topicsetsize.estimates.summary import UndefinedTauWarning
+
+    path = tmp_path / "two.csv"
+    path.write_text("topic,a,b\n1,0.1,0.2\n2,0.3,0.35\n3,0.5,0.1\n4,0.6,0.2\n5,0.2,0.3\n"
+                    "6,0.4,0.1\n", encoding="utf-8")
+    spec = spec_from_dict({"title": "t", "m": [2], "min_d": [0.1],
+                           "matrices": [{"name": "two runs", "path": str(path)}]})
+    with pytest.warns(UndefinedTauWarning):
+        ws = build_workbook(spec)["Variance"]
+    row = dict(zip(SUMMARY_COLUMNS, (ws.cell(5, c).value for c in range(1, 10))))
+    assert [row[k] for k in ("τ", "τ 95% CI low", "τ 95% CI high")] == ["undefined"] * 3
+    x = np.loadtxt(path, delimiter=",", skiprows=1)[:, 1:]
+    assert math.isclose(row["V_E raw"], _one_way_ve(x), rel_tol=1e-12)

@@ -440,3 +440,15 @@ def test_runs_constant_over_the_topics_are_said_as_such(capsys, tmp_path, rows, 
     assert message.endswith("const.csv: V_E raw = 0 (every run scores the same on every topic): "
                             "no topic set size can be sized on it\n")
     assert not (tmp_path / "w.xlsx").exists()
+
+
+def test_tied_run_means_are_refused_in_words(capsys, tmp_path):
+    # since 2026-12-07 summarise gives tied run means an undefined tau rather than refusing;
+    # the report's minD (differences that occur between runs) still has nothing to go on, and
+    # says so, with the file's name, where it said "min_d is empty"
+    path = tmp_path / "tie3.csv"
+    path.write_text("topic,a,b,c\n1,0.1,0.3,0.2\n2,0.3,0.1,0.2\n3,0.2,0.2,0.2\n",
+                    encoding="utf-8")
+    err = one_line_error(capsys, "report", str(path))
+    assert f"{path}: the runs' mean raw scores are all equal (every value is 0.2): no " \
+           "difference occurs between its runs, so the report has no minD to size for" in err

@@ -360,3 +360,18 @@ def test_the_few_topics_note_names_its_matrix_among_several(capsys, data_dir):
     assert f"note: {web}: with 48 past topics the upper end is likely too low" in out
     assert main(["variance", web, "--boot", "200"]) == 0
     assert "note: with 48 past topics the upper end is likely too low" in capsys.readouterr().out
+
+
+def test_tied_std_ab_means_give_the_variances_and_an_undefined_tau(tmp_path, capsys):
+    # a review, 2026-12-07: "the runs' mean std-AB scores are all equal ... the matrix shows
+    # no difference between runs to design for" (exit 2) for two runs of raw means .350 and
+    # .208; now tau reads "undefined" (a warning says why) and V_E is printed
+    path = tmp_path / "two6.csv"
+    path.write_text("topic,a,b\n1,0.1,0.2\n2,0.3,0.35\n3,0.5,0.1\n4,0.6,0.2\n5,0.2,0.3\n"
+                    "6,0.4,0.1\n", encoding="utf-8")
+    assert main(["variance", str(path)]) == 0
+    out, err = capsys.readouterr()
+    line = next(s for s in out.splitlines() if s.startswith(f"{path} "))
+    x = pd.read_csv(path, index_col=0)
+    assert line.split()[3] == f"{x.var().mean():.4f}" and line.endswith("undefined")
+    assert f"warning: {path}: the runs' mean std-AB scores are all equal" in err

@@ -135,3 +135,26 @@ def test_a_std_ab_that_clips_most_scores_says_so(web, a, warned):
     # a B near an end of [0, 1] clips too, at the paper's A: the warning names both
     with pytest.warns(ClippedScoresWarning, match=r"A=0.15, B=0.95 clips \d+% of "):
         summarise(web, b=0.95)
+
+
+def test_tied_std_ab_means_leave_tau_undefined_not_the_variances():
+    # a review, 2026-12-07: a 6 x 2 matrix whose runs each win on 3 topics (raw means .350 and
+    # .208) was refused, V_E and all, as "the matrix shows no difference between runs": two
+    # runs' std-AB z-scores are +-1/sqrt(2) on every topic, so their means tie whenever wins
+    # equal losses. Only Kendall's tau needs ranked means: it is NaN, with a warning, and
+    # the variances are those of the independent computation
+    from topicsetsize.estimates.summary import UndefinedTauWarning
+
+    scores = pd.DataFrame({"a": [0.1, 0.3, 0.5, 0.6, 0.2, 0.4],
+                           "b": [0.2, 0.35, 0.1, 0.2, 0.3, 0.1]})
+    with pytest.warns(UndefinedTauWarning, match=r"mean std-AB scores are all equal .*: "
+                      r"Kendall's tau .* is undefined .*each wins on as many topics as it"):
+        row = summarise(scores)
+    assert math.isnan(row.tau) and math.isnan(row.tau_ci_low) and math.isnan(row.tau_ci_high)
+    want = ((scores - scores.mean()) ** 2).to_numpy().sum() / (6 * 2 - 2)  # V_E, phi_E = m(n-1)
+    assert row.var_raw == pytest.approx(want, rel=1e-12) and row.runs == 2
+    z = pandas_z(scores)
+    assert np.allclose(np.abs(z.to_numpy()), 1 / math.sqrt(2))     # why the means tie
+    # every run a copy of one is still refused: one system, not two
+    with pytest.raises(InputError, match="no difference between runs to design for"):
+        summarise(pd.DataFrame({"a": [0.1, 0.3, 0.5], "b": [0.1, 0.3, 0.5]}))
