@@ -92,6 +92,9 @@ def run_allpairs(args) -> int:
     from ..designs.tukey_pair import one_pair_n
 
     warn_scale({"min_d": args.min_d, "variance": args.variance}, given=True)
+    spread = _spread_beyond_scores(args)
+    if spread:
+        print(f"topicsetsize: warning: {spread}", file=sys.stderr)
 
     seed = fresh_seed(args.seed, csv=args.csv)
     with progress(None, "simulated trials") as bar:
@@ -139,6 +142,23 @@ def run_allpairs(args) -> int:
     if args.m > 2 and args.target == "all-pairs" and args.configuration != "two-clusters":
         print(_NOTES[args.configuration])
     return 0
+
+
+def _spread_beyond_scores(args) -> str | None:
+    """A warning where equally spaced means span (m − 1)·minD, more than scores in [0, 1] can
+    differ, while the variance fits such scores (a review, 2026-12-07: m = 30, minD = .05 asked
+    for means 1.45 apart on AP and was answered without a word); else None."""
+    from ..designs.scales import SCORES_MAX
+
+    span = (args.m - 1) * args.min_d
+    if args.configuration != "equally-spaced" or span <= SCORES_MAX["min_d"] \
+            or args.variance > SCORES_MAX["variance"]:
+        return None
+    return (f"equally-spaced means of m={args.m:.15g} systems span (m - 1) x minD = {span:.6g}, "
+            f"more than scores in [0, 1] can differ (at most 1), and variance="
+            f"{args.variance:.6g} fits such scores: if they lie in [0, 1], no {args.m:.15g} "
+            "systems are minD apart in turn (--configuration two-clusters or least-favourable "
+            "size for means that fit)")
 
 
 def _checked(n: int, result) -> str:

@@ -12,7 +12,7 @@ from topicsetsize.cli import main
 from topicsetsize.cli._common import floor_power
 from topicsetsize.designs.allpairs import allpairs_n
 
-from .conftest import one_line_error
+from .conftest import one_line_error, run_cli
 
 
 @pytest.mark.slow
@@ -180,3 +180,20 @@ def test_a_simulated_interval_that_misses_the_answer_says_so():
     assert "estimate is n = 62, 95% interval 60 to 64 topics" in said
     assert said.endswith("which misses 65 (as such an interval at times does); the answer is "
                          "n = 65")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("m, configuration, warned", [
+    (30, "equally-spaced", True),         # 29 x .05 = 1.45 > 1
+    (21, "equally-spaced", False),        # 20 x .05 = 1: scores in [0, 1] can span it
+    (30, "two-clusters", False)])         # minD apart, whatever m
+def test_equally_spaced_means_beyond_the_scores_are_warned_of(capsys, m, configuration, warned):
+    # a review, 2026-12-07: m = 30 equally spaced means at minD = .05 span 1.45 AP, which no
+    # AP scores can, and were sized without a word
+    code, _, err = run_cli(capsys, "n", "allpairs", "--min-d", "0.05", "--variance", "0.0132",
+                           "--m", str(m), "--configuration", configuration, "--trials", "300",
+                           "--seed", "1")
+    span = (m - 1) * 0.05
+    said = (f"warning: equally-spaced means of m={m} systems span (m - 1) x minD = {span:.6g}, "
+            "more than scores in [0, 1] can differ (at most 1)")
+    assert code == 0 and (said in err) == warned, err
