@@ -82,13 +82,19 @@ def run(args) -> int:
                   "variances": args.variance}
         if args.variance_high is not None:
             kwargs["variances_high"] = args.variance_high
+    import warnings
+
     for key in ("m", "min_d", "alpha", "beta", "budget", "method"):
         if getattr(args, key) is not None:
+            if key in kwargs and kwargs[key] != getattr(args, key):   # said (a review found
+                new, old = (f"{x:.15g}" if isinstance(x, float) else x  # it silent)
+                            for x in (getattr(args, key), kwargs[key]))
+                warnings.warn(f"--{key.replace('_', '-')} {new} overrides {key} = {old} of "
+                              f"--plan {args.plan}", UserWarning, stacklevel=1)
             kwargs[key] = getattr(args, key)
     for key in ("m", "min_d"):
         if key not in kwargs:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
-    import warnings
 
     from ..decide.budget import budget_plan
     from .design import one_way_caveat

@@ -39,7 +39,14 @@ def test_options_override_plan_scalars(capsys, tmp_path):
     f = tmp_path / "plan.toml"
     f.write_text(PLAN)
     assert main(["budget", "--plan", str(f), "--budget", "1000"]) == 0
-    assert "no pool depth fits the budget of 1,000 documents" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "no pool depth fits the budget of 1,000 documents" in out
+    # an option that overrides a figure the plan gives says so (a review, 2026-12-07: --m 5
+    # over the plan's m = 10 was taken without a word); one that repeats the plan's does
+    # not
+    assert f"warning: --budget 1000 overrides budget = 150000 of --plan {f}\n" in err
+    assert main(["budget", "--plan", str(f), "--m", "10", "--alpha", "0.05"]) == 0
+    assert "overrides" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, match", [
