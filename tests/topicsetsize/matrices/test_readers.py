@@ -273,6 +273,34 @@ def test_binary_file(tmp_path, head, kind):
     assert ("decompress it first" in message) == (kind != "binary")
 
 
+RUN = "CD007431 NF 11925550 1 0.80875 1\nCD007431 NF 11925551 2 0.75 1\n" * 3   # CLEF's AMC
+QRELS = "CD007431 0 11925550 1\nCD007431 0 11925551 0\n" * 3
+
+
+@pytest.mark.parametrize("text, what", [(RUN, "a TREC run file"), (QRELS, "a TREC qrels file")])
+@pytest.mark.parametrize("where", ["gzipped", "in a folder"])
+def test_run_files_and_qrels_get_the_evaluate_advice_gzipped_or_in_a_folder(tmp_path, text, what,
+                                                                           where):
+    # a review, 2026-12-07: a gzipped run file given as a matrix was told "decompress it
+    # first", and a folder of runs "line 1 is not trec_eval -q output"; only a plain run file
+    # got the advice that helps (evaluate it with --runs, --qrels, --measure)
+    import gzip
+
+    if where == "gzipped":
+        path = tmp_path / "AMC__amc.run.res.gz"
+        path.write_bytes(gzip.compress(text.encode()))
+        given, named = path, f"{path} (gzip-compressed)"
+    else:
+        (tmp_path / "runs").mkdir()
+        path = tmp_path / "runs" / "AMC__amc.run.res"
+        path.write_text(text)
+        given, named = tmp_path / "runs", str(path)
+    with pytest.raises(InputError) as exc:
+        read_matrix(given)
+    one_line_error(exc, f"{named}: {what}", "not a score matrix: evaluate the runs with --runs "
+                   "FOLDER --qrels FILE (and --measure)")
+
+
 def test_missing_cells_listed_then_dropped_on_request(tmp_path):
     path = tmp_path / "holes.csv"
     path.write_text("topic,a,b\n1,0.1,\n2,0.1,0.2\n3,NA,0.3\n4,0.4,0.5\n5,,\n")

@@ -71,6 +71,8 @@ def decode_text(path: Path, data: bytes) -> str:
     if looks_binary(data):
         packed = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"7z\xbc\xaf": "7-Zip"}
         kind = next((name for magic, name in packed.items() if data.startswith(magic)), None)
+        if kind == "gzip":          # a gzipped run file or qrels: say what to do with it (a
+            refuse_trec_input(f"{path} (gzip-compressed)", _gunzipped_head(data))  # review)
         raise InputError(f"{path}: a {kind + '-compressed' if kind else 'binary'} file, not a "
                          "score matrix (expected CSV/TSV text, trec_eval output, the long format "
                          "or an .xlsx workbook" + ("): decompress it first (run files and qrels "
@@ -80,6 +82,17 @@ def decode_text(path: Path, data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def _gunzipped_head(data: bytes) -> str:
+    """The first 8 KiB of the gzip stream ``data``, decompressed ("" where it cannot be)."""
+    import zlib
+
+    try:
+        head = zlib.decompressobj(wbits=31).decompress(data[:65536], 8192)
+    except zlib.error:
+        return ""
+    return head.decode("utf-8", "replace")
 
 
 def guess_delimiter(line: str) -> str | None:

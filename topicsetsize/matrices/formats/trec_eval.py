@@ -13,6 +13,7 @@ from .common import (
     folder_files,
     nonempty_bytes,
     pick_measure,
+    refuse_trec_input,
 )
 
 __all__ = ["parse_trec_eval", "read_trec_eval_files"]
@@ -26,7 +27,8 @@ def parse_trec_eval(text: str, path: Path, measure: str | None):
         tokens = line.split()
         if not tokens:
             continue
-        if len(tokens) != 3:
+        if len(tokens) != 3:    # a run file or qrels in the folder: what to do with them
+            refuse_trec_input(path, text[:8192])
             raise InputError(f"{path}: line {line_no} is not trec_eval -q output (measure, topic, "
                              f"value): {line.strip()[:60]!r}")
         name, topic, value = tokens
