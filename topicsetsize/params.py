@@ -160,8 +160,8 @@ PARAMS: dict[str, Range] = {
     "alpha": Range(**_PROB, doc="significance level (probability of a Type I error)",
                    usual=ERROR_USUAL,
                    mistaken="{name}={value} is the probability of a Type I error, not a "
-                            "confidence level: 95% confidence is alpha=0.05 (did you mean "
-                            "{name}={complement}?)"),
+                            "confidence level: a confidence level c is alpha = 1 - c (did you "
+                            "mean {name}={complement}?)"),
     "beta": Range(low=BETA_MIN, low_open=False, high=1.0, usual=ERROR_USUAL,
                   doc="probability of a Type II error; the power is 1 - beta",
                   mistaken="{name}={value} asks for a power of only 1 - beta = {complement} "

@@ -79,7 +79,8 @@ def test_bundled_example_spec():
     # input review, 2026-12-07: alpha = 0.95 built them silently, though no input cell takes it)
     ({**BASE, "alpha": 0.95},
      "s.toml: alpha: alpha=0.95 is the probability of a Type I error, not a confidence level: "
-     "95% confidence is alpha=0.05 (did you mean alpha=0.05?): allowed 1e-06 <= alpha <= 0.5"),
+     "a confidence level c is alpha = 1 - c (did you mean alpha=0.05?): allowed 1e-06 <= "
+     "alpha <= 0.5"),
     ({**BASE, "beta": 0.6}, "s.toml: beta: beta=0.6 asks for a power of only 1 - beta = 0.4"),
     ({**BASE, "calculators": {"anova": {"m": 5000}}},
      "s.toml: calculators.anova.m: m=5000 is outside the workbook's range: allowed "
