@@ -134,6 +134,9 @@ def run_allpairs(args) -> int:
                   f"{floor_power(exact.power, places):.{places}f} at "
                   "n: the target is one pair, whose power is a noncentral t tail at Tukey's "
                   f"critical value); {_checked(exact.n, result)}")
+        if args.m > 2 and args.target == "all-pairs" and args.configuration == "least-favourable":
+            # the line a proposal quotes: whose pairs it is for (a review, 2026-12-07)
+            answer += " for the least-favourable means, one pair minD apart (the note below)"
     print_frame(table.round(4), title=(
         f"Tukey HSD, all pairs: m={args.m:.15g} systems, minD={args.min_d:.15g}, "
         f"variance={args.variance:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "

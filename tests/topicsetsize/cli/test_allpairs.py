@@ -100,7 +100,10 @@ def test_one_pair_is_also_answered_without_simulation(capsys):
     assert "; the simulation below checks it: its estimate is n = " in out
     assert "(simulated power" not in out
     # its own n is an estimate, not a second answer (a review, 2026-12-07: 64 beside 65)
-    assert out.count("holds 170; the answer is n = 170\n") == 1
+    # and for which means it is (a review, 2026-12-07: the title's "all pairs" read as every
+    # pair's guarantee): the least-favourable, one pair minD apart
+    assert out.count("holds 170; the answer is n = 170 for the least-favourable means, one pair "
+                     "minD apart (the note below)\n") == 1
     assert main([*argv, "--configuration", "equally-spaced", "--target", "best-worst"]) == 0
     spaced = one_pair_n(0.05, 0.2, 0.05, 0.0132, 10, configuration="equally-spaced",
                         target="best-worst")
