@@ -96,7 +96,8 @@ def summarise(scores, *, a: float = 0.15, b: float = 0.5) -> VarianceSummary:
       (Eqs. 2–3, clipped, :func:`~topicsetsize.estimates.standardise.std_ab`);
     * ``tau, tau_ci_low, tau_ci_high``: Kendall's τ between the run rankings by mean raw and by
       mean std-AB score, τ ± z_{α/2}√(2(2m+5)/(9m(m−1))) with α = .05, not clipped
-      (:func:`~topicsetsize.estimates.ranking.kendall_tau_ci`; Table 1 column g);
+      (:func:`~topicsetsize.estimates.ranking.kendall_tau_ci`; Table 1 column g); NaN, with an
+      :class:`UndefinedTauWarning`, where the runs' means tie in one of the rankings;
     * ``var2_raw, var2_std_ab``: the two-way (runs × topics, without replication) residual
       variance of the raw and of the std-AB matrix
       (:func:`~topicsetsize.estimates.variance.two_way_residual_variance`), for the randomised block
