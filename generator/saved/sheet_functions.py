@@ -235,12 +235,15 @@ def _index(area, row, column=None):
 def _value(x):
     """VALUE of a text as a locale whose decimal mark is the point reads it (a number is
     itself); #VALUE! (an :class:`ErrorValue`, not a number) where it holds none."""
-    if isnumber(x):
+    if isnumber(x) or isinstance(x, ErrorValue):
         return x
+    written = text(x).strip()
     try:
-        return float(text(x).strip()) if not isinstance(x, ErrorValue) else x
-    except ValueError:
+        number = float(written)
+    except ValueError:          # float's refusal of this one text, nothing else in the try
         return ErrorValue("#VALUE!")
+    # Python reads "nan", "inf" and "1_000", which VALUE does not
+    return number if math.isfinite(number) and "_" not in written else ErrorValue("#VALUE!")
 
 
 def isnumber(x) -> bool:

@@ -159,9 +159,9 @@ def comma_hint(key: str, symbol: str, cell: str) -> str:
     >>> comma_hint("m", "m", "B6")
     ''
     """
-    if key not in PARAMS or allowed(key).integer:
+    spec = allowed(key) if key in PARAMS else None
+    if spec is None or spec.integer:
         return ""
-    spec = allowed(key)
     point = f'SUBSTITUTE({cell},",",".")'
     read = f"VALUE({point})"
     return (f'&IF(ISTEXT({cell}),IF(SUBSTITUTE({cell},",","")<>{cell},IF(ISNUMBER({read}),'

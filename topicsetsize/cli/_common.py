@@ -398,11 +398,12 @@ def ceil_sig(x: float, digits: int = 6) -> float:
 
 def fixed(x: float, decimals: int = 4) -> str:
     """``x`` to ``decimals`` decimals, as the papers show scores and variances; a non-zero ``x``
-    below 10^-(decimals − 1) to 3 significant digits instead, so that it never reads as 0, and
-    one of 10⁶ or more to 6 (``report --min-d 1e300`` printed 300 digits).
+    below 10^-(decimals − 1) to 3 significant digits (never 0), one of 10⁶ or more to 6.
 
-    >>> fixed(0.06011), fixed(8.44e-07), fixed(0.0), fixed(2.4e-06, 6), fixed(1e300)
-    ('0.0601', '8.44e-07', '0.0000', '2.4e-06', '1e+300')
+    >>> fixed(0.06011), fixed(8.44e-07), fixed(0.0), fixed(2.4e-06, 6), fixed(float("nan"))
+    ('0.0601', '8.44e-07', '0.0000', '2.4e-06', 'nan')
+    >>> fixed(1e300)                # report --min-d 1e300 printed 300 digits
+    '1e+300'
     """
     small = x != 0 and abs(x) < 10.0 ** (1 - decimals)      # False for NaN
     return f"{x:.3g}" if small else f"{x:.6g}" if abs(x) >= 1e6 else f"{x:.{decimals}f}"

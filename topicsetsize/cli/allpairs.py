@@ -151,11 +151,11 @@ def _spread_beyond_scores(args) -> str | None:
     """A warning where equally spaced means span (m − 1)·minD, more than scores in [0, 1] can
     differ, while the variance fits such scores (a review, 2026-12-07: m = 30, minD = .05 asked
     for means 1.45 apart on AP and was answered without a word); else None."""
-    from ..designs.scales import SCORES_MAX
+    from ..designs.scales import beyond_bound
 
     span = (args.m - 1) * args.min_d
-    if args.configuration != "equally-spaced" or span <= SCORES_MAX["min_d"] \
-            or args.variance > SCORES_MAX["variance"]:
+    if args.configuration != "equally-spaced" or not beyond_bound("min_d", span, "variance",
+                                                                  args.variance):
         return None
     return (f"equally-spaced means of m={args.m:.15g} systems span (m - 1) x minD = {span:.6g}, "
             f"more than scores in [0, 1] can differ (at most 1), and variance="

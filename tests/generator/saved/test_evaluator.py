@@ -181,9 +181,11 @@ def test_istext_and_value_as_excel():
     ws["B2"] = "=VALUE(A1)*2"
     ws["B3"] = '=ISNUMBER(VALUE(A2))&"/"&ISNUMBER(VALUE(A3))'
     ws["B4"] = '=IF(ISNUMBER(VALUE(A2)),"read","unread")'
+    ws["A5"], ws["A6"] = "nan", "1_000"          # Python's float reads them; VALUE does not
+    ws["B5"] = '=ISNUMBER(VALUE(A5))&"/"&ISNUMBER(VALUE(A6))'
     v = evaluate_workbook(wb)["Sheet"]
     assert v["B1"] == "TRUE/FALSE/FALSE" and v["B2"] == 0.1
-    assert v["B3"] == "FALSE/TRUE" and v["B4"] == "unread"
+    assert v["B3"] == "FALSE/TRUE" and v["B4"] == "unread" and v["B5"] == "FALSE/FALSE"
 
 
 @pytest.mark.slow
