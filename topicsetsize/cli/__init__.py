@@ -78,8 +78,52 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **{**kwargs, "allow_abbrev": False})
         self._negative_number_matcher = _NEGATIVE_NUMBER     # argparse's, wider (see above)
 
+    def parse_known_args(self, args=None, namespace=None):
+        self._tokens = list(sys.argv[1:] if args is None else args)    # for error()'s hint
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(self, args=None, namespace=None):
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:          # the options of the command that ran, for the hint on a typo
+            options = [o for p in (self, *_chosen(self, parsed)) for o in p._option_string_actions]
+            self.error(f"unrecognized arguments: {' '.join(extras)}"
+                       f"{near_options(extras, options)}")
+        return parsed
+
     def error(self, message):  # noqa: D401 - argparse API
+        if message.startswith("the following arguments are required"):
+            message += near_options(getattr(self, "_tokens", []), self._option_string_actions)
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def near_options(tokens, options) -> str:
+    """A hint on the tokens of ``tokens`` that look like options but are none of ``options``
+    (a command's option strings): the options spelled so but for case or ``_`` for ``-``,
+    else those that start so (at most 3, and only after 3 letters or more: ``--m`` is no hint of
+    ``--measure``), else the closest in spelling; "" where none is near.
+
+    >>> options = ["--variance", "--variance-t", "--min-d", "--alpha", "--help"]
+    >>> near_options(["--var", "0.05", "--min_d", "0.1", "-5", "--alpah=.05"], options)
+    ' (--var: did you mean --variance or --variance-t?; --min_d: did you mean --min-d?; \
+--alpah: did you mean --alpha?)'
+    >>> near_options(["--zzz", "-", "--m", "10"], options)
+    ''
+    """
+    import difflib          # here: only an error needs it, not every start-up
+
+    longs = sorted(o for o in options if o.startswith("--"))
+    notes = []
+    for token in dict.fromkeys(t.split("=", 1)[0] for t in tokens):
+        if not token.startswith("-") or token in ("-", "--") or token in options \
+                or _NEGATIVE_NUMBER.match(token):
+            continue
+        spelled = "--" + token.lstrip("-").replace("_", "-").lower()
+        starts = [o for o in longs if o.startswith(spelled)] if len(spelled) >= 5 else []
+        near = ([spelled] if spelled in longs else starts if 0 < len(starts) <= 3
+                else difflib.get_close_matches(spelled, longs, n=2, cutoff=0.75))
+        if near:
+            notes.append(f"{token}: did you mean {' or '.join(near)}?")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def build_parser() -> argparse.ArgumentParser:

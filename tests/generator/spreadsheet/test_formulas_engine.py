@@ -51,11 +51,11 @@ CALCULATOR_SHEETS = set(sheets())
 _REF = re.compile(r"(?<![\w.$])(\$?)([A-Z]{1,3})(\$?)(\d+)(?![\w(.])")
 
 
-def visible_answers(path) -> list[str]:
-    """``Sheet!B12`` of every visible answer: on a calculator, each formula cell of column B
-    from the status down to its last named answer; on Decide, every formula cell of the
-    table's visible columns below the status; elsewhere (Budget, Report) the named cells."""
-    wb = openpyxl.load_workbook(path)
+def visible_answers(wb) -> list[str]:
+    """``Sheet!B12`` of every visible answer of the workbook ``wb`` (its formulas, as openpyxl
+    loads them): on a calculator, each formula cell of column B from the status down to its
+    last named answer; on Decide, every formula cell of the table's visible columns below the
+    status; elsewhere (Budget, Report) the named cells."""
     last, named = {}, set()
     for name in wb.defined_names.values():
         for sheet, ref in name.destinations:
@@ -105,24 +105,33 @@ def checked_cells(wb) -> list[str]:
     return list(dict.fromkeys(c for pair in ends.values() for c in pair))
 
 
+#: Each formula's text compiled by ``formulas`` once per process: the workbooks checked share
+#: most of their formulas (the same calculators, other inputs), and compiling is about a third
+#: of a workbook's check. A compiled formula is a function of its inputs' values only.
+_COMPILED: dict[str, object] = {}
+
+
+def compile_formula(formula: str):
+    """``formula`` (``=...``) compiled by ``formulas``: a function of its inputs (``.inputs``)."""
+    if formula not in _COMPILED:
+        _COMPILED[formula] = formulas.Parser().ast(formula)[1].compile()
+    return _COMPILED[formula]
+
+
 class _Cells:
     """The saved values of a workbook, as ``formulas`` takes them: a blank is its EMPTY, an
     error value its XlError, a range a 2-D array; a defined name is its cell's value, or (a
-    formula name, e.g. ``anova_inputs_ok``) its formula evaluated the same way."""
+    formula name, e.g. ``anova_inputs_ok``) its formula evaluated the same way. ``books``: the
+    workbook at ``path`` as openpyxl loads it with formulas and with saved values, if loaded."""
 
-    def __init__(self, path):
-        self.wb = openpyxl.load_workbook(path)
-        self.saved = openpyxl.load_workbook(path, data_only=True)
-        self.parser = formulas.Parser()
-        self.functions: dict[str, object] = {}
+    def __init__(self, path, books=None):
+        self.wb, self.saved = books or (openpyxl.load_workbook(path),
+                                        openpyxl.load_workbook(path, data_only=True))
         self.names = {name.upper(): dn.attr_text for name, dn in self.wb.defined_names.items()}
         self.sheets = {ws.title.upper(): ws.title for ws in self.wb.worksheets}  # formulas: upper
-        self.na = self.compile("=NA()")()
+        self.na = compile_formula("=NA()")()
 
-    def compile(self, formula: str):
-        if formula not in self.functions:
-            self.functions[formula] = self.parser.ast(formula)[1].compile()
-        return self.functions[formula]
+    compile = staticmethod(compile_formula)
 
     def value(self, sheet: str, coord: str):
         v = self.saved[self.sheets.get(sheet, sheet)][coord].value
@@ -168,11 +177,11 @@ def _shifted(key: str, flags: dict[str, tuple[bool, bool]], dr: int, dc: int) ->
     return (sheet + "!" if sheet else "") + ":".join(parts)
 
 
-def formulas_values(path, cells: list[str]) -> dict[str, object]:
+def formulas_values(path, cells: list[str], books=None) -> dict[str, object]:
     """The values ``formulas`` computes for ``cells`` from their formulas and the saved values
-    of what they read. Cells of one formula in relative R1C1 form (a block's rows) share its
-    compiled function, each reading its own inputs."""
-    book = _Cells(path)
+    of what they read (``books``: see :class:`_Cells`). Cells of one formula in relative R1C1
+    form (a block's rows) share its compiled function, each reading its own inputs."""
+    book = _Cells(path, books)
     first: dict[str, tuple] = {}          # R1C1 form: (function, row, column, $ flags)
     out = {}
     for cell in cells:
@@ -225,10 +234,10 @@ def _same_sheets(books, other) -> set[str]:
 @pytest.mark.parametrize("name", WORKBOOKS)
 def test_every_answer_evaluates_in_excels_arithmetic(built, name):
     path = built.source[name]
-    answers = visible_answers(path)
-    assert len(answers) >= 10, answers            # the scan found the answers
     saved = openpyxl.load_workbook(path, data_only=True)
     formulas_of = openpyxl.load_workbook(path)
+    answers = visible_answers(formulas_of)
+    assert len(answers) >= 10, answers            # the scan found the answers
     others = [c for c in checked_cells(formulas_of) if c not in answers]
     assert len(others) >= 100, len(others)        # the mixture and the workings' formulas
     if name in SAME_AS:
@@ -237,7 +246,7 @@ def test_every_answer_evaluates_in_excels_arithmetic(built, name):
         answers, others = ([c for c in cells if c.split("!")[0] not in same]
                            for cells in (answers, others))
         assert answers or others                  # its own sheets (Decide) are checked here
-    got = formulas_values(path, answers + others)
+    got = formulas_values(path, answers + others, (formulas_of, saved))
     errors = {c: got[c] for c in answers if str(got[c]).startswith("#")}
     assert not errors
     differ = {c: (saved[c.split("!")[0]][c.split("!")[1]].value, v) for c, v in got.items()

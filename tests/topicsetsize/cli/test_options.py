@@ -304,3 +304,22 @@ def test_a_power_not_above_alpha_is_answered_with_a_warning(capsys, argv, n_or_d
     assert code == 0 and n_or_d in out
     assert err.count("1 - beta = 0.5, that is not above alpha: every test has at least that "
                      "power whatever the scores") == 1
+
+
+@pytest.mark.parametrize("argv, hint", [
+    # unread by a command that ran: the top parser's error, with the command's own options
+    (["n", "ttest", "--min-dt", ".1", "--variance-t", ".1", "--alpah", ".05"],
+     "unrecognized arguments: --alpah .05 (--alpah: did you mean --alpha?)"),
+    (["variance", str(WEB), "--measur", "AP"],
+     "unrecognized arguments: --measur AP (--measur: did you mean --measure?)"),
+    # a required option missed because it was misspelt: the command's own error says which
+    (["n", "anova", "--variance", ".06", "--m", "10", "--min_d", ".1"],
+     "the following arguments are required: --min-d (--min_d: did you mean --min-d?)"),
+    (["n", "anova", "--var", ".06", "--m", "10", "--min-d", ".1"],
+     "the following arguments are required: --variance (--var: did you mean --variance?)"),
+])
+def test_a_misspelt_option_gets_the_options_it_is_near(capsys, argv, hint):
+    """A typo in an option (a review: ``--var``, ``--min_d``) names the options it is near in
+    the command that was meant, on the error's one line."""
+    err = one_line_error(capsys, *argv)
+    assert err.endswith(f"error: {hint}\n"), err
