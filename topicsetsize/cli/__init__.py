@@ -109,7 +109,7 @@ def near_options(tokens, options) -> str:
     >>> near_options(["--zzz", "-", "--m", "10"], options)
     ''
     """
-    import difflib          # here: only an error needs it, not every start-up
+    import difflib  # here: only an error needs it, not every start-up
 
     longs = sorted(o for o in options if o.startswith("--"))
     notes = []

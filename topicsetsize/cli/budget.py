@@ -121,10 +121,11 @@ def run(args) -> int:
         import inspect
 
         default = inspect.signature(budget_plan).parameters
-        print_frame(whole_costs(table).assign(method=kwargs.get("method",
-                                                                default["method"].default),
-                                 **{k: kwargs.get(k, default[k].default)
-                                    for k in ("alpha", "beta")}), csv=True)
+        print_frame(whole_costs(table).assign(
+            method=kwargs.get("method", default["method"].default),
+            **{k: kwargs.get(k, default[k].default) for k in ("alpha", "beta")},
+            **{k: kwargs[k] for k in ("m", "min_d") if k in kwargs},      # what n is sized for
+            **({"budget": plan.budget} if plan.budget is not None else {})), csv=True)
         one_way_caveat(csv=True)
         return 0
     show = table.copy()

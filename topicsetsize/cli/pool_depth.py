@@ -145,8 +145,11 @@ def run(args) -> int:
             f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
             f"beta={args.beta:.15g}, V_E {args.variance_from}"))
     if args.csv:
+        sized = {} if m is None else {     # what n is sized for, as budget's CSV says it
+            "m": m, "min_d": args.min_d, "variance_from": args.variance_from,
+            **({"budget": args.budget} if args.budget is not None else {})}
         print_frame(whole_costs(study.table).assign(method=args.method, alpha=args.alpha,
-                                                    beta=args.beta), csv=True)  # as budget's
+                                                    beta=args.beta, **sized), csv=True)
         if m is not None:
             one_way_caveat(csv=True)
         return 0
@@ -165,8 +168,9 @@ def run(args) -> int:
         show["variance high"] = show.pop("variance high").map("{:.4f}".format)
     if m is not None:
         show["cost"] = show["cost"].map(documents_text)
-        if "within_budget" in show:
-            show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
+        for column in ("within_budget", "below_cutoff"):
+            if column in show:
+                show[column] = show[column].map({True: "yes", False: "no"})
         budget = f", budget={budget_text(args.budget)}" if args.budget is not None else ""
         design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
                   f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
@@ -192,7 +196,7 @@ def run(args) -> int:
     if m is not None:
         upper_end_note(study)
         if study.cheapest is None:
-            print(f"no pool depth fits the budget of {budget_text(args.budget)} documents")
+            print(_no_cheapest(study, args.budget, measure))
         else:
             row = study.cheapest
             within = " within the budget" if args.budget is not None else ""
@@ -200,7 +204,7 @@ def run(args) -> int:
                        else "")
             print(f"cheapest{within}: pd={int(row.name)}, n={int(row['n'])}{between} topics, "
                   f"{documents_text(row['cost'])} documents judged")
-            _below_cutoff_note(study, measure, within)
+            _below_cutoff_note(study, measure)
             _own_scores_note(study, measure, args.min_d, args.variance_from)
         if study.note:  # the legacy n falls short under the exact power: said beside the
             print(f"note: {study.note}")     # cheapest depth, never copied without it
@@ -210,24 +214,34 @@ def run(args) -> int:
     return 0
 
 
-def _below_cutoff_note(study, measure, within: str) -> None:
-    """Where the cheapest depth lies below the measure's cutoff (and the lists are not
-    condensed), its n measures the pool (the warning says why): the cheapest from the cutoff on,
-    beside it."""
-    from ..decide.budget import cheapest_row
+def _no_cheapest(study, budget, measure) -> str:
+    """Why no depth is the cheapest: none fits the budget, or none is at or above the
+    measure's cutoff (the depths below it are no candidates: their n measures the pool)."""
     from ..decide.cutoff import measure_cutoff
+    from ..decide.pooling import parse_measure
 
-    k = measure_cutoff(measure)
-    if study.condensed or k is None or study.cheapest.name >= k:
+    if "below_cutoff" in study.table and study.table["below_cutoff"].all():
+        k = measure_cutoff(parse_measure(study.measure))
+        return (f"no pool depth to recommend: every depth studied is below the cutoff of "
+                f"{measure} ({k}), where n measures the pool, not the systems; study depths "
+                f"from pd={k} on, or use --condensed")
+    return f"no pool depth fits the budget of {budget_text(budget)} documents"
+
+
+def _below_cutoff_note(study, measure) -> None:
+    """Where depths below the measure's cutoff are cheaper than the cheapest depth named (and
+    fit the budget), the note says why they were passed over (the warning says more)."""
+    if "below_cutoff" not in study.table:
         return
-    table = study.table[study.table.index >= k]
-    if "within_budget" not in table:
-        table = table.assign(within_budget=True)
-    row = cheapest_row(table)
-    other = (f"pd={int(row.name)}, n={int(row['n'])} topics, "
-             f"{documents_text(row['cost'])} documents judged" if row is not None else "none")
-    print(f"note: pd={int(study.cheapest.name)} is below the cutoff of {measure} ({k}): its n "
-          f"measures the pool, not the systems; the cheapest{within} from pd={k} on: {other}")
+    table = study.table
+    cheaper = table[table["below_cutoff"] & (table["cost"] < study.cheapest["cost"])]
+    if "within_budget" in cheaper:
+        cheaper = cheaper[cheaper["within_budget"]]
+    if len(cheaper):
+        depths = ", ".join(f"pd={d}" for d in cheaper.index)
+        print(f"note: {depths} cost less but {'is' if len(cheaper) == 1 else 'are'} below the "
+              f"cutoff of {measure}: n there measures the pool, not the systems, so the "
+              "cheapest is taken from the cutoff on (the below_cutoff column)")
 
 
 def _own_scores_note(study, measure, min_d: float, variance_from: str) -> None:

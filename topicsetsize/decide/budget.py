@@ -204,13 +204,14 @@ def _high(variances_high, variances, docs, depths, **design) -> dict:
 
 
 class NestedPoolsWarning(UserWarning):
-    """A deeper pool judges fewer documents per topic than a shallower one: impossible for the
-    pools of one collection (a depth-pd pool holds every shallower one)."""
+    """Documents per topic that no pools of these depths judge: a deeper pool fewer than a
+    shallower one (a depth-pd pool holds every shallower one), or a pool fewer than its depth
+    (it holds a run's top pd documents of each topic)."""
 
 
 def _warn_if_not_nested(depths: list, docs: np.ndarray) -> None:
-    """:class:`NestedPoolsWarning` naming the first deeper pool with fewer documents per topic
-    than a shallower one.
+    """:class:`NestedPoolsWarning` naming the first pool with fewer documents per topic than its
+    depth, else the first deeper pool with fewer than a shallower one.
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -221,6 +222,15 @@ def _warn_if_not_nested(depths: list, docs: np.ndarray) -> None:
     depth-pd pool holds every shallower one, so a deeper pool judges at least as many (check
     the values' order: one per depth, as the depths are given)
     """
+    below = np.flatnonzero(docs < np.asarray(depths, float))
+    if below.size:          # a budget review: 458,9 for pd=100,20 (a decimal comma?) was taken
+        k = below[0]
+        warnings.warn(NestedPoolsWarning(
+            f"docs_per_topic: pd={depths[k]} judges {docs[k]:,.10g} documents per topic, fewer "
+            f"than its depth; a depth-pd pool holds each run's top pd documents of every topic, "
+            "so it judges at least pd unless the runs retrieve fewer (check the values: one per "
+            "depth, as the depths are given)"), stacklevel=3)
+        return
     order = np.argsort(depths, kind="stable")
     shallower_max = np.maximum.accumulate(docs[order])
     fewer = np.flatnonzero(docs[order][1:] < shallower_max[:-1])

@@ -54,8 +54,8 @@ from ..matrices.measures import evaluator_for, parse_measure, require_ir_measure
 from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_flag, check_method
-from .budget import budget_plan, cheapest_row, depth_n_intervals
-from .cutoff import warn_shallower_than_cutoff
+from .budget import NestedPoolsWarning, budget_plan, cheapest_row, depth_n_intervals
+from .cutoff import measure_cutoff, warn_shallower_than_cutoff
 from .pools import (
     JUDGED_SHARE_MIN,
     IncompleteJudgmentsWarning,
@@ -98,7 +98,9 @@ class PoolDepthStudy:
         ``variance high``, the σ̂² (of ``variance_from``) at which n is ``n high``: a budget
         plan's ``variance_high`` (:func:`topicsetsize.budget_plan`).
     cheapest : pandas.Series or None
-        The cheapest row within the budget (None without ``m``/``min_d`` or when none fits).
+        The cheapest row within the budget (None without ``m``/``min_d`` or when none fits),
+        never below the measure's cutoff, where n measures the pool, not the systems
+        (:mod:`~topicsetsize.decide.cutoff`; ``below_cutoff``, a column where a depth is).
     scores : dict
         ``{pd: [topics × runs matrix of each collection]}``, the re-evaluated scores (each
         matrix's ``attrs["run_names_note"]`` says how its runs were named).
@@ -357,9 +359,11 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     cheapest, interval, note = None, None, ""
     if m is not None:
         column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
-        plan = budget_plan(depths_list, docs_per_topic=table["docs_per_topic"].to_numpy(),
-                           variances=table[column].to_numpy(), m=m, min_d=min_d, alpha=alpha,
-                           beta=beta, budget=budget, method=method)
+        with warnings.catch_warnings():     # nested pools; one below its depth: warned above
+            warnings.simplefilter("ignore", NestedPoolsWarning)
+            plan = budget_plan(depths_list, docs_per_topic=table["docs_per_topic"].to_numpy(),
+                               variances=table[column].to_numpy(), m=m, min_d=min_d,
+                               alpha=alpha, beta=beta, budget=budget, method=method)
         table, note = table.join(plan.table[["n", "cost", "within_budget"]]), plan.note
         if n_boot is not None and topics_total < MIN_BOOT_TOPICS:     # resamples of 2 topics
             warnings.warn(f"no interval of n: {topics_total} past topics are too few to "
@@ -373,10 +377,15 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
                 table[end] = values.astype("int64") if np.isfinite(values).all() else values
             table["cost high"] = table["n high"] * table["docs_per_topic"]   # at n's upper end
             table["variance high"] = interval.variance_high     # σ̂² there, for a budget plan
-        cheapest = cheapest_row(table)
+        cutoff = None if condensed else measure_cutoff(measure)
+        if cutoff is not None and min(depths_list) < cutoff:   # n there measures the pool's cut
+            table["below_cutoff"] = table.index < cutoff
+            cheapest = cheapest_row(table[~table["below_cutoff"]])
+        else:
+            cheapest = cheapest_row(table)
         if budget is None:      # every depth is "within" no budget: the column would only say yes
             table = table.drop(columns="within_budget")
-            cheapest = cheapest.drop("within_budget")
+            cheapest = None if cheapest is None else cheapest.drop("within_budget")
     return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
                           interval, note)
 

@@ -33,6 +33,20 @@ def test_options_and_csv(capsys):
     assert table["within_budget"].tolist() == [False, False, True]
     # the method in the file: a saved legacy n is not read as an exact one (2026-12-07)
     assert table["method"].tolist() == ["legacy"] * 3
+    # and what n is sized for (a review: the saved file did not say m, minD or the budget)
+    assert table[["m", "min_d", "budget"]].drop_duplicates().values.tolist() == [[10, 0.1, 1e5]]
+
+
+def test_fewer_documents_per_topic_than_the_depth_are_warned_of(capsys):
+    """A depth-pd pool judges at least pd documents a topic (a review: "458,9" for pd = 100,
+    20, perhaps a decimal comma, planned pd = 20 at 9 documents a topic without a word)."""
+    argv = ["budget", "--depths", "100,20", "--docs-per-topic", "458,{}", "--variance",
+            "0.0351,0.0407", "--m", "10", "--min-d", "0.1"]
+    assert main([*argv[:4], argv[4].format(9), *argv[5:]]) == 0
+    assert ("warning: docs_per_topic: pd=20 judges 9 documents per topic, fewer than its "
+            "depth") in capsys.readouterr().err
+    assert main([*argv[:4], argv[4].format(90), *argv[5:]]) == 0
+    assert "docs_per_topic" not in capsys.readouterr().err
 
 
 def test_options_override_plan_scalars(capsys, tmp_path):

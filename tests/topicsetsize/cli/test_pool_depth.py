@@ -443,11 +443,20 @@ def test_depths_below_the_measures_cutoff_are_said_and_not_taken_as_cheapest(cap
     table = pd.read_csv(io.StringIO(run_cli(capsys, *argv, "--csv")[1]), index_col="pd")
     assert code == 0 and table.loc[3, "n"] < table.loc[10, "n"]     # the artefact itself
     assert "warning: P@10 at pd=5, pd=3: below its cutoff 10" in err
-    assert (f"note: pd=3 is below the cutoff of P@10 (10): its n measures the pool, not the "
-            f"systems; the cheapest within the budget from pd=10 on: pd=10, "
-            f"n={table.loc[10, 'n']} topics") in out
+    # the verdict names no depth below the cutoff (a second review: it named pd=3, with the
+    # cutoff's note only on the next line, and the CSV said nothing): the CSV says which
+    assert table["below_cutoff"].tolist() == [False, False, True, True]
+    assert table.loc[3, "within_budget"] and table.loc[3, "cost"] < table.loc[10, "cost"]
+    assert (f"cheapest within the budget: pd=10, n={table.loc[10, 'n']} topics") in out
+    assert ("note: pd=5, pd=3 cost less but are below the cutoff of P@10: n there measures the "
+            "pool, not the systems") in out
+    code, out, err = run_cli(capsys, *argv[:-6], "--depths", "5,3", "--boot", "0")
+    assert code == 0 and "cheapest" not in out and (
+        "no pool depth to recommend: every depth studied is below the cutoff of P@10 (10)" in out)
     code, out, err = run_cli(capsys, *argv, "--condensed")
     assert code == 0 and "cutoff" not in err and "cutoff" not in out
+    table = pd.read_csv(io.StringIO(run_cli(capsys, *argv, "--condensed", "--csv")[1]))
+    assert "below_cutoff" not in table
 
 
 def test_the_cheapest_depth_says_its_scores_and_ranking_differ(capsys):
