@@ -46,7 +46,7 @@ def test_a_repeated_row_label_is_refused_by_every_list_option(capsys, argv, line
 
 def test_a_list_of_figures_per_depth_may_repeat(capsys):
     # budget's --variance and --docs-per-topic hold one figure per depth: equal ones are fine
-    code, out, err = run_cli(capsys, *BUDGET, "--depths", "10,20", "--docs-per-topic", "5,5",
+    code, out, err = run_cli(capsys, *BUDGET, "--depths", "10,20", "--docs-per-topic", "50,50",
                              "--variance", ".05,.05", "--method", "exact")   # no legacy note
     assert code == 0 and err == "" and "cheapest" in out
 

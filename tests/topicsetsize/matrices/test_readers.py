@@ -736,3 +736,36 @@ def test_a_first_column_headed_run_is_read_as_topics_with_a_warning(tmp_path, su
     assert not [w for w in caught if "headed" in str(w.message)]
     with pytest.warns(UserWarning, match="headed 'topic', but its 48 rows are read as runs"):
         read_matrix(original, transpose=True)
+
+
+@pytest.mark.parametrize("fmt", ["wide.csv", "long.csv"])
+def test_a_stray_score_outside_0_1_is_warned_of_wherever_the_matrix_is_read(data_dir, tmp_path,
+                                                                            fmt):
+    """One AP typed in percent (31.5) among 4,224 fractions made V_E raw 29 times larger, and
+    only the ``variance`` command said that the scores ran to 31.5 (a review of the wheel): the
+    reader warns, so every command and the workbook do. A matrix wholly in percent, or a real
+    one, is not warned of."""
+    from topicsetsize.matrices.readers import StrayScoreWarning
+
+    frame = expected_matrix(data_dir, "trec2010web_ap.csv")
+    stray = frame.copy()
+    stray.iat[5, 3] = 31.5
+    for name, scores in (("stray", stray), ("percent", frame * 100), ("real", frame)):
+        path = tmp_path / f"{name}.{fmt}"
+        if fmt == "wide.csv":
+            scores.to_csv(path)
+        else:
+            write_long(scores, path=path, measure="AP")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = read_matrix(path)
+        said = [str(w.message) for w in caught if w.category is StrayScoreWarning]
+        if name == "stray":
+            assert got.iat[5, 3] == 31.5 and len(said) == 1
+            assert said[0].startswith(
+                f"{path}: 1 of 4,224 scores outside [0, 1], where all the others are within it: "
+                f"31.5 at topic '{frame.index[5]}', run '{frame.columns[3]}'")
+            assert said[0].endswith("a score in percent, or a typo? The variances and every n "
+                                    "sized on them depend on it")
+        else:
+            assert said == [], (name, said)
