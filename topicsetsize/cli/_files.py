@@ -174,13 +174,15 @@ def check_files(args) -> None:
 
 def say_replaced(flag: str, output) -> None:
     """Where the file ``output`` exists, say (not ask: the output names the file to write)
-    that the command replaces it; not of one written in place (``/dev/stdout`` redirected to a
-    file, which a review found said as replaced)."""
+    that the command replaced it, once it has succeeded (:data:`._common.WHEN_DONE`: a command
+    that fails leaves the file as it was and says its error alone, where a review found the note
+    before the error, two lines for one); not of one written in place (``/dev/stdout``
+    redirected to a file, which a review found said as replaced)."""
     from ..atomic import write_target
+    from ._common import WHEN_DONE
 
     if os.path.isfile(output) and not write_target(output)[1]:
-        print(f"topicsetsize: note: {flag} {output} exists: it is replaced if the command "
-              "succeeds (written to a temporary name first)", file=sys.stderr)
+        WHEN_DONE.append(f"topicsetsize: note: {flag} {output} existed: the command replaced it")
 
 
 def _refuse_missing_folder(flag: str, output) -> None:

@@ -20,11 +20,12 @@ __all__ = ["sentence", "clause", "min_d_text", "documents_text", "whole_document
 _LIMIT = f"{N_MAX:,}"
 
 #: Under a recommendation or a guarantee: its power holds at the variance given, which past
-#: topics only estimate (TREC 2010 Web AP: `topicsetsize variance` --seed 1 gives V_E .0084
-#: [.0059, .0113]; the exact anova_power at n = 28, m = 10, minD = .1 is .944, .815, .662).
+#: topics only estimate (TREC 2010 Web AP: `topicsetsize variance` gives V_E .0084 [.0060,
+#: .0114] with its default seed; the exact anova_power at n = 28, m = 10, minD = .1 is .940,
+#: .815, .657: a review found the note's .0059 to .0113, of --seed 1, beside the command's).
 ESTIMATED_VARIANCE = (
     "the power holds at the variance given; one estimated from past topics is uncertain (TREC "
-    "2010 Web AP, 48 topics: V_E .0084, 95% interval .0059 to .0113; the 28 topics that m = 10, "
+    "2010 Web AP, 48 topics: V_E .0084, 95% interval .0060 to .0114; the 28 topics that m = 10, "
     "minD = .1 need at .0084 have power .94 to .66 across it): `topicsetsize variance FILE` gives "
     "the interval, across which an n moves about in proportion to the variance")
 

@@ -353,11 +353,13 @@ def _detect(text: str) -> str:
         return "trec_eval"
     if len(first) == 4 and len(lines) > 1:
         row = split_fields(lines[1], delimiter)
-        if len(row) == 4 and not is_numeric(row[2]) and is_numeric(row[3]) \
-                and not is_numeric(first[3]):
+
+        def measure(field: str) -> bool:    # a measure's name: not a number, and not blank (a
+            return bool(field.strip()) and not is_numeric(field)    # wide file's missing score)
+
+        if len(row) == 4 and measure(row[2]) and is_numeric(row[3]) and not is_numeric(first[3]):
             return "long"
-        if len(row) == 4 and not is_numeric(first[2]) and not is_numeric(row[2]) \
-                and is_numeric(first[3]):
+        if len(row) == 4 and measure(first[2]) and measure(row[2]) and is_numeric(first[3]):
             return "long"
     return "wide"
 
@@ -397,6 +399,13 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
         hint = ("; a decimal comma? write the numbers with a decimal point"
                 if isinstance(value, str) and _DECIMAL_COMMA.fullmatch(value.strip()) else "")
         raise InputError(f"{path}: {kind} {value!r} at {cell(i, j)}{hint}")
+    empty = np.flatnonzero(missing.all(axis=0))
+    if empty.size and len(raw.index) > 1:   # a review: "drop the 48 incomplete topic(s)", all
+        names = ", ".join(repr(str(raw.columns[j])) for j in empty[:_SHOWN])
+        more = f" and {empty.size - _SHOWN} more" if empty.size > _SHOWN else ""
+        raise InputError(f"{path}: run {names}{more} has no score on any topic: remove its "
+                         f"column (dropping the incomplete topics would drop all "
+                         f"{len(raw.index)})")
     incomplete = missing.any(axis=1)
     if incomplete.any():
         if not drop_incomplete_topics:

@@ -384,7 +384,13 @@ def test_an_existing_output_is_said_to_be_replaced(capsys, collection, tmp_path)
     out.write_text("precious\n")
     code, _, err = run_cli(capsys, *argv)
     assert code == 0 and out.read_text() == first
-    assert f"note: --out {out} exists: it is replaced if the command succeeds" in err
+    assert f"note: --out {out} existed: the command replaced it" in err
+    # a command that fails says its error alone, and leaves the file (a review: the note came
+    # first, "is replaced", then the error; two lines for one)
+    out.write_text("precious\n")
+    code, _, err = run_cli(capsys, *argv[:-4], "--measure", "AP@0", "--out", str(out))
+    assert code == 2 and err.count("\n") == 1 and "replaced" not in err, err
+    assert out.read_text() == "precious\n"
 
 
 def test_standard_output_by_its_device_name_is_refused_without_a_note(capsys):

@@ -769,3 +769,28 @@ def test_a_stray_score_outside_0_1_is_warned_of_wherever_the_matrix_is_read(data
                                     "sized on them depend on it")
         else:
             assert said == [], (name, said)
+
+
+def test_a_run_without_any_score_is_named_not_every_topic_dropped(tmp_path):
+    """A run with no score at all got "drop the 3 incomplete topic(s)", which drops every topic
+    (a review of the wheel); and a 4-column wide file whose third column starts blank was read
+    as the long format ("several measures; choose one with --measure: b, "), a blank taken for a
+    measure's name (carried from earlier notes)."""
+    for runs in (["a", "b", "c"], ["a", "b", "c", "d"]):
+        path = tmp_path / f"{len(runs)}.csv"
+        rows = [",".join(["topic", *runs])] + [
+            ",".join([f"t{i}", *("" if r == "b" else f"0.{i + k}" for k, r in enumerate(runs))])
+            for i in range(1, 4)]
+        path.write_text("\n".join(rows) + "\n")
+        for drop in (False, True):
+            with pytest.raises(InputError) as exc:
+                read_matrix(path, drop_incomplete_topics=drop)
+            assert str(exc.value) == (f"{path}: run 'b' has no score on any topic: remove its "
+                                      "column (dropping the incomplete topics would drop all 3)")
+    # a blank among scores, not a whole run, is still a missing score of the wide file
+    path = tmp_path / "gap.csv"
+    path.write_text("topic,a,b,c\nt1,0.1,,0.3\nt2,0.2,0.3,0.5\nt3,0.3,0.2,0.1\n")
+    with pytest.raises(InputError, match=r"missing scores at topic 't1', run 'b'"):
+        read_matrix(path)
+    with pytest.warns(IncompleteTopicsWarning):
+        assert read_matrix(path, drop_incomplete_topics=True).shape == (2, 3)
