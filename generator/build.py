@@ -57,6 +57,23 @@ def count_steps(spec: Spec) -> int:
     return len(spec.matrices) + 2 * measures + 2
 
 
+def _estimate(spec: Spec, k: int, matrix):
+    """The estimates of the spec's ``k``-th matrix; an error in a matrix that the spec file
+    gives (not ``--matrix``'s: no ``base``) names the spec and the key, and the spec's own key
+    for what the command line's option would do (a review: "nope.csv: no such file or folder"
+    alone, and --drop-incomplete-topics advised where a spec refuses it)."""
+    try:
+        return estimate(matrix)
+    except (InputError, OSError) as exc:
+        if matrix.base is None:
+            raise
+        text = (f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename
+                else str(exc)).replace("drop_incomplete_topics=True (--drop-incomplete-topics)",
+                                       "drop_incomplete_topics = true in that table").replace(
+                                           " (--drop-incomplete-topics)", "")
+        raise InputError(f"{spec.source}: matrices[{k}] ({matrix.name}): {text}") from None
+
+
 def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
                    generated: _dt.date | None = None) -> Workbook:
     """Build the workbook of ``spec`` in memory.
@@ -83,8 +100,8 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     """
     tick = tick or (lambda text: None)
     estimates = []
-    for matrix in spec.matrices:
-        estimates.append(estimate(matrix))
+    for k, matrix in enumerate(spec.matrices, 1):
+        estimates.append(_estimate(spec, k, matrix))
         tick(f"read {matrix.name}: {read_note(estimates[-1])}")
     measures = list(spec.measures) + [m for e in estimates for m in measures_of(e)]
     tables = compute_tables(spec, measures, tick)

@@ -54,7 +54,14 @@ BUDGET_KEYS = ("documents", "m", "min_d", "method")
 DECIDE_MS = (2, 5, 10, 20, 50, 100)
 MEASURE_KEYS = ("name", "variance", "group", "source", "m", "min_d")
 GRID_KEYS = ("m", "min_d")
-MATRIX_KEYS = ("name", "path", "measure", "scores", "group", "topic_ids")
+MATRIX_KEYS = ("name", "path", "measure", "scores", "group", "topic_ids",
+               "drop_incomplete_topics")
+#: A matrix's keys that are true or false, and what each value means (for its error).
+MATRIX_FLAGS = {
+    "topic_ids": "true (the first column holds the topic ids) or false (every column is a "
+                 "run's), or leave it out to detect it",
+    "drop_incomplete_topics": "true (leave out the topics with a missing score, as "
+                              "--drop-incomplete-topics does) or false (the default: refuse them)"}
 
 
 @dataclass(frozen=True)

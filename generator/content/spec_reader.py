@@ -22,6 +22,7 @@ from .spec import (
     DECIDE_MS,
     EXAMPLE,
     GRID_KEYS,
+    MATRIX_FLAGS,
     MATRIX_KEYS,
     MEASURE_KEYS,
     POOL_KEYS,
@@ -44,9 +45,8 @@ def load_spec(path, *, ignore_output: bool = False) -> Spec:
     path : str or path-like
         A TOML file.
     ignore_output : bool
-        The workbook goes elsewhere (the command line's ``--out``): the spec's ``output`` is
-        not used, so it is not checked either (a shared spec's ``../x.xlsx`` is refused only
-        when it would be written).
+        The workbook goes elsewhere (``--out``): the spec's ``output`` is neither used nor
+        checked (a shared spec's ``../x.xlsx`` is refused only when it would be written).
 
     Returns
     -------
@@ -236,17 +236,17 @@ def _matrix(where, k, item, base) -> MatrixSpec:
             not isinstance(s, str) or s.lower() not in SCORES for s in scores):
         raise InputError(f"{where.source}: {key}.scores={scores!r} is not allowed: give a "
                          f"list of {', '.join(repr(s) for s in SCORES)}")
-    topic_ids = item.get("topic_ids")
-    if topic_ids is not None and not isinstance(topic_ids, bool):
-        raise InputError(f"{where.source}: {key}.topic_ids={topic_ids!r} is not allowed: give "
-                         "true (the first column holds the topic ids) or false (every column "
-                         "is a run's), or leave it out to detect it")
+    flags = {flag: item.get(flag) for flag in MATRIX_FLAGS}
+    for flag, value in flags.items():
+        if value is not None and not isinstance(value, bool):
+            raise InputError(f"{where.source}: {key}.{flag}={value!r} is not allowed: give "
+                             f"{MATRIX_FLAGS[flag]}")
     default_name = "TREC 2010 Web AP (example)" if path == EXAMPLE else Path(path).stem
     return MatrixSpec(name=where.text(item, "name", prefix=key) or default_name,
                       path=path, measure=where.text(item, "measure", prefix=key) or None,
                       scores=tuple(dict.fromkeys(s.lower() for s in scores)),
                       group=where.text(item, "group", prefix=key), base=base,
-                      topic_ids=topic_ids)
+                      **{flag: value for flag, value in flags.items() if value is not None})
 
 
 def _calculators(where, data) -> dict:

@@ -188,3 +188,33 @@ def test_the_footer_names_the_score_matrices(tmp_path):
     assert len(data) == 60 and data.endswith("…") and data.startswith("matrix 0 ")
     (text,) = footer([])
     assert ", data " not in text
+
+
+def test_a_spec_matrix_error_names_the_spec_and_its_key(tmp_path):
+    """A matrix that the spec file gives: its error names the spec and the key, and the advice
+    on missing scores is the spec's key, which the spec now takes (a review of the wheel:
+    "nope.csv: no such file or folder" alone, and --drop-incomplete-topics advised where a spec
+    refuses that option)."""
+    (tmp_path / "gap.csv").write_text("topic,a,b,c\nt1,0.1,,0.3\nt2,0.2,0.1,0.5\n"
+                                      "t3,0.3,0.3,0.1\nt4,0.5,0.2,0.6\n")
+    head = 'title = "t"\nm = [10]\nmin_d = [0.1]\n[[matrices]]\nname = "g"\n'
+    spec = tmp_path / "s.toml"
+    spec.write_text(head + 'path = "gap.csv"\n')
+    with pytest.raises(InputError) as exc:
+        build_workbook(load_spec(spec))
+    assert str(exc.value) == (f"{spec}: matrices[1] (g): {tmp_path / 'gap.csv'}: missing "
+                              "scores at topic 't1', run 'b' (line 2, field 3); drop the 1 "
+                              "incomplete topic(s) with drop_incomplete_topics = true in that "
+                              "table")
+    spec.write_text(head + 'path = "gap.csv"\ndrop_incomplete_topics = true\n')
+    with pytest.warns(UserWarning, match="dropped 1 of 4 topics"):
+        wb = build_workbook(load_spec(spec))
+    assert "Variance" in wb.sheetnames
+    spec.write_text(head + 'path = "nope.csv"\n')
+    with pytest.raises(InputError) as exc:
+        build_workbook(load_spec(spec))
+    assert str(exc.value).startswith(f"{spec}: matrices[1] (g): {tmp_path / 'nope.csv'}: ")
+    spec.write_text(head + 'path = "gap.csv"\ndrop_incomplete_topics = "yes"\n')
+    with pytest.raises(InputError, match=r"matrices\[1\]\.drop_incomplete_topics='yes' is not "
+                                         r"allowed: give true \(leave out the topics"):
+        load_spec(spec)
