@@ -49,8 +49,8 @@ def test_budget_note_names_the_cheapest_short_depth_where_none_fits():
 def test_the_estimated_variance_note_states_the_real_matrix_truly(capsys, data_dir):
     # Its figures (TREC 2010 Web AP, the bundled matrix): V_E .0084, the 95% interval of
     # `topicsetsize variance` with its default seed (a review found the note's interval, of
-    # --seed 1, beside the one the command prints), the exact n at the point value and the exact powers at
-    # the interval's ends, recomputed here.
+    # --seed 1, beside the one the command prints), the exact n at the point value and the
+    # exact powers at the interval's ends, recomputed here.
     import io
     import re
 
