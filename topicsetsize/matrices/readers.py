@@ -107,6 +107,9 @@ class StrayScoreWarning(UserWarning):
 #: The largest share of a matrix's scores outside [0, 1] that :class:`StrayScoreWarning` takes
 #: for strays (a matrix in percent, or of an unbounded measure, has far more such scores).
 STRAY_SHARE = 0.01
+#: How far beyond [0, 1] a score must lie to be a stray: not a measure's rounding (an nDCG of
+#: 1.0000000000000002 is 1).
+STRAY_SLACK = 1e-9
 
 
 def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
@@ -432,7 +435,7 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
         hint = (f"; drop_incomplete_topics (--drop-incomplete-topics) dropped the other "
                 f"{len(dropped)} of its {len(raw.index)} topics, which have missing scores")
     check_shape(frame.shape, str(path), frame.index, frame.columns, hint=hint)
-    outside = np.argwhere((numbers < 0) | (numbers > 1))
+    outside = np.argwhere((numbers < -STRAY_SLACK) | (numbers > 1 + STRAY_SLACK))
     if 0 < len(outside) <= STRAY_SHARE * numbers.size:
         shown = "; ".join(f"{raw.iat[i, j]} at {cell(i, j)}" for i, j in outside[:_SHOWN])
         warnings.warn(StrayScoreWarning(

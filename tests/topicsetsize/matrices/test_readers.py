@@ -750,7 +750,10 @@ def test_a_stray_score_outside_0_1_is_warned_of_wherever_the_matrix_is_read(data
     frame = expected_matrix(data_dir, "trec2010web_ap.csv")
     stray = frame.copy()
     stray.iat[5, 3] = 31.5
-    for name, scores in (("stray", stray), ("percent", frame * 100), ("real", frame)):
+    rounding = frame.copy()
+    rounding.iat[5, 3] = 1.0000000000000002        # a measure's rounding, not a stray
+    for name, scores in (("stray", stray), ("percent", frame * 100), ("real", frame),
+                         ("rounding", rounding)):
         path = tmp_path / f"{name}.{fmt}"
         if fmt == "wide.csv":
             scores.to_csv(path)
