@@ -121,9 +121,11 @@ def _read_csv(path: Path, text: str, settings: dict) -> list[dict]:
         raise InputError(f"{path}, line 1: {error}") from None
     for column in header:
         if column not in REQUIREMENT_KEYS + COMPUTED:
-            raise InputError(f"{path}, line 1: unknown column {column!r} (allowed: "
-                             f"{', '.join(REQUIREMENT_KEYS)}; {', '.join(COMPUTED)} as "
-                             "recommend --csv writes them, recomputed)")
+            sep = next((c for c in ";\t|" if c in column), None)    # another separator (a review)
+            raise InputError(f"{path}, line 1: unknown column {column!r} " + (
+                f"(its cells are separated by {sep!r}: a CSV file separates them by commas)"
+                if sep else f"(allowed: {', '.join(REQUIREMENT_KEYS)}; {', '.join(COMPUTED)} "
+                "as recommend --csv writes them, recomputed)"))
     if len(set(header)) < len(header):
         raise InputError(f"{path}, line 1: a column appears twice")
     for column in REQUIRED_KEYS:
@@ -138,7 +140,7 @@ def _read_csv(path: Path, text: str, settings: dict) -> list[dict]:
                 continue
             if len(row) != len(header):
                 raise InputError(f"{path}, line {line}: {len(row)} cells, the header has "
-                                 f"{len(header)}")
+                                 f"{len(header)}{_comma_hint(row, len(header))}")
             for k, v in zip(header, row):
                 if k in SETTINGS:
                     settings.setdefault(k, set()).add(v.strip())
@@ -153,3 +155,18 @@ def _read_csv(path: Path, text: str, settings: dict) -> list[dict]:
     except csv.Error as error:
         raise InputError(f"{path}, line {reader.line_num}: {error}") from None
     return out
+
+
+def _comma_hint(row: list[str], width: int) -> str:
+    """Where a row has more cells than the header, a number with a decimal comma that may have
+    split one cell in two (two whole numbers side by side; one that starts "0," first), else "".
+
+    >>> _comma_hint(["EN", "0", "0451", "10", "0.1"], 4), _comma_hint(["a", "0.1", "2"], 4)
+    (' (a decimal comma? 0,0451 is two cells: write 0.0451)', '')
+    """
+    pairs = [(a.strip(), b.strip()) for a, b in zip(row, row[1:])
+             if a.strip().isdigit() and b.strip().isdigit()] if len(row) > width else []
+    if not pairs:
+        return ""
+    a, b = next((p for p in pairs if p[0] == "0"), pairs[0])
+    return f" (a decimal comma? {a},{b} is two cells: write {a}.{b})"

@@ -63,6 +63,14 @@ def test_read_toml_and_csv(tmp_path):
     ("a.csv", "label,variance,m,min_d\nx,0.1,2,0.1\ny,0.1,,0.1\n",
      "a.csv, line 3 ('y'): m is blank"),
     ("a.csv", "label,variance,m,min_d\nx,0.1,2\n", "a.csv, line 2: 3 cells, the header has 4"),
+    # a decimal comma, a semicolon CSV (a review of the wheel: "5 cells, the header has 4" and
+    # "unknown column 'label;variance;m;min_d'" without a word on why)
+    ("a.csv", "label,variance,m,min_d\nx,0,0451,10,0.1\n",
+     "a.csv, line 2: 5 cells, the header has 4 (a decimal comma? 0,0451 is two cells: write "
+     "0.0451)"),
+    ("a.csv", "label;variance;m;min_d\nx;0,0451;10;0,1\n",
+     "a.csv, line 1: unknown column 'label;variance;m;min_d' (its cells are separated by ';': a "
+     "CSV file separates them by commas)"),
     ("a.csv", "variance,m,min_d\n-0.1,2,0.1\n",
      "a.csv, line 2: variance=-0.1 is out of range: allowed variance > 0"),
 ])
