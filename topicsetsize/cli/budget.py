@@ -11,7 +11,7 @@ the options.
 from __future__ import annotations
 
 from ..decide.wording import ROUNDED_UP, budget_text, documents_text, whole_costs
-from ..errors import InputError
+from ..errors import InputError, decimal_comma
 from ._common import number, numbers, path, print_frame
 
 
@@ -76,8 +76,11 @@ def run(args) -> int:
             raise InputError(f"give --plan FILE.toml, or {', '.join(missing)}")
         for key in [k for k in _FIGURES[1:] + _OPTIONAL if k in given]:  # quick refusals,
             if len(given[key]) != len(args.depths):                      # before numpy loads
+                hint = decimal_comma(getattr(given[key], "text", ""), PARAMS[
+                    "variance" if "variance" in key else key]) if len(given[key]) > len(
+                        args.depths) else ""        # more values: a number split in two?
                 raise InputError(f"--{key.replace('_', '-')} has {len(given[key])} values for "
-                                 f"{len(args.depths)} depths: give one value per depth")
+                                 f"{len(args.depths)} depths: give one value per depth{hint}")
         kwargs = {"depths": args.depths, "docs_per_topic": args.docs_per_topic,
                   "variances": args.variance}
         if args.variance_high is not None:

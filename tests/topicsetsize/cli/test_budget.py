@@ -296,3 +296,16 @@ def test_an_empty_plan_is_said_to_be_empty(capsys, tmp_path, text):
     plan.write_text(text)
     err = one_line_error(capsys, "budget", "--plan", str(plan))
     assert f"{plan}: empty (no key; a plan is TOML: m, min_d and a [[pool_depths]]" in err
+
+
+def test_more_values_than_depths_name_a_decimal_comma(capsys):
+    """A per-depth list with more values than depths may hold a number split at its decimal
+    comma (a review: no hint there, where single-value options give one); fewer values get
+    none."""
+    argv = ["budget", "--variance", "0.03,0.04", "--m", "10", "--min-d", "0.1"]
+    assert main([*argv, "--depths", "100,20", "--docs-per-topic", "458,90,5"]) == 2
+    assert capsys.readouterr().err == (
+        "topicsetsize: error: --docs-per-topic has 3 values for 2 depths: give one value per "
+        "depth (a decimal point, not a comma: 458.90?)\n")
+    assert main([*argv, "--depths", "100,20", "--docs-per-topic", "458"]) == 2
+    assert capsys.readouterr().err.endswith("give one value per depth\n")
