@@ -23,7 +23,8 @@ def register(sub, designs) -> None:
              "within a budget (Sakai, CIKM 2014)",
         description=__doc__.split("\n\n")[1].replace("\n", " "))
     parser.add_argument("--plan", type=path, metavar="FILE.toml",
-                        help="TOML: top-level m, min_d, alpha, beta, budget, method and one "
+                        help="TOML: top-level m, min_d, alpha, beta, budget, method, design "
+                             "and one "
                              "[[pool_depths]] table per depth with pd, docs_per_topic, variance "
                              "(and optionally variance_high)")
     parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
@@ -32,7 +33,8 @@ def register(sub, designs) -> None:
                         metavar="J[,J...]",
                         help="mean documents judged per topic, one per depth")
     parser.add_argument("--variance", type=numbers("variance", labels=False), metavar="V[,V...]",
-                        help="within-system variance V_E at each depth")
+                        help="within-system variance V_E at each depth (V_E2 with --design "
+                             "anova2)")
     parser.add_argument("--variance-high", type=numbers("variance_high", key="variance",
                                                          labels=False),
                         metavar="V[,V...]",
@@ -49,6 +51,10 @@ def register(sub, designs) -> None:
     parser.add_argument("--method", choices=("legacy", "exact"),
                         help="legacy = the legacy Excel tools' approximations (default); "
                              "exact = noncentral F")
+    parser.add_argument("--design", choices=("anova", "anova2"),
+                        help="anova = one-way ANOVA, CIKM 2014's (default); anova2 = two-way "
+                             "ANOVA, topics as blocks, the test for runs that share one topic "
+                             "set: --variance is then V_E2 (exact n only)")
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
     parser.set_defaults(handler=run)
 
@@ -56,6 +62,8 @@ def register(sub, designs) -> None:
 _FIGURES = ("depths", "docs_per_topic", "variance")
 #: The per-depth figures that may be left out.
 _OPTIONAL = ("variance_high",)
+#: How this command sizes the two-way design, said after the one-way design's caveat.
+_INSTEAD = "here: --design anova2, with each depth's V_E2 as --variance"
 
 
 def run(args) -> int:
@@ -87,7 +95,7 @@ def run(args) -> int:
             kwargs["variances_high"] = args.variance_high
     import warnings
 
-    for key in ("m", "min_d", "alpha", "beta", "budget", "method"):
+    for key in ("m", "min_d", "alpha", "beta", "budget", "method", "design"):
         if getattr(args, key) is not None:
             if key in kwargs and kwargs[key] != getattr(args, key):   # said (a review found
                 new, old = (f"{x:.15g}" if isinstance(x, float) else x  # it silent)
@@ -111,6 +119,11 @@ def run(args) -> int:
                 args, key) is None else None
             if said:
                 warnings.warn(f"{args.plan}: {said}", UserWarning, stacklevel=1)
+    design = kwargs.setdefault("design", "anova")
+    kwargs["method"] = kwargs.get("method") or ("exact" if design == "anova2" else "legacy")
+    if design == "anova2" and kwargs["method"] == "legacy":
+        raise InputError("--method legacy is the legacy Excel tools' approximation of the "
+                         "one-way ANOVA: --design anova2 is sized exactly (--method exact)")
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
     if plan.note:           # the legacy n under the exact power: on stderr too, as n's warning
@@ -125,11 +138,12 @@ def run(args) -> int:
 
         default = inspect.signature(budget_plan).parameters
         print_frame(whole_costs(table).assign(
-            method=kwargs.get("method", default["method"].default),
+            method=kwargs["method"], design=design,
             **{k: kwargs.get(k, default[k].default) for k in ("alpha", "beta")},
             **{k: kwargs[k] for k in ("m", "min_d") if k in kwargs},      # what n is sized for
             **({"budget": plan.budget} if plan.budget is not None else {})), csv=True)
-        one_way_caveat(csv=True)
+        if design == "anova":
+            one_way_caveat(csv=True, instead=_INSTEAD)
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map(documents_text)
@@ -146,9 +160,11 @@ def run(args) -> int:
         show["within_budget"] = show["within_budget"].map({True: "yes", False: "no"})
     budget = f", budget={budget_text(plan.budget)}" if plan.budget is not None else ""
     print_frame(show, title=(
-        f"Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): one-way ANOVA, "
+        "Assessment cost per pool depth (Sakai, CIKM 2014, 6.3): "
+        + ("two-way ANOVA (topics as blocks; variance = V_E2), " if design == "anova2"
+           else "one-way ANOVA, ") +
         f"m={kwargs['m']}, minD={kwargs['min_d']:.15g}, alpha={kwargs.get('alpha', 0.05):.15g}, "
-        f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs.get('method', 'legacy')}{budget}\n"
+        f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs['method']}{budget}\n"
         f"cost = n x docs_per_topic, {ROUNDED_UP}" + (
             "; n high = n at variance high, the upper end of V_E's interval; cost high = n high "
             "x docs_per_topic" if "n high" in show else "")))
@@ -158,7 +174,8 @@ def run(args) -> int:
     print(_verdict(plan))
     if plan.note:       # the legacy n falls short under the exact power: said beside the
         print(f"note: {plan.note}")     # verdict, never copied without it (as recommend)
-    one_way_caveat()
+    if design == "anova":
+        one_way_caveat(instead=_INSTEAD)
     return 0
 
 

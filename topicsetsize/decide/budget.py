@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..designs.anova import anova_n
+from ..designs.anova2 import anova2_n
 from ..designs.scales import warn_scale
 from ..errors import InputError
-from ..params import check, check_method
+from ..params import check, check_choice, check_method
 from .limit import n_or_inf
 from .wording import budget_note, whole_documents
 
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
 
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
-             "method": False}
+             "method": False, "design": False}
+#: The designs a plan sizes, and the residual variance each takes (V_E or V_E2).
+BUDGET_DESIGNS = {"anova": "one-way", "anova2": "two-way"}
 #: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
 ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
 #: The optional key of a ``[[pool_depths]]`` row (every row or none): the upper end of σ̂²'s
@@ -75,11 +78,13 @@ class BudgetPlan:
 
 
 def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta=0.20,
-                budget=None, method="legacy", variances_high=None) -> BudgetPlan:
+                budget=None, method=None, variances_high=None, design="anova") -> BudgetPlan:
     r"""Topic set size and assessment cost at each pool depth (Sakai, CIKM 2014, §6.3).
 
     For each depth pd, n(pd) = ``anova_n(alpha, beta, min_d, variances[pd], m)`` and the cost is
-    n(pd) × ``docs_per_topic[pd]``; the depths whose cost is at most ``budget`` fit it.
+    n(pd) × ``docs_per_topic[pd]``; the depths whose cost is at most ``budget`` fit it. With
+    ``design="anova2"``, n(pd) is the two-way ANOVA's (:func:`topicsetsize.anova2_n`, topics as
+    blocks: the test for runs that share one topic set) from the two-way residual variance V_E2.
 
     Parameters
     ----------
@@ -97,8 +102,11 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
         Type I and II error probabilities.
     budget : float, optional
         The number of documents that can be judged in all.
-    method : {"legacy", "exact"}
-        How the ANOVA topic set size is computed (:func:`topicsetsize.anova_n`).
+    method : {"legacy", "exact"}, optional
+        How n is computed (:func:`topicsetsize.anova_n`): by default "legacy" for the one-way
+        design, as in the paper, "exact" for the two-way one (it has no legacy approximation).
+    design : {"anova", "anova2"}
+        The one-way ANOVA (CIKM 2014's) or the two-way one, whose ``variances`` are V_E2.
     variances_high : sequence of float, optional
         The upper end of each depth's σ̂² interval (at least ``variances``; e.g. the
         ``variance high`` column of :func:`topicsetsize.pool_depth_study`): n is non-decreasing
@@ -142,7 +150,9 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     30  476     655  120428     165715
     10  593     811   59300      81100
     """
-    method = check_method(method)
+    if design not in BUDGET_DESIGNS:
+        raise InputError(f"design={design!r} is not one of {', '.join(map(repr, BUDGET_DESIGNS))}")
+    method = check_method(method or ("exact" if design == "anova2" else "legacy"))
     # One design for every depth: single numbers, not one per depth.
     m, min_d, alpha, beta = (check(name, value, allow_array=False) for name, value in
                              (("m", m), ("min_d", min_d), ("alpha", alpha), ("beta", beta)))
@@ -165,7 +175,8 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     _warn_if_not_nested(depths, docs)
     import pandas as pd
 
-    n = np.atleast_1d(anova_n(alpha, beta, min_d, variances, m, method=method)).astype("int64")
+    n_of = anova2_n if design == "anova2" else anova_n
+    n = np.atleast_1d(n_of(alpha, beta, min_d, variances, m, method=method)).astype("int64")
     warn_scale({"min_d": min_d, "variance": np.concatenate(   # once: the package's calls do not
         [variances, [] if variances_high is None else variances_high])}, given=True)
     cost = n * docs
@@ -175,10 +186,10 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
                           "cost": _whole_if_possible(cost), "within_budget": fits},
                          index=pd.Index(depths, name="pd"))
     if variances_high is not None:
-        table = table.assign(**_high(variances_high, variances, docs, depths, m=m, min_d=min_d,
-                                     alpha=alpha, beta=beta, method=method))
+        table = table.assign(**_high(variances_high, variances, docs, depths, design, m=m,
+                                     min_d=min_d, alpha=alpha, beta=beta, method=method))
     cheapest, note = cheapest_row(table), ""
-    if method == "legacy":
+    if method == "legacy":       # (the one-way design's)
         # a legacy n below the limit may have an exact one beyond it: inf
         exact = np.atleast_1d(n_or_inf("anova", min_d, variances, alpha=alpha, beta=beta, m=m,
                                        method="exact"))
@@ -187,7 +198,7 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     return BudgetPlan(table, cheapest, budget, note)
 
 
-def _high(variances_high, variances, docs, depths, **design) -> dict:
+def _high(variances_high, variances, docs, depths, kind, **design) -> dict:
     """The columns ``variance high``, ``n high`` (inf beyond the search limit) and ``cost high``
     of :func:`budget_plan`."""
     below = np.flatnonzero(variances_high < variances)
@@ -196,7 +207,7 @@ def _high(variances_high, variances, docs, depths, **design) -> dict:
         raise InputError(f"variance_high={variances_high[k]:.10g} at pd={depths[k]} is below "
                          f"its variance {variances[k]:.10g}: the upper end of σ̂²'s interval is "
                          "at least σ̂²")
-    n_high = n_or_inf("anova", design.pop("min_d"), variances_high, **design)
+    n_high = n_or_inf(kind, design.pop("min_d"), variances_high, **design)
     whole = np.isfinite(n_high).all()
     return {"variance high": variances_high,
             "n high": n_high.astype("int64") if whole else n_high,
@@ -205,8 +216,7 @@ def _high(variances_high, variances, docs, depths, **design) -> dict:
 
 class NestedPoolsWarning(UserWarning):
     """Documents per topic that no pools of these depths judge: a deeper pool fewer than a
-    shallower one (a depth-pd pool holds every shallower one), or a pool fewer than its depth
-    (it holds a run's top pd documents of each topic)."""
+    shallower one (which it holds), or a pool fewer than its depth (a run's top pd of a topic)."""
 
 
 def _warn_if_not_nested(depths: list, docs: np.ndarray) -> None:
@@ -279,10 +289,10 @@ def _whole_if_possible(values: np.ndarray) -> np.ndarray:
 def read_plan(path) -> dict:
     """Read a budget plan (TOML) into the keyword arguments of :func:`budget_plan`.
 
-    The file has top-level ``m``, ``min_d`` and optionally ``alpha``, ``beta``, ``budget`` and
-    ``method``, and one ``[[pool_depths]]`` table per depth with ``pd``, ``docs_per_topic`` and
-    ``variance``, and optionally (at every depth or none) ``variance_high``, the upper end of
-    σ̂²'s interval (``topicsetsize pool-depth --csv``'s ``variance high``)::
+    The file has top-level ``m``, ``min_d`` and optionally ``alpha``, ``beta``, ``budget``,
+    ``method`` and ``design`` ("anova2": its variances are V_E2), and one ``[[pool_depths]]``
+    table per depth with ``pd``, ``docs_per_topic`` and ``variance``, and optionally (at every
+    depth or none) ``variance_high``, σ̂²'s upper end (pool-depth --csv's ``variance high``)::
 
         m = 10
         min_d = 0.10
@@ -304,7 +314,7 @@ def read_plan(path) -> dict:
     ------
     ValueError
         One line naming the file and the key: a missing or unknown key, a value out of range
-        (e.g. a negative budget, a depth of 0), or a file that is not TOML.
+        (a negative budget, a depth of 0), an unknown design, or a file that is not TOML.
 
     Examples
     --------
@@ -344,8 +354,9 @@ def read_plan(path) -> dict:
                 raise InputError(f"{path}: missing key {key!r}")
             continue
         try:
-            out[key] = check_method(data[key]) if key == "method" else check(
-                key, data[key], allow_array=False)
+            out[key] = (check_method(data[key]) if key == "method" else
+                        check_choice(key, data[key], tuple(BUDGET_DESIGNS)) if key == "design"
+                        else check(key, data[key], allow_array=False))
         except InputError as exc:
             raise key_error(path, key, exc) from None
     rows = data.get("pool_depths")

@@ -309,3 +309,29 @@ def test_more_values_than_depths_name_a_decimal_comma(capsys):
         "depth (a decimal point, not a comma: 458.90?)\n")
     assert main([*argv, "--depths", "100,20", "--docs-per-topic", "458"]) == 2
     assert capsys.readouterr().err.endswith("give one value per depth\n")
+
+
+def test_the_two_way_design_at_the_command_line(capsys, tmp_path):
+    """--design anova2 (or design = "anova2" in a plan) sizes the two-way ANOVA from V_E2,
+    exact; the one-way design's caveat says how to, where it was said without a way to follow
+    it (a review of the wheel)."""
+    argv = ["budget", "--depths", "100,20", "--docs-per-topic", "458,90", "--variance",
+            "0.0132,0.015", "--m", "10", "--min-d", "0.05"]
+    assert main([*argv, "--design", "anova2", "--csv"]) == 0
+    out, err = capsys.readouterr()
+    table = pd.read_csv(io.StringIO(out), index_col=0)
+    assert table["n"].tolist() == [167, 189] and err == ""          # no one-way caveat
+    assert set(table["design"]) == {"anova2"} and set(table["method"]) == {"exact"}
+    assert main([*argv, "--design", "anova2"]) == 0
+    out = capsys.readouterr().out
+    assert "two-way ANOVA (topics as blocks; variance = V_E2)" in out and "One-way" not in out
+    assert main(argv) == 0
+    assert "(here: --design anova2, with each depth's V_E2 as --variance)" in \
+        capsys.readouterr().out
+    err = one_line_error(capsys, *argv, "--design", "anova2", "--method", "legacy")
+    assert "--design anova2 is sized exactly (--method exact)" in err
+    plan = tmp_path / "plan.toml"
+    plan.write_text('m = 10\nmin_d = 0.05\ndesign = "anova2"\n[[pool_depths]]\npd = 100\n'
+                    'docs_per_topic = 458\nvariance = 0.0132\n')
+    assert main(["budget", "--plan", str(plan), "--csv"]) == 0
+    assert pd.read_csv(io.StringIO(capsys.readouterr().out))["n"].tolist() == [167]

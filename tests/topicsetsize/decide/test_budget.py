@@ -300,3 +300,27 @@ def test_a_cost_whole_but_for_its_last_bits_is_within_a_budget_of_that_whole():
     fits = [budget_plan([10], docs_per_topic=[66.4], variances=[0.0318], m=2, min_d=0.1,
                         budget=b).table["within_budget"].iloc[0] for b in (3320, 3319)]
     assert fits == [True, False]
+
+
+def test_the_two_way_design_sizes_each_depth_from_v_e2():
+    """design="anova2": n at each depth is the two-way ANOVA's (runs that share one topic set;
+    a review: every budget decision sized the one-way test that its own caveat advises against,
+    with no way to size the other), from V_E2, exact by default; its n high too."""
+    v, high = [0.0132, 0.015], [0.016, 0.02]
+    plan = tss.budget_plan([100, 20], docs_per_topic=[458, 90], variances=v, m=10, min_d=0.05,
+                           design="anova2", variances_high=high, budget=50_000)
+    # independent: the engine's two-way n at each variance (167 at V_E2 .0132: Robust04's)
+    want = [tss.anova2_n(0.05, 0.2, 0.05, x, 10) for x in v]
+    assert plan.table["n"].tolist() == want and want[0] == 167
+    assert plan.table["n high"].tolist() == [tss.anova2_n(0.05, 0.2, 0.05, x, 10) for x in high]
+    assert plan.table["cost"].tolist() == [want[0] * 458, want[1] * 90]
+    assert int(plan.cheapest.name) == 20 and plan.note == ""
+    one_way = tss.budget_plan([100, 20], docs_per_topic=[458, 90], variances=v, m=10,
+                              min_d=0.05)
+    assert one_way.table["n"].tolist() == [tss.anova_n(0.05, 0.2, 0.05, x, 10) for x in v]
+    with pytest.raises(InputError, match="method='legacy' is not one of 'exact'"):
+        tss.budget_plan([100], docs_per_topic=[458], variances=[0.0132], m=10, min_d=0.05,
+                        design="anova2", method="legacy")
+    with pytest.raises(InputError, match="design='anova3' is not one of 'anova', 'anova2'"):
+        tss.budget_plan([100], docs_per_topic=[458], variances=[0.0132], m=10, min_d=0.05,
+                        design="anova3")
