@@ -16,7 +16,7 @@ PACKAGE = ROOT / "topicsetsize"
 #: ``""`` is ``topicsetsize/__init__.py``: the version and the lazy map of public names, with no
 #: import of its own.
 FLOORS = {
-    "": 0, "errors": 0, "params": 1, "atomic": 1, "tomlfile": 1,
+    "": 0, "errors": 0, "params": 1, "atomic": 1, "tomlfile": 1, "numbertext": 1,
     "numerics": 2, "matrices": 2, "plots": 2,
     "designs": 3,
     "estimates": 4, "examples": 4,

@@ -17,6 +17,8 @@ import re
 import numpy as np
 from scipy import special
 
+from topicsetsize.numbertext import as_number
+
 __all__ = ["FormulaError", "ErrorValue", "NOT_AVAILABLE", "memoised"]
 
 
@@ -237,13 +239,9 @@ def _value(x):
     itself); #VALUE! (an :class:`ErrorValue`, not a number) where it holds none."""
     if isnumber(x) or isinstance(x, ErrorValue):
         return x
-    written = text(x).strip()
-    try:
-        number = float(written)
-    except ValueError:          # float's refusal of this one text, nothing else in the try
-        return ErrorValue("#VALUE!")
-    # Python reads "nan", "inf" and "1_000", which VALUE does not
-    return number if math.isfinite(number) and "_" not in written else ErrorValue("#VALUE!")
+    number = as_number(text(x))     # the command line's rule: no "1_000", as VALUE reads none
+    # "nan" and "inf" read as numbers there, which VALUE does not
+    return number if number is not None and math.isfinite(number) else ErrorValue("#VALUE!")
 
 
 def isnumber(x) -> bool:

@@ -30,8 +30,8 @@ import warnings
 
 from .. import __version__
 from ..errors import InputError
+from ..numbertext import NUMBER
 from ._common import check_registered
-from ._numbers import NUMBER
 
 #: The sub-command modules, in the order of ``--help``. :func:`build_parser` imports them, so
 #: that a Ctrl-C while they load is main's (one line, exit status 130), not a traceback.

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
+from ..numbertext import as_number
 from ._common import checked
-from ._numbers import as_number
 
 #: The help of ``--boot``; its default is :data:`topicsetsize.params.N_BOOT` (a test keeps the
 #: number here in step; params imports numpy, which building the parser must not).

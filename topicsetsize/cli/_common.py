@@ -8,7 +8,7 @@ import re
 import sys
 
 from ..errors import InputError, decimal_comma, refuse_repeated
-from ._numbers import as_number, beyond_floats, refusal
+from ..numbertext import as_number, beyond_floats, refusal
 
 
 def number(name: str, *, key: str | None = None):

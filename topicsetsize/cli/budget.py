@@ -24,9 +24,8 @@ def register(sub, designs) -> None:
         description=__doc__.split("\n\n")[1].replace("\n", " "))
     parser.add_argument("--plan", type=path, metavar="FILE.toml",
                         help="TOML: top-level m, min_d, alpha, beta, budget, method, design "
-                             "and one "
-                             "[[pool_depths]] table per depth with pd, docs_per_topic, variance "
-                             "(and optionally variance_high)")
+                             "and one [[pool_depths]] table per depth with pd, docs_per_topic, "
+                             "variance (and optionally variance_high)")
     parser.add_argument("--depths", type=numbers("depths", key="depth", whole=True),
                         metavar="PD[,PD...]", help="pool depths")
     parser.add_argument("--docs-per-topic", type=numbers("docs_per_topic", labels=False),
@@ -49,8 +48,8 @@ def register(sub, designs) -> None:
     parser.add_argument("--budget", type=number("budget"),
                         help="documents that can be judged in all")
     parser.add_argument("--method", choices=("legacy", "exact"),
-                        help="legacy = the legacy Excel tools' approximations (default); "
-                             "exact = noncentral F")
+                        help="legacy = the legacy Excel tools' approximations (the one-way "
+                             "design's default); exact = noncentral F (--design anova2's only)")
     parser.add_argument("--design", choices=("anova", "anova2"),
                         help="anova = one-way ANOVA, CIKM 2014's (default); anova2 = two-way "
                              "ANOVA, topics as blocks, the test for runs that share one topic "
@@ -107,7 +106,7 @@ def run(args) -> int:
         if key not in kwargs:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
 
-    from ..decide.budget import budget_plan
+    from ..decide.budget import BUDGET_DESIGNS, budget_plan
     from .design import one_way_caveat
 
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
@@ -120,7 +119,7 @@ def run(args) -> int:
             if said:
                 warnings.warn(f"{args.plan}: {said}", UserWarning, stacklevel=1)
     design = kwargs.setdefault("design", "anova")
-    kwargs["method"] = kwargs.get("method") or ("exact" if design == "anova2" else "legacy")
+    kwargs["method"] = kwargs.get("method") or BUDGET_DESIGNS[design]
     if design == "anova2" and kwargs["method"] == "legacy":
         raise InputError("--method legacy is the legacy Excel tools' approximation of the "
                          "one-way ANOVA: --design anova2 is sized exactly (--method exact)")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ..errors import InputError
+from ..numbertext import as_number
 from ._common import number, path, print_frame
-from ._numbers import as_number
 
 #: A comma that starts the next ``key=`` of a --require value (a label may hold other commas).
 _NEXT_KEY = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")

@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
              "method": False, "design": False}
-#: The designs a plan sizes, and the residual variance each takes (V_E or V_E2).
-BUDGET_DESIGNS = {"anova": "one-way", "anova2": "two-way"}
+#: The designs a plan sizes (one-way from V_E, two-way from V_E2), and each one's default
+BUDGET_DESIGNS = {"anova": "legacy", "anova2": "exact"}    # method (anova2 has no legacy one)
 #: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
 ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
 #: The optional key of a ``[[pool_depths]]`` row (every row or none): the upper end of σ̂²'s
@@ -150,9 +150,8 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     30  476     655  120428     165715
     10  593     811   59300      81100
     """
-    if design not in BUDGET_DESIGNS:
-        raise InputError(f"design={design!r} is not one of {', '.join(map(repr, BUDGET_DESIGNS))}")
-    method = check_method(method or ("exact" if design == "anova2" else "legacy"))
+    design = check_choice("design", design, tuple(BUDGET_DESIGNS))
+    method = check_method(method or BUDGET_DESIGNS[design])
     # One design for every depth: single numbers, not one per depth.
     m, min_d, alpha, beta = (check(name, value, allow_array=False) for name, value in
                              (("m", m), ("min_d", min_d), ("alpha", alpha), ("beta", beta)))

@@ -435,12 +435,14 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
         hint = (f"; drop_incomplete_topics (--drop-incomplete-topics) dropped the other "
                 f"{len(dropped)} of its {len(raw.index)} topics, which have missing scores")
     check_shape(frame.shape, str(path), frame.index, frame.columns, hint=hint)
-    outside = np.argwhere((numbers < -STRAY_SLACK) | (numbers > 1 + STRAY_SLACK))
-    if 0 < len(outside) <= STRAY_SHARE * numbers.size:
-        shown = "; ".join(f"{raw.iat[i, j]} at {cell(i, j)}" for i, j in outside[:_SHOWN])
+    outside = (numbers < -STRAY_SLACK) | (numbers > 1 + STRAY_SLACK)
+    count = int(np.count_nonzero(outside))      # located only where it is a few strays
+    if 0 < count <= STRAY_SHARE * numbers.size:
+        shown = "; ".join(f"{raw.iat[i, j]} at {cell(i, j)}"
+                          for i, j in np.argwhere(outside)[:_SHOWN])
         warnings.warn(StrayScoreWarning(
-            f"{path}: {len(outside)} of {numbers.size:,} scores outside [0, 1], where all the "
-            f"others are within it: {shown}{' ...' if len(outside) > _SHOWN else ''}; a score "
+            f"{path}: {count} of {numbers.size:,} scores outside [0, 1], where all the "
+            f"others are within it: {shown}{' ...' if count > _SHOWN else ''}; a score "
             "in percent, or a typo? The variances and every n sized on them depend on it"),
             stacklevel=3)
     frame.attrs["dropped_topics"] = dropped

@@ -1,11 +1,12 @@
-"""Numbers in command-line texts, told from other texts without an exception to catch."""
+"""Numbers in texts, told from other texts without an exception to catch: the command line's
+options and the workbook's saved-value evaluator (its VALUE) read a number as one rule says."""
 
 from __future__ import annotations
 
 import math
 import re
 
-from ..errors import decimal_comma
+from .errors import decimal_comma
 
 __all__ = ["NUMBER", "as_number", "beyond_floats", "refusal"]
 
