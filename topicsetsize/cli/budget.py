@@ -106,7 +106,8 @@ def run(args) -> int:
         if key not in kwargs:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
 
-    from ..decide.budget import BUDGET_DESIGNS, budget_plan
+    from ..decide.budget import budget_plan
+    from ..decide.depth_sizes import check_design
     from .design import one_way_caveat
 
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
@@ -118,11 +119,9 @@ def run(args) -> int:
                 args, key) is None else None
             if said:
                 warnings.warn(f"{args.plan}: {said}", UserWarning, stacklevel=1)
-    design = kwargs.setdefault("design", "anova")
-    kwargs["method"] = kwargs.get("method") or BUDGET_DESIGNS[design]
-    if design == "anova2" and kwargs["method"] == "legacy":
-        raise InputError("--method legacy is the legacy Excel tools' approximation of the "
-                         "one-way ANOVA: --design anova2 is sized exactly (--method exact)")
+    design, kwargs["method"] = check_design(kwargs.get("design", "anova"), kwargs.get("method"),
+                                            options=True)
+    kwargs["design"] = design
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
     if plan.note:           # the legacy n under the exact power: on stderr too, as n's warning

@@ -3,7 +3,8 @@
 Re-judges past runs with the depth-pd pool (the union of every run's top pd documents per topic;
 documents outside it count as non-relevant), re-evaluates every run with ir_measures, and
 prints, per depth, the documents judged per topic, V_E raw and std-AB and, with --m and --min-d,
-the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3), with the share of
+the required n and the cost n x documents per topic (Sakai, CIKM 2014, 6.3; n of the one-way
+ANOVA, or with --design anova2 of the two-way one at each depth's V_E2), with the share of
 the pooled documents that the qrels judge (a warning below 90%; --condensed evaluates each run on
 the judged documents only, Sakai, SIGIR 2007). Give --runs and
 --qrels once per collection (e.g. two years of a track) to pool them, or --example for the
@@ -69,12 +70,17 @@ def register(sub, designs) -> None:
                         help="Type II error probability; power = 1 - beta (default .20)")
     parser.add_argument("--budget", type=number("budget"),
                         help="documents that can be judged in all")
-    parser.add_argument("--method", choices=("legacy", "exact"), default="legacy",
-                        help="legacy = the legacy Excel tools' approximations (default); "
-                             "exact = noncentral F")
+    parser.add_argument("--method", choices=("legacy", "exact"),
+                        help="legacy = the legacy Excel tools' approximations (the one-way "
+                             "design's default); exact = noncentral F (--design anova2's only)")
+    parser.add_argument("--design", choices=("anova", "anova2"), default="anova",
+                        help="anova = one-way ANOVA at each depth's V_E, CIKM 2014's (default); "
+                             "anova2 = two-way ANOVA, topics as blocks, at each depth's V_E2: "
+                             "the test for runs that share one topic set (exact n only)")
     parser.add_argument("--variance-from", choices=("raw", "std-ab"), default="raw",
-                        help="which V_E gives n (default raw); with std-ab, --min-d is a "
-                             "difference of std-AB scores, not of raw scores of the measure")
+                        help="which V_E (V_E2 with --design anova2) gives n (default raw); with "
+                             "std-ab, --min-d is a difference of std-AB scores, not of raw "
+                             "scores of the measure")
     parser.add_argument("--condensed", action="store_true",
                         help="evaluate each run on its condensed list: only the documents that "
                              "the pool and the qrels judge (Sakai, SIGIR 2007); default: a "
@@ -89,6 +95,7 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read the collections, run the study with a progress bar, print and plot."""
+    from ..decide.depth_sizes import check_design
     from ..decide.pooling import pool_depth_study
     from ..matrices.evaluation import run_sources
     from ..matrices.measures import parse_measure
@@ -113,6 +120,7 @@ def run(args) -> int:
         require_matplotlib()   # fail before the long work
 
     # The design, validated before the runs are read (m comes back as an int).
+    args.design, args.method = check_design(args.design, args.method, options=True)
     m = check("m", args.m, allow_array=False) if args.m is not None else None
     if args.min_d is not None:
         check("min_d", args.min_d, allow_array=False)
@@ -130,6 +138,7 @@ def run(args) -> int:
         study = pool_depth_study(list(args.runs), qrels=list(args.qrels), depths=args.depths,
                                  measure=measure, m=m, min_d=args.min_d, alpha=args.alpha,
                                  beta=args.beta, budget=args.budget, method=args.method,
+                                 design=args.design,
                                  variance_from=args.variance_from, duplicates=args.duplicates,
                                  condensed=args.condensed, progress=bar.update, n_boot=n_boot,
                                  seed=seed)
@@ -143,22 +152,23 @@ def run(args) -> int:
 
         plot_pool_depth(study, args.plot, title=(
             f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
-            f"beta={args.beta:.15g}, V_E {args.variance_from}"))
+            f"beta={args.beta:.15g}, {_variance_name(args)}"))
     if args.csv:
         sized = {} if m is None else {     # what n is sized for, as budget's CSV says it
-            "m": m, "min_d": args.min_d, "variance_from": args.variance_from,
+            "design": args.design, "m": m, "min_d": args.min_d, "variance_from": args.variance_from,
             **({"budget": args.budget} if args.budget is not None else {})}
         print_frame(whole_costs(study.table).assign(method=args.method, alpha=args.alpha,
                                                     beta=args.beta, **sized), csv=True)
-        if m is not None:
-            one_way_caveat(csv=True)
+        if m is not None and args.design == "anova":
+            one_way_caveat(csv=True, instead=_INSTEAD)
         return 0
     show = study.table.copy()
     show["docs_per_topic"] = show["docs_per_topic"].map("{:.1f}".format)
     show["judged"] = show["judged"].map("{:,}".format)
     show["judged_share"] = show["judged_share"].map(_share)
-    for column in ("v_e_raw", "v_e_std_ab"):
-        show[column] = show[column].map("{:.4f}".format)
+    for column in ("v_e_raw", "v_e_std_ab", "v_e2_raw", "v_e2_std_ab"):
+        if column in show:
+            show[column] = show[column].map("{:.4f}".format)
     design = ""
     if "n low" in show:         # the interval on n, as one column after n
         show["n [low, high]"] = [_interval_text(lo, hi) for lo, hi in zip(show.pop("n low"),
@@ -172,15 +182,17 @@ def run(args) -> int:
             if column in show:
                 show[column] = show[column].map({True: "yes", False: "no"})
         budget = f", budget={budget_text(args.budget)}" if args.budget is not None else ""
-        design = (f"\nn: one-way ANOVA, m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
-                  f"beta={args.beta:.15g}, {args.method}, from V_E {args.variance_from}{budget}; "
+        design = (f"\nn: {_DESIGN_NAMES[args.design]}, m={m}, minD={args.min_d:.15g}, "
+                  f"alpha={args.alpha:.15g}, beta={args.beta:.15g}, {args.method}, from "
+                  f"{_variance_name(args)}{budget}; "
                   + (f"minD is then a difference of std-AB scores, not of raw {measure} scores; "
                      if args.variance_from == "std-ab" else "")
-                  + "n from the unrounded V_E (the table shows 4 decimals: copy a variance "
+                  + f"n from the unrounded {_variance_name(args).split()[0]} (the table shows 4 "
+                    "decimals: copy a variance "
                     "from --csv, which has every digit); cost = n x docs_per_topic, "
                     f"{ROUNDED_UP}" + (
-                      f"; cost high = n high x docs_per_topic; variance high = the V_E "
-                      f"{args.variance_from} at n high (a budget plan's variance_high)"
+                      f"; cost high = n high x docs_per_topic; variance high = the "
+                      f"{_variance_name(args)} at n high (a budget plan's variance_high)"
                       if study.n_interval is not None else ""))
         if study.n_interval is not None:
             design += "\n" + interval_note(study.n_interval.level, n_boot, seed,
@@ -208,10 +220,22 @@ def run(args) -> int:
             _own_scores_note(study, measure, args.min_d, args.variance_from)
         if study.note:  # the legacy n falls short under the exact power: said beside the
             print(f"note: {study.note}")     # cheapest depth, never copied without it
-        one_way_caveat()
+        if args.design == "anova":
+            one_way_caveat(instead=_INSTEAD)
     if args.plot is not None:
         print(f"wrote {args.plot}")
     return 0
+
+
+#: How each design is named in the header over n.
+_DESIGN_NAMES = {"anova": "one-way ANOVA", "anova2": "two-way ANOVA (topics as blocks)"}
+#: How this command sizes the two-way design, said after the one-way design's caveat.
+_INSTEAD = "here: --design anova2, at each depth's V_E2"
+
+
+def _variance_name(args) -> str:
+    """The variance n is sized from: ``V_E raw``, ``V_E2 std-ab``..."""
+    return f"V_E{'2' if args.design == 'anova2' else ''} {args.variance_from}"
 
 
 def _no_cheapest(study, budget, measure) -> str:

@@ -8,8 +8,9 @@ comparing many systems", §6.3) compares the choices by their total assessment c
 .. math:: C(pd) = n(pd) \times \bar J(pd)
 
 where n(pd) is the topic set size of the one-way ANOVA design at the variance σ̂²(pd) observed at
-depth pd, and J̄(pd) the mean number of documents judged per topic at that depth. The cheapest
-depth that fits the budget is the one to choose.
+depth pd (or of the two-way design at V_E2, ``design="anova2"``), and J̄(pd) the mean number of
+documents judged per topic at that depth. The cheapest depth that fits the budget is the one to
+choose.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "vari
 #: ``n high`` and ``cost high``.
 ROW_OPTIONAL = {"variance_high": "variance"}
 
-__all__ = ["BudgetPlan", "NestedPoolsWarning", "budget_plan", "cheapest_row", "depth_n_intervals",
-           "read_plan", "PLAN_KEYS", "ROW_KEYS", "ROW_OPTIONAL"]
+__all__ = ["BudgetPlan", "NestedPoolsWarning", "budget_plan", "cheapest_row", "read_plan",
+           "PLAN_KEYS", "ROW_KEYS", "ROW_OPTIONAL"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -395,55 +396,3 @@ def read_plan(path) -> dict:
                              "σ̂²")
     return dict(out, depths=columns["pd"], docs_per_topic=columns["docs_per_topic"],
                 variances=columns["variance"], **({"variances_high": high} if high else {}))
-
-
-def depth_n_intervals(scores, depths, *, m, min_d, alpha, beta, method, variance_from, n_boot,
-                      seed, level):
-    """The bootstrap interval of the one-way ANOVA's n at every pool depth: each depth's
-    pooled σ̂² (V_E of ``scores[depth]``, a list of topics × runs matrices, one a collection,
-    on ``variance_from``'s scale) over the same resamples of the topics (one seed), and n of
-    every (depth, resample) in one call (:func:`~topicsetsize.decide.limit.n_or_inf`: a
-    resample beyond the search limit makes its end inf). The limits are percentiles of the
-    resampled n (:func:`topicsetsize.estimates.uncertainty.interval_of`), as ``report``'s.
-
-    Returns
-    -------
-    NInterval
-        ``lower`` and ``upper`` one per depth, in the order of ``depths``.
-
-    Examples
-    --------
-    Two depths of one collection (20 topics × 5 runs each), n for m = 5, minD = .2:
-
-    >>> import pandas as pd
-    >>> rng = np.random.default_rng(0)
-    >>> scores = {10: [pd.DataFrame(rng.random((20, 5)))],
-    ...           5: [pd.DataFrame(rng.random((20, 5)) ** 2)]}
-    >>> ci = depth_n_intervals(scores, [10, 5], m=5, min_d=0.2, alpha=0.05, beta=0.2,
-    ...                        method="legacy", variance_from="raw", n_boot=500, seed=1,
-    ...                        level=0.95)
-    >>> ci.lower.tolist(), ci.upper.tolist()
-    ([43.0, 46.0], [69.0, 71.0])
-
-    The point n of each depth (V_E of its matrix) lies inside:
-
-    >>> from topicsetsize.estimates.variance import pooled_variance
-    >>> [anova_n(0.05, 0.2, 0.2, pooled_variance(scores[d]), 5) for d in (10, 5)]
-    [56, 60]
-    """
-    from ..estimates.uncertainty import (
-        bootstrap_variances,
-        fresh_seed,
-        interval_of,
-        interval_tails,
-        resampled_n,
-    )
-    seed = fresh_seed(seed)
-    scale = "raw" if variance_from == "raw" else "std-ab"
-    variances = np.stack([bootstrap_variances(scores[d], scale=scale, n_boot=n_boot, seed=seed)
-                          for d in depths])
-    n = resampled_n(lambda v: n_or_inf("anova", min_d, v, alpha=alpha, beta=beta, m=m,
-                                       method=method), variances)
-    tails = interval_tails(level, [len(s) for s in scores[depths[0]]])
-    return interval_of(n, variances, level=level, tails=tails, seed=seed,
-                       estimator=f"one-way {scale}")

@@ -39,7 +39,6 @@ the qrels judge are removed from the ranked list before the measure is computed,
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,15 +46,13 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..estimates.standardise import std_ab
-from ..estimates.variance import pooled_variance
 from ..matrices.evaluation import qrels_dict, run_names, run_sources, score_run, warn_missing_topics
 from ..matrices.measures import evaluator_for, parse_measure, require_ir_measures
 from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
-from ..params import N_BOOT, check, check_choice, check_flag, check_method
-from .budget import NestedPoolsWarning, budget_plan, cheapest_row, depth_n_intervals
+from ..params import N_BOOT, check, check_choice, check_flag
 from .cutoff import measure_cutoff, warn_shallower_than_cutoff
+from .depth_sizes import check_design, pooled_v_e, size_depths, variance_column
 from .pools import (
     JUDGED_SHARE_MIN,
     IncompleteJudgmentsWarning,
@@ -89,8 +86,9 @@ class PoolDepthStudy:
         collections), ``judged_share`` (the share of them that the qrels judge; the others
         count as non-relevant, or with ``condensed`` are removed from the runs), ``topics``,
         ``docs_per_topic`` (= judged / topics), ``v_e_raw`` and
-        ``v_e_std_ab`` (one-way residual variance, pooled over the collections), and, when ``m``
-        and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
+        ``v_e_std_ab`` (one-way residual variance, pooled over the collections; with
+        ``design="anova2"`` also ``v_e2_raw`` and ``v_e2_std_ab``, the two-way one), and, when
+        ``m`` and ``min_d`` are given, ``n`` and ``cost`` (and, with a budget, ``within_budget``) as
         in :func:`topicsetsize.decide.budget.budget_plan`, then ``n low`` and ``n high``, the
         bootstrap interval of n over the past topics (``n_interval``; whole numbers, or floats
         with inf where resamples need more than the search limit of 10⁹ topics),
@@ -152,8 +150,8 @@ def _check_two_runs(count: int, runs, where: str) -> None:
 
 
 def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=0.05, beta=0.20,
-                     budget=None, method="legacy", variance_from="raw", duplicates="error",
-                     condensed: bool = False,
+                     budget=None, method=None, variance_from="raw", duplicates="error",
+                     condensed: bool = False, design: str = "anova",
                      progress: Callable[[int], object] | None = None, n_boot=N_BOOT, seed=0,
                      level: float = 0.95) -> PoolDepthStudy:
     r"""V_E, topic set size and assessment cost at each pool depth, from past runs and qrels.
@@ -199,6 +197,11 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
         evaluate each run on its condensed list, the documents both in the depth-pd pool and
         judged by the qrels (Sakai, SIGIR 2007), as trec_eval ``-J`` does. Anything but True or
         False (numpy bools too) is refused.
+    design : {"anova", "anova2"}
+        The design each depth's n is sized for: the one-way ANOVA at V_E (CIKM 2014's), or the
+        two-way ANOVA with topics as blocks at V_E2 (:func:`topicsetsize.anova2_n`), the test
+        for runs that share one topic set; its ``method`` is "exact" (the default method is
+        each design's own, "legacy" for the one-way one).
     progress : callable, optional
         Called with 1 after each run is evaluated at a depth (depths × runs calls in all).
     n_boot, seed, level
@@ -257,7 +260,7 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     10         66.4333   0.0458  189  12555.9
     """
     require_ir_measures()
-    method = check_method(method)
+    design, method = check_design(design, method)
     variance_from = check_choice("variance_from", variance_from, VARIANCE_SOURCES)
     condensed = check_flag("condensed", condensed)
     measure = parse_measure(measure)
@@ -350,54 +353,21 @@ def pool_depth_study(runs, *, qrels, depths, measure, m=None, min_d=None, alpha=
     table = pd.DataFrame({
         "judged": judged, "judged_share": share, "topics": topics_total,
         "docs_per_topic": judged / topics_total,
-        "v_e_raw": [_pooled_v_e(scores[d], "raw") for d in depths_list],
-        "v_e_std_ab": [_pooled_v_e(scores[d], "std-ab") for d in depths_list],
+        **{variance_column(each, scale): [pooled_v_e(scores[d], scale, each) for d in depths_list]
+           for each in dict.fromkeys(("anova", design)) for scale in VARIANCE_SOURCES},
     }, index=pd.Index(depths_list, name="pd"))
     warn_no_relevant(depths_list, lost, scores, topics_total,
-                     lambda kept: _pooled_v_e(kept, variance_from),
-                     "V_E raw" if variance_from == "raw" else "V_E std-AB")
+                     lambda kept: pooled_v_e(kept, variance_from, design),
+                     f"V_E{'2' if design == 'anova2' else ''} "
+                     f"{'raw' if variance_from == 'raw' else 'std-AB'}")
     cheapest, interval, note = None, None, ""
     if m is not None:
-        column = "v_e_raw" if variance_from == "raw" else "v_e_std_ab"
-        with warnings.catch_warnings():     # nested pools; one below its depth: warned above
-            warnings.simplefilter("ignore", NestedPoolsWarning)
-            plan = budget_plan(depths_list, docs_per_topic=table["docs_per_topic"].to_numpy(),
-                               variances=table[column].to_numpy(), m=m, min_d=min_d,
-                               alpha=alpha, beta=beta, budget=budget, method=method)
-        table, note = table.join(plan.table[["n", "cost", "within_budget"]]), plan.note
-        if n_boot is not None and topics_total < MIN_BOOT_TOPICS:     # resamples of 2 topics
-            warnings.warn(f"no interval of n: {topics_total} past topics are too few to "
-                          f"resample (at least {MIN_BOOT_TOPICS})", stacklevel=2)
-        elif n_boot is not None:
-            interval = depth_n_intervals(scores, depths_list, m=m, min_d=min_d, alpha=alpha,
-                                         beta=beta, method=method, variance_from=variance_from,
-                                         n_boot=n_boot, seed=seed, level=level)
-            for end, values in (("n low", interval.lower), ("n high", interval.upper)):
-                values = np.asarray(values, float)    # inf: resamples beyond 10⁹ topics
-                table[end] = values.astype("int64") if np.isfinite(values).all() else values
-            table["cost high"] = table["n high"] * table["docs_per_topic"]   # at n's upper end
-            table["variance high"] = interval.variance_high     # σ̂² there, for a budget plan
-        cutoff = None if condensed else measure_cutoff(measure)
-        if cutoff is not None and min(depths_list) < cutoff:   # n there measures the pool's cut
-            table["below_cutoff"] = table.index < cutoff
-            cheapest = cheapest_row(table[~table["below_cutoff"]])
-        else:
-            cheapest = cheapest_row(table)
-        if budget is None:      # every depth is "within" no budget: the column would only say yes
-            table = table.drop(columns="within_budget")
-            cheapest = None if cheapest is None else cheapest.drop("within_budget")
+        table, cheapest, interval, note = size_depths(
+            table, scores, depths_list, m=m, min_d=min_d, alpha=alpha, beta=beta, budget=budget,
+            method=method, design=design, variance_from=variance_from, n_boot=n_boot, seed=seed,
+            level=level, cutoff=None if condensed else measure_cutoff(measure))
     return PoolDepthStudy(table, cheapest, scores, str(measure), budget, bool(condensed),
                           interval, note)
-
-
-#: The fewest past topics the interval of n is resampled from (with 2, the centring factor
-#: n′/(n′ − 1) = 2 put both ends above the point: n = 6 in [12, 12], a reviewer's find).
-MIN_BOOT_TOPICS = 5
-
-
-def _pooled_v_e(matrices: list, scores: str) -> float:
-    """V_E pooled over the collections' ``matrices`` of raw or std-AB ``scores``."""
-    return pooled_variance(matrices if scores == "raw" else [std_ab(s) for s in matrices])
 
 
 def _depth_groups(sizes: list) -> list[list[int]]:

@@ -55,6 +55,31 @@ def test_csv_equals_the_engine(capsys):
             in capsys.readouterr().out)
 
 
+def test_the_two_way_design_sizes_n_at_each_depths_v_e2(capsys):
+    """--design anova2: n of the two-way ANOVA at each depth's V_E2, exact by default, said in
+    the header, the CSV and the verdict, with no one-way caveat (a review, 2026-12-07: every
+    pool-depth decision sized the one-way test, which its own caveat advises against)."""
+    from topicsetsize import anova2_n
+
+    argv = ["pool-depth", *A, *B, "--depths", "60,10", "--m", "8", "--min-d", "0.05",
+            "--budget", "10000"]
+    code, out, err = run_cli(capsys, *argv, "--design", "anova2", "--csv")
+    assert code == 0 and "One-way ANOVA" not in out + err
+    table = pd.read_csv(io.StringIO(out), index_col=0)
+    assert table["design"].tolist() == ["anova2"] * 2 and table["method"].tolist() == ["exact"] * 2
+    assert table["n"].tolist() == [anova2_n(0.05, 0.2, 0.05, v, 8) for v in table["v_e2_raw"]]
+    one_way = pd.read_csv(io.StringIO(run_cli(capsys, *argv, "--csv")[1]), index_col=0)
+    assert one_way["design"].tolist() == ["anova"] * 2 and "v_e2_raw" not in one_way
+    assert (table["n"] < one_way["n"]).all()
+    code, out, err = run_cli(capsys, *argv, "--design", "anova2")
+    assert code == 0 and "One-way ANOVA" not in out
+    assert ("n: two-way ANOVA (topics as blocks), m=8, minD=0.05, alpha=0.05, beta=0.2, exact, "
+            "from V_E2 raw, budget=10,000; n from the unrounded V_E2" in out)
+    cheapest = table[table["within_budget"]]["cost"].idxmin()
+    assert f"cheapest within the budget: pd={cheapest}, n={table.loc[cheapest, 'n']} " in out
+    assert "v_e2_raw" in out and "v_e2_std_ab" in out
+
+
 def test_a_std_ab_variance_says_that_min_d_is_on_its_scale(capsys):
     """--variance-from std-ab sizes n from the std-AB V_E: --min-d is then a difference of
     std-AB scores, which the design line says (a reviewer found the smaller n unexplained);
@@ -129,6 +154,11 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
     ([*A, "--depths", "10", "--budget", "-1", "--m", "8", "--min-d", ".1"], "budget"),
     # --budget without the design was dropped without a word (a reviewer's find)
     ([*A, "--depths", "10", "--budget", "100"], "--budget 100 needs --m and --min-d"),
+    # the two-way design has no legacy approximation: refused before the runs are read
+    (["--runs", "no/such", "--qrels", "no/such.txt", "--depths", "10", "--m", "8", "--min-d",
+      ".1", "--design", "anova2", "--method", "legacy"],
+     "--method legacy is the legacy Excel tools' approximation of the one-way ANOVA: "
+     "--design anova2 is sized exactly (--method exact)"),
 ])
 def test_bad_input(capsys, argv, match):
     assert main(["pool-depth", *argv]) == 2
@@ -477,8 +507,10 @@ def test_the_cheapest_depth_says_its_scores_and_ranking_differ(capsys):
                                                      method="kendall")
     # the legacy n's shortfall under the exact power last, beside the cheapest depth (stdout
     # too, since 2026-12-06: it was on stderr only, a reviewer's find)
-    # and last of all the one-way design's caveat, as n anova says it (2026-12-07)
-    assert out.splitlines()[-1] == f"note: One-way ANOVA: {DESIGNS['anova'].caveat}"
+    # and last of all the one-way design's caveat, as n anova says it (2026-12-07), with how
+    # this command sizes the two-way design (--design anova2, a review the same day)
+    assert out.splitlines()[-1] == (f"note: One-way ANOVA: {DESIGNS['anova'].caveat} (here: "
+                                    "--design anova2, at each depth's V_E2)")
     assert out.splitlines()[-2] == f"note: {study.note}" and "falls short" in study.note
     assert out.splitlines()[-3] == (
         f"note: minD = 0.1 is a difference of each depth's own AP: at pd=5 the scores average "

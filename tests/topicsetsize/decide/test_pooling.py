@@ -742,7 +742,7 @@ def test_a_depth_that_adds_no_document_is_not_said_beyond_the_runs(tmp_path):
 def test_too_few_topics_give_no_interval_of_n(tmp_path):
     """With 2 past topics the interval of n lay above the point (n = 6 in [12, 12]; a
     reviewer's find): below MIN_BOOT_TOPICS topics the study says so and makes none."""
-    from topicsetsize.decide.pooling import MIN_BOOT_TOPICS
+    from topicsetsize.decide.depth_sizes import MIN_BOOT_TOPICS
 
     runs = tmp_path / "runs"
     runs.mkdir()
