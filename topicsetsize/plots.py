@@ -48,7 +48,7 @@ def _interval_bars(ax, study, table, x, n) -> float:
     return top if finite.all() else beyond
 
 
-def plot_pool_depth(study, path, *, title: str | None = None):
+def plot_pool_depth(study, path, *, title: str | None = None, cost_text=None):
     """Required n against judged documents per topic, one point per pool depth (PNG).
 
     As in Sakai, CIKM 2014, Figures 4–5: x is the mean number of documents judged per topic at
@@ -67,6 +67,10 @@ def plot_pool_depth(study, path, *, title: str | None = None):
         The PNG to write (atomically).
     title : str, optional
         The figure title.
+    cost_text : callable, optional
+        How the legend writes the cheapest depth's cost (by default to the nearest document;
+        the commands round it up, as their tables do:
+        :func:`topicsetsize.decide.wording.documents_text`).
 
     Returns
     -------
@@ -98,9 +102,9 @@ def plot_pool_depth(study, path, *, title: str | None = None):
         ax.fill_between(grid, 0, budget / grid, color="tab:red", alpha=0.06)
         ax.set_xlim(lo, hi)
     if cheapest is not None and "cost" in table:
+        cost = (cost_text or "{:,.0f}".format)(cheapest["cost"])
         ax.plot([cheapest["docs_per_topic"]], [cheapest["n"]], "o", ms=14, mfc="none",
-                mec="tab:green", mew=2,
-                label=f"cheapest: pd={cheapest.name}, cost {cheapest['cost']:,.0f}")
+                mec="tab:green", mew=2, label=f"cheapest: pd={cheapest.name}, cost {cost}")
     top = _interval_bars(ax, study, table, x, n)
     ax.set_ylim(0, max(n.max(), top) * 1.25)
     ax.set_xlabel("documents judged per topic (mean over topics)")

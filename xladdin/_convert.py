@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 
 import numpy as np
 
@@ -247,8 +248,10 @@ def _numbers(name: str, rows: list[list], blank: str = "fill it in or leave the 
             if error_value(cell):
                 raise InputError(f"{name}: the error value {cell.strip().upper()} {where} is "
                                  "not a number: mend that cell")
-            if isinstance(cell, str):
-                raise InputError(f"{name}: text {cell!r} {where} is not a number")
+            if isinstance(cell, str):     # "0,4512": text where the locale's comma is not
+                comma = re.fullmatch(r"\s*([+-]?\d+),(\d+)\s*", cell)    # a decimal mark
+                raise InputError(f"{name}: text {cell!r} {where} is not a number" + (
+                    f" (a decimal point, not a comma: {comma[1]}.{comma[2]}?)" if comma else ""))
             if isinstance(cell, (bool, np.bool_)):
                 raise InputError(f"{name}: logical value {str(bool(cell)).upper()} {where} "
                                  "is not a number")
@@ -268,6 +271,11 @@ def matrix(name: str, value) -> np.ndarray:
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: range: text 'n/a' at row 2, column 2 is not a number
+    >>> matrix("range", [[0.1, 0.2], [0.3, "0,4512"]])
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: range: text '0,4512' at row 2, column 2 is not a number (a decimal \
+point, not a comma: 0.4512?)
     """
     return check_matrix(_numbers(name, _cells(name, value)), name=name).values
 

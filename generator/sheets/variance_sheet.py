@@ -93,7 +93,7 @@ def _intervals(ws, row: int, estimates: list[MatrixEstimate]) -> int:
              f"re-estimated ({ci.n_boot} resamples, seed {ci.seed}), as topicsetsize variance "
              "gives it; topicsetsize n at either end gives n(low) and n(high)."]
     notes += [f"{est.spec.name}: {few}." for est in estimates
-              if (few := few_topics_note(est.summary.topics))]
+              if (few := few_topics_note(est.summary.topics, ("one-way",)))]
     for k, text in enumerate(notes, start=row + 1):
         put_text(ws, k, 1, text, font=STYLE.note)
     row += 1 + len(notes)

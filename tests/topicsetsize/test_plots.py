@@ -53,3 +53,25 @@ def test_a_plan_bar_runs_from_n_to_n_high_and_none_without_it():
     plain = table.drop(columns="n high")
     assert _interval_bars(ax, None, plain, plain["docs_per_topic"].to_numpy(float),
                           plain["n"].to_numpy(float)) == 0.0 and not ax.collections
+
+
+def test_the_legend_writes_the_cheapest_cost_as_the_table_does(tmp_path, monkeypatch):
+    """A review, 2026-12-08: the legend said "cost 4,200" where the table and CSV said 4,201
+    (38 x 110.53 rounded, not rounded up); the commands give the table's rounding."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from topicsetsize.decide.wording import documents_text
+    from topicsetsize.plots import plot_pool_depth
+
+    labels = []
+    monkeypatch.setattr(Figure, "savefig", lambda fig, *a, **k: labels.extend(
+        fig.axes[0].get_legend_handles_labels()[1]))
+    table = pd.DataFrame({"docs_per_topic": [458.9, 35.9], "n": [38, 117],
+                          "cost": [38 * 458.9, 117 * 35.9]}, index=pd.Index([100, 5], name="pd"))
+    study = types.SimpleNamespace(table=table, budget=None, cheapest=table.iloc[1])
+    plot_pool_depth(study, tmp_path / "p.png", cost_text=documents_text)
+    assert "cheapest: pd=5, cost 4,201" in labels            # 117 x 35.9 = 4200.3
+    labels.clear()
+    plot_pool_depth(study, tmp_path / "p.png")
+    assert "cheapest: pd=5, cost 4,200" in labels            # the API's default: nearest

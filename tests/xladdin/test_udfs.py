@@ -342,6 +342,13 @@ def test_blank_or_text_cell_in_a_range_names_its_row_and_column(book_matrix):
     text = [row[:] for row in book_matrix]
     text[19][0] = "0.1"                          # a number stored as text is still text
     assert _message(udfs.STDAB_VAR, text) == "range: text '0.1' at row 20, column 1 is not a number"
+    # a score pasted as text with a decimal comma is named as such (as alpha='0,05' is; a review,
+    # 2026-12-07, found the range's text cell without the hint)
+    text[19][0] = " 0,1234"
+    assert _message(udfs.STDAB_VAR, text) == ("range: text ' 0,1234' at row 20, column 1 is not a "
+                                              "number (a decimal point, not a comma: 0.1234?)")
+    text[19][0] = "1,234,5"                      # no single decimal comma: no guess
+    assert _message(udfs.TSS_VAR, text).endswith("column 1 is not a number")
     logical = [row[:] for row in book_matrix]
     logical[0][2] = True
     assert _message(udfs.TSS_VAR2, logical) == \

@@ -75,15 +75,16 @@ def check_boot_workload(args, n_boot, matrices) -> None:
 
 
 def interval_note(level: float, n_boot: int, seed: int, topics: str, *, of: str = "n",
-                  count: int = 10**9, whose: str = "") -> str:
+                  count: int = 10**9, whose: str = "",
+                  estimators=("one-way", "two-way")) -> str:
     """The line that says how an interval (on n, or on ``of``) was made, and how to repeat it;
-    below it, from fewer than 50 past topics (``count``, of the matrix ``whose`` where there are
-    several), the note that its upper end runs low
-    (:func:`~topicsetsize.estimates.uncertainty.few_topics_note`)."""
+    below it, from few past topics (``count``, of the matrix ``whose`` where there are several),
+    the note that its upper end runs low, for the residual variances the table's intervals
+    resample (``estimators``; :func:`~topicsetsize.estimates.interval_coverage.few_topics_note`)."""
     from ..estimates.interval_coverage import few_topics_note
 
     then = "sigma2 re-estimated, n recomputed" if of == "n" else f"{of} re-estimated"
-    few = few_topics_note(count)
+    few = few_topics_note(count, estimators)
     return (f"[low, high] = {level:.0%} interval of {of} over {topics}: expanded percentile "
             f"bootstrap (topics resampled with replacement, {then}; docs/formulas.md), "
             f"{n_boot} resamples, seed={seed} (--seed {seed} repeats it)"

@@ -107,8 +107,8 @@ def run(args) -> int:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
 
     from ..decide.budget import budget_plan
-    from ..decide.depth_sizes import check_design
-    from .design import one_way_caveat
+    from ..decide.depth_sizes import AS_OPTION, check_design
+    from .design import design_caveat
 
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int
         if key in kwargs:
@@ -119,8 +119,9 @@ def run(args) -> int:
                 args, key) is None else None
             if said:
                 warnings.warn(f"{args.plan}: {said}", UserWarning, stacklevel=1)
-    design, kwargs["method"] = check_design(kwargs.get("design", "anova"), kwargs.get("method"),
-                                            options=True)
+    design, kwargs["method"] = check_design(  # each named as it was given: option or plan key
+        kwargs.get("design", "anova"), kwargs.get("method"), said=lambda k, v: AS_OPTION(k, v)
+        if getattr(args, k) is not None else f'{k} = "{v}" of --plan {args.plan}')
     kwargs["design"] = design
     depths = kwargs.pop("depths")
     plan = budget_plan(depths, **kwargs)
@@ -140,8 +141,7 @@ def run(args) -> int:
             **{k: kwargs.get(k, default[k].default) for k in ("alpha", "beta")},
             **{k: kwargs[k] for k in ("m", "min_d") if k in kwargs},      # what n is sized for
             **({"budget": plan.budget} if plan.budget is not None else {})), csv=True)
-        if design == "anova":
-            one_way_caveat(csv=True, instead=_INSTEAD)
+        design_caveat(csv=True, instead=_INSTEAD, design=design)
         return 0
     show = table.copy()
     show["cost"] = show["cost"].map(documents_text)
@@ -164,17 +164,21 @@ def run(args) -> int:
         f"m={kwargs['m']}, minD={kwargs['min_d']:.15g}, alpha={kwargs.get('alpha', 0.05):.15g}, "
         f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs['method']}{budget}\n"
         f"cost = n x docs_per_topic, {ROUNDED_UP}" + (
-            "; n high = n at variance high, the upper end of V_E's interval; cost high = n high "
-            "x docs_per_topic" if "n high" in show else "")))
+            f"; n high = n at variance high, the upper end of {_variance(design)}'s interval; "
+            "cost high = n high x docs_per_topic" if "n high" in show else "")))
     from .pool_depth import upper_end_note
 
     upper_end_note(plan)        # as pool-depth says it on the same figures
     print(_verdict(plan))
     if plan.note:       # the legacy n falls short under the exact power: said beside the
         print(f"note: {plan.note}")     # verdict, never copied without it (as recommend)
-    if design == "anova":
-        one_way_caveat(instead=_INSTEAD)
+    design_caveat(instead=_INSTEAD, design=design)
     return 0
+
+
+def _variance(design: str) -> str:
+    """The variance a design's n is sized from: V_E, or V_E2 for the two-way ANOVA."""
+    return "V_E2" if design == "anova2" else "V_E"
 
 
 def _verdict(plan) -> str:

@@ -215,13 +215,16 @@ def print_caveat(args, width_at=None) -> None:
         print(f"note: {args.spec.name}: {caveat}", file=sys.stderr if args.csv else sys.stdout)
 
 
-def one_way_caveat(csv: bool = False, instead: str = "") -> None:
+def design_caveat(csv: bool = False, instead: str = "", design: str = "anova") -> None:
     """The one-way ANOVA's caveat, as ``n anova`` says it, under a decision whose n or
     guarantees are that design's (``recommend``, ``guarantees``, ``budget``, ``pool-depth``): a
     review, 2026-12-07, found "this guarantees 80% power" there without a word of it.
     ``instead``: how this command sizes the two-way design (a second review found the caveat
-    without a way to follow it)."""
-    spec = DESIGNS["anova"]
+    without a way to follow it). ``design="anova2"``: the two-way design's own caveat, where
+    the decision sizes that design (``budget``, ``pool-depth --design anova2``: a third review
+    found it missing there, where the one-way caveat had pointed)."""
+    spec = DESIGNS[design]
+    instead = instead if design == "anova" else ""
     print(f"note: {spec.name}: {spec.caveat}{f' ({instead})' if instead else ''}",
           file=sys.stderr if csv else sys.stdout)
 

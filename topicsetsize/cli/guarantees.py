@@ -38,7 +38,7 @@ def register(sub, designs) -> None:
 def run(args) -> int:
     """Compute the guarantees and print the table and the statements."""
     from ..decide.guarantee import DEFAULT_MS, TABLE_DECIMALS, guarantees, percent_text, round_up
-    from .design import one_way_caveat
+    from .design import design_caveat
 
     result = guarantees(args.n, variance=args.variance,
                         ms=DEFAULT_MS if args.m is None else args.m, alpha=args.alpha,
@@ -62,7 +62,7 @@ def run(args) -> int:
         print_frame(table.assign(method=result.method, alpha=result.alpha,
                                         beta=result.beta, variance=result.variance,
                                         variance_t=result.variance_t), csv=True, index=False)
-        one_way_caveat(csv=True)
+        design_caveat(csv=True)
         return 0
     shown = result.table.copy()
     for column in ("min_d", "min_dt", "ci_delta"):      # rounded up: never below the truth
@@ -87,7 +87,7 @@ def run(args) -> int:
     from ..decide.wording import ESTIMATED_VARIANCE
 
     print(f"note: {ESTIMATED_VARIANCE}")   # what n "guarantees" holds at the variance given
-    one_way_caveat()                        # the minD column's: for independent topic samples
+    design_caveat()                        # the minD column's: for independent topic samples
     return 0
 
 

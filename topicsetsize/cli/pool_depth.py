@@ -95,12 +95,12 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read the collections, run the study with a progress bar, print and plot."""
-    from ..decide.depth_sizes import check_design
+    from ..decide.depth_sizes import AS_OPTION, ESTIMATORS, check_design
     from ..decide.pooling import pool_depth_study
     from ..matrices.evaluation import run_sources
     from ..matrices.measures import parse_measure
     from ..params import check
-    from .design import one_way_caveat
+    from .design import design_caveat
 
     _example_inputs(args)
     if len(args.runs) != len(args.qrels):
@@ -120,7 +120,7 @@ def run(args) -> int:
         require_matplotlib()   # fail before the long work
 
     # The design, validated before the runs are read (m comes back as an int).
-    args.design, args.method = check_design(args.design, args.method, options=True)
+    args.design, args.method = check_design(args.design, args.method, said=AS_OPTION)
     m = check("m", args.m, allow_array=False) if args.m is not None else None
     if args.min_d is not None:
         check("min_d", args.min_d, allow_array=False)
@@ -150,17 +150,18 @@ def run(args) -> int:
     if args.plot is not None:
         from ..plots import plot_pool_depth
 
-        plot_pool_depth(study, args.plot, title=(
-            f"{measure}, {_sources(args)}: m={m}, minD={args.min_d:.15g}, alpha={args.alpha:.15g}, "
-            f"beta={args.beta:.15g}, {_variance_name(args)}"))
+        plot_pool_depth(study, args.plot, cost_text=documents_text, title=(
+            f"{measure}, {_sources(args)}: {_DESIGN_NAMES[args.design]}, m={m}, "
+            f"minD={args.min_d:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "
+            f"{_variance_name(args)}"))
     if args.csv:
         sized = {} if m is None else {     # what n is sized for, as budget's CSV says it
             "design": args.design, "m": m, "min_d": args.min_d, "variance_from": args.variance_from,
             **({"budget": args.budget} if args.budget is not None else {})}
         print_frame(whole_costs(study.table).assign(method=args.method, alpha=args.alpha,
                                                     beta=args.beta, **sized), csv=True)
-        if m is not None and args.design == "anova":
-            one_way_caveat(csv=True, instead=_INSTEAD)
+        if m is not None:
+            design_caveat(csv=True, instead=_INSTEAD, design=args.design)
         return 0
     show = study.table.copy()
     show["docs_per_topic"] = show["docs_per_topic"].map("{:.1f}".format)
@@ -197,7 +198,8 @@ def run(args) -> int:
         if study.n_interval is not None:
             design += "\n" + interval_note(study.n_interval.level, n_boot, seed,
                                            "the past topics (the same resamples at every depth)",
-                                           count=int(study.table["topics"].iloc[0]))
+                                           count=int(study.table["topics"].iloc[0]),
+                                           estimators=(ESTIMATORS[args.design][0],))
     print_frame(show, title=(
         f"Pool depth study (Sakai, CIKM 2014, 6.3) of {_sources(args)}: {measure} by "
         f"ir_measures, {_pooled(study)} pooled and evaluated; "
@@ -220,8 +222,7 @@ def run(args) -> int:
             _own_scores_note(study, measure, args.min_d, args.variance_from)
         if study.note:  # the legacy n falls short under the exact power: said beside the
             print(f"note: {study.note}")     # cheapest depth, never copied without it
-        if args.design == "anova":
-            one_way_caveat(instead=_INSTEAD)
+        design_caveat(instead=_INSTEAD, design=args.design)
     if args.plot is not None:
         print(f"wrote {args.plot}")
     return 0
@@ -283,8 +284,15 @@ def _own_scores_note(study, measure, min_d: float, variance_from: str) -> None:
     if depth == deepest:
         return
     shallow, deep = study.scores[depth], study.scores[deepest]
-    tau = min(kendalltau(np.mean(s, axis=0), np.mean(d, axis=0)).statistic
-              for s, d in zip(shallow, deep))
+    runs = [list(s.columns) for s in shallow]
+    if all(r == runs[0] for r in runs):     # the same runs: their means over every topic
+        tau = kendalltau(*(np.mean(np.concatenate([np.asarray(x) for x in scores]), axis=0)
+                           for scores in (shallow, deep))).statistic
+        which = ""
+    else:   # other runs in each collection: the lowest of theirs (a review found it unsaid)
+        tau = min(kendalltau(np.mean(s, axis=0), np.mean(d, axis=0)).statistic
+                  for s, d in zip(shallow, deep))
+        which = f" (the lowest of the {len(shallow)} collections')"
 
     def mean(matrices) -> float:
         return float(np.mean(np.concatenate([np.asarray(x, float).ravel() for x in matrices])))
@@ -292,13 +300,13 @@ def _own_scores_note(study, measure, min_d: float, variance_from: str) -> None:
     if variance_from == "std-ab":
         print(f"note: minD = {min_d:.15g} is a difference of each depth's own std-AB scores "
               f"(standardised on that depth's {measure}): pd={depth}'s {measure} ranks the runs "
-              f"with Kendall's tau {tau:.2f} against pd={deepest}'s; its n detects that "
+              f"with Kendall's tau {tau:.2f}{which} against pd={deepest}'s; its n detects that "
               f"difference at pd={depth}, so weigh the ranking it gives too")
         return
     print(f"note: minD = {min_d:.15g} is a difference of each depth's own {measure}: at "
           f"pd={depth} the scores average {mean(shallow):.3f} (pd={deepest}: {mean(deep):.3f}) "
-          f"and rank the runs with Kendall's tau {tau:.2f} against pd={deepest}; its n detects "
-          f"that difference in pd={depth}'s {measure}, so weigh the ranking it gives too")
+          f"and rank the runs with Kendall's tau {tau:.2f}{which} against pd={deepest}; its n "
+          f"detects that difference in pd={depth}'s {measure}, so weigh the ranking it gives too")
 
 
 def _copies(study, args) -> None:

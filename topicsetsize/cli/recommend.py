@@ -75,7 +75,7 @@ def run(args) -> int:
     from ..decide.recommendation import check_requirement, recommend
     from ..decide.requirement_files import read_requirements
     from ..decide.wording import ESTIMATED_VARIANCE
-    from .design import one_way_caveat
+    from .design import design_caveat
 
     items = [check_requirement(parse_require(text, f"--require {k}"), where=f"--require {k}")
              for k, text in enumerate(args.require, 1)]
@@ -100,13 +100,13 @@ def run(args) -> int:
     if args.csv:
         print_frame(frame.assign(recommended=result.n, method=args.method, alpha=result.alpha,
                                  beta=result.beta), csv=True)
-        one_way_caveat(csv=True)
+        design_caveat(csv=True)
         return 0
     print(result.sentence)
     if result.note:     # a size the sentence states (or its guarantee) fails under the exact
         print(f"note: {result.note}")      # power: said beside it, never copied without it
     print(f"note: {ESTIMATED_VARIANCE}")   # "guarantees" holds at the variances given
-    one_way_caveat()                        # ... and for independent topic samples
+    design_caveat()                        # ... and for independent topic samples
     print()
     shown = frame.assign(label=frame["label"].fillna(""), **{   # truncated: never up to 1 − β
         column: [math.floor(p * 1e6) / 1e6 for p in frame[column]]

@@ -64,6 +64,7 @@ from .formats.common import (
     is_numeric,
     nonempty_bytes,
     parse_floats,
+    refuse_other_input,
     refuse_trec_input,
     split_fields,
 )
@@ -284,11 +285,8 @@ def _read_file(path: Path, fmt: str | None, measure: str | None, transpose: bool
         return read_xlsx(path, sheet, transpose, data, topic_ids), "xlsx", sheet
     if fmt == "xlsx":
         raise InputError(f"{path}: not an .xlsx workbook")
-    if fmt is None and path.suffix.lower() in (".xlsx", ".xlsm"):
-        raise InputError(f"{path}: named {path.suffix} but not an Excel workbook (not a zip "
-                         "archive); if it is CSV/TSV text, rename it or give fmt='wide' "
-                         "(--format wide)")
     if fmt is None:
+        refuse_other_input(path)    # a workbook that is no zip, a TOML spec...
         start = decode_text(path, head)
         refuse_trec_input(path, start)
         fmt = _detect(start)

@@ -10,6 +10,7 @@ import pytest
 
 from tests.topicsetsize.decide.test_budget import PLAN
 from topicsetsize.cli import main
+from topicsetsize.designs.registry import DESIGNS
 
 from .conftest import one_line_error
 
@@ -320,11 +321,13 @@ def test_the_two_way_design_at_the_command_line(capsys, tmp_path):
     assert main([*argv, "--design", "anova2", "--csv"]) == 0
     out, err = capsys.readouterr()
     table = pd.read_csv(io.StringIO(out), index_col=0)
-    assert table["n"].tolist() == [167, 189] and err == ""          # no one-way caveat
+    assert table["n"].tolist() == [167, 189]          # the two-way caveat, not the one-way one
+    assert err == f"note: Two-way ANOVA: {DESIGNS['anova2'].caveat}\n"
     assert set(table["design"]) == {"anova2"} and set(table["method"]) == {"exact"}
     assert main([*argv, "--design", "anova2"]) == 0
     out = capsys.readouterr().out
     assert "two-way ANOVA (topics as blocks; variance = V_E2)" in out and "One-way" not in out
+    assert out.splitlines()[-1] == f"note: Two-way ANOVA: {DESIGNS['anova2'].caveat}"
     assert main(argv) == 0
     assert "(here: --design anova2, with each depth's V_E2 as --variance)" in \
         capsys.readouterr().out
@@ -335,3 +338,10 @@ def test_the_two_way_design_at_the_command_line(capsys, tmp_path):
                     'docs_per_topic = 458\nvariance = 0.0132\n')
     assert main(["budget", "--plan", str(plan), "--csv"]) == 0
     assert pd.read_csv(io.StringIO(capsys.readouterr().out))["n"].tolist() == [167]
+    # a plan's own conflict is named by its keys (a review, 2026-12-08: it named --method and
+    # --design, options the command was not given)
+    plan.write_text(plan.read_text().replace('design = "anova2"\n',
+                                             'design = "anova2"\nmethod = "legacy"\n'))
+    err = one_line_error(capsys, "budget", "--plan", str(plan))
+    assert (f'method = "legacy" of --plan {plan} is the legacy Excel tools\' approximation of '
+            f'the one-way ANOVA: design = "anova2" of --plan {plan} is sized exactly') in err

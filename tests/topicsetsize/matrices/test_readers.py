@@ -273,6 +273,23 @@ def test_binary_file(tmp_path, head, kind):
     assert ("decompress it first" in message) == (kind != "binary")
 
 
+@pytest.mark.parametrize("name, kind", [("decide_example.toml", "TOML"), ("plan.TOML", "TOML"),
+                                        ("x.json", "JSON")])
+def test_a_spec_or_plan_given_as_a_matrix_is_named_as_such(tmp_path, name, kind):
+    # a review, 2026-12-07: the bundled decide_example.toml given as a matrix was refused with
+    # "ragged rows: line 1 has 15 fields but line 21 has 31"
+    from topicsetsize.generator import bundled_spec
+
+    path = tmp_path / name
+    path.write_bytes(bundled_spec("decide_example").read_bytes())
+    with pytest.raises(InputError) as exc:
+        read_matrix(path)
+    one_line_error(exc, f"{name}: a {kind} file, not a score matrix: give a CSV/TSV, .xlsx, "
+                   "long-format or trec_eval -q file of topics x runs")
+    with pytest.raises(InputError, match="ragged rows"):   # --format reads it all the same
+        read_matrix(path, fmt="wide")
+
+
 RUN = "CD007431 NF 11925550 1 0.80875 1\nCD007431 NF 11925551 2 0.75 1\n" * 3   # CLEF's AMC
 QRELS = "CD007431 0 11925550 1\nCD007431 0 11925551 0\n" * 3
 

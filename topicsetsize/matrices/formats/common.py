@@ -287,6 +287,33 @@ def folder_files(folder: Path, what: str) -> list[Path]:
     return [p for p in entries if p.is_file()]
 
 
+#: File kinds that are no score matrix, by suffix: read as one, a workbook spec said "ragged
+#: rows: line 1 has 15 fields but line 21 has 31" (a review, 2026-12-07).
+NOT_MATRICES = {".toml": "TOML", ".json": "JSON"}
+
+
+def refuse_other_input(path) -> None:
+    """Refuse, in one line, a file that is no zip archive but whose suffix says it is an Excel
+    workbook, or that it is no score matrix (a TOML workbook spec or budget plan, JSON);
+    ``--format`` reads it anyway.
+
+    >>> refuse_other_input("spec.toml")
+    Traceback (most recent call last):
+    ...
+    topicsetsize.InputError: spec.toml: a TOML file, not a score matrix: give a CSV/TSV, .xlsx, \
+long-format or trec_eval -q file of topics x runs
+    """
+    suffix = Path(path).suffix
+    if suffix.lower() in (".xlsx", ".xlsm"):
+        raise InputError(f"{path}: named {suffix} but not an Excel workbook (not a zip "
+                         "archive); if it is CSV/TSV text, rename it or give fmt='wide' "
+                         "(--format wide)")
+    kind = NOT_MATRICES.get(suffix.lower())
+    if kind:
+        raise InputError(f"{path}: a {kind} file, not a score matrix: give a CSV/TSV, .xlsx, "
+                         "long-format or trec_eval -q file of topics x runs")
+
+
 def refuse_trec_input(path, head: str) -> None:
     """Refuse, in one line, a TREC run file (``qid Q0 docno rank score tag``) or qrels file
     (``qid 0 docno relevance``) given where a score matrix belongs: read as one, a qrels file
