@@ -106,8 +106,8 @@ def run(args) -> int:
         if key not in kwargs:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
 
+    from ..decide.anova_designs import AS_OPTION, check_design
     from ..decide.budget import budget_plan
-    from ..decide.depth_sizes import AS_OPTION, check_design
     from .design import design_caveat
 
     for key in ("m", "min_d", "alpha", "beta"):     # one line naming the argument; m as int

@@ -95,7 +95,7 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Read the collections, run the study with a progress bar, print and plot."""
-    from ..decide.depth_sizes import AS_OPTION, ESTIMATORS, check_design
+    from ..decide.anova_designs import AS_OPTION, ESTIMATORS, check_design
     from ..decide.pooling import pool_depth_study
     from ..matrices.evaluation import run_sources
     from ..matrices.measures import parse_measure

@@ -26,6 +26,7 @@ from ..designs.anova2 import anova2_n
 from ..designs.scales import warn_scale
 from ..errors import InputError
 from ..params import check, check_choice, check_method
+from .anova_designs import DESIGN_METHODS, check_design
 from .limit import n_or_inf
 from .wording import budget_note, whole_documents
 
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 #: Top-level keys of a plan file (TOML), with whether they are required.
 PLAN_KEYS = {"m": True, "min_d": True, "alpha": False, "beta": False, "budget": False,
              "method": False, "design": False}
-#: The designs a plan sizes (one-way from V_E, two-way from V_E2), and each one's default
-BUDGET_DESIGNS = {"anova": "legacy", "anova2": "exact"}    # method (anova2 has no legacy one)
 #: Keys of each ``[[pool_depths]]`` row (all required), and the parameter that checks each.
 ROW_KEYS = {"pd": "depth", "docs_per_topic": "docs_per_topic", "variance": "variance"}
 #: The optional key of a ``[[pool_depths]]`` row (every row or none): the upper end of σ̂²'s
@@ -151,8 +150,7 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     30  476     655  120428     165715
     10  593     811   59300      81100
     """
-    design = check_choice("design", design, tuple(BUDGET_DESIGNS))
-    method = check_method(method or BUDGET_DESIGNS[design])
+    design, method = check_design(design, method)
     # One design for every depth: single numbers, not one per depth.
     m, min_d, alpha, beta = (check(name, value, allow_array=False) for name, value in
                              (("m", m), ("min_d", min_d), ("alpha", alpha), ("beta", beta)))
@@ -355,7 +353,7 @@ def read_plan(path) -> dict:
             continue
         try:
             out[key] = (check_method(data[key]) if key == "method" else
-                        check_choice(key, data[key], tuple(BUDGET_DESIGNS)) if key == "design"
+                        check_choice(key, data[key], tuple(DESIGN_METHODS)) if key == "design"
                         else check(key, data[key], allow_array=False))
         except InputError as exc:
             raise key_error(path, key, exc) from None

@@ -14,51 +14,18 @@ import warnings
 
 import numpy as np
 
-from ..errors import InputError
 from ..estimates.standardise import std_ab
 from ..estimates.variance import pooled_variance
-from .budget import BUDGET_DESIGNS, NestedPoolsWarning, budget_plan, cheapest_row
+from .anova_designs import ESTIMATORS
+from .budget import NestedPoolsWarning, budget_plan, cheapest_row
 from .limit import n_or_inf
 
-__all__ = ["MIN_BOOT_TOPICS", "ESTIMATORS", "AS_OPTION", "check_design", "variance_column",
-           "pooled_v_e", "size_depths", "depth_n_intervals"]
+__all__ = ["MIN_BOOT_TOPICS", "variance_column", "pooled_v_e", "size_depths",
+           "depth_n_intervals"]
 
 #: The fewest past topics the interval of n is resampled from (with 2, the centring factor
 #: n′/(n′ − 1) = 2 put both ends above the point: n = 6 in [12, 12], a reviewer's find).
 MIN_BOOT_TOPICS = 5
-#: Each design's residual variance (:func:`topicsetsize.pooled_variance`'s estimator) and the
-#: prefix of its columns in a study's table: V_E for the one-way, V_E2 for the two-way ANOVA.
-ESTIMATORS = {"anova": ("one-way", "v_e"), "anova2": ("two-way", "v_e2")}
-
-
-def check_design(design: str, method: str | None, *, said=None) -> tuple[str, str]:
-    """``(design, method)`` checked, the method by default the design's own
-    (:data:`~topicsetsize.decide.budget.BUDGET_DESIGNS`); ``said(key, value)`` names an
-    argument in the message (by default as the API takes it, ``method='legacy'``; a command
-    names its option or its plan file's key).
-
-    >>> check_design("anova2", None)
-    ('anova2', 'exact')
-    >>> check_design("anova2", "legacy", said=lambda k, v: f"--{k} {v}")
-    Traceback (most recent call last):
-    ...
-    topicsetsize.InputError: --method legacy is the legacy Excel tools' approximation \
-of the one-way ANOVA: --design anova2 is sized exactly (--method exact)
-    """
-    from ..params import check_choice, check_method
-
-    design = check_choice("design", design, tuple(BUDGET_DESIGNS))
-    method = check_method(method or BUDGET_DESIGNS[design])
-    if design == "anova2" and method == "legacy":
-        said = said or (lambda k, v: f"{k}={v!r}")
-        raise InputError(f"{said('method', 'legacy')} is the legacy Excel tools' approximation "
-                         f"of the one-way ANOVA: {said('design', 'anova2')} is sized exactly "
-                         f"({said('method', 'exact')})")
-    return design, method
-
-
-#: How a command names an option in a message (:func:`check_design`'s ``said``).
-AS_OPTION = "--{} {}".format
 
 
 def variance_column(design: str, variance_from: str) -> str:

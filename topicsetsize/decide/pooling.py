@@ -51,8 +51,9 @@ from ..matrices.measures import evaluator_for, parse_measure, require_ir_measure
 from ..matrices.runfiles import as_qrels, as_run, read_runs
 from ..matrices.topics import match_topics
 from ..params import N_BOOT, check, check_choice, check_flag
+from .anova_designs import check_design
 from .cutoff import measure_cutoff, warn_shallower_than_cutoff
-from .depth_sizes import check_design, pooled_v_e, size_depths, variance_column
+from .depth_sizes import pooled_v_e, size_depths, variance_column
 from .pools import (
     JUDGED_SHARE_MIN,
     IncompleteJudgmentsWarning,

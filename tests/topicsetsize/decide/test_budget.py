@@ -318,7 +318,8 @@ def test_the_two_way_design_sizes_each_depth_from_v_e2():
     one_way = tss.budget_plan([100, 20], docs_per_topic=[458, 90], variances=v, m=10,
                               min_d=0.05)
     assert one_way.table["n"].tolist() == [tss.anova_n(0.05, 0.2, 0.05, x, 10) for x in v]
-    with pytest.raises(InputError, match="method='legacy' is not one of 'exact'"):
+    with pytest.raises(InputError, match="method='legacy' is the legacy Excel tools' approximation "
+                                         "of the one-way ANOVA: design='anova2' is sized exactly"):
         tss.budget_plan([100], docs_per_topic=[458], variances=[0.0132], m=10, min_d=0.05,
                         design="anova2", method="legacy")
     with pytest.raises(InputError, match="design='anova3' is not one of 'anova', 'anova2'"):

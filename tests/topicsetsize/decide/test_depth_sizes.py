@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from topicsetsize.decide.depth_sizes import check_design, variance_column
+from topicsetsize.decide.anova_designs import check_design
+from topicsetsize.decide.depth_sizes import variance_column
 from topicsetsize.decide.pooling import pool_depth_study
 from topicsetsize.errors import InputError
 
