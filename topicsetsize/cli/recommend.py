@@ -34,9 +34,13 @@ def register(sub, designs) -> None:
                    help="significance level (default .05)")
     p.add_argument("--beta", type=number("beta"), default=0.20,
                    help="Type II error probability; power = 1 - beta (default .20)")
-    p.add_argument("--method", choices=("legacy", "exact"), default="legacy",
-                   help="legacy = the legacy Excel tools' approximations (default); "
-                        "exact = noncentral F")
+    p.add_argument("--method", choices=("legacy", "exact"),
+                   help="legacy = the legacy Excel tools' approximations (the one-way design's "
+                        "default); exact = noncentral F (--design anova2's only)")
+    p.add_argument("--design", choices=("anova", "anova2"), default="anova",
+                   help="anova = one-way ANOVA, as in the paper (default); anova2 = two-way "
+                        "ANOVA, topics as blocks, the test for runs that share one topic set: "
+                        "each variance is then V_E2 (exact n only)")
     p.add_argument("--csv", action="store_true",
                    help="print the requirements table as CSV, with the recommended n")
     p.set_defaults(handler=run)
@@ -72,11 +76,13 @@ def run(args) -> int:
     """Read the requirements, recommend n and print the sentence and the table."""
     import math
 
+    from ..decide.anova_designs import AS_OPTION, check_design
     from ..decide.recommendation import check_requirement, recommend
     from ..decide.requirement_files import read_requirements
     from ..decide.wording import ESTIMATED_VARIANCE
     from .design import design_caveat
 
+    args.design, args.method = check_design(args.design, args.method, said=AS_OPTION)
     items = [check_requirement(parse_require(text, f"--require {k}"), where=f"--require {k}")
              for k, text in enumerate(args.require, 1)]
     for k, item in enumerate(items):
@@ -91,44 +97,49 @@ def run(args) -> int:
     if not items:
         raise InputError("no requirements: give --require SPEC (one or more) or --file FILE")
     result = recommend(items, alpha=args.alpha, beta=args.beta, round_to=args.round_to,
-                       method=args.method)
+                       method=args.method, design=args.design)
     frame = result.requirements
     if result.note:         # the legacy sizes under the exact power: on stderr, as n's warning
         import warnings
 
         warnings.warn(result.note, UserWarning, stacklevel=1)
     if args.csv:
-        print_frame(frame.assign(recommended=result.n, method=args.method, alpha=result.alpha,
-                                 beta=result.beta), csv=True)
-        design_caveat(csv=True)
+        print_frame(frame.assign(recommended=result.n, method=args.method, design=args.design,
+                                 alpha=result.alpha, beta=result.beta), csv=True)
+        design_caveat(csv=True, instead=_INSTEAD, design=args.design)
         return 0
     print(result.sentence)
     if result.note:     # a size the sentence states (or its guarantee) fails under the exact
         print(f"note: {result.note}")      # power: said beside it, never copied without it
     print(f"note: {ESTIMATED_VARIANCE}")   # "guarantees" holds at the variances given
-    design_caveat()                        # ... and for independent topic samples
+    design_caveat(instead=_INSTEAD, design=args.design)    # for independent topic samples
     print()
     shown = frame.assign(label=frame["label"].fillna(""), **{   # truncated: never up to 1 − β
         column: [math.floor(p * 1e6) / 1e6 for p in frame[column]]
         for column in ("power", "power_exact") if column in frame})
+    test = ", two-way ANOVA: variance = V_E2" if args.design == "anova2" else ""
     print_frame(shown, title=f"Each requirement's n, and its power at n={result.n} "
-                             f"(alpha={result.alpha:.15g}, {result.method}):")
+                             f"(alpha={result.alpha:.15g}, {result.method}{test}):")
     return 0
+
+
+#: How this command sizes the two-way design, said after the one-way design's caveat.
+_INSTEAD = "here: --design anova2, with each requirement's V_E2 as its variance"
 
 
 def _differing_settings(args, settings: dict) -> None:
     """Warn where a requirements file written by ``recommend --csv`` was computed with another
-    method, α or β than this command's: its n columns are computed again, by the command's
+    method, design, α or β than this command's: its n columns are computed again, by the command's
     (a review, 2026-12-07: a file saved at alpha = 0.01 was read back at the default 0.05, 120
     topics becoming 90, without a word)."""
     import warnings
 
     for key, values in settings.items():
         ours = getattr(args, key)
-        differ = sorted(v for v in values if (v != ours if key == "method" else
-                                              as_number(v) != ours))
+        text = key in ("method", "design")
+        differ = sorted(v for v in values if (v != ours if text else as_number(v) != ours))
         if differ:
-            flag = f"--{key} {ours if key == 'method' else f'{ours:.15g}'}"
+            flag = f"--{key} {ours if text else f'{ours:.15g}'}"
             warnings.warn(f"{args.file}: its {key} column says {', '.join(differ)}; the answers "
                           f"are computed again with {flag} (give --{key} {differ[0]} to repeat "
                           "them)", UserWarning, stacklevel=2)

@@ -28,9 +28,11 @@ import numpy as np
 import pandas as pd
 
 from ..designs.anova import anova_n, anova_power
+from ..designs.anova2 import anova2_n, anova2_power
 from ..designs.scales import warn_scale
 from ..errors import InputError
-from ..params import check, check_method
+from ..params import check
+from .anova_designs import check_design
 from .limit import n_or_inf
 from .wording import legacy_note, sentence
 
@@ -70,6 +72,9 @@ class Recommendation:
         With ``method="legacy"``, whether the recommended n falls short of 1 − β for some
         requirement under the exact noncentral F (the note's first case: the sentence's
         guarantee does not hold).
+    design : str
+        "anova" (the one-way ANOVA at each requirement's V_E) or "anova2" (the two-way ANOVA,
+        topics as blocks, at its V_E2).
 
     Examples
     --------
@@ -87,6 +92,7 @@ class Recommendation:
     method: str
     note: str = ""
     short: bool = False
+    design: str = "anova"
 
     def __str__(self) -> str:
         return self.sentence
@@ -203,8 +209,8 @@ def _requirements(requirements) -> list[dict]:
     return out
 
 
-def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
-              method="legacy") -> Recommendation:
+def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10, method=None,
+              design="anova") -> Recommendation:
     """One topic set size that meets every requirement, and the sentence that states it.
 
     Each requirement (variance σ̂², m systems, minimum detectable range minD) needs
@@ -222,7 +228,12 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
         Error probabilities in (0, 1), shared by every requirement.
     round_to : int
         Round the recommendation up to a multiple of this (≥ 1; 1 means no rounding).
-    method : {"legacy", "exact"}
+    method : {"legacy", "exact"}, optional
+        By default the design's own: "legacy" for the one-way ANOVA, "exact" for the two-way.
+    design : {"anova", "anova2"}
+        The one-way ANOVA, as in the paper, or the two-way ANOVA with topics as blocks
+        (:func:`topicsetsize.anova2_n`): the test for runs that share one topic set, each
+        requirement's ``variance`` then its V_E2, and the sentence says the design.
 
     Returns
     -------
@@ -261,7 +272,8 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
     topicsetsize.InputError: requirement 1 ('EN nDCG@3'): min_d=-0.1 is out of range: allowed min_d
     > 0
     """
-    method = check_method(method)
+    design, method = check_design(design, method)
+    n_of, power_of = (anova2_n, anova2_power) if design == "anova2" else (anova_n, anova_power)
     alpha = check("alpha", alpha, allow_array=False)
     beta = check("beta", beta, allow_array=False)
     round_to = check("round_to", round_to, allow_array=False)
@@ -273,23 +285,23 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
     warn_scale({"min_d": frame["min_d"].to_numpy(), "variance": frame["variance"].to_numpy()},
                given=True)         # once: the calls below do not note (the package's own)
     try:
-        need = np.atleast_1d(anova_n(alpha, beta, frame["min_d"].to_numpy(),
-                                     frame["variance"].to_numpy(), frame["m"].to_numpy(),
-                                     method=method))
+        need = np.atleast_1d(n_of(alpha, beta, frame["min_d"].to_numpy(),
+                                  frame["variance"].to_numpy(), frame["m"].to_numpy(),
+                                  method=method))
     except InputError:            # e.g. a minD too small for any n: say which requirement
         for row in frame.itertuples():
             try:
-                anova_n(alpha, beta, row.min_d, row.variance, row.m, method=method)
+                n_of(alpha, beta, row.min_d, row.variance, row.m, method=method)
             except InputError as error:
                 where = place_text(f"requirement {row.Index}", row.label)
                 raise InputError(f"{where}: {error}") from None
         raise
     frame["n"] = need.astype(np.int64)
     n = int(-(-int(need.max()) // round_to) * round_to)
-    frame["power"] = np.atleast_1d(anova_power(n, m=frame["m"].to_numpy(),
-                                               min_d=frame["min_d"].to_numpy(),
-                                               variance=frame["variance"].to_numpy(),
-                                               alpha=alpha, method=method))
+    frame["power"] = np.atleast_1d(power_of(n, m=frame["m"].to_numpy(),
+                                            min_d=frame["min_d"].to_numpy(),
+                                            variance=frame["variance"].to_numpy(),
+                                            alpha=alpha, method=method))
     note, short, exact_n = "", False, None
     if method == "legacy":      # the legacy ANOVA under-sizes n: what the exact power says
         args = (frame["min_d"].to_numpy(), frame["variance"].to_numpy(), frame["m"].to_numpy())
@@ -299,13 +311,13 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10,
                                                 alpha=alpha, method="exact"))
         note = legacy_note(n, frame, exact_n, exact_power, beta, round_to)
         short = bool((exact_power < 1.0 - beta).any())
-    said = sentence(n, frame, beta, alpha, exact_n, short)
+    said = sentence(n, frame, beta, alpha, exact_n, short, design=design)
     if exact_n is not None:     # beside the legacy n and power, the exact ones: a table or a
         # CSV of the requirements carries what the sentence and the note say (a review,
         # 2026-12-07: recommend --csv gave 141 and .829 where the text said 143 by the exact test)
         frame["n_exact"] = exact_n.astype(np.int64) if np.isfinite(exact_n).all() else exact_n
         frame["power_exact"] = exact_power
-    return Recommendation(n, frame, said, alpha, beta, round_to, method, note, short)
+    return Recommendation(n, frame, said, alpha, beta, round_to, method, note, short, design)
 
 
 # --- Requirement files ---------------------------------------------------------------------------

@@ -33,9 +33,10 @@ def read_requirements(path, *, settings: dict | None = None) -> list[dict]:
     ----------
     path : str or path-like
     settings : dict, optional
-        Filled with the values of the CSV's ``method``, ``alpha`` and ``beta`` columns (a set of
-        texts per column present), as ``recommend --csv`` writes them: the answers are computed
-        again by the caller's settings, which can then say where the file's differ.
+        Filled with the values of the CSV's ``method``, ``design``, ``alpha`` and ``beta``
+        columns (a set of texts per column present), as ``recommend --csv`` writes them: the
+        answers are computed again by the caller's settings, which can then say where the
+        file's differ.
 
     Returns
     -------
@@ -105,9 +106,9 @@ def _cell(text: str):
 #: The columns ``recommend --csv`` adds to the requirements: read back, they are left out (the
 #: answers are computed again from the requirements, by the method the command is given).
 COMPUTED = ("requirement", "n", "power", "n_exact", "power_exact", "recommended", "method",
-            "alpha", "beta")
+            "design", "alpha", "beta")
 #: Among them, the settings the answers were computed by (read back for ``settings``).
-SETTINGS = ("method", "alpha", "beta")
+SETTINGS = ("method", "design", "alpha", "beta")
 
 
 def _read_csv(path: Path, text: str, settings: dict) -> list[dict]:

@@ -129,7 +129,7 @@ def clause(row, recommended: int, exact=None) -> str:
 
 
 def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05, exact_n=None,
-             short: bool = False) -> str:
+             short: bool = False, design: str = "anova") -> str:
     """"Create n topics: this guarantees 80% power for A, and for B." (AIRS 2016, Section 4).
 
     At the papers' α = .05 the sentence is theirs word for word (with the exact method, or where
@@ -140,7 +140,9 @@ def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05, exac
     ``frame``) and ``short`` (whether n falls short of 1 − β under the exact test for some
     requirement) qualify what the exact test does not bear out: the guarantee ("80% power by
     the legacy approximation") and each size below its exact n (:func:`clause`). A sentence
-    copied alone into a proposal then claims nothing that the exact test denies.
+    copied alone into a proposal then claims nothing that the exact test denies. With
+    ``design="anova2"`` the guarantee names its test ("80% power in a two-way ANOVA (topics as
+    blocks)"): the papers' sentence is the one-way ANOVA's.
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"label": [None], "m": [2], "min_d": [0.1], "n": [77]})
@@ -159,7 +161,8 @@ def sentence(n: int, frame: pd.DataFrame, beta: float, alpha: float = 0.05, exac
     separator = "; " if frame["label"].notna().any() else ", "
     level = "" if alpha == 0.05 else f" at alpha = {float(alpha)!r}"
     legacy = f" {_BY_LEGACY}" if short else ""
-    return (f"Create {n} topics: this guarantees {percent_text(beta)} power{level}{legacy} "
+    test = " in a two-way ANOVA (topics as blocks)" if design == "anova2" else ""
+    return (f"Create {n} topics: this guarantees {percent_text(beta)} power{level}{legacy}{test} "
             f"{separator.join(clauses)}.")
 
 

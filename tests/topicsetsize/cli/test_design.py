@@ -561,7 +561,9 @@ def test_a_decision_on_the_one_way_design_says_its_caveat(capsys, argv, csv):
     # far less often than its theory says; every command whose n is the one-way design's now
     # says the declared caveat as n anova does (stdout; with --csv, stderr)
     code, out, err = run_cli(capsys, *argv, *(["--csv"] if csv else []))
-    said = CAVEAT[:-1] + (" (here: --design anova2, with each depth's V_E2 as --variance)\n"
-                          if argv[0] == "budget" else "\n")   # budget sizes the other design too
+    instead = {"budget": " (here: --design anova2, with each depth's V_E2 as --variance)",
+               "recommend": " (here: --design anova2, with each requirement's V_E2 as its "
+                            "variance)"}         # the commands that size the other design too
+    said = CAVEAT[:-1] + instead.get(argv[0], "") + "\n"
     assert code == 0 and said in (err if csv else out), (out, err)
     assert CAVEAT[:-1] not in (out if csv else err)

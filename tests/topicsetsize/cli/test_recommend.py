@@ -64,6 +64,35 @@ def test_csv_and_options(capsys):
     assert out.startswith("Create ") and "90% power" in out
 
 
+def test_the_two_way_design(capsys, tmp_path):
+    """--design anova2: each requirement's n at its V_E2 by the two-way ANOVA, exact, the
+    design in the sentence, the table's title, the CSV (read back without a word) and the
+    caveat; --method legacy refused in one line before any file is read."""
+    import topicsetsize as tss
+    from topicsetsize.designs.registry import DESIGNS
+
+    argv = ["recommend", "--require", "variance=0.0132,m=2,min_d=0.1", "--require",
+            "variance=0.0132,m=50,min_d=0.2"]
+    code, out, err = run_cli(capsys, *argv, "--design", "anova2", "--csv")
+    got = pd.read_csv(io.StringIO(out), index_col="requirement")
+    assert code == 0 and got["n"].tolist() == [tss.anova2_n(0.05, 0.2, d, 0.0132, m)
+                                               for m, d in ((2, 0.1), (50, 0.2))]
+    assert set(got["design"]) == {"anova2"} and set(got["method"]) == {"exact"}
+    assert err == f"note: Two-way ANOVA: {DESIGNS['anova2'].caveat}\n"
+    saved = tmp_path / "rec.csv"
+    saved.write_text(out)
+    code, out, err = run_cli(capsys, "recommend", "--file", str(saved), "--design", "anova2")
+    assert code == 0 and err == "" and "in a two-way ANOVA (topics as blocks)" in out
+    assert "exact, two-way ANOVA: variance = V_E2" in out
+    assert f"\nnote: Two-way ANOVA: {DESIGNS['anova2'].caveat}\n" in out
+    code, out, err = run_cli(capsys, "recommend", "--file", str(saved))      # one-way: said
+    assert "its design column says anova2; the answers are computed again with --design anova" \
+        in err and "(here: --design anova2, with each requirement's V_E2 as its variance)" in out
+    assert one_line_error(capsys, "recommend", "--file", "no/such.csv", "--design", "anova2",
+                          "--method", "legacy").endswith(
+        "--design anova2 is sized exactly (--method exact)\n")
+
+
 def test_labels_with_commas(capsys):
     code, out, _ = run_cli(capsys, "recommend", "--require",
                            "label=EN nDCG@3, raw,variance=0.0259,m=10,min_d=0.10", "--csv")

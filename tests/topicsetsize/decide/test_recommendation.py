@@ -337,3 +337,39 @@ def test_a_legacy_recommendation_carries_the_exact_n_and_power(paper_requirement
         assert row.power_exact == pytest.approx(power(r.n, *args), abs=1e-9)
     assert r.requirements["n_exact"].tolist()[0] == 96          # the paper's sentence: 93 → 96
     assert "n_exact" not in recommend(paper_requirements, method="exact").requirements
+
+
+def _scipy_two_way(variance, m, min_d, alpha=0.05):
+    """The two-way ANOVA's power at n and its smallest n with power .8, by scipy's noncentral F
+    alone (df m − 1, (m − 1)(n − 1); λ = n·minD²/(2σ²): the least favourable configuration)."""
+    from scipy import stats
+
+    def power(n):
+        dfn, dfd = m - 1, (m - 1) * (n - 1)
+        return stats.ncf.sf(stats.f.isf(alpha, dfn, dfd), dfn, dfd, n * min_d ** 2 / (2 * variance))
+
+    n = 2
+    while power(n) < 0.8:
+        n += 1
+    return n, power
+
+
+def test_the_two_way_design_sizes_each_requirement_from_its_v_e2():
+    """design="anova2": each requirement's n is the two-way ANOVA's at its V_E2 (TREC 2004
+    Robust AP's .0132, `topicsetsize variance`), exact, and the sentence names the test (a
+    review, 2026-12-07: every recommendation sized the one-way test its caveat advises against)."""
+    needs = [{"label": "AP", "variance": 0.0132, "m": 2, "min_d": 0.10},
+             {"variance": 0.0132, "m": 50, "min_d": 0.20}]
+    r = tss.recommend(needs, design="anova2")
+    assert r.design == "anova2" and r.method == "exact" and r.note == ""
+    for (_, row), need in zip(r.requirements.iterrows(), needs):
+        n, power = _scipy_two_way(need["variance"], need["m"], need["min_d"])
+        assert row["n"] == n and row["power"] == pytest.approx(power(r.n), abs=1e-9)
+    assert r.n == -(-max(r.requirements["n"]) // 10) * 10
+    assert r.sentence.startswith(f"Create {r.n} topics: this guarantees 80% power in a two-way "
+                                 "ANOVA (topics as blocks) for AP, comparing any m = 2 systems")
+    assert "n_exact" not in r.requirements           # exact already: no legacy columns
+    with pytest.raises(tss.InputError, match="method='legacy' is the legacy Excel tools' "
+                                         "approximation of the one-way ANOVA"):
+        tss.recommend(needs, design="anova2", method="legacy")
+    assert "two-way" not in tss.recommend(needs).sentence       # the default as before
