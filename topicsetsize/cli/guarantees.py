@@ -1,6 +1,7 @@
 """``topicsetsize guarantees``: what n topics guarantee for the ANOVA, t-test and CI designs.
 
-For each n and each m: the minimum detectable range minD of a one-way ANOVA over m systems;
+For each n and each m: the minimum detectable range minD of a one-way ANOVA over m systems (or,
+with --design anova2, of a two-way ANOVA at V_E2);
 for each n: the paired t-test's minimum detectable difference minDt and the expected width of
 the 100(1 - alpha)% CI of a difference (Sakai, IRJ 2016). The variance of the per-topic
 differences defaults to 2 x variance.
@@ -27,9 +28,12 @@ def register(sub, designs) -> None:
                    help="Type II error probability; power = 1 - beta (default .20)")
     p.add_argument("--variance-t", type=number("variance_t"), default=None,
                    help="variance of the per-topic differences (default 2 x variance)")
-    p.add_argument("--method", choices=("legacy", "exact"), default="legacy",
-                   help="legacy = the legacy Excel tools' approximations (default); "
-                        "exact = noncentral t and F")
+    p.add_argument("--method", choices=("legacy", "exact"),
+                   help="legacy = the legacy Excel tools' approximations (the one-way design's "
+                        "default); exact = noncentral t and F (--design anova2's only)")
+    p.add_argument("--design", choices=("anova", "anova2"), default="anova",
+                   help="min_d of the one-way ANOVA (default) or of the two-way ANOVA, topics "
+                        "as blocks (anova2: --variance is then V_E2; exact only)")
     p.add_argument("--csv", action="store_true",
                    help="print the table as CSV (full precision), without the statements")
     p.set_defaults(handler=run)
@@ -37,12 +41,15 @@ def register(sub, designs) -> None:
 
 def run(args) -> int:
     """Compute the guarantees and print the table and the statements."""
+    from ..decide.anova_designs import AS_OPTION, check_design
     from ..decide.guarantee import DEFAULT_MS, TABLE_DECIMALS, guarantees, percent_text, round_up
     from .design import design_caveat
 
+    args.design, args.method = check_design(args.design, args.method, said=AS_OPTION)
     result = guarantees(args.n, variance=args.variance,
                         ms=DEFAULT_MS if args.m is None else args.m, alpha=args.alpha,
-                        beta=args.beta, variance_t=args.variance_t, method=args.method)
+                        beta=args.beta, variance_t=args.variance_t, method=args.method,
+                        design=args.design)
     if result.note:         # the legacy guarantees under the exact tests: on stderr (as n's)
         import warnings
 
@@ -59,22 +66,29 @@ def run(args) -> int:
             table = table.assign(
                 min_d_exact=anova_min_d(n, m=m, variance=result.variance, **given),
                 min_dt_exact=ttest_min_dt(n, variance_t=result.variance_t, **given))
-        print_frame(table.assign(method=result.method, alpha=result.alpha,
-                                        beta=result.beta, variance=result.variance,
-                                        variance_t=result.variance_t), csv=True, index=False)
-        design_caveat(csv=True)
+        print_frame(table.assign(method=result.method, design=result.design,
+                                 alpha=result.alpha, beta=result.beta, variance=result.variance,
+                                 variance_t=result.variance_t), csv=True, index=False)
+        design_caveat(csv=True, instead=_INSTEAD, design=args.design)
         return 0
     shown = result.table.copy()
     for column in ("min_d", "min_dt", "ci_delta"):      # rounded up: never below the truth
         shown[column] = round_up(shown[column].to_numpy(), decimals=TABLE_DECIMALS)
     print_frame(shown, index=False, title=(
-        f"What n topics guarantee: variance={result.variance:.15g}, "
+        "What n topics guarantee: "
+        + ("min_d of the two-way ANOVA (topics as blocks), variance = V_E2; "
+           if args.design == "anova2" else "") +
+        f"variance={result.variance:.15g}, "
         f"variance_t={result.variance_t:.15g}, alpha={result.alpha:.15g}, "
         f"power={percent_text(result.beta)} ({result.method}); values rounded up, in the "
         "statements too (to two decimals, or two significant digits below 0.1)"))
     print()
     print("\n".join(result.statements()))
-    if args.variance_t is None:     # σt² taken as 2·V_E: on the safe side, and how far
+    if args.variance_t is None and args.design == "anova2":     # 2·V_E2: the pairs' mean
+        print(f"note: variance_t = 2 x V_E2 = {result.variance_t:.15g} is the mean, over the "
+              "past runs' pairs, of the variance of their per-topic differences (as "
+              "`topicsetsize variance` says it): --variance-t sets another")
+    elif args.variance_t is None:     # σt² taken as 2·V_E: on the safe side, and how far
         print(f"note: variance_t = 2 x variance = {result.variance_t:.15g} treats the two runs "
               "as independent; runs that score alike on the same topics vary less in their "
               "per-topic differences (2 x V_E2 of `topicsetsize variance` is the mean over a "
@@ -87,8 +101,12 @@ def run(args) -> int:
     from ..decide.wording import ESTIMATED_VARIANCE
 
     print(f"note: {ESTIMATED_VARIANCE}")   # what n "guarantees" holds at the variance given
-    design_caveat()                        # the minD column's: for independent topic samples
+    design_caveat(instead=_INSTEAD, design=args.design)   # the minD column's design
     return 0
+
+
+#: How this command gives the two-way design's minD, said after the one-way design's caveat.
+_INSTEAD = "here: --design anova2, with V_E2 as --variance"
 
 
 def _beyond_scores(result) -> str | None:

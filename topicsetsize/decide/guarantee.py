@@ -25,10 +25,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..designs.anova import anova_min_d
+from ..designs.anova2 import anova2_min_d
 from ..designs.ci import ci_delta
 from ..designs.ttest import ttest_min_dt
 from ..errors import InputError
-from ..params import check, check_method
+from ..params import check
+from .anova_designs import check_design
 
 if TYPE_CHECKING:      # pandas is imported where a table is made: round_up needs none (the
     import pandas as pd  # default workbook's Decide sheet imports no pandas, issue 28.6)
@@ -160,6 +162,9 @@ class Guarantees:
         The inputs (``variance_t`` after its default 2·variance is applied).
     method : str
         "legacy" or "exact".
+    design : str
+        "anova" (``min_d`` of the one-way ANOVA at V_E) or "anova2" (of the two-way ANOVA,
+        topics as blocks, at V_E2).
     note : str
         With the legacy method, what the exact noncentral F and t say of it, in one sentence
         ("" where every guarantee holds under them): the legacy approximations under-size n, so
@@ -184,6 +189,7 @@ class Guarantees:
     beta: float
     method: str
     note: str = ""
+    design: str = "anova"
 
     def statements(self, *, decimals: int = 2) -> list[str]:
         """The guarantees in words, one sentence per line, as the papers state them.
@@ -209,11 +215,11 @@ class Guarantees:
         power, conf = percent_text(self.beta), percent_text(self.alpha)
         test = f"alpha = {self.alpha:g}, {power} power"
         exact_d, exact_dt = self._exact_where_short(decimals)
-        lines = []
+        lines, anova = [], "two-way ANOVA" if self.design == "anova2" else "one-way ANOVA"
         for n, rows in self.table.groupby("n", sort=False):
             head = f"With {n} topics"
             lines += [f"{head}, m = {r.m} systems: minimum detectable range "
-                      f"{_number(r.min_d, decimals)} (one-way ANOVA, "
+                      f"{_number(r.min_d, decimals)} ({anova}, "
                       f"{_test_text(test, exact_d[r.Index], decimals)})."
                       for r in rows.itertuples()]
             first = rows.iloc[0]
@@ -268,7 +274,7 @@ def _list(name: str, values) -> np.ndarray:
 
 
 def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=None,
-               method="legacy") -> Guarantees:
+               method=None, design="anova") -> Guarantees:
     """What n topics guarantee for the ANOVA, paired t-test and CI designs.
 
     For each n and each m: minD = √(2σ̂²λ/n), with λ solving the one-way ANOVA power
@@ -284,15 +290,21 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
     n : int or sequence of int
         Numbers of topics (each ≥ 2).
     variance : float
-        Within-system variance σ̂² (V_E, > 0).
+        Within-system variance σ̂² (V_E, > 0; V_E2 with ``design="anova2"``).
     ms : int or sequence of int
         Numbers of systems (each ≥ 2); default 2, 5, 10, 20, 50, 100.
     alpha, beta : float
         Error probabilities in (0, 1); the power is 1 − β.
     variance_t : float, optional
         Variance σ̂t² of the per-topic differences; default 2·variance (Sakai, IRJ 2016).
-    method : {"legacy", "exact"}
-        As in :func:`topicsetsize.anova_n`. The CI width does not depend on it.
+    method : {"legacy", "exact"}, optional
+        As in :func:`topicsetsize.anova_n`; by default the design's own ("legacy" for the
+        one-way ANOVA, "exact" for the two-way). The CI width does not depend on it.
+    design : {"anova", "anova2"}
+        ``min_d`` of the one-way ANOVA, or of the two-way ANOVA with topics as blocks
+        (:func:`topicsetsize.anova2_min_d`), the test for runs that share one topic set,
+        ``variance`` then V_E2, whose 2·V_E2 is the mean variance of the per-topic
+        differences of the past runs' pairs (the default ``variance_t``).
 
     Returns
     -------
@@ -318,7 +330,7 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
     2  100   2  0.0961  0.0981    0.1372
     3  100  50  0.1898  0.0981    0.1372
     """
-    method = check_method(method)
+    design, method = check_design(design, method)
     variance = check("variance", variance, allow_array=False)
     alpha = check("alpha", alpha, allow_array=False)
     beta = check("beta", beta, allow_array=False)
@@ -328,8 +340,9 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
         raise InputError(f"variance={variance:g}: its default variance_t = 2 x variance is "
                          "beyond the float range; give variance_t")
     n_grid, m_grid = _list("n", n), _list("m", ms)
-    min_d = anova_min_d(n_grid[:, None], m=m_grid[None, :], variance=variance, alpha=alpha,
-                        beta=beta, method=method)
+    min_d = (anova2_min_d if design == "anova2" else anova_min_d)(
+        n_grid[:, None], m=m_grid[None, :], variance=variance, alpha=alpha, beta=beta,
+        method=method)
     min_dt = ttest_min_dt(n_grid, variance_t=variance_t, alpha=alpha, beta=beta, method=method)
     width = ci_delta(n_grid, variance_t=variance_t, alpha=alpha)
     k = m_grid.size
@@ -341,7 +354,7 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
         "min_dt": np.repeat(np.asarray(min_dt, float), k),
         "ci_delta": np.repeat(np.asarray(width, float), k)}, columns=list(COLUMNS))
     note = "" if method == "exact" else _legacy_note(table, variance, variance_t, alpha, beta)
-    return Guarantees(table, variance, float(variance_t), alpha, beta, method, note)
+    return Guarantees(table, variance, float(variance_t), alpha, beta, method, note, design)
 
 
 def _legacy_note(table: pd.DataFrame, variance: float, variance_t: float, alpha: float,

@@ -563,7 +563,9 @@ def test_a_decision_on_the_one_way_design_says_its_caveat(capsys, argv, csv):
     code, out, err = run_cli(capsys, *argv, *(["--csv"] if csv else []))
     instead = {"budget": " (here: --design anova2, with each depth's V_E2 as --variance)",
                "recommend": " (here: --design anova2, with each requirement's V_E2 as its "
-                            "variance)"}         # the commands that size the other design too
+                            "variance)",
+               "guarantees": " (here: --design anova2, with V_E2 as --variance)"}
+    # (the commands that size the other design too: every decision now)
     said = CAVEAT[:-1] + instead.get(argv[0], "") + "\n"
     assert code == 0 and said in (err if csv else out), (out, err)
     assert CAVEAT[:-1] not in (out if csv else err)

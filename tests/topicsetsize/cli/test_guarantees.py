@@ -48,12 +48,37 @@ def test_csv_equals_the_api(capsys):
     assert code == 0 and got[["n", "m"]].values.tolist() == [[50, 2], [50, 10], [100, 2],
                                                             [100, 10]]
     # the method in the file (a real-data review, 2026-12-07: a saved legacy CSV did not say so)
-    assert (got.pop("method") == "exact").all()
+    assert (got.pop("method") == "exact").all() and (got.pop("design") == "anova").all()
     # and the inputs (a review, 2026-12-07: a saved file did not say its alpha or beta)
     for column, value in (("alpha", 0.01), ("beta", 0.1), ("variance", 0.0215),
                           ("variance_t", 0.05)):
         assert (got.pop(column) == value).all(), column
     pd.testing.assert_frame_equal(got, api, check_exact=True)
+
+
+def test_the_two_way_design_at_the_command_line(capsys):
+    """--design anova2: min_d of the two-way ANOVA at --variance V_E2, exact, said in the title,
+    the statements, the CSV and its own caveat; variance_t's default 2 x V_E2 is said to be
+    the pairs' mean, not independent runs'."""
+    from topicsetsize.designs.registry import DESIGNS
+
+    argv = ["guarantees", "--n", "50", "--variance", "0.0132", "--m", "2,10", "--design",
+            "anova2"]
+    code, out, err = run_cli(capsys, *argv, "--csv")
+    got = pd.read_csv(io.StringIO(out))
+    api = tss.guarantees(50, variance=0.0132, ms=[2, 10], design="anova2").table
+    assert code == 0 and got["min_d"].tolist() == api["min_d"].tolist()
+    assert got["min_d"].tolist() == [tss.anova2_min_d(50, m=m, variance=0.0132, alpha=0.05,
+                                                      beta=0.2) for m in (2, 10)]
+    assert set(got["design"]) == {"anova2"} and set(got["method"]) == {"exact"}
+    assert err == f"note: Two-way ANOVA: {DESIGNS['anova2'].caveat}\n"
+    code, out, _ = run_cli(capsys, *argv)
+    assert "min_d of the two-way ANOVA (topics as blocks), variance = V_E2;" in out
+    assert "(two-way ANOVA, alpha = 0.05, 80% power)." in out and "one-way" not in out
+    assert "note: variance_t = 2 x V_E2 = 0.0264 is the mean, over the past runs' pairs" in out
+    assert out.splitlines()[-1] == f"note: Two-way ANOVA: {DESIGNS['anova2'].caveat}"
+    assert one_line_error(capsys, *argv, "--method", "legacy").endswith(
+        "--design anova2 is sized exactly (--method exact)\n")
 
 
 def test_table2_size_through_the_command(capsys):

@@ -350,3 +350,29 @@ def test_a_variance_whose_default_variance_t_overflows_is_one_line():
     table = guarantees(50, variance=1e308, variance_t=1e308, ms=[10]).table
     assert table["min_d"].iloc[0] == pytest.approx(
         tss.anova_min_d(50, m=10, variance=1.0, alpha=0.05, beta=0.2) * 1e154, rel=1e-12)
+
+
+def test_the_two_way_design_gives_the_two_way_min_d_at_v_e2():
+    """design="anova2": min_d of the two-way ANOVA at V_E2 (TREC 2004 Robust AP's .0132),
+    exact, against scipy alone: the root in minD of the noncentral F power, df (m − 1,
+    (m − 1)(n − 1)), λ = n·minD²/(2σ²). With m = 2 the two-way ANOVA is the paired t-test
+    (F(1, φ) = t²) at σt² = 2σ², so its minD is the table's minDt, to rounding."""
+    v, alpha, beta = 0.0132, 0.05, 0.2
+    g = guarantees([30, 100], variance=v, ms=[2, 10, 50], design="anova2")
+    assert g.design == "anova2" and g.method == "exact" and g.note == "" and g.variance_t == 2 * v
+
+    def scipy_min_d(n, m):
+        dfn, dfd = m - 1, (m - 1) * (n - 1)
+        w = stats.f.isf(alpha, dfn, dfd)
+        return optimize.brentq(lambda d: stats.ncf.sf(w, dfn, dfd, n * d * d / (2 * v))
+                               - (1 - beta), 1e-6, 2.0, xtol=1e-14)
+
+    for row in g.table.itertuples():
+        assert row.min_d == pytest.approx(scipy_min_d(row.n, row.m), rel=1e-7)
+        if row.m == 2:
+            assert row.min_d == pytest.approx(row.min_dt, rel=1e-9)
+    assert all("(two-way ANOVA, alpha = 0.05, 80% power)" in line
+               for line in g.statements() if "detectable range" in line)
+    with pytest.raises(tss.InputError, match="method='legacy' is the legacy Excel tools' "):
+        guarantees(30, variance=v, design="anova2", method="legacy")
+    assert guarantees(30, variance=v).design == "anova"       # the default as before
