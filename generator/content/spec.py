@@ -49,7 +49,7 @@ TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method
 DECIDE_KEYS = ("n", "min_d", "m", "variance", "round_to", "method")
 #: A ``[[pool_depths]]`` row's keys, required and optional, as a budget plan's (declared once).
 POOL_KEYS, POOL_OPTIONAL = ROW_KEYS, ROW_OPTIONAL
-BUDGET_KEYS = ("documents", "m", "min_d", "method")
+BUDGET_KEYS = ("documents", "m", "min_d", "method", "design")
 #: The m of the Decide sheet when the spec gives none (the papers' tables).
 DECIDE_MS = (2, 5, 10, 20, 50, 100)
 MEASURE_KEYS = ("name", "variance", "group", "source", "m", "min_d")
@@ -121,7 +121,7 @@ class Spec:
     decide: dict = field(default_factory=dict)        # {"n": 100, "min_d": .1, "m": (...), ...}
     requirements: tuple[dict, ...] = ()               # {label, variance, m, min_d} each
     pool_depths: tuple[dict, ...] = ()   # {pd, docs_per_topic, variance[, variance_high]} each
-    budget: dict = field(default_factory=dict)        # {"documents", "m", "min_d", "method"}
+    budget: dict = field(default_factory=dict)  # {"documents", "m", "min_d", "method", "design"}
     parts: dict = field(default_factory=dict)         # {"V": {"m": (2, ..., 100)}, ...}
     description: str = ""
     chart_method: str = "legacy"

@@ -10,8 +10,9 @@ import os
 from dataclasses import replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from topicsetsize.decide.anova_designs import DESIGN_METHODS, check_design
 from topicsetsize.errors import InputError
-from topicsetsize.params import METHODS, check
+from topicsetsize.params import METHODS
 from topicsetsize.tomlfile import read_toml
 
 from .calculators import calculators
@@ -33,6 +34,7 @@ from .spec import (
     Measure,
     Spec,
 )
+from .spec_keys import SpecKeys
 
 __all__ = ["load_spec", "spec_from_dict", "with_matrices"]
 
@@ -97,7 +99,7 @@ def spec_from_dict(data: dict, *, source: str = "<spec>", base: Path | None = No
     topicsetsize.InputError: s.toml: measures[1].variance: variance=-1 is out of range: allowed
     variance > 0
     """
-    where = _Where(source)
+    where = SpecKeys(source)
     if not isinstance(data, dict):
         raise InputError(f"{source}: a spec is a table of keys, got {type(data).__name__}")
     where.keys(data, TOP_KEYS, "")
@@ -289,7 +291,7 @@ def _decide(where, data) -> dict:
     return out
 
 
-def _output(where: _Where, data: dict) -> str:
+def _output(where: SpecKeys, data: dict) -> str:
     """The spec's ``output``: a relative name that stays below the folder it is written from.
 
     A shared spec must not write anywhere: an absolute path, a drive, or a ``..`` is refused;
@@ -297,9 +299,9 @@ def _output(where: _Where, data: dict) -> str:
     workbook SPEC.toml`` writes it relative to the spec file's folder; a bundled spec (given by
     name) writes it relative to the current folder.
 
-    >>> _output(_Where("s.toml"), {"output": "out/w.xlsx"})
+    >>> _output(SpecKeys("s.toml"), {"output": "out/w.xlsx"})
     'out/w.xlsx'
-    >>> _output(_Where("s.toml"), {"output": "../w.xlsx"})
+    >>> _output(SpecKeys("s.toml"), {"output": "../w.xlsx"})
     Traceback (most recent call last):
     ...
     topicsetsize.InputError: s.toml: output: '../w.xlsx' must be a relative file name without
@@ -367,84 +369,15 @@ def _budget(where, data, has_depths: bool) -> dict:
     where.keys(data, BUDGET_KEYS, "budget")
     if not has_depths:
         where.fail("budget", "needs [[pool_depths]] rows (pd, docs_per_topic, variance)")
+    design = where.choice(data, "design", tuple(DESIGN_METHODS), default="anova", prefix="budget")
+    method = where.choice(data, "method", METHODS, default="", prefix="budget") \
+        if "method" in data else None
+    try:        # the method by default the design's own; anova2 has no legacy one
+        design, method = check_design(design, method, said='budget.{} = "{}"'.format)
+    except InputError as exc:
+        where.fail("budget", str(exc))
     return {"documents": where.number(data, "documents", "budget", required=True,
                                       prefix="budget"),
             "m": int(where.number(data, "m", "m", required=True, prefix="budget")),
             "min_d": where.number(data, "min_d", "min_d", required=True, prefix="budget"),
-            "method": where.choice(data, "method", METHODS, default="legacy",
-                                   prefix="budget")}
-
-
-class _Where:
-    """Typed getters that put the spec file and the key in front of every error."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, key: str, text: str):
-        raise InputError(f"{self.source}: {key}: {text}")
-
-    def keys(self, table: dict, allowed, prefix: str):
-        for k in table:
-            if k not in allowed:
-                name = f"{prefix}.{k}" if prefix else k
-                raise InputError(f"{self.source}: unknown key {name!r} (allowed: "
-                                 f"{', '.join(allowed)})")
-
-    def is_table(self, value, key: str):
-        if not isinstance(value, dict):
-            self.fail(key, f"must be a table of keys, got {value!r}")
-
-    def table_list(self, data: dict, key: str) -> list:
-        value = data.get(key, [])
-        if not isinstance(value, list) or any(not isinstance(x, dict) for x in value):
-            self.fail(key, f"must be an array of tables ([[{key}]])")
-        return value
-
-    def text(self, data: dict, key: str, *, required: bool = False, prefix: str = "") -> str:
-        name = f"{prefix}.{key}" if prefix else key
-        if key not in data:
-            if required:
-                self.fail(name, "is missing")
-            return ""
-        value = data[key]
-        if not isinstance(value, str) or (required and not value.strip()):
-            self.fail(name, f"{value!r} must be a non-empty string")
-        return value
-
-    def number(self, data: dict, key: str, param: str, *, default=None, required: bool = False,
-               prefix: str = ""):
-        name = f"{prefix}.{key}" if prefix else key
-        if key not in data:
-            if required:
-                self.fail(name, "is missing")
-            return default
-        try:    # α and β as the workbook's inputs take them (at most one half)
-            return check_input(param, data[key]) if param in ("alpha", "beta") else check(
-                param, data[key], allow_array=False)
-        except InputError as exc:
-            self.fail(name, str(exc))
-
-    def grid(self, data: dict, key: str, param: str, *, required: bool, prefix: str = ""):
-        name = f"{prefix}.{key}" if prefix else key
-        if key not in data:
-            if required:
-                self.fail(name, "is missing: the tables need a list of values")
-            return []
-        value = data[key]
-        if not isinstance(value, list) or not value:
-            self.fail(name, f"{value!r} must be a non-empty list of numbers")
-        try:
-            values = check(param, value)
-        except InputError as exc:
-            self.fail(name, str(exc))
-        if len(set(values.tolist())) != len(values):
-            self.fail(name, f"{value!r} repeats a value")
-        return values.tolist()
-
-    def choice(self, data: dict, key: str, choices, *, default: str, prefix: str = "") -> str:
-        value = data.get(key, default)
-        if value not in choices:
-            name = f"{prefix}.{key}" if prefix else key
-            self.fail(name, f"{value!r} is not one of {', '.join(repr(c) for c in choices)}")
-        return value
+            "method": method, "design": design}

@@ -19,7 +19,7 @@ from openpyxl.styles import Alignment
 
 import topicsetsize as tss
 
-from ..content.calculators import INPUTS
+from ..content.calculators import CALCULATORS, INPUTS
 from ..content.spec import Spec
 from ..spreadsheet.cells import STYLE, fixed_format, put_formula, put_label, put_number
 from ..spreadsheet.formulas import N_FMT, OK_FMT
@@ -33,7 +33,7 @@ from ..spreadsheet.layout import (
     write_status,
 )
 from ..spreadsheet.rows import Block
-from .calculators import grey_when_bad, start_sheet
+from .calculators import caution, grey_when_bad, start_sheet
 from .calculators.sheet import PRINT_SCALE
 from .charts_sheet import set_title, style_series
 
@@ -56,15 +56,21 @@ def add_budget_sheet(wb, spec: Spec) -> None:
                            docs_per_topic=[r["docs_per_topic"] for r in rows],
                            variances=[r["variance"] for r in rows], m=b["m"],
                            min_d=b["min_d"], alpha=spec.alpha, beta=spec.beta,
-                           budget=b["documents"], method=b["method"],
+                           budget=b["documents"], method=b["method"], design=b["design"],
                            variances_high=[r["variance_high"] for r in rows] if high else None)
+    two_way = b["design"] == "anova2"
     cur = start_sheet(wb, SHEET, "Budget: how deep to pool, how many topics, at what cost", [
-        f"Required n per pool depth: one-way ANOVA, m = {b['m']}, minD = {b['min_d']:g}, "
+        f"Required n per pool depth: "
+        f"{'two-way ANOVA (topics as blocks)' if two_way else 'one-way ANOVA'}, m = {b['m']}, "
+        f"minD = {b['min_d']:g}, "
         f"α = {spec.alpha:g}, β = {spec.beta:g}, {b['method']} method (precomputed by the "
-        "generator from each depth's σ̂²; not live).",
+        f"generator from each depth's σ̂²{', its V_E2' if two_way else ''}; not live).",
         "Cost = n × judged documents per topic (Sakai, CIKM 2014, §6.3), rounded up to a whole "
         "document; type your budget in the yellow cell: the cost, the fit and the cheapest "
         "depth recalculate.",
+        *caution(CALCULATORS["anova2" if two_way else "anova"],
+                 "" if two_way else ' (design = "anova2" in the spec\'s [budget], with each '
+                                    "depth's V_E2 as its variance)"),
     ])
     if high:    # ten columns on the calculators' printed page: A, B and E to J narrower (D
         # keeps the width of the check's longest word, "not a number", in bold)

@@ -32,13 +32,15 @@ from ..spreadsheet.cells import (
 from ..spreadsheet.formulas import N_FMT, P_FMT, anova_models
 from ..spreadsheet.layout import name_cell, write_inputs, write_status
 from ..spreadsheet.rows import Col
-from .calculators import display_columns, guarded_block, start_sheet
+from .calculators import caution, display_columns, guarded_block, start_sheet
 from .calculators.scale_note import ok_status
 from .calculators.sheet import PRINT_SCALE
 
 __all__ = ["add_decide_sheet", "SHEET", "decide_defaults", "decide_variances"]
 
 SHEET = "Decide"
+#: Where the workbook sizes the two-way design, after the one-way design's caution.
+_TWO_WAY = f" (the {CALCULATORS['anova2'].sheet} sheet)"
 #: First column of the live table's workings (right of the table and of the print area A:P).
 _WORK_COLUMN = 30
 
@@ -78,6 +80,7 @@ def add_decide_sheet(wb, spec: Spec, k: str, fallback: float,
         "for each number of systems m, live, and whether it reaches 1 − β.",
         "The minimum detectable minD per m below it is precomputed by the generator for the "
         "default n, α and β: it shows \"—\" while they differ.",
+        *caution(CALCULATORS["anova"], _TWO_WAY),
     ])
     cur.ws.column_dimensions["C"].width = 44      # "a whole number from 2 to 1,000,000,000"
     start = decide_defaults(spec, fallback, source)

@@ -22,6 +22,7 @@ from ...content.calculators import calculators, named_answers
 from .ci_width_sheet import add_ci_width_sheet
 from .f_test_sheet import add_f_test_sheet
 from .sheet import (
+    caution,
     display_columns,
     grey_when_bad,
     guarded_block,
@@ -32,7 +33,8 @@ from .sheet import (
 from .t_test_sheet import add_t_test_sheet
 
 __all__ = ["add_calculators", "measure_list", "BUILDERS", "sheets", "named_answers",
-           "start_sheet", "grey_when_bad", "display_columns", "guarded_block", "helper_sheet"]
+           "start_sheet", "grey_when_bad", "display_columns", "guarded_block", "helper_sheet",
+           "caution"]
 
 #: The sheet builder of each kind of design (a declaration's ``builder``).
 BUILDERS = {"F": add_f_test_sheet, "t": add_t_test_sheet, "width": add_ci_width_sheet}

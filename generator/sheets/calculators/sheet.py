@@ -304,12 +304,19 @@ class SheetBuild:
         return lambda: guarded(self.ok, self.w[key], text)
 
 
+def caution(calc: Calculator, where: str = "") -> list[str]:
+    """The design's caveat as a sheet's line ("Caution: ..."), the engine's own without
+    Markdown's marks, ``where`` after it (e.g. which sheet sizes the other design); none where
+    the design has none."""
+    caveat = calc.design.caveat.replace("`", "")
+    return [f"Caution: {caveat[0].upper()}{caveat[1:]}{where}."] if caveat else []
+
+
 def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | None
           ) -> SheetBuild:
     """The sheet with its title, its inputs (and the measure picker of a one-way variance)."""
-    caveat = calc.design.caveat.replace("`", "")    # the engine's, without Markdown's marks
-    cur = start_sheet(wb, calc.sheet, calc.title, [*calc.intro, *(
-        [f"Caution: {caveat[0].upper()}{caveat[1:]}."] if caveat else [])], inputs_line=True)
+    cur = start_sheet(wb, calc.sheet, calc.title, [*calc.intro, *caution(calc)],
+                      inputs_line=True)
     cur.ws.column_dimensions["C"].width = NOTES_WIDTH
     cur.heading("Inputs")
     inp = write_inputs(cur, wb, calc.inputs, values)

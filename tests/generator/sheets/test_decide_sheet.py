@@ -284,6 +284,15 @@ def test_budget_follows_the_typed_budget(batch):
      "s.toml: requirements[1] ('EN'): variance=-1 is out of range"),
     ({"title": "t", "requirements": [{"variance": 0.1, "m": 2}]},
      "s.toml: requirements[1]"),
+    # the two-way design's n is exact: a spec's conflict named by its keys
+    ({"title": "t", "pool_depths": [{"pd": 3, "docs_per_topic": 1, "variance": 0.1}],
+      "budget": {"documents": 1, "m": 10, "min_d": 0.1, "design": "anova2",
+                 "method": "legacy"}},
+     's.toml: budget: budget.method = "legacy" is the legacy Excel tools\' approximation of the '
+     'one-way ANOVA: budget.design = "anova2" is sized exactly (budget.method = "exact")'),
+    ({"title": "t", "pool_depths": [{"pd": 3, "docs_per_topic": 1, "variance": 0.1}],
+      "budget": {"documents": 1, "m": 10, "min_d": 0.1, "design": "anova3"}},
+     "s.toml: budget.design: 'anova3' is not one of 'anova', 'anova2'"),
     ({"title": "t", "decide": {"n": 1}}, "s.toml: decide.n: n=1 is out of range"),
     ({"title": "t", "decide": {"method": "new"}}, "s.toml: decide.method: 'new' is not one of"),
     ({"title": "t", "decide": {"variance": [0.1, 0]}}, "s.toml: decide.variance: variance=0"),
@@ -311,6 +320,40 @@ def test_sheets_of_the_decide_example():
     assert refs[0].startswith("'Budget'!$D$") and refs[1].startswith("'Budget'!$I$"), refs
     plain = build_workbook(spec_from_dict(DECIDE_INJECTION))["Budget"]._charts[0]
     assert len(plain.series) == 1 and plain.legend is None
+
+
+@pytest.mark.slow
+def test_a_two_way_budget_sizes_each_depth_from_its_v_e2():
+    """[budget] design = "anova2": the Budget sheet's n are the two-way ANOVA's at each depth's
+    variance (V_E2; exact), its first line says so, and the caution is the two-way design's;
+    the one-way sheets (Budget, Decide) give the one-way caution and say where the two-way
+    design is sized (a review, 2026-12-07: the workbook's decisions were one-way only)."""
+    from topicsetsize.generator import build_workbook
+
+    from topicsetsize.designs.registry import DESIGNS
+
+    data = {"title": "t", "pool_depths": [{"pd": 100, "docs_per_topic": 458.9,
+                                           "variance": 0.0116},
+                                          {"pd": 10, "docs_per_topic": 66.4, "variance": 0.0222}],
+            "budget": {"documents": 20000, "m": 10, "min_d": 0.1, "design": "anova2"}}
+    wb = build_workbook(spec_from_dict(data))
+    rows = _budget_rows(wb["Budget"])
+    assert [r[3] for r in rows] == [tss.anova2_n(0.05, 0.2, 0.1, v, 10) for v in (0.0116, 0.0222)]
+    lines = [str(c.value) for row in wb["Budget"].iter_rows(min_col=1, max_col=1) for c in row
+             if c.value]
+    assert any(x.startswith("Required n per pool depth: two-way ANOVA (topics as blocks), m = "
+                            "10, minD = 0.1, α = 0.05, β = 0.2, exact method") for x in lines)
+    caveat = DESIGNS["anova2"].caveat.replace("`", "")
+    assert f"Caution: {caveat[0].upper()}{caveat[1:]}." in lines
+    one_way = build_workbook(spec_from_dict({**data, "budget": {**data["budget"],
+                                                                "design": "anova"}}))
+    for sheet, where in (("Budget", ' (design = "anova2" in the spec\'s [budget], with each '
+                                    "depth's V_E2 as its variance)."),
+                         ("Decide", " (the ANOVA2 sheet).")):
+        texts = [str(c.value) for row in one_way[sheet].iter_rows(min_col=1, max_col=1)
+                 for c in row if c.value]
+        assert any(x.startswith("Caution: Its n is for independent topic samples per system")
+                   and x.endswith(where) for x in texts), (sheet, texts[:6])
 
 
 @pytest.mark.slow
