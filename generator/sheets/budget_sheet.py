@@ -21,7 +21,14 @@ import topicsetsize as tss
 
 from ..content.calculators import CALCULATORS, INPUTS
 from ..content.spec import Spec
-from ..spreadsheet.cells import STYLE, fixed_format, put_formula, put_label, put_number
+from ..spreadsheet.cells import (
+    STYLE,
+    fit_texts,
+    fixed_format,
+    put_formula,
+    put_label,
+    put_number,
+)
 from ..spreadsheet.formulas import N_FMT, OK_FMT
 from ..spreadsheet.layout import (
     NO_VALUE,
@@ -33,7 +40,7 @@ from ..spreadsheet.layout import (
     write_status,
 )
 from ..spreadsheet.rows import Block
-from .calculators import caution, grey_when_bad, start_sheet
+from .calculators import grey_when_bad, start_sheet
 from .calculators.sheet import PRINT_SCALE
 from .charts_sheet import set_title, style_series
 
@@ -68,9 +75,11 @@ def add_budget_sheet(wb, spec: Spec) -> None:
         "Cost = n × judged documents per topic (Sakai, CIKM 2014, §6.3), rounded up to a whole "
         "document; type your budget in the yellow cell: the cost, the fit and the cheapest "
         "depth recalculate.",
-        *caution(CALCULATORS["anova2" if two_way else "anova"],
-                 "" if two_way else ' (design = "anova2" in the spec\'s [budget], with each '
-                                    "depth's V_E2 as its variance)"),
+        ("Caution: the two-way ANOVA's power assumes normal residuals of equal variance (the "
+         f"{CALCULATORS['anova2'].sheet} sheet says how far real scores are from it)." if two_way
+         else "Caution: the one-way ANOVA's n is for independent topic samples per system (the "
+         f"{CALCULATORS['anova'].sheet} sheet says why); design = \"anova2\" in the spec's "
+         "[budget] sizes the two-way ANOVA (topics as blocks) from each depth's V_E2."),
     ])
     if high:    # ten columns on the calculators' printed page: A, B and E to J narrower (D
         # keeps the width of the check's longest word, "not a number", in bold)
@@ -80,6 +89,8 @@ def add_budget_sheet(wb, spec: Spec) -> None:
     inp = write_inputs(cur, wb, INPUTS["budget"], {"budget": b["documents"]})
     budget = inp.used["budget"]
     _, ok = write_status(cur, wb, "budget", inp)
+    # the caution, and the budget's allowed range (it ran into "ok": "at most 1,"), wrapped
+    fit_texts(cur.ws, 2, cur.row - 1, 10 if high else 8)
     cur.skip()
     first, last, tied, cheapest = _depths(cur, plan, budget, ok)
     _cheapest(cur, wb, first, last, tied, cheapest, ok, high)

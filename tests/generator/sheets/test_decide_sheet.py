@@ -343,17 +343,18 @@ def test_a_two_way_budget_sizes_each_depth_from_its_v_e2():
              if c.value]
     assert any(x.startswith("Required n per pool depth: two-way ANOVA (topics as blocks), m = "
                             "10, minD = 0.1, α = 0.05, β = 0.2, exact method") for x in lines)
-    caveat = DESIGNS["anova2"].caveat.replace("`", "")
-    assert f"Caution: {caveat[0].upper()}{caveat[1:]}." in lines
+    assert ("Caution: the two-way ANOVA's power assumes normal residuals of equal variance (the "
+            "ANOVA2 sheet says how far real scores are from it).") in lines
+    assert "assumes normal residuals of equal variance" in DESIGNS["anova2"].caveat
     one_way = build_workbook(spec_from_dict({**data, "budget": {**data["budget"],
                                                                 "design": "anova"}}))
-    for sheet, where in (("Budget", ' (design = "anova2" in the spec\'s [budget], with each '
-                                    "depth's V_E2 as its variance)."),
-                         ("Decide", " (the ANOVA2 sheet).")):
-        texts = [str(c.value) for row in one_way[sheet].iter_rows(min_col=1, max_col=1)
-                 for c in row if c.value]
-        assert any(x.startswith("Caution: Its n is for independent topic samples per system")
-                   and x.endswith(where) for x in texts), (sheet, texts[:6])
+    texts = {sheet: [str(c.value) for row in one_way[sheet].iter_rows(min_col=1, max_col=1)
+                     for c in row if c.value] for sheet in ("Budget", "Decide")}
+    assert ("Caution: the one-way ANOVA's n is for independent topic samples per system (the "
+            'ANOVA sheet says why); design = "anova2" in the spec\'s [budget] sizes the two-way '
+            "ANOVA (topics as blocks) from each depth's V_E2.") in texts["Budget"]
+    caveat = DESIGNS["anova"].caveat.replace("`", "")      # the Decide sheet's: the whole one
+    assert f"Caution: {caveat[0].upper()}{caveat[1:]} (the ANOVA2 sheet)." in texts["Decide"]
 
 
 @pytest.mark.slow
