@@ -1,7 +1,8 @@
 """``topicsetsize budget``: topic set size and assessment cost per pool depth (CIKM 2014 §6.3).
 
 From summary figures: for each pool depth pd, the mean number of documents judged per topic and
-the within-system variance observed at that depth. Prints the required n (one-way ANOVA), the
+the within-system variance observed at that depth. Prints the required n (one-way ANOVA at V_E;
+two-way with --design anova2, at V_E2), the
 cost n x documents per topic, whether it fits the budget, and the cheapest depth that does;
 with the upper end of each depth's V_E interval (--variance-high, pool-depth --csv's variance
 high), also n high and the cost there. The figures come from a TOML plan (--plan FILE) or from
@@ -37,8 +38,9 @@ def register(sub, designs) -> None:
     parser.add_argument("--variance-high", type=numbers("variance_high", key="variance",
                                                          labels=False),
                         metavar="V[,V...]",
-                        help="optional: the upper end of each depth's V_E interval (pool-depth "
-                             "--csv's 'variance high'): adds n high and the cost at it")
+                        help="optional: the upper end of each depth's V_E interval (V_E2 with "
+                             "--design anova2; pool-depth --csv's 'variance high'): adds n high "
+                             "and the cost at it")
     parser.add_argument("--m", type=number("m"), help="number of systems")
     parser.add_argument("--min-d", type=number("min_d"), help="minimum detectable range")
     parser.add_argument("--alpha", type=number("alpha"),

@@ -19,7 +19,7 @@ def register(sub, designs) -> None:
     p.add_argument("--n", type=numbers("n", whole=True), required=True,
                    help="numbers of topics, e.g. 100 or 50,100 or 50-60")
     p.add_argument("--variance", type=number("variance"), required=True,
-                   help="within-system variance V_E")
+                   help="within-system variance V_E (V_E2 with --design anova2)")
     p.add_argument("--m", type=numbers("m", whole=True), default=None,
                    help="numbers of systems (default 2,5,10,20,50,100)")
     p.add_argument("--alpha", type=number("alpha"), default=0.05,
@@ -98,9 +98,10 @@ def run(args) -> int:
     beyond = _beyond_scores(result)
     if beyond:
         print(f"note: {beyond}")
-    from ..decide.wording import ESTIMATED_VARIANCE
+    from ..decide.wording import ESTIMATED_VARIANCE, ESTIMATED_VARIANCE2
 
-    print(f"note: {ESTIMATED_VARIANCE}")   # what n "guarantees" holds at the variance given
+    # what n "guarantees" holds at the variance given: V_E, or V_E2 for the two-way design
+    print(f"note: {ESTIMATED_VARIANCE2 if args.design == 'anova2' else ESTIMATED_VARIANCE}")
     design_caveat(instead=_INSTEAD, design=args.design)   # the minD column's design
     return 0
 

@@ -79,7 +79,7 @@ def run(args) -> int:
     from ..decide.anova_designs import AS_OPTION, check_design
     from ..decide.recommendation import check_requirement, recommend
     from ..decide.requirement_files import read_requirements
-    from ..decide.wording import ESTIMATED_VARIANCE
+    from ..decide.wording import ESTIMATED_VARIANCE, ESTIMATED_VARIANCE2
     from .design import design_caveat
 
     args.design, args.method = check_design(args.design, args.method, said=AS_OPTION)
@@ -111,7 +111,8 @@ def run(args) -> int:
     print(result.sentence)
     if result.note:     # a size the sentence states (or its guarantee) fails under the exact
         print(f"note: {result.note}")      # power: said beside it, never copied without it
-    print(f"note: {ESTIMATED_VARIANCE}")   # "guarantees" holds at the variances given
+    # "guarantees" holds at the variances given: V_E, or V_E2 for the two-way design
+    print(f"note: {ESTIMATED_VARIANCE2 if args.design == 'anova2' else ESTIMATED_VARIANCE}")
     design_caveat(instead=_INSTEAD, design=args.design)    # for independent topic samples
     print()
     shown = frame.assign(label=frame["label"].fillna(""), **{   # truncated: never up to 1 − β
@@ -123,21 +124,31 @@ def run(args) -> int:
     return 0
 
 
+#: The variance each design's requirements hold.
+_VARIANCE_OF = {"anova": "V_E", "anova2": "V_E2"}
 #: How this command sizes the two-way design, said after the one-way design's caveat.
 _INSTEAD = "here: --design anova2, with each requirement's V_E2 as its variance"
 
 
 def _differing_settings(args, settings: dict) -> None:
     """Warn where a requirements file written by ``recommend --csv`` was computed with another
-    method, design, α or β than this command's: its n columns are computed again, by the command's
+    method, α or β than this command's: its n columns are computed again, by the command's
     (a review, 2026-12-07: a file saved at alpha = 0.01 was read back at the default 0.05, 120
-    topics becoming 90, without a word)."""
+    topics becoming 90, without a word); refuse another design's, whose variances are not the
+    ones this design needs."""
     import warnings
 
-    for key, values in settings.items():
-        ours = getattr(args, key)
+    for key in sorted(settings, key=lambda k: k != "design"):     # a refusal before warnings
+        values, ours = settings[key], getattr(args, key)
         text = key in ("method", "design")
         differ = sorted(v for v in values if (v != ours if text else as_number(v) != ours))
+        if differ and key == "design":      # its variances are the other design's: refused (a
+            # review, 2026-12-08: V_E2 read as V_E sized 90 topics where V_E asks for 280)
+            raise InputError(
+                f"{args.file}: its design column says {differ[0]}: its variances are "
+                f"{_VARIANCE_OF.get(differ[0], differ[0])}, not the {_VARIANCE_OF[ours]} that "
+                f"--design {ours} needs; give --design {differ[0]}, or a file of "
+                f"{_VARIANCE_OF[ours]}")
         if differ:
             flag = f"--{key} {ours if text else f'{ours:.15g}'}"
             warnings.warn(f"{args.file}: its {key} column says {', '.join(differ)}; the answers "

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["sentence", "clause", "min_d_text", "documents_text", "whole_documents", "budget_text",
-           "ROUNDED_UP", "legacy_note", "budget_note", "ESTIMATED_VARIANCE"]
+           "ROUNDED_UP", "legacy_note", "budget_note", "ESTIMATED_VARIANCE",
+           "ESTIMATED_VARIANCE2"]
 
 #: The searches' limit as the notes write it.
 _LIMIT = f"{N_MAX:,}"
@@ -28,6 +29,14 @@ ESTIMATED_VARIANCE = (
     "2010 Web AP, 48 topics: V_E .0084, 95% interval .0060 to .0114; the 28 topics that m = 10, "
     "minD = .1 need at .0084 have power .94 to .66 across it): `topicsetsize variance FILE` gives "
     "the interval, across which an n moves about in proportion to the variance")
+#: The same for the two-way design, at V_E2 and its n (a review, 2026-12-08: the one-way
+#: figures were quoted under two-way answers).
+ESTIMATED_VARIANCE2 = (
+    "the power holds at the variance given; one estimated from past topics is uncertain (TREC "
+    "2010 Web AP, 48 topics: V_E2 .0045, 95% interval .0035 to .0055; the 16 topics that the "
+    "two-way ANOVA with m = 10, minD = .1 needs at .0045 have power .93 to .73 across it): "
+    "`topicsetsize variance FILE` gives the interval, across which an n moves about in "
+    "proportion to the variance")
 
 
 def min_d_text(x: float) -> str:

@@ -305,11 +305,12 @@ class SheetBuild:
 
 
 def caution(calc: Calculator, where: str = "") -> list[str]:
-    """The design's caveat as a sheet's line ("Caution: ..."), the engine's own without
-    Markdown's marks, ``where`` after it (e.g. which sheet sizes the other design); none where
-    the design has none."""
+    """The design's caveat as a sheet's line ("Caution: One-way ANOVA: its n is ..."), the
+    engine's own without Markdown's marks, after the design's name as the commands say it (a
+    review, 2026-12-08: "Caution: Its n ..." named no design), ``where`` after it (e.g. which
+    sheet sizes the other design); none where the design has none."""
     caveat = calc.design.caveat.replace("`", "")
-    return [f"Caution: {caveat[0].upper()}{caveat[1:]}{where}."] if caveat else []
+    return [f"Caution: {calc.design.name}: {caveat}{where}."] if caveat else []
 
 
 def begin(wb, calc: Calculator, values: dict, k: str | None, measures: str | None

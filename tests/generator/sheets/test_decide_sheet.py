@@ -354,7 +354,7 @@ def test_a_two_way_budget_sizes_each_depth_from_its_v_e2():
             'ANOVA sheet says why); design = "anova2" in the spec\'s [budget] sizes the two-way '
             "ANOVA (topics as blocks) from each depth's V_E2.") in texts["Budget"]
     caveat = DESIGNS["anova"].caveat.replace("`", "")      # the Decide sheet's: the whole one
-    assert f"Caution: {caveat[0].upper()}{caveat[1:]} (the ANOVA2 sheet)." in texts["Decide"]
+    assert f"Caution: One-way ANOVA: {caveat} (the ANOVA2 sheet)." in texts["Decide"]
 
 
 @pytest.mark.slow

@@ -76,6 +76,9 @@ def test_the_two_way_design_at_the_command_line(capsys):
     assert "min_d of the two-way ANOVA (topics as blocks), variance = V_E2;" in out
     assert "(two-way ANOVA, alpha = 0.05, 80% power)." in out and "one-way" not in out
     assert "note: variance_t = 2 x V_E2 = 0.0264 is the mean, over the past runs' pairs" in out
+    from topicsetsize.decide.wording import ESTIMATED_VARIANCE, ESTIMATED_VARIANCE2
+
+    assert f"note: {ESTIMATED_VARIANCE2}" in out and ESTIMATED_VARIANCE not in out
     assert out.splitlines()[-1] == f"note: Two-way ANOVA: {DESIGNS['anova2'].caveat}"
     assert one_line_error(capsys, *argv, "--method", "legacy").endswith(
         "--design anova2 is sized exactly (--method exact)\n")

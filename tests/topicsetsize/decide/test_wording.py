@@ -69,3 +69,26 @@ def test_the_estimated_variance_note_states_the_real_matrix_truly(capsys, data_d
     powers = [tss.anova_power(int(n), m=int(m), min_d=d, variance=x, alpha=0.05, method="exact")
               for x in (lo, hi)]
     assert [round(p, 2) for p in powers] == [p_lo, p_hi]
+
+
+def test_the_two_way_variance_note_quotes_v_e2_and_its_own_n(capsys, data_dir):
+    # a review, 2026-12-08: under a two-way answer the note quoted V_E and the one-way n. Its
+    # figures (TREC 2010 Web AP): V_E2 with the 95% interval of `topicsetsize variance` (default
+    # seed), the two-way n at the point value and its powers at the interval's ends, recomputed
+    import io
+    import re
+
+    from topicsetsize.cli import main
+    from topicsetsize.decide.wording import ESTIMATED_VARIANCE2
+
+    assert main(["variance", str(data_dir / "trec2010web_ap.csv"), "--csv"]) == 0
+    row = pd.read_csv(io.StringIO(capsys.readouterr().out)).iloc[0]
+    said = re.search(r"V_E2 (\.\d+), 95% interval (\.\d+) to (\.\d+); the (\d+) topics that the "
+                     r"two-way ANOVA with m = (\d+), minD = (\.\d+) needs at \.\d+ have power "
+                     r"(\.\d+) to (\.\d+)", ESTIMATED_VARIANCE2).groups()
+    v, lo, hi, n, m, d, p_lo, p_hi = (float(x) for x in said)
+    assert [round(row[c], 4) for c in ("var2_raw", "var2_raw_low", "var2_raw_high")] == [v, lo, hi]
+    assert tss.anova2_n(0.05, 0.2, d, row["var2_raw"], int(m)) == n
+    powers = [tss.anova2_power(int(n), m=int(m), min_d=d, variance=x, alpha=0.05)
+              for x in (lo, hi)]
+    assert [round(p, 2) for p in powers] == [p_lo, p_hi]

@@ -394,8 +394,8 @@ def test_a_designs_declared_caveat_is_on_its_calculator(built):
     texts = {name: [c.value for row in wb[name].iter_rows(max_row=8, max_col=1) for c in row
                     if isinstance(c.value, str)] for name in ("ANOVA2", "ANOVA", "TTEST")}
     for sheet, key in (("ANOVA2", "anova2"), ("ANOVA", "anova")):
-        caveat = DESIGNS[key].caveat.replace("`", "")
-        assert f"Caution: {caveat[0].upper()}{caveat[1:]}." in texts[sheet]
+        caveat = DESIGNS[key].caveat.replace("`", "")      # after its design's name (a review
+        assert f"Caution: {DESIGNS[key].name}: {caveat}." in texts[sheet]   # found "Caution: Its")
     assert not DESIGNS["ttest"].caveat
     assert not any(t.startswith("Caution:") for t in texts["TTEST"])
 
