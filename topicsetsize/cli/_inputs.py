@@ -137,6 +137,24 @@ def add_duplicates_option(parser, *, default: str | None = "error") -> None:
                              "many were dropped")
 
 
+def add_design_options(parser, *, variance: str, default: str | None = "anova") -> None:
+    """``--method`` and ``--design`` of a decision (``budget``, ``pool-depth``, ``recommend``,
+    ``guarantees``): the designs and each one's default method as declared
+    (:data:`~topicsetsize.decide.anova_designs.DESIGN_METHODS`; checked with
+    :func:`~topicsetsize.decide.anova_designs.check_design`); ``variance``: what is V_E2 under
+    the two-way design; ``default`` None where a plan file may give the design."""
+    from ..decide.anova_designs import DESIGN_METHODS
+
+    parser.add_argument("--method", choices=("legacy", "exact"),
+                        help="legacy = the legacy Excel tools' approximations (the one-way "
+                             "design's default); exact = noncentral t and F (--design anova2's "
+                             "only)")
+    parser.add_argument("--design", choices=tuple(DESIGN_METHODS), default=default,
+                        help="anova = the papers' one-way ANOVA (default); anova2 = two-way "
+                             "ANOVA, topics as blocks, the test for runs that share one topic "
+                             f"set: {variance} is then V_E2 (exact n only)")
+
+
 def evaluate_from_args(args, runs=None, qrels=None):
     """The topics x runs matrix of ``--runs``/``--qrels``/``--measure``; notes go to stderr."""
     from ..matrices.evaluation import evaluate_runs, run_sources

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..decide.wording import ROUNDED_UP, budget_text, documents_text, whole_costs
 from ..errors import InputError, decimal_comma
 from ._common import number, numbers, path, print_frame
+from ._inputs import add_design_options
 
 
 def register(sub, designs) -> None:
@@ -49,13 +50,7 @@ def register(sub, designs) -> None:
                         help="Type II error probability; power = 1 - beta (default .20)")
     parser.add_argument("--budget", type=number("budget"),
                         help="documents that can be judged in all")
-    parser.add_argument("--method", choices=("legacy", "exact"),
-                        help="legacy = the legacy Excel tools' approximations (the one-way "
-                             "design's default); exact = noncentral F (--design anova2's only)")
-    parser.add_argument("--design", choices=("anova", "anova2"),
-                        help="anova = one-way ANOVA, CIKM 2014's (default); anova2 = two-way "
-                             "ANOVA, topics as blocks, the test for runs that share one topic "
-                             "set: --variance is then V_E2 (exact n only)")
+    add_design_options(parser, variance="--variance", default=None)
     parser.add_argument("--csv", action="store_true", help="print CSV, full precision")
     parser.set_defaults(handler=run)
 

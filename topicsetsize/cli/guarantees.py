@@ -10,6 +10,7 @@ differences defaults to 2 x variance.
 from __future__ import annotations
 
 from ._common import number, numbers, print_frame
+from ._inputs import add_design_options
 
 
 def register(sub, designs) -> None:
@@ -28,12 +29,7 @@ def register(sub, designs) -> None:
                    help="Type II error probability; power = 1 - beta (default .20)")
     p.add_argument("--variance-t", type=number("variance_t"), default=None,
                    help="variance of the per-topic differences (default 2 x variance)")
-    p.add_argument("--method", choices=("legacy", "exact"),
-                   help="legacy = the legacy Excel tools' approximations (the one-way design's "
-                        "default); exact = noncentral t and F (--design anova2's only)")
-    p.add_argument("--design", choices=("anova", "anova2"), default="anova",
-                   help="min_d of the one-way ANOVA (default) or of the two-way ANOVA, topics "
-                        "as blocks (anova2: --variance is then V_E2; exact only)")
+    add_design_options(p, variance="--variance")
     p.add_argument("--csv", action="store_true",
                    help="print the table as CSV (full precision), without the statements")
     p.set_defaults(handler=run)

@@ -31,7 +31,7 @@ from ._common import (
     progress,
     reporting_warnings,
 )
-from ._inputs import add_duplicates_option
+from ._inputs import add_design_options, add_duplicates_option
 from .workload import check_bootstrap
 
 #: The depths of ``--example`` when --depths is not given.
@@ -70,13 +70,7 @@ def register(sub, designs) -> None:
                         help="Type II error probability; power = 1 - beta (default .20)")
     parser.add_argument("--budget", type=number("budget"),
                         help="documents that can be judged in all")
-    parser.add_argument("--method", choices=("legacy", "exact"),
-                        help="legacy = the legacy Excel tools' approximations (the one-way "
-                             "design's default); exact = noncentral F (--design anova2's only)")
-    parser.add_argument("--design", choices=("anova", "anova2"), default="anova",
-                        help="anova = one-way ANOVA at each depth's V_E, CIKM 2014's (default); "
-                             "anova2 = two-way ANOVA, topics as blocks, at each depth's V_E2: "
-                             "the test for runs that share one topic set (exact n only)")
+    add_design_options(parser, variance="the V_E each depth's n is sized from")
     parser.add_argument("--variance-from", choices=("raw", "std-ab"), default="raw",
                         help="which V_E (V_E2 with --design anova2) gives n (default raw); with "
                              "std-ab, --min-d is a difference of std-AB scores, not of raw "

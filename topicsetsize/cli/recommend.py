@@ -13,6 +13,7 @@ import re
 from ..errors import InputError
 from ..numbertext import as_number
 from ._common import number, path, print_frame
+from ._inputs import add_design_options
 
 #: A comma that starts the next ``key=`` of a --require value (a label may hold other commas).
 _NEXT_KEY = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")
@@ -34,13 +35,7 @@ def register(sub, designs) -> None:
                    help="significance level (default .05)")
     p.add_argument("--beta", type=number("beta"), default=0.20,
                    help="Type II error probability; power = 1 - beta (default .20)")
-    p.add_argument("--method", choices=("legacy", "exact"),
-                   help="legacy = the legacy Excel tools' approximations (the one-way design's "
-                        "default); exact = noncentral F (--design anova2's only)")
-    p.add_argument("--design", choices=("anova", "anova2"), default="anova",
-                   help="anova = one-way ANOVA, as in the paper (default); anova2 = two-way "
-                        "ANOVA, topics as blocks, the test for runs that share one topic set: "
-                        "each variance is then V_E2 (exact n only)")
+    add_design_options(p, variance="each requirement's variance")
     p.add_argument("--csv", action="store_true",
                    help="print the requirements table as CSV, with the recommended n")
     p.set_defaults(handler=run)
