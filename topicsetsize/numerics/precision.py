@@ -169,6 +169,11 @@ def certify(power, target, n, *, tolerance: float, check_from, describe: Callabl
             if settled.all():
                 break
             x = np.clip(np.where(down & ~up, x - 1, np.where(up & ~down, x + 1, x)), 3, N_MAX)
+        for j in np.flatnonzero(~settled & (down ^ up)):    # still walking: bracket and bisect
+            found = _crossing(lambda z, c=cells[j]: power(z, np.full(z.shape, c)), t[j],
+                              int(x[j]), bool(up[j]))
+            if found is not None:
+                (x[j], below[j], at[j]), settled[j] = found, True
         with np.errstate(invalid="ignore"):
             near = (np.abs(below - t) < tolerance) | (np.abs(at - t) < tolerance)
         undecided[cells] = (near | ~settled | (down & up)) & (x >= warn_from)
@@ -177,6 +182,42 @@ def certify(power, target, n, *, tolerance: float, check_from, describe: Callabl
         _warn(int(flat[int(np.argmax(undecided))]), describe(int(np.argmax(undecided))),
               int(undecided.sum()) - 1, tolerance)
     return flat.reshape(n.shape)
+
+
+def _crossing(power, target: float, x: int, up: bool) -> tuple[int, float, float] | None:
+    """Where :func:`certify`'s walk of one topic a step has not settled a cell in
+    :data:`_MAX_MOVES` steps (its search's fast power was farther off than that: 8 topics at
+    n ≈ 6·10⁸, φE ≈ 2.4·10⁹, α = .32, a hypothesis find): the smallest n from ``x`` on (``up``)
+    or below it whose precise ``power`` (of a float array) reaches ``target``, by steps doubling
+    from :data:`_MAX_MOVES` until the crossing is bracketed, then bisection; (n, power(n − 1),
+    power(n)), or None where no bracket lies within 3..10⁹ (the cell stays unsettled).
+
+    >>> _crossing(lambda z: (z - 1000.0) * 1e-3, 0.0, 900, True)
+    (1000, -0.001, 0.0)
+    >>> _crossing(lambda z: (z - 1000.0) * 1e-3, 0.0, 1100, False)[0]
+    1000
+    """
+    def passes(z: int) -> bool:
+        return bool(power(np.array([float(z)]))[0] >= target)
+
+    step = _MAX_MOVES
+    if up:                      # x fails: a passing n above it
+        lo = x
+        while not passes(hi := min(lo + step, N_MAX)):
+            if hi >= N_MAX:
+                return None
+            lo, step = hi, 2 * step
+    else:                       # x − 1 passes: a failing n below it
+        hi = x - 1
+        while passes(lo := max(hi - step, 3)):
+            if lo <= 3:
+                return None
+            hi, step = lo, 2 * step
+    while hi - lo > 1:          # power(lo) < target <= power(hi)
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if passes(mid) else (mid, hi)
+    below, at = (float(v) for v in power(np.array([hi - 1.0, float(hi)])))
+    return hi, below, at
 
 
 def _warn(n: int, cell: str, more: int, tolerance: float) -> None:
@@ -254,6 +295,9 @@ def certify_one(power: Callable[[np.ndarray], np.ndarray], target: float, n: int
         if settled:
             break
         x = min(max(x - 1 if down else x + 1, 3), N_MAX)
+    if not settled and (found := _crossing(power, t, x, up)) is not None:   # as certify
+        x, seen[x - 1], seen[x] = found[0], found[1], found[2]
+        compared, settled, down, up = (x - 1, x), True, False, False
     near = any(abs(seen[v] - t) < F_POWER_TOLERANCE for v in compared if v in seen)
     if (near or not settled or down and up) and x >= CHECK_FROM:
         _warn(x, describe(0), 0, F_POWER_TOLERANCE)

@@ -67,6 +67,24 @@ def test_a_power_that_does_not_settle_is_flagged():
     assert got.tolist() == [1_000_001]
 
 
+def test_a_crossing_beyond_the_walk_is_bracketed_and_bisected():
+    # a hypothesis find (2026-12-08): at n ~ 6e8 the fast power was 8 topics off, the walk of
+    # 16 one-topic moves began farther away and stopped short with a warning ("a topic or two
+    # away"), 8 topics below the answer. Now past the walk the crossing is bracketed by doubling
+    # steps and bisected, up or down, with no warning where its powers are clear of the target.
+    def power(x, i=None):
+        return 0.8 + (np.asarray(x, float) - 500_000_000.5) * 1e-9     # crossing at 5e8 + 1
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for start in (499_999_000, 500_000_900, 500_000_010, 499_999_990):
+            got = certify(power, 0.8, np.array([start]), tolerance=3e-11, check_from=CHECK_FROM,
+                          describe=str)
+            assert got.tolist() == [500_000_001], start
+            assert certify_one(power, 0.8, start, str, dfe_per_topic=2.0,
+                               fast=lambda x: 0.8) == 500_000_001, start
+
+
 def test_public_name():
     assert tss.PrecisionWarning is PrecisionWarning and issubclass(PrecisionWarning, UserWarning)
 
@@ -94,7 +112,8 @@ def _outcome(func):
 
 @pytest.mark.parametrize("n, target, slope", [
     (100_000_003, 0.8, 1e-9),                # walks down to a power on the target: warns
-    (100_000_001, 0.8 + 0.5e-7, 1e-9),       # 49 topics away: stops after 16 moves, warns
+    (100_000_001, 0.8 + 0.5e-7, 1e-9),       # 49 topics away: past the walk's 16 moves,
+    #                                          bracketed and bisected (on the target: warns)
     (100_000_002, 0.8 + 0.55e-9, 1e-10),     # four topics up, 5e-11 off the target: clean
     (100_000_001, 0.8 + 1.5e-9, 1e-9),       # one topic up, clean
     (100_000_001, 0.8 - 2.5e-9, 1e-9),       # three topics down, clean
