@@ -47,7 +47,9 @@ CHECK_FROM = 10**4
 #: 1 − β, the precise ones decide alike and are not computed (:func:`undecided_by_fast`).
 FAST_POWER_ERROR = 2e-7
 
-#: At most this many topics moved by :func:`certify` (the fast power is ~1e-9 off at most).
+#: Steps of one topic that :func:`certify` walks (the fast power is seldom more than ~1e-9 off);
+#: past them it brackets the crossing by doubling steps from this many topics and bisects
+#: (:func:`_crossing`: 4e-9 off, 8 topics, at n ≈ 6·10⁸).
 _MAX_MOVES = 16
 
 
