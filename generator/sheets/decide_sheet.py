@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from openpyxl.styles import Alignment
+from openpyxl.worksheet.pagebreak import Break
 
 import topicsetsize as tss
 from topicsetsize.decide.guarantee import TABLE_DECIMALS, round_up
@@ -172,6 +173,9 @@ def _recommendation(cur, spec: Spec) -> None:
     rec = tss.recommend(list(spec.requirements), alpha=spec.alpha, beta=spec.beta,
                         round_to=round_to, method=method)
     ws = cur.ws
+    # on a page of its own: split over two, a page held its last rows without their header
+    # (the one-way caution's lines above moved it down)
+    ws.row_breaks.append(Break(id=cur.row - 1))
     cur.heading(f"Recommendation over the spec's requirements ({method} method, rounded up "
                 f"to a multiple of {round_to}; precomputed)")
     put_label(ws, cur.row, 1, "recommended n", font=STYLE.bold)

@@ -345,9 +345,10 @@ def wrap_over(ws, row: int, column: int, end: int, text: str, last_column: int) 
     cell = ws.cell(row=row, column=column)
     if end > column:
         ws.merge_cells(start_row=row, start_column=column, end_row=row, end_column=end)
-    cell.alignment = Alignment(wrap_text=True, vertical="top",
-                               horizontal=cell.alignment.horizontal
-                               if cell.alignment is not None else None)
+    old = cell.alignment
+    cell.alignment = Alignment(wrap_text=True, vertical="top",       # its indent kept (an
+                               horizontal=old.horizontal if old is not None else None,  # input's
+                               indent=old.indent if old is not None else 0)  # allowed range)
     for k in range(1, last_column + 1):    # the row's other cells level with its first line
         other = ws._cells.get((row, k))
         if other is not None and other is not cell and other.value is not None:
