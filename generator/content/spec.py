@@ -46,7 +46,7 @@ SCORES = ("raw", "std-ab")
 TOP_KEYS = ("title", "description", "alpha", "beta", "m", "min_d", "chart_method", "output",
              "measures", "matrices", "calculators", "parts", "decide", "requirements",
              "pool_depths", "budget")
-DECIDE_KEYS = ("n", "min_d", "m", "variance", "round_to", "method")
+DECIDE_KEYS = ("n", "min_d", "m", "variance", "round_to", "method", "design")
 #: A ``[[pool_depths]]`` row's keys, required and optional, as a budget plan's (declared once).
 POOL_KEYS, POOL_OPTIONAL = ROW_KEYS, ROW_OPTIONAL
 BUDGET_KEYS = ("documents", "m", "min_d", "method", "design")

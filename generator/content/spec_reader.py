@@ -271,14 +271,15 @@ def _calculators(where, data) -> dict:
 
 def _decide(where, data) -> dict:
     """``[decide]``: the Decide sheet's candidate n and minD, its m list, the variances of
-    its precomputed minimum detectable minD, and the recommendation's rounding and method."""
+    its precomputed minimum detectable minD, and the recommendation's rounding, design and
+    method."""
     where.is_table(data, "decide")
     where.keys(data, DECIDE_KEYS, "decide")
     out = {"m": tuple(int(x) for x in where.grid(data, "m", "m", required=False,
                                                  prefix="decide")) or DECIDE_MS,
            "round_to": int(where.number(data, "round_to", "round_to", default=10,
                                         prefix="decide")),
-           "method": where.choice(data, "method", METHODS, default="legacy", prefix="decide")}
+           **dict(zip(("design", "method"), _design(where, data, "decide")))}
     for key, param in (("n", "n"), ("min_d", "min_d")):
         if key in data:
             out[key] = where.number(data, key, param, prefix="decide")
@@ -289,6 +290,18 @@ def _decide(where, data) -> dict:
                                                              "variance", required=True,
                                                              prefix="decide"))
     return out
+
+
+def _design(where, data: dict, table: str) -> tuple[str, str]:
+    """A table's ``design`` and ``method`` (by default the design's own; the two-way ANOVA has
+    no legacy one), a conflict named by the spec's keys."""
+    design = where.choice(data, "design", tuple(DESIGN_METHODS), default="anova", prefix=table)
+    method = where.choice(data, "method", METHODS, default="", prefix=table) \
+        if "method" in data else None
+    try:
+        return check_design(design, method, said=f'{table}.{{}} = "{{}}"'.format)
+    except InputError as exc:
+        where.fail(table, str(exc))
 
 
 def _output(where: SpecKeys, data: dict) -> str:
@@ -369,13 +382,7 @@ def _budget(where, data, has_depths: bool) -> dict:
     where.keys(data, BUDGET_KEYS, "budget")
     if not has_depths:
         where.fail("budget", "needs [[pool_depths]] rows (pd, docs_per_topic, variance)")
-    design = where.choice(data, "design", tuple(DESIGN_METHODS), default="anova", prefix="budget")
-    method = where.choice(data, "method", METHODS, default="", prefix="budget") \
-        if "method" in data else None
-    try:        # the method by default the design's own; anova2 has no legacy one
-        design, method = check_design(design, method, said='budget.{} = "{}"'.format)
-    except InputError as exc:
-        where.fail("budget", str(exc))
+    design, method = _design(where, data, "budget")
     return {"documents": where.number(data, "documents", "budget", required=True,
                                       prefix="budget"),
             "m": int(where.number(data, "m", "m", required=True, prefix="budget")),

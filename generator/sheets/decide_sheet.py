@@ -169,15 +169,17 @@ def _precomputed(cur, spec: Spec, start: dict, same: str) -> None:
 def _recommendation(cur, spec: Spec) -> None:
     """The recommendation over the spec's requirements, as text and a table of numbers."""
     method = spec.decide.get("method", "legacy")
+    design = spec.decide.get("design", "anova")
     round_to = spec.decide.get("round_to", 10)
     rec = tss.recommend(list(spec.requirements), alpha=spec.alpha, beta=spec.beta,
-                        round_to=round_to, method=method)
+                        round_to=round_to, method=method, design=design)
     ws = cur.ws
     # on a page of its own: split over two, a page held its last rows without their header
     # (the one-way caution's lines above moved it down)
     ws.row_breaks.append(Break(id=cur.row - 1))
-    cur.heading(f"Recommendation over the spec's requirements ({method} method, rounded up "
-                f"to a multiple of {round_to}; precomputed)")
+    cur.heading("Recommendation over the spec's requirements ("
+                + ("two-way ANOVA, each σ̂² a V_E2, " if design == "anova2" else "")
+                + f"{method} method, rounded up to a multiple of {round_to}; precomputed)")
     put_label(ws, cur.row, 1, "recommended n", font=STYLE.bold)
     cell = put_number(ws, cur.row, 2, rec.n, number_format=N_FMT, font=STYLE.answer,
                       fill=STYLE.answer_fill)

@@ -293,6 +293,9 @@ def test_budget_follows_the_typed_budget(batch):
     ({"title": "t", "pool_depths": [{"pd": 3, "docs_per_topic": 1, "variance": 0.1}],
       "budget": {"documents": 1, "m": 10, "min_d": 0.1, "design": "anova3"}},
      "s.toml: budget.design: 'anova3' is not one of 'anova', 'anova2'"),
+    ({"title": "t", "decide": {"design": "anova2", "method": "legacy"}},
+     's.toml: decide: decide.method = "legacy" is the legacy Excel tools\' approximation of the '
+     'one-way ANOVA: decide.design = "anova2" is sized exactly (decide.method = "exact")'),
     ({"title": "t", "decide": {"n": 1}}, "s.toml: decide.n: n=1 is out of range"),
     ({"title": "t", "decide": {"method": "new"}}, "s.toml: decide.method: 'new' is not one of"),
     ({"title": "t", "decide": {"variance": [0.1, 0]}}, "s.toml: decide.variance: variance=0"),
@@ -355,6 +358,29 @@ def test_a_two_way_budget_sizes_each_depth_from_its_v_e2():
             "ANOVA (topics as blocks) from each depth's V_E2.") in texts["Budget"]
     caveat = DESIGNS["anova"].caveat.replace("`", "")      # the Decide sheet's: the whole one
     assert f"Caution: One-way ANOVA: {caveat} (the ANOVA2 sheet)." in texts["Decide"]
+
+
+@pytest.mark.slow
+def test_a_two_way_recommendation_from_the_spec():
+    """[decide] design = "anova2": the Decide sheet's recommendation is the two-way ANOVA's at
+    each requirement's V_E2, exact (tss.recommend(design="anova2"), itself checked against
+    scipy in tests/topicsetsize/decide), and its heading and sentence say the design."""
+    from topicsetsize.generator import build_workbook
+
+    needs = [{"label": "AP", "variance": 0.0132, "m": 2, "min_d": 0.05},
+             {"variance": 0.0132, "m": 50, "min_d": 0.2}]
+    wb = build_workbook(spec_from_dict({"title": "t", "requirements": needs,
+                                        "decide": {"design": "anova2", "round_to": 1}}))
+    want = tss.recommend(needs, design="anova2", round_to=1)
+    assert named(wb, "decide_recommended_n") == want.n
+    assert named(wb, "decide_sentence") == want.sentence and "two-way ANOVA" in want.sentence
+    texts = [str(c.value) for row in wb["Decide"].iter_rows(min_col=1, max_col=1) for c in row
+             if c.value]
+    assert "Recommendation over the spec's requirements (two-way ANOVA, each σ̂² a V_E2, exact " \
+           "method, rounded up to a multiple of 1; precomputed)" in texts
+    one_way = build_workbook(spec_from_dict({"title": "t", "requirements": needs,
+                                             "decide": {"round_to": 1}}))
+    assert named(one_way, "decide_recommended_n") == tss.recommend(needs, round_to=1).n != want.n
 
 
 @pytest.mark.slow
