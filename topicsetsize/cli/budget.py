@@ -103,7 +103,7 @@ def run(args) -> int:
         if key not in kwargs:
             raise InputError(f"--{key.replace('_', '-')} is required (or give it in --plan)")
 
-    from ..decide.anova_designs import AS_OPTION, check_design
+    from ..decide.anova_designs import AS_OPTION, check_design, variance_name
     from ..decide.budget import budget_plan
     from .design import design_caveat
 
@@ -161,7 +161,7 @@ def run(args) -> int:
         f"m={kwargs['m']}, minD={kwargs['min_d']:.15g}, alpha={kwargs.get('alpha', 0.05):.15g}, "
         f"beta={kwargs.get('beta', 0.20):.15g}, {kwargs['method']}{budget}\n"
         f"cost = n x docs_per_topic, {ROUNDED_UP}" + (
-            f"; n high = n at variance high, the upper end of {_variance(design)}'s interval; "
+            f"; n high = n at variance high, the upper end of {variance_name(design)}'s interval; "
             "cost high = n high x docs_per_topic" if "n high" in show else "")))
     from .pool_depth import upper_end_note
 
@@ -171,11 +171,6 @@ def run(args) -> int:
         print(f"note: {plan.note}")     # verdict, never copied without it (as recommend)
     design_caveat(instead=_INSTEAD, design=design)
     return 0
-
-
-def _variance(design: str) -> str:
-    """The variance a design's n is sized from: V_E, or V_E2 for the two-way ANOVA."""
-    return "V_E2" if design == "anova2" else "V_E"
 
 
 def _verdict(plan) -> str:

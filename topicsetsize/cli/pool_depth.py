@@ -230,7 +230,9 @@ _INSTEAD = "here: --design anova2, at each depth's V_E2"
 
 def _variance_name(args) -> str:
     """The variance n is sized from: ``V_E raw``, ``V_E2 std-ab``..."""
-    return f"V_E{'2' if args.design == 'anova2' else ''} {args.variance_from}"
+    from ..decide.anova_designs import variance_name
+
+    return f"{variance_name(args.design)} {args.variance_from}"
 
 
 def _no_cheapest(study, budget, measure) -> str:

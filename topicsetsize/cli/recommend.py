@@ -119,8 +119,6 @@ def run(args) -> int:
     return 0
 
 
-#: The variance each design's requirements hold.
-_VARIANCE_OF = {"anova": "V_E", "anova2": "V_E2"}
 #: How this command sizes the two-way design, said after the one-way design's caveat.
 _INSTEAD = "here: --design anova2, with each requirement's V_E2 as its variance"
 
@@ -133,6 +131,8 @@ def _differing_settings(args, settings: dict) -> None:
     ones this design needs."""
     import warnings
 
+    from ..decide.anova_designs import ESTIMATORS, variance_name
+
     for key in sorted(settings, key=lambda k: k != "design"):     # a refusal before warnings
         values, ours = settings[key], getattr(args, key)
         text = key in ("method", "design")
@@ -141,9 +141,10 @@ def _differing_settings(args, settings: dict) -> None:
             # review, 2026-12-08: V_E2 read as V_E sized 90 topics where V_E asks for 280)
             raise InputError(
                 f"{args.file}: its design column says {differ[0]}: its variances are "
-                f"{_VARIANCE_OF.get(differ[0], differ[0])}, not the {_VARIANCE_OF[ours]} that "
+                f"{variance_name(differ[0]) if differ[0] in ESTIMATORS else differ[0]}, not the "
+                f"{variance_name(ours)} that "
                 f"--design {ours} needs; give --design {differ[0]}, or a file of "
-                f"{_VARIANCE_OF[ours]}")
+                f"{variance_name(ours)}")
         if differ:
             flag = f"--{key} {ours if text else f'{ours:.15g}'}"
             warnings.warn(f"{args.file}: its {key} column says {', '.join(differ)}; the answers "

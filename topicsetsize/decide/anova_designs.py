@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 
-__all__ = ["DESIGN_METHODS", "ESTIMATORS", "AS_OPTION", "check_design"]
+__all__ = ["DESIGN_METHODS", "ESTIMATORS", "AS_OPTION", "check_design", "variance_name"]
 
 #: The designs, and each one's default method (the two-way ANOVA has no legacy approximation).
 DESIGN_METHODS = {"anova": "legacy", "anova2": "exact"}
@@ -41,6 +41,15 @@ of the one-way ANOVA: --design anova2 is sized exactly (--method exact)
                          f"of the one-way ANOVA: {said('design', 'anova2')} is sized exactly "
                          f"({said('method', 'exact')})")
     return design, method
+
+
+def variance_name(design: str) -> str:
+    """The variance a design's n is sized from, as the commands name it.
+
+    >>> variance_name("anova"), variance_name("anova2")
+    ('V_E', 'V_E2')
+    """
+    return ESTIMATORS[design][1].upper()
 
 
 #: How a command names an option in a message (:func:`check_design`'s ``said``).

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..designs.anova import anova_n
-from ..designs.anova2 import anova2_n
+from ..designs.registry import DESIGNS
 from ..designs.scales import warn_scale
 from ..errors import InputError
 from ..params import check, check_choice, check_method
@@ -173,7 +172,7 @@ def budget_plan(depths, *, docs_per_topic, variances, m, min_d, alpha=0.05, beta
     _warn_if_not_nested(depths, docs)
     import pandas as pd
 
-    n_of = anova2_n if design == "anova2" else anova_n
+    n_of = DESIGNS[design].function("n")            # anova_n, or anova2_n for the two-way design
     n = np.atleast_1d(n_of(alpha, beta, min_d, variances, m, method=method)).astype("int64")
     warn_scale({"min_d": min_d, "variance": np.concatenate(   # once: the package's calls do not
         [variances, [] if variances_high is None else variances_high])}, given=True)

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..designs.anova import anova_min_d
-from ..designs.anova2 import anova2_min_d
 from ..designs.ci import ci_delta
+from ..designs.registry import DESIGNS
 from ..designs.ttest import ttest_min_dt
 from ..errors import InputError
 from ..params import check
@@ -340,7 +340,7 @@ def guarantees(n, *, variance, ms=DEFAULT_MS, alpha=0.05, beta=0.20, variance_t=
         raise InputError(f"variance={variance:g}: its default variance_t = 2 x variance is "
                          "beyond the float range; give variance_t")
     n_grid, m_grid = _list("n", n), _list("m", ms)
-    min_d = (anova2_min_d if design == "anova2" else anova_min_d)(
+    min_d = DESIGNS[design].function("min_effect")(
         n_grid[:, None], m=m_grid[None, :], variance=variance, alpha=alpha, beta=beta,
         method=method)
     min_dt = ttest_min_dt(n_grid, variance_t=variance_t, alpha=alpha, beta=beta, method=method)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..designs.anova import anova_n, anova_power
-from ..designs.anova2 import anova2_n, anova2_power
+from ..designs.registry import DESIGNS
 from ..numerics.search import SearchLimitError
 from ..params import N_MAX
 
@@ -32,7 +31,7 @@ def n_or_inf(design: str, min_d, variance, *, alpha: float, beta: float, m,
     ...          method="exact").tolist()
     [2360.0, inf]
     """
-    n_of, power = (anova2_n, anova2_power) if design == "anova2" else (anova_n, anova_power)
+    n_of, power = (DESIGNS[design].function(role) for role in ("n", "power"))
     min_d, variance = np.broadcast_arrays(np.asarray(min_d, float), np.asarray(variance, float))
     per_cell = np.ndim(m) > 0      # a single m stays one number: one row of the search's guess
     if per_cell:

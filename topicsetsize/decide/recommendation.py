@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..designs.anova import anova_n, anova_power
-from ..designs.anova2 import anova2_n, anova2_power
+from ..designs.anova import anova_power
+from ..designs.registry import DESIGNS
 from ..designs.scales import warn_scale
 from ..errors import InputError
 from ..params import check
@@ -273,7 +273,7 @@ def recommend(requirements, *, alpha=0.05, beta=0.20, round_to=10, method=None,
     > 0
     """
     design, method = check_design(design, method)
-    n_of, power_of = (anova2_n, anova2_power) if design == "anova2" else (anova_n, anova_power)
+    n_of, power_of = (DESIGNS[design].function(role) for role in ("n", "power"))
     alpha = check("alpha", alpha, allow_array=False)
     beta = check("beta", beta, allow_array=False)
     round_to = check("round_to", round_to, allow_array=False)
