@@ -1,7 +1,8 @@
 """The Variance sheet: one Table-1-style row per score matrix, and what it was computed from.
 
 As in Table 1 of the AIRS 2016 paper: runs, topics, V_E of the raw and of the std-AB matrix,
-and Kendall's τ with its 95% CI between the run rankings by raw and by std-AB mean; then each
+and Kendall's τ with the paper's interval ("95% CI") between the run rankings by raw and by
+std-AB mean (headed "AIRS interval": it is no confidence interval for this τ); then each
 V_E with its 95% interval over the topics (the bootstrap of ``topicsetsize variance``). Below,
 per matrix, the runs (mean raw and std-AB scores, ranks) and the topics' std-AB factors
 (mean and SD over the runs), which standardise new runs the same way. Run, topic and matrix
@@ -21,14 +22,14 @@ __all__ = ["add_variance_sheet", "SHEET", "SUMMARY_COLUMNS", "tau_note"]
 
 SHEET = "Variance"
 SUMMARY_COLUMNS = ("matrix", "data", "runs", "topics", "V_E raw", "V_E std-AB", "τ",
-                   "τ 95% CI low", "τ 95% CI high")
+                   "τ AIRS interval low", "τ AIRS interval high")
 _FORMATS = {"V_E raw": fixed_format(), "V_E std-AB": fixed_format(), "τ": "0.000",
-            "τ 95% CI low": "0.000", "τ 95% CI high": "0.000"}
+            "τ AIRS interval low": "0.000", "τ AIRS interval high": "0.000"}
 
 
 def tau_note(highs) -> str:
-    """Why a τ CI may end above 1, naming the upper ends above 1 among ``highs`` (the sheet's
-    own, shaded), or none where no CI passes 1.
+    """Why the τ interval may end above 1, naming the upper ends above 1 among ``highs`` (the
+    sheet's own, shaded), or none where no interval passes 1.
 
     >>> tau_note([1.03, 0.99]).split("exceed 1 ")[1][:21]
     '(shaded here: 1.030):'
@@ -37,8 +38,9 @@ def tau_note(highs) -> str:
     """
     above = [f"{h:.3f}" for h in highs if h is not None and h > 1]
     shaded = f" (shaded here: {', '.join(above)})" if above else ""
-    return ("Note: the τ CI is Sakai's unclipped form τ ± z·√(2(2k+5)/(9k(k−1))) over k runs, "
-            f"as published (AIRS 2016, Table 1), so its upper end can exceed 1{shaded}: read it "
+    return ("Note: the τ interval is Sakai's \"95% CI\" of AIRS 2016, Table 1, unclipped as "
+            f"published: τ ± z·√(2(2k+5)/(9k(k−1))) over k runs, so its upper end can exceed "
+            f"1{shaded}: read it "
             "as 'up to 1'. τ itself never exceeds 1. The interval is the spread of τ between "
             "unrelated rankings (as the paper computes it), not a confidence interval for this τ.")
 
@@ -55,7 +57,7 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
               font=STYLE.title)
     put_label(ws, 2, 1, "V_E: one-way ANOVA residual variance (AIRS 2016, Eq. 1). std-AB: "
                         "per-topic z-scores ×0.15 + 0.5, clipped to [0, 1]. τ: Kendall's τ "
-                        "between the raw and the std-AB run rankings, with its 95% CI.",
+                        "between the raw and the std-AB run rankings, with the paper's interval.",
               font=STYLE.note)
     put_label(ws, 3, 1, tau_note([est.summary.tau_ci_high for est in estimates]),
               font=STYLE.note)
@@ -73,7 +75,7 @@ def add_variance_sheet(wb, estimates: list[MatrixEstimate]) -> None:
                 put_text(ws, row, c, "undefined")
                 continue
             cell = put_number(ws, row, c, value, number_format=_FORMATS.get(head))
-            if head == "τ 95% CI high" and value is not None and value > 1:
+            if head == "τ AIRS interval high" and value is not None and value > 1:
                 cell.fill = STYLE.differ_fill
 
     row = _intervals(ws, 6 + len(estimates), estimates)

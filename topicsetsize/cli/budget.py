@@ -169,6 +169,13 @@ def run(args) -> int:
     print(_verdict(plan))
     if plan.note:       # the legacy n falls short under the exact power: said beside the
         print(f"note: {plan.note}")     # verdict, never copied without it (as recommend)
+    if "n high" not in table:   # n and its cost hold at the variances given (a review,
+        # 2026-12-08: recommend and guarantees said so, budget not)
+        from ..decide.wording import ESTIMATED_VARIANCES
+
+        print(f"note: {ESTIMATED_VARIANCES[design]}; each depth's upper end as --variance-high "
+              "(variance_high in --plan; `topicsetsize pool-depth --csv` gives it as 'variance "
+              "high') adds n high and the cost there")
     design_caveat(instead=_INSTEAD, design=design)
     return 0
 

@@ -94,10 +94,10 @@ def run(args) -> int:
     beyond = _beyond_scores(result)
     if beyond:
         print(f"note: {beyond}")
-    from ..decide.wording import ESTIMATED_VARIANCE, ESTIMATED_VARIANCE2
+    from ..decide.wording import ESTIMATED_VARIANCES
 
     # what n "guarantees" holds at the variance given: V_E, or V_E2 for the two-way design
-    print(f"note: {ESTIMATED_VARIANCE2 if args.design == 'anova2' else ESTIMATED_VARIANCE}")
+    print(f"note: {ESTIMATED_VARIANCES[args.design]}")
     design_caveat(instead=_INSTEAD, design=args.design)   # the minD column's design
     return 0
 

@@ -147,7 +147,7 @@ def run(args) -> int:
         plot_pool_depth(study, args.plot, cost_text=documents_text, title=(
             f"{measure}, {_sources(args)}: {_DESIGN_NAMES[args.design]}, m={m}, "
             f"minD={args.min_d:.15g}, alpha={args.alpha:.15g}, beta={args.beta:.15g}, "
-            f"{_variance_name(args)}"))
+            f"{args.method}, {_variance_name(args)}"))    # the method, as the table says it
     if args.csv:
         sized = {} if m is None else {     # what n is sized for, as budget's CSV says it
             "design": args.design, "m": m, "min_d": args.min_d, "variance_from": args.variance_from,

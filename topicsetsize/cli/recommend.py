@@ -74,7 +74,7 @@ def run(args) -> int:
     from ..decide.anova_designs import AS_OPTION, check_design
     from ..decide.recommendation import check_requirement, recommend
     from ..decide.requirement_files import read_requirements
-    from ..decide.wording import ESTIMATED_VARIANCE, ESTIMATED_VARIANCE2
+    from ..decide.wording import ESTIMATED_VARIANCES
     from .design import design_caveat
 
     args.design, args.method = check_design(args.design, args.method, said=AS_OPTION)
@@ -107,7 +107,7 @@ def run(args) -> int:
     if result.note:     # a size the sentence states (or its guarantee) fails under the exact
         print(f"note: {result.note}")      # power: said beside it, never copied without it
     # "guarantees" holds at the variances given: V_E, or V_E2 for the two-way design
-    print(f"note: {ESTIMATED_VARIANCE2 if args.design == 'anova2' else ESTIMATED_VARIANCE}")
+    print(f"note: {ESTIMATED_VARIANCES[args.design]}")
     design_caveat(instead=_INSTEAD, design=args.design)    # for independent topic samples
     print()
     shown = frame.assign(label=frame["label"].fillna(""), **{   # truncated: never up to 1 − β

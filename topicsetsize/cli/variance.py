@@ -72,8 +72,8 @@ def run(args) -> int:
             "std-AB variance goes with a minD between std-AB scores, a raw one with a minD "
             "between raw scores); shown to 4 decimals: copy a variance from --csv, which has "
             "every digit (the n of a rounded one can be a topic off)\n"
-            "tau = Kendall's tau [95% CI] between the run rankings by mean raw and mean std-AB "
-            "score; the interval is Sakai's (AIRS 2016, Table 1): tau +- z*sqrt(2(2m+5)/"
+            "tau = Kendall's tau between the run rankings by mean raw and mean std-AB score; "
+            "[AIRS interval] = Sakai's \"95% CI\" (AIRS 2016, Table 1): tau +- z*sqrt(2(2m+5)/"
             "(9m(m-1))), the spread of tau between unrelated rankings, not a confidence "
             "interval for this tau\n"
             "V_E2 = two-way (runs x topics) residual variance, for the two-way ANOVA design "
@@ -81,8 +81,8 @@ def run(args) -> int:
         for line in _zero_notes(zeros) + _paired_notes(table, zeros) + _scale_notes(matrices):
             print(line)
         if ((table["tau_ci_low"] < -1) | (table["tau_ci_high"] > 1)).any():
-            print("note: a tau CI bound beyond [-1, 1] is not an error: Sakai's interval is kept "
-                  "unclipped as published")
+            print("note: an interval bound of tau beyond [-1, 1] is not an error: Sakai's "
+                  "interval is kept unclipped as published")
         if limits is not None:
             print()
             print_frame(_readable_limits(limits, zeros), title=(
@@ -218,7 +218,7 @@ def _readable(table, zeros):
         **{_label(estimator, scale): [
             _variance_text(x, column in zeros[name])
             for name, x in table[column].items()] for column, estimator, scale in _ESTIMATES},
-        "tau [95% CI]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" if t == t else "undefined"  # tied
+        "tau [AIRS interval]": [f"{t:.3f} [{lo:.3f}, {hi:.3f}]" if t == t else "undefined"  # tied
                          for t, lo, hi in                                    # means: NaN
                          table[["tau", "tau_ci_low", "tau_ci_high"]].itertuples(index=False)],
     }, index=table.index.rename(None))

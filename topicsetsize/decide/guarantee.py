@@ -366,11 +366,12 @@ def _legacy_note(table: pd.DataFrame, variance: float, variance_t: float, alpha:
 
     >>> g = guarantees([100], variance=0.0601, ms=[2, 50])
     >>> print(g.note)
-    Under the exact tests the legacy guarantees promise more than they give in 2 of 3: with
-    100 topics, m = 2 systems, a minimum detectable range of 0.0962 has a power of only 0.7885
-    (one-way ANOVA, below 80%; exactly 0.0977); of the sentences, rounded up further, 2 still
-    promise more than the exact tests give and say the exact value too; method="exact" (--method
-    exact) gives the exact guarantees.
+    Under the exact tests the legacy guarantees promise more than they give in 2 of the
+    table's 3 minimum differences (2 min_d, 1 min_dt): with 100 topics, m = 2 systems, a
+    minimum detectable range of 0.0962 has a power of only 0.7885 (one-way ANOVA, below 80%;
+    exactly 0.0977); of the sentences, rounded up further, 2 still promise more than the exact
+    tests give and say the exact value too; method="exact" (--method exact) gives the exact
+    guarantees.
     """
     from ..designs.anova import anova_power
     from ..designs.ttest import ttest_power
@@ -413,8 +414,10 @@ def _legacy_note(table: pd.DataFrame, variance: float, variance_t: float, alpha:
         test = "paired t-test"
         exact = ttest_min_dt(k, variance_t=variance_t, alpha=alpha, beta=beta, method="exact")
     floor = math.floor(float(power) * 1e4) / 1e4
+    # which 8 of "6 of 8" (a review, 2026-12-08: 6 rows of min_d, 2 of min_dt, unsaid)
     return (f"Under the exact tests the legacy guarantees promise more than they give in "
-            f"{cells} of {short_d.size + short_dt.size}: {where} has a power of only "
+            f"{cells} of the table's {short_d.size + short_dt.size} minimum differences "
+            f"({short_d.size} min_d, {short_dt.size} min_dt): {where} has a power of only "
             f"{floor:.4f} ({test}, below {percent_text(beta)}; exactly "
             f"{_table_text(round_up(exact, decimals=TABLE_DECIMALS))}); "
             + (f"of the sentences, rounded up further, {said} still "

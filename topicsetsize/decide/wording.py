@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["sentence", "clause", "min_d_text", "documents_text", "whole_documents", "budget_text",
            "ROUNDED_UP", "legacy_note", "budget_note", "ESTIMATED_VARIANCE",
-           "ESTIMATED_VARIANCE2"]
+           "ESTIMATED_VARIANCE2", "ESTIMATED_VARIANCES"]
 
 #: The searches' limit as the notes write it.
 _LIMIT = f"{N_MAX:,}"
@@ -37,6 +37,8 @@ ESTIMATED_VARIANCE2 = (
     "two-way ANOVA with m = 10, minD = .1 needs at .0045 have power .93 to .73 across it): "
     "`topicsetsize variance FILE` gives the interval, across which an n moves about in "
     "proportion to the variance")
+#: The note of each design a decision sizes, by its key (``decide.anova_designs.DESIGN_METHODS``).
+ESTIMATED_VARIANCES = {"anova": ESTIMATED_VARIANCE, "anova2": ESTIMATED_VARIANCE2}
 
 
 def min_d_text(x: float) -> str:

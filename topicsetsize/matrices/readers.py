@@ -92,6 +92,8 @@ _DECIMAL_COMMA = re.compile(r"[-+]?\d*,\d+")
 _SHOWN = 3
 _TRANSPOSE_HINT = "; if the runs are the rows, use transpose=True (--transpose)"
 _TREC_EVAL_HINT = "; a trec_eval -q file holds one run: give the folder (or list) of run files"
+_TREC_EVAL_MISSING = ("; or, where a run retrieved nothing for a topic, score it 0 as trec_eval "
+                      "-c does: rerun trec_eval -q -c (dropping the topic favours that run)")
 
 
 class IncompleteTopicsWarning(UserWarning):
@@ -228,7 +230,8 @@ def read_matrix(path, *, measure: str | None = None, fmt: str | None = None,
     hint = _TREC_EVAL_HINT if fmt == "trec_eval" else "" if transpose or fmt == "long" \
         else _TRANSPOSE_HINT
     check_spellings(cells.frame.index, source)
-    frame = _finish(cells, source, drop_incomplete_topics, one_run_hint=hint)
+    frame = _finish(cells, source, drop_incomplete_topics, one_run_hint=hint,
+                    missing_hint=_TREC_EVAL_MISSING if fmt == "trec_eval" else "")
     wide = fmt in ("wide", "xlsx") and not transpose
     check_labels(frame, source, header_runs=wide, run_ids=wide)
     if fmt in ("wide", "xlsx"):
@@ -384,8 +387,8 @@ def _missing_and_numbers(raw: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
-            one_run_hint: str = "") -> pd.DataFrame:
-    """Check the cells and turn them into the float score matrix."""
+            one_run_hint: str = "", missing_hint: str = "") -> pd.DataFrame:
+    """Check the cells and turn them into the float score matrix (hints end two errors)."""
     raw = cells.frame
     missing, numbers = _missing_and_numbers(raw)
     bad = ~missing & ~np.isfinite(numbers)
@@ -414,8 +417,8 @@ def _finish(cells: Cells, path: Path, drop_incomplete_topics: bool,
             shown = "; ".join(cell(i, j) for i, j in where[:_SHOWN])
             more = f" and {len(where) - _SHOWN} more" if len(where) > _SHOWN else ""
             raise InputError(f"{path}: missing scores at {shown}{more}; drop the "
-                             f"{int(incomplete.sum())} incomplete topic(s) with "
-                             "drop_incomplete_topics=True (--drop-incomplete-topics)")
+                             f"{int(incomplete.sum())} incomplete topic(s) with drop_incomplete_"
+                             f"topics=True (--drop-incomplete-topics){missing_hint}")
         dropped = [str(t) for t in raw.index[incomplete]]
         warnings.warn(f"{path}: dropped {len(dropped)} of {len(raw.index)} topics with missing "
                       f"scores: {', '.join(dropped[:10])}{' ...' if len(dropped) > 10 else ''}",

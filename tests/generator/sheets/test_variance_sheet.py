@@ -29,8 +29,8 @@ def _check(ws):
     assert math.isclose(row["V_E raw"], _one_way_ve(scores.to_numpy()), rel_tol=1e-12)
     assert math.isclose(row["V_E std-AB"], want.var_std_ab, rel_tol=1e-12)
     assert math.isclose(row["τ"], want.tau, rel_tol=1e-12)
-    assert math.isclose(row["τ 95% CI low"], want.tau_ci_low, rel_tol=1e-12)
-    assert math.isclose(row["τ 95% CI high"], want.tau_ci_high, rel_tol=1e-12)
+    assert math.isclose(row["τ AIRS interval low"], want.tau_ci_low, rel_tol=1e-12)
+    assert math.isclose(row["τ AIRS interval high"], want.tau_ci_high, rel_tol=1e-12)
     # each V_E with its 95% interval over the topics, as `topicsetsize variance` gives it (a
     # real-data review, 2026-12-07: a workbook from a matrix gave every n without uncertainty)
     head = next(r for r in range(6, 20) if ws.cell(r, 1).value == "matrix")
@@ -119,6 +119,7 @@ def test_tied_std_ab_means_read_undefined(tmp_path):
     with pytest.warns(UndefinedTauWarning):
         ws = build_workbook(spec)["Variance"]
     row = dict(zip(SUMMARY_COLUMNS, (ws.cell(5, c).value for c in range(1, 10))))
-    assert [row[k] for k in ("τ", "τ 95% CI low", "τ 95% CI high")] == ["undefined"] * 3
+    assert [row[k] for k in ("τ", "τ AIRS interval low", "τ AIRS interval high")
+            ] == ["undefined"] * 3
     x = np.loadtxt(path, delimiter=",", skiprows=1)[:, 1:]
     assert math.isclose(row["V_E raw"], _one_way_ve(x), rel_tol=1e-12)

@@ -223,9 +223,10 @@ def test_the_legacy_shortfall_is_said_beside_the_verdict(capsys):
     assert main(argv) == 0
     out, err = capsys.readouterr()
     assert "warning: Under the exact noncentral F, the legacy n falls short" in err  # as before
-    lines = out.splitlines()[:-1]       # the last: the one-way design's caveat (test_design)
+    lines = out.splitlines()[:-2]       # the last: the one-way design's caveat (test_design),
     assert out.splitlines()[-1].startswith("note: One-way ANOVA: its n is for independent")
-    assert lines[-2].startswith("cheapest within the budget: pd=10")
+    assert out.splitlines()[-2].startswith("note: the power holds at the variance given")
+    assert lines[-2].startswith("cheapest within the budget: pd=10")  # before it: no n high
     assert lines[-1].startswith("note: Under the exact noncentral F, the legacy n falls short")
     assert f"it needs {exact} topics" in lines[-1] and "over the budget of 59,400" in lines[-1]
     assert main([*argv, "--method", "exact"]) == 0
@@ -345,3 +346,27 @@ def test_the_two_way_design_at_the_command_line(capsys, tmp_path):
     err = one_line_error(capsys, "budget", "--plan", str(plan))
     assert (f'method = "legacy" of --plan {plan} is the legacy Excel tools\' approximation of '
             f'the one-way ANOVA: design = "anova2" of --plan {plan} is sized exactly') in err
+
+
+@pytest.mark.parametrize("design", ["anova", "anova2"])
+def test_without_variance_high_the_variances_uncertainty_is_said(capsys, design):
+    """A review, 2026-12-08: budget gave one n and cost per depth and its "cheapest" verdict with
+    no word that the variances are estimates (recommend and guarantees say so), where the upper
+    ends of pool-depth's intervals raise pd=10's n from 143 to 202. Without --variance-high it
+    says so, after the verdict, with its design's figures, and how to get n high; with
+    --variance-high the table has n high and the note is not repeated."""
+    from topicsetsize.decide.wording import ESTIMATED_VARIANCES
+
+    argv = ["budget", "--depths", "100,10", "--docs-per-topic", "458.9,66.4", "--variance",
+            "0.0351,0.0451", "--m", "10", "--min-d", "0.1", "--budget", "20000",
+            "--method", "exact", "--design", design]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    verdict = next(k for k, line in enumerate(lines) if line.startswith("cheapest"))
+    assert lines[verdict + 1] == (f"note: {ESTIMATED_VARIANCES[design]}; each depth's upper end "
+                                  "as --variance-high (variance_high in --plan; `topicsetsize "
+                                  "pool-depth --csv` gives it as 'variance high') adds n high "
+                                  "and the cost there")
+    assert main([*argv, "--variance-high", "0.05,0.06"]) == 0
+    out = capsys.readouterr().out
+    assert "n high" in out and "the power holds at the variance given" not in out

@@ -179,6 +179,21 @@ def test_plot_writes_png(capsys, tmp_path):
     assert f"wrote {png}" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("method", ["legacy", "exact"])
+def test_the_plot_title_names_the_method(capsys, tmp_path, monkeypatch, method):
+    """A review, 2026-12-08: the figure showed the legacy n (the default) and said nothing of
+    the method, where the table says it; a figure pasted alone into a proposal must say it."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    titles = []
+    monkeypatch.setattr(Figure, "savefig", lambda fig, *a, **k: titles.append(
+        fig.axes[0].get_title()))
+    assert main(["pool-depth", *A, "--depths", "60,20", "--m", "8", "--min-d", "0.05",
+                 "--method", method, "--plot", str(tmp_path / "fig.png")]) == 0
+    assert f"beta=0.2, {method}, V_E raw" in titles[0].replace("\n", " ")
+
+
 def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)

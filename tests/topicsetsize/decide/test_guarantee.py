@@ -155,7 +155,8 @@ def test_legacy_note_names_the_guarantees_the_exact_tests_do_not_give():
     assert said > 0
     assert g.note == (
         f"Under the exact tests the legacy guarantees promise more than they give in "
-        f"{len(short_d) + len(short_dt)} of {len(n) * len(ms) + len(n)}: with {k} topics, "
+        f"{len(short_d) + len(short_dt)} of the table's {len(n) * len(ms) + len(n)} minimum "
+        f"differences ({len(n) * len(ms)} min_d, {len(n)} min_dt): with {k} topics, "
         f"m = {m} systems, a minimum detectable range of {d:.4f} has a power of only "
         f"{np.floor(power * 1e4) / 1e4:.4f} (one-way ANOVA, below 80%; exactly {exact:.4f}); "
         f"of the sentences, rounded up further, {said} still promise more than the exact tests "

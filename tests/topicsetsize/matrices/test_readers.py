@@ -174,8 +174,13 @@ def test_trec_eval_missing_topic_names_the_file(tmp_path):
     (folder / "b.txt").write_text(text)
     with pytest.raises(InputError) as exc:
         read_matrix(folder, measure="map")
-    one_line_error(exc, "missing scores at topic '402', run 'dfr' (no line for it in b.txt)",
-                   "drop_incomplete_topics=True")
+    message = one_line_error(exc, "missing scores at topic '402', run 'dfr' (no line for it in "
+                             "b.txt)", "drop_incomplete_topics=True")
+    # trec_eval without -c leaves out a topic a run retrieved nothing for: said how to score
+    # it 0 instead of dropping it (a review, 2026-12-08); a wide file's gap is not said so
+    assert message.endswith("; or, where a run retrieved nothing for a topic, score it 0 as "
+                            "trec_eval -c does: rerun trec_eval -q -c (dropping the topic "
+                            "favours that run)")
 
 
 def test_single_trec_eval_file_is_one_run(tmp_path):
@@ -810,7 +815,8 @@ def test_a_run_without_any_score_is_named_not_every_topic_dropped(tmp_path):
     # a blank among scores, not a whole run, is still a missing score of the wide file
     path = tmp_path / "gap.csv"
     path.write_text("topic,a,b,c\nt1,0.1,,0.3\nt2,0.2,0.3,0.5\nt3,0.3,0.2,0.1\n")
-    with pytest.raises(InputError, match=r"missing scores at topic 't1', run 'b'"):
+    with pytest.raises(InputError, match=r"missing scores at topic 't1', run 'b'") as exc:
         read_matrix(path)
+    assert "trec_eval" not in str(exc.value)
     with pytest.warns(IncompleteTopicsWarning):
         assert read_matrix(path, drop_incomplete_topics=True).shape == (2, 3)
