@@ -36,6 +36,9 @@ from .spreadsheet.rows import shared_templates
 
 __all__ = ["build_workbook", "write_workbook", "count_steps"]
 
+#: How a calculator's variance input names a score matrix it comes from.
+FROM_MATRIX = "from the matrix: "
+
 #: What the About sheet says of each sheet but the calculators (whose declarations say it).
 _DESCRIPTIONS = {
     "Decide": "a candidate n and minD: one-way ANOVA power per m (live), the minimum "
@@ -114,8 +117,9 @@ def build_workbook(spec: Spec, *, tick: Callable[[str], None] | None = None,
     values = _starting_values(spec, estimates)
     add_calculators(wb, values, k_range, picker)
     anova = values.get("anova", {})
+    source = anova.get("_source", {}).get("variance", "")
     add_decide_sheet(wb, spec, k_range, anova.get("variance", 0.0601),
-                     anova.get("_source", {}).get("variance"))
+                     source if source.startswith(FROM_MATRIX) else None)
     if spec.pool_depths:
         add_budget_sheet(wb, spec)
     tick("calculators")
@@ -166,14 +170,23 @@ def _starting_values(spec: Spec, estimates) -> dict:
             if calc.variance.input not in start:
                 start[calc.variance.input] = value
                 start.setdefault("_source", {})[calc.variance.input] = (
-                    f"from the matrix: {source}")
-    for calc in calculators():  # a two-way design's default, where neither gives its V_E2
-        if calc.variance.source != "two-way" or calc.variance.input in values.get(calc.key, {}):
+                    f"{FROM_MATRIX}{source}")
+    # Where no matrix gives a variance, it says where it comes from (a review, 2026-12-08: the
+    # default workbook's TTEST 0.04 and CI 0.05 were attributed to nothing): the spec, or the
+    # calculator's placeholder (a review, 2026-12-07: the default workbook's 0.0601, a one-way
+    # V_E, read as a V_E2).
+    spec_name = "" if spec.source == "<spec>" else f" {Path(spec.source).name}"
+    for calc in calculators():
+        start = values.setdefault(calc.key, {})
+        if calc.variance.input in start.get("_source", {}):
             continue
-        # (a review, 2026-12-07: the default workbook's 0.0601, a one-way V_E, read as a V_E2)
-        values.setdefault(calc.key, {}).setdefault("_source", {})[calc.variance.input] = (
-            "a placeholder, a one-way V_E of AIRS 2016 Table 1; a two-way V_E2 is smaller "
-            "(Robust04 AP: .0132, V_E .0451): `topicsetsize variance FILE` gives it")
+        wanted = "V_E" if calc.variance.factor == 1 else "2·V_E or 2·V_E2"
+        start.setdefault("_source", {})[calc.variance.input] = (
+            f"as the spec{spec_name} gives it, not estimated here" if calc.variance.input in start
+            else "a placeholder, a one-way V_E of AIRS 2016 Table 1; a two-way V_E2 is smaller "
+            "(Robust04 AP: .0132, V_E .0451): `topicsetsize variance FILE` gives it"
+            if calc.variance.source == "two-way" else
+            f"a placeholder, not from data: {wanted} of `topicsetsize variance FILE`")
     return values
 
 

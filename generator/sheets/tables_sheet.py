@@ -131,8 +131,9 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
     places = []
     page_top = 1
     for t in tables:
-        # heading, detail, titles, header, rows, note (and σ̂²'s interval from a matrix)
-        block = len(t.ms) + 5 + (t.measure.interval is not None)
+        # heading, detail, titles, header, rows, note (and σ̂²'s interval from a matrix, two
+        # lines wrapped within the tables' width)
+        block = len(t.ms) + 5 + 2 * (t.measure.interval is not None)
         if row - page_top + block > PAGE_ROWS:   # keep each heading with its tables
             ws.row_breaks.append(Break(id=row - 1))
             page_top = row
@@ -160,12 +161,20 @@ def add_tables_sheet(wb, spec: Spec, tables: list[MeasureTables]) -> list[TableP
                                comment=note if method == "exact" else None)
         last = row + 3 + len(t.ms)
         notes = _notes(t, differ)
-        for k, text in enumerate(notes, start=last + 1):
-            put_label(ws, k, 1, text, font=STYLE.note)
+        _put_notes(ws, notes, last + 1, cols["exact"] + len(t.min_ds))
         places.append(TablePlace(row + 3, row + 4, last, cols))
         row = last + 2 + len(notes)
     ws.print_title_rows = "1:1"
     return places
+
+
+def _put_notes(ws, notes: list[str], row: int, last_column: int) -> None:
+    """The lines under a measure's tables from ``row`` on, wrapped within them (a review,
+    2026-12-08: σ̂²'s interval ran past them, and the page, fitted to its width, printed every
+    table of the sheet at about 6 pt)."""
+    for k, text in enumerate(notes, start=row):
+        put_label(ws, k, 1, text, font=STYLE.note)
+    fit_texts(ws, row, row + len(notes) - 1, last_column)
 
 
 def add_pair_tables(wb, spec: Spec, measures) -> None:

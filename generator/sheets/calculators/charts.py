@@ -146,9 +146,12 @@ def power_chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *,
     """A small scatter chart of ``series`` ((column key, name)) against n: their guarded
     copies "plot_<key>" (see :func:`.blocks.curve_block`), and the ``note``."""
     chart = _small_chart(title, "n (topics)", y_title)
-    chart.y_axis.number_format = "0.00"
+    # a width as the spreadsheet writes it (a review, 2026-12-08: at δ = 1e-4 "0.00" labelled
+    # every tick of the width axis alike)
+    chart.y_axis.number_format = "General"
     if y_title == "power":        # a probability: the axis its range, not the empty chart's 0–15
         chart.y_axis.scaling.min, chart.y_axis.scaling.max = 0, 1
+        chart.y_axis.number_format = "0.00"
     chart.x_axis.number_format = "#,##0"
     xs = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
                    max_row=block.bottom)
@@ -169,7 +172,7 @@ def n_chart(ws, blocks: list[tuple[Block, str, str]], anchor: str, *, x_title: s
     of the effect, series name), each with column "plot_n" (n, or #N/A with the effect:
     while an input is bad both are #N/A, and the chart shows only the ``note``)."""
     chart = _small_chart(title, x_title, "n (topics)")
-    chart.x_axis.number_format = "0.00"
+    chart.x_axis.number_format = "General"      # an effect of 1e-4 is not "0.00"
     chart.y_axis.number_format = "#,##0"
     for k, (block, key, name) in enumerate(blocks):
         xs = Reference(ws, min_col=block.columns[key], min_row=block.top, max_row=block.bottom)

@@ -183,3 +183,20 @@ def test_tables_print_with_titles_and_no_heading_alone(built):
             assert t + 1 + len(spec.measures) < next_top
         for t in (t for t in section if top <= t < next_top):
             assert pairs[0] in range(t, next_top)
+
+
+@pytest.mark.slow
+def test_the_notes_under_a_matrix_tables_wrap_within_them(built):
+    """A review, 2026-12-08: under a score matrix's tables, the line on σ̂²'s interval ran far
+    past the two tables, and the sheet, fitted to one page's width, printed every table at about
+    6 pt (`workbook --matrix`). It is wrapped within the exact table's last column now."""
+    ws = openpyxl.load_workbook(built.source["example"])["Tables"]
+    rows = [r for r in range(1, ws.max_row + 1)
+            if str(ws.cell(r, 1).value).startswith("σ̂² is an estimate from the past topics")]
+    assert rows                                     # the example has a matrix: its interval
+    merged = {rng.min_row: rng for rng in ws.merged_cells.ranges if rng.min_col == 1}
+    for r in rows:
+        header = next(h for h in range(r, 0, -1) if ws.cell(h, 1).value == "m \\ minD")
+        last = max(c for c in range(1, ws.max_column + 1) if ws.cell(header, c).value is not None)
+        assert r in merged and merged[r].max_col == last and merged[r].max_row == r
+        assert ws.cell(r, 1).alignment.wrap_text and ws.row_dimensions[r].height > 15
