@@ -382,8 +382,14 @@ def highlight_if(ws, cells: str, condition: str, fill=STYLE.warning_fill, font=N
 
 
 def answer_text(value: str) -> str:
-    """Expression showing an answer cell in a sentence (its number, or the 'more than' text)."""
-    return f'{value}&""'
+    """Expression showing an answer cell in a sentence: its number with thousands separators, as
+    the cell and the command line write it (a review, 2026-12-08: "n = 138631790" beside the
+    cell's 138,631,790), or the 'more than' text.
+
+    >>> answer_text("B12")
+    'IF(ISNUMBER(B12),FIXED(B12,0),B12&"")'
+    """
+    return f'IF(ISNUMBER({value}),FIXED({value},0),{value}&"")'
 
 
 def power_search(cur: Cursor, shared: list[Col], legacy: list[Col] | None, exact: list[Col],

@@ -42,9 +42,9 @@ def test_a_shortfall_never_reads_as_the_target(tmp_path, beta, places):
     assert legacy < exact
     p = tss.anova_power(legacy, **args, alpha=0.05, method="exact")
     text, cell, path = _sentence(tmp_path, beta, args)
-    assert text == (f"Warning: at the legacy n = {legacy} the exact power is only "
+    assert text == (f"Warning: at the legacy n = {legacy:,} the exact power is only "
                     f"{_floor(p, places)} < 1 − β = {1 - beta:.{places}f}; the exact method "
-                    f"needs n = {exact}.")
+                    f"needs n = {exact:,}.")
     from ...spreadsheet.test_formulas_engine import formulas_values
 
     assert formulas_values(path, [cell])[cell] == text       # Excel's arithmetic
@@ -59,5 +59,5 @@ def test_a_tiny_beta_shows_the_power_to_its_digits(tmp_path):
     exact = tss.anova_n(0.05, 1e-9, **args, method="exact")
     p = tss.anova_power(exact, **args, alpha=0.05, method="exact")
     text, _, _ = _sentence(tmp_path, 1e-9, args)
-    assert text == (f"Note: the legacy n = {legacy} is more than needed: the exact power "
-                    f"reaches {_floor(p, 11)} at n = {exact}.")
+    assert text == (f"Note: the legacy n = {legacy:,} is more than needed: the exact power "
+                    f"reaches {_floor(p, 11)} at n = {exact:,}.")
