@@ -175,19 +175,25 @@ def _starting_values(spec: Spec, estimates) -> dict:
     # default workbook's TTEST 0.04 and CI 0.05 were attributed to nothing): the spec, or the
     # calculator's placeholder (a review, 2026-12-07: the default workbook's 0.0601, a one-way
     # V_E, read as a V_E2).
-    spec_name = "" if spec.source == "<spec>" else f" {Path(spec.source).name}"
     for calc in calculators():
         start = values.setdefault(calc.key, {})
-        if calc.variance.input in start.get("_source", {}):
-            continue
-        wanted = "V_E" if calc.variance.factor == 1 else "2·V_E or 2·V_E2"
-        start.setdefault("_source", {})[calc.variance.input] = (
-            f"as the spec{spec_name} gives it, not estimated here" if calc.variance.input in start
-            else "a placeholder, a one-way V_E of AIRS 2016 Table 1; a two-way V_E2 is smaller "
-            "(Robust04 AP: .0132, V_E .0451): `topicsetsize variance FILE` gives it"
-            if calc.variance.source == "two-way" else
-            f"a placeholder, not from data: {wanted} of `topicsetsize variance FILE`")
+        if calc.variance.input not in start.get("_source", {}):
+            start.setdefault("_source", {})[calc.variance.input] = _unestimated(
+                calc.variance, given=calc.variance.input in start, spec=spec)
     return values
+
+
+def _unestimated(variance, *, given: bool, spec: Spec) -> str:
+    """Where a calculator's starting ``variance`` (a :class:`~content.calculators.StartVariance`)
+    comes from when no matrix gives it: the spec (``given``), or the calculator's placeholder."""
+    if given:
+        name = "" if spec.source == "<spec>" else f" {Path(spec.source).name}"
+        return f"as the spec{name} gives it, not estimated here"
+    if variance.source == "two-way":
+        return ("a placeholder, a one-way V_E of AIRS 2016 Table 1; a two-way V_E2 is smaller "
+                "(Robust04 AP: .0132, V_E .0451): `topicsetsize variance FILE` gives it")
+    wanted = "V_E" if variance.factor == 1 else "2·V_E or 2·V_E2"
+    return f"a placeholder, not from data: {wanted} of `topicsetsize variance FILE`"
 
 
 def _footer(spec, generated) -> tuple[str, str]:

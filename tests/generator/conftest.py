@@ -240,8 +240,19 @@ class Batch:
 
 def named(wb: openpyxl.Workbook, name: str):
     """The value of the one-cell workbook-level name ``name``."""
+    return _named_cell(wb, name).value
+
+
+def meaning(wb: openpyxl.Workbook, name: str) -> str:
+    """The text beside the named input cell ``name`` (its meaning, and where its starting value
+    comes from)."""
+    cell = _named_cell(wb, name)
+    return cell.parent.cell(cell.row, 5).value
+
+
+def _named_cell(wb: openpyxl.Workbook, name: str):
     sheet, coord = next(iter(wb.defined_names[name].destinations))
-    return wb[sheet][coord.replace("$", "")].value
+    return wb[sheet][coord.replace("$", "")]
 
 
 def rounded_up(got, want: float, rtol: float = 1e-7, decimals: int = 6) -> bool:

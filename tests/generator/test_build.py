@@ -20,6 +20,8 @@ from topicsetsize.generator.sheets.calculators import sheets
 
 from topicsetsize.errors import InputError
 
+from .conftest import meaning
+
 NAMES = ({i.name for calc, items in INPUTS.items() for i in items if calc != "budget"}
          | set(named_answers())
          | {f"{c.key}_inputs_ok" for c in calculators()} | {"decide_inputs_ok", "decide_status"})
@@ -220,13 +222,6 @@ def test_a_spec_matrix_error_names_the_spec_and_its_key(tmp_path):
         load_spec(spec)
 
 
-def _meaning(wb, name: str) -> str:
-    """The text beside the named input cell (its meaning, and where its value comes from)."""
-    sheet, coord = next(iter(wb.defined_names[name].destinations))
-    cell = wb[sheet][coord.replace("$", "")]
-    return wb[sheet].cell(cell.row, 5).value
-
-
 @pytest.mark.slow
 def test_a_variance_no_matrix_gives_says_where_it_comes_from(built):
     """A review, 2026-12-08: the default workbook's TTEST σ̂t² 0.04 and CI 0.05 (and ANOVA's
@@ -235,17 +230,17 @@ def test_a_variance_no_matrix_gives_says_where_it_comes_from(built):
     the spec's; a calculator's default says it is a placeholder, and what to type instead."""
     wb = openpyxl.load_workbook(built.source["ntcir"])
     for name in ("anova_variance", "ttest_variance_t", "ci_variance_t"):
-        assert _meaning(wb, name).endswith(
+        assert meaning(wb, name).endswith(
             "; as the spec ntcir12_std_ab.toml gives it, not estimated here"), name
     for name in ("ttest2_variance", "ci2_variance"):
-        assert _meaning(wb, name).endswith(
+        assert meaning(wb, name).endswith(
             "; a placeholder, not from data: V_E of `topicsetsize variance FILE`"), name
     assert "; a placeholder, a one-way V_E of AIRS 2016 Table 1; a two-way V_E2 is smaller" in (
-        _meaning(wb, "anova2_variance"))
-    assert "placeholder" not in _meaning(wb, "decide_variance")     # as before: unlabelled
-    assert "spec" not in _meaning(wb, "decide_variance")
+        meaning(wb, "anova2_variance"))
+    assert "placeholder" not in meaning(wb, "decide_variance")     # as before: unlabelled
+    assert "spec" not in meaning(wb, "decide_variance")
     wb = build_workbook(spec_from_dict({"title": "calculators only"}))
-    assert _meaning(wb, "ttest_variance_t").endswith(
+    assert meaning(wb, "ttest_variance_t").endswith(
         "; a placeholder, not from data: 2·V_E or 2·V_E2 of `topicsetsize variance FILE`")
-    assert _meaning(wb, "anova_variance").endswith(
+    assert meaning(wb, "anova_variance").endswith(
         "; a placeholder, not from data: V_E of `topicsetsize variance FILE`")

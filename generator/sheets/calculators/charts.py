@@ -148,10 +148,9 @@ def power_chart(ws, block: Block, series: list[tuple[str, str]], anchor: str, *,
     chart = _small_chart(title, "n (topics)", y_title)
     # a width as the spreadsheet writes it (a review, 2026-12-08: at δ = 1e-4 "0.00" labelled
     # every tick of the width axis alike)
-    chart.y_axis.number_format = "General"
+    chart.y_axis.number_format = "0.00" if y_title == "power" else "General"
     if y_title == "power":        # a probability: the axis its range, not the empty chart's 0–15
         chart.y_axis.scaling.min, chart.y_axis.scaling.max = 0, 1
-        chart.y_axis.number_format = "0.00"
     chart.x_axis.number_format = "#,##0"
     xs = Reference(ws, min_col=block.columns["plot_n"], min_row=block.top,
                    max_row=block.bottom)

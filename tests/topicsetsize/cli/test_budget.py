@@ -351,8 +351,9 @@ def test_the_two_way_design_at_the_command_line(capsys, tmp_path):
 @pytest.mark.parametrize("design", ["anova", "anova2"])
 def test_without_variance_high_the_variances_uncertainty_is_said(capsys, design):
     """A review, 2026-12-08: budget gave one n and cost per depth and its "cheapest" verdict with
-    no word that the variances are estimates (recommend and guarantees say so), where the upper
-    ends of pool-depth's intervals raise pd=10's n from 143 to 202. Without --variance-high it
+    no word that the variances are estimates (recommend and guarantees say so); at pd=10 here,
+    pool-depth's upper end of the bundled CLEF runs' V_E (.0654) gives n high = 206 where n is
+    143. Without --variance-high it
     says so, after the verdict, with its design's figures, and how to get n high; with
     --variance-high the table has n high and the note is not repeated."""
     from topicsetsize.decide.wording import ESTIMATED_VARIANCES

@@ -182,8 +182,8 @@ def test_anova_warning_says_whether_methods_differ(batch):
         text = _result(wb["ANOVA"], "Legacy vs exact")
         nl, ne = named(wb, "anova_n_legacy"), named(wb, "anova_n_exact")
         if nl == ne:        # a number as the cell shows it, with thousands separators
-            assert text == f"Legacy and exact agree: n = {ne:,}." if isinstance(ne, int) else \
-                text == f"Legacy and exact agree: n = {ne}."
+            shown = f"{ne:,}" if isinstance(ne, int) else ne
+            assert text == f"Legacy and exact agree: n = {shown}."
         elif isinstance(nl, int) and isinstance(ne, int):
             assert text.startswith("Warning:" if nl < ne else "Note:")
             assert f"n = {nl:,}" in text and f"n = {ne:,}" in text

@@ -13,7 +13,7 @@ from topicsetsize.generator.spreadsheet.layout import CHECK_INPUTS
 import topicsetsize as tss
 from topicsetsize import example_matrix
 
-from ...conftest import named
+from ...conftest import meaning, named
 
 SHEETS = {"anova": "ANOVA", "ttest": "TTEST", "ci": "CI"}
 
@@ -47,7 +47,7 @@ def test_calculators_start_from_the_spec_variance(built):
         assert named(wb, name) == pytest.approx(want, rel=1e-12), name
         sheet, coord = next(iter(wb.defined_names[name].destinations))
         cell = wb[sheet][coord.replace("$", "")]
-        assert wb[sheet].cell(cell.row, 5).value.endswith(f"; from the matrix: {source}")
+        assert meaning(wb, name).endswith(f"; from the matrix: {source}")
         # four significant digits shown (0.008443273... as 0.008443)
         digits = len(cell.number_format.split(".")[1])
         assert f"{want:.{digits}f}".lstrip("0.")[:4] == f"{want:.4g}".lstrip("0.")[:4], name
@@ -116,9 +116,7 @@ def test_a_matrix_added_to_a_spec_starts_every_calculator_from_it(data_dir, bund
             ("ci2_variance", one_way, f"V_E of {name}"),
             ("decide_variance", one_way, f"V_E of {name}")):
         assert named(wb, key) == pytest.approx(want, rel=1e-12), key
-        sheet, coord = next(iter(wb.defined_names[key].destinations))
-        row = wb[sheet][coord.replace("$", "")].row
-        assert wb[sheet].cell(row, 5).value.endswith(f"; from the matrix: {source}"), key
+        assert meaning(wb, key).endswith(f"; from the matrix: {source}"), key
     # Decide's precomputed minD per m starts with the matrix's V_E (then any requirement's)
     headers = [c.value for row in wb["Decide"].iter_rows() for c in row
                if isinstance(c.value, str) and c.value.startswith("σ̂² = ")]
